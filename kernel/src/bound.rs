@@ -1,0 +1,213 @@
+//! The delay-bound calculus of seed 004 (Eq. 5-11, Table 1), per discipline (`SPEC-NOTES` N5).
+//!
+//! For a (sigma, rho)-constrained user at a latency-rate server of guaranteed rate `g`, the time
+//! from a task's arrival at the resource to its completion is at most `sigma / g + Theta`:
+//!
+//! | discipline | latency `Theta` |
+//! | --- | --- |
+//! | WFQ (PGPS), Eq. 5 | `I_i / g + I_r / C` |
+//! | SCFQ (Golestani) | `I_i / g + sum_{j != i} I_j / C` |
+//!
+//! with `I_i` the user's maximum task, `I_r` the resource's, and `C` the capacity of the CPU a task
+//! runs on: the single CPU, or the slowest CPU `C_min` of a multi-CPU resource (Eq. 10). The
+//! n-window submission of Sec. 4.2 adds `n I_i / g` (Eq. 9); a non-preemptive GS_BE_PRIORITY
+//! resource adds the residual best-effort task `R_r <= I_r / C` (Table 1, last row). Full
+//! aggressive submission has no bound ([`crate::Error::NoBound`]).
+//!
+//! Each fraction is rounded up to a whole tick, so a computed bound is never below the exact one.
+//! End to end, the withholding time `T` and the transfer delay `d` add (Eq. 6) or overlap
+//! (pipelined form, `max(T, d)`); a chain of `K` resources pays the burst once (Eq. 11).
+
+use crate::bucket::Knowledge;
+use crate::error::{Error, Param};
+use crate::fairq::Discipline;
+use crate::units::{Mips, TICKS_PER_SECOND, Ticks, Work, div_ceil_u64};
+
+/// Everything the bound of one user at one resource depends on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct BoundSpec {
+    /// The resource's fair-queueing discipline.
+    pub discipline: Discipline,
+    /// The user's burst sigma, MI.
+    pub sigma: Work,
+    /// The user's maximum task `I_i`, MI.
+    pub imax: Work,
+    /// How the user's tasks are charged: `Window(n)` adds Eq. 9's term; `Aggressive` has no bound.
+    pub knowledge: Knowledge,
+    /// The guaranteed rate `g`, MIPS.
+    pub rate: Mips,
+    /// Capacity of the CPU a task runs on, MIPS: `C`, or `C_min` for a multi-CPU resource.
+    pub cpu: Mips,
+    /// The resource's maximum task `I_r`, MI.
+    pub resource_imax: Work,
+    /// SCFQ only: the sum of the maximum tasks of every other flow that may be present, MI.
+    pub others_imax: Work,
+    /// Whether a non-preemptive best-effort task may hold the CPU (GS_BE_PRIORITY non-pr.).
+    pub residual: bool,
+}
+
+impl BoundSpec {
+    /// The burst term `sigma / g`, ticks rounded up.
+    pub fn burst(&self) -> Result<Ticks, Error> {
+        secs(self.sigma, self.rate, Param::Rate)
+    }
+
+    /// The latency `Theta` (everything but the burst term), ticks rounded up.
+    ///
+    /// Errors: [`Error::NoBound`] for aggressive submission; `InvalidParameter(Rate)` or
+    /// `(Capacity)` for a zero rate or CPU; [`Error::Overflow`].
+    pub fn latency(&self) -> Result<Ticks, Error> {
+        let window = match self.knowledge {
+            Knowledge::Aggressive => return Err(Error::NoBound),
+            Knowledge::Window(n) => Work::from(n).checked_mul(self.imax).ok_or(Error::Overflow)?,
+            _ => 0,
+        };
+        let own = secs(window.checked_add(self.imax).ok_or(Error::Overflow)?, self.rate, Param::Rate)?;
+        let blocking = match self.discipline {
+            Discipline::Wfq => self.resource_imax,
+            Discipline::Scfq => self.others_imax,
+        };
+        let residual = if self.residual { self.resource_imax } else { 0 };
+        let blocking = blocking.checked_add(residual).ok_or(Error::Overflow)?;
+        let cpu = secs(blocking, self.cpu, Param::Capacity)?;
+        own.checked_add(cpu).ok_or(Error::Overflow)
+    }
+
+    /// The bound on the time from arrival at the resource to completion (Eq. 5, 9, 10, Table 1).
+    pub fn at_resource(&self) -> Result<Ticks, Error> {
+        self.burst()?.checked_add(self.latency()?).ok_or(Error::Overflow)
+    }
+}
+
+/// How the withholding time `T` and the transfer delay `d` combine with the resource's bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Pipelining {
+    /// `T + d + bound` (Eq. 6).
+    Sequential,
+    /// `max(T, d) + bound`: the task travels while it is withheld (Sec. 3.2).
+    Pipelined,
+}
+
+/// The end-to-end bound `B` of Eq. 6 (or its pipelined form) from the bound at the resource.
+pub fn end_to_end(
+    at_resource: Ticks,
+    withhold: Ticks,
+    transfer: Ticks,
+    mode: Pipelining,
+) -> Result<Ticks, Error> {
+    let front = match mode {
+        Pipelining::Sequential => withhold.checked_add(transfer).ok_or(Error::Overflow)?,
+        Pipelining::Pipelined => withhold.max(transfer),
+    };
+    front.checked_add(at_resource).ok_or(Error::Overflow)
+}
+
+/// Eq. 11: a task that visits the resources `hops` in a known order. The burst is paid once, at
+/// the smallest guaranteed rate along the chain (the printed `sigma_ir / g_ir` names no single
+/// `r`; network calculus pays bursts only once); every hop adds its latency; `T` is the largest
+/// withholding time and `transfer` the sum of the transfer delays.
+///
+/// Errors: `InvalidParameter(Rate)` for an empty chain, and those of [`BoundSpec::latency`].
+pub fn chain(hops: &[BoundSpec], withhold: Ticks, transfer: Ticks) -> Result<Ticks, Error> {
+    let slowest = hops.iter().min_by_key(|h| h.rate).ok_or(Error::InvalidParameter(Param::Rate))?;
+    let sigma = hops.iter().map(|h| h.sigma).max().unwrap_or(0);
+    let mut total = secs(sigma, slowest.rate, Param::Rate)?;
+    for h in hops {
+        total = total.checked_add(h.latency()?).ok_or(Error::Overflow)?;
+    }
+    total.checked_add(withhold).and_then(|t| t.checked_add(transfer)).ok_or(Error::Overflow)
+}
+
+/// Eq. 7: whether a bound meets a deadline (both in ticks, relative to the task's creation).
+pub fn meets_deadline(bound: Ticks, deadline: Ticks) -> Result<(), Error> {
+    if bound <= deadline { Ok(()) } else { Err(Error::DeadlineUnmet) }
+}
+
+/// `work / rate` in ticks, rounded up; a zero rate is an invalid `param`.
+fn secs(work: Work, rate: Mips, param: Param) -> Result<Ticks, Error> {
+    if rate == 0 {
+        return Err(Error::InvalidParameter(param));
+    }
+    div_ceil_u64(u128::from(work) * u128::from(TICKS_PER_SECOND), u128::from(rate))
+        .ok_or(Error::Overflow)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+
+    /// U1 of seed 004 alone on R1 (780,000 MIPS, one CPU), on its current share g = C.
+    fn u1(discipline: Discipline) -> BoundSpec {
+        BoundSpec {
+            discipline,
+            sigma: 2_099_500_000,
+            imax: 419_900_000,
+            knowledge: Knowledge::Exact,
+            rate: 780_000,
+            cpu: 780_000,
+            resource_imax: 419_900_000,
+            others_imax: 0,
+            residual: false,
+        }
+    }
+
+    #[test]
+    fn eq5_matches_table1_with_unit_weights() {
+        // ((sigma + I)(N + 1) + I_r) / C with N = 0: (2,519,400,000 + 419,900,000) / 780,000 s.
+        // sigma/g = 2,691.666667 s, I/g = I_r/C = 538.333334 s, each rounded up to a tick.
+        let b = u1(Discipline::Wfq).at_resource().unwrap();
+        assert_eq!(b, 2_691_666_667 + 2 * 538_333_334);
+    }
+
+    #[test]
+    fn scfq_latency_counts_other_flows_and_exceeds_wfq_with_three_or_more_flows() {
+        let mut wfq = u1(Discipline::Wfq);
+        let mut scfq = u1(Discipline::Scfq);
+        for b in [&mut wfq, &mut scfq] {
+            b.rate = 260_000;
+            b.others_imax = 2 * 419_900_000;
+        }
+        assert!(scfq.at_resource().unwrap() > wfq.at_resource().unwrap());
+        // SCFQ blocks for the two other flows' maxima (ceil(2 I / C) = 1,076,666,667 ticks), WFQ
+        // for the resource's one maximum (ceil(I / C) = 538,333,334).
+        assert_eq!(scfq.latency().unwrap() - wfq.latency().unwrap(), 1_076_666_667 - 538_333_334);
+    }
+
+    #[test]
+    fn window_residual_and_aggressive_change_the_bound_as_the_paper_says() {
+        let exact = u1(Discipline::Wfq).at_resource().unwrap();
+        let mut w = u1(Discipline::Wfq);
+        w.knowledge = Knowledge::Window(5);
+        // ceil(6 I / g) replaces ceil(I / g): 3,230,000,000 - 538,333,334 more ticks.
+        assert_eq!(w.at_resource().unwrap() - exact, 3_230_000_000 - 538_333_334);
+        let mut r = u1(Discipline::Wfq);
+        r.residual = true;
+        assert_eq!(r.at_resource().unwrap() - exact, 538_333_333);
+        r.knowledge = Knowledge::Aggressive;
+        assert_eq!(r.at_resource(), Err(Error::NoBound));
+        r.knowledge = Knowledge::Exact;
+        r.rate = 0;
+        assert_eq!(r.at_resource(), Err(Error::InvalidParameter(Param::Rate)));
+        r.rate = 1;
+        r.cpu = 0;
+        assert_eq!(r.at_resource(), Err(Error::InvalidParameter(Param::Capacity)));
+    }
+
+    #[test]
+    fn end_to_end_and_chain() {
+        assert_eq!(end_to_end(10, 3, 4, Pipelining::Sequential), Ok(17));
+        assert_eq!(end_to_end(10, 3, 4, Pipelining::Pipelined), Ok(14));
+        let a = u1(Discipline::Wfq);
+        let mut b = a;
+        b.rate = 390_000;
+        // Burst paid once at the slower rate, latencies added.
+        let c = chain(&[a, b], 5, 7).unwrap();
+        assert_eq!(c, b.burst().unwrap() + a.latency().unwrap() + b.latency().unwrap() + 12);
+        assert_eq!(chain(&[], 0, 0), Err(Error::InvalidParameter(Param::Rate)));
+        assert_eq!(meets_deadline(5, 5), Ok(()));
+        assert_eq!(meets_deadline(6, 5), Err(Error::DeadlineUnmet));
+    }
+}

@@ -1,0 +1,331 @@
+//! (rho, sigma) leaky-bucket accounting for one (user, resource) pair (seed 004 Sec. 3.2, 4.2).
+//!
+//! # Model
+//! The paper states the constraint as `J(t) < sigma + rho t` (Eq. 3), with `J(t)` the work sent in
+//! `[0, t]`. Taken literally from time 0, a user idle for an hour could then send an hour of work
+//! at once, and no delay bound of Eq. 5 would hold. The bounds rest on the interval form
+//! (Cruz; Parekh-Gallager): `J(t) - J(s) <= sigma + rho (t - s)` for every `s <= t`. That is what a
+//! token bucket enforces, and what this module implements: credit refills at `rho`, is capped at
+//! `sigma`, and a task of work `l` conforms when the credit covers the work charged for it. The
+//! boundary is inclusive (`<=`), the usual reading of a leaky bucket.
+//!
+//! # Workload knowledge (Sec. 4.2)
+//! What is charged at submission depends on what the scheduler knows of a task's work:
+//!
+//! | [`Knowledge`] | charged at submission | feedback with the real work | conforms when |
+//! | --- | --- | --- | --- |
+//! | `Exact` | the real work | not needed | credit >= work |
+//! | `Conservative` | `I_max` | ignored | credit >= `I_max` |
+//! | `ConservativeFeedback` | `I_max` | corrects the charge | credit >= `I_max` |
+//! | `Window(n)` | nothing | charges the real work | fewer than `n` tasks await feedback and credit >= 0 |
+//! | `Aggressive` | nothing | charges the real work | credit >= 0 |
+//!
+//! Feedback may leave the credit negative (a debt, when the real work exceeds what was charged);
+//! later tasks then wait until it is repaid.
+//!
+//! # Units and invariants
+//! Credit is kept in [`Instructions`] (`MIPS x ticks`), so refill is exact integer arithmetic.
+//! Invariants: `level <= sigma`; `outstanding <= n` in `Window(n)`; `submitted` is `J(t)`, the
+//! work accounted so far (charges plus feedback corrections). Memory: 48 bytes, no heap.
+
+use crate::error::{Error, Param};
+use crate::units::{Instructions, MAX_TASK_WORK, Mips, Ticks, Work, instructions};
+
+/// What the scheduler knows of a task's work when it submits it (Sec. 4.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Knowledge {
+    /// The work is known exactly.
+    Exact,
+    /// Every task is charged the maximum `I_max`; the real work is never learnt.
+    Conservative,
+    /// Charged `I_max`, corrected when the resource reports the real work.
+    ConservativeFeedback,
+    /// Up to `n` tasks go uncharged; later ones wait for feedback on one of them (Eq. 9).
+    Window(u16),
+    /// Tasks go uncharged until feedback: no deterministic delay bound exists.
+    Aggressive,
+}
+
+/// Whether a task conforms, and if not, when it will.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Conformance {
+    /// The task may be submitted now.
+    Now,
+    /// The task must be withheld for this many ticks (the `T` of Eq. 6), barring feedback.
+    After(Ticks),
+    /// The task waits for workload feedback on an outstanding task (`Window(n)` only).
+    OnFeedback,
+}
+
+/// The receipt of a charge: keep it with the task and hand it to [`Bucket::feedback`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Charge {
+    /// Work charged at submission, in MI.
+    pub charged: Work,
+}
+
+/// A (rho, sigma) leaky bucket with its workload-knowledge mode.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Bucket {
+    rho: Mips,
+    sigma: Instructions,
+    imax: Work,
+    knowledge: Knowledge,
+    level: Instructions,
+    at: Ticks,
+    submitted: Work,
+    outstanding: u16,
+}
+
+impl Bucket {
+    /// A full bucket at `now` for rate `rho` (MIPS), depth `sigma` (MI) and maximum task `imax` (MI).
+    ///
+    /// Errors ([`Error::InvalidParameter`]): `Rate` if `rho` is zero; `MaxWork` if `imax` is zero or
+    /// above [`MAX_TASK_WORK`]; `Burst` if `sigma < imax` (a maximal task could never conform) or
+    /// `sigma` does not fit in [`Instructions`]; `Window` for `Window(0)`.
+    pub fn new(
+        now: Ticks,
+        rho: Mips,
+        sigma: Work,
+        imax: Work,
+        knowledge: Knowledge,
+    ) -> Result<Self, Error> {
+        if rho == 0 {
+            return Err(Error::InvalidParameter(Param::Rate));
+        }
+        if imax == 0 || imax > MAX_TASK_WORK {
+            return Err(Error::InvalidParameter(Param::MaxWork));
+        }
+        if knowledge == Knowledge::Window(0) {
+            return Err(Error::InvalidParameter(Param::Window));
+        }
+        if sigma < imax {
+            return Err(Error::InvalidParameter(Param::Burst));
+        }
+        let sigma = instructions(sigma).map_err(|_| Error::InvalidParameter(Param::Burst))?;
+        Ok(Self { rho, sigma, imax, knowledge, level: sigma, at: now, submitted: 0, outstanding: 0 })
+    }
+
+    /// The workload-knowledge mode.
+    pub fn knowledge(&self) -> Knowledge {
+        self.knowledge
+    }
+
+    /// `J(t)`: work accounted so far, in MI (charges plus feedback corrections).
+    pub fn submitted(&self) -> Work {
+        self.submitted
+    }
+
+    /// Tasks charged under a feedback mode whose real work has not been reported yet.
+    pub fn outstanding(&self) -> u16 {
+        self.outstanding
+    }
+
+    /// Credit at `now`, in instructions (negative while a feedback debt is unpaid).
+    ///
+    /// Errors: [`Error::TimeWentBackwards`] if `now` precedes the last update.
+    pub fn level(&self, now: Ticks) -> Result<Instructions, Error> {
+        let dt = now.checked_sub(self.at).ok_or(Error::TimeWentBackwards)?;
+        let gain = u128::from(self.rho) * u128::from(dt);
+        let sum = i128::from(self.level).saturating_add(i128::try_from(gain).unwrap_or(i128::MAX));
+        // Capped at sigma, which fits in i64.
+        Ok(Instructions::try_from(sum.min(i128::from(self.sigma))).unwrap_or(self.sigma))
+    }
+
+    /// Work charged at submission for a task of `work` MI under this bucket's mode.
+    pub fn charge_for(&self, work: Work) -> Work {
+        match self.knowledge {
+            Knowledge::Exact => work,
+            Knowledge::Conservative | Knowledge::ConservativeFeedback => self.imax,
+            Knowledge::Window(_) | Knowledge::Aggressive => 0,
+        }
+    }
+
+    /// Whether a task of `work` MI conforms at `now`, else how long to withhold it (Eq. 3).
+    /// `O(1)`, one division only when the task must wait.
+    ///
+    /// Errors: `InvalidParameter(Work)` for zero work; [`Error::TaskTooLarge`] if `work > I_max`
+    /// (Eq. 4); [`Error::TimeWentBackwards`].
+    pub fn check(&self, now: Ticks, work: Work) -> Result<Conformance, Error> {
+        if work == 0 {
+            return Err(Error::InvalidParameter(Param::Work));
+        }
+        if work > self.imax {
+            return Err(Error::TaskTooLarge);
+        }
+        let level = self.level(now)?;
+        if let Knowledge::Window(n) = self.knowledge {
+            if self.outstanding >= n {
+                return Ok(Conformance::OnFeedback);
+            }
+        }
+        // charge_for(work) <= imax <= sigma, which fits in Instructions.
+        let need = instructions(self.charge_for(work))?;
+        if level >= need {
+            return Ok(Conformance::Now);
+        }
+        let deficit = (i128::from(need) - i128::from(level)) as u128;
+        let wait = deficit.div_ceil(u128::from(self.rho));
+        Ok(Conformance::After(Ticks::try_from(wait).map_err(|_| Error::Overflow)?))
+    }
+
+    /// Charges a conforming task of `work` MI at `now` and returns the receipt.
+    ///
+    /// Errors: those of [`Bucket::check`], and [`Error::NonConforming`] if the task must wait.
+    /// Nothing changes on error.
+    pub fn charge(&mut self, now: Ticks, work: Work) -> Result<Charge, Error> {
+        if self.check(now, work)? != Conformance::Now {
+            return Err(Error::NonConforming);
+        }
+        let charged = self.charge_for(work);
+        let level = self.level(now)?;
+        let submitted = self.submitted.checked_add(charged).ok_or(Error::Overflow)?;
+        let outstanding = self.outstanding + u16::from(self.awaits_feedback());
+        self.level = level - instructions(charged)?;
+        self.at = now;
+        self.submitted = submitted;
+        self.outstanding = outstanding;
+        Ok(Charge { charged })
+    }
+
+    /// Reports the real work of a task charged with `receipt` (Sec. 4.2 feedback). Modes without
+    /// feedback (`Exact`, `Conservative`) accept and ignore it.
+    ///
+    /// Errors: [`Error::Unknown`] if no task awaits feedback; `InvalidParameter(Work)` if `actual`
+    /// is zero; [`Error::Overflow`] if the correction does not fit; [`Error::TimeWentBackwards`].
+    pub fn feedback(&mut self, now: Ticks, receipt: Charge, actual: Work) -> Result<(), Error> {
+        if actual == 0 {
+            return Err(Error::InvalidParameter(Param::Work));
+        }
+        let level = self.level(now)?;
+        if !self.awaits_feedback() {
+            return Ok(());
+        }
+        if self.outstanding == 0 {
+            return Err(Error::Unknown);
+        }
+        let correction = i128::from(instructions(receipt.charged)?) - i128::from(instructions(actual)?);
+        let level = Instructions::try_from(i128::from(level) + correction)
+            .map_err(|_| Error::Overflow)?
+            .min(self.sigma);
+        let submitted = u64::try_from(i128::from(self.submitted) + i128::from(actual) - i128::from(receipt.charged))
+            .map_err(|_| Error::Overflow)?;
+        self.level = level;
+        self.at = now;
+        self.submitted = submitted;
+        self.outstanding -= 1;
+        Ok(())
+    }
+
+    fn awaits_feedback(&self) -> bool {
+        !matches!(self.knowledge, Knowledge::Exact | Knowledge::Conservative)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::units::TICKS_PER_SECOND as S;
+
+    // U1 of seed 004 Table 3: rho 768,473 MIPS, sigma 2,099,500,000 MI, I_max 419,900,000 MI.
+    fn u1(k: Knowledge) -> Bucket {
+        Bucket::new(0, 768_473, 2_099_500_000, 419_900_000, k).unwrap()
+    }
+
+    #[test]
+    fn a_full_bucket_passes_sigma_then_withholds_for_the_exact_refill_time() {
+        let mut b = u1(Knowledge::Exact);
+        for _ in 0..5 {
+            assert_eq!(b.charge(0, 419_900_000), Ok(Charge { charged: 419_900_000 }));
+        }
+        // Empty: the next task needs 419,900,000 MI at 768,473 MIPS = 546.408267 s, rounded up.
+        assert_eq!(b.check(0, 419_900_000), Ok(Conformance::After(546_408_267)));
+        assert_eq!(b.charge(546_408_266, 419_900_000), Err(Error::NonConforming));
+        assert!(b.charge(546_408_267, 419_900_000).is_ok());
+        assert_eq!(b.submitted(), 6 * 419_900_000);
+    }
+
+    #[test]
+    fn credit_never_exceeds_sigma() {
+        let b = u1(Knowledge::Exact);
+        assert_eq!(b.level(1_000_000 * S).unwrap(), 2_099_500_000 * S as i64);
+        assert_eq!(b.level(u64::MAX).unwrap(), 2_099_500_000 * S as i64);
+    }
+
+    #[test]
+    fn conservative_charges_imax_and_ignores_feedback() {
+        let mut b = u1(Knowledge::Conservative);
+        let r = b.charge(0, 1).unwrap();
+        assert_eq!(r.charged, 419_900_000);
+        b.feedback(0, r, 1).unwrap();
+        assert_eq!(b.submitted(), 419_900_000);
+    }
+
+    #[test]
+    fn conservative_feedback_refunds_the_overcharge() {
+        let mut b = u1(Knowledge::ConservativeFeedback);
+        let receipts: [Charge; 5] = core::array::from_fn(|_| b.charge(0, 100).unwrap());
+        assert!(matches!(b.check(0, 100), Ok(Conformance::After(_))));
+        // One refund of I_max - 100 MI leaves the credit 100 MI short of the next I_max charge:
+        // 100 MI at 768,473 MIPS is 131 ticks.
+        b.feedback(0, receipts[0], 100).unwrap();
+        assert_eq!(b.check(0, 100), Ok(Conformance::After(131)));
+        b.feedback(0, receipts[1], 100).unwrap();
+        assert_eq!(b.check(0, 100), Ok(Conformance::Now));
+        assert_eq!(b.submitted(), 3 * 419_900_000 + 200);
+    }
+
+    #[test]
+    fn window_lets_n_tasks_through_then_waits_for_feedback() {
+        let mut b = u1(Knowledge::Window(2));
+        let r0 = b.charge(0, 419_900_000).unwrap();
+        b.charge(0, 419_900_000).unwrap();
+        assert_eq!(b.check(0, 1), Ok(Conformance::OnFeedback));
+        assert_eq!(b.charge(0, 1), Err(Error::NonConforming));
+        b.feedback(0, r0, 419_900_000).unwrap();
+        assert_eq!(b.check(0, 1), Ok(Conformance::Now));
+        assert_eq!(b.submitted(), 419_900_000);
+    }
+
+    #[test]
+    fn aggressive_feedback_debt_withholds_later_tasks() {
+        let mut b = Bucket::new(0, 1, 10, 10, Knowledge::Aggressive).unwrap();
+        let rs: [Charge; 3] = core::array::from_fn(|_| b.charge(0, 10).unwrap());
+        for r in rs {
+            b.feedback(0, r, 10).unwrap();
+        }
+        // 30 MI reported against 10 MI of credit: 20 MI of debt at 1 MIPS is 20 s.
+        assert_eq!(b.check(0, 1), Ok(Conformance::After(20 * S)));
+        assert_eq!(b.feedback(0, rs[0], 1), Err(Error::Unknown));
+    }
+
+    #[test]
+    fn bad_inputs_are_typed_errors() {
+        assert_eq!(
+            Bucket::new(0, 0, 10, 1, Knowledge::Exact),
+            Err(Error::InvalidParameter(Param::Rate))
+        );
+        assert_eq!(
+            Bucket::new(0, 1, 1, 2, Knowledge::Exact),
+            Err(Error::InvalidParameter(Param::Burst))
+        );
+        assert_eq!(
+            Bucket::new(0, 1, u64::MAX, 2, Knowledge::Exact),
+            Err(Error::InvalidParameter(Param::Burst))
+        );
+        assert_eq!(
+            Bucket::new(0, 1, 1, 1, Knowledge::Window(0)),
+            Err(Error::InvalidParameter(Param::Window))
+        );
+        let b = u1(Knowledge::Exact);
+        assert_eq!(b.check(0, 419_900_001), Err(Error::TaskTooLarge));
+        assert_eq!(b.check(0, 0), Err(Error::InvalidParameter(Param::Work)));
+        let mut b = u1(Knowledge::Exact);
+        b.charge(10, 1).unwrap();
+        assert_eq!(b.check(9, 1), Err(Error::TimeWentBackwards));
+    }
+}

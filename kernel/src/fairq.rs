@@ -1,0 +1,444 @@
+//! Weighted fair queueing of tasks across flows: WFQ (PGPS) and SCFQ, one structure.
+//!
+//! Each flow (a registered user, or a temporary best-effort user) has a weight `w` and a FIFO of
+//! tasks. A task of work `L` arriving on flow `f` gets the finish tag
+//!
+//! ```text
+//! F = max(v, F_last(f)) + L / w          (virtual time: MI per unit weight)
+//! ```
+//!
+//! and the task with the smallest tag is served next (ties to the lower flow index, then FIFO).
+//! The disciplines differ only in the system virtual time `v`:
+//!
+//! - [`Discipline::Wfq`] (PGPS, Parekh-Gallager; Demers-Keshav-Shenker): `v` is the virtual time of
+//!   the fluid GPS system of capacity `C`, emulated exactly: it grows at `C / W_B` MI per unit
+//!   weight per second, `W_B` the total weight of flows backlogged *in GPS*, and a flow leaves
+//!   the GPS backlog when `v` reaches its last finish tag. Delay latency `L_i/g + L_max/C`.
+//! - [`Discipline::Scfq`] (Golestani 1994): `v` is the tag of the task most recently started (the
+//!   one "in service"); no fluid emulation. Latency `L_i/g + sum_{j != i} L_j / C` (larger).
+//!
+//! See [`crate::bound`] for the bounds and `SPEC-NOTES` N5 for why they differ.
+//!
+//! # Invariants
+//! - A flow is in the `ready` heap iff it has queued tasks, keyed by its head task's tag.
+//! - WFQ: a flow is in the `gps` heap iff it is backlogged in GPS, keyed by its last finish tag;
+//!   `gps_weight` is the sum of those flows' weights; `v` never passes a key in `gps`.
+//! - SCFQ: `v` is at most every queued tag, so tags of started tasks never decrease.
+//! - Every live tag lies within [`MAX_SPAN`] of `v` (checked at enqueue), so wrap-around
+//!   comparisons are exact.
+//! - `total_weight` is the sum of weights of open and closing flows. A closed flow that is still
+//!   backlogged in GPS stays *closing* (its weight still counts) until GPS finishes its work.
+//!
+//! # Cost and memory
+//! Enqueue and dequeue are `O(log FLOWS)` with no division, plus, for WFQ, one 128-bit division
+//! per GPS departure the call passes (at most `FLOWS` per call, amortised one per task). Opening a
+//! flow scans for a free slot: `O(FLOWS)`. Memory: see [`core::mem::size_of`] in the README.
+
+use crate::error::{Error, Param, Refused};
+use crate::heap::FlowHeap;
+use crate::units::{Mips, TICKS_PER_SECOND, Ticks, Weight, Work, div_ceil_u64};
+use crate::vtime::{FRAC_BITS, InvWeight, MAX_SPAN, VirtualTime};
+
+/// A flow handle, handed out by [`FairQueue::open`]: an index below the `FLOWS` capacity.
+pub type FlowId = u16;
+
+const NIL: u16 = u16::MAX;
+
+/// The fair-queueing discipline of a resource.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Discipline {
+    /// Weighted fair queueing: packet-by-packet GPS with exact fluid emulation.
+    Wfq,
+    /// Self-clocked fair queueing (Golestani).
+    Scfq,
+}
+
+/// A task taken from the queue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Dequeued<T> {
+    /// Its flow.
+    pub flow: FlowId,
+    /// The caller's item.
+    pub item: T,
+    /// Its work, MI.
+    pub work: Work,
+    /// Its finish tag.
+    pub finish: VirtualTime,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FlowState {
+    Free,
+    Open,
+    Closing,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Flow {
+    state: FlowState,
+    weight: Weight,
+    inv: InvWeight,
+    last_finish: VirtualTime,
+    head: u16,
+    tail: u16,
+    len: u16,
+}
+
+const FREE_FLOW: Flow = Flow {
+    state: FlowState::Free,
+    weight: 0,
+    inv: match InvWeight::new(1) {
+        Some(i) => i,
+        None => unreachable!(),
+    },
+    last_finish: VirtualTime::ZERO,
+    head: NIL,
+    tail: NIL,
+    len: 0,
+};
+
+#[derive(Clone, Copy, Debug)]
+struct Entry<T> {
+    item: T,
+    work: Work,
+    finish: VirtualTime,
+}
+
+/// A fair queue of at most `QUEUE` tasks over at most `FLOWS` flows.
+#[derive(Clone, Debug)]
+pub struct FairQueue<T, const FLOWS: usize, const QUEUE: usize> {
+    discipline: Discipline,
+    capacity: Mips,
+    flows: [Flow; FLOWS],
+    entries: [Option<Entry<T>>; QUEUE],
+    /// Next entry in a flow's FIFO, or in the free list.
+    next: [u16; QUEUE],
+    free: u16,
+    len: u16,
+    ready: FlowHeap<FLOWS>,
+    v: VirtualTime,
+    gps: FlowHeap<FLOWS>,
+    gps_weight: u32,
+    total_weight: u32,
+    at: Ticks,
+}
+
+impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE> {
+    const QUEUE_FITS: () = assert!(QUEUE > 0 && QUEUE < NIL as usize, "1 ..= 65,534 entries");
+
+    /// An empty queue at time 0. `capacity` (MIPS) is the fluid rate of WFQ's GPS; SCFQ ignores it.
+    ///
+    /// Errors: `InvalidParameter(Capacity)` if `capacity` is zero.
+    pub fn new(discipline: Discipline, capacity: Mips) -> Result<Self, Error> {
+        let () = Self::QUEUE_FITS;
+        if capacity == 0 {
+            return Err(Error::InvalidParameter(Param::Capacity));
+        }
+        let mut next = [NIL; QUEUE];
+        for (i, n) in next.iter_mut().enumerate().take(QUEUE - 1) {
+            *n = (i + 1) as u16;
+        }
+        Ok(Self {
+            discipline,
+            capacity,
+            flows: [FREE_FLOW; FLOWS],
+            entries: [None; QUEUE],
+            next,
+            free: 0,
+            len: 0,
+            ready: FlowHeap::new(),
+            v: VirtualTime::ZERO,
+            gps: FlowHeap::new(),
+            gps_weight: 0,
+            total_weight: 0,
+            at: 0,
+        })
+    }
+
+    /// The discipline.
+    pub fn discipline(&self) -> Discipline {
+        self.discipline
+    }
+
+    /// Queued tasks.
+    pub fn len(&self) -> usize {
+        usize::from(self.len)
+    }
+
+    /// Whether no task is queued.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Tasks queued on `flow` (0 for an unknown flow).
+    pub fn flow_len(&self, flow: FlowId) -> usize {
+        self.flows.get(usize::from(flow)).map_or(0, |f| usize::from(f.len))
+    }
+
+    /// The weight of an open flow.
+    pub fn weight(&self, flow: FlowId) -> Option<Weight> {
+        self.open_flow(flow).map(|f| f.weight)
+    }
+
+    /// Sum of the weights of open and closing flows.
+    pub fn total_weight(&self) -> u32 {
+        self.total_weight
+    }
+
+    /// Whether `flow` is open.
+    pub fn is_open(&self, flow: FlowId) -> bool {
+        self.open_flow(flow).is_some()
+    }
+
+    /// The system virtual time `v`.
+    pub fn virtual_time(&self) -> VirtualTime {
+        self.v
+    }
+
+    /// Opens a flow of weight `w` in the first free slot.
+    ///
+    /// Errors: `InvalidParameter(Weight)` for zero, [`Error::Full`] if all `FLOWS` slots are taken
+    /// (closing flows hold theirs until GPS has served them).
+    pub fn open(&mut self, w: Weight) -> Result<FlowId, Error> {
+        let inv = InvWeight::new(w).ok_or(Error::InvalidParameter(Param::Weight))?;
+        let slot = self.flows.iter().position(|f| f.state == FlowState::Free).ok_or(Error::Full)?;
+        self.flows[slot] = Flow { state: FlowState::Open, weight: w, inv, ..FREE_FLOW };
+        self.total_weight += u32::from(w);
+        Ok(slot as FlowId)
+    }
+
+    /// Closes an open flow that has no queued task. Its slot and weight are released at once, or,
+    /// under WFQ, when GPS has finished the flow's work.
+    ///
+    /// Errors: [`Error::Unknown`] if the flow is not open; [`Error::Busy`] if tasks are queued on it.
+    pub fn close(&mut self, flow: FlowId) -> Result<(), Error> {
+        let f = self.open_flow(flow).ok_or(Error::Unknown)?;
+        if f.len > 0 {
+            return Err(Error::Busy);
+        }
+        if self.gps.contains(flow) {
+            self.flows[usize::from(flow)].state = FlowState::Closing;
+        } else {
+            self.release(flow);
+        }
+        Ok(())
+    }
+
+    /// Queues `item` (a task of `work` MI) on `flow` at `now` and returns its finish tag.
+    ///
+    /// Errors, with the item handed back: [`Error::Unknown`] (flow not open),
+    /// `InvalidParameter(Work)` (zero work), [`Error::Full`] (`QUEUE` tasks queued),
+    /// [`Error::TimeWentBackwards`], [`Error::Overflow`] (the tag would be more than [`MAX_SPAN`]
+    /// ahead of the clock). A refused task may still have moved the WFQ clock to `now`.
+    pub fn enqueue(
+        &mut self,
+        now: Ticks,
+        flow: FlowId,
+        work: Work,
+        item: T,
+    ) -> Result<VirtualTime, Refused<T>> {
+        let refuse = |reason| Err(Refused::new(reason, item));
+        let Some(f) = self.open_flow(flow).copied() else { return refuse(Error::Unknown) };
+        if work == 0 {
+            return refuse(Error::InvalidParameter(Param::Work));
+        }
+        if self.free == NIL {
+            return refuse(Error::Full);
+        }
+        if let Err(e) = self.advance(now) {
+            return refuse(e);
+        }
+        let backlogged = match self.discipline {
+            Discipline::Wfq => self.gps.contains(flow),
+            Discipline::Scfq => f.len > 0,
+        };
+        let start = if backlogged { f.last_finish.max(self.v) } else { self.v };
+        let span = f.inv.span(work);
+        let finish = start.add(span);
+        if finish.since(self.v) as u64 > MAX_SPAN || span > MAX_SPAN {
+            return refuse(Error::Overflow);
+        }
+        // Commit.
+        let slot = self.free;
+        self.free = self.next[usize::from(slot)];
+        self.entries[usize::from(slot)] = Some(Entry { item, work, finish });
+        self.next[usize::from(slot)] = NIL;
+        let fl = &mut self.flows[usize::from(flow)];
+        if fl.len == 0 {
+            fl.head = slot;
+        } else {
+            self.next[usize::from(fl.tail)] = slot;
+        }
+        fl.tail = slot;
+        fl.len += 1;
+        fl.last_finish = finish;
+        self.len += 1;
+        if f.len == 0 {
+            self.ready.set(flow, finish);
+        }
+        if self.discipline == Discipline::Wfq {
+            if !backlogged {
+                self.gps_weight += u32::from(f.weight);
+            }
+            self.gps.set(flow, finish);
+        }
+        Ok(finish)
+    }
+
+    /// Takes the queued task with the smallest finish tag at `now`.
+    ///
+    /// Errors: [`Error::TimeWentBackwards`].
+    pub fn dequeue(&mut self, now: Ticks) -> Result<Option<Dequeued<T>>, Error> {
+        self.advance(now)?;
+        let Some((flow, _)) = self.ready.peek() else { return Ok(None) };
+        let fl = &mut self.flows[usize::from(flow)];
+        let slot = fl.head;
+        let Some(entry) = self.entries[usize::from(slot)].take() else {
+            // Unreachable by the ready-heap invariant; recover rather than panic.
+            self.ready.remove(flow);
+            return Ok(None);
+        };
+        fl.head = self.next[usize::from(slot)];
+        fl.len -= 1;
+        let next_head = (fl.len > 0).then_some(fl.head);
+        self.next[usize::from(slot)] = self.free;
+        self.free = slot;
+        self.len -= 1;
+        match next_head.and_then(|h| self.entries[usize::from(h)].as_ref()) {
+            Some(e) => self.ready.set(flow, e.finish),
+            None => self.ready.remove(flow),
+        }
+        if self.discipline == Discipline::Scfq {
+            self.v = self.v.max(entry.finish);
+        }
+        Ok(Some(Dequeued { flow, item: entry.item, work: entry.work, finish: entry.finish }))
+    }
+
+    /// Brings the WFQ fluid clock to `now`; bounded by `2 FLOWS` iterations. SCFQ only checks time.
+    fn advance(&mut self, now: Ticks) -> Result<(), Error> {
+        if now < self.at {
+            return Err(Error::TimeWentBackwards);
+        }
+        if self.discipline == Discipline::Scfq {
+            self.at = now;
+            return Ok(());
+        }
+        // V grows by C * 2^16 / (10^6 * W_B) raw units per tick.
+        let rate_num = u128::from(self.capacity) << FRAC_BITS;
+        while let Some((flow, key)) = self.gps.peek() {
+            let w_b = u128::from(self.gps_weight);
+            let ahead = key.since(self.v).max(0) as u128;
+            let need = div_ceil_u64(ahead * u128::from(TICKS_PER_SECOND) * w_b, rate_num)
+                .unwrap_or(Ticks::MAX);
+            let avail = now - self.at;
+            if need > avail {
+                let gain = u128::from(avail) * rate_num / (u128::from(TICKS_PER_SECOND) * w_b);
+                // gain < ahead <= 2^62 because need > avail.
+                self.v = self.v.add(gain as u64);
+                self.at = now;
+                return Ok(());
+            }
+            self.v = key;
+            self.at += need;
+            let fl = self.flows[usize::from(flow)];
+            self.gps.remove(flow);
+            self.gps_weight -= u32::from(fl.weight);
+            if fl.state == FlowState::Closing {
+                self.release(flow);
+            }
+        }
+        self.at = now;
+        Ok(())
+    }
+
+    fn open_flow(&self, flow: FlowId) -> Option<&Flow> {
+        self.flows.get(usize::from(flow)).filter(|f| f.state == FlowState::Open)
+    }
+
+    fn release(&mut self, flow: FlowId) {
+        let f = &mut self.flows[usize::from(flow)];
+        self.total_weight -= u32::from(f.weight);
+        *f = FREE_FLOW;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    extern crate std;
+    use std::vec::Vec;
+
+    type Q = FairQueue<u32, 4, 16>;
+
+    fn drain(q: &mut Q, now: Ticks) -> Vec<u32> {
+        core::iter::from_fn(|| q.dequeue(now).unwrap()).map(|d| d.item).collect()
+    }
+
+    #[test]
+    fn weights_share_service_in_proportion() {
+        for d in [Discipline::Wfq, Discipline::Scfq] {
+            let mut q = Q::new(d, 1).unwrap();
+            let a = q.open(1).unwrap();
+            let b = q.open(3).unwrap();
+            for i in 0..4 {
+                q.enqueue(0, a, 10, i).unwrap();
+                q.enqueue(0, b, 10, 10 + i).unwrap();
+            }
+            // b's tags are 10/3 apart, a's 10 apart: three turns of b per turn of a; the tie at 10
+            // goes to the lower flow.
+            assert_eq!(drain(&mut q, 0), [10, 11, 0, 12, 13, 1, 2, 3], "{d:?}");
+        }
+    }
+
+    #[test]
+    fn refused_tasks_come_back_and_change_nothing() {
+        let mut q = FairQueue::<u32, 2, 2>::new(Discipline::Wfq, 1).unwrap();
+        let a = q.open(1).unwrap();
+        q.enqueue(5, a, 1, 1).unwrap();
+        q.enqueue(5, a, 1, 2).unwrap();
+        assert_eq!(q.enqueue(5, a, 1, 3), Err(Refused { reason: Error::Full, item: 3 }));
+        assert_eq!(q.enqueue(5, 1, 1, 4).unwrap_err().reason, Error::Unknown);
+        assert_eq!(q.enqueue(4, a, 1, 5).unwrap_err().reason, Error::Full);
+        q.dequeue(5).unwrap();
+        assert_eq!(q.enqueue(4, a, 1, 5).unwrap_err().reason, Error::TimeWentBackwards);
+        assert_eq!(q.enqueue(5, a, 0, 6).unwrap_err().reason, Error::InvalidParameter(Param::Work));
+        assert_eq!(q.len(), 1);
+    }
+
+    #[test]
+    fn wfq_clock_follows_gps() {
+        // Capacity 1 MIPS, two flows of weight 1, one task of 2 MI each at t=0. In GPS both are
+        // served at 0.5 MIPS and finish at t=4 s, when V = 2 MI per unit weight.
+        let mut q = Q::new(Discipline::Wfq, 1).unwrap();
+        let a = q.open(1).unwrap();
+        let b = q.open(1).unwrap();
+        q.enqueue(0, a, 2, 0).unwrap();
+        q.enqueue(0, b, 2, 1).unwrap();
+        q.dequeue(2 * TICKS_PER_SECOND).unwrap();
+        assert_eq!(q.virtual_time(), VirtualTime::from_bits(1 << 16));
+        q.dequeue(4 * TICKS_PER_SECOND).unwrap();
+        assert_eq!(q.virtual_time(), VirtualTime::from_bits(2 << 16));
+        assert_eq!(q.gps_weight, 0);
+        // Idle GPS: the clock stays where it stopped and a new task starts from it.
+        assert_eq!(q.enqueue(9 * TICKS_PER_SECOND, a, 1, 2), Ok(VirtualTime::from_bits(3 << 16)));
+    }
+
+    #[test]
+    fn closing_flow_keeps_its_weight_until_gps_serves_it() {
+        let mut q = Q::new(Discipline::Wfq, 1).unwrap();
+        let a = q.open(2).unwrap();
+        q.enqueue(0, a, 4, 0).unwrap();
+        assert_eq!(q.close(a), Err(Error::Busy));
+        q.dequeue(0).unwrap();
+        q.close(a).unwrap();
+        assert_eq!(q.total_weight(), 2);
+        assert!(!q.is_open(a));
+        q.dequeue(3 * TICKS_PER_SECOND).unwrap();
+        assert_eq!(q.total_weight(), 2);
+        q.dequeue(4 * TICKS_PER_SECOND).unwrap();
+        assert_eq!(q.total_weight(), 0);
+        assert_eq!(q.open(1), Ok(0));
+    }
+}

@@ -1,0 +1,40 @@
+//! qosgate's scheduling kernel: `no_std`, no allocation, no panics, no clock.
+//!
+//! The kernel is a set of pure state machines that a gateway's firmware (C or Rust) or the
+//! `qosgate` harness drives. The caller owns all storage (capacities are const generics), passes
+//! `now` into every call that depends on time, and receives decisions and typed errors back.
+//! Nothing here reads a clock, allocates, prints, or loops without a stated bound.
+//!
+//! # Layers (seed 004, Kokkinos & Varvarigos 2009)
+//! - [`units`]: ticks, MI, MIPS and their conversions; read first.
+//! - [`bucket`]: a (rho, sigma) leaky bucket per (user, resource) with the four workload-knowledge
+//!   modes of Sec. 4.2: conformance (Eq. 3) and the withholding time `T`.
+//! - [`registry`]: registration of guaranteed-service users at a resource (Eq. 1, 2), their
+//!   guaranteed rates `g`, and the temporary users of GS_BE_EQUAL resources.
+//! - [`bound`]: the delay-bound calculus (Eq. 5-11, Table 1), per discipline (`SPEC-NOTES` N5).
+//! - [`vtime`] and [`fairq`]: fixed-point wrap-around virtual time and the WFQ / SCFQ queue.
+//! - [`resource`]: a resource's local scheduler: the four resource types of Sec. 3.4, FCFS for
+//!   best effort, preemption, single and multi-CPU.
+//! - [`meta`]: the best-effort meta-scheduler of Sec. 3.3 (WFQ/EST, EDF/EST).
+//!
+//! # Errors
+//! Every fallible call returns [`Error`]; a call handed an item it cannot store returns it in
+//! [`Refused`]. Nothing is half-applied.
+//!
+//! # Memory
+//! Every structure's size is fixed at compile time; [`footprint`] lists them for the reference
+//! configuration, and the README states the figures.
+#![no_std]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod bound;
+pub mod bucket;
+pub mod error;
+pub mod fairq;
+mod heap;
+pub mod registry;
+pub mod units;
+pub mod vtime;
+
+pub use error::{Error, Param, Refused};

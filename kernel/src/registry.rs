@@ -1,0 +1,230 @@
+//! Registration of guaranteed-service users at one resource (seed 004 Sec. 3.2, 3.4, 5.2).
+//!
+//! A user registers with a weight `w`, a rate `rho` (MIPS), a burst `sigma` (MI) and a maximum task
+//! `I_max` (MI). The resource accepts it when
+//!
+//! - Eq. 2: `I_max <= I_r^max`, the resource's maximum task, and
+//! - Eq. 1: every user `k`, old and new, keeps `rho_k <= g_k = C' w_k / W`, where `W` is the total
+//!   weight after the registration and `C'` the resource's total capacity (the sum over its CPUs,
+//!   Sec. 5.2). The check is exact integer arithmetic: `rho_k * W <= C' * w_k`.
+//!
+//! Temporary users (a best-effort task at a GS_BE_EQUAL resource, Sec. 3.4) carry `rho = 0`: they
+//! claim weight, not rate, so Eq. 1 is checked for everybody else.
+//!
+//! # Which rate a bound may use
+//! Eq. 5 needs "the minimum value of `g_ir(t)` that does not invalidate (1)". Because every
+//! registration re-checks Eq. 1 for user `i` itself, `W(t) <= C' w_i / rho_i` at all times, so
+//! `g_i(t) >= rho_i` whatever registers or leaves later; no larger rate has that property. Bounds on
+//! [`RateBasis::Reserved`] use `g = rho` and hold for the life of the registration. Bounds on
+//! [`RateBasis::Current`] use today's share `C' w / W(t)`, the paper's Table 1 form with
+//! `N_r(t) + 1` users; they hold only until the next registration.
+//!
+//! Memory: `FLOWS` slots of [`Registration`] (32 bytes each), indexed by the fair queue's flow id.
+
+use crate::bucket::Knowledge;
+use crate::error::{Error, Param};
+use crate::fairq::FlowId;
+use crate::units::{MAX_TASK_WORK, Mips, Weight, Work};
+
+/// What a user agrees with a resource at registration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Registration {
+    /// Share weight, `>= 1`.
+    pub weight: Weight,
+    /// Long-term rate rho, MIPS (0 only for temporary best-effort users).
+    pub rho: Mips,
+    /// Burst sigma, MI (`>= imax` for a guaranteed-service user).
+    pub sigma: Work,
+    /// Largest task the user will send, MI.
+    pub imax: Work,
+    /// How the user's tasks are charged (Sec. 4.2); decides the bound's form (Eq. 5 or 9).
+    pub knowledge: Knowledge,
+}
+
+impl Registration {
+    /// A temporary best-effort user of weight `w` whose one task may be up to `imax` MI.
+    pub fn temporary(weight: Weight, imax: Work) -> Self {
+        Self { weight, rho: 0, sigma: 0, imax, knowledge: Knowledge::Exact }
+    }
+
+    /// Whether this is a temporary best-effort user.
+    pub fn is_temporary(&self) -> bool {
+        self.rho == 0
+    }
+
+    /// Checks the registration on its own: `weight >= 1`, `1 <= imax <= MAX_TASK_WORK`, and for a
+    /// guaranteed-service user `rho >= 1`, `sigma >= imax`, `Window(n >= 1)`.
+    pub fn validate(&self) -> Result<(), Error> {
+        let bad = |p| Err(Error::InvalidParameter(p));
+        if self.weight == 0 {
+            return bad(Param::Weight);
+        }
+        if self.imax == 0 || self.imax > MAX_TASK_WORK {
+            return bad(Param::MaxWork);
+        }
+        if !self.is_temporary() && self.sigma < self.imax {
+            return bad(Param::Burst);
+        }
+        if self.knowledge == Knowledge::Window(0) {
+            return bad(Param::Window);
+        }
+        Ok(())
+    }
+}
+
+/// The rate a delay bound is computed on (see the module doc).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum RateBasis {
+    /// `g = rho`: holds whatever registers or leaves later.
+    Reserved,
+    /// `g = C' w / W(t)` (Eq. 1 now, Table 1): holds until the next registration.
+    Current,
+}
+
+/// The registrations of one resource, indexed by flow id.
+#[derive(Clone, Debug)]
+pub struct Registry<const FLOWS: usize> {
+    slots: [Option<Registration>; FLOWS],
+}
+
+impl<const FLOWS: usize> Default for Registry<FLOWS> {
+    fn default() -> Self {
+        Self { slots: [None; FLOWS] }
+    }
+}
+
+impl<const FLOWS: usize> Registry<FLOWS> {
+    /// The registration of `flow`, if any.
+    pub fn get(&self, flow: FlowId) -> Option<&Registration> {
+        self.slots.get(usize::from(flow)).and_then(Option::as_ref)
+    }
+
+    /// Registered users, temporary ones included, with their flow ids.
+    pub fn iter(&self) -> impl Iterator<Item = (FlowId, &Registration)> {
+        self.slots.iter().enumerate().filter_map(|(i, r)| r.as_ref().map(|r| (i as FlowId, r)))
+    }
+
+    /// Number of registrations, temporary ones included.
+    pub fn len(&self) -> usize {
+        self.iter().count()
+    }
+
+    /// Whether nobody is registered.
+    pub fn is_empty(&self) -> bool {
+        self.slots.iter().all(Option::is_none)
+    }
+
+    /// The smallest weight of a guaranteed-service user (1 if there is none): the weight a
+    /// best-effort task gets at a GS_BE_EQUAL resource (Sec. 3.4).
+    pub fn smallest_gs_weight(&self) -> Weight {
+        self.iter().filter(|(_, r)| !r.is_temporary()).map(|(_, r)| r.weight).min().unwrap_or(1)
+    }
+
+    /// Whether `new` may join users whose weights (including any closing flows) total
+    /// `total_weight`, at a resource of total capacity `capacity` and maximum task `max_task`.
+    /// `O(FLOWS)`.
+    ///
+    /// Errors: those of [`Registration::validate`]; [`Error::TaskTooLarge`] (Eq. 2);
+    /// [`Error::RateExceedsShare`] (Eq. 1 fails for the newcomer or any registered user).
+    pub fn admissible(
+        &self,
+        capacity: Mips,
+        total_weight: u32,
+        max_task: Work,
+        new: &Registration,
+    ) -> Result<(), Error> {
+        new.validate()?;
+        if new.imax > max_task {
+            return Err(Error::TaskTooLarge);
+        }
+        let w_after = u128::from(total_weight) + u128::from(new.weight);
+        let fits = |r: &Registration| {
+            u128::from(r.rho) * w_after <= u128::from(capacity) * u128::from(r.weight)
+        };
+        if fits(new) && self.iter().all(|(_, r)| fits(r)) {
+            Ok(())
+        } else {
+            Err(Error::RateExceedsShare)
+        }
+    }
+
+    /// Records `reg` for `flow` (after [`Registry::admissible`] and opening the flow).
+    pub(crate) fn insert(&mut self, flow: FlowId, reg: Registration) {
+        if let Some(slot) = self.slots.get_mut(usize::from(flow)) {
+            *slot = Some(reg);
+        }
+    }
+
+    /// Forgets `flow`'s registration and returns it.
+    pub(crate) fn remove(&mut self, flow: FlowId) -> Option<Registration> {
+        self.slots.get_mut(usize::from(flow)).and_then(Option::take)
+    }
+
+    /// The rate `g` of `flow` on `basis`, MIPS rounded down (a lower bound on its service rate).
+    /// `total_weight` and `capacity` as in [`Registry::admissible`]. `None` for an unknown flow.
+    pub fn rate(
+        &self,
+        flow: FlowId,
+        basis: RateBasis,
+        capacity: Mips,
+        total_weight: u32,
+    ) -> Option<Mips> {
+        let r = self.get(flow)?;
+        Some(match basis {
+            RateBasis::Reserved => r.rho,
+            RateBasis::Current => {
+                let g = u128::from(capacity) * u128::from(r.weight) / u128::from(total_weight.max(1));
+                Mips::try_from(g).unwrap_or(Mips::MAX)
+            }
+        })
+    }
+
+    /// Sum of the maximum tasks of every registered user but `flow`, MI (for SCFQ's latency).
+    pub fn others_imax(&self, flow: FlowId) -> Work {
+        self.iter().filter(|(f, _)| *f != flow).fold(0, |s, (_, r)| s.saturating_add(r.imax))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gs(w: Weight, rho: Mips) -> Registration {
+        Registration { weight: w, rho, sigma: 10, imax: 10, knowledge: Knowledge::Exact }
+    }
+
+    #[test]
+    fn eq1_checks_newcomer_and_every_registered_user() {
+        let mut reg = Registry::<4>::default();
+        // C' = 100. A (w=1, rho=40) alone: g = 100.
+        reg.admissible(100, 0, 10, &gs(1, 40)).unwrap();
+        reg.insert(0, gs(1, 40));
+        // B (w=1, rho=50): g = 50 each; A's 40 <= 50 and B's 50 <= 50.
+        reg.admissible(100, 1, 10, &gs(1, 50)).unwrap();
+        reg.insert(1, gs(1, 50));
+        // C (w=1, rho=1): g = 33 each; B's 50 > 33.
+        assert_eq!(reg.admissible(100, 2, 10, &gs(1, 1)), Err(Error::RateExceedsShare));
+        // A temporary user claims weight only: same failure.
+        let be = Registration::temporary(1, 10);
+        assert_eq!(reg.admissible(100, 2, 10, &be), Err(Error::RateExceedsShare));
+        assert_eq!(reg.admissible(100, 2, 9, &gs(1, 1)), Err(Error::TaskTooLarge));
+        assert_eq!(reg.rate(1, RateBasis::Current, 100, 2), Some(50));
+        assert_eq!(reg.rate(1, RateBasis::Reserved, 100, 2), Some(50));
+        assert_eq!(reg.others_imax(0), 10);
+    }
+
+    #[test]
+    fn registrations_are_validated() {
+        let reg = Registry::<1>::default();
+        let mut r = gs(0, 1);
+        assert_eq!(reg.admissible(9, 0, 10, &r), Err(Error::InvalidParameter(Param::Weight)));
+        r = gs(1, 1);
+        r.sigma = 9;
+        assert_eq!(reg.admissible(9, 0, 10, &r), Err(Error::InvalidParameter(Param::Burst)));
+        r.sigma = 10;
+        r.imax = 0;
+        assert_eq!(reg.admissible(9, 0, 10, &r), Err(Error::InvalidParameter(Param::MaxWork)));
+    }
+}

@@ -1,0 +1,130 @@
+//! Units of time, work and capacity, stated once for the whole crate.
+//!
+//! | quantity | type | unit | range |
+//! | --- | --- | --- | --- |
+//! | time, durations | [`Ticks`] (`u64`) | 1 microsecond | 584,000 years |
+//! | work, task sizes, bursts (sigma) | [`Work`] (`u64`) | MI, million instructions | |
+//! | capacity, rates (rho, g) | [`Mips`] (`u64`) | MI per second | |
+//! | bucket credit | [`Instructions`] (`i64`) | instructions = MI x 10^6 = MIPS x tick | +- 9.2e18 |
+//! | weights | [`Weight`] (`u16`) | dimensionless, `>= 1` | 1 ..= 65,535 |
+//!
+//! One MIPS running for one tick does exactly one instruction, so rates times durations are exact
+//! integers in [`Instructions`]: the leaky bucket never rounds. Durations of work are rounded *up*
+//! (a bound must never be under-estimated); work done in a duration is rounded *down*.
+//!
+//! Configuration may arrive in floating point (seconds, MIPS); the `*_from_f64` helpers convert it
+//! once, at set-up, checking that it is finite and in range. Nothing on a per-task path uses floats.
+
+use crate::error::{Error, Param};
+
+/// Time and durations, in microseconds.
+pub type Ticks = u64;
+/// Computational work, in million instructions (MI).
+pub type Work = u64;
+/// Computational capacity or rate, in million instructions per second (MIPS).
+pub type Mips = u64;
+/// Work in single instructions: the unit of bucket credit (`MI * 10^6`, or `MIPS * ticks`).
+pub type Instructions = i64;
+/// A share weight; zero is not a weight.
+pub type Weight = u16;
+
+/// Ticks in one second.
+pub const TICKS_PER_SECOND: u64 = 1_000_000;
+
+/// The largest task a resource may declare as its maximum (2^39 MI, about 5.5e11 MI: 244 days of
+/// work on one 26,000 MIPS CPU). The limit keeps every finish tag of a queue of `2^8` maximal tasks
+/// inside the half-range of the wrap-around virtual clock (see [`crate::vtime`]).
+pub const MAX_TASK_WORK: Work = 1 << 39;
+
+/// Time to execute `work` at `rate`, rounded up to whole ticks.
+///
+/// Errors: [`Error::InvalidParameter`] (`Param::Capacity`) if `rate` is zero, [`Error::Overflow`]
+/// if the duration does not fit in [`Ticks`].
+pub fn exec_ticks(work: Work, rate: Mips) -> Result<Ticks, Error> {
+    if rate == 0 {
+        return Err(Error::InvalidParameter(Param::Capacity));
+    }
+    let instr = u128::from(work) * u128::from(TICKS_PER_SECOND);
+    let ticks = instr.div_ceil(u128::from(rate));
+    Ticks::try_from(ticks).map_err(|_| Error::Overflow)
+}
+
+/// Work done in `ticks` at `rate`, rounded down to whole MI (saturating at `Work::MAX`).
+pub fn work_in(rate: Mips, ticks: Ticks) -> Work {
+    let instr = u128::from(rate) * u128::from(ticks);
+    Work::try_from(instr / u128::from(TICKS_PER_SECOND)).unwrap_or(Work::MAX)
+}
+
+/// `work` expressed in instructions. Errors: [`Error::Overflow`] above about 9.2e12 MI.
+pub fn instructions(work: Work) -> Result<Instructions, Error> {
+    work.checked_mul(TICKS_PER_SECOND)
+        .and_then(|i| Instructions::try_from(i).ok())
+        .ok_or(Error::Overflow)
+}
+
+/// `x / d` rounded up, for `d > 0`, in 128 bits; `None` if the quotient does not fit in `u64`.
+pub(crate) fn div_ceil_u64(x: u128, d: u128) -> Option<u64> {
+    if d == 0 {
+        return None;
+    }
+    u64::try_from(x.div_ceil(d)).ok()
+}
+
+/// Seconds (floating point, from configuration) to ticks, rounded up.
+///
+/// Errors: [`Error::InvalidParameter`] with `param` if `secs` is negative, not finite, or too large.
+pub fn ticks_from_secs_f64(secs: f64, param: Param) -> Result<Ticks, Error> {
+    let ticks = libm::ceil(secs * TICKS_PER_SECOND as f64);
+    to_u64(ticks, param)
+}
+
+/// A floating-point quantity (MI, MIPS) from configuration to an integer, rounding in the
+/// direction `up` says: up for demands (a user's rho, sigma, maximum task), down for supplies (a
+/// resource's capacity), so that conversion never makes a guarantee look better than it is.
+///
+/// Errors: [`Error::InvalidParameter`] with `param` if `x` is negative, not finite, or too large.
+pub fn quantity_from_f64(x: f64, up: bool, param: Param) -> Result<u64, Error> {
+    let r = if up { libm::ceil(x) } else { libm::floor(x) };
+    to_u64(r, param)
+}
+
+fn to_u64(x: f64, param: Param) -> Result<u64, Error> {
+    // 2^64 is exactly representable; anything at or above it does not fit.
+    if x.is_finite() && x >= 0.0 && x < 18_446_744_073_709_551_616.0 {
+        Ok(x as u64)
+    } else {
+        Err(Error::InvalidParameter(param))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exec_time_rounds_up_and_matches_the_paper_example() {
+        // One U1 task (419,900,000 MI) on R1 (780,000 MIPS): 538.33... s, rounded up.
+        assert_eq!(exec_ticks(419_900_000, 780_000), Ok(538_333_334));
+        assert_eq!(exec_ticks(1, 3), Ok(333_334));
+        assert_eq!(exec_ticks(0, 3), Ok(0));
+        assert_eq!(exec_ticks(5, 0), Err(Error::InvalidParameter(Param::Capacity)));
+        assert_eq!(exec_ticks(u64::MAX, 1), Err(Error::Overflow));
+    }
+
+    #[test]
+    fn work_done_rounds_down_and_saturates() {
+        assert_eq!(work_in(3, 333_333), 0);
+        assert_eq!(work_in(3, 333_334), 1);
+        assert_eq!(work_in(u64::MAX, u64::MAX), Work::MAX);
+    }
+
+    #[test]
+    fn float_configuration_is_checked() {
+        assert_eq!(ticks_from_secs_f64(1.5, Param::Delay), Ok(1_500_000));
+        assert!(ticks_from_secs_f64(-1.0, Param::Delay).is_err());
+        assert!(ticks_from_secs_f64(f64::NAN, Param::Delay).is_err());
+        assert!(quantity_from_f64(f64::INFINITY, true, Param::Rate).is_err());
+        assert_eq!(quantity_from_f64(2.1, true, Param::Rate), Ok(3));
+        assert_eq!(quantity_from_f64(2.9, false, Param::Capacity), Ok(2));
+    }
+}
