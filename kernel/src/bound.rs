@@ -60,10 +60,16 @@ impl BoundSpec {
     pub fn latency(&self) -> Result<Ticks, Error> {
         let window = match self.knowledge {
             Knowledge::Aggressive => return Err(Error::NoBound),
-            Knowledge::Window(n) => Work::from(n).checked_mul(self.imax).ok_or(Error::Overflow)?,
+            Knowledge::Window(n) => Work::from(n)
+                .checked_mul(self.imax)
+                .ok_or(Error::Overflow)?,
             _ => 0,
         };
-        let own = secs(window.checked_add(self.imax).ok_or(Error::Overflow)?, self.rate, Param::Rate)?;
+        let own = secs(
+            window.checked_add(self.imax).ok_or(Error::Overflow)?,
+            self.rate,
+            Param::Rate,
+        )?;
         let blocking = match self.discipline {
             Discipline::Wfq => self.resource_imax,
             Discipline::Scfq => self.others_imax,
@@ -76,7 +82,9 @@ impl BoundSpec {
 
     /// The bound on the time from arrival at the resource to completion (Eq. 5, 9, 10, Table 1).
     pub fn at_resource(&self) -> Result<Ticks, Error> {
-        self.burst()?.checked_add(self.latency()?).ok_or(Error::Overflow)
+        self.burst()?
+            .checked_add(self.latency()?)
+            .ok_or(Error::Overflow)
     }
 }
 
@@ -111,18 +119,28 @@ pub fn end_to_end(
 ///
 /// Errors: `InvalidParameter(Rate)` for an empty chain, and those of [`BoundSpec::latency`].
 pub fn chain(hops: &[BoundSpec], withhold: Ticks, transfer: Ticks) -> Result<Ticks, Error> {
-    let slowest = hops.iter().min_by_key(|h| h.rate).ok_or(Error::InvalidParameter(Param::Rate))?;
+    let slowest = hops
+        .iter()
+        .min_by_key(|h| h.rate)
+        .ok_or(Error::InvalidParameter(Param::Rate))?;
     let sigma = hops.iter().map(|h| h.sigma).max().unwrap_or(0);
     let mut total = secs(sigma, slowest.rate, Param::Rate)?;
     for h in hops {
         total = total.checked_add(h.latency()?).ok_or(Error::Overflow)?;
     }
-    total.checked_add(withhold).and_then(|t| t.checked_add(transfer)).ok_or(Error::Overflow)
+    total
+        .checked_add(withhold)
+        .and_then(|t| t.checked_add(transfer))
+        .ok_or(Error::Overflow)
 }
 
 /// Eq. 7: whether a bound meets a deadline (both in ticks, relative to the task's creation).
 pub fn meets_deadline(bound: Ticks, deadline: Ticks) -> Result<(), Error> {
-    if bound <= deadline { Ok(()) } else { Err(Error::DeadlineUnmet) }
+    if bound <= deadline {
+        Ok(())
+    } else {
+        Err(Error::DeadlineUnmet)
+    }
 }
 
 /// `work / rate` in ticks, rounded up; a zero rate is an invalid `param`.
@@ -130,14 +148,16 @@ fn secs(work: Work, rate: Mips, param: Param) -> Result<Ticks, Error> {
     if rate == 0 {
         return Err(Error::InvalidParameter(param));
     }
-    div_ceil_u64(u128::from(work) * u128::from(TICKS_PER_SECOND), u128::from(rate))
-        .ok_or(Error::Overflow)
+    div_ceil_u64(
+        u128::from(work) * u128::from(TICKS_PER_SECOND),
+        u128::from(rate),
+    )
+    .ok_or(Error::Overflow)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
 
     /// U1 of seed 004 alone on R1 (780,000 MIPS, one CPU), on its current share g = C.
     fn u1(discipline: Discipline) -> BoundSpec {
@@ -173,7 +193,10 @@ mod tests {
         assert!(scfq.at_resource().unwrap() > wfq.at_resource().unwrap());
         // SCFQ blocks for the two other flows' maxima (ceil(2 I / C) = 1,076,666,667 ticks), WFQ
         // for the resource's one maximum (ceil(I / C) = 538,333,334).
-        assert_eq!(scfq.latency().unwrap() - wfq.latency().unwrap(), 1_076_666_667 - 538_333_334);
+        assert_eq!(
+            scfq.latency().unwrap() - wfq.latency().unwrap(),
+            1_076_666_667 - 538_333_334
+        );
     }
 
     #[test]
@@ -182,7 +205,10 @@ mod tests {
         let mut w = u1(Discipline::Wfq);
         w.knowledge = Knowledge::Window(5);
         // ceil(6 I / g) replaces ceil(I / g): 3,230,000,000 - 538,333,334 more ticks.
-        assert_eq!(w.at_resource().unwrap() - exact, 3_230_000_000 - 538_333_334);
+        assert_eq!(
+            w.at_resource().unwrap() - exact,
+            3_230_000_000 - 538_333_334
+        );
         let mut r = u1(Discipline::Wfq);
         r.residual = true;
         assert_eq!(r.at_resource().unwrap() - exact, 538_333_333);
@@ -193,7 +219,10 @@ mod tests {
         assert_eq!(r.at_resource(), Err(Error::InvalidParameter(Param::Rate)));
         r.rate = 1;
         r.cpu = 0;
-        assert_eq!(r.at_resource(), Err(Error::InvalidParameter(Param::Capacity)));
+        assert_eq!(
+            r.at_resource(),
+            Err(Error::InvalidParameter(Param::Capacity))
+        );
     }
 
     #[test]
@@ -205,7 +234,10 @@ mod tests {
         b.rate = 390_000;
         // Burst paid once at the slower rate, latencies added.
         let c = chain(&[a, b], 5, 7).unwrap();
-        assert_eq!(c, b.burst().unwrap() + a.latency().unwrap() + b.latency().unwrap() + 12);
+        assert_eq!(
+            c,
+            b.burst().unwrap() + a.latency().unwrap() + b.latency().unwrap() + 12
+        );
         assert_eq!(chain(&[], 0, 0), Err(Error::InvalidParameter(Param::Rate)));
         assert_eq!(meets_deadline(5, 5), Ok(()));
         assert_eq!(meets_deadline(6, 5), Err(Error::DeadlineUnmet));

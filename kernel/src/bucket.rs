@@ -107,7 +107,16 @@ impl Bucket {
             return Err(Error::InvalidParameter(Param::Burst));
         }
         let sigma = instructions(sigma).map_err(|_| Error::InvalidParameter(Param::Burst))?;
-        Ok(Self { rho, sigma, imax, knowledge, level: sigma, at: now, submitted: 0, outstanding: 0 })
+        Ok(Self {
+            rho,
+            sigma,
+            imax,
+            knowledge,
+            level: sigma,
+            at: now,
+            submitted: 0,
+            outstanding: 0,
+        })
     }
 
     /// The workload-knowledge mode.
@@ -158,10 +167,10 @@ impl Bucket {
             return Err(Error::TaskTooLarge);
         }
         let level = self.level(now)?;
-        if let Knowledge::Window(n) = self.knowledge {
-            if self.outstanding >= n {
-                return Ok(Conformance::OnFeedback);
-            }
+        if let Knowledge::Window(n) = self.knowledge
+            && self.outstanding >= n
+        {
+            return Ok(Conformance::OnFeedback);
         }
         // charge_for(work) <= imax <= sigma, which fits in Instructions.
         let need = instructions(self.charge_for(work))?;
@@ -170,7 +179,9 @@ impl Bucket {
         }
         let deficit = (i128::from(need) - i128::from(level)) as u128;
         let wait = deficit.div_ceil(u128::from(self.rho));
-        Ok(Conformance::After(Ticks::try_from(wait).map_err(|_| Error::Overflow)?))
+        Ok(Conformance::After(
+            Ticks::try_from(wait).map_err(|_| Error::Overflow)?,
+        ))
     }
 
     /// Charges a conforming task of `work` MI at `now` and returns the receipt.
@@ -208,12 +219,15 @@ impl Bucket {
         if self.outstanding == 0 {
             return Err(Error::Unknown);
         }
-        let correction = i128::from(instructions(receipt.charged)?) - i128::from(instructions(actual)?);
+        let correction =
+            i128::from(instructions(receipt.charged)?) - i128::from(instructions(actual)?);
         let level = Instructions::try_from(i128::from(level) + correction)
             .map_err(|_| Error::Overflow)?
             .min(self.sigma);
-        let submitted = u64::try_from(i128::from(self.submitted) + i128::from(actual) - i128::from(receipt.charged))
-            .map_err(|_| Error::Overflow)?;
+        let submitted = u64::try_from(
+            i128::from(self.submitted) + i128::from(actual) - i128::from(receipt.charged),
+        )
+        .map_err(|_| Error::Overflow)?;
         self.level = level;
         self.at = now;
         self.submitted = submitted;
@@ -240,11 +254,19 @@ mod tests {
     fn a_full_bucket_passes_sigma_then_withholds_for_the_exact_refill_time() {
         let mut b = u1(Knowledge::Exact);
         for _ in 0..5 {
-            assert_eq!(b.charge(0, 419_900_000), Ok(Charge { charged: 419_900_000 }));
+            assert_eq!(
+                b.charge(0, 419_900_000),
+                Ok(Charge {
+                    charged: 419_900_000
+                })
+            );
         }
         // Empty: the next task needs 419,900,000 MI at 768,473 MIPS = 546.408267 s, rounded up.
         assert_eq!(b.check(0, 419_900_000), Ok(Conformance::After(546_408_267)));
-        assert_eq!(b.charge(546_408_266, 419_900_000), Err(Error::NonConforming));
+        assert_eq!(
+            b.charge(546_408_266, 419_900_000),
+            Err(Error::NonConforming)
+        );
         assert!(b.charge(546_408_267, 419_900_000).is_ok());
         assert_eq!(b.submitted(), 6 * 419_900_000);
     }

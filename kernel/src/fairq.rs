@@ -174,7 +174,9 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
 
     /// Tasks queued on `flow` (0 for an unknown flow).
     pub fn flow_len(&self, flow: FlowId) -> usize {
-        self.flows.get(usize::from(flow)).map_or(0, |f| usize::from(f.len))
+        self.flows
+            .get(usize::from(flow))
+            .map_or(0, |f| usize::from(f.len))
     }
 
     /// The weight of an open flow.
@@ -203,8 +205,17 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
     /// (closing flows hold theirs until GPS has served them).
     pub fn open(&mut self, w: Weight) -> Result<FlowId, Error> {
         let inv = InvWeight::new(w).ok_or(Error::InvalidParameter(Param::Weight))?;
-        let slot = self.flows.iter().position(|f| f.state == FlowState::Free).ok_or(Error::Full)?;
-        self.flows[slot] = Flow { state: FlowState::Open, weight: w, inv, ..FREE_FLOW };
+        let slot = self
+            .flows
+            .iter()
+            .position(|f| f.state == FlowState::Free)
+            .ok_or(Error::Full)?;
+        self.flows[slot] = Flow {
+            state: FlowState::Open,
+            weight: w,
+            inv,
+            ..FREE_FLOW
+        };
         self.total_weight += u32::from(w);
         Ok(slot as FlowId)
     }
@@ -240,7 +251,9 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
         item: T,
     ) -> Result<VirtualTime, Refused<T>> {
         let refuse = |reason| Err(Refused::new(reason, item));
-        let Some(f) = self.open_flow(flow).copied() else { return refuse(Error::Unknown) };
+        let Some(f) = self.open_flow(flow).copied() else {
+            return refuse(Error::Unknown);
+        };
         if work == 0 {
             return refuse(Error::InvalidParameter(Param::Work));
         }
@@ -254,9 +267,13 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
             Discipline::Wfq => self.gps.contains(flow),
             Discipline::Scfq => f.len > 0,
         };
-        let start = if backlogged { f.last_finish.max(self.v) } else { self.v };
+        let start = if backlogged {
+            f.last_finish.max(self.v)
+        } else {
+            self.v
+        };
         let span = f.inv.span(work);
-        let finish = start.add(span);
+        let finish = start.wrapping_add(span);
         if finish.since(self.v) as u64 > MAX_SPAN || span > MAX_SPAN {
             return refuse(Error::Overflow);
         }
@@ -292,7 +309,9 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
     /// Errors: [`Error::TimeWentBackwards`].
     pub fn dequeue(&mut self, now: Ticks) -> Result<Option<Dequeued<T>>, Error> {
         self.advance(now)?;
-        let Some((flow, _)) = self.ready.peek() else { return Ok(None) };
+        let Some((flow, _)) = self.ready.peek() else {
+            return Ok(None);
+        };
         let fl = &mut self.flows[usize::from(flow)];
         let slot = fl.head;
         let Some(entry) = self.entries[usize::from(slot)].take() else {
@@ -313,7 +332,12 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
         if self.discipline == Discipline::Scfq {
             self.v = self.v.max(entry.finish);
         }
-        Ok(Some(Dequeued { flow, item: entry.item, work: entry.work, finish: entry.finish }))
+        Ok(Some(Dequeued {
+            flow,
+            item: entry.item,
+            work: entry.work,
+            finish: entry.finish,
+        }))
     }
 
     /// Brings the WFQ fluid clock to `now`; bounded by `2 FLOWS` iterations. SCFQ only checks time.
@@ -336,7 +360,7 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
             if need > avail {
                 let gain = u128::from(avail) * rate_num / (u128::from(TICKS_PER_SECOND) * w_b);
                 // gain < ahead <= 2^62 because need > avail.
-                self.v = self.v.add(gain as u64);
+                self.v = self.v.wrapping_add(gain as u64);
                 self.at = now;
                 return Ok(());
             }
@@ -354,7 +378,9 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
     }
 
     fn open_flow(&self, flow: FlowId) -> Option<&Flow> {
-        self.flows.get(usize::from(flow)).filter(|f| f.state == FlowState::Open)
+        self.flows
+            .get(usize::from(flow))
+            .filter(|f| f.state == FlowState::Open)
     }
 
     fn release(&mut self, flow: FlowId) {
@@ -373,7 +399,9 @@ mod tests {
     type Q = FairQueue<u32, 4, 16>;
 
     fn drain(q: &mut Q, now: Ticks) -> Vec<u32> {
-        core::iter::from_fn(|| q.dequeue(now).unwrap()).map(|d| d.item).collect()
+        core::iter::from_fn(|| q.dequeue(now).unwrap())
+            .map(|d| d.item)
+            .collect()
     }
 
     #[test]
@@ -398,12 +426,24 @@ mod tests {
         let a = q.open(1).unwrap();
         q.enqueue(5, a, 1, 1).unwrap();
         q.enqueue(5, a, 1, 2).unwrap();
-        assert_eq!(q.enqueue(5, a, 1, 3), Err(Refused { reason: Error::Full, item: 3 }));
+        assert_eq!(
+            q.enqueue(5, a, 1, 3),
+            Err(Refused {
+                reason: Error::Full,
+                item: 3
+            })
+        );
         assert_eq!(q.enqueue(5, 1, 1, 4).unwrap_err().reason, Error::Unknown);
         assert_eq!(q.enqueue(4, a, 1, 5).unwrap_err().reason, Error::Full);
         q.dequeue(5).unwrap();
-        assert_eq!(q.enqueue(4, a, 1, 5).unwrap_err().reason, Error::TimeWentBackwards);
-        assert_eq!(q.enqueue(5, a, 0, 6).unwrap_err().reason, Error::InvalidParameter(Param::Work));
+        assert_eq!(
+            q.enqueue(4, a, 1, 5).unwrap_err().reason,
+            Error::TimeWentBackwards
+        );
+        assert_eq!(
+            q.enqueue(5, a, 0, 6).unwrap_err().reason,
+            Error::InvalidParameter(Param::Work)
+        );
         assert_eq!(q.len(), 1);
     }
 
@@ -422,7 +462,10 @@ mod tests {
         assert_eq!(q.virtual_time(), VirtualTime::from_bits(2 << 16));
         assert_eq!(q.gps_weight, 0);
         // Idle GPS: the clock stays where it stopped and a new task starts from it.
-        assert_eq!(q.enqueue(9 * TICKS_PER_SECOND, a, 1, 2), Ok(VirtualTime::from_bits(3 << 16)));
+        assert_eq!(
+            q.enqueue(9 * TICKS_PER_SECOND, a, 1, 2),
+            Ok(VirtualTime::from_bits(3 << 16))
+        );
     }
 
     #[test]

@@ -23,7 +23,12 @@ impl<const N: usize> FlowHeap<N> {
 
     pub(crate) const fn new() -> Self {
         let () = Self::CAPACITY_FITS;
-        Self { heap: [0; N], pos: [NONE; N], key: [VirtualTime::ZERO; N], len: 0 }
+        Self {
+            heap: [0; N],
+            pos: [NONE; N],
+            key: [VirtualTime::ZERO; N],
+            len: 0,
+        }
     }
 
     pub(crate) fn contains(&self, flow: u16) -> bool {
@@ -57,7 +62,9 @@ impl<const N: usize> FlowHeap<N> {
 
     /// Removes `flow` if present.
     pub(crate) fn remove(&mut self, flow: u16) {
-        let Some(&at) = self.pos.get(usize::from(flow)) else { return };
+        let Some(&at) = self.pos.get(usize::from(flow)) else {
+            return;
+        };
         if at == NONE {
             return;
         }

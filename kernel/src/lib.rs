@@ -34,6 +34,7 @@ pub mod error;
 pub mod fairq;
 mod heap;
 pub mod registry;
+pub mod resource;
 pub mod units;
 pub mod vtime;
 

@@ -45,7 +45,13 @@ pub struct Registration {
 impl Registration {
     /// A temporary best-effort user of weight `w` whose one task may be up to `imax` MI.
     pub fn temporary(weight: Weight, imax: Work) -> Self {
-        Self { weight, rho: 0, sigma: 0, imax, knowledge: Knowledge::Exact }
+        Self {
+            weight,
+            rho: 0,
+            sigma: 0,
+            imax,
+            knowledge: Knowledge::Exact,
+        }
     }
 
     /// Whether this is a temporary best-effort user.
@@ -91,7 +97,9 @@ pub struct Registry<const FLOWS: usize> {
 
 impl<const FLOWS: usize> Default for Registry<FLOWS> {
     fn default() -> Self {
-        Self { slots: [None; FLOWS] }
+        Self {
+            slots: [None; FLOWS],
+        }
     }
 }
 
@@ -103,7 +111,10 @@ impl<const FLOWS: usize> Registry<FLOWS> {
 
     /// Registered users, temporary ones included, with their flow ids.
     pub fn iter(&self) -> impl Iterator<Item = (FlowId, &Registration)> {
-        self.slots.iter().enumerate().filter_map(|(i, r)| r.as_ref().map(|r| (i as FlowId, r)))
+        self.slots
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| r.as_ref().map(|r| (i as FlowId, r)))
     }
 
     /// Number of registrations, temporary ones included.
@@ -119,7 +130,11 @@ impl<const FLOWS: usize> Registry<FLOWS> {
     /// The smallest weight of a guaranteed-service user (1 if there is none): the weight a
     /// best-effort task gets at a GS_BE_EQUAL resource (Sec. 3.4).
     pub fn smallest_gs_weight(&self) -> Weight {
-        self.iter().filter(|(_, r)| !r.is_temporary()).map(|(_, r)| r.weight).min().unwrap_or(1)
+        self.iter()
+            .filter(|(_, r)| !r.is_temporary())
+            .map(|(_, r)| r.weight)
+            .min()
+            .unwrap_or(1)
     }
 
     /// Whether `new` may join users whose weights (including any closing flows) total
@@ -175,7 +190,8 @@ impl<const FLOWS: usize> Registry<FLOWS> {
         Some(match basis {
             RateBasis::Reserved => r.rho,
             RateBasis::Current => {
-                let g = u128::from(capacity) * u128::from(r.weight) / u128::from(total_weight.max(1));
+                let g =
+                    u128::from(capacity) * u128::from(r.weight) / u128::from(total_weight.max(1));
                 Mips::try_from(g).unwrap_or(Mips::MAX)
             }
         })
@@ -183,7 +199,9 @@ impl<const FLOWS: usize> Registry<FLOWS> {
 
     /// Sum of the maximum tasks of every registered user but `flow`, MI (for SCFQ's latency).
     pub fn others_imax(&self, flow: FlowId) -> Work {
-        self.iter().filter(|(f, _)| *f != flow).fold(0, |s, (_, r)| s.saturating_add(r.imax))
+        self.iter()
+            .filter(|(f, _)| *f != flow)
+            .fold(0, |s, (_, r)| s.saturating_add(r.imax))
     }
 }
 
@@ -192,7 +210,13 @@ mod tests {
     use super::*;
 
     fn gs(w: Weight, rho: Mips) -> Registration {
-        Registration { weight: w, rho, sigma: 10, imax: 10, knowledge: Knowledge::Exact }
+        Registration {
+            weight: w,
+            rho,
+            sigma: 10,
+            imax: 10,
+            knowledge: Knowledge::Exact,
+        }
     }
 
     #[test]
@@ -205,11 +229,20 @@ mod tests {
         reg.admissible(100, 1, 10, &gs(1, 50)).unwrap();
         reg.insert(1, gs(1, 50));
         // C (w=1, rho=1): g = 33 each; B's 50 > 33.
-        assert_eq!(reg.admissible(100, 2, 10, &gs(1, 1)), Err(Error::RateExceedsShare));
+        assert_eq!(
+            reg.admissible(100, 2, 10, &gs(1, 1)),
+            Err(Error::RateExceedsShare)
+        );
         // A temporary user claims weight only: same failure.
         let be = Registration::temporary(1, 10);
-        assert_eq!(reg.admissible(100, 2, 10, &be), Err(Error::RateExceedsShare));
-        assert_eq!(reg.admissible(100, 2, 9, &gs(1, 1)), Err(Error::TaskTooLarge));
+        assert_eq!(
+            reg.admissible(100, 2, 10, &be),
+            Err(Error::RateExceedsShare)
+        );
+        assert_eq!(
+            reg.admissible(100, 2, 9, &gs(1, 1)),
+            Err(Error::TaskTooLarge)
+        );
         assert_eq!(reg.rate(1, RateBasis::Current, 100, 2), Some(50));
         assert_eq!(reg.rate(1, RateBasis::Reserved, 100, 2), Some(50));
         assert_eq!(reg.others_imax(0), 10);
@@ -219,12 +252,21 @@ mod tests {
     fn registrations_are_validated() {
         let reg = Registry::<1>::default();
         let mut r = gs(0, 1);
-        assert_eq!(reg.admissible(9, 0, 10, &r), Err(Error::InvalidParameter(Param::Weight)));
+        assert_eq!(
+            reg.admissible(9, 0, 10, &r),
+            Err(Error::InvalidParameter(Param::Weight))
+        );
         r = gs(1, 1);
         r.sigma = 9;
-        assert_eq!(reg.admissible(9, 0, 10, &r), Err(Error::InvalidParameter(Param::Burst)));
+        assert_eq!(
+            reg.admissible(9, 0, 10, &r),
+            Err(Error::InvalidParameter(Param::Burst))
+        );
         r.sigma = 10;
         r.imax = 0;
-        assert_eq!(reg.admissible(9, 0, 10, &r), Err(Error::InvalidParameter(Param::MaxWork)));
+        assert_eq!(
+            reg.admissible(9, 0, 10, &r),
+            Err(Error::InvalidParameter(Param::MaxWork))
+        );
     }
 }

@@ -90,7 +90,7 @@ pub fn quantity_from_f64(x: f64, up: bool, param: Param) -> Result<u64, Error> {
 
 fn to_u64(x: f64, param: Param) -> Result<u64, Error> {
     // 2^64 is exactly representable; anything at or above it does not fit.
-    if x.is_finite() && x >= 0.0 && x < 18_446_744_073_709_551_616.0 {
+    if (0.0..18_446_744_073_709_551_616.0).contains(&x) {
         Ok(x as u64)
     } else {
         Err(Error::InvalidParameter(param))
@@ -107,7 +107,10 @@ mod tests {
         assert_eq!(exec_ticks(419_900_000, 780_000), Ok(538_333_334));
         assert_eq!(exec_ticks(1, 3), Ok(333_334));
         assert_eq!(exec_ticks(0, 3), Ok(0));
-        assert_eq!(exec_ticks(5, 0), Err(Error::InvalidParameter(Param::Capacity)));
+        assert_eq!(
+            exec_ticks(5, 0),
+            Err(Error::InvalidParameter(Param::Capacity))
+        );
         assert_eq!(exec_ticks(u64::MAX, 1), Err(Error::Overflow));
     }
 

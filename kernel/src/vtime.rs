@@ -40,7 +40,7 @@ impl VirtualTime {
     }
 
     /// `self + units`, wrapping.
-    pub fn add(self, units: u64) -> Self {
+    pub fn wrapping_add(self, units: u64) -> Self {
         Self(self.0.wrapping_add(U48F16::from_bits(units)))
     }
 
@@ -75,7 +75,11 @@ pub struct InvWeight(u64);
 impl InvWeight {
     /// The reciprocal of `w`; `None` for a zero weight.
     pub const fn new(w: Weight) -> Option<Self> {
-        if w == 0 { None } else { Some(Self((1u64 << 48).div_ceil(w as u64))) }
+        if w == 0 {
+            None
+        } else {
+            Some(Self((1u64 << 48).div_ceil(w as u64)))
+        }
     }
 
     /// `work / w` in raw virtual-time units (2^-16 MI), rounded up; at most `2^55` for any work up
@@ -93,7 +97,7 @@ mod tests {
     #[test]
     fn order_survives_wrap_around() {
         let a = VirtualTime::from_bits(u64::MAX - 5);
-        let b = a.add(10);
+        let b = a.wrapping_add(10);
         assert_eq!(b.to_bits(), 4);
         assert!(a < b);
         assert_eq!(b.since(a), 10);

@@ -1,0 +1,682 @@
+//! A resource's local scheduler (seed 004 Sec. 3.4, 5.2): which task runs next, on which CPU.
+//!
+//! | [`Kind`] | guaranteed-service (GS) tasks | best-effort (BE) tasks |
+//! | --- | --- | --- |
+//! | `Gs` | fair queue (WFQ or SCFQ) | refused ([`Error::WrongClass`]) |
+//! | `Be` | refused | FCFS |
+//! | `GsBeEqual` | fair queue | fair queue, each task a temporary user of the smallest GS weight, admitted only if Eq. 1 still holds for everyone (else [`Error::RateExceedsShare`]) |
+//! | `GsBePriority { preemptive: false }` | fair queue, served first | FCFS, served when no GS task waits |
+//! | `GsBePriority { preemptive: true }` | as above, and a GS arrival pauses a running BE task | paused tasks resume first, with their remaining work |
+//!
+//! A resource has one or more CPUs of given capacities; a task goes to the first free CPU in
+//! round-robin order (Sec. 5.2), starting after the CPU that took the previous task. Fair-queue
+//! virtual time runs at the total capacity `C'`; bounds use the slowest CPU `C_min` (Eq. 10).
+//!
+//! # Driving it
+//! The resource is a state machine with no clock. The caller reports arrivals
+//! ([`Resource::submit_gs`], [`Resource::submit_be`]) and completions ([`Resource::complete`]),
+//! and asks [`Resource::next_decision`] what to do until it answers `None`; each answer is one
+//! [`Decision`]. Times passed in must not decrease. A simulator processes, at each instant,
+//! completions first, then arrivals, then decisions; [`Resource::next_finish`] tells when the next
+//! running task ends.
+//!
+//! # Invariants
+//! - Every task handed in is, at any moment, queued, running, or was returned in a [`Completion`]
+//!   or a [`Refused`]: [`Resource::counts`] adds up.
+//! - At a preemptive resource, queued plus running BE tasks never exceed `QUEUE`, so a running BE
+//!   task can always be paused back into the queue: a GS arrival never waits for a BE task.
+//!
+//! Memory: a [`FairQueue`] and a [`Registry`] of `FLOWS` flows, a FIFO of `QUEUE` BE tasks, and
+//! `CPUS` CPU slots; no heap.
+
+use heapless::{Deque, Vec};
+
+use crate::bound::BoundSpec;
+use crate::error::{Error, Param, Refused};
+use crate::fairq::{Discipline, FairQueue, FlowId};
+use crate::registry::{RateBasis, Registration, Registry};
+use crate::units::{MAX_TASK_WORK, Mips, Ticks, Work, exec_ticks, work_in};
+
+/// The resource types of Sec. 3.4.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Kind {
+    /// Guaranteed service only.
+    Gs,
+    /// Best effort only, FCFS.
+    Be,
+    /// Both, BE tasks as temporary fair-queue users.
+    GsBeEqual,
+    /// Both, GS first; `preemptive` pauses running BE tasks for arriving GS tasks.
+    GsBePriority {
+        /// Whether a GS arrival pauses a running BE task.
+        preemptive: bool,
+    },
+}
+
+impl Kind {
+    fn serves_gs(self) -> bool {
+        self != Kind::Be
+    }
+}
+
+/// A task's service class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Class {
+    /// Guaranteed service.
+    Gs,
+    /// Best effort.
+    Be,
+}
+
+/// A task as the resource sees it: the caller's id and the work left to do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Task {
+    /// The caller's identifier, returned unchanged in every decision.
+    pub id: u32,
+    /// Work, MI (the remaining work after a pause).
+    pub work: Work,
+}
+
+/// What the resource decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Decision {
+    /// Start `task` on `cpu` now; at that CPU's speed it ends at `finish`.
+    Start {
+        /// CPU index.
+        cpu: u16,
+        /// The task.
+        task: Task,
+        /// Its class.
+        class: Class,
+        /// Its flow (GS user, or temporary user at GS_BE_EQUAL).
+        flow: Option<FlowId>,
+        /// Expected end, ticks (saturating).
+        finish: Ticks,
+    },
+    /// The BE task on `cpu` was paused and queued again with `task.work` left to do.
+    Preempt {
+        /// CPU index, now free.
+        cpu: u16,
+        /// The paused task, with its remaining work.
+        task: Task,
+    },
+}
+
+/// A task that ended on a CPU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Completion {
+    /// CPU index.
+    pub cpu: u16,
+    /// The task, as last started.
+    pub task: Task,
+    /// Its class.
+    pub class: Class,
+    /// Its flow, if it had one (a temporary flow is closed by the completion).
+    pub flow: Option<FlowId>,
+    /// When it started (its last start, after any pause).
+    pub started: Ticks,
+}
+
+/// How many tasks are where.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Counts {
+    /// In the fair queue.
+    pub queued_gs: usize,
+    /// In the BE FIFO.
+    pub queued_be: usize,
+    /// On a CPU.
+    pub running: usize,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Running {
+    task: Task,
+    class: Class,
+    flow: Option<FlowId>,
+    started: Ticks,
+    finish: Ticks,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Cpu {
+    mips: Mips,
+    running: Option<Running>,
+}
+
+/// Item of the fair queue: the task id and its class (BE at GS_BE_EQUAL).
+type Queued = (u32, Class);
+
+/// One resource with up to `FLOWS` users, `QUEUE` queued tasks per queue and `CPUS` CPUs.
+#[derive(Clone, Debug)]
+pub struct Resource<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> {
+    kind: Kind,
+    max_task: Work,
+    max_flows: u16,
+    capacity: Mips,
+    cpu_min: Mips,
+    cpus: Vec<Cpu, CPUS>,
+    next_cpu: usize,
+    fair: FairQueue<Queued, FLOWS, QUEUE>,
+    registry: Registry<FLOWS>,
+    be: Deque<Task, QUEUE>,
+    now: Ticks,
+}
+
+impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, QUEUE, CPUS> {
+    /// A resource of type `kind` running `discipline`, with CPUs of the given capacities (MIPS),
+    /// a maximum task `max_task` (MI, `I_r^max`) and at most `max_flows` users at once.
+    ///
+    /// Errors ([`Error::InvalidParameter`]): `Capacity` for no CPU, more than `CPUS`, a zero
+    /// capacity or a total above `u64`; `MaxWork` for `max_task` outside `1 ..= MAX_TASK_WORK`;
+    /// `Flows` for `max_flows` outside `1 ..= FLOWS`.
+    pub fn new(
+        kind: Kind,
+        discipline: Discipline,
+        cpus: &[Mips],
+        max_task: Work,
+        max_flows: u16,
+    ) -> Result<Self, Error> {
+        let bad = |p| Error::InvalidParameter(p);
+        if cpus.is_empty() || cpus.len() > CPUS || cpus.contains(&0) {
+            return Err(bad(Param::Capacity));
+        }
+        let capacity = cpus
+            .iter()
+            .try_fold(0u64, |s, &c| s.checked_add(c))
+            .ok_or(bad(Param::Capacity))?;
+        if max_task == 0 || max_task > MAX_TASK_WORK {
+            return Err(bad(Param::MaxWork));
+        }
+        if max_flows == 0 || usize::from(max_flows) > FLOWS {
+            return Err(bad(Param::Flows));
+        }
+        let mut list = Vec::new();
+        for &mips in cpus {
+            list.push(Cpu {
+                mips,
+                running: None,
+            })
+            .map_err(|_| bad(Param::Capacity))?;
+        }
+        Ok(Self {
+            kind,
+            max_task,
+            max_flows,
+            capacity,
+            cpu_min: cpus.iter().copied().min().unwrap_or(1),
+            cpus: list,
+            next_cpu: 0,
+            fair: FairQueue::new(discipline, capacity)?,
+            registry: Registry::default(),
+            be: Deque::new(),
+            now: 0,
+        })
+    }
+
+    /// The resource type.
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
+
+    /// Total capacity `C'`, MIPS.
+    pub fn capacity(&self) -> Mips {
+        self.capacity
+    }
+
+    /// The slowest CPU `C_min`, MIPS.
+    pub fn cpu_min(&self) -> Mips {
+        self.cpu_min
+    }
+
+    /// The resource's maximum task `I_r^max`, MI.
+    pub fn max_task(&self) -> Work {
+        self.max_task
+    }
+
+    /// The registrations, temporary BE users included.
+    pub fn registry(&self) -> &Registry<FLOWS> {
+        &self.registry
+    }
+
+    /// Where the tasks are.
+    pub fn counts(&self) -> Counts {
+        Counts {
+            queued_gs: self.fair.len(),
+            queued_be: self.be.len(),
+            running: self.cpus.iter().filter(|c| c.running.is_some()).count(),
+        }
+    }
+
+    /// Registers a GS user (Eq. 1, 2) and returns its flow id. `O(FLOWS)`.
+    ///
+    /// Errors: [`Error::WrongClass`] at a BE resource; `InvalidParameter(Rate)` for `rho = 0`; those
+    /// of [`Registry::admissible`]; [`Error::Full`] when `max_flows` users are registered.
+    pub fn register(&mut self, reg: Registration) -> Result<FlowId, Error> {
+        if !self.kind.serves_gs() {
+            return Err(Error::WrongClass);
+        }
+        if reg.is_temporary() {
+            return Err(Error::InvalidParameter(Param::Rate));
+        }
+        self.admit(reg)
+    }
+
+    /// Deregisters a GS user that has nothing queued or running.
+    ///
+    /// Errors: [`Error::Unknown`] if `flow` is no GS registration; [`Error::Busy`] if it has work.
+    pub fn deregister(&mut self, flow: FlowId) -> Result<Registration, Error> {
+        match self.registry.get(flow) {
+            Some(r) if !r.is_temporary() => {}
+            _ => return Err(Error::Unknown),
+        }
+        if self
+            .cpus
+            .iter()
+            .any(|c| c.running.is_some_and(|r| r.flow == Some(flow)))
+        {
+            return Err(Error::Busy);
+        }
+        self.fair.close(flow)?;
+        self.registry.remove(flow).ok_or(Error::Unknown)
+    }
+
+    /// A GS task of registered user `flow` arrives at `now`.
+    ///
+    /// Errors, with the task handed back: [`Error::WrongClass`] at a BE resource;
+    /// [`Error::Unknown`] if `flow` is no GS registration; [`Error::TaskTooLarge`] above the
+    /// user's `I_max` (Eq. 4); those of [`FairQueue::enqueue`].
+    pub fn submit_gs(&mut self, now: Ticks, flow: FlowId, task: Task) -> Result<(), Refused<Task>> {
+        if !self.kind.serves_gs() {
+            return Err(Refused::new(Error::WrongClass, task));
+        }
+        let reg = match self.registry.get(flow) {
+            Some(r) if !r.is_temporary() => *r,
+            _ => return Err(Refused::new(Error::Unknown, task)),
+        };
+        if task.work > reg.imax {
+            return Err(Refused::new(Error::TaskTooLarge, task));
+        }
+        self.enqueue(now, flow, task, Class::Gs)
+    }
+
+    /// A BE task arrives at `now`.
+    ///
+    /// Errors, with the task handed back: [`Error::WrongClass`] at a GS resource;
+    /// `InvalidParameter(Work)` for zero work; [`Error::TaskTooLarge`] above `I_r^max`;
+    /// [`Error::Full`]; [`Error::TimeWentBackwards`]; at GS_BE_EQUAL, those of
+    /// [`Registry::admissible`] for its temporary registration (the paper's "failed" BE task).
+    pub fn submit_be(&mut self, now: Ticks, task: Task) -> Result<(), Refused<Task>> {
+        let refuse = |e| Err(Refused::new(e, task));
+        if task.work == 0 {
+            return refuse(Error::InvalidParameter(Param::Work));
+        }
+        if task.work > self.max_task {
+            return refuse(Error::TaskTooLarge);
+        }
+        if now < self.now {
+            return refuse(Error::TimeWentBackwards);
+        }
+        match self.kind {
+            Kind::Gs => refuse(Error::WrongClass),
+            Kind::GsBeEqual => {
+                if self.fair.len() >= QUEUE {
+                    return refuse(Error::Full);
+                }
+                let temp = Registration::temporary(self.registry.smallest_gs_weight(), task.work);
+                let flow = match self.admit(temp) {
+                    Ok(f) => f,
+                    Err(e) => return refuse(e),
+                };
+                self.enqueue(now, flow, task, Class::Be).inspect_err(|_| {
+                    // Nothing was queued on the new flow, so closing it cannot fail.
+                    let _ = self.fair.close(flow);
+                    self.registry.remove(flow);
+                })
+            }
+            Kind::Be | Kind::GsBePriority { .. } => {
+                let running_be = self.running_be();
+                if self.be.len() + running_be >= QUEUE {
+                    return refuse(Error::Full);
+                }
+                self.now = now;
+                self.be
+                    .push_back(task)
+                    .map_err(|t| Refused::new(Error::Full, t))
+            }
+        }
+    }
+
+    /// The next thing to do at `now`: start a queued task on a free CPU, or (preemptive priority
+    /// resource) pause a BE task so a waiting GS task can run. Call until it returns `None`.
+    /// `O(log FLOWS + CPUS)`.
+    ///
+    /// Errors: [`Error::TimeWentBackwards`].
+    pub fn next_decision(&mut self, now: Ticks) -> Result<Option<Decision>, Error> {
+        if now < self.now {
+            return Err(Error::TimeWentBackwards);
+        }
+        self.now = now;
+        if let Some(cpu) = self.free_cpu() {
+            return self.start_on(now, cpu);
+        }
+        if self.kind == (Kind::GsBePriority { preemptive: true }) && !self.fair.is_empty() {
+            return Ok(self.preempt(now));
+        }
+        Ok(None)
+    }
+
+    /// The task on `cpu` ended at `now`. A temporary user's flow closes with it.
+    ///
+    /// Errors: [`Error::Unknown`] for no such CPU; [`Error::Idle`] if it runs nothing;
+    /// [`Error::TimeWentBackwards`].
+    pub fn complete(&mut self, now: Ticks, cpu: u16) -> Result<Completion, Error> {
+        let slot = self.cpus.get_mut(usize::from(cpu)).ok_or(Error::Unknown)?;
+        let run = slot.running.ok_or(Error::Idle)?;
+        if now < self.now || now < run.started {
+            return Err(Error::TimeWentBackwards);
+        }
+        slot.running = None;
+        self.now = now;
+        if let (Class::Be, Some(flow)) = (run.class, run.flow) {
+            // A temporary flow holds exactly the task that just ended: nothing queued on it.
+            let _ = self.fair.close(flow);
+            self.registry.remove(flow);
+        }
+        Ok(Completion {
+            cpu,
+            task: run.task,
+            class: run.class,
+            flow: run.flow,
+            started: run.started,
+        })
+    }
+
+    /// The running task that ends first: `(cpu, finish)`, ties to the lower CPU.
+    pub fn next_finish(&self) -> Option<(u16, Ticks)> {
+        self.cpus
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| c.running.map(|r| (i as u16, r.finish)))
+            .min_by_key(|&(i, f)| (f, i))
+    }
+
+    /// The inputs of the delay bound of GS user `flow` at this resource on `basis`
+    /// (see [`crate::registry`] for the bases; [`crate::bound`] for the formula).
+    ///
+    /// On [`RateBasis::Reserved`], SCFQ's blocking term assumes every other flow slot may hold a
+    /// maximal task (`(max_flows - 1) I_r`), so the bound survives later registrations; on
+    /// [`RateBasis::Current`] it sums the other users registered now.
+    ///
+    /// Errors: [`Error::Unknown`] if `flow` is no GS registration.
+    pub fn bound_spec(&self, flow: FlowId, basis: RateBasis) -> Result<BoundSpec, Error> {
+        let reg = match self.registry.get(flow) {
+            Some(r) if !r.is_temporary() => r,
+            _ => return Err(Error::Unknown),
+        };
+        let total = self.fair.total_weight();
+        let rate = self
+            .registry
+            .rate(flow, basis, self.capacity, total)
+            .ok_or(Error::Unknown)?;
+        let others_imax = match basis {
+            RateBasis::Reserved => Work::from(self.max_flows - 1).saturating_mul(self.max_task),
+            RateBasis::Current => self.registry.others_imax(flow),
+        };
+        Ok(BoundSpec {
+            discipline: self.fair.discipline(),
+            sigma: reg.sigma,
+            imax: reg.imax,
+            knowledge: reg.knowledge,
+            rate,
+            cpu: self.cpu_min,
+            resource_imax: self.max_task,
+            others_imax,
+            residual: self.kind == (Kind::GsBePriority { preemptive: false }),
+        })
+    }
+
+    fn admit(&mut self, reg: Registration) -> Result<FlowId, Error> {
+        if self.registry.len() >= usize::from(self.max_flows) {
+            return Err(Error::Full);
+        }
+        self.registry
+            .admissible(self.capacity, self.fair.total_weight(), self.max_task, &reg)?;
+        let flow = self.fair.open(reg.weight)?;
+        self.registry.insert(flow, reg);
+        Ok(flow)
+    }
+
+    fn enqueue(
+        &mut self,
+        now: Ticks,
+        flow: FlowId,
+        task: Task,
+        class: Class,
+    ) -> Result<(), Refused<Task>> {
+        self.fair
+            .enqueue(now, flow, task.work, (task.id, class))
+            .map(|_| self.now = now)
+            .map_err(|r| Refused::new(r.reason, task))
+    }
+
+    fn running_be(&self) -> usize {
+        self.cpus
+            .iter()
+            .filter(|c| c.running.is_some_and(|r| r.class == Class::Be))
+            .count()
+    }
+
+    /// The first free CPU at or after the round-robin cursor.
+    fn free_cpu(&self) -> Option<usize> {
+        let n = self.cpus.len();
+        (0..n)
+            .map(|k| (self.next_cpu + k) % n)
+            .find(|&i| self.cpus[i].running.is_none())
+    }
+
+    fn start_on(&mut self, now: Ticks, cpu: usize) -> Result<Option<Decision>, Error> {
+        let picked = match self.fair.dequeue(now)? {
+            Some(d) => Some((
+                Task {
+                    id: d.item.0,
+                    work: d.work,
+                },
+                d.item.1,
+                Some(d.flow),
+            )),
+            None => self.be.pop_front().map(|t| (t, Class::Be, None)),
+        };
+        let Some((task, class, flow)) = picked else {
+            return Ok(None);
+        };
+        let c = &mut self.cpus[cpu];
+        let finish = exec_ticks(task.work, c.mips).map_or(Ticks::MAX, |d| now.saturating_add(d));
+        c.running = Some(Running {
+            task,
+            class,
+            flow,
+            started: now,
+            finish,
+        });
+        self.next_cpu = (cpu + 1) % self.cpus.len();
+        Ok(Some(Decision::Start {
+            cpu: cpu as u16,
+            task,
+            class,
+            flow,
+            finish,
+        }))
+    }
+
+    /// Pauses the first BE task in round-robin order. The queued-plus-running limit on BE tasks
+    /// guarantees room at the head of the FIFO.
+    fn preempt(&mut self, now: Ticks) -> Option<Decision> {
+        let n = self.cpus.len();
+        let cpu = (0..n)
+            .map(|k| (self.next_cpu + k) % n)
+            .find(|&i| self.cpus[i].running.is_some_and(|r| r.class == Class::Be))?;
+        let c = &mut self.cpus[cpu];
+        let run = c.running?;
+        let done = work_in(c.mips, now - run.started);
+        // A task paused at its finish instant keeps 1 MI, so it is resumed rather than lost.
+        let task = Task {
+            id: run.task.id,
+            work: run.task.work.saturating_sub(done).max(1),
+        };
+        self.be.push_front(task).ok()?;
+        c.running = None;
+        Some(Decision::Preempt {
+            cpu: cpu as u16,
+            task,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bucket::Knowledge;
+    use crate::units::TICKS_PER_SECOND as S;
+
+    type R = Resource<8, 16, 4>;
+
+    fn gs(rho: Mips) -> Registration {
+        Registration {
+            weight: 1,
+            rho,
+            sigma: 100,
+            imax: 50,
+            knowledge: Knowledge::Exact,
+        }
+    }
+
+    fn start(r: &mut R, now: Ticks) -> (u16, u32, Class) {
+        match r.next_decision(now).unwrap() {
+            Some(Decision::Start {
+                cpu, task, class, ..
+            }) => (cpu, task.id, class),
+            d => panic!("expected a start, got {d:?}"),
+        }
+    }
+
+    #[test]
+    fn priority_serves_gs_first_and_preemptive_pauses_be() {
+        for preemptive in [false, true] {
+            let mut r = R::new(
+                Kind::GsBePriority { preemptive },
+                Discipline::Wfq,
+                &[10],
+                100,
+                4,
+            )
+            .unwrap();
+            let u = r.register(gs(5)).unwrap();
+            r.submit_be(0, Task { id: 1, work: 100 }).unwrap();
+            assert_eq!(start(&mut r, 0), (0, 1, Class::Be));
+            r.submit_gs(2 * S, u, Task { id: 2, work: 10 }).unwrap();
+            let d = r.next_decision(2 * S).unwrap();
+            if preemptive {
+                // 2 s at 10 MIPS did 20 MI of the BE task's 100.
+                assert_eq!(
+                    d,
+                    Some(Decision::Preempt {
+                        cpu: 0,
+                        task: Task { id: 1, work: 80 }
+                    })
+                );
+                assert_eq!(start(&mut r, 2 * S), (0, 2, Class::Gs));
+                r.complete(3 * S, 0).unwrap();
+                assert_eq!(start(&mut r, 3 * S), (0, 1, Class::Be));
+            } else {
+                assert_eq!(d, None);
+                r.complete(10 * S, 0).unwrap();
+                assert_eq!(start(&mut r, 10 * S), (0, 2, Class::Gs));
+            }
+        }
+    }
+
+    #[test]
+    fn equal_admits_be_as_temporary_users_while_eq1_holds() {
+        let mut r = R::new(Kind::GsBeEqual, Discipline::Scfq, &[10], 100, 8).unwrap();
+        r.register(gs(5)).unwrap();
+        // A BE user of weight 1 makes g = 5 for the GS user: still rho <= g.
+        r.submit_be(0, Task { id: 1, work: 7 }).unwrap();
+        assert_eq!(r.registry().len(), 2);
+        // A second would make g = 10/3 < 5: the task fails with the reason and comes back.
+        let t = Task { id: 2, work: 7 };
+        assert_eq!(
+            r.submit_be(0, t),
+            Err(Refused {
+                reason: Error::RateExceedsShare,
+                item: t
+            })
+        );
+        assert_eq!(start(&mut r, 0), (0, 1, Class::Be));
+        let c = r.complete(S, 0).unwrap();
+        assert_eq!(c.class, Class::Be);
+        assert_eq!(r.registry().len(), 1);
+        r.submit_be(S, t).unwrap();
+    }
+
+    #[test]
+    fn multi_cpu_hands_tasks_out_round_robin() {
+        let mut r = R::new(Kind::Be, Discipline::Wfq, &[1, 2, 3], 100, 1).unwrap();
+        for id in 0..5 {
+            r.submit_be(0, Task { id, work: 6 }).unwrap();
+        }
+        assert_eq!(start(&mut r, 0).0, 0);
+        assert_eq!(start(&mut r, 0).0, 1);
+        assert_eq!(start(&mut r, 0).0, 2);
+        assert_eq!(r.next_decision(0), Ok(None));
+        // CPU 2 (3 MIPS) ends first, at 2 s; CPU 1 next, at 3 s.
+        assert_eq!(r.next_finish(), Some((2, 2 * S)));
+        r.complete(2 * S, 2).unwrap();
+        r.complete(3 * S, 1).unwrap();
+        // The cursor wrapped to CPU 0, which is busy: CPU 1 comes first, then CPU 2.
+        assert_eq!(start(&mut r, 3 * S).0, 1);
+        assert_eq!(start(&mut r, 3 * S).0, 2);
+        assert_eq!(
+            r.counts(),
+            Counts {
+                queued_gs: 0,
+                queued_be: 0,
+                running: 3
+            }
+        );
+    }
+
+    #[test]
+    fn wrong_class_unknown_and_busy_are_reported() {
+        let mut r = R::new(Kind::Gs, Discipline::Wfq, &[10], 100, 2).unwrap();
+        let t = Task { id: 9, work: 5 };
+        assert_eq!(r.submit_be(0, t).unwrap_err().reason, Error::WrongClass);
+        assert_eq!(r.submit_gs(0, 3, t).unwrap_err().reason, Error::Unknown);
+        let u = r.register(gs(5)).unwrap();
+        assert_eq!(
+            r.submit_gs(0, u, Task { id: 1, work: 51 })
+                .unwrap_err()
+                .reason,
+            Error::TaskTooLarge
+        );
+        r.submit_gs(0, u, t).unwrap();
+        assert_eq!(r.deregister(u), Err(Error::Busy));
+        start(&mut r, 0);
+        assert_eq!(r.deregister(u), Err(Error::Busy));
+        assert_eq!(r.complete(0, 1), Err(Error::Unknown));
+        r.complete(S, 0).unwrap();
+        assert_eq!(r.complete(S, 0), Err(Error::Idle));
+        assert!(r.deregister(u).is_ok());
+        assert_eq!(
+            R::new(Kind::Gs, Discipline::Wfq, &[], 1, 1).unwrap_err(),
+            Error::InvalidParameter(Param::Capacity)
+        );
+        let mut b = R::new(Kind::Be, Discipline::Wfq, &[1], 1, 1).unwrap();
+        assert_eq!(b.register(gs(1)), Err(Error::WrongClass));
+    }
+}
