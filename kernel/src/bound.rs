@@ -9,8 +9,26 @@
 //! | SCFQ (Golestani) | `I_i / g + sum_{j != i} I_j / C` |
 //!
 //! with `I_i` the user's maximum task, `I_r` the resource's, and `C` the capacity of the CPU a task
-//! runs on: the single CPU, or the slowest CPU `C_min` of a multi-CPU resource (Eq. 10). The
-//! n-window submission of Sec. 4.2 adds `n I_i / g` (Eq. 9); a non-preemptive GS_BE_PRIORITY
+//! runs on: the single CPU, or the slowest CPU `C_min` of a multi-CPU resource (Eq. 10).
+//!
+//! # Multi-CPU: Eq. 10 corrected
+//! Eq. 10 only swaps `C` for `C_min`, and misses two effects of `M >= 2` CPUs:
+//! 1. A user's share `g` can exceed `C_min`, but one task never runs faster than the CPU it is
+//!    on: its own execution can take `I_i / C_min > I_i / g`. The kernel charges it at
+//!    `min(g, C_min)` (equal to Eq. 5's `I_i / g` on one CPU, where `g <= C`).
+//! 2. While a flow has fewer tasks than CPUs, CPUs idle although the fluid model counts the flow
+//!    as backlogged, so its backlog can exceed sigma by the work running when the queue last
+//!    emptied: at most `M I_r`, drained at `C'` (all CPUs are busy while any task waits). The
+//!    kernel adds `M I_r / C'` on resources of two or more CPUs.
+//!
+//! For one flow alone this is proven: all CPUs are busy from the last instant `t0` the queue was
+//! empty until the task starts, so the start delay is at most `(M I + sigma - L) / C'`, and the
+//! task then runs at `>= C_min`. With several flows it is what the adversarial property tests
+//! check, not a proof (multi-server fair queueing is not covered by Parekh-Gallager). The
+//! counter-example tests in `tests/guarantees.rs` show Eq. 10 as printed failing, and each fix
+//! alone failing too.
+//!
+//! The n-window submission of Sec. 4.2 adds `n I_i / g` (Eq. 9); a non-preemptive GS_BE_PRIORITY
 //! resource adds the residual best-effort task `R_r <= I_r / C` (Table 1, last row). Full
 //! aggressive submission has no bound ([`crate::Error::NoBound`]).
 //!
@@ -39,6 +57,10 @@ pub struct BoundSpec {
     pub rate: Mips,
     /// Capacity of the CPU a task runs on, MIPS: `C`, or `C_min` for a multi-CPU resource.
     pub cpu: Mips,
+    /// Number of CPUs `M`.
+    pub cpus: u16,
+    /// Total capacity `C'` (the sum over CPUs), MIPS.
+    pub capacity: Mips,
     /// The resource's maximum task `I_r`, MI.
     pub resource_imax: Work,
     /// SCFQ only: the sum of the maximum tasks of every other flow that may be present, MI.
@@ -55,9 +77,13 @@ impl BoundSpec {
 
     /// The latency `Theta` (everything but the burst term), ticks rounded up.
     ///
-    /// Errors: [`Error::NoBound`] for aggressive submission; `InvalidParameter(Rate)` or
-    /// `(Capacity)` for a zero rate or CPU; [`Error::Overflow`].
+    /// Errors: [`Error::NoBound`] for aggressive submission; `InvalidParameter(Capacity)` for a zero
+    /// CPU, CPU count or total capacity; `InvalidParameter(Rate)` for a zero rate;
+    /// [`Error::Overflow`].
     pub fn latency(&self) -> Result<Ticks, Error> {
+        if self.cpu == 0 || self.capacity == 0 || self.cpus == 0 {
+            return Err(Error::InvalidParameter(Param::Capacity));
+        }
         let window = match self.knowledge {
             Knowledge::Aggressive => return Err(Error::NoBound),
             Knowledge::Window(n) => Work::from(n)
@@ -65,11 +91,9 @@ impl BoundSpec {
                 .ok_or(Error::Overflow)?,
             _ => 0,
         };
-        let own = secs(
-            window.checked_add(self.imax).ok_or(Error::Overflow)?,
-            self.rate,
-            Param::Rate,
-        )?;
+        let ahead = secs(window, self.rate, Param::Rate)?;
+        // The task itself runs on one CPU: never faster than C (see "Multi-CPU" above).
+        let own = secs(self.imax, self.rate.min(self.cpu), Param::Rate)?;
         let blocking = match self.discipline {
             Discipline::Wfq => self.resource_imax,
             Discipline::Scfq => self.others_imax,
@@ -77,7 +101,19 @@ impl BoundSpec {
         let residual = if self.residual { self.resource_imax } else { 0 };
         let blocking = blocking.checked_add(residual).ok_or(Error::Overflow)?;
         let cpu = secs(blocking, self.cpu, Param::Capacity)?;
-        own.checked_add(cpu).ok_or(Error::Overflow)
+        let spread = match self.cpus {
+            0 | 1 => 0,
+            m => {
+                let running = Work::from(m)
+                    .checked_mul(self.resource_imax)
+                    .ok_or(Error::Overflow)?;
+                secs(running, self.capacity, Param::Capacity)?
+            }
+        };
+        [ahead, own, cpu, spread]
+            .into_iter()
+            .try_fold(0, |sum: Ticks, t| sum.checked_add(t))
+            .ok_or(Error::Overflow)
     }
 
     /// The bound on the time from arrival at the resource to completion (Eq. 5, 9, 10, Table 1).
@@ -168,6 +204,8 @@ mod tests {
             knowledge: Knowledge::Exact,
             rate: 780_000,
             cpu: 780_000,
+            cpus: 1,
+            capacity: 780_000,
             resource_imax: 419_900_000,
             others_imax: 0,
             residual: false,
@@ -204,11 +242,8 @@ mod tests {
         let exact = u1(Discipline::Wfq).at_resource().unwrap();
         let mut w = u1(Discipline::Wfq);
         w.knowledge = Knowledge::Window(5);
-        // ceil(6 I / g) replaces ceil(I / g): 3,230,000,000 - 538,333,334 more ticks.
-        assert_eq!(
-            w.at_resource().unwrap() - exact,
-            3_230_000_000 - 538_333_334
-        );
+        // Eq. 9 adds n I / g = ceil(5 x 538.333333 s).
+        assert_eq!(w.at_resource().unwrap() - exact, 2_691_666_667);
         let mut r = u1(Discipline::Wfq);
         r.residual = true;
         assert_eq!(r.at_resource().unwrap() - exact, 538_333_333);

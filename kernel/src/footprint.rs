@@ -1,0 +1,66 @@
+//! Memory of every kernel structure, fixed at compile time, for the reference configuration.
+//!
+//! The reference configuration is 64 users, 8 resources, 256 queued tasks per queue and up to 32
+//! CPUs per resource (the paper's largest resource has 30). A gateway holds one [`Bucket`] per
+//! (user, resource) registration, one [`ReferenceResource`] per resource it schedules locally,
+//! and one [`ReferenceMeta`] for best-effort traffic. [`SIZES`] lists `size_of` for each, on
+//! the target it is compiled for; the README quotes the figures for x86_64 and thumbv7em.
+
+use core::mem::size_of;
+
+use crate::bucket::Bucket;
+use crate::fairq::FairQueue;
+use crate::meta::MetaScheduler;
+use crate::registry::Registry;
+use crate::resource::Resource;
+
+/// Users (flows) per resource in the reference configuration.
+pub const USERS: usize = 64;
+/// Resources a gateway schedules in the reference configuration.
+pub const RESOURCES: usize = 8;
+/// Queued tasks per queue in the reference configuration.
+pub const QUEUE: usize = 256;
+/// CPUs per resource in the reference configuration.
+pub const CPUS: usize = 32;
+
+/// A resource's local scheduler in the reference configuration.
+pub type ReferenceResource = Resource<USERS, QUEUE, CPUS>;
+/// The fair queue inside it (items are task ids and classes).
+pub type ReferenceFairQueue = FairQueue<(u32, crate::resource::Class), USERS, QUEUE>;
+/// The registry inside it.
+pub type ReferenceRegistry = Registry<USERS>;
+/// A best-effort meta-scheduler over the reference grid.
+pub type ReferenceMeta = MetaScheduler<USERS, QUEUE, RESOURCES>;
+
+/// `(structure, bytes)` for each kernel structure in the reference configuration.
+pub const SIZES: [(&str, usize); 5] = [
+    ("Bucket (one per user and resource)", size_of::<Bucket>()),
+    ("Registry<64>", size_of::<ReferenceRegistry>()),
+    (
+        "FairQueue<64 flows, 256 tasks>",
+        size_of::<ReferenceFairQueue>(),
+    ),
+    (
+        "Resource<64 users, 256 tasks, 32 CPUs>",
+        size_of::<ReferenceResource>(),
+    ),
+    (
+        "MetaScheduler<64 users, 256 tasks, 8 slots>",
+        size_of::<ReferenceMeta>(),
+    ),
+];
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+
+    /// Prints the table (`cargo test -p qosgate-kernel footprint -- --nocapture`) and checks the
+    /// budget: one reference resource fits in 24 KiB on a 64-bit host.
+    #[test]
+    fn reference_footprint_is_within_budget() {
+        for (name, bytes) in super::SIZES {
+            std::println!("{name:<48} {bytes:>7} B");
+        }
+        assert!(core::mem::size_of::<super::ReferenceResource>() <= 24 * 1024);
+    }
+}

@@ -1,0 +1,336 @@
+//! The best-effort meta-scheduler of seed 004 Sec. 3.3: WFQ/EST and EDF/EST.
+//!
+//! Best-effort tasks arriving during a collection period wait in the meta-scheduler. When the
+//! period ends the caller (who owns the clock and the period, 1 s in the paper's experiments)
+//! calls [`MetaScheduler::dispatch`] until it answers `None`; each call runs both phases for one
+//! task:
+//!
+//! 1. **Ordering.** [`Order::Wfq`]: tasks are queued per user in a [`FairQueue`] with the users'
+//!    weights, so the order is fair among *users*, not tasks; the queue's virtual time carries
+//!    over between periods, so a user served a lot recently waits behind the others.
+//!    [`Order::Edf`]: the task with the earliest deadline first (ties in arrival order).
+//! 2. **Assignment (EST).** The task goes to the slot (a resource, or one CPU of it) where it can
+//!    start earliest, given the start estimates the caller keeps up to date with
+//!    [`MetaScheduler::set_ready`]; ties to the lower slot. The slot's estimate then moves to the
+//!    task's expected end at that slot's speed. Only slots whose maximum task admits the task
+//!    are considered.
+//!
+//! Memory: a fair queue of `USERS` flows and `BATCH` tasks, an EDF heap of `BATCH` tasks, and
+//! `SLOTS` slots. Both phases are `O(log BATCH + SLOTS)` per task.
+
+use heapless::Vec;
+use heapless::binary_heap::{BinaryHeap, Min};
+
+use crate::error::{Error, Param, Refused};
+use crate::fairq::{Discipline, FairQueue, FlowId};
+use crate::units::{MAX_TASK_WORK, Mips, Ticks, Weight, Work, exec_ticks};
+
+/// The ordering phase's policy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Order {
+    /// Weighted fair queueing across users (WFQ/EST).
+    Wfq,
+    /// Earliest deadline first (EDF/EST).
+    Edf,
+}
+
+/// A best-effort task waiting at the meta-scheduler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct BeTask {
+    /// The caller's identifier.
+    pub id: u32,
+    /// The user, as returned by [`MetaScheduler::add_user`].
+    pub user: FlowId,
+    /// Work, MI.
+    pub work: Work,
+    /// Absolute deadline, ticks (used by [`Order::Edf`]).
+    pub deadline: Ticks,
+}
+
+/// Where a task should go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Assignment {
+    /// The task.
+    pub task: BeTask,
+    /// The slot chosen by EST.
+    pub slot: u16,
+    /// Its estimated start, ticks.
+    pub start: Ticks,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    speed: Mips,
+    max_task: Work,
+    ready_at: Ticks,
+}
+
+/// EDF heap key: deadline, then arrival order.
+type EdfKey = (Ticks, u32, u32, FlowId, Work);
+
+/// A two-phase best-effort meta-scheduler for `USERS` users, `BATCH` waiting tasks and `SLOTS`
+/// assignment targets.
+#[derive(Clone, Debug)]
+pub struct MetaScheduler<const USERS: usize, const BATCH: usize, const SLOTS: usize> {
+    order: Order,
+    fair: FairQueue<BeTask, USERS, BATCH>,
+    edf: BinaryHeap<EdfKey, Min, BATCH>,
+    seq: u32,
+    slots: Vec<Slot, SLOTS>,
+}
+
+impl<const USERS: usize, const BATCH: usize, const SLOTS: usize>
+    MetaScheduler<USERS, BATCH, SLOTS>
+{
+    /// An empty meta-scheduler. `capacity` (MIPS, usually the total capacity serving best effort)
+    /// is the rate of the WFQ ordering's fluid clock.
+    ///
+    /// Errors: `InvalidParameter(Capacity)` for zero capacity.
+    pub fn new(order: Order, capacity: Mips) -> Result<Self, Error> {
+        Ok(Self {
+            order,
+            fair: FairQueue::new(Discipline::Wfq, capacity)?,
+            edf: BinaryHeap::new(),
+            seq: 0,
+            slots: Vec::new(),
+        })
+    }
+
+    /// Adds a best-effort user of weight `w`. Errors: those of [`FairQueue::open`].
+    pub fn add_user(&mut self, w: Weight) -> Result<FlowId, Error> {
+        self.fair.open(w)
+    }
+
+    /// Adds an assignment target of `speed` MIPS accepting tasks up to `max_task` MI; its start
+    /// estimate is 0. Errors: `InvalidParameter(Capacity)` or `(MaxWork)`; [`Error::Full`].
+    pub fn add_slot(&mut self, speed: Mips, max_task: Work) -> Result<u16, Error> {
+        if speed == 0 {
+            return Err(Error::InvalidParameter(Param::Capacity));
+        }
+        if max_task == 0 || max_task > MAX_TASK_WORK {
+            return Err(Error::InvalidParameter(Param::MaxWork));
+        }
+        let id = self.slots.len() as u16;
+        self.slots
+            .push(Slot {
+                speed,
+                max_task,
+                ready_at: 0,
+            })
+            .map_err(|_| Error::Full)?;
+        Ok(id)
+    }
+
+    /// Sets when `slot` can next start a task (the caller's estimate, from the resource's state).
+    /// Errors: [`Error::Unknown`].
+    pub fn set_ready(&mut self, slot: u16, at: Ticks) -> Result<(), Error> {
+        self.slots
+            .get_mut(usize::from(slot))
+            .ok_or(Error::Unknown)?
+            .ready_at = at;
+        Ok(())
+    }
+
+    /// Tasks waiting for the next dispatch.
+    pub fn len(&self) -> usize {
+        match self.order {
+            Order::Wfq => self.fair.len(),
+            Order::Edf => self.edf.len(),
+        }
+    }
+
+    /// Whether no task waits.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Collects a task arriving at `now`.
+    ///
+    /// Errors, with the task handed back: [`Error::Unknown`] for an unknown user;
+    /// `InvalidParameter(Work)` for zero work; [`Error::TaskTooLarge`] if no slot accepts it;
+    /// [`Error::Full`]; those of [`FairQueue::enqueue`].
+    pub fn submit(&mut self, now: Ticks, task: BeTask) -> Result<(), Refused<BeTask>> {
+        let refuse = |e| Err(Refused::new(e, task));
+        if !self.fair.is_open(task.user) {
+            return refuse(Error::Unknown);
+        }
+        if task.work == 0 {
+            return refuse(Error::InvalidParameter(Param::Work));
+        }
+        if !self.slots.iter().any(|s| s.max_task >= task.work) {
+            return refuse(Error::TaskTooLarge);
+        }
+        match self.order {
+            Order::Wfq => self
+                .fair
+                .enqueue(now, task.user, task.work, task)
+                .map(|_| ()),
+            Order::Edf => {
+                let key = (task.deadline, self.seq, task.id, task.user, task.work);
+                self.edf
+                    .push(key)
+                    .map_err(|_| Refused::new(Error::Full, task))?;
+                self.seq = self.seq.wrapping_add(1);
+                Ok(())
+            }
+        }
+    }
+
+    /// Orders and assigns the next waiting task at `now` (the end of a collection period).
+    ///
+    /// Errors: [`Error::TimeWentBackwards`] (WFQ ordering).
+    pub fn dispatch(&mut self, now: Ticks) -> Result<Option<Assignment>, Error> {
+        let task = match self.order {
+            Order::Wfq => match self.fair.dequeue(now)? {
+                Some(d) => d.item,
+                None => return Ok(None),
+            },
+            Order::Edf => match self.edf.pop() {
+                Some((deadline, _, id, user, work)) => BeTask {
+                    id,
+                    user,
+                    work,
+                    deadline,
+                },
+                None => return Ok(None),
+            },
+        };
+        let best = self
+            .slots
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.max_task >= task.work)
+            .map(|(i, s)| (s.ready_at.max(now), i))
+            .min();
+        // Submission checked that a slot accepts the task, and slots are never removed or shrunk.
+        let Some((start, i)) = best else {
+            return Ok(None);
+        };
+        let slot = &mut self.slots[i];
+        let run = exec_ticks(task.work, slot.speed).unwrap_or(Ticks::MAX);
+        slot.ready_at = start.saturating_add(run);
+        Ok(Some(Assignment {
+            task,
+            slot: i as u16,
+            start,
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::units::TICKS_PER_SECOND as S;
+    extern crate std;
+    use std::vec::Vec;
+
+    fn drain(m: &mut MetaScheduler<4, 16, 2>, now: Ticks) -> Vec<(u32, u16, Ticks)> {
+        core::iter::from_fn(|| m.dispatch(now).unwrap())
+            .map(|a| (a.task.id, a.slot, a.start))
+            .collect()
+    }
+
+    #[test]
+    fn wfq_orders_by_user_not_by_task() {
+        let mut m = MetaScheduler::<4, 16, 2>::new(Order::Wfq, 10).unwrap();
+        let (a, b) = (m.add_user(1).unwrap(), m.add_user(1).unwrap());
+        m.add_slot(10, 100).unwrap();
+        // User a floods four tasks before b's one; b is served second, not last.
+        for id in 0..4 {
+            m.submit(
+                0,
+                BeTask {
+                    id,
+                    user: a,
+                    work: 10,
+                    deadline: 0,
+                },
+            )
+            .unwrap();
+        }
+        m.submit(
+            0,
+            BeTask {
+                id: 9,
+                user: b,
+                work: 10,
+                deadline: 0,
+            },
+        )
+        .unwrap();
+        let order: Vec<u32> = drain(&mut m, S).iter().map(|x| x.0).collect();
+        assert_eq!(order, [0, 9, 1, 2, 3]);
+    }
+
+    #[test]
+    fn edf_orders_by_deadline_and_est_picks_the_earliest_start() {
+        let mut m = MetaScheduler::<4, 16, 2>::new(Order::Edf, 10).unwrap();
+        let u = m.add_user(1).unwrap();
+        m.add_slot(10, 100).unwrap();
+        m.add_slot(5, 20).unwrap();
+        m.set_ready(0, 3 * S).unwrap();
+        m.submit(
+            0,
+            BeTask {
+                id: 1,
+                user: u,
+                work: 50,
+                deadline: 9 * S,
+            },
+        )
+        .unwrap();
+        m.submit(
+            0,
+            BeTask {
+                id: 2,
+                user: u,
+                work: 10,
+                deadline: 5 * S,
+            },
+        )
+        .unwrap();
+        m.submit(
+            0,
+            BeTask {
+                id: 3,
+                user: u,
+                work: 10,
+                deadline: 5 * S,
+            },
+        )
+        .unwrap();
+        // Task 2 (earliest deadline, first arrival) starts at once on slot 1 (free at 1 s) and
+        // holds it 2 s; task 3 then starts on slot 1 at 3 s, tied with slot 0 (ready at 3 s):
+        // the lower slot wins. Task 1 (50 MI) fits only slot 0, after task 3.
+        assert_eq!(drain(&mut m, S), [(2, 1, S), (3, 0, 3 * S), (1, 0, 4 * S)]);
+    }
+
+    #[test]
+    fn tasks_no_slot_accepts_are_refused_at_submission() {
+        let mut m = MetaScheduler::<4, 16, 2>::new(Order::Edf, 10).unwrap();
+        let u = m.add_user(1).unwrap();
+        m.add_slot(10, 5).unwrap();
+        let t = BeTask {
+            id: 1,
+            user: u,
+            work: 6,
+            deadline: 0,
+        };
+        assert_eq!(
+            m.submit(0, t),
+            Err(Refused {
+                reason: Error::TaskTooLarge,
+                item: t
+            })
+        );
+        let t = BeTask { user: 3, ..t };
+        assert_eq!(m.submit(0, t).unwrap_err().reason, Error::Unknown);
+        assert_eq!(
+            m.add_slot(0, 5),
+            Err(Error::InvalidParameter(Param::Capacity))
+        );
+    }
+}
