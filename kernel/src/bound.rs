@@ -32,14 +32,16 @@
 //! resource adds the residual best-effort task `R_r <= I_r / C` (Table 1, last row). Full
 //! aggressive submission has no bound ([`crate::Error::NoBound`]).
 //!
-//! Each fraction is rounded up to a whole tick, so a computed bound is never below the exact one.
+//! Each term (`sigma / g`, the window's `n I_i / g`, `I_i / min(g, C)`, the blocking and residual
+//! work over `C` taken together, and the multi-CPU `M I_r / C'`) is rounded up to a whole tick, so
+//! a computed bound is never below the exact one (and a hand calculation may differ by a few µs).
 //! End to end, the withholding time `T` and the transfer delay `d` add (Eq. 6) or overlap
 //! (pipelined form, `max(T, d)`); a chain of `K` resources pays the burst once (Eq. 11).
 
 use crate::bucket::Knowledge;
 use crate::error::{Error, Param};
 use crate::fairq::Discipline;
-use crate::units::{Mips, TICKS_PER_SECOND, Ticks, Work, div_ceil_u64};
+use crate::units::{Mips, TICKS_PER_SECOND, Ticks, Work, mul_div};
 
 /// Everything the bound of one user at one resource depends on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -184,11 +186,7 @@ fn secs(work: Work, rate: Mips, param: Param) -> Result<Ticks, Error> {
     if rate == 0 {
         return Err(Error::InvalidParameter(param));
     }
-    div_ceil_u64(
-        u128::from(work) * u128::from(TICKS_PER_SECOND),
-        u128::from(rate),
-    )
-    .ok_or(Error::Overflow)
+    mul_div(work, TICKS_PER_SECOND, rate, true).ok_or(Error::Overflow)
 }
 
 #[cfg(test)]

@@ -9,7 +9,8 @@ use core::fmt;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Error {
-    /// A fixed-capacity structure is full.
+    /// A fixed-capacity structure is full: a queue, a table, or a resource's flow slots
+    /// (`max_flows` users registered).
     Full,
     /// The handle names no registered user, flow or CPU.
     Unknown,
@@ -80,7 +81,7 @@ impl<T> Refused<T> {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Full => f.write_str("capacity full"),
+            Error::Full => f.write_str("capacity full (queue, table or flow slots)"),
             Error::Unknown => f.write_str("unknown user, flow or CPU handle"),
             Error::InvalidParameter(p) => write!(f, "invalid parameter: {p}"),
             Error::Overflow => f.write_str("arithmetic overflow"),

@@ -30,13 +30,14 @@
 //!   backlogged in GPS stays *closing* (its weight still counts) until GPS finishes its work.
 //!
 //! # Cost and memory
-//! Enqueue and dequeue are `O(log FLOWS)` with no division, plus, for WFQ, one 128-bit division
-//! per GPS departure the call passes (at most `FLOWS` per call, amortised one per task). Opening a
+//! Enqueue and dequeue are `O(log FLOWS)`; tags need no division. WFQ's fluid clock costs one
+//! 64-bit multiply-divide per call, plus one per GPS departure the call passes (at most `FLOWS`
+//! per call, amortised one per task); 128-bit arithmetic only when a product overflows 64 bits. Opening a
 //! flow scans for a free slot: `O(FLOWS)`. Memory: see [`core::mem::size_of`] in the README.
 
 use crate::error::{Error, Param, Refused};
 use crate::heap::FlowHeap;
-use crate::units::{Mips, TICKS_PER_SECOND, Ticks, Weight, Work, div_ceil_u64};
+use crate::units::{MAX_CAPACITY, Mips, TICKS_PER_SECOND, Ticks, Weight, Work, mul_div};
 use crate::vtime::{FRAC_BITS, InvWeight, MAX_SPAN, VirtualTime};
 
 /// A flow handle, handed out by [`FairQueue::open`]: an index below the `FLOWS` capacity.
@@ -122,7 +123,17 @@ pub struct FairQueue<T, const FLOWS: usize, const QUEUE: usize> {
     gps: FlowHeap<FLOWS>,
     gps_weight: u32,
     total_weight: u32,
+    in_use: u16,
     at: Ticks,
+}
+
+impl core::fmt::Display for Discipline {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Discipline::Wfq => "WFQ",
+            Discipline::Scfq => "SCFQ",
+        })
+    }
 }
 
 impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE> {
@@ -130,10 +141,10 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
 
     /// An empty queue at time 0. `capacity` (MIPS) is the fluid rate of WFQ's GPS; SCFQ ignores it.
     ///
-    /// Errors: `InvalidParameter(Capacity)` if `capacity` is zero.
+    /// Errors: `InvalidParameter(Capacity)` if `capacity` is zero or above [`MAX_CAPACITY`].
     pub fn new(discipline: Discipline, capacity: Mips) -> Result<Self, Error> {
         let () = Self::QUEUE_FITS;
-        if capacity == 0 {
+        if capacity == 0 || capacity > MAX_CAPACITY {
             return Err(Error::InvalidParameter(Param::Capacity));
         }
         let mut next = [NIL; QUEUE];
@@ -153,6 +164,7 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
             gps: FlowHeap::new(),
             gps_weight: 0,
             total_weight: 0,
+            in_use: 0,
             at: 0,
         })
     }
@@ -189,6 +201,11 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
         self.total_weight
     }
 
+    /// Flow slots taken: open flows plus closing ones.
+    pub fn in_use(&self) -> usize {
+        usize::from(self.in_use)
+    }
+
     /// Whether `flow` is open.
     pub fn is_open(&self, flow: FlowId) -> bool {
         self.open_flow(flow).is_some()
@@ -217,6 +234,7 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
             ..FREE_FLOW
         };
         self.total_weight += u32::from(w);
+        self.in_use += 1;
         Ok(slot as FlowId)
     }
 
@@ -349,21 +367,22 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
             self.at = now;
             return Ok(());
         }
-        // V grows by C * 2^16 / (10^6 * W_B) raw units per tick.
-        let rate_num = u128::from(self.capacity) << FRAC_BITS;
+        // V grows by N / D raw units per tick, N = C * 2^16, D = 10^6 * W_B; both fit in u64
+        // (C <= MAX_CAPACITY = 2^40, W_B < 2^32), so the common path is one 64-bit mul-div.
+        let n = self.capacity << FRAC_BITS;
         while let Some((flow, key)) = self.gps.peek() {
-            let w_b = u128::from(self.gps_weight);
-            let ahead = key.since(self.v).max(0) as u128;
-            let need = div_ceil_u64(ahead * u128::from(TICKS_PER_SECOND) * w_b, rate_num)
-                .unwrap_or(Ticks::MAX);
+            let d = TICKS_PER_SECOND * u64::from(self.gps_weight);
+            let ahead = key.since(self.v).max(0) as u64;
             let avail = now - self.at;
-            if need > avail {
-                let gain = u128::from(avail) * rate_num / (u128::from(TICKS_PER_SECOND) * w_b);
-                // gain < ahead <= 2^62 because need > avail.
-                self.v = self.v.wrapping_add(gain as u64);
+            let gain = mul_div(avail, n, d, false).unwrap_or(u64::MAX);
+            // The flow's GPS departure is later than `now` iff `ahead > gain`.
+            if ahead > gain {
+                self.v = self.v.wrapping_add(gain);
                 self.at = now;
                 return Ok(());
             }
+            // `need <= avail`, so it fits.
+            let need = mul_div(ahead, d, n, true).unwrap_or(avail).min(avail);
             self.v = key;
             self.at += need;
             let fl = self.flows[usize::from(flow)];
@@ -386,6 +405,7 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
     fn release(&mut self, flow: FlowId) {
         let f = &mut self.flows[usize::from(flow)];
         self.total_weight -= u32::from(f.weight);
+        self.in_use -= 1;
         *f = FREE_FLOW;
     }
 }

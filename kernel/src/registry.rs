@@ -17,7 +17,9 @@
 //! `g_i(t) >= rho_i` whatever registers or leaves later; no larger rate has that property. Bounds on
 //! [`RateBasis::Reserved`] use `g = rho` and hold for the life of the registration. Bounds on
 //! [`RateBasis::Current`] use today's share `C' w / W(t)`, the paper's Table 1 form with
-//! `N_r(t) + 1` users; they hold only until the next registration.
+//! `N_r(t) + 1` users; they hold only until the next guaranteed-service registration. (At a
+//! GS_BE_EQUAL resource, best-effort tasks come and go as temporary users; the resource counts
+//! every free flow slot as one, see [`crate::resource::Resource::rate`].)
 //!
 //! Memory: `FLOWS` slots of [`Registration`] (32 bytes each), indexed by the fair queue's flow id.
 
@@ -87,6 +89,15 @@ pub enum RateBasis {
     Reserved,
     /// `g = C' w / W(t)` (Eq. 1 now, Table 1): holds until the next registration.
     Current,
+}
+
+impl core::fmt::Display for RateBasis {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            RateBasis::Reserved => "reserved",
+            RateBasis::Current => "current",
+        })
+    }
 }
 
 /// The registrations of one resource, indexed by flow id.
@@ -177,30 +188,30 @@ impl<const FLOWS: usize> Registry<FLOWS> {
         self.slots.get_mut(usize::from(flow)).and_then(Option::take)
     }
 
-    /// The rate `g` of `flow` on `basis`, MIPS rounded down (a lower bound on its service rate).
-    /// `total_weight` and `capacity` as in [`Registry::admissible`]. `None` for an unknown flow.
-    pub fn rate(
-        &self,
-        flow: FlowId,
-        basis: RateBasis,
-        capacity: Mips,
-        total_weight: u32,
-    ) -> Option<Mips> {
-        let r = self.get(flow)?;
-        Some(match basis {
-            RateBasis::Reserved => r.rho,
-            RateBasis::Current => {
-                let g =
-                    u128::from(capacity) * u128::from(r.weight) / u128::from(total_weight.max(1));
-                Mips::try_from(g).unwrap_or(Mips::MAX)
-            }
-        })
+    /// The largest total weight Eq. 1 lets the resource reach: `min_k floor(C' w_k / rho_k)` over
+    /// the guaranteed-service users (`u64::MAX` if there are none). No registration, temporary
+    /// ones included, can take the total weight above it.
+    pub fn max_total_weight(&self, capacity: Mips) -> u64 {
+        self.iter()
+            .filter(|(_, r)| !r.is_temporary())
+            .map(|(_, r)| {
+                let w = u128::from(capacity) * u128::from(r.weight) / u128::from(r.rho);
+                u64::try_from(w).unwrap_or(u64::MAX)
+            })
+            .min()
+            .unwrap_or(u64::MAX)
     }
 
-    /// Sum of the maximum tasks of every registered user but `flow`, MI (for SCFQ's latency).
+    /// Guaranteed-service users (temporary ones excluded).
+    pub fn gs_len(&self) -> usize {
+        self.iter().filter(|(_, r)| !r.is_temporary()).count()
+    }
+
+    /// Sum of the maximum tasks of every guaranteed-service user but `flow`, MI (SCFQ's latency;
+    /// temporary users are counted by the caller, see [`crate::resource::Resource::bound_spec`]).
     pub fn others_imax(&self, flow: FlowId) -> Work {
         self.iter()
-            .filter(|(f, _)| *f != flow)
+            .filter(|(f, r)| *f != flow && !r.is_temporary())
             .fold(0, |s, (_, r)| s.saturating_add(r.imax))
     }
 }
@@ -243,9 +254,10 @@ mod tests {
             reg.admissible(100, 2, 9, &gs(1, 1)),
             Err(Error::TaskTooLarge)
         );
-        assert_eq!(reg.rate(1, RateBasis::Current, 100, 2), Some(50));
-        assert_eq!(reg.rate(1, RateBasis::Reserved, 100, 2), Some(50));
         assert_eq!(reg.others_imax(0), 10);
+        assert_eq!(reg.gs_len(), 2);
+        // A: 100 * 1 / 40 = 2.5, B: 100 * 1 / 50 = 2: at most weight 2 in all.
+        assert_eq!(reg.max_total_weight(100), 2);
     }
 
     #[test]

@@ -26,6 +26,8 @@
 //! - At a preemptive resource, queued plus running BE tasks never exceed `QUEUE`, so a running BE
 //!   task can always be paused back into the queue: a GS arrival never waits for a BE task.
 //!
+//! - At most `max_flows` flow slots are in use (GS users, temporary BE users, closing flows).
+//!
 //! Memory: a [`FairQueue`] and a [`Registry`] of `FLOWS` flows, a FIFO of `QUEUE` BE tasks, and
 //! `CPUS` CPU slots; no heap.
 
@@ -57,6 +59,19 @@ pub enum Kind {
 impl Kind {
     fn serves_gs(self) -> bool {
         self != Kind::Be
+    }
+}
+
+impl core::fmt::Display for Kind {
+    /// The paper's names: `GS`, `BE`, `GS_BE_EQUAL`, `GS_BE_PRIORITY pr.` / `n.pr.`.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Kind::Gs => "GS",
+            Kind::Be => "BE",
+            Kind::GsBeEqual => "GS_BE_EQUAL",
+            Kind::GsBePriority { preemptive: true } => "GS_BE_PRIORITY pr.",
+            Kind::GsBePriority { preemptive: false } => "GS_BE_PRIORITY n.pr.",
+        })
     }
 }
 
@@ -239,6 +254,11 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
         self.max_task
     }
 
+    /// Number of CPUs.
+    pub fn cpus(&self) -> usize {
+        self.cpus.len()
+    }
+
     /// The registrations, temporary BE users included.
     pub fn registry(&self) -> &Registry<FLOWS> {
         &self.registry
@@ -295,11 +315,11 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
         if !self.kind.serves_gs() {
             return Err(Refused::new(Error::WrongClass, task));
         }
-        let reg = match self.registry.get(flow) {
-            Some(r) if !r.is_temporary() => *r,
-            _ => return Err(Refused::new(Error::Unknown, task)),
+        let imax = match self.gs_registration(flow) {
+            Ok(r) => r.imax,
+            Err(e) => return Err(Refused::new(e, task)),
         };
-        if task.work > reg.imax {
+        if task.work > imax {
             return Err(Refused::new(Error::TaskTooLarge, task));
         }
         self.enqueue(now, flow, task, Class::Gs)
@@ -406,34 +426,66 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
             .min_by_key(|&(i, f)| (f, i))
     }
 
+    /// The guaranteed rate `g` of GS user `flow` on `basis`, MIPS rounded down (see
+    /// [`crate::registry`]). On [`RateBasis::Current`], `g = C' w / W` with `W` the weight of every
+    /// flow slot in use (closing WFQ flows included) and, at a GS_BE_EQUAL resource, every free
+    /// slot counted as a temporary BE user of the smallest GS weight, up to the most weight
+    /// Eq. 1 admits ([`Registry::max_total_weight`]): BE arrivals then cannot push the share
+    /// below `g` before the next GS registration.
+    ///
+    /// Errors: [`Error::Unknown`] if `flow` is no GS registration.
+    pub fn rate(&self, flow: FlowId, basis: RateBasis) -> Result<Mips, Error> {
+        let reg = self.gs_registration(flow)?;
+        Ok(match basis {
+            RateBasis::Reserved => reg.rho,
+            RateBasis::Current => {
+                let total = u64::from(self.fair.total_weight());
+                let w = if self.kind == Kind::GsBeEqual {
+                    let free = usize::from(self.max_flows).saturating_sub(self.fair.in_use());
+                    let be = free as u64 * u64::from(self.registry.smallest_gs_weight());
+                    (total + be)
+                        .min(self.registry.max_total_weight(self.capacity))
+                        .max(total)
+                } else {
+                    total
+                };
+                let g = u128::from(self.capacity) * u128::from(reg.weight) / u128::from(w.max(1));
+                Mips::try_from(g).unwrap_or(Mips::MAX)
+            }
+        })
+    }
+
     /// The inputs of the delay bound of GS user `flow` at this resource on `basis`
     /// (see [`crate::registry`] for the bases; [`crate::bound`] for the formula).
     ///
-    /// On [`RateBasis::Reserved`], SCFQ's blocking term assumes every other flow slot may hold a
-    /// maximal task (`(max_flows - 1) I_r`), so the bound survives later registrations; on
-    /// [`RateBasis::Current`] it sums the other users registered now.
+    /// SCFQ's blocking term sums the maximum tasks of the flows that may be present: on
+    /// [`RateBasis::Reserved`], every other flow slot with a maximal task (`(max_flows - 1) I_r`),
+    /// so the bound survives later registrations; on [`RateBasis::Current`], the other GS users
+    /// registered now, plus, at a GS_BE_EQUAL resource, a maximal task in every slot not held by
+    /// a GS user (temporary BE users come and go).
     ///
     /// Errors: [`Error::Unknown`] if `flow` is no GS registration.
     pub fn bound_spec(&self, flow: FlowId, basis: RateBasis) -> Result<BoundSpec, Error> {
-        let reg = match self.registry.get(flow) {
-            Some(r) if !r.is_temporary() => r,
-            _ => return Err(Error::Unknown),
-        };
-        let total = self.fair.total_weight();
-        let rate = self
-            .registry
-            .rate(flow, basis, self.capacity, total)
-            .ok_or(Error::Unknown)?;
+        let reg = *self.gs_registration(flow)?;
         let others_imax = match basis {
             RateBasis::Reserved => Work::from(self.max_flows - 1).saturating_mul(self.max_task),
-            RateBasis::Current => self.registry.others_imax(flow),
+            RateBasis::Current => {
+                let be_slots = match self.kind {
+                    Kind::GsBeEqual => {
+                        usize::from(self.max_flows).saturating_sub(self.registry.gs_len())
+                    }
+                    _ => 0,
+                };
+                let be = (be_slots as Work).saturating_mul(self.max_task);
+                self.registry.others_imax(flow).saturating_add(be)
+            }
         };
         Ok(BoundSpec {
             discipline: self.fair.discipline(),
             sigma: reg.sigma,
             imax: reg.imax,
             knowledge: reg.knowledge,
-            rate,
+            rate: self.rate(flow, basis)?,
             cpu: self.cpu_min,
             cpus: self.cpus.len() as u16,
             capacity: self.capacity,
@@ -443,8 +495,17 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
         })
     }
 
+    fn gs_registration(&self, flow: FlowId) -> Result<&Registration, Error> {
+        match self.registry.get(flow) {
+            Some(r) if !r.is_temporary() => Ok(r),
+            _ => Err(Error::Unknown),
+        }
+    }
+
+    /// Opens a flow for `reg` if a slot is free under `max_flows` (slots of closing WFQ flows
+    /// count: their weight still shares the CPUs) and Eq. 1, 2 hold.
     fn admit(&mut self, reg: Registration) -> Result<FlowId, Error> {
-        if self.registry.len() >= usize::from(self.max_flows) {
+        if self.fair.in_use() >= usize::from(self.max_flows) {
             return Err(Error::Full);
         }
         self.registry

@@ -44,9 +44,7 @@ pub fn exec_ticks(work: Work, rate: Mips) -> Result<Ticks, Error> {
     if rate == 0 {
         return Err(Error::InvalidParameter(Param::Capacity));
     }
-    let instr = u128::from(work) * u128::from(TICKS_PER_SECOND);
-    let ticks = instr.div_ceil(u128::from(rate));
-    Ticks::try_from(ticks).map_err(|_| Error::Overflow)
+    mul_div(work, TICKS_PER_SECOND, rate, true).ok_or(Error::Overflow)
 }
 
 /// Work done in `ticks` at `rate`, rounded down to whole MI (saturating at `Work::MAX`).
@@ -62,12 +60,28 @@ pub fn instructions(work: Work) -> Result<Instructions, Error> {
         .ok_or(Error::Overflow)
 }
 
-/// `x / d` rounded up, for `d > 0`, in 128 bits; `None` if the quotient does not fit in `u64`.
-pub(crate) fn div_ceil_u64(x: u128, d: u128) -> Option<u64> {
+/// The largest capacity a resource or queue accepts: 2^40 MIPS (about 4e7 times the paper's
+/// largest resource). It keeps the fair queue's clock arithmetic in 64 bits.
+pub const MAX_CAPACITY: Mips = 1 << 40;
+
+/// `a * b / d`, rounded up or down; `None` if `d` is zero or the result exceeds `u64`. Uses 64-bit
+/// arithmetic when the product fits, 128-bit otherwise.
+pub(crate) fn mul_div(a: u64, b: u64, d: u64, up: bool) -> Option<u64> {
     if d == 0 {
         return None;
     }
-    u64::try_from(x.div_ceil(d)).ok()
+    match a.checked_mul(b) {
+        Some(p) => Some(if up { p.div_ceil(d) } else { p / d }),
+        None => {
+            let p = u128::from(a) * u128::from(b);
+            let q = if up {
+                p.div_ceil(u128::from(d))
+            } else {
+                p / u128::from(d)
+            };
+            u64::try_from(q).ok()
+        }
+    }
 }
 
 /// Seconds (floating point, from configuration) to ticks, rounded up.
@@ -112,6 +126,15 @@ mod tests {
             Err(Error::InvalidParameter(Param::Capacity))
         );
         assert_eq!(exec_ticks(u64::MAX, 1), Err(Error::Overflow));
+    }
+
+    #[test]
+    fn mul_div_takes_the_wide_path_when_needed() {
+        assert_eq!(mul_div(7, 3, 2, false), Some(10));
+        assert_eq!(mul_div(7, 3, 2, true), Some(11));
+        assert_eq!(mul_div(u64::MAX, 4, 8, false), Some(u64::MAX / 2));
+        assert_eq!(mul_div(u64::MAX, 4, 2, false), None);
+        assert_eq!(mul_div(1, 1, 0, false), None);
     }
 
     #[test]

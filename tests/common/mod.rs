@@ -73,21 +73,12 @@ struct Live {
 }
 
 impl Scenario {
-    /// The rate basis whose bound must hold: the current share while no registration changes it,
-    /// else the reserved rate (temporary BE users change the share at GS_BE_EQUAL).
-    pub fn basis(&self) -> RateBasis {
-        if self.kind == Kind::GsBeEqual {
-            RateBasis::Reserved
-        } else {
-            RateBasis::Current
-        }
-    }
-
-    /// Runs the scenario to the end and returns every GS task with its bound.
+    /// Runs the scenario to the end and returns every GS task with its bound on `basis`
+    /// (computed once all GS users have registered; none registers later).
     ///
     /// Panics (failing the test) if the kernel loses a task, refuses a conforming GS task, or
     /// breaks Eq. 1 at registration.
-    pub fn run(&self) -> Outcome {
+    pub fn run_on(&self, basis: RateBasis) -> Outcome {
         let mut res = Res::new(self.kind, self.discipline, &self.cpus, self.max_task, 8).unwrap();
         let capacity: u64 = self.cpus.iter().sum();
         let total_w: u64 =
@@ -115,7 +106,7 @@ impl Scenario {
         }
         let mut out = Outcome::default();
         for l in &mut live {
-            let spec = res.bound_spec(l.flow, self.basis()).unwrap();
+            let spec = res.bound_spec(l.flow, basis).unwrap();
             assert!(
                 spec.rate >= res.registry().get(l.flow).unwrap().rho,
                 "Eq. 1: rho <= g"
@@ -207,6 +198,13 @@ impl Scenario {
             "no BE task lost"
         );
         out
+    }
+}
+
+impl Scenario {
+    /// [`Scenario::run_on`] the current basis, the tighter one.
+    pub fn run(&self) -> Outcome {
+        self.run_on(RateBasis::Current)
     }
 }
 

@@ -1,0 +1,196 @@
+//! The built-in grid of seed 004 (Kokkinos & Varvarigos 2009, Sec. 6.2 and Tables 2-6).
+//!
+//! Every number below is the paper's, with the table or section it comes from; where the paper is
+//! silent or self-contradictory, `SPEC-NOTES` N6 decides, and the choice is stated on the item.
+//!
+//! Units are the kernel's ([`qosgate_kernel::units`]): rates in MIPS, work in MI.
+
+use qosgate_kernel::bucket::Knowledge;
+use qosgate_kernel::registry::Registration;
+use qosgate_kernel::units::{Mips, Weight, Work};
+use serde::Serialize;
+
+/// A guaranteed-service user of Tables 2 and 3.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct User {
+    /// The paper's name (U1 = Atlas VO, U2 = Magic, U3 = Dteam).
+    pub name: &'static str,
+    /// Long-term rate rho, MIPS, as printed in Table 3. The text says rho is the Table 2 workload
+    /// over the inter-arrival time, which gives 769,048 / 21,776 / 69.9 MIPS: close for U1 and U2,
+    /// ten times smaller for U3. The printed values are used (they are what registered).
+    pub rho: Mips,
+    /// Burst sigma, MI (Table 3: 5 x the task workload, `m = 5`).
+    pub sigma: Work,
+    /// Maximum task `I_i^max`, MI: the fixed task workload of Table 2 (Sec. 6.2: "The GS users
+    /// maximum task workload is equal to their corresponding fixed task workload").
+    pub imax: Work,
+    /// Share weight `w`: 1 for every user (`SPEC-NOTES` N6; the paper's Eq. 6 also takes `w = 1`).
+    pub weight: Weight,
+}
+
+impl User {
+    /// The registration this user asks of a resource: its (rho, sigma, I_max), weight 1, and
+    /// exact workload knowledge (Sec. 6.1: "task workloads are known a priori").
+    pub fn registration(&self) -> Registration {
+        Registration {
+            weight: self.weight,
+            rho: self.rho,
+            sigma: self.sigma,
+            imax: self.imax,
+            knowledge: Knowledge::Exact,
+        }
+    }
+}
+
+/// A resource of Table 5.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResourceSpec {
+    /// The paper's name.
+    pub name: &'static str,
+    /// Total capacity `C'`, MIPS (Table 5).
+    pub capacity: Mips,
+    /// Number of CPUs of the multi-CPU experiment (Table 5, Sec. 6.4.1: 30 / 20 / 10).
+    pub multi_cpus: u16,
+}
+
+/// How a resource's capacity is split into CPUs (`SPEC-NOTES` N6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Layout {
+    /// One CPU of the total capacity: the main experiments (Sec. 6.2, "3 clusters each having one
+    /// machine with one CPU of computational capacity equal to a multiple of 26000 MIPS").
+    Single,
+    /// [`ResourceSpec::multi_cpus`] CPUs of [`CPU_MIPS`] each: the multi-CPU experiment of
+    /// Sec. 6.4.1; bounds then use `C_min` (Eq. 10).
+    Multi,
+}
+
+impl Layout {
+    /// Both layouts, single first.
+    pub const ALL: [Layout; 2] = [Layout::Single, Layout::Multi];
+
+    /// The name used in tables and JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Layout::Single => "single",
+            Layout::Multi => "multi",
+        }
+    }
+}
+
+/// Capacity of one kallisto.hellasgrid.gr processor, MIPS (Sec. 6.2, Table 5).
+pub const CPU_MIPS: Mips = 26_000;
+
+/// The resources' maximum task `I_r^max`, MI, the same at every resource.
+///
+/// Sec. 6.2 says only that it "is taken to be larger than the task workload produced by any
+/// user". We take the largest task of Tables 2 and 4, 419,900,000 MI (U1's GS tasks and the BE
+/// tasks of U4 and U5): the smallest value that admits every task of the paper's workload (Eq. 2
+/// and the BE size check of Sec. 3.4 are both `<=`), and so the tightest `I_r / C` terms. Any
+/// larger value only loosens the bounds.
+pub const MAX_TASK: Work = 419_900_000;
+
+/// The users of Tables 2 and 3.
+pub const USERS: [User; 3] = [
+    User {
+        name: "U1",
+        rho: 768_473,
+        sigma: 2_099_500_000,
+        imax: 419_900_000,
+        weight: 1,
+    },
+    User {
+        name: "U2",
+        rho: 21_773,
+        sigma: 356_915_000,
+        imax: 71_383_000,
+        weight: 1,
+    },
+    User {
+        name: "U3",
+        rho: 699,
+        sigma: 2_099_500,
+        imax: 419_900,
+        weight: 1,
+    },
+];
+
+/// The resources of Table 5.
+pub const RESOURCES: [ResourceSpec; 3] = [
+    ResourceSpec {
+        name: "R1",
+        capacity: 780_000,
+        multi_cpus: 30,
+    },
+    ResourceSpec {
+        name: "R2",
+        capacity: 520_000,
+        multi_cpus: 20,
+    },
+    ResourceSpec {
+        name: "R3",
+        capacity: 260_000,
+        multi_cpus: 10,
+    },
+];
+
+/// The registrations of Sec. 6.4, in the order they are made, as (user, resource) indices into
+/// [`USERS`] and [`RESOURCES`]: "U1 registers to R1, and U2 and U3 to R2". R3 serves best effort
+/// in every scenario of Table 6 and gets no GS registration.
+pub const REGISTRATIONS: [(usize, usize); 3] = [(0, 0), (1, 1), (2, 1)];
+
+/// The whole built-in grid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Grid {
+    /// GS users (Tables 2, 3).
+    pub users: &'static [User],
+    /// Resources (Table 5).
+    pub resources: &'static [ResourceSpec],
+    /// Registrations in order, `(user, resource)` indices (Sec. 6.4).
+    pub registrations: &'static [(usize, usize)],
+    /// `I_r^max` of every resource, MI (see [`MAX_TASK`]).
+    pub max_task: Work,
+}
+
+/// The grid of seed 004's simulations.
+pub fn seed004() -> Grid {
+    Grid {
+        users: &USERS,
+        resources: &RESOURCES,
+        registrations: &REGISTRATIONS,
+        max_task: MAX_TASK,
+    }
+}
+
+impl ResourceSpec {
+    /// The CPU capacities of this resource in `layout`, MIPS.
+    pub fn cpus(&self, layout: Layout) -> Vec<Mips> {
+        match layout {
+            Layout::Single => vec![self.capacity],
+            Layout::Multi => vec![CPU_MIPS; usize::from(self.multi_cpus)],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_are_self_consistent() {
+        // Table 5: the total capacity is the CPU count times 26,000 MIPS, in both layouts.
+        for r in RESOURCES {
+            for layout in Layout::ALL {
+                assert_eq!(r.cpus(layout).iter().sum::<Mips>(), r.capacity);
+            }
+        }
+        for u in USERS {
+            // Table 3: sigma = 5 x the Table 2 workload.
+            assert_eq!(u.sigma, 5 * u.imax);
+            // Eq. 2 holds for every user.
+            assert!(u.imax <= MAX_TASK);
+            assert!(u.registration().validate().is_ok());
+        }
+        assert_eq!(seed004().registrations.len(), 3);
+    }
+}

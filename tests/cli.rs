@@ -1,0 +1,301 @@
+//! End-to-end tests of the `qosgate` binary (crate `qosgate-harness`).
+//!
+//! Finding the binary: `env!("CARGO_BIN_EXE_qosgate")` exists only in the tests of the package
+//! that owns the binary, and `assert_cmd::Command::cargo_bin` only guesses a path next to the test
+//! executable without building anything, so it fails when the binary has not been built yet (for
+//! example `cargo test -p qosgate --test cli` after `cargo clean`: the root package's tests do not
+//! make cargo build another package's binaries). Instead, the first test to need the binary runs
+//! `cargo build -p qosgate-harness --bin qosgate --message-format=json` with the cargo that runs
+//! these tests (`env!("CARGO")`) and takes the executable's path from cargo's own
+//! `compiler-artifact` message. That works for any target directory (`CARGO_TARGET_DIR` is
+//! inherited), platform and executable suffix; cargo has released its build lock by the time the
+//! tests run, and an up-to-date build costs a fraction of a second. The build happens once per
+//! test process.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+fn qosgate_path() -> &'static PathBuf {
+    static PATH: OnceLock<PathBuf> = OnceLock::new();
+    PATH.get_or_init(|| {
+        let out = Command::new(env!("CARGO"))
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args([
+                "build",
+                "--quiet",
+                "--package",
+                "qosgate-harness",
+                "--bin",
+                "qosgate",
+                "--message-format=json",
+            ])
+            .output()
+            .expect("running cargo build");
+        assert!(
+            out.status.success(),
+            "cargo build failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout)
+            .expect("cargo's messages are UTF-8")
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "qosgate")
+            .find_map(|m| m["executable"].as_str().map(PathBuf::from))
+            .expect("cargo reported no qosgate executable")
+    })
+}
+
+fn qosgate(args: &[&str]) -> Output {
+    Command::new(qosgate_path())
+        .args(args)
+        .output()
+        .expect("running qosgate")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("UTF-8 output")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn bounds_json(extra: &[&str]) -> Value {
+    let mut args = vec!["bounds", "--json"];
+    args.extend_from_slice(extra);
+    let o = qosgate(&args);
+    assert!(o.status.success(), "exit {:?}: {}", o.status, stderr(&o));
+    serde_json::from_str(&stdout(&o)).expect("bounds --json prints one JSON value")
+}
+
+/// The rows as a list, with each row's fields as a JSON object.
+fn rows(v: &Value) -> &Vec<Value> {
+    v["rows"].as_array().expect("a `rows` array")
+}
+
+/// The row of `user` in the combination (`kind`, `discipline`, `layout`).
+fn row<'a>(v: &'a Value, user: &str, kind: &str, discipline: &str, layout: &str) -> &'a Value {
+    let matches: Vec<&Value> = rows(v)
+        .iter()
+        .filter(|r| {
+            r["user"] == user
+                && r["kind"] == kind
+                && r["discipline"] == discipline
+                && r["layout"] == layout
+        })
+        .collect();
+    assert_eq!(
+        matches.len(),
+        1,
+        "one row for {user} {kind} {discipline} {layout}"
+    );
+    matches[0]
+}
+
+fn secs(r: &Value, field: &str) -> f64 {
+    r[field]
+        .as_f64()
+        .unwrap_or_else(|| panic!("{field} is a number in {r}"))
+}
+
+const USERS: [&str; 3] = ["U1", "U2", "U3"];
+const KINDS: [&str; 4] = [
+    "gs",
+    "gs_be_equal",
+    "gs_be_priority_non_preemptive",
+    "gs_be_priority_preemptive",
+];
+const DISCIPLINES: [&str; 2] = ["wfq", "scfq"];
+const LAYOUTS: [&str; 2] = ["single", "multi"];
+const BASES: [&str; 2] = ["reserved", "current"];
+
+#[test]
+fn json_has_a_row_per_user_and_combination_with_bounds() {
+    let v = bounds_json(&[]);
+    assert_eq!(rows(&v).len(), 3 * 16);
+    assert_eq!(v["max_users"], 8);
+    for u in USERS {
+        for k in KINDS {
+            for d in DISCIPLINES {
+                for l in LAYOUTS {
+                    let r = row(&v, u, k, d, l);
+                    assert_eq!(r["registered"], true, "{r}");
+                    assert_eq!(r["outcome"], "ok");
+                    assert!(r["g_reserved_mips"].as_u64().unwrap() > 0);
+                    assert!(r["g_current_mips"].as_u64() >= r["g_reserved_mips"].as_u64());
+                    for b in BASES {
+                        // d = 0 by default: end to end = at the resource.
+                        assert_eq!(r[format!("bound_{b}_s")], r[format!("end_to_end_{b}_s")]);
+                    }
+                    let dl = secs(r, "deadline_1_10x_end_to_end_current_s");
+                    let e2e = secs(r, "end_to_end_current_s");
+                    assert!(dl >= 1.1 * e2e - 1e-6 && dl <= 1.1 * e2e + 1e-6, "{r}");
+                }
+            }
+        }
+    }
+    // The worked example: U1 alone at R1, GS, WFQ, one CPU, current basis (g = C = 780,000):
+    // ceil(sigma / g) + ceil(I / g) + ceil(I_r / C) = 2691.666667 + 2 x 538.333334 s.
+    let r = row(&v, "U1", "gs", "wfq", "single");
+    assert_eq!(r["g_current_mips"], 780_000);
+    assert_eq!(r["bound_current_s"], 3768.333335);
+}
+
+#[test]
+fn reserved_basis_bounds_are_never_below_current_basis_bounds() {
+    let v = bounds_json(&[]);
+    for r in rows(&v) {
+        for what in ["bound", "end_to_end"] {
+            let res = secs(r, &format!("{what}_reserved_s"));
+            let cur = secs(r, &format!("{what}_current_s"));
+            assert!(res >= cur, "{what}: reserved {res} < current {cur} in {r}");
+        }
+    }
+}
+
+#[test]
+fn scfq_bounds_exceed_wfq_bounds_when_other_flows_may_hold_maximal_tasks() {
+    let v = bounds_json(&[]);
+    for u in USERS {
+        for k in KINDS {
+            for l in LAYOUTS {
+                let wfq = row(&v, u, k, "wfq", l);
+                let scfq = row(&v, u, k, "scfq", l);
+                // Reserved basis: SCFQ blocks for (max_users - 1) = 7 maximal tasks, WFQ for one
+                // (SPEC-NOTES N5), so SCFQ is strictly larger.
+                assert!(
+                    secs(scfq, "bound_reserved_s") > secs(wfq, "bound_reserved_s"),
+                    "{u} {k} {l}"
+                );
+                // Current basis: SCFQ blocks for the tasks of the users registered now. In this
+                // grid no resource has other users whose maxima add up to I_r^max (U1 is alone at
+                // R1; U2 and U3 share R2 and are each smaller than I_r^max), so SCFQ's
+                // current-basis bound is the smaller one; except at GS_BE_EQUAL, where every free
+                // flow slot may hold a temporary BE user with a maximal task.
+                let (s, w) = (secs(scfq, "bound_current_s"), secs(wfq, "bound_current_s"));
+                if k == "gs_be_equal" {
+                    assert!(s > w, "{u} {k} {l}");
+                } else {
+                    assert!(s < w, "{u} {k} {l}");
+                }
+            }
+        }
+    }
+    // With two flow slots, SCFQ's reserved basis assumes one other maximal task: exactly WFQ's
+    // one I_r^max / C.
+    let v = bounds_json(&["--max-users", "2"]);
+    let wfq = row(&v, "U1", "gs", "wfq", "single");
+    let scfq = row(&v, "U1", "gs", "scfq", "single");
+    assert_eq!(scfq["bound_reserved_s"], wfq["bound_reserved_s"]);
+}
+
+#[test]
+fn non_preemptive_priority_bounds_exceed_preemptive_ones() {
+    let v = bounds_json(&[]);
+    for u in USERS {
+        for d in DISCIPLINES {
+            for l in LAYOUTS {
+                let np = row(&v, u, "gs_be_priority_non_preemptive", d, l);
+                let pr = row(&v, u, "gs_be_priority_preemptive", d, l);
+                for b in BASES {
+                    let f = format!("bound_{b}_s");
+                    assert!(secs(np, &f) > secs(pr, &f), "{u} {d} {l} {b}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn pipelined_delay_is_added_to_every_end_to_end_bound() {
+    let v = bounds_json(&["--pipelined-delay", "2.5"]);
+    assert_eq!(v["transfer_delay_s"], 2.5);
+    for r in rows(&v) {
+        for b in BASES {
+            let at = secs(r, &format!("bound_{b}_s"));
+            let e2e = secs(r, &format!("end_to_end_{b}_s"));
+            assert!((e2e - at - 2.5).abs() < 1e-6, "{r}");
+        }
+    }
+}
+
+#[test]
+fn a_refused_registration_is_a_row_not_a_failure() {
+    // One flow per resource: U3 finds R2 full (U2 registered first).
+    let v = bounds_json(&["--max-users", "1"]);
+    for r in rows(&v) {
+        let refused = r["user"] == "U3";
+        assert_eq!(r["registered"], !refused, "{r}");
+        if refused {
+            assert_eq!(r["outcome"], qosgate_kernel::Error::Full.to_string());
+            assert!(r["g_current_mips"].is_null());
+            assert!(r["bound_current_s"].is_null());
+            assert!(r["deadline_1_10x_end_to_end_current_s"].is_null());
+        }
+    }
+}
+
+#[test]
+fn table_output_names_users_resources_and_explains_itself() {
+    let o = qosgate(&["bounds"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    for needle in [
+        "U1",
+        "U2",
+        "U3",
+        "R1",
+        "R2",
+        "GS_BE_PRIORITY n.pr.",
+        "SCFQ",
+        "3768.333335",
+        "Legend.",
+        "C_min",
+    ] {
+        assert!(out.contains(needle), "table lacks {needle:?}:\n{out}");
+    }
+    let refused = stdout(&qosgate(&["bounds", "--max-users", "1"]));
+    assert!(refused.contains("capacity full"));
+    assert!(refused.contains("none"));
+}
+
+#[test]
+fn bad_command_lines_fail_with_a_message() {
+    let o = qosgate(&["bounds", "--no-such-flag"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("--no-such-flag"));
+
+    let o = qosgate(&["bounds", "--max-users", "0"]);
+    assert!(!o.status.success());
+    let e = stderr(&o);
+    assert!(
+        e.contains("--max-users 0") && e.contains("flow limit"),
+        "{e}"
+    );
+
+    let o = qosgate(&["bounds", "--max-users", "17"]);
+    assert!(!o.status.success());
+
+    let o = qosgate(&["bounds", "--pipelined-delay", "-1"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("--pipelined-delay"), "{}", stderr(&o));
+
+    let o = qosgate(&["bounds", "--pipelined-delay", "inf"]);
+    assert!(!o.status.success());
+}
+
+#[test]
+fn no_arguments_prints_help_and_fails_and_version_works() {
+    let o = qosgate(&[]);
+    assert!(!o.status.success());
+    let help = stderr(&o) + &stdout(&o);
+    assert!(help.contains("Usage") && help.contains("bounds"), "{help}");
+
+    let o = qosgate(&["--version"]);
+    assert!(o.status.success());
+    assert!(stdout(&o).starts_with("qosgate "), "{}", stdout(&o));
+}
