@@ -55,6 +55,14 @@ impl VirtualTime {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for VirtualTime {
+    /// Raw units (2^-16 MI per unit weight): cheap on the wire, decoded by dividing by 65,536.
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "vt:{=u64}", self.to_bits());
+    }
+}
+
 impl PartialOrd for VirtualTime {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
