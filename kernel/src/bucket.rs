@@ -186,8 +186,8 @@ impl Bucket {
 
     /// Charges a conforming task of `work` MI at `now` and returns the receipt.
     ///
-    /// Errors: those of [`Bucket::check`], and [`Error::NonConforming`] if the task must wait.
-    /// Nothing changes on error.
+    /// Errors: those of [`Bucket::check`]; [`Error::NonConforming`] if the task must wait;
+    /// [`Error::Full`] if 65,535 tasks already await feedback. Nothing changes on error.
     pub fn charge(&mut self, now: Ticks, work: Work) -> Result<Charge, Error> {
         if self.check(now, work)? != Conformance::Now {
             return Err(Error::NonConforming);
@@ -195,7 +195,10 @@ impl Bucket {
         let charged = self.charge_for(work);
         let level = self.level(now)?;
         let submitted = self.submitted.checked_add(charged).ok_or(Error::Overflow)?;
-        let outstanding = self.outstanding + u16::from(self.awaits_feedback());
+        let outstanding = self
+            .outstanding
+            .checked_add(u16::from(self.awaits_feedback()))
+            .ok_or(Error::Full)?;
         self.level = level - instructions(charged)?;
         self.at = now;
         self.submitted = submitted;
@@ -323,6 +326,18 @@ mod tests {
         // 30 MI reported against 10 MI of credit: 20 MI of debt at 1 MIPS is 20 s.
         assert_eq!(b.check(0, 1), Ok(Conformance::After(20 * S)));
         assert_eq!(b.feedback(0, rs[0], 1), Err(Error::Unknown));
+    }
+
+    /// Found by `cargo fuzz run bucket`: the counter of tasks awaiting feedback overflowed.
+    #[test]
+    fn too_many_tasks_awaiting_feedback_is_full_not_an_overflow() {
+        let mut b = Bucket::new(0, 1, 1, 1, Knowledge::Aggressive).unwrap();
+        for _ in 0..u16::MAX {
+            b.charge(0, 1).unwrap();
+        }
+        let before = b.clone();
+        assert_eq!(b.charge(0, 1), Err(Error::Full));
+        assert_eq!(b, before);
     }
 
     #[test]
