@@ -137,15 +137,19 @@ impl Bucket {
     /// Credit at `now`, in instructions (negative while a feedback debt is unpaid).
     ///
     /// Errors: [`Error::TimeWentBackwards`] if `now` precedes the last update.
+    #[inline]
     pub fn level(&self, now: Ticks) -> Result<Instructions, Error> {
         let dt = now.checked_sub(self.at).ok_or(Error::TimeWentBackwards)?;
-        let gain = u128::from(self.rho) * u128::from(dt);
-        let sum = i128::from(self.level).saturating_add(i128::try_from(gain).unwrap_or(i128::MAX));
-        // Capped at sigma, which fits in i64.
-        Ok(Instructions::try_from(sum.min(i128::from(self.sigma))).unwrap_or(self.sigma))
+        // A gain beyond i64 fills any bucket: sigma fits in i64.
+        let gain = self
+            .rho
+            .checked_mul(dt)
+            .and_then(|g| Instructions::try_from(g).ok());
+        Ok(gain.map_or(self.sigma, |g| self.level.saturating_add(g).min(self.sigma)))
     }
 
     /// Work charged at submission for a task of `work` MI under this bucket's mode.
+    #[inline]
     pub fn charge_for(&self, work: Work) -> Work {
         match self.knowledge {
             Knowledge::Exact => work,
@@ -158,8 +162,39 @@ impl Bucket {
     /// `O(1)`, one division only when the task must wait.
     ///
     /// Errors: `InvalidParameter(Work)` for zero work; [`Error::TaskTooLarge`] if `work > I_max`
-    /// (Eq. 4); [`Error::TimeWentBackwards`].
+    /// (Eq. 4); [`Error::Full`] if 65,535 tasks await feedback; [`Error::TimeWentBackwards`].
+    #[inline]
     pub fn check(&self, now: Ticks, work: Work) -> Result<Conformance, Error> {
+        self.assess(now, work).map(|(verdict, _, _)| verdict)
+    }
+
+    /// Charges a conforming task of `work` MI at `now` and returns the receipt.
+    ///
+    /// Errors: those of [`Bucket::check`], and [`Error::NonConforming`] if the task must wait.
+    /// Nothing changes on error.
+    #[inline]
+    pub fn charge(&mut self, now: Ticks, work: Work) -> Result<Charge, Error> {
+        let (verdict, level, need) = self.assess(now, work)?;
+        if verdict != Conformance::Now {
+            return Err(Error::NonConforming);
+        }
+        let charged = self.charge_for(work);
+        let submitted = self.submitted.checked_add(charged).ok_or(Error::Overflow)?;
+        // assess() refused a full counter, so this cannot overflow.
+        self.outstanding += u16::from(self.awaits_feedback());
+        self.level = level - need;
+        self.at = now;
+        self.submitted = submitted;
+        Ok(Charge { charged })
+    }
+
+    /// The verdict for a task of `work` MI at `now`, with the credit then and the credit needed.
+    #[inline]
+    fn assess(
+        &self,
+        now: Ticks,
+        work: Work,
+    ) -> Result<(Conformance, Instructions, Instructions), Error> {
         if work == 0 {
             return Err(Error::InvalidParameter(Param::Work));
         }
@@ -167,43 +202,23 @@ impl Bucket {
             return Err(Error::TaskTooLarge);
         }
         let level = self.level(now)?;
-        if let Knowledge::Window(n) = self.knowledge
-            && self.outstanding >= n
-        {
-            return Ok(Conformance::OnFeedback);
+        if self.awaits_feedback() && self.outstanding == u16::MAX {
+            return Err(Error::Full);
         }
         // charge_for(work) <= imax <= sigma, which fits in Instructions.
         let need = instructions(self.charge_for(work))?;
+        if let Knowledge::Window(n) = self.knowledge
+            && self.outstanding >= n
+        {
+            return Ok((Conformance::OnFeedback, level, need));
+        }
         if level >= need {
-            return Ok(Conformance::Now);
+            return Ok((Conformance::Now, level, need));
         }
         let deficit = (i128::from(need) - i128::from(level)) as u128;
-        let wait = deficit.div_ceil(u128::from(self.rho));
-        Ok(Conformance::After(
-            Ticks::try_from(wait).map_err(|_| Error::Overflow)?,
-        ))
-    }
-
-    /// Charges a conforming task of `work` MI at `now` and returns the receipt.
-    ///
-    /// Errors: those of [`Bucket::check`]; [`Error::NonConforming`] if the task must wait;
-    /// [`Error::Full`] if 65,535 tasks already await feedback. Nothing changes on error.
-    pub fn charge(&mut self, now: Ticks, work: Work) -> Result<Charge, Error> {
-        if self.check(now, work)? != Conformance::Now {
-            return Err(Error::NonConforming);
-        }
-        let charged = self.charge_for(work);
-        let level = self.level(now)?;
-        let submitted = self.submitted.checked_add(charged).ok_or(Error::Overflow)?;
-        let outstanding = self
-            .outstanding
-            .checked_add(u16::from(self.awaits_feedback()))
-            .ok_or(Error::Full)?;
-        self.level = level - instructions(charged)?;
-        self.at = now;
-        self.submitted = submitted;
-        self.outstanding = outstanding;
-        Ok(Charge { charged })
+        let wait =
+            Ticks::try_from(deficit.div_ceil(u128::from(self.rho))).map_err(|_| Error::Overflow)?;
+        Ok((Conformance::After(wait), level, need))
     }
 
     /// Reports the real work of a task charged with `receipt` (Sec. 4.2 feedback). Modes without
@@ -336,6 +351,7 @@ mod tests {
             b.charge(0, 1).unwrap();
         }
         let before = b.clone();
+        assert_eq!(b.check(0, 1), Err(Error::Full));
         assert_eq!(b.charge(0, 1), Err(Error::Full));
         assert_eq!(b, before);
     }

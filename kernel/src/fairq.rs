@@ -24,8 +24,10 @@
 //! - WFQ: a flow is in the `gps` heap iff it is backlogged in GPS, keyed by its last finish tag;
 //!   `gps_weight` is the sum of those flows' weights; `v` never passes a key in `gps`.
 //! - SCFQ: `v` is at most every queued tag, so tags of started tasks never decrease.
-//! - Every live tag lies within [`MAX_SPAN`] of `v` (checked at enqueue), so wrap-around
-//!   comparisons are exact.
+//! - Every live time (`v`, queued tags, GPS keys) lies within [`MAX_SPAN`] after the oldest of
+//!   them, `min(v, smallest queued tag)` (checked at enqueue), so wrap-around comparisons are
+//!   exact. A task that would break this is refused with [`Error::Overflow`]; with tasks up to
+//!   [`crate::units::MAX_TASK_WORK`] that takes about 2^23 / w maximal tasks queued at once.
 //! - `total_weight` is the sum of weights of open and closing flows. A closed flow that is still
 //!   backlogged in GPS stays *closing* (its weight still counts) until GPS finishes its work.
 //!
@@ -260,7 +262,7 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
     /// Errors, with the item handed back: [`Error::Unknown`] (flow not open),
     /// `InvalidParameter(Work)` (zero work), [`Error::Full`] (`QUEUE` tasks queued),
     /// [`Error::TimeWentBackwards`], [`Error::Overflow`] (the tag would be more than [`MAX_SPAN`]
-    /// ahead of the clock). A refused task may still have moved the WFQ clock to `now`.
+    /// after the oldest live time). A refused task may still have moved the WFQ clock to `now`.
     pub fn enqueue(
         &mut self,
         now: Ticks,
@@ -292,7 +294,10 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
         };
         let span = f.inv.span(work);
         let finish = start.wrapping_add(span);
-        if finish.since(self.v) as u64 > MAX_SPAN || span > MAX_SPAN {
+        // Every live time (v, queued tags, GPS keys) lies in [oldest, oldest + MAX_SPAN]: `oldest`
+        // never decreases and v never passes a GPS key, so checking the new tag keeps the window.
+        let oldest = self.ready.peek().map_or(self.v, |(_, k)| k.min(self.v));
+        if span > MAX_SPAN || finish.since(oldest) as u64 > MAX_SPAN {
             return refuse(Error::Overflow);
         }
         // Commit.
@@ -363,7 +368,9 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
         if now < self.at {
             return Err(Error::TimeWentBackwards);
         }
-        if self.discipline == Discipline::Scfq {
+        // SCFQ has no fluid clock. WFQ with no time passed has nothing to do: a flow whose GPS
+        // departure falls exactly now starts the next task at v either way (max(F_last, v) = v).
+        if self.discipline == Discipline::Scfq || now == self.at {
             self.at = now;
             return Ok(());
         }
@@ -486,6 +493,25 @@ mod tests {
             q.enqueue(9 * TICKS_PER_SECOND, a, 1, 2),
             Ok(VirtualTime::from_bits(3 << 16))
         );
+    }
+
+    /// Found by `cargo fuzz run fairq`: a tag more than 2^63 after a queued one would compare as
+    /// earlier. The queue refuses it instead.
+    #[test]
+    fn tags_never_span_more_than_half_the_clock() {
+        let mut q = Q::new(Discipline::Wfq, crate::units::MAX_CAPACITY).unwrap();
+        let (a, p) = (q.open(1).unwrap(), q.open(1).unwrap());
+        q.enqueue(0, a, 1, 0).unwrap();
+        q.enqueue(0, p, 1 << 46, 1).unwrap();
+        let r = q.enqueue(100 * TICKS_PER_SECOND, p, 1 << 46, 2);
+        assert_eq!(
+            r,
+            Err(Refused {
+                reason: Error::Overflow,
+                item: 2
+            })
+        );
+        assert_eq!(drain(&mut q, 100 * TICKS_PER_SECOND), [0, 1]);
     }
 
     #[test]

@@ -3,18 +3,18 @@
 //! Each flow `0..N` is in the heap at most once, so the heap never overflows and needs no
 //! lazy-deletion slack. Order: smaller key first (wrap-around order of [`VirtualTime`]), ties to
 //! the lower flow index, so equal tags are served deterministically. Every operation is
-//! `O(log N)`; memory is `12 N + 2` bytes.
+//! `O(log N)`; memory is `18 N + 2` bytes (16 per inline `(key, flow)` entry, 2 per position).
 
 use crate::vtime::VirtualTime;
 
 const NONE: u16 = u16::MAX;
 
-/// A min-heap over flow indices `0..N` (`N < 65,535`).
+/// A min-heap over flow indices `0..N` (`N < 65,535`), keys stored inline with their flow so a
+/// comparison reads one contiguous entry.
 #[derive(Clone, Debug)]
 pub(crate) struct FlowHeap<const N: usize> {
-    heap: [u16; N],
+    heap: [(VirtualTime, u16); N],
     pos: [u16; N],
-    key: [VirtualTime; N],
     len: u16,
 }
 
@@ -24,9 +24,8 @@ impl<const N: usize> FlowHeap<N> {
     pub(crate) const fn new() -> Self {
         let () = Self::CAPACITY_FITS;
         Self {
-            heap: [0; N],
+            heap: [(VirtualTime::ZERO, 0); N],
             pos: [NONE; N],
-            key: [VirtualTime::ZERO; N],
             len: 0,
         }
     }
@@ -37,27 +36,27 @@ impl<const N: usize> FlowHeap<N> {
 
     /// The flow with the smallest key, and that key.
     pub(crate) fn peek(&self) -> Option<(u16, VirtualTime)> {
-        (self.len > 0).then(|| (self.heap[0], self.key[usize::from(self.heap[0])]))
+        (self.len > 0).then(|| (self.heap[0].1, self.heap[0].0))
     }
 
     /// Inserts `flow` with `key`, or moves it to `key` if present. Ignores `flow >= N`.
     pub(crate) fn set(&mut self, flow: u16, key: VirtualTime) {
-        let f = usize::from(flow);
-        if f >= N {
+        let Some(&at) = self.pos.get(usize::from(flow)) else {
             return;
-        }
-        self.key[f] = key;
-        let at = if self.pos[f] == NONE {
-            let at = self.len;
-            self.heap[usize::from(at)] = flow;
-            self.pos[f] = at;
-            self.len += 1;
-            at
-        } else {
-            self.pos[f]
         };
-        let at = self.sift_up(at);
-        self.sift_down(at);
+        if at == NONE {
+            let at = usize::from(self.len);
+            self.len += 1;
+            self.sift_up(at, (key, flow));
+        } else {
+            let at = usize::from(at);
+            let old = self.heap[at].0;
+            if key < old {
+                self.sift_up(at, (key, flow));
+            } else {
+                self.sift_down(at, (key, flow));
+            }
+        }
     }
 
     /// Removes `flow` if present.
@@ -68,58 +67,69 @@ impl<const N: usize> FlowHeap<N> {
         if at == NONE {
             return;
         }
-        self.len -= 1;
-        let last = self.heap[usize::from(self.len)];
         self.pos[usize::from(flow)] = NONE;
-        if last != flow {
-            self.heap[usize::from(at)] = last;
-            self.pos[usize::from(last)] = at;
-            let at = self.sift_up(at);
-            self.sift_down(at);
+        self.len -= 1;
+        let (at, last) = (usize::from(at), usize::from(self.len));
+        if at != last {
+            let moved = self.heap[last];
+            if less(moved, self.heap[at]) {
+                self.sift_up(at, moved);
+            } else {
+                self.sift_down(at, moved);
+            }
         }
     }
 
-    fn less(&self, a: u16, b: u16) -> bool {
-        let (ka, kb) = (self.key[usize::from(a)], self.key[usize::from(b)]);
-        ka < kb || (ka == kb && a < b)
-    }
-
-    fn swap(&mut self, i: u16, j: u16) {
-        self.heap.swap(usize::from(i), usize::from(j));
-        self.pos[usize::from(self.heap[usize::from(i)])] = i;
-        self.pos[usize::from(self.heap[usize::from(j)])] = j;
-    }
-
-    fn sift_up(&mut self, mut at: u16) -> u16 {
+    /// Places `e` at the hole `at`, moving parents down while `e` is smaller.
+    fn sift_up(&mut self, mut at: usize, e: (VirtualTime, u16)) {
         while at > 0 {
             let parent = (at - 1) / 2;
-            if !self.less(self.heap[usize::from(at)], self.heap[usize::from(parent)]) {
+            let p = self.heap[parent];
+            if !less(e, p) {
                 break;
             }
-            self.swap(at, parent);
+            self.put(at, p);
             at = parent;
         }
-        at
+        self.put(at, e);
     }
 
-    fn sift_down(&mut self, mut at: u16) {
+    /// Places `e` at the hole `at`, moving the smaller child up while it is smaller than `e`.
+    fn sift_down(&mut self, mut at: usize, e: (VirtualTime, u16)) {
+        let len = usize::from(self.len);
         loop {
-            let (l, r) = (2 * u32::from(at) + 1, 2 * u32::from(at) + 2);
-            let mut best = at;
-            for c in [l, r] {
-                if c < u32::from(self.len) {
-                    let c = c as u16;
-                    if self.less(self.heap[usize::from(c)], self.heap[usize::from(best)]) {
-                        best = c;
-                    }
-                }
+            let left = 2 * at + 1;
+            if left >= len {
+                break;
             }
-            if best == at {
-                return;
+            let right = left + 1;
+            let child = if right < len && less(self.heap[right], self.heap[left]) {
+                right
+            } else {
+                left
+            };
+            let c = self.heap[child];
+            if !less(c, e) {
+                break;
             }
-            self.swap(at, best);
-            at = best;
+            self.put(at, c);
+            at = child;
         }
+        self.put(at, e);
+    }
+
+    fn put(&mut self, at: usize, e: (VirtualTime, u16)) {
+        self.heap[at] = e;
+        self.pos[usize::from(e.1)] = at as u16;
+    }
+}
+
+/// Smaller key first; ties to the lower flow.
+fn less(a: (VirtualTime, u16), b: (VirtualTime, u16)) -> bool {
+    match a.0.cmp(&b.0) {
+        core::cmp::Ordering::Less => true,
+        core::cmp::Ordering::Equal => a.1 < b.1,
+        core::cmp::Ordering::Greater => false,
     }
 }
 

@@ -522,6 +522,9 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
         task: Task,
         class: Class,
     ) -> Result<(), Refused<Task>> {
+        if now < self.now {
+            return Err(Refused::new(Error::TimeWentBackwards, task));
+        }
         self.fair
             .enqueue(now, flow, task.work, (task.id, class))
             .map(|_| self.now = now)
@@ -734,6 +737,12 @@ mod tests {
         assert_eq!(r.complete(0, 1), Err(Error::Unknown));
         r.complete(S, 0).unwrap();
         assert_eq!(r.complete(S, 0), Err(Error::Idle));
+        // The resource's clock is at 1 s: an arrival dated earlier is refused (it would move the
+        // clock back and let a CPU start a task before its previous one ended).
+        assert_eq!(
+            r.submit_gs(S / 2, u, t).unwrap_err().reason,
+            Error::TimeWentBackwards
+        );
         assert!(r.deregister(u).is_ok());
         assert_eq!(
             R::new(Kind::Gs, Discipline::Wfq, &[], 1, 1).unwrap_err(),

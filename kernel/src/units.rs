@@ -40,6 +40,7 @@ pub const MAX_TASK_WORK: Work = 1 << 39;
 ///
 /// Errors: [`Error::InvalidParameter`] (`Param::Capacity`) if `rate` is zero, [`Error::Overflow`]
 /// if the duration does not fit in [`Ticks`].
+#[inline]
 pub fn exec_ticks(work: Work, rate: Mips) -> Result<Ticks, Error> {
     if rate == 0 {
         return Err(Error::InvalidParameter(Param::Capacity));
@@ -48,12 +49,14 @@ pub fn exec_ticks(work: Work, rate: Mips) -> Result<Ticks, Error> {
 }
 
 /// Work done in `ticks` at `rate`, rounded down to whole MI (saturating at `Work::MAX`).
+#[inline]
 pub fn work_in(rate: Mips, ticks: Ticks) -> Work {
     let instr = u128::from(rate) * u128::from(ticks);
     Work::try_from(instr / u128::from(TICKS_PER_SECOND)).unwrap_or(Work::MAX)
 }
 
 /// `work` expressed in instructions. Errors: [`Error::Overflow`] above about 9.2e12 MI.
+#[inline]
 pub fn instructions(work: Work) -> Result<Instructions, Error> {
     work.checked_mul(TICKS_PER_SECOND)
         .and_then(|i| Instructions::try_from(i).ok())
@@ -66,6 +69,7 @@ pub const MAX_CAPACITY: Mips = 1 << 40;
 
 /// `a * b / d`, rounded up or down; `None` if `d` is zero or the result exceeds `u64`. Uses 64-bit
 /// arithmetic when the product fits, 128-bit otherwise.
+#[inline]
 pub(crate) fn mul_div(a: u64, b: u64, d: u64, up: bool) -> Option<u64> {
     if d == 0 {
         return None;

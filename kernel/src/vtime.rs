@@ -30,26 +30,31 @@ impl VirtualTime {
     pub const ZERO: Self = Self(U48F16::ZERO);
 
     /// From raw units of 2^-16 MI per unit weight.
+    #[inline]
     pub const fn from_bits(bits: u64) -> Self {
         Self(U48F16::from_bits(bits))
     }
 
     /// Raw units of 2^-16 MI per unit weight.
+    #[inline]
     pub const fn to_bits(self) -> u64 {
         self.0.to_bits()
     }
 
     /// `self + units`, wrapping.
+    #[inline]
     pub fn wrapping_add(self, units: u64) -> Self {
         Self(self.0.wrapping_add(U48F16::from_bits(units)))
     }
 
     /// Signed distance `self - other` in raw units (exact while the two are within 2^63).
+    #[inline]
     pub fn since(self, other: Self) -> i64 {
         self.to_bits().wrapping_sub(other.to_bits()) as i64
     }
 
     /// The later of two times under the wrap-around order.
+    #[inline]
     pub fn max(self, other: Self) -> Self {
         if self.since(other) >= 0 { self } else { other }
     }
@@ -71,6 +76,7 @@ impl PartialOrd for VirtualTime {
 
 impl Ord for VirtualTime {
     /// Wrap-around order: valid on sets spanning less than 2^63 raw units (see the module doc).
+    #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
         self.since(*other).cmp(&0)
     }
@@ -92,6 +98,7 @@ impl InvWeight {
 
     /// `work / w` in raw virtual-time units (2^-16 MI), rounded up; at most `2^55` for any work up
     /// to [`crate::units::MAX_TASK_WORK`].
+    #[inline]
     pub fn span(self, work: Work) -> u64 {
         let p = (u128::from(work) * u128::from(self.0)).div_ceil(1 << (48 - FRAC_BITS));
         u64::try_from(p).unwrap_or(u64::MAX)

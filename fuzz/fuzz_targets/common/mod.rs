@@ -1,0 +1,127 @@
+//! Helpers shared by the fuzz targets: arbitrary numbers that reach the edges, and an arbitrary
+//! mirror of the kernel's `Knowledge` and `Discipline` (the kernel does not depend on `arbitrary`).
+#![allow(dead_code)]
+
+use arbitrary::Arbitrary;
+use qosgate_kernel::bucket::Knowledge;
+use qosgate_kernel::fairq::Discipline;
+use qosgate_kernel::units::{MAX_CAPACITY, MAX_TASK_WORK, TICKS_PER_SECOND};
+
+/// The largest work, in MI, whose credit in instructions (`MI * 10^6`) fits in an `i64`.
+pub const MAX_INSTR_WORK: u64 = i64::MAX as u64 / TICKS_PER_SECOND;
+
+/// A `u64` that lands on zero, one, the type's maximum and the kernel's limits far more often
+/// than a uniform draw would, but can still be any value.
+#[derive(Arbitrary, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Num {
+    Zero,
+    One,
+    Two,
+    Max,
+    MaxMinus1,
+    MaxTask,
+    MaxTaskPlus1,
+    MaxInstr,
+    MaxInstrPlus1,
+    I64Max,
+    Million,
+    MaxCapacity,
+    MaxCapacityPlus1,
+    /// `2^(k % 64)`.
+    Pow2(u8),
+    /// `2^(k % 64) - 1`.
+    Pow2Minus1(u8),
+    Small(u8),
+    Medium(u32),
+    Raw(u64),
+}
+
+impl Num {
+    pub fn get(self) -> u64 {
+        match self {
+            Num::Zero => 0,
+            Num::One => 1,
+            Num::Two => 2,
+            Num::Max => u64::MAX,
+            Num::MaxMinus1 => u64::MAX - 1,
+            Num::MaxTask => MAX_TASK_WORK,
+            Num::MaxTaskPlus1 => MAX_TASK_WORK + 1,
+            Num::MaxInstr => MAX_INSTR_WORK,
+            Num::MaxInstrPlus1 => MAX_INSTR_WORK + 1,
+            Num::I64Max => i64::MAX as u64,
+            Num::Million => TICKS_PER_SECOND,
+            Num::MaxCapacity => MAX_CAPACITY,
+            Num::MaxCapacityPlus1 => MAX_CAPACITY + 1,
+            Num::Pow2(k) => 1u64 << (k % 64),
+            Num::Pow2Minus1(k) => (1u64 << (k % 64)) - 1,
+            Num::Small(x) => u64::from(x),
+            Num::Medium(x) => u64::from(x),
+            Num::Raw(x) => x,
+        }
+    }
+}
+
+/// A `u16` weight or count that reaches 0, 1 and `u16::MAX` often.
+#[derive(Arbitrary, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Num16 {
+    Zero,
+    One,
+    Max,
+    Small(u8),
+    Raw(u16),
+}
+
+impl Num16 {
+    pub fn get(self) -> u16 {
+        match self {
+            Num16::Zero => 0,
+            Num16::One => 1,
+            Num16::Max => u16::MAX,
+            Num16::Small(x) => u16::from(x),
+            Num16::Raw(x) => x,
+        }
+    }
+}
+
+/// Arbitrary mirror of [`Knowledge`].
+#[derive(Arbitrary, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum K {
+    Exact,
+    Conservative,
+    ConservativeFeedback,
+    Window(Num16),
+    Aggressive,
+}
+
+impl K {
+    pub fn get(self) -> Knowledge {
+        match self {
+            K::Exact => Knowledge::Exact,
+            K::Conservative => Knowledge::Conservative,
+            K::ConservativeFeedback => Knowledge::ConservativeFeedback,
+            K::Window(n) => Knowledge::Window(n.get()),
+            K::Aggressive => Knowledge::Aggressive,
+        }
+    }
+}
+
+/// Arbitrary mirror of [`Discipline`].
+#[derive(Arbitrary, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum D {
+    Wfq,
+    Scfq,
+}
+
+impl D {
+    pub fn get(self) -> Discipline {
+        match self {
+            D::Wfq => Discipline::Wfq,
+            D::Scfq => Discipline::Scfq,
+        }
+    }
+}
+
+/// `MI` in instructions, exactly (`i128`, never overflows).
+pub fn instr(work: u64) -> i128 {
+    i128::from(work) * i128::from(TICKS_PER_SECOND)
+}

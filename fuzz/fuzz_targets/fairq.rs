@@ -1,0 +1,419 @@
+//! Fair queue: a `FairQueue<u32, 8, 32>` (WFQ or SCFQ) driven by a sequence of opens, closes,
+//! enqueues and dequeues, against a model of the tasks queued on each flow.
+//! See `fuzz/README.md` for the list of invariants.
+#![no_main]
+
+mod common;
+
+use std::collections::{HashMap, VecDeque};
+
+use arbitrary::Arbitrary;
+use common::{D, Num, Num16};
+use libfuzzer_sys::fuzz_target;
+use qosgate_kernel::fairq::{Discipline, FairQueue, FlowId};
+use qosgate_kernel::units::MAX_CAPACITY;
+use qosgate_kernel::vtime::{InvWeight, MAX_SPAN, VirtualTime};
+use qosgate_kernel::{Error, Param, Refused};
+
+const FLOWS: usize = 8;
+const QUEUE: usize = 32;
+type Q = FairQueue<u32, FLOWS, QUEUE>;
+
+#[derive(Arbitrary, Debug)]
+struct Input {
+    discipline: D,
+    capacity: Num,
+    ops: Vec<Op>,
+}
+
+#[derive(Arbitrary, Debug)]
+enum Op {
+    Open(Num16),
+    Close(u8),
+    Enqueue {
+        dt: Num,
+        flow: u8,
+        work: Num,
+    },
+    /// An enqueue at an instant before the queue's clock (when there is one).
+    EnqueueStale {
+        back: Num,
+        flow: u8,
+        work: Num,
+    },
+    Dequeue {
+        dt: Num,
+    },
+    /// Dequeue until empty, at one instant.
+    Drain {
+        dt: Num,
+    },
+}
+
+/// A flow id: mostly a valid slot, sometimes just past the end, sometimes far out.
+fn flow_id(raw: u8) -> FlowId {
+    match raw {
+        255 => FlowId::MAX,
+        254 => 1000,
+        r => FlowId::from(r % (FLOWS as u8 + 1)),
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Slot {
+    /// Never opened, or released for sure (SCFQ close).
+    Free,
+    Open {
+        weight: u16,
+    },
+    /// Closed under WFQ: released now or later, when GPS has served it; its weight may still count.
+    Closed {
+        weight: u16,
+    },
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Queued {
+    item: u32,
+    work: u64,
+    tag: VirtualTime,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fate {
+    Queued,
+    Dequeued,
+    Refused,
+}
+
+struct Model {
+    discipline: Discipline,
+    now: u64,
+    /// The queue's own clock: the latest instant it has been advanced to.
+    clock: u64,
+    slots: [Slot; FLOWS],
+    queues: [VecDeque<Queued>; FLOWS],
+    /// Tag of the last task accepted on the flow since it was opened.
+    last: [Option<VirtualTime>; FLOWS],
+    fate: HashMap<u32, Fate>,
+    next_item: u32,
+    v: VirtualTime,
+}
+
+impl Model {
+    fn len(&self) -> usize {
+        self.queues.iter().map(VecDeque::len).sum()
+    }
+
+    fn invariants(&mut self, q: &Q) {
+        let len = self.len();
+        assert_eq!(q.len(), len, "len differs from the model");
+        assert_eq!(q.is_empty(), len == 0);
+        assert_eq!(q.discipline(), self.discipline);
+        let queued = self.fate.values().filter(|f| **f == Fate::Queued).count();
+        assert_eq!(queued, len, "model bookkeeping");
+        let (mut open_w, mut closed_w) = (0u32, 0u32);
+        for f in 0..FLOWS {
+            let id = f as FlowId;
+            assert_eq!(q.flow_len(id), self.queues[f].len(), "flow_len({f})");
+            match self.slots[f] {
+                Slot::Open { weight } => {
+                    assert!(q.is_open(id));
+                    assert_eq!(q.weight(id), Some(weight));
+                    open_w += u32::from(weight);
+                }
+                Slot::Closed { weight } => {
+                    assert!(!q.is_open(id));
+                    assert_eq!(q.weight(id), None);
+                    closed_w += u32::from(weight);
+                }
+                Slot::Free => {
+                    assert!(!q.is_open(id));
+                    assert_eq!(q.weight(id), None);
+                }
+            }
+        }
+        for id in [FLOWS as FlowId, 1000, FlowId::MAX] {
+            assert_eq!(q.flow_len(id), 0);
+            assert!(!q.is_open(id));
+        }
+        let open_n = self
+            .slots
+            .iter()
+            .filter(|s| matches!(s, Slot::Open { .. }))
+            .count();
+        let closed_n = self
+            .slots
+            .iter()
+            .filter(|s| matches!(s, Slot::Closed { .. }))
+            .count();
+        let in_use = q.in_use();
+        assert!(
+            in_use >= open_n && in_use <= open_n + closed_n,
+            "in_use {in_use}"
+        );
+        if self.discipline == Discipline::Scfq {
+            assert_eq!(in_use, open_n);
+        }
+        let tw = q.total_weight();
+        assert!(
+            tw >= open_w,
+            "total weight {tw} below the open flows' {open_w}"
+        );
+        match self.discipline {
+            Discipline::Scfq => assert_eq!(tw, open_w, "SCFQ releases closed flows at once"),
+            Discipline::Wfq => assert!(tw <= open_w + closed_w, "weight of unknown flows"),
+        }
+        // The system virtual time never goes back.
+        let v = q.virtual_time();
+        assert!(
+            v.since(self.v) >= 0,
+            "virtual time went back: {:?} -> {v:?}",
+            self.v
+        );
+        self.v = v;
+        // Every live tag lies within MAX_SPAN of v (module doc), so comparisons are exact; SCFQ's
+        // v is at most every queued tag.
+        for e in self.queues.iter().flatten() {
+            let d = e.tag.since(v);
+            assert!(
+                d.unsigned_abs() <= MAX_SPAN,
+                "queued tag {:?} is {d} units from v {v:?}",
+                e.tag
+            );
+            if self.discipline == Discipline::Scfq {
+                assert!(d >= 0, "SCFQ: queued tag {:?} behind v {v:?}", e.tag);
+            }
+        }
+    }
+
+    fn open(&mut self, q: &mut Q, w: u16) {
+        let got = q.open(w);
+        if w == 0 {
+            assert_eq!(got, Err(Error::InvalidParameter(Param::Weight)));
+            return;
+        }
+        let first_free = self.slots.iter().position(|s| *s == Slot::Free);
+        match got {
+            Ok(id) => {
+                let f = usize::from(id);
+                assert!(f < FLOWS, "flow id {id} out of range");
+                assert!(
+                    !matches!(self.slots[f], Slot::Open { .. }),
+                    "open handed out the open flow {id}"
+                );
+                // The first free slot: nothing known-free comes before it.
+                if let Some(ff) = first_free {
+                    assert!(f <= ff, "open skipped free slot {ff} for {f}");
+                }
+                if self.discipline == Discipline::Scfq {
+                    assert_eq!(Some(f), first_free, "SCFQ: not the first free slot");
+                }
+                // A reused closed slot was released: so were no others, but its weight is gone.
+                self.slots[f] = Slot::Open { weight: w };
+                self.queues[f].clear();
+                self.last[f] = None;
+            }
+            Err(e) => {
+                assert_eq!(e, Error::Full);
+                assert_eq!(first_free, None, "Full with a free slot");
+                assert_eq!(q.in_use(), FLOWS);
+            }
+        }
+    }
+
+    fn close(&mut self, q: &mut Q, id: FlowId) {
+        let got = q.close(id);
+        let f = usize::from(id);
+        match self.slots.get(f) {
+            Some(Slot::Open { weight }) => {
+                if self.queues[f].is_empty() {
+                    assert_eq!(got, Ok(()));
+                    self.slots[f] = match self.discipline {
+                        Discipline::Scfq => Slot::Free,
+                        Discipline::Wfq => Slot::Closed { weight: *weight },
+                    };
+                } else {
+                    assert_eq!(got, Err(Error::Busy));
+                }
+            }
+            _ => assert_eq!(got, Err(Error::Unknown)),
+        }
+    }
+
+    fn enqueue(&mut self, q: &mut Q, now: u64, id: FlowId, work: u64) {
+        let item = self.next_item;
+        self.next_item += 1;
+        let len = q.len();
+        let got = q.enqueue(now, id, work, item);
+        let f = usize::from(id);
+        let refused = |got: Result<VirtualTime, Refused<u32>>, want: Error| {
+            assert_eq!(got, Err(Refused { reason: want, item }), "enqueue");
+            assert_eq!(q.len(), len, "a refused enqueue changed len");
+        };
+        let weight = match self.slots.get(f) {
+            Some(Slot::Open { weight }) => *weight,
+            _ => {
+                refused(got, Error::Unknown);
+                self.fate.insert(item, Fate::Refused);
+                return;
+            }
+        };
+        self.fate.insert(item, Fate::Refused);
+        if work == 0 {
+            return refused(got, Error::InvalidParameter(Param::Work));
+        }
+        if self.len() == QUEUE {
+            return refused(got, Error::Full);
+        }
+        if now < self.clock {
+            return refused(got, Error::TimeWentBackwards);
+        }
+        self.clock = now;
+        // The WFQ clock moves to `now` even when the task is then refused.
+        let v = q.virtual_time();
+        assert!(v.since(self.v) >= 0, "virtual time went back");
+        self.v = v;
+        let span = InvWeight::new(weight).unwrap().span(work);
+        let starts: &[VirtualTime] = match (self.discipline, self.last[f]) {
+            (_, None) => &[v],
+            (Discipline::Scfq, Some(last)) if !self.queues[f].is_empty() => &[last.max(v)],
+            (Discipline::Scfq, Some(_)) => &[v],
+            // WFQ: max(v, F_last) if the flow is backlogged in GPS, else v; GPS is not observable.
+            (Discipline::Wfq, Some(last)) => &[last.max(v), v],
+        };
+        // The kernel keeps every live time within MAX_SPAN after the oldest one, min(v, the
+        // smallest queued tag).
+        let oldest = self
+            .queues
+            .iter()
+            .filter_map(|q| q.front())
+            .map(|e| e.tag)
+            .fold(v, Ord::min);
+        let fits = |start: &VirtualTime| {
+            let finish = start.wrapping_add(span);
+            span <= MAX_SPAN && finish.since(oldest) as u64 <= MAX_SPAN
+        };
+        match got {
+            Ok(tag) => {
+                let ok = starts
+                    .iter()
+                    .any(|s| fits(s) && s.wrapping_add(span) == tag);
+                assert!(
+                    ok,
+                    "tag {tag:?}: not start + L/w (v {v:?}, span {span}, starts {starts:?})"
+                );
+                if let Some(prev) = self.queues[f].back() {
+                    assert!(tag > prev.tag, "tags of one flow must increase");
+                }
+                self.queues[f].push_back(Queued { item, work, tag });
+                self.last[f] = Some(tag);
+                self.fate.insert(item, Fate::Queued);
+            }
+            Err(r) => {
+                assert!(
+                    starts.iter().any(|s| !fits(s)),
+                    "refused {r:?} though the tag fits (v {v:?}, span {span})"
+                );
+                refused(Err(r), Error::Overflow);
+            }
+        }
+    }
+
+    fn dequeue(&mut self, q: &mut Q, now: u64) -> bool {
+        let got = q.dequeue(now).expect("dequeue at a monotone clock");
+        self.clock = self.clock.max(now);
+        let Some(d) = got else {
+            assert_eq!(self.len(), 0, "dequeue returned None with tasks queued");
+            return false;
+        };
+        let f = usize::from(d.flow);
+        assert!(f < FLOWS);
+        let head = self.queues[f]
+            .pop_front()
+            .unwrap_or_else(|| panic!("dequeued from flow {f}, which the model has empty"));
+        // Per-flow FIFO: it is the oldest task of its flow.
+        assert_eq!(d.item, head.item, "flow {f} out of FIFO order");
+        assert_eq!((d.work, d.finish), (head.work, head.tag));
+        assert_eq!(self.fate.insert(d.item, Fate::Dequeued), Some(Fate::Queued));
+        // Smallest finish tag first, ties to the lower flow.
+        for (g, qg) in self.queues.iter().enumerate() {
+            if let Some(h) = qg.front()
+                && g != f
+            {
+                assert!(
+                    h.tag > d.finish || (h.tag == d.finish && g > f),
+                    "served flow {f} tag {:?} before flow {g} tag {:?}",
+                    d.finish,
+                    h.tag
+                );
+            }
+        }
+        true
+    }
+}
+
+fn run(input: Input) {
+    let discipline = input.discipline.get();
+    let capacity = input.capacity.get();
+    let valid = (1..=MAX_CAPACITY).contains(&capacity);
+    let mut q = match Q::new(discipline, capacity) {
+        Ok(q) => {
+            assert!(valid, "capacity {capacity} accepted");
+            q
+        }
+        Err(e) => {
+            assert!(!valid, "capacity {capacity} refused");
+            assert_eq!(e, Error::InvalidParameter(Param::Capacity));
+            Q::new(discipline, capacity.clamp(1, MAX_CAPACITY)).unwrap()
+        }
+    };
+    let mut m = Model {
+        discipline,
+        now: 0,
+        clock: 0,
+        slots: [Slot::Free; FLOWS],
+        queues: Default::default(),
+        last: [None; FLOWS],
+        fate: HashMap::new(),
+        next_item: 0,
+        v: q.virtual_time(),
+    };
+    m.invariants(&q);
+    for op in input.ops {
+        match op {
+            Op::Open(w) => m.open(&mut q, w.get()),
+            Op::Close(f) => m.close(&mut q, flow_id(f)),
+            Op::Enqueue { dt, flow, work } => {
+                m.now = m.now.saturating_add(dt.get());
+                m.enqueue(&mut q, m.now, flow_id(flow), work.get());
+            }
+            Op::EnqueueStale { back, flow, work } => {
+                let back = back.get().max(1);
+                if let Some(t) = m.clock.checked_sub(back) {
+                    m.enqueue(&mut q, t, flow_id(flow), work.get());
+                }
+            }
+            Op::Dequeue { dt } => {
+                m.now = m.now.saturating_add(dt.get());
+                m.dequeue(&mut q, m.now);
+            }
+            Op::Drain { dt } => {
+                m.now = m.now.saturating_add(dt.get());
+                let mut n = 0;
+                while m.dequeue(&mut q, m.now) {
+                    n += 1;
+                    assert!(n <= QUEUE, "drain did not end");
+                    m.invariants(&q);
+                }
+            }
+        }
+        m.invariants(&q);
+    }
+    // Conservation: everything handed in is queued, was dequeued exactly once, or came back.
+    while m.dequeue(&mut q, m.now) {}
+    assert!(m.fate.values().all(|f| *f != Fate::Queued));
+    assert_eq!(m.fate.len() as u32, m.next_item);
+}
+
+fuzz_target!(|input: Input| run(input));
