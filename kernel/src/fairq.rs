@@ -92,10 +92,7 @@ struct Flow {
 const FREE_FLOW: Flow = Flow {
     state: FlowState::Free,
     weight: 0,
-    inv: match InvWeight::new(1) {
-        Some(i) => i,
-        None => unreachable!(),
-    },
+    inv: InvWeight::ONE,
     last_finish: VirtualTime::ZERO,
     head: NIL,
     tail: NIL,

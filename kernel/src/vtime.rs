@@ -87,6 +87,9 @@ impl Ord for VirtualTime {
 pub struct InvWeight(u64);
 
 impl InvWeight {
+    /// The reciprocal of weight 1.
+    pub const ONE: Self = Self(1 << 48);
+
     /// The reciprocal of `w`; `None` for a zero weight.
     pub const fn new(w: Weight) -> Option<Self> {
         if w == 0 {
@@ -126,5 +129,6 @@ mod tests {
         // 1/3 rounds up, never down.
         assert_eq!(InvWeight::new(3).unwrap().span(1), 21_846);
         assert!(InvWeight::new(0).is_none());
+        assert_eq!(InvWeight::new(1), Some(InvWeight::ONE));
     }
 }
