@@ -218,6 +218,26 @@ mod tests {
         assert_eq!(b, 2_691_666_667 + 2 * 538_333_334);
     }
 
+    /// Eq. 8 (a resource of capacity C admitting N users of weight 1, tasks up to I, bursts
+    /// sigma = m I) is Eq. 5 at the equal share g = C / N: ((m + 1) N + 1) I / C.
+    #[test]
+    fn eq8_is_eq5_at_equal_shares() {
+        let (c, i, n, m) = (520_000u64, 71_383_000u64, 4u64, 5u64);
+        let spec = BoundSpec {
+            sigma: m * i,
+            imax: i,
+            rate: c / n,
+            cpu: c,
+            capacity: c,
+            resource_imax: i,
+            ..u1(Discipline::Wfq)
+        };
+        let eq8 = (((m + 1) * n + 1) * i * 1_000_000).div_ceil(c);
+        let b = spec.at_resource().unwrap();
+        // Three terms each rounded up: at most 3 ticks above the exact value.
+        assert!(b >= eq8 && b <= eq8 + 3, "{b} vs {eq8}");
+    }
+
     #[test]
     fn scfq_latency_counts_other_flows_and_exceeds_wfq_with_three_or_more_flows() {
         let mut wfq = u1(Discipline::Wfq);
