@@ -15,8 +15,8 @@
 //!    task's expected end at that slot's speed. Only slots whose maximum task admits the task
 //!    are considered.
 //!
-//! Memory: a fair queue of `USERS` flows and `BATCH` tasks, an EDF heap of `BATCH` tasks, and
-//! `SLOTS` slots. Both phases are `O(log BATCH + SLOTS)` per task.
+//! Memory: a fair queue of `USERS` flows and `BATCH` tasks or an EDF heap of `BATCH` tasks,
+//! whichever is larger (an enum: only the chosen ordering's storage is used), and `SLOTS` slots. Both phases are `O(log BATCH + SLOTS)` per task.
 
 use heapless::Vec;
 use heapless::binary_heap::{BinaryHeap, Min};
@@ -71,14 +71,24 @@ struct Slot {
 /// EDF heap key: deadline, then arrival order.
 type EdfKey = (Ticks, u32, u32, FlowId, Work);
 
+/// The waiting tasks, in the structure the ordering needs (only one is ever used).
+#[derive(Clone, Debug)]
+enum Batch<const USERS: usize, const BATCH: usize> {
+    Wfq(FairQueue<BeTask, USERS, BATCH>),
+    Edf {
+        heap: BinaryHeap<EdfKey, Min, BATCH>,
+        /// Users added so far: ids `0..users`.
+        users: u16,
+        /// Arrival counter, the tie-break between equal deadlines.
+        seq: u32,
+    },
+}
+
 /// A two-phase best-effort meta-scheduler for `USERS` users, `BATCH` waiting tasks and `SLOTS`
 /// assignment targets.
 #[derive(Clone, Debug)]
 pub struct MetaScheduler<const USERS: usize, const BATCH: usize, const SLOTS: usize> {
-    order: Order,
-    fair: FairQueue<BeTask, USERS, BATCH>,
-    edf: BinaryHeap<EdfKey, Min, BATCH>,
-    seq: u32,
+    batch: Batch<USERS, BATCH>,
     slots: Vec<Slot, SLOTS>,
 }
 
@@ -90,18 +100,38 @@ impl<const USERS: usize, const BATCH: usize, const SLOTS: usize>
     ///
     /// Errors: `InvalidParameter(Capacity)` for zero capacity.
     pub fn new(order: Order, capacity: Mips) -> Result<Self, Error> {
+        let fair = FairQueue::new(Discipline::Wfq, capacity)?;
+        let batch = match order {
+            Order::Wfq => Batch::Wfq(fair),
+            Order::Edf => Batch::Edf {
+                heap: BinaryHeap::new(),
+                users: 0,
+                seq: 0,
+            },
+        };
         Ok(Self {
-            order,
-            fair: FairQueue::new(Discipline::Wfq, capacity)?,
-            edf: BinaryHeap::new(),
-            seq: 0,
+            batch,
             slots: Vec::new(),
         })
     }
 
-    /// Adds a best-effort user of weight `w`. Errors: those of [`FairQueue::open`].
+    /// Adds a best-effort user of weight `w` (EDF ignores weights but checks them).
+    ///
+    /// Errors: `InvalidParameter(Weight)` for zero; [`Error::Full`] beyond `USERS` users.
     pub fn add_user(&mut self, w: Weight) -> Result<FlowId, Error> {
-        self.fair.open(w)
+        match &mut self.batch {
+            Batch::Wfq(fair) => fair.open(w),
+            Batch::Edf { users, .. } => {
+                if w == 0 {
+                    return Err(Error::InvalidParameter(Param::Weight));
+                }
+                if usize::from(*users) >= USERS {
+                    return Err(Error::Full);
+                }
+                *users += 1;
+                Ok(*users - 1)
+            }
+        }
     }
 
     /// Adds an assignment target of `speed` MIPS accepting tasks up to `max_task` MI; its start
@@ -136,9 +166,9 @@ impl<const USERS: usize, const BATCH: usize, const SLOTS: usize>
 
     /// Tasks waiting for the next dispatch.
     pub fn len(&self) -> usize {
-        match self.order {
-            Order::Wfq => self.fair.len(),
-            Order::Edf => self.edf.len(),
+        match &self.batch {
+            Batch::Wfq(fair) => fair.len(),
+            Batch::Edf { heap, .. } => heap.len(),
         }
     }
 
@@ -154,7 +184,11 @@ impl<const USERS: usize, const BATCH: usize, const SLOTS: usize>
     /// [`Error::Full`]; those of [`FairQueue::enqueue`].
     pub fn submit(&mut self, now: Ticks, task: BeTask) -> Result<(), Refused<BeTask>> {
         let refuse = |e| Err(Refused::new(e, task));
-        if !self.fair.is_open(task.user) {
+        let known = match &self.batch {
+            Batch::Wfq(fair) => fair.is_open(task.user),
+            Batch::Edf { users, .. } => task.user < *users,
+        };
+        if !known {
             return refuse(Error::Unknown);
         }
         if task.work == 0 {
@@ -163,17 +197,13 @@ impl<const USERS: usize, const BATCH: usize, const SLOTS: usize>
         if !self.slots.iter().any(|s| s.max_task >= task.work) {
             return refuse(Error::TaskTooLarge);
         }
-        match self.order {
-            Order::Wfq => self
-                .fair
-                .enqueue(now, task.user, task.work, task)
-                .map(|_| ()),
-            Order::Edf => {
-                let key = (task.deadline, self.seq, task.id, task.user, task.work);
-                self.edf
-                    .push(key)
+        match &mut self.batch {
+            Batch::Wfq(fair) => fair.enqueue(now, task.user, task.work, task).map(|_| ()),
+            Batch::Edf { heap, seq, .. } => {
+                let key = (task.deadline, *seq, task.id, task.user, task.work);
+                heap.push(key)
                     .map_err(|_| Refused::new(Error::Full, task))?;
-                self.seq = self.seq.wrapping_add(1);
+                *seq = seq.wrapping_add(1);
                 Ok(())
             }
         }
@@ -183,12 +213,12 @@ impl<const USERS: usize, const BATCH: usize, const SLOTS: usize>
     ///
     /// Errors: [`Error::TimeWentBackwards`] (WFQ ordering).
     pub fn dispatch(&mut self, now: Ticks) -> Result<Option<Assignment>, Error> {
-        let task = match self.order {
-            Order::Wfq => match self.fair.dequeue(now)? {
+        let task = match &mut self.batch {
+            Batch::Wfq(fair) => match fair.dequeue(now)? {
                 Some(d) => d.item,
                 None => return Ok(None),
             },
-            Order::Edf => match self.edf.pop() {
+            Batch::Edf { heap, .. } => match heap.pop() {
                 Some((deadline, _, id, user, work)) => BeTask {
                     id,
                     user,
