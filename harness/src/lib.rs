@@ -16,8 +16,10 @@ pub mod bounds;
 pub mod cli;
 pub mod grid;
 pub mod report;
+pub mod sequence;
+pub mod solve;
 
-use cli::{BoundsArgs, Cli, Command};
+use cli::{BoundsArgs, Cli, Command, SequenceCommand, SolveCommand};
 
 /// Runs one command line, writing its output to `out`.
 ///
@@ -25,6 +27,10 @@ use cli::{BoundsArgs, Cli, Command};
 pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<()> {
     match &cli.command {
         Command::Bounds(args) => run_bounds(args, out),
+        Command::Solve(SolveCommand::Pap(args)) => solve::run_pap(args, out),
+        Command::Solve(SolveCommand::Broker(args)) => solve::run_broker(args, out),
+        Command::Sequence(SequenceCommand::Billiard(args)) => sequence::run_billiard(args, out),
+        Command::Sequence(SequenceCommand::Rtdp(args)) => sequence::run_rtdp(args, out),
     }
 }
 

@@ -1,14 +1,17 @@
 //! Memory of every kernel structure, fixed at compile time, for the reference configuration.
 //!
-//! The reference configuration is 64 users, 8 resources, 256 queued tasks per queue and up to 32
-//! CPUs per resource (the paper's largest resource has 30). A gateway holds one [`Bucket`] per
+//! The reference configuration is 64 users, 8 resources (clusters), 256 queued tasks per queue, up
+//! to 32 CPUs per resource (the paper's largest resource has 30) and 4 request types. A gateway holds one [`Bucket`] per
 //! (user, resource) registration, one [`ReferenceResource`] per resource it schedules locally,
 //! and one [`ReferenceMeta`] for best-effort traffic. [`SIZES`] lists `size_of` for each, on
 //! the target it is compiled for; the README quotes the figures for x86_64 and thumbv7em.
 
 use core::mem::size_of;
 
+use crate::allocate::Allocation;
+use crate::broker::Routing;
 use crate::bucket::Bucket;
+use crate::dispatch::{Bernoulli, Billiard, Rtdp};
 use crate::fairq::FairQueue;
 use crate::meta::MetaScheduler;
 use crate::registry::Registry;
@@ -18,6 +21,8 @@ use crate::resource::Resource;
 pub const USERS: usize = 64;
 /// Resources a gateway schedules in the reference configuration.
 pub const RESOURCES: usize = 8;
+/// Request types of RTDP in the reference configuration.
+pub const REQUEST_TYPES: usize = 4;
 /// Queued tasks per queue in the reference configuration.
 pub const QUEUE: usize = 256;
 /// CPUs per resource in the reference configuration.
@@ -33,7 +38,7 @@ pub type ReferenceRegistry = Registry<USERS>;
 pub type ReferenceMeta = MetaScheduler<USERS, QUEUE, RESOURCES>;
 
 /// `(structure, bytes)` for each kernel structure in the reference configuration.
-pub const SIZES: [(&str, usize); 5] = [
+pub const SIZES: [(&str, usize); 10] = [
     ("Bucket (one per user and resource)", size_of::<Bucket>()),
     ("Registry<64>", size_of::<ReferenceRegistry>()),
     (
@@ -47,6 +52,20 @@ pub const SIZES: [(&str, usize); 5] = [
     (
         "MetaScheduler<64 users, 256 tasks, 8 slots>",
         size_of::<ReferenceMeta>(),
+    ),
+    ("Billiard<8 clusters>", size_of::<Billiard<RESOURCES>>()),
+    (
+        "Rtdp<8 clusters, 4 types>",
+        size_of::<Rtdp<RESOURCES, REQUEST_TYPES>>(),
+    ),
+    ("Bernoulli<8 clusters>", size_of::<Bernoulli<RESOURCES>>()),
+    (
+        "Allocation<8 clusters> (a PAP result)",
+        size_of::<Allocation<RESOURCES>>(),
+    ),
+    (
+        "Routing<8 providers> (a broker result)",
+        size_of::<Routing<RESOURCES>>(),
     ),
 ];
 

@@ -28,8 +28,11 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod allocate;
 pub mod bound;
+pub mod broker;
 pub mod bucket;
+pub mod dispatch;
 pub mod error;
 pub mod fairq;
 pub mod footprint;

@@ -125,3 +125,89 @@ impl D {
 pub fn instr(work: u64) -> i128 {
     i128::from(work) * i128::from(TICKS_PER_SECOND)
 }
+
+/// An `f64` that lands on the edges far more often than a uniform draw of bits would: zeros of
+/// both signs, infinities, NaN, the smallest subnormal and normal numbers, the largest finite
+/// number, powers of ten across the whole range, and plain values in `[0, 1)` and `[0, 655.35]`;
+/// `Raw` reaches every bit pattern. `Neg` flips the sign of the value it wraps.
+#[derive(Arbitrary, Debug, Clone, Copy, PartialEq)]
+pub enum Float {
+    Zero,
+    NegZero,
+    One,
+    Inf,
+    NegInf,
+    Nan,
+    MinSubnormal,
+    MinPositive,
+    Max,
+    Epsilon,
+    /// `10^(k % 616 - 308)`, with `k` read as unsigned.
+    Pow10(u16),
+    /// `k / 2^32`, in `[0, 1)`.
+    Unit(u32),
+    /// `k / 100`.
+    Cents(u16),
+    /// `m * 2^e`.
+    Scaled(u16, i16),
+    Raw(u64),
+    Neg(Float1),
+}
+
+/// [`Float`] without the recursive `Neg` (one sign flip is enough).
+#[derive(Arbitrary, Debug, Clone, Copy, PartialEq)]
+pub enum Float1 {
+    One,
+    Inf,
+    MinSubnormal,
+    Pow10(u16),
+    Unit(u32),
+    Cents(u16),
+    Raw(u64),
+}
+
+impl Float1 {
+    pub fn get(self) -> f64 {
+        match self {
+            Float1::One => 1.0,
+            Float1::Inf => f64::INFINITY,
+            Float1::MinSubnormal => f64::from_bits(1),
+            Float1::Pow10(k) => pow10(k),
+            Float1::Unit(k) => f64::from(k) / 4_294_967_296.0,
+            Float1::Cents(k) => f64::from(k) / 100.0,
+            Float1::Raw(b) => f64::from_bits(b),
+        }
+    }
+}
+
+fn pow10(k: u16) -> f64 {
+    10f64.powi(i32::from(k % 616) - 308)
+}
+
+impl Float {
+    pub fn get(self) -> f64 {
+        match self {
+            Float::Zero => 0.0,
+            Float::NegZero => -0.0,
+            Float::One => 1.0,
+            Float::Inf => f64::INFINITY,
+            Float::NegInf => f64::NEG_INFINITY,
+            Float::Nan => f64::NAN,
+            Float::MinSubnormal => f64::from_bits(1),
+            Float::MinPositive => f64::MIN_POSITIVE,
+            Float::Max => f64::MAX,
+            Float::Epsilon => f64::EPSILON,
+            Float::Pow10(k) => pow10(k),
+            Float::Unit(k) => f64::from(k) / 4_294_967_296.0,
+            Float::Cents(k) => f64::from(k) / 100.0,
+            Float::Scaled(m, e) => f64::from(m) * 2f64.powi(i32::from(e)),
+            Float::Raw(b) => f64::from_bits(b),
+            Float::Neg(x) => -x.get(),
+        }
+    }
+}
+
+/// Whether `x` is finite and within `[lo, hi]`.
+pub fn within(x: f64, lo: f64, hi: f64) -> bool {
+    x.is_finite() && (lo..=hi).contains(&x)
+}

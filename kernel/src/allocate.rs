@@ -1,0 +1,898 @@
+//! Workload allocation of external requests to clusters: PAP (seed 000 Sec. 3-4, Algorithm 1,
+//! corrected by `SPEC-NOTES` N1-N3) and the baselines RR, LRF and BCF (Sec. 5.2.1, Eq. 25-27).
+//!
+//! # Model and units
+//! A gateway receives external requests at rate `Lambda` and splits them over `N` clusters; cluster
+//! `j` gets `lambda_hat_j` (requests per unit time) on top of its own local requests. Each cluster
+//! is an M/G/1 queue in which local requests preempt external ones (seed 000 Eq. 4):
+//!
+//! | symbol | field | meaning (seed 000 Table 1) | unit |
+//! | --- | --- | --- | --- |
+//! | `theta_j` | [`Cluster::theta`] | mean service time of an external request | time |
+//! | `omega_j` | [`Cluster::omega`] | second moment of that service time | time^2 |
+//! | `lambda_j` | [`Cluster::local_rate`] | arrival rate of local requests | 1/time |
+//! | `tau_j` | [`Cluster::tau`] | mean service time of a local request | time |
+//! | `mu_j` | [`Cluster::mu`] | second moment of that service time | time^2 |
+//! | `rho_j` | [`Cluster::rho`] | `tau_j lambda_j`, the local load | 1 |
+//! | `lambda_hat_j` | output | external rate sent to cluster `j` | 1/time |
+//! | `z` | output | the Lagrange multiplier: the common marginal cost `d/dx [x T_j(x)]` | time |
+//!
+//! Any time unit works as long as it is the same for every input (seconds, hours). Note that
+//! `mu_j` is a *second moment* here (seed 000), not a service rate as in [`crate::broker`].
+//!
+//! # Objective (Eq. 3, 4 with N3)
+//! `T = (1/Lambda) sum_j lambda_hat_j T_j`, with
+//! `T_j(x) = (theta_j + (x omega_j + lambda_j mu_j) / (2 (1 - rho_j - theta_j x))) / (1 - rho_j)`.
+//! The printed Table 1 has `lambda_j` in the first term of `m_j`; N3 corrects it to `lambda_hat_j`,
+//! so `kappa_j m_j = lambda_hat_j omega_j + lambda_j mu_j`. See [`objective`],
+//! [`Cluster::response_time`] and [`Cluster::marginal_cost`].
+//!
+//! # The solution (N1, N2)
+//! `x T_j(x)` is convex on `0 <= x < (1 - rho_j)/theta_j`, so the optimum is a water-filling: every
+//! cluster that gets load has the same marginal cost `z`, and a cluster whose marginal cost at zero
+//! load, `psi_j` (Eq. 14), is `>= z` gets nothing. With `a = 1 - rho_j`, N1's corrected Eq. 7 is
+//!
+//! ```text
+//! lambda_hat_j(z) = a/theta_j - (1/theta_j) sqrt( a (omega_j a + theta_j lambda_j mu_j)
+//!                                                 / (2 theta_j a z + omega_j - 2 theta_j^2) )
+//! ```
+//!
+//! (the printed numerator `a (omega_j a) + theta_j lambda_j mu_j` is wrong: only N1's form is zero
+//! at `z = psi_j`). The kernel evaluates it in an algebraically equal form without cancellation:
+//! with `d = z - psi_j >= 0`, `c = omega_j + theta_j lambda_j mu_j / a` and
+//! `q = c / (2 theta_j a d + c)`,
+//! `lambda_hat_j(z) = (a / theta_j) (1 - q) / (1 + sqrt(q))` (equal to `(a - a sqrt(q)) / theta_j`,
+//! and `a sqrt(q)` is N1's square root). See [`Cluster::lambda_hat_at`].
+//!
+//! N2's water-filling: sort by `psi_j` ascending (ties to the lower index); with
+//! `L_k(z) = sum_{j <= k} lambda_hat_j(z)`, the active set is `1..k` for the largest `k` with
+//! `L_k(psi_k) <= Lambda` (found by binary search: `L_k(psi_k)` does not decrease with `k`); then
+//! `z` solves `L_k(z) = Lambda` on `[psi_k, psi_{k+1})`, or on `[psi_N, ub)` with `ub - psi_N`
+//! found by doubling from `psi_N` (Algorithm 1's `ub = 2 lb`). The solve works on the offset
+//! `t = z - psi_k`, so tiny loads are resolved as finely as large ones.
+//!
+//! # Precision, iteration caps and complexity
+//! `epsilon` is **relative**: [`pap`] stops when `|sum_j lambda_hat_j - Lambda| <= epsilon Lambda`,
+//! the sum taken in index order over the returned rates (exactly what a caller recomputes).
+//! `epsilon` must lie in [`MIN_EPSILON`]`..=`[`MAX_EPSILON`]. The root is found by a safeguarded
+//! Newton iteration inside the bisection bracket of N2 (a Newton step that would leave the bracket
+//! becomes a bisection step; `L_k` is concave in `z`, so Newton from the left never overshoots).
+//! Caps: at most [`MAX_DOUBLINGS`] doublings of `ub` and [`MAX_ITERATIONS`] bracket steps; hitting
+//! either, or a bracket that can no longer shrink in `f64`, is [`PapError::NoConvergence`].
+//! Cost: `O(N^2)` comparisons to sort (insertion sort, `N` is small), `O(N log N)` rate
+//! evaluations to find `k`, `O(N)` per iteration; typically 4-8 iterations at `epsilon = 1e-9`.
+//! Memory: the stack holds a few `[f64; N]`; nothing allocates.
+//!
+//! # Workload helpers
+//! [`mean_service_time`] (Eq. 16, 17), [`second_moment`] (Eq. 18, 19), [`das2_mean_log2_size`]
+//! (Eq. 29), [`das2_mean_vms`] (Eq. 28) and [`lognormal_mean`] (Eq. 30) turn the DAS-2 workload
+//! model of `SPEC-NOTES` N8 into the cluster parameters above.
+//!
+//! # Errors
+//! Every precondition is a [`PapError`] naming the offending input; nothing panics.
+
+use core::fmt;
+
+/// The smallest relative precision [`pap`] accepts: the sum of `N` rates is only known to about
+/// `N` ulps, and `1e-12` leaves room for thousands of clusters.
+pub const MIN_EPSILON: f64 = 1e-12;
+/// The largest relative precision [`pap`] accepts.
+pub const MAX_EPSILON: f64 = 0.5;
+/// Cap on the doublings of the upper bound `ub` when every cluster is active (enough to go from
+/// the smallest subnormal to the largest finite `f64`).
+pub const MAX_DOUBLINGS: u32 = 2100;
+/// Cap on the Newton/bisection steps of the root search.
+pub const MAX_ITERATIONS: u32 = 400;
+
+/// One cluster as PAP sees it (seed 000 Table 1; units in the module docs).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Cluster {
+    /// `theta_j`: mean service time of an external request, `> 0`.
+    pub theta: f64,
+    /// `omega_j`: second moment of the external service time, `>= theta_j^2`.
+    pub omega: f64,
+    /// `lambda_j`: arrival rate of local requests, `>= 0`.
+    pub local_rate: f64,
+    /// `tau_j`: mean service time of a local request, `>= 0`, with `tau_j lambda_j < 1`.
+    pub tau: f64,
+    /// `mu_j`: second moment of the local service time, `>= tau_j^2`.
+    pub mu: f64,
+}
+
+/// An input of [`pap`], [`objective`] or a baseline, as named in errors (indices are positions in
+/// the slice passed, from 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Input {
+    /// The external arrival rate `Lambda`.
+    ExternalRate,
+    /// The precision `epsilon`.
+    Epsilon,
+    /// `theta_j` of cluster `j`.
+    Theta(usize),
+    /// `omega_j` of cluster `j`.
+    Omega(usize),
+    /// `lambda_j` (local rate) of cluster `j`.
+    LocalRate(usize),
+    /// `tau_j` of cluster `j`.
+    Tau(usize),
+    /// `mu_j` of cluster `j`.
+    Mu(usize),
+    /// A given `lambda_hat_j` ([`objective`]).
+    LambdaHat(usize),
+    /// A cluster's total speed (BCF, Eq. 27).
+    Speed(usize),
+    /// A workload-model parameter (Eq. 16-19, 28-30).
+    Workload,
+}
+
+/// Why PAP, a baseline or a helper refused its input. Indices are positions in the slice (from 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum PapError {
+    /// No clusters were given.
+    NoClusters,
+    /// More clusters than the allocation's capacity `N`.
+    TooManyClusters,
+    /// The slices passed together differ in length.
+    LengthMismatch,
+    /// The input is NaN or infinite.
+    NotFinite(Input),
+    /// The input is negative.
+    Negative(Input),
+    /// `epsilon` lies outside [`MIN_EPSILON`]`..=`[`MAX_EPSILON`].
+    EpsilonOutOfRange,
+    /// `theta_j` is zero.
+    ThetaZero {
+        /// The cluster.
+        cluster: usize,
+    },
+    /// `omega_j < theta_j^2`: no distribution has these moments.
+    OmegaBelowThetaSquared {
+        /// The cluster.
+        cluster: usize,
+    },
+    /// `mu_j < tau_j^2`: no distribution has these moments.
+    MuBelowTauSquared {
+        /// The cluster.
+        cluster: usize,
+    },
+    /// `rho_j = tau_j lambda_j >= 1`: local load alone saturates the cluster (N2).
+    Saturated {
+        /// The cluster.
+        cluster: usize,
+    },
+    /// A derived quantity (`psi_j`, the capacity `(1 - rho_j)/theta_j`, or
+    /// `omega_j + theta_j lambda_j mu_j / (1 - rho_j)`) is not a finite positive `f64`: the
+    /// cluster's parameters span too many orders of magnitude.
+    OutOfRange {
+        /// The cluster.
+        cluster: usize,
+    },
+    /// `Lambda >= sum_j (1 - rho_j)/theta_j`: the clusters cannot carry the external load (N2).
+    Infeasible,
+    /// A given load makes `u_j = rho_j + theta_j lambda_hat_j >= 1` ([`objective`]).
+    Unstable {
+        /// The cluster.
+        cluster: usize,
+    },
+    /// The iteration caps were hit, or `f64` cannot resolve the root to `epsilon`.
+    NoConvergence,
+    /// A workload-model parameter is out of range (see the helper's docs).
+    InvalidWorkload,
+}
+
+impl fmt::Display for Input {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Input::ExternalRate => f.write_str("external rate"),
+            Input::Epsilon => f.write_str("epsilon"),
+            Input::Theta(j) => write!(f, "cluster {j}: theta"),
+            Input::Omega(j) => write!(f, "cluster {j}: omega"),
+            Input::LocalRate(j) => write!(f, "cluster {j}: local rate"),
+            Input::Tau(j) => write!(f, "cluster {j}: tau"),
+            Input::Mu(j) => write!(f, "cluster {j}: mu"),
+            Input::LambdaHat(j) => write!(f, "cluster {j}: lambda_hat"),
+            Input::Speed(j) => write!(f, "cluster {j}: speed"),
+            Input::Workload => f.write_str("workload parameter"),
+        }
+    }
+}
+
+impl fmt::Display for PapError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PapError::NoClusters => f.write_str("no clusters"),
+            PapError::TooManyClusters => f.write_str("more clusters than the solver's capacity"),
+            PapError::LengthMismatch => f.write_str("slices of different lengths"),
+            PapError::NotFinite(i) => write!(f, "{i} is not finite"),
+            PapError::Negative(i) => write!(f, "{i} is negative"),
+            PapError::EpsilonOutOfRange => write!(
+                f,
+                "epsilon outside [{MIN_EPSILON:e}, {MAX_EPSILON}] (relative precision)"
+            ),
+            PapError::ThetaZero { cluster } => write!(f, "cluster {cluster}: theta is zero"),
+            PapError::OmegaBelowThetaSquared { cluster } => {
+                write!(f, "cluster {cluster}: omega < theta^2")
+            }
+            PapError::MuBelowTauSquared { cluster } => write!(f, "cluster {cluster}: mu < tau^2"),
+            PapError::Saturated { cluster } => write!(
+                f,
+                "cluster {cluster}: saturated by local load (rho = tau * local rate >= 1)"
+            ),
+            PapError::OutOfRange { cluster } => write!(
+                f,
+                "cluster {cluster}: parameters span too many orders of magnitude for f64"
+            ),
+            PapError::Infeasible => f.write_str(
+                "infeasible: external rate >= total external capacity sum (1 - rho_j) / theta_j",
+            ),
+            PapError::Unstable { cluster } => {
+                write!(f, "cluster {cluster}: utilisation >= 1 at this load")
+            }
+            PapError::NoConvergence => f.write_str("no convergence within the iteration caps"),
+            PapError::InvalidWorkload => f.write_str("workload parameter out of range"),
+        }
+    }
+}
+
+impl core::error::Error for PapError {}
+
+/// Rates per cluster: the result of [`pap`] and of the baselines. `len()` is the number of
+/// clusters given; entries past it are zero and not part of the allocation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Allocation<const N: usize> {
+    lambda_hat: [f64; N],
+    active: [bool; N],
+    len: usize,
+    z: Option<f64>,
+}
+
+impl<const N: usize> Allocation<N> {
+    /// `lambda_hat_j` for each cluster, in the order given; each `>= 0`.
+    pub fn lambda_hat(&self) -> &[f64] {
+        self.lambda_hat.get(..self.len).unwrap_or(&[])
+    }
+
+    /// Whether cluster `j` is in the active set. PAP: the water-filling set `1..k` of N2, whose
+    /// rates may be zero only at its boundary (`Lambda = 0`, or `z` exactly at some `psi_j`);
+    /// every cluster outside it gets exactly `0`. Baselines: `lambda_hat_j > 0`.
+    pub fn active(&self) -> &[bool] {
+        self.active.get(..self.len).unwrap_or(&[])
+    }
+
+    /// The Lagrange multiplier `z` of PAP (time units); `None` for the baselines.
+    pub fn z(&self) -> Option<f64> {
+        self.z
+    }
+
+    /// The number of clusters.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there are no clusters (never, for a successful call).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// `sum_j lambda_hat_j`, in index order.
+    pub fn total(&self) -> f64 {
+        self.lambda_hat().iter().sum()
+    }
+
+    fn empty(len: usize) -> Self {
+        Self {
+            lambda_hat: [0.0; N],
+            active: [false; N],
+            len,
+            z: None,
+        }
+    }
+}
+
+fn finite_nonneg(x: f64, at: Input) -> Result<f64, PapError> {
+    if !x.is_finite() {
+        Err(PapError::NotFinite(at))
+    } else if x < 0.0 {
+        Err(PapError::Negative(at))
+    } else {
+        Ok(x)
+    }
+}
+
+/// Per-cluster constants derived once from a checked [`Cluster`].
+#[derive(Clone, Copy, Debug, Default)]
+struct Derived {
+    /// `a = 1 - rho`.
+    a: f64,
+    /// `psi` (Eq. 14).
+    psi: f64,
+    /// The capacity `a / theta`.
+    cap: f64,
+    /// `2 theta a / c`, with `c = omega + theta lambda mu / a`: `q = 1 / (1 + g d)`.
+    g: f64,
+    /// `a^2 / c`: the slope `d lambda_hat / dz = (a^2 / c) q^{3/2}`.
+    slope: f64,
+}
+
+impl Derived {
+    /// `lambda_hat(psi + d)` and its derivative in `d`, for `d >= 0`.
+    #[inline]
+    fn rate(&self, d: f64) -> (f64, f64) {
+        let e = self.g * d;
+        // q = 1/(1+e) and r = 1 - q = 1/(1 + 1/e), both without cancellation (e = 0 gives r = 0,
+        // e = inf gives q = 0, r = 1).
+        let q = 1.0 / (1.0 + e);
+        let r = 1.0 / (1.0 + 1.0 / e);
+        let sq = libm::sqrt(q);
+        (self.cap * r / (1.0 + sq), self.slope * q * sq)
+    }
+}
+
+impl Cluster {
+    /// `rho_j = tau_j lambda_j`, the utilisation by local requests.
+    pub fn rho(&self) -> f64 {
+        self.tau * self.local_rate
+    }
+
+    /// The largest external rate the cluster can take, `(1 - rho_j) / theta_j` (requests per time).
+    pub fn capacity(&self) -> f64 {
+        (1.0 - self.rho()) / self.theta
+    }
+
+    /// `psi_j` (Eq. 9, 14): the marginal cost `d/dx [x T_j(x)]` at `x = 0`, i.e. the `z` at which
+    /// N1's `lambda_hat_j(z)` is zero: `lambda_j mu_j / (2 (1 - rho_j)^2) + theta_j / (1 - rho_j)`.
+    pub fn psi(&self) -> f64 {
+        let a = 1.0 - self.rho();
+        self.local_rate * self.mu / (2.0 * a * a) + self.theta / a
+    }
+
+    /// Checks every precondition of N2 for this cluster (index `j` is used in the errors).
+    ///
+    /// Errors: [`PapError::NotFinite`], [`PapError::Negative`] for any field;
+    /// [`PapError::ThetaZero`]; [`PapError::OmegaBelowThetaSquared`];
+    /// [`PapError::MuBelowTauSquared`]; [`PapError::Saturated`] if `rho_j >= 1`;
+    /// [`PapError::OutOfRange`] if a derived constant overflows or vanishes.
+    pub fn check(&self, j: usize) -> Result<(), PapError> {
+        self.derive(j).map(|_| ())
+    }
+
+    fn derive(&self, j: usize) -> Result<Derived, PapError> {
+        let theta = finite_nonneg(self.theta, Input::Theta(j))?;
+        let omega = finite_nonneg(self.omega, Input::Omega(j))?;
+        let lambda = finite_nonneg(self.local_rate, Input::LocalRate(j))?;
+        let tau = finite_nonneg(self.tau, Input::Tau(j))?;
+        let mu = finite_nonneg(self.mu, Input::Mu(j))?;
+        if theta == 0.0 {
+            return Err(PapError::ThetaZero { cluster: j });
+        }
+        if omega < theta * theta {
+            return Err(PapError::OmegaBelowThetaSquared { cluster: j });
+        }
+        if mu < tau * tau {
+            return Err(PapError::MuBelowTauSquared { cluster: j });
+        }
+        let rho = tau * lambda;
+        if rho.is_nan() || rho >= 1.0 {
+            return Err(PapError::Saturated { cluster: j });
+        }
+        let a = 1.0 - rho;
+        let cap = a / theta;
+        let psi = self.psi();
+        let c = omega + theta * lambda * mu / a;
+        let g = 2.0 * theta * a / c;
+        let slope = a * a / c;
+        let ok = |x: f64| x.is_finite() && x > 0.0;
+        if !(ok(cap) && ok(psi) && ok(c) && ok(g) && ok(slope)) {
+            return Err(PapError::OutOfRange { cluster: j });
+        }
+        Ok(Derived {
+            a,
+            psi,
+            cap,
+            g,
+            slope,
+        })
+    }
+
+    /// N1's corrected closed form `lambda_hat_j(z)` (Eq. 7 corrected, see the module docs): the
+    /// external rate at which the cluster's marginal cost equals `z`; `0` for `z <= psi_j` (and
+    /// for NaN), approaching [`Cluster::capacity`] as `z` grows. Meaningful for a cluster that
+    /// passes [`Cluster::check`].
+    pub fn lambda_hat_at(&self, z: f64) -> f64 {
+        match self.derive(0) {
+            Ok(d) if z > d.psi => d.rate(z - d.psi).0,
+            _ => 0.0,
+        }
+    }
+
+    /// `T_j` (Eq. 4 with N3): the mean response time of external requests at external rate `x`.
+    ///
+    /// Errors: those of [`Cluster::check`]; [`PapError::NotFinite`] / [`PapError::Negative`]
+    /// (`LambdaHat(0)`) for `x`; [`PapError::Unstable`] (`cluster: 0`) if
+    /// `rho_j + theta_j x >= 1`.
+    pub fn response_time(&self, x: f64) -> Result<f64, PapError> {
+        let d = self.derive(0)?;
+        let x = finite_nonneg(x, Input::LambdaHat(0))?;
+        let s = d.a - self.theta * x;
+        if s <= 0.0 {
+            return Err(PapError::Unstable { cluster: 0 });
+        }
+        let t = (self.theta + (x * self.omega + self.local_rate * self.mu) / (2.0 * s)) / d.a;
+        if t.is_finite() {
+            Ok(t)
+        } else {
+            Err(PapError::OutOfRange { cluster: 0 })
+        }
+    }
+
+    /// The marginal cost `d/dx [x T_j(x)] = (1/a) [theta - omega/(2 theta) + (omega a^2/theta +
+    /// lambda mu a) / (2 s^2)]`, `a = 1 - rho_j`, `s = a - theta_j x` (N1). At the optimum it equals
+    /// `z` on every active cluster and is `>= z` on the others. Errors as
+    /// [`Cluster::response_time`].
+    pub fn marginal_cost(&self, x: f64) -> Result<f64, PapError> {
+        let d = self.derive(0)?;
+        let x = finite_nonneg(x, Input::LambdaHat(0))?;
+        let (a, th, om) = (d.a, self.theta, self.omega);
+        let s = a - th * x;
+        if s <= 0.0 {
+            return Err(PapError::Unstable { cluster: 0 });
+        }
+        let m = (th - om / (2.0 * th)
+            + (om * a * a / th + self.local_rate * self.mu * a) / (2.0 * s * s))
+            / a;
+        if m.is_finite() {
+            Ok(m)
+        } else {
+            Err(PapError::OutOfRange { cluster: 0 })
+        }
+    }
+}
+
+/// Eq. 3: the mean response time of external requests, `(1/Lambda) sum_j lambda_hat_j T_j`, with
+/// `Lambda = sum_j lambda_hat_j` (in index order) and `T_j` from Eq. 4 with N3. Clusters with
+/// `lambda_hat_j = 0` contribute nothing (even if saturated); an empty load gives `0`.
+///
+/// Errors: [`PapError::LengthMismatch`]; [`PapError::NotFinite`] / [`PapError::Negative`]
+/// (`LambdaHat(j)`); a cluster's own errors ([`Cluster::check`], except `Saturated` where
+/// `lambda_hat_j = 0`) with its index; [`PapError::Unstable`] if `rho_j + theta_j lambda_hat_j >= 1`.
+pub fn objective(clusters: &[Cluster], lambda_hat: &[f64]) -> Result<f64, PapError> {
+    if clusters.len() != lambda_hat.len() {
+        return Err(PapError::LengthMismatch);
+    }
+    let mut total = 0.0;
+    for (j, (c, &x)) in clusters.iter().zip(lambda_hat).enumerate() {
+        let x = finite_nonneg(x, Input::LambdaHat(j))?;
+        match c.derive(j) {
+            Ok(_) => {}
+            Err(PapError::Saturated { .. }) if x == 0.0 => {}
+            Err(e) => return Err(e),
+        }
+        total += x;
+        if !total.is_finite() {
+            return Err(PapError::OutOfRange { cluster: j });
+        }
+    }
+    if total == 0.0 {
+        return Ok(0.0);
+    }
+    // Weights x / Lambda <= 1 first, so that x T_j cannot overflow where the mean does not.
+    let mut mean = 0.0;
+    for (j, (c, &x)) in clusters.iter().zip(lambda_hat).enumerate() {
+        if x == 0.0 {
+            continue;
+        }
+        let t = c.response_time(x).map_err(|e| match e {
+            PapError::Unstable { .. } => PapError::Unstable { cluster: j },
+            PapError::OutOfRange { .. } => PapError::OutOfRange { cluster: j },
+            other => other,
+        })?;
+        mean += x / total * t;
+        if !mean.is_finite() {
+            return Err(PapError::OutOfRange { cluster: j });
+        }
+    }
+    Ok(mean)
+}
+
+/// PAP (seed 000 Algorithm 1, corrected by N1 and N2): the allocation of the external rate
+/// `external_rate` (`Lambda`, requests per time unit) over `clusters` that minimises Eq. 3.
+///
+/// Guarantees on `Ok`: `lambda_hat_j >= 0`; `lambda_hat_j = 0` outside the active set;
+/// `|sum_j lambda_hat_j - Lambda| <= epsilon Lambda` (relative; sum in index order); every active
+/// cluster's rate is N1's `lambda_hat_j(z)`, so their marginal costs are equal and no inactive
+/// cluster's `psi_j` is below `z`. The rates are computed from the offset `t = z - psi_k`, and the
+/// returned `z` is `psi_k + t` rounded to `f64`: when `Lambda` is tiny next to the capacities, `z`
+/// may round to `psi_k` although the rates are resolved. Caps, complexity and memory: module docs.
+///
+/// Errors: [`PapError::NoClusters`]; [`PapError::TooManyClusters`] (more than `N`);
+/// [`PapError::NotFinite`] / [`PapError::Negative`] for `Lambda` or any field;
+/// [`PapError::EpsilonOutOfRange`] (also for a NaN epsilon); per cluster, those of
+/// [`Cluster::check`]; [`PapError::Infeasible`] if `Lambda >= sum_j (1 - rho_j)/theta_j`;
+/// [`PapError::NoConvergence`] if a cap is hit.
+pub fn pap<const N: usize>(
+    clusters: &[Cluster],
+    external_rate: f64,
+    epsilon: f64,
+) -> Result<Allocation<N>, PapError> {
+    let n = clusters.len();
+    if n == 0 {
+        return Err(PapError::NoClusters);
+    }
+    if n > N {
+        return Err(PapError::TooManyClusters);
+    }
+    let big_lambda = finite_nonneg(external_rate, Input::ExternalRate)?;
+    if !(MIN_EPSILON..=MAX_EPSILON).contains(&epsilon) {
+        return Err(PapError::EpsilonOutOfRange);
+    }
+    let mut der = [Derived::default(); N];
+    let mut capacity = 0.0;
+    for (j, c) in clusters.iter().enumerate() {
+        let d = c.derive(j)?;
+        capacity += d.cap;
+        if let Some(slot) = der.get_mut(j) {
+            *slot = d;
+        }
+    }
+    let der = der.get(..n).unwrap_or(&[]);
+    if big_lambda >= capacity {
+        return Err(PapError::Infeasible);
+    }
+
+    // Sort by psi ascending, ties to the lower index (insertion sort: stable, no allocation).
+    let mut order = [0usize; N];
+    for (i, o) in order.iter_mut().enumerate().take(n) {
+        *o = i;
+    }
+    let order = order.get_mut(..n).unwrap_or(&mut []);
+    for i in 1..order.len() {
+        let mut k = i;
+        while k > 0 {
+            let (p, q) = (order[k - 1], order[k]);
+            if der[q].psi < der[p].psi {
+                order.swap(k - 1, k);
+                k -= 1;
+            } else {
+                break;
+            }
+        }
+    }
+    let psi_at = |k: usize| der[order[k]].psi;
+    // L_k(psi_k), for the 0-based sorted prefix 0..=k.
+    let load_at_own_psi = |k: usize| -> f64 {
+        let z = psi_at(k);
+        order
+            .iter()
+            .take(k + 1)
+            .map(|&j| der[j].rate(z - der[j].psi).0)
+            .sum()
+    };
+    // Largest 0-based k with L_k(psi_k) <= Lambda: lo is true (L_0(psi_0) = 0), hi is false.
+    let (mut lo, mut hi) = (0usize, n);
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if load_at_own_psi(mid) <= big_lambda {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let k = lo;
+    let base = psi_at(k);
+
+    let mut out = Allocation::<N>::empty(n);
+    // Offsets psi_k - psi_j >= 0 of the active clusters, by original index.
+    let mut off = [0.0f64; N];
+    for &j in order.iter().take(k + 1) {
+        out.active[j] = true;
+        off[j] = base - der[j].psi;
+    }
+    let active = out.active;
+    // L_k(psi_k + t) - Lambda and its derivative, writing the rates; summed in index order.
+    let eval = |t: f64, rates: &mut [f64; N]| -> (f64, f64) {
+        let (mut sum, mut slope) = (0.0, 0.0);
+        for j in 0..n {
+            if active[j] {
+                let (x, s) = der[j].rate(t + off[j]);
+                rates[j] = x;
+                sum += x;
+                slope += s;
+            }
+        }
+        (sum - big_lambda, slope)
+    };
+    // |f| <= epsilon Lambda, also where epsilon Lambda underflows (a subnormal Lambda).
+    let close = |f: f64| f.abs() <= epsilon * big_lambda || f.abs() / big_lambda <= epsilon;
+
+    let mut rates = [0.0f64; N];
+    let (mut t_lo, mut t_hi) = (0.0f64, 0.0f64);
+    let (f_lo, fp_lo) = eval(0.0, &mut rates);
+    if close(f_lo) {
+        out.lambda_hat = rates;
+        out.z = Some(base);
+        return Ok(out);
+    }
+    if k + 1 < n {
+        t_hi = psi_at(k + 1) - base;
+    } else {
+        // Every cluster active: ub by doubling from 2 psi_N (offset psi_N).
+        let mut scratch = [0.0f64; N];
+        let mut step = base;
+        let mut found = false;
+        for _ in 0..MAX_DOUBLINGS {
+            if !step.is_finite() {
+                break;
+            }
+            let (f, _) = eval(step, &mut scratch);
+            if f >= 0.0 {
+                t_hi = step;
+                found = true;
+                break;
+            }
+            t_lo = step;
+            step *= 2.0;
+        }
+        if !found {
+            return Err(PapError::NoConvergence);
+        }
+    }
+    if !(t_hi.is_finite() && t_hi > t_lo) {
+        return Err(PapError::NoConvergence);
+    }
+
+    // Safeguarded Newton on [t_lo, t_hi]; f(t_lo) < 0 <= f(t_hi) up to rounding.
+    let (mut t, mut f, mut fp) = if t_lo == 0.0 {
+        (0.0, f_lo, fp_lo)
+    } else {
+        let (f, fp) = eval(t_lo, &mut rates);
+        (t_lo, f, fp)
+    };
+    for _ in 0..MAX_ITERATIONS {
+        if close(f) {
+            let z = base + t;
+            if !z.is_finite() {
+                return Err(PapError::NoConvergence);
+            }
+            out.lambda_hat = rates;
+            out.z = Some(z);
+            return Ok(out);
+        }
+        if f < 0.0 {
+            t_lo = t;
+        } else {
+            t_hi = t;
+        }
+        let newton = t - f / fp;
+        let next = if fp > 0.0 && newton > t_lo && newton < t_hi {
+            newton
+        } else if t_lo > 0.0 && t_hi > 4.0 * t_lo {
+            // Geometric midpoint: a bracket spanning many binades shrinks in O(log) steps.
+            libm::sqrt(t_lo) * libm::sqrt(t_hi)
+        } else {
+            t_lo + (t_hi - t_lo) / 2.0
+        };
+        if !(next > t_lo && next < t_hi) {
+            // The bracket cannot shrink further in f64.
+            return Err(PapError::NoConvergence);
+        }
+        t = next;
+        (f, fp) = eval(t, &mut rates);
+    }
+    Err(PapError::NoConvergence)
+}
+
+fn check_rate(external_rate: f64) -> Result<f64, PapError> {
+    finite_nonneg(external_rate, Input::ExternalRate)
+}
+
+fn check_len<const N: usize>(n: usize) -> Result<(), PapError> {
+    if n == 0 {
+        Err(PapError::NoClusters)
+    } else if n > N {
+        Err(PapError::TooManyClusters)
+    } else {
+        Ok(())
+    }
+}
+
+fn from_shares<const N: usize>(
+    n: usize,
+    big_lambda: f64,
+    share: impl Fn(usize) -> f64,
+) -> Allocation<N> {
+    let mut out = Allocation::<N>::empty(n);
+    for j in 0..n {
+        let x = big_lambda * share(j);
+        out.lambda_hat[j] = x;
+        out.active[j] = x > 0.0;
+    }
+    out
+}
+
+/// Round Robin (Eq. 25): `Lambda / N` to each of `clusters` clusters. Ignores capacity (a
+/// baseline may overload a cluster; [`objective`] then reports [`PapError::Unstable`]).
+///
+/// Errors: [`PapError::NoClusters`], [`PapError::TooManyClusters`], [`PapError::NotFinite`] /
+/// [`PapError::Negative`] for `Lambda`.
+pub fn round_robin<const N: usize>(
+    clusters: usize,
+    external_rate: f64,
+) -> Result<Allocation<N>, PapError> {
+    check_len::<N>(clusters)?;
+    let l = check_rate(external_rate)?;
+    let n = clusters as f64;
+    Ok(from_shares(clusters, l, |_| 1.0 / n))
+}
+
+/// Least Rate First (Eq. 26), normalised: `Lambda (1 - lambda_j / sum lambda) / (N - 1)`.
+///
+/// As printed, Eq. 26 hands out `(N - 1) Lambda` in total; dividing by `N - 1` keeps its ordering
+/// and equals the printed form for `N = 2`. One cluster gets everything; if no cluster has local
+/// load, every cluster gets `Lambda / N`.
+///
+/// Errors: [`PapError::NoClusters`], [`PapError::TooManyClusters`], [`PapError::NotFinite`] /
+/// [`PapError::Negative`] for `Lambda` or a local rate (`LocalRate(j)`).
+pub fn least_rate_first<const N: usize>(
+    local_rates: &[f64],
+    external_rate: f64,
+) -> Result<Allocation<N>, PapError> {
+    let n = local_rates.len();
+    check_len::<N>(n)?;
+    let l = check_rate(external_rate)?;
+    let mut sum = 0.0;
+    for (j, &r) in local_rates.iter().enumerate() {
+        sum += finite_nonneg(r, Input::LocalRate(j))?;
+    }
+    if !sum.is_finite() {
+        return Err(PapError::NotFinite(Input::LocalRate(0)));
+    }
+    if n == 1 {
+        return Ok(from_shares(1, l, |_| 1.0));
+    }
+    if sum == 0.0 {
+        let nf = n as f64;
+        return Ok(from_shares(n, l, |_| 1.0 / nf));
+    }
+    let m = (n - 1) as f64;
+    Ok(from_shares(n, l, |j| {
+        (1.0 - local_rates.get(j).copied().unwrap_or(0.0) / sum) / m
+    }))
+}
+
+/// Biggest Cluster First (Eq. 27): `Lambda` in proportion to each cluster's total speed
+/// `sum_i s_ij` (MIPS, or any common unit).
+///
+/// Errors: [`PapError::NoClusters`], [`PapError::TooManyClusters`], [`PapError::NotFinite`] /
+/// [`PapError::Negative`] for `Lambda` or a speed (`Speed(j)`), [`PapError::InvalidWorkload`] if
+/// every speed is zero or their sum overflows.
+pub fn biggest_cluster_first<const N: usize>(
+    speeds: &[f64],
+    external_rate: f64,
+) -> Result<Allocation<N>, PapError> {
+    let n = speeds.len();
+    check_len::<N>(n)?;
+    let l = check_rate(external_rate)?;
+    let mut sum = 0.0;
+    for (j, &s) in speeds.iter().enumerate() {
+        sum += finite_nonneg(s, Input::Speed(j))?;
+    }
+    if !(sum.is_finite() && sum > 0.0) {
+        return Err(PapError::InvalidWorkload);
+    }
+    Ok(from_shares(n, l, |j| {
+        speeds.get(j).copied().unwrap_or(0.0) / sum
+    }))
+}
+
+fn workload(x: f64) -> Result<f64, PapError> {
+    if x.is_finite() {
+        Ok(x)
+    } else {
+        Err(PapError::InvalidWorkload)
+    }
+}
+
+/// Eq. 16 / 17: a mean service time `v d / S` from the mean number of VMs `v`, the mean duration
+/// `d` and the cluster's total speed `S = sum_i s_ij` (`theta_j` for external requests, `tau_j` for
+/// local ones). Errors: [`PapError::InvalidWorkload`] unless `v, d >= 0`, `S > 0`, all finite, and
+/// the result finite.
+pub fn mean_service_time(mean_vms: f64, mean_duration: f64, speed: f64) -> Result<f64, PapError> {
+    let ok = |x: f64| x.is_finite() && x >= 0.0;
+    if !(ok(mean_vms) && ok(mean_duration) && ok(speed) && speed > 0.0) {
+        return Err(PapError::InvalidWorkload);
+    }
+    workload(mean_vms * mean_duration / speed)
+}
+
+/// Eq. 18 / 19: the second moment `(cv m)^2 + m^2` of a service time of mean `m` and coefficient of
+/// variation `cv` (`omega_j` from `theta_j` and `alpha_j`, `mu_j` from `tau_j` and `beta_j`; seed 000
+/// uses `alpha = 0.5`, `beta = 0.1`). Always `>= m^2`. Errors: [`PapError::InvalidWorkload`]
+/// unless `m, cv >= 0`, finite, and the result finite.
+pub fn second_moment(mean: f64, cv: f64) -> Result<f64, PapError> {
+    if !(mean.is_finite() && cv.is_finite() && mean >= 0.0 && cv >= 0.0) {
+        return Err(PapError::InvalidWorkload);
+    }
+    let s = cv * mean;
+    workload(s * s + mean * mean)
+}
+
+/// Eq. 29: the mean `r = (q l + m + (1 - q) h) / 2` of the two-stage uniform `log2(size)` of the
+/// DAS-2 model (N8: with probability `q` uniform on `(l, m)`, else on `(m, h)`).
+/// Errors: [`PapError::InvalidWorkload`] unless all finite, `l <= m <= h` and `0 <= q <= 1`.
+pub fn das2_mean_log2_size(l: f64, m: f64, h: f64, q: f64) -> Result<f64, PapError> {
+    let fin = l.is_finite() && m.is_finite() && h.is_finite() && q.is_finite();
+    if !(fin && l <= m && m <= h && (0.0..=1.0).contains(&q)) {
+        return Err(PapError::InvalidWorkload);
+    }
+    workload((q * l + m + (1.0 - q) * h) / 2.0)
+}
+
+/// Eq. 28: the mean number of VMs `P_one + 2^ceil(r) P_pow2 + 2^r (1 - P_one - P_pow2)` as the
+/// paper computes it from `r` of [`das2_mean_log2_size`] (it evaluates `2^x` at the mean of `x`, so
+/// it is below the exact mean of N8's model by Jensen's inequality; the paper's figure).
+/// Errors: [`PapError::InvalidWorkload`] unless all finite, `p_one, p_pow2 >= 0`,
+/// `p_one + p_pow2 <= 1`, and the result finite.
+pub fn das2_mean_vms(r: f64, p_one: f64, p_pow2: f64) -> Result<f64, PapError> {
+    let p = |x: f64| x.is_finite() && (0.0..=1.0).contains(&x);
+    if !(r.is_finite() && p(p_one) && p(p_pow2) && p_one + p_pow2 <= 1.0) {
+        return Err(PapError::InvalidWorkload);
+    }
+    workload(p_one + libm::exp2(libm::ceil(r)) * p_pow2 + libm::exp2(r) * (1.0 - (p_one + p_pow2)))
+}
+
+/// Eq. 30 (N8): the mean `e^(a + b^2/2)` of a log-normal duration of parameters `(a, b)`.
+/// Errors: [`PapError::InvalidWorkload`] unless finite, `b >= 0`, and the result finite.
+pub fn lognormal_mean(a: f64, b: f64) -> Result<f64, PapError> {
+    if !(a.is_finite() && b.is_finite() && b >= 0.0) {
+        return Err(PapError::InvalidWorkload);
+    }
+    workload(libm::exp(a + b * b / 2.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(theta: f64, lambda: f64, tau: f64) -> Cluster {
+        Cluster {
+            theta,
+            omega: 1.25 * theta * theta,
+            local_rate: lambda,
+            tau,
+            mu: 1.01 * tau * tau,
+        }
+    }
+
+    #[test]
+    fn corrected_closed_form_matches_the_printed_square_root_form_of_n1() {
+        let cl = c(2.0, 0.12, 3.0);
+        let a = 1.0 - cl.rho();
+        for z in [cl.psi() * 1.01, cl.psi() * 2.0, cl.psi() * 100.0] {
+            let num = a * (cl.omega * a + cl.theta * cl.local_rate * cl.mu);
+            let den = 2.0 * cl.theta * a * z + cl.omega - 2.0 * cl.theta * cl.theta;
+            let n1 = a / cl.theta - libm::sqrt(num / den) / cl.theta;
+            let x = cl.lambda_hat_at(z);
+            assert!(
+                (x - n1).abs() <= 1e-12 * n1.abs().max(1e-300),
+                "{x} vs {n1}"
+            );
+            // And z is the marginal cost at that rate.
+            let m = cl.marginal_cost(x).unwrap();
+            assert!((m - z).abs() <= 1e-9 * z, "{m} vs {z}");
+        }
+        assert_eq!(cl.lambda_hat_at(cl.psi()), 0.0);
+    }
+
+    #[test]
+    fn caps_and_errors() {
+        let cl = [c(1.0, 0.1, 1.0), c(2.0, 0.2, 1.0)];
+        assert_eq!(pap::<1>(&cl, 0.1, 1e-9), Err(PapError::TooManyClusters));
+        assert_eq!(pap::<2>(&[], 0.1, 1e-9), Err(PapError::NoClusters));
+        assert_eq!(pap::<2>(&cl, 10.0, 1e-9), Err(PapError::Infeasible));
+        assert_eq!(pap::<2>(&cl, 0.1, 0.0), Err(PapError::EpsilonOutOfRange));
+    }
+}

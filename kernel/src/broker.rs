@@ -1,0 +1,649 @@
+//! The cost- and failure-aware broker of seed 002 (Sec. IV-A, V): routing probabilities `P_i` of
+//! requests over `n` providers (Eq. 5 with `SPEC-NOTES` N4's `eta_i`), and the service models of
+//! Eq. 8-13 that give each provider's `(mu_i, C_Si^2)`.
+//!
+//! # Model and units
+//! Requests arrive with inter-arrival times `I` of mean `1/lambda` and variance `sigma_I^2`. The
+//! broker sends each one to provider `i` with probability `P_i`; provider `i` is a GI/GI/1 queue
+//! with service rate `mu_i` (mean service time `1/mu_i`), squared coefficient of variation of the
+//! service time `C_Si^2`, and a cost `K_i` per request per unit time.
+//!
+//! | symbol | field | unit |
+//! | --- | --- | --- |
+//! | `lambda` | `arrival_rate` | requests / time |
+//! | `sigma_I^2` | `arrival_variance` | time^2 |
+//! | `mu_i` | [`Provider::mu`] | requests / time |
+//! | `C_Si^2` | [`Provider::cs2`] | 1 |
+//! | `K_i` | [`Provider::cost`] | money / time (any common unit) |
+//!
+//! Note that `mu_i` is a *rate* here, not a second moment as in [`crate::allocate`].
+//!
+//! # Objective (Eq. 1, 3, 4 with N4)
+//! `min sum_i K_i E[T_i]` over `P` with `sum_i P_i = 1`, `P_i >= 0`, where (Kingman, with N4's
+//! `+`: the printed minus makes the waiting time negative for `C_S > C_I`)
+//! `E[T_i] = 1/mu_i + (C_Ii^2 + C_Si^2) / (2 (mu_i - P_i lambda))` and
+//! `C_Ii^2 = 1 + P_i (lambda^2 sigma_I^2 - 1)` (Eq. 4). The sum runs over *all* providers,
+//! including those with `P_i = 0`, as Eq. 1 is written. See [`objective`].
+//!
+//! # Solution (Eq. 5 with N4)
+//! With `eta_i = 1 + C_Si^2 + mu_i (lambda^2 sigma_I^2 - 1) / lambda` (N4; the printed Eq. 6 is
+//! wrong) and `w_i = sqrt(K_i eta_i)`, the stationary point over an active set `A` is Eq. 5:
+//! `P_i = mu_i / lambda - ((sum_A mu - lambda) / lambda) w_i / sum_A w`. Each term of Eq. 1 is
+//! convex in `P_i` iff `eta_i > 0`, which [`route`] requires. Eq. 5 can give `P_i <= 0`; N4 drops
+//! such providers and re-solves. That fixed point is the water-filling
+//! `P_i = max(0, mu_i - w_i c) / lambda` with `c` such that `sum_i P_i = 1`, which [`route`]
+//! computes in one pass: providers sorted by `mu_i / w_i` descending (ties to the lower index)
+//! enter the active set while `mu_i / w_i > c`. No-Redirection (all load on the local cluster) is
+//! the case where the cloud drops out; [`no_redirection`] is also provided as the seed's baseline.
+//!
+//! Stability: every provider used must have `lambda P_i < mu_i`; with the water-filling this holds
+//! iff `sum_i mu_i > lambda`, else [`BrokerError::Overload`].
+//!
+//! # Scale invariance
+//! Scaling every time by `s` (`mu_i -> mu_i / s`, `lambda -> lambda / s`, `sigma_I^2 -> s^2
+//! sigma_I^2`, and the service models' times alike) and every cost by any `k > 0` leaves `P`
+//! unchanged (seed 002 Sec. V-A relies on this).
+//!
+//! # Complexity and memory
+//! `O(n^2)` comparisons (insertion sort) and `O(n)` arithmetic; no iteration, so no cap is needed.
+//! The stack holds a few `[f64; N]`; nothing allocates.
+//!
+//! # Errors
+//! Every precondition is a [`BrokerError`] naming the offending input; nothing panics.
+
+use core::fmt;
+
+/// One provider as the broker sees it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Provider {
+    /// `mu_i`: service rate, requests per time unit, `> 0`.
+    pub mu: f64,
+    /// `C_Si^2`: squared coefficient of variation of the service time, `>= 0`.
+    pub cs2: f64,
+    /// `K_i`: cost per request per time unit, `> 0`.
+    pub cost: f64,
+}
+
+/// A provider's service: rate and squared coefficient of variation, from a service model.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Service {
+    /// `mu`: service rate, requests per time unit.
+    pub mu: f64,
+    /// `C_S^2`.
+    pub cs2: f64,
+}
+
+impl Service {
+    /// The provider with this service and cost `K`.
+    pub fn with_cost(self, cost: f64) -> Provider {
+        Provider {
+            mu: self.mu,
+            cs2: self.cs2,
+            cost,
+        }
+    }
+}
+
+/// The failure-prone local cluster of seed 002 Sec. V-A: `M_s` transient processors (Kleinrock and
+/// Korfhage, Eq. 8-12). Times in one unit throughout (e.g. seconds).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct TransientCluster {
+    /// `W`: mean request size (`V D`, work units), `> 0`.
+    pub work: f64,
+    /// `M_s`: number of nodes, `> 0`.
+    pub nodes: f64,
+    /// `tau_s`: speed of one node, work units per time unit, `> 0`.
+    pub speed: f64,
+    /// `L_s`: time to transfer the application to the cluster, `>= 0`.
+    pub transfer: f64,
+    /// `t_a`: mean length of an availability interval, `> 0`.
+    pub availability_mean: f64,
+    /// `sigma_a^2`: variance of an availability interval, `>= 0`.
+    pub availability_variance: f64,
+    /// `t_u`: mean length of an unavailability interval, `>= 0`.
+    pub unavailability_mean: f64,
+    /// `sigma_u^2`: variance of an unavailability interval, `>= 0`.
+    pub unavailability_variance: f64,
+}
+
+/// The reliable public cloud of seed 002 Sec. V-B (Eq. 13). Times in one unit throughout.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct ReliableCloud {
+    /// `W`: mean request size, work units, `> 0`.
+    pub work: f64,
+    /// `M_c`: number of nodes, `> 0`.
+    pub nodes: f64,
+    /// `tau_c`: speed of one node, work units per time unit, `> 0`.
+    pub speed: f64,
+    /// `L_c`: time to transfer the application to the cloud, `>= 0`.
+    pub transfer: f64,
+    /// `C_Sc^2`, `>= 0`; the paper uses 1 ([`ReliableCloud::PAPER_CS2`]) as the minimum for
+    /// performance variability.
+    pub cs2: f64,
+}
+
+impl ReliableCloud {
+    /// The paper's `C_Sc = 1`.
+    pub const PAPER_CS2: f64 = 1.0;
+}
+
+/// A service-model field, as named in [`BrokerError::Model`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum ModelField {
+    /// Mean request size `W`.
+    Work,
+    /// Node count `M`.
+    Nodes,
+    /// Node speed `tau`.
+    Speed,
+    /// Transfer time `L`.
+    Transfer,
+    /// `t_a`.
+    AvailabilityMean,
+    /// `sigma_a^2`.
+    AvailabilityVariance,
+    /// `t_u`.
+    UnavailabilityMean,
+    /// `sigma_u^2`.
+    UnavailabilityVariance,
+    /// The cloud's `C_S^2`.
+    Cs2,
+    /// The resulting `mu` or `C_S^2` is not a finite positive (resp. non-negative) number.
+    Result,
+}
+
+/// An input of [`route`], [`objective`] or [`no_redirection`] (indices are positions in the slice,
+/// from 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Input {
+    /// `lambda`, `> 0`.
+    ArrivalRate,
+    /// `sigma_I^2`, `>= 0`.
+    ArrivalVariance,
+    /// `mu_i`, `> 0`.
+    Mu(usize),
+    /// `C_Si^2`, `>= 0`.
+    Cs2(usize),
+    /// `K_i`, `> 0`.
+    Cost(usize),
+    /// A given `P_i`, in `[0, 1]`.
+    P(usize),
+}
+
+/// Why the broker or a service model refused its input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum BrokerError {
+    /// No providers were given.
+    NoProviders,
+    /// More providers than the capacity `N`.
+    TooManyProviders,
+    /// The slices passed together differ in length, or an index is out of range.
+    LengthMismatch,
+    /// The input is NaN or infinite.
+    NotFinite(Input),
+    /// The input is outside its range (stated on [`Input`]).
+    OutOfRange(Input),
+    /// `eta_i <= 0` (N4): Eq. 1 is not convex in `P_i` under the heavy-traffic approximation
+    /// (very regular arrivals, `lambda^2 sigma_I^2 < 1`, at a fast provider), so Eq. 5 is not a
+    /// minimum.
+    EtaNotPositive {
+        /// The provider.
+        provider: usize,
+    },
+    /// `sum_i mu_i <= lambda`: no routing keeps every provider stable.
+    Overload,
+    /// `lambda P_i >= mu_i` for this provider.
+    Unstable {
+        /// The provider.
+        provider: usize,
+    },
+    /// The given `P` does not sum to 1 (within `1e-9`).
+    NotProbability,
+    /// A service-model parameter is not finite or out of range.
+    Model(ModelField),
+}
+
+impl fmt::Display for Input {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Input::ArrivalRate => f.write_str("arrival rate (must be > 0)"),
+            Input::ArrivalVariance => f.write_str("arrival variance (must be >= 0)"),
+            Input::Mu(i) => write!(f, "provider {i}: mu (must be > 0)"),
+            Input::Cs2(i) => write!(f, "provider {i}: cs2 (must be >= 0)"),
+            Input::Cost(i) => write!(f, "provider {i}: cost (must be > 0)"),
+            Input::P(i) => write!(f, "provider {i}: P (must be in [0, 1])"),
+        }
+    }
+}
+
+impl fmt::Display for ModelField {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ModelField::Work => "work (must be > 0)",
+            ModelField::Nodes => "nodes (must be > 0)",
+            ModelField::Speed => "speed (must be > 0)",
+            ModelField::Transfer => "transfer (must be >= 0)",
+            ModelField::AvailabilityMean => "availability_mean (must be > 0)",
+            ModelField::AvailabilityVariance => "availability_variance (must be >= 0)",
+            ModelField::UnavailabilityMean => "unavailability_mean (must be >= 0)",
+            ModelField::UnavailabilityVariance => "unavailability_variance (must be >= 0)",
+            ModelField::Cs2 => "cs2 (must be >= 0)",
+            ModelField::Result => "resulting mu or cs2 (out of f64 range)",
+        })
+    }
+}
+
+impl fmt::Display for BrokerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BrokerError::NoProviders => f.write_str("no providers"),
+            BrokerError::TooManyProviders => f.write_str("more providers than the capacity"),
+            BrokerError::LengthMismatch => f.write_str("slices of different lengths"),
+            BrokerError::NotFinite(i) => write!(f, "{i} is not finite"),
+            BrokerError::OutOfRange(i) => write!(f, "{i} out of range"),
+            BrokerError::EtaNotPositive { provider } => write!(
+                f,
+                "provider {provider}: eta <= 0 (arrivals too regular for the heavy-traffic model)"
+            ),
+            BrokerError::Overload => f.write_str("overload: sum of mu <= arrival rate"),
+            BrokerError::Unstable { provider } => {
+                write!(f, "provider {provider}: arrival rate * P >= mu")
+            }
+            BrokerError::NotProbability => f.write_str("P does not sum to 1"),
+            BrokerError::Model(m) => write!(f, "service model: {m}"),
+        }
+    }
+}
+
+impl core::error::Error for BrokerError {}
+
+/// Routing probabilities: the result of [`route`] and [`no_redirection`]. Entries past `len()` are
+/// zero and not part of the routing.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Routing<const N: usize> {
+    p: [f64; N],
+    len: usize,
+}
+
+impl<const N: usize> Routing<N> {
+    /// `P_i` for each provider, in the order given: each in `[0, 1]`, summing to 1 up to rounding.
+    pub fn p(&self) -> &[f64] {
+        self.p.get(..self.len).unwrap_or(&[])
+    }
+
+    /// The number of providers.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there are no providers (never, for a successful call).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+fn finite(x: f64, at: Input) -> Result<f64, BrokerError> {
+    if x.is_finite() {
+        Ok(x)
+    } else {
+        Err(BrokerError::NotFinite(at))
+    }
+}
+
+fn positive(x: f64, at: Input) -> Result<f64, BrokerError> {
+    if finite(x, at)? > 0.0 {
+        Ok(x)
+    } else {
+        Err(BrokerError::OutOfRange(at))
+    }
+}
+
+fn nonneg(x: f64, at: Input) -> Result<f64, BrokerError> {
+    if finite(x, at)? >= 0.0 {
+        Ok(x)
+    } else {
+        Err(BrokerError::OutOfRange(at))
+    }
+}
+
+fn check_arrivals(rate: f64, variance: f64) -> Result<(f64, f64), BrokerError> {
+    let l = positive(rate, Input::ArrivalRate)?;
+    let v = nonneg(variance, Input::ArrivalVariance)?;
+    Ok((l, v))
+}
+
+fn check_provider(i: usize, p: &Provider) -> Result<(), BrokerError> {
+    positive(p.mu, Input::Mu(i))?;
+    nonneg(p.cs2, Input::Cs2(i))?;
+    positive(p.cost, Input::Cost(i))?;
+    Ok(())
+}
+
+fn check_len<const N: usize>(n: usize) -> Result<(), BrokerError> {
+    if n == 0 {
+        Err(BrokerError::NoProviders)
+    } else if n > N {
+        Err(BrokerError::TooManyProviders)
+    } else {
+        Ok(())
+    }
+}
+
+/// N4's `eta_i = 1 + C_Si^2 + mu_i (lambda^2 sigma_I^2 - 1) / lambda` (the printed Eq. 6 is not
+/// the minimiser's). Errors: those of the inputs ([`BrokerError::NotFinite`],
+/// [`BrokerError::OutOfRange`] with provider index 0), or [`BrokerError::Model`]`(Result)` if the
+/// result is not finite.
+pub fn eta(
+    arrival_rate: f64,
+    arrival_variance: f64,
+    provider: &Provider,
+) -> Result<f64, BrokerError> {
+    let (l, v) = check_arrivals(arrival_rate, arrival_variance)?;
+    check_provider(0, provider)?;
+    eta_unchecked(l, v, provider)
+}
+
+fn eta_unchecked(l: f64, v: f64, p: &Provider) -> Result<f64, BrokerError> {
+    // lambda^2 sigma_I^2 = (lambda sigma_I)^2, formed so that it overflows only if the true value does.
+    let ls = l * libm::sqrt(v);
+    let e = 1.0 + p.cs2 + p.mu * (ls * ls - 1.0) / l;
+    if e.is_finite() {
+        Ok(e)
+    } else {
+        Err(BrokerError::Model(ModelField::Result))
+    }
+}
+
+/// The broker (seed 002 Eq. 5 with N4's `eta_i`, water-filled): the routing `P` over `providers`
+/// that minimises Eq. 1 for arrivals of rate `arrival_rate` (`lambda`) and inter-arrival variance
+/// `arrival_variance` (`sigma_I^2`). Providers whose Eq. 5 share would be `<= 0` get exactly 0.
+///
+/// Guarantees on `Ok`: every `P_i` in `[0, 1]`; `sum_i P_i = 1` up to a few ulps (the result is
+/// rescaled by its sum); `lambda P_i < mu_i` for every provider.
+///
+/// Errors: [`BrokerError::NoProviders`], [`BrokerError::TooManyProviders`];
+/// [`BrokerError::NotFinite`] / [`BrokerError::OutOfRange`] for `lambda`, `sigma_I^2` or a
+/// provider's field; [`BrokerError::EtaNotPositive`]; [`BrokerError::Overload`] if
+/// `sum_i mu_i <= lambda`; [`BrokerError::Unstable`] if rounding leaves a provider at
+/// `lambda P_i >= mu_i` (only at extreme ratios of costs or rates, where the exact optimum keeps a
+/// provider stable by less than `f64` resolves); [`BrokerError::Model`]`(Result)` if an
+/// intermediate overflows.
+pub fn route<const N: usize>(
+    arrival_rate: f64,
+    arrival_variance: f64,
+    providers: &[Provider],
+) -> Result<Routing<N>, BrokerError> {
+    let n = providers.len();
+    check_len::<N>(n)?;
+    let (l, v) = check_arrivals(arrival_rate, arrival_variance)?;
+    let mut w = [0.0f64; N];
+    let mut ratio = [0.0f64; N];
+    let mut total_mu = 0.0;
+    for (i, p) in providers.iter().enumerate() {
+        check_provider(i, p)?;
+        let e = eta_unchecked(l, v, p)?;
+        if e <= 0.0 {
+            return Err(BrokerError::EtaNotPositive { provider: i });
+        }
+        let wi = libm::sqrt(p.cost) * libm::sqrt(e);
+        let r = p.mu / wi;
+        if !(wi.is_finite() && wi > 0.0 && r.is_finite() && r > 0.0) {
+            return Err(BrokerError::Model(ModelField::Result));
+        }
+        w[i] = wi;
+        ratio[i] = r;
+        total_mu += p.mu;
+    }
+    if !total_mu.is_finite() {
+        return Err(BrokerError::Model(ModelField::Result));
+    }
+    if total_mu <= l {
+        return Err(BrokerError::Overload);
+    }
+    // Sort by mu / w descending, ties to the lower index.
+    let mut order = [0usize; N];
+    for (i, o) in order.iter_mut().enumerate().take(n) {
+        *o = i;
+    }
+    let order = order.get_mut(..n).unwrap_or(&mut []);
+    for i in 1..order.len() {
+        let mut k = i;
+        while k > 0 && ratio[order[k]] > ratio[order[k - 1]] {
+            order.swap(k - 1, k);
+            k -= 1;
+        }
+    }
+    // The active set is the longest prefix whose next provider still has mu / w above the level
+    // c_k = (sum_{<=k} mu - lambda) / sum_{<=k} w of the prefix before it: G(r_k) < lambda.
+    let (mut m_sum, mut w_sum) = (0.0f64, 0.0f64);
+    let mut k = 0;
+    for &i in order.iter() {
+        let g = m_sum - w_sum * ratio[i];
+        if k > 0 && g >= l {
+            break;
+        }
+        m_sum += providers[i].mu;
+        w_sum += w[i];
+        k += 1;
+    }
+    let c = (m_sum - l) / w_sum;
+    if !c.is_finite() {
+        return Err(BrokerError::Model(ModelField::Result));
+    }
+    if c <= 0.0 {
+        // sum mu > lambda, yet the level rounds to 0: the active providers' exact shares leave
+        // them a slack below f64's resolution (extreme cost or rate ratios).
+        let first = order.first().copied().unwrap_or(0);
+        return Err(BrokerError::Unstable { provider: first });
+    }
+    let mut out = Routing::<N> {
+        p: [0.0; N],
+        len: n,
+    };
+    let mut sum = 0.0;
+    for &i in order.iter().take(k) {
+        let y = providers[i].mu - w[i] * c;
+        let p = if y > 0.0 { y / l } else { 0.0 };
+        out.p[i] = p;
+        sum += p;
+    }
+    if !(sum.is_finite() && sum > 0.0) {
+        return Err(BrokerError::Model(ModelField::Result));
+    }
+    for (i, p) in out.p.iter_mut().enumerate().take(n) {
+        *p = (*p / sum).min(1.0);
+        if l * *p >= providers[i].mu {
+            return Err(BrokerError::Unstable { provider: i });
+        }
+    }
+    Ok(out)
+}
+
+/// The No-Redirection baseline (seed 002 Sec. VI): every request to provider `local`.
+///
+/// Errors: as [`route`]'s input checks; [`BrokerError::LengthMismatch`] if `local >= n`;
+/// [`BrokerError::Unstable`] if `lambda >= mu_local`.
+pub fn no_redirection<const N: usize>(
+    arrival_rate: f64,
+    arrival_variance: f64,
+    providers: &[Provider],
+    local: usize,
+) -> Result<Routing<N>, BrokerError> {
+    let n = providers.len();
+    check_len::<N>(n)?;
+    let (l, _) = check_arrivals(arrival_rate, arrival_variance)?;
+    for (i, p) in providers.iter().enumerate() {
+        check_provider(i, p)?;
+    }
+    let p = providers.get(local).ok_or(BrokerError::LengthMismatch)?;
+    if l >= p.mu {
+        return Err(BrokerError::Unstable { provider: local });
+    }
+    let mut out = Routing::<N> {
+        p: [0.0; N],
+        len: n,
+    };
+    out.p[local] = 1.0;
+    Ok(out)
+}
+
+/// Eq. 1 with Eq. 3 (N4's `+`) and Eq. 4: `sum_i K_i E[T_i]` over all providers for routing `p`.
+///
+/// Errors: [`BrokerError::LengthMismatch`]; input checks as [`route`];
+/// [`BrokerError::NotFinite`] / [`BrokerError::OutOfRange`] (`P(i)`) for a `P_i` outside `[0, 1]`;
+/// [`BrokerError::NotProbability`] if `|sum_i P_i - 1| > 1e-9`; [`BrokerError::Unstable`] if
+/// `lambda P_i >= mu_i`; [`BrokerError::Model`]`(Result)` if the sum overflows.
+pub fn objective(
+    arrival_rate: f64,
+    arrival_variance: f64,
+    providers: &[Provider],
+    p: &[f64],
+) -> Result<f64, BrokerError> {
+    if providers.len() != p.len() {
+        return Err(BrokerError::LengthMismatch);
+    }
+    if providers.is_empty() {
+        return Err(BrokerError::NoProviders);
+    }
+    let (l, v) = check_arrivals(arrival_rate, arrival_variance)?;
+    let ls = l * libm::sqrt(v);
+    let ci_excess = ls * ls - 1.0;
+    let mut sum_p = 0.0;
+    let mut total = 0.0;
+    for (i, (pr, &pi)) in providers.iter().zip(p).enumerate() {
+        check_provider(i, pr)?;
+        finite(pi, Input::P(i))?;
+        if !(0.0..=1.0).contains(&pi) {
+            return Err(BrokerError::OutOfRange(Input::P(i)));
+        }
+        sum_p += pi;
+        let slack = pr.mu - pi * l;
+        if slack <= 0.0 {
+            return Err(BrokerError::Unstable { provider: i });
+        }
+        let ci2 = 1.0 + pi * ci_excess;
+        total += pr.cost * (1.0 / pr.mu + (ci2 + pr.cs2) / (2.0 * slack));
+    }
+    if (sum_p - 1.0).abs() > 1e-9 {
+        return Err(BrokerError::NotProbability);
+    }
+    if total.is_finite() {
+        Ok(total)
+    } else {
+        Err(BrokerError::Model(ModelField::Result))
+    }
+}
+
+fn model_pos(x: f64, f: ModelField) -> Result<f64, BrokerError> {
+    if x.is_finite() && x > 0.0 {
+        Ok(x)
+    } else {
+        Err(BrokerError::Model(f))
+    }
+}
+
+fn model_nonneg(x: f64, f: ModelField) -> Result<f64, BrokerError> {
+    if x.is_finite() && x >= 0.0 {
+        Ok(x)
+    } else {
+        Err(BrokerError::Model(f))
+    }
+}
+
+fn service(mean: f64, cs2: f64) -> Result<Service, BrokerError> {
+    let mu = 1.0 / mean;
+    if mean.is_finite() && mean > 0.0 && mu.is_finite() && mu > 0.0 && cs2.is_finite() {
+        Ok(Service { mu, cs2 })
+    } else {
+        Err(BrokerError::Model(ModelField::Result))
+    }
+}
+
+impl TransientCluster {
+    /// Eq. 8-12: `mu_s = 1 / ((W / (M_s tau_s)) (t_a + t_u) / t_a + L_s)` and `C_Ss^2` from Eq. 9,
+    /// `(sigma_f / f)^2 = sigma_b^2 / (b W')`, with `W' = W / tau_s` (node-time of work),
+    /// `b = M_s t_a / (t_a + t_u)` (Eq. 10) and
+    /// `sigma_b^2 = M_s (sigma_a^2 t_u^2 + sigma_u^2 t_a^2) / (t_a + t_u)^3` (Eq. 11). `M_s` cancels:
+    /// `C_Ss^2 = (sigma_a^2 U^2 + sigma_u^2 A^2) / (t_a W')` with `A = t_a / (t_a + t_u)`,
+    /// `U = 1 - A`.
+    ///
+    /// As the paper says ("nothing but Equation (9)"), `C_Ss` is the coefficient of variation of
+    /// the Kleinrock completion time alone: the transfer time `L_s` adds to the mean (Eq. 12) but
+    /// the paper does not fold it into `C_Ss`.
+    ///
+    /// Errors: [`BrokerError::Model`] naming the first field out of range (see the fields), or
+    /// `Result` if `mu` or `C_S^2` overflows or vanishes.
+    pub fn service(&self) -> Result<Service, BrokerError> {
+        let w = model_pos(self.work, ModelField::Work)?;
+        let m = model_pos(self.nodes, ModelField::Nodes)?;
+        let tau = model_pos(self.speed, ModelField::Speed)?;
+        let l = model_nonneg(self.transfer, ModelField::Transfer)?;
+        let ta = model_pos(self.availability_mean, ModelField::AvailabilityMean)?;
+        let va = model_nonneg(self.availability_variance, ModelField::AvailabilityVariance)?;
+        let tu = model_nonneg(self.unavailability_mean, ModelField::UnavailabilityMean)?;
+        let vu = model_nonneg(
+            self.unavailability_variance,
+            ModelField::UnavailabilityVariance,
+        )?;
+        let work_time = w / tau;
+        let cycle = ta + tu;
+        let a = ta / cycle;
+        let u = tu / cycle;
+        let mean = work_time / m / a + l;
+        let cs2 = (va * u * u + vu * a * a) / (ta * work_time);
+        service(mean, cs2)
+    }
+}
+
+impl ReliableCloud {
+    /// Eq. 13: `mu_c = 1 / (W / (M_c tau_c) + L_c)`, with the given `C_Sc^2` (the paper: 1).
+    ///
+    /// Errors: [`BrokerError::Model`] naming the first field out of range, or `Result` if `mu`
+    /// overflows or vanishes.
+    pub fn service(&self) -> Result<Service, BrokerError> {
+        let w = model_pos(self.work, ModelField::Work)?;
+        let m = model_pos(self.nodes, ModelField::Nodes)?;
+        let tau = model_pos(self.speed, ModelField::Speed)?;
+        let l = model_nonneg(self.transfer, ModelField::Transfer)?;
+        let cs2 = model_nonneg(self.cs2, ModelField::Cs2)?;
+        service(w / tau / m + l, cs2)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_symmetric_providers_split_evenly() {
+        let p = Provider {
+            mu: 2.0,
+            cs2: 1.0,
+            cost: 1.0,
+        };
+        let r = route::<2>(1.0, 1.0, &[p, p]).unwrap();
+        assert_eq!(r.p(), &[0.5, 0.5]);
+    }
+
+    #[test]
+    fn overload_and_caps() {
+        let p = Provider {
+            mu: 1.0,
+            cs2: 1.0,
+            cost: 1.0,
+        };
+        assert_eq!(route::<2>(2.0, 0.25, &[p, p]), Err(BrokerError::Overload));
+        assert_eq!(
+            route::<1>(0.5, 4.0, &[p, p]),
+            Err(BrokerError::TooManyProviders)
+        );
+    }
+}
