@@ -140,12 +140,14 @@ impl Bucket {
     #[inline]
     pub fn level(&self, now: Ticks) -> Result<Instructions, Error> {
         let dt = now.checked_sub(self.at).ok_or(Error::TimeWentBackwards)?;
-        // A gain beyond i64 fills any bucket: sigma fits in i64.
-        let gain = self
-            .rho
-            .checked_mul(dt)
-            .and_then(|g| Instructions::try_from(g).ok());
-        Ok(gain.map_or(self.sigma, |g| self.level.saturating_add(g).min(self.sigma)))
+        // The room left, sigma - level, is at most 2^60 + 2^63 (sigma <= 2^60, level >= i64::MIN):
+        // exact in u64 through a wrapping difference. A gain at least that large, or too large
+        // for u64, fills the bucket; a smaller one keeps the level below sigma, inside i64.
+        let room = self.sigma.wrapping_sub(self.level) as u64;
+        Ok(match self.rho.checked_mul(dt) {
+            Some(gain) if gain < room => self.level.wrapping_add(gain as Instructions),
+            _ => self.sigma,
+        })
     }
 
     /// Work charged at submission for a task of `work` MI under this bucket's mode.
@@ -354,6 +356,21 @@ mod tests {
         assert_eq!(b.check(0, 1), Err(Error::Full));
         assert_eq!(b.charge(0, 1), Err(Error::Full));
         assert_eq!(b, before);
+    }
+
+    /// Found by `cargo fuzz run bucket` in CI: a refill too large for i64 need not fill a bucket
+    /// whose feedback debt is near `i64::MIN`.
+    #[test]
+    fn a_refill_beyond_i64_still_pays_a_deep_debt_exactly() {
+        let max = crate::units::MAX_TASK_WORK; // 2^39 MI; sigma = 2^39 x 10^6 instructions
+        let mut b = Bucket::new(0, max, max, max, Knowledge::Aggressive).unwrap();
+        let (r1, r2) = (b.charge(0, 1).unwrap(), b.charge(0, 1).unwrap());
+        b.feedback(0, r1, 4_886_563_925_370).unwrap();
+        b.feedback(0, r2, 4_886_563_925_371).unwrap();
+        assert_eq!(b.level(0), Ok(-9_223_372_036_853_000_000));
+        // 2^39 MIPS for 2^24 + 1 ticks: just above i64::MAX instructions, yet the credit ends
+        // around 5.5e11 instructions, far below sigma (5.5e17).
+        assert_eq!(b.level((1 << 24) + 1), Ok(549_757_589_696));
     }
 
     #[test]
