@@ -16,6 +16,7 @@ use crate::fairq::FairQueue;
 use crate::meta::MetaScheduler;
 use crate::registry::Registry;
 use crate::resource::Resource;
+use crate::slots::SlotTable;
 
 /// Users (flows) per resource in the reference configuration.
 pub const USERS: usize = 64;
@@ -38,7 +39,7 @@ pub type ReferenceRegistry = Registry<USERS>;
 pub type ReferenceMeta = MetaScheduler<USERS, QUEUE, RESOURCES>;
 
 /// `(structure, bytes)` for each kernel structure in the reference configuration.
-pub const SIZES: [(&str, usize); 10] = [
+pub const SIZES: [(&str, usize); 11] = [
     ("Bucket (one per user and resource)", size_of::<Bucket>()),
     ("Registry<64>", size_of::<ReferenceRegistry>()),
     (
@@ -67,6 +68,7 @@ pub const SIZES: [(&str, usize); 10] = [
         "Routing<8 providers> (a broker result)",
         size_of::<Routing<RESOURCES>>(),
     ),
+    ("SlotTable<256 breakpoints>", size_of::<SlotTable<QUEUE>>()),
 ];
 
 #[cfg(test)]

@@ -40,6 +40,7 @@ mod heap;
 pub mod meta;
 pub mod registry;
 pub mod resource;
+pub mod slots;
 pub mod units;
 pub mod vtime;
 

@@ -1,0 +1,531 @@
+//! Slot table: the free-node profile of one cluster over future time (issue 4, Kernel item 1).
+//!
+//! A cluster has `nodes` identical nodes. Over future time the table keeps two step functions,
+//! `down(t)` (nodes failed or taken out of service) and `reserved(t)` (nodes promised to
+//! reservations: running jobs, queued jobs' reservations under conservative backfilling, advance
+//! reservations), and derives
+//!
+//! ```text
+//! free(t) = nodes - down(t) - reserved(t)
+//! ```
+//!
+//! Every operation takes explicit times (the kernel has no clock). Intervals are half-open,
+//! `[start, end)`, with `start < end <= Ticks::MAX`; `end == Ticks::MAX` means "until further
+//! notice". The instant `Ticks::MAX` itself belongs to no interval: nothing can be scheduled
+//! there and the table stores no breakpoint at it ([`SlotTable::free_at`] reports the last step).
+//!
+//! # Units
+//! Times and durations in [`Ticks`] (µs, see [`crate::units`]); node counts in [`Nodes`] (`u32`).
+//! Free counts are [`i64`], since a failure may drive them negative (below).
+//!
+//! # Operations
+//! - [`SlotTable::reserve`] adds to `reserved` over an interval. It is a *request*: refused
+//!   ([`Error::Busy`]) if `free` would go below zero at any instant of the interval.
+//! - [`SlotTable::release`] takes a reservation (or part of one) back: early completion of a job
+//!   reserved over `[s, e)` that ends at `now` is `release(now, e, n)`; cancelling a queued job's
+//!   reservation is `release(s, e, n)`. Refused ([`Error::Unknown`]) where fewer than `n` nodes
+//!   are reserved, so `reserved` never goes negative and `free` never exceeds `nodes - down`.
+//! - [`SlotTable::node_down`] adds to `down` over an interval (a failure, from its instant to the
+//!   expected repair or `Ticks::MAX`; or planned maintenance). It is a *fact*, not a request:
+//!   it is applied even where `free` becomes negative, i.e. where the failure hits nodes that
+//!   reservations hold. It returns the [`Span`] of the interval where `free < 0` after the
+//!   failure, so that the caller can stop (seed 002: a failure stops the whole request) or
+//!   requeue the reservations that overlap it and [`release`](SlotTable::release) them, which
+//!   brings `free` back to `>= 0`. It is refused only if more nodes would be down than exist.
+//! - [`SlotTable::node_up`] takes a down interval (or part of one) back: a repair at `t` of a
+//!   failure recorded until `Ticks::MAX` is `node_up(t, Ticks::MAX, n)`.
+//! - [`SlotTable::earliest_fit`], [`SlotTable::min_free`], [`SlotTable::free_at`] read.
+//!
+//! Keeping `down` and `reserved` apart (rather than one `free` function) lets every operation
+//! check exactly what it undoes: a release can never free more than was reserved, a repair never
+//! more than was down, and the overcommitment a failure causes stays visible (`free < 0`) until
+//! the caller resolves it. Backfilling (conservative, EASY), advance reservations (seed 003) and
+//! failures (seed 002) are built on these four mutations and `earliest_fit`.
+//!
+//! # Invariants
+//! The table stores *breakpoints* `(at, down, reserved)`: from `at` until the next breakpoint,
+//! `down(t)` and `reserved(t)` take these values; before the first breakpoint both are zero.
+//! - times are strictly increasing, and below `Ticks::MAX`;
+//! - the table is minimal: the first breakpoint differs from `(0, 0)` and adjacent breakpoints
+//!   differ in `(down, reserved)`, so an empty cluster holds no breakpoint and every operation
+//!   that undoes another restores the same table;
+//! - `0 <= down(t) <= nodes` and `0 <= reserved(t)`; `free(t) >= 0` except where a
+//!   [`node_down`](SlotTable::node_down) overcommitted it (then `free(t) >= -reserved(t)`);
+//!   with no failure, `0 <= free(t) <= nodes`.
+//!
+//! # Errors
+//! Mutations take a [`Request`] and, if they cannot apply it, return it in [`Refused`] with the
+//! reason; nothing is half-applied (every check runs before the first write):
+//! - `InvalidParameter(Delay)`: `start >= end`; `InvalidParameter(Capacity)`: `nodes == 0`;
+//! - [`Error::TaskTooLarge`]: `nodes` exceeds the cluster's;
+//! - [`Error::Busy`]: `reserve` where fewer than `nodes` nodes are free at some instant;
+//! - [`Error::Unknown`]: `release` / `node_up` of more than is reserved / down at some instant;
+//! - `InvalidParameter(Capacity)`: `node_down` that would put more than `nodes` nodes down;
+//! - [`Error::Full`]: the result would need more than `BREAKPOINTS` breakpoints.
+//!
+//! # Cost and memory
+//! `B` is the current number of breakpoints (at most `BREAKPOINTS`). `free_at` is `O(log B)`;
+//! `min_free` and the checks of the mutations are `O(log B + k)`, `k` the breakpoints inside the
+//! interval; a mutation's commit shifts the array for at most two insertions or removals, `O(B)`
+//! element moves (a `memmove`). `earliest_fit` is `O(log B + k)`, `k` the breakpoints it passes,
+//! at most `B`. No division, no recursion, no allocation.
+//! Memory: `size_of::<SlotTable<B>>() == 16 B + 16` bytes on x86-64, `thumbv6m` and
+//! `thumbv7em` alike (a [`Step`] is 16 bytes, 8-aligned; 1,040 bytes for `B = 64`, 65,552 for
+//! `B = 4096`); a [`Request`] is 24 bytes. A reservation of `[s, e)` needs at most two
+//! breakpoints, so `B = 2 J + 2 F` holds `J` reservations and `F` failures in the worst case.
+
+use heapless::Vec;
+
+use crate::error::{Error, Param, Refused};
+use crate::units::Ticks;
+
+/// A number of nodes.
+pub type Nodes = u32;
+
+/// One breakpoint: from `at` until the next one, `down` nodes are down and `reserved` reserved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Step {
+    /// The instant from which these counts hold.
+    pub at: Ticks,
+    /// Nodes down.
+    pub down: Nodes,
+    /// Nodes reserved.
+    pub reserved: Nodes,
+}
+
+/// `nodes` nodes over `[start, end)`: what a mutation is asked to apply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Request {
+    /// First instant.
+    pub start: Ticks,
+    /// First instant after the interval (`Ticks::MAX`: until further notice).
+    pub end: Ticks,
+    /// Nodes.
+    pub nodes: Nodes,
+}
+
+/// A half-open interval `[start, end)` of time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Span {
+    /// First instant.
+    pub start: Ticks,
+    /// First instant after it.
+    pub end: Ticks,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Reserve,
+    Release,
+    Down,
+    Up,
+}
+
+/// The free-node profile of a cluster, in at most `BREAKPOINTS` breakpoints.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SlotTable<const BREAKPOINTS: usize> {
+    nodes: Nodes,
+    steps: Vec<Step, BREAKPOINTS>,
+}
+
+impl<const BREAKPOINTS: usize> SlotTable<BREAKPOINTS> {
+    const HAS_ROOM: () = assert!(BREAKPOINTS >= 2, "a reservation needs two breakpoints");
+
+    /// A cluster of `nodes` nodes, all up and free at every instant.
+    ///
+    /// Errors: `InvalidParameter(Capacity)` if `nodes` is zero.
+    pub fn new(nodes: Nodes) -> Result<Self, Error> {
+        let () = Self::HAS_ROOM;
+        if nodes == 0 {
+            return Err(Error::InvalidParameter(Param::Capacity));
+        }
+        Ok(Self {
+            nodes,
+            steps: Vec::new(),
+        })
+    }
+
+    /// The cluster's size.
+    pub fn nodes(&self) -> Nodes {
+        self.nodes
+    }
+
+    /// The breakpoints, in increasing time (see the module's invariants).
+    pub fn steps(&self) -> &[Step] {
+        &self.steps
+    }
+
+    /// The number of breakpoints in use.
+    pub fn len(&self) -> usize {
+        self.steps.len()
+    }
+
+    /// Whether the table holds no breakpoint (every node up and free at every instant).
+    pub fn is_empty(&self) -> bool {
+        self.steps.is_empty()
+    }
+
+    /// Index of the first breakpoint with `at > t` (the step covering `t` is the one before).
+    fn after(&self, t: Ticks) -> usize {
+        self.steps.partition_point(|s| s.at <= t)
+    }
+
+    /// `(down, reserved)` of the step at index `i - 1`, or zeros before the first breakpoint.
+    fn before(&self, i: usize) -> (Nodes, Nodes) {
+        match i.checked_sub(1).and_then(|j| self.steps.get(j)) {
+            Some(s) => (s.down, s.reserved),
+            None => (0, 0),
+        }
+    }
+
+    fn free_of(&self, down: Nodes, reserved: Nodes) -> i64 {
+        i64::from(self.nodes) - i64::from(down) - i64::from(reserved)
+    }
+
+    /// `(down, reserved)` at instant `t`. `O(log B)`.
+    pub fn counts_at(&self, t: Ticks) -> (Nodes, Nodes) {
+        self.before(self.after(t))
+    }
+
+    /// Free nodes at instant `t`: negative where a failure overcommitted reservations. `O(log B)`.
+    pub fn free_at(&self, t: Ticks) -> i64 {
+        let (d, r) = self.counts_at(t);
+        self.free_of(d, r)
+    }
+
+    /// The steps covering `[start, end)` as `(from, to, down, reserved)`, `from` clamped to
+    /// `start` and `to` to `end`.
+    fn covering(
+        &self,
+        start: Ticks,
+        end: Ticks,
+    ) -> impl Iterator<Item = (Ticks, Ticks, Nodes, Nodes)> + '_ {
+        let first = self.after(start);
+        let (d0, r0) = self.before(first);
+        let inner = self.steps[first..].iter().take_while(move |s| s.at < end);
+        let head = core::iter::once((start, d0, r0));
+        let all = head.chain(inner.map(|s| (s.at, s.down, s.reserved)));
+        let nexts = self.steps[first..]
+            .iter()
+            .map(move |s| s.at.min(end))
+            .chain(core::iter::once(end));
+        all.zip(nexts).map(|((from, d, r), to)| (from, to, d, r))
+    }
+
+    /// The smallest free count over `[start, end)`. `O(log B + k)`.
+    ///
+    /// Errors: `InvalidParameter(Delay)` if `start >= end`.
+    pub fn min_free(&self, start: Ticks, end: Ticks) -> Result<i64, Error> {
+        if start >= end {
+            return Err(Error::InvalidParameter(Param::Delay));
+        }
+        Ok(self
+            .covering(start, end)
+            .map(|(_, _, d, r)| self.free_of(d, r))
+            .min()
+            .unwrap_or(i64::MIN))
+    }
+
+    /// The earliest `s >= from` such that at least `nodes` nodes are free at every instant of
+    /// `[s, s + duration)`, or `None` if there is none with `s + duration <= Ticks::MAX` (a
+    /// failure or reservation "until further notice" may block every later start).
+    /// `O(log B + k)`, `k` the breakpoints passed: at most `B`.
+    ///
+    /// Errors: `InvalidParameter(Capacity)` if `nodes` is zero, `InvalidParameter(Delay)` if
+    /// `duration` is zero, [`Error::TaskTooLarge`] if `nodes` exceeds the cluster's,
+    /// [`Error::Overflow`] if `from + duration` exceeds `Ticks::MAX`.
+    pub fn earliest_fit(
+        &self,
+        from: Ticks,
+        nodes: Nodes,
+        duration: Ticks,
+    ) -> Result<Option<Ticks>, Error> {
+        if nodes == 0 {
+            return Err(Error::InvalidParameter(Param::Capacity));
+        }
+        if duration == 0 {
+            return Err(Error::InvalidParameter(Param::Delay));
+        }
+        if nodes > self.nodes {
+            return Err(Error::TaskTooLarge);
+        }
+        if from.checked_add(duration).is_none() {
+            return Err(Error::Overflow);
+        }
+        // A step fits iff down + reserved <= nodes - need (no signed arithmetic in the scan).
+        let limit = u64::from(self.nodes - nodes);
+        let fits = |s: &Step| u64::from(s.down) + u64::from(s.reserved) <= limit;
+        let first = self.after(from);
+        let (d0, r0) = self.before(first);
+        let mut candidate = (u64::from(d0) + u64::from(r0) <= limit).then_some(from);
+        for s in &self.steps[first..] {
+            // The run of fitting steps from the candidate reaches s.at (> candidate).
+            if let Some(c) = candidate.filter(|&c| s.at - c >= duration) {
+                return Ok(Some(c));
+            }
+            if !fits(s) {
+                candidate = None;
+            } else if candidate.is_none() {
+                candidate = Some(s.at);
+            }
+        }
+        // The last step runs to Ticks::MAX, the end of schedulable time.
+        Ok(candidate.filter(|&c| Ticks::MAX - c >= duration))
+    }
+
+    /// Reserves `nodes` nodes over `[start, end)`.
+    ///
+    /// Errors (the request handed back, the table unchanged): see the module's list;
+    /// [`Error::Busy`] if fewer than `nodes` nodes are free at some instant of the interval.
+    pub fn reserve(
+        &mut self,
+        start: Ticks,
+        end: Ticks,
+        nodes: Nodes,
+    ) -> Result<(), Refused<Request>> {
+        self.apply(Kind::Reserve, Request { start, end, nodes })
+            .map(|_| ())
+    }
+
+    /// Releases `nodes` reserved nodes over `[start, end)` (early completion, cancellation,
+    /// preemption).
+    ///
+    /// Errors (the request handed back, the table unchanged): see the module's list;
+    /// [`Error::Unknown`] if fewer than `nodes` nodes are reserved at some instant of the interval.
+    pub fn release(
+        &mut self,
+        start: Ticks,
+        end: Ticks,
+        nodes: Nodes,
+    ) -> Result<(), Refused<Request>> {
+        self.apply(Kind::Release, Request { start, end, nodes })
+            .map(|_| ())
+    }
+
+    /// Takes `nodes` nodes down over `[start, end)`, even where they are reserved. Returns the
+    /// span from the first to the last instant of `[start, end)` where `free < 0` afterwards
+    /// (reservations the failure hits), or `None` if every reservation still has its nodes.
+    ///
+    /// Errors (the request handed back, the table unchanged): see the module's list;
+    /// `InvalidParameter(Capacity)` if more than the cluster's nodes would be down at some instant.
+    pub fn node_down(
+        &mut self,
+        start: Ticks,
+        end: Ticks,
+        nodes: Nodes,
+    ) -> Result<Option<Span>, Refused<Request>> {
+        self.apply(Kind::Down, Request { start, end, nodes })
+    }
+
+    /// Brings `nodes` down nodes back up over `[start, end)` (a repair).
+    ///
+    /// Errors (the request handed back, the table unchanged): see the module's list;
+    /// [`Error::Unknown`] if fewer than `nodes` nodes are down at some instant of the interval.
+    pub fn node_up(
+        &mut self,
+        start: Ticks,
+        end: Ticks,
+        nodes: Nodes,
+    ) -> Result<(), Refused<Request>> {
+        self.apply(Kind::Up, Request { start, end, nodes })
+            .map(|_| ())
+    }
+
+    /// The first span at or after `from` where `free < 0` (a failure hit reservations that the
+    /// caller has not yet released), clamped to start at `from` (`None` from `Ticks::MAX`, which no
+    /// interval contains). `O(log B + k)`.
+    pub fn overcommitted(&self, from: Ticks) -> Option<Span> {
+        let mut span: Option<Span> = None;
+        // The instant Ticks::MAX is in no interval: from == MAX covers nothing.
+        for (at, to, d, r) in self.covering(from, Ticks::MAX).filter(|c| c.0 < c.1) {
+            if self.free_of(d, r) < 0 {
+                let s = span.get_or_insert(Span { start: at, end: to });
+                s.end = to;
+            } else if span.is_some() {
+                break;
+            }
+        }
+        span
+    }
+
+    /// New `(down, reserved)` of a step, or the reason the request is refused there.
+    fn changed(&self, kind: Kind, n: Nodes, d: Nodes, r: Nodes) -> Result<(Nodes, Nodes), Error> {
+        changed(self.nodes, kind, n, d, r)
+    }
+
+    /// Check, then commit, one mutation. Returns the overcommitted span inside the request.
+    fn apply(&mut self, kind: Kind, req: Request) -> Result<Option<Span>, Refused<Request>> {
+        let Request { start, end, nodes } = req;
+        let refuse = |reason| Refused::new(reason, req);
+        if start >= end {
+            return Err(refuse(Error::InvalidParameter(Param::Delay)));
+        }
+        if nodes == 0 {
+            return Err(refuse(Error::InvalidParameter(Param::Capacity)));
+        }
+        if nodes > self.nodes {
+            return Err(refuse(Error::TaskTooLarge));
+        }
+        // Check every step of the interval, and find where free goes negative.
+        let mut negative: Option<Span> = None;
+        for (from, to, d, r) in self.covering(start, end) {
+            let (d2, r2) = self.changed(kind, nodes, d, r).map_err(refuse)?;
+            if self.free_of(d2, r2) < 0 {
+                let s = negative.get_or_insert(Span {
+                    start: from,
+                    end: to,
+                });
+                s.end = to;
+            }
+        }
+        // Breakpoints needed at start and end afterwards, and the resulting length.
+        let i_start = self.after(start);
+        let has_start = i_start > 0 && self.steps[i_start - 1].at == start;
+        let prev = self.before(if has_start { i_start - 1 } else { i_start });
+        let old_at_start = self.before(i_start);
+        let new_at_start = self
+            .changed(kind, nodes, old_at_start.0, old_at_start.1)
+            .map_err(refuse)?;
+        let need_start = new_at_start != prev;
+        let (need_end, has_end) = if end == Ticks::MAX {
+            (false, false)
+        } else {
+            let i_end = self.after(end);
+            let has_end = i_end > 0 && self.steps[i_end - 1].at == end;
+            let old_at_end = self.before(i_end);
+            let old_before_end = self.counts_at(end - 1);
+            let new_before_end = self
+                .changed(kind, nodes, old_before_end.0, old_before_end.1)
+                .map_err(refuse)?;
+            (old_at_end != new_before_end, has_end)
+        };
+        let len = self.steps.len() + usize::from(need_start) + usize::from(need_end)
+            - usize::from(has_start)
+            - usize::from(has_end);
+        if len > BREAKPOINTS {
+            return Err(refuse(Error::Full));
+        }
+        // Commit: shift the counts inside [start, end), then removals, then insertions (so the
+        // array never holds more than max(old, new) breakpoints).
+        let old_at_end = if end == Ticks::MAX {
+            (0, 0)
+        } else {
+            self.counts_at(end)
+        };
+        let cluster = self.nodes;
+        let lo = self.steps.partition_point(|s| s.at < start);
+        for s in self.steps[lo..].iter_mut().take_while(|s| s.at < end) {
+            // Cannot fail: checked above for every step of the interval.
+            if let Ok((d, r)) = changed(cluster, kind, nodes, s.down, s.reserved) {
+                s.down = d;
+                s.reserved = r;
+            }
+        }
+        if has_end && !need_end {
+            self.steps.remove(self.after(end) - 1);
+        }
+        if has_start && !need_start {
+            self.steps.remove(self.after(start) - 1);
+        }
+        if need_end && !has_end {
+            // Cannot fail: the length was checked.
+            let _ = self.steps.insert(
+                self.after(end),
+                Step {
+                    at: end,
+                    down: old_at_end.0,
+                    reserved: old_at_end.1,
+                },
+            );
+        }
+        if need_start && !has_start {
+            let _ = self.steps.insert(
+                self.after(start),
+                Step {
+                    at: start,
+                    down: new_at_start.0,
+                    reserved: new_at_start.1,
+                },
+            );
+        }
+        Ok(negative)
+    }
+}
+
+/// New `(down, reserved)` of a step of a cluster of `cluster` nodes, or why it is refused there.
+fn changed(
+    cluster: Nodes,
+    kind: Kind,
+    n: Nodes,
+    d: Nodes,
+    r: Nodes,
+) -> Result<(Nodes, Nodes), Error> {
+    match kind {
+        Kind::Reserve => {
+            if i64::from(cluster) - i64::from(d) - i64::from(r) < i64::from(n) {
+                Err(Error::Busy)
+            } else {
+                // free >= n implies r + n <= cluster - d, so no overflow.
+                Ok((d, r + n))
+            }
+        }
+        Kind::Release => r.checked_sub(n).map(|r| (d, r)).ok_or(Error::Unknown),
+        Kind::Down => match d.checked_add(n) {
+            Some(d) if d <= cluster => Ok((d, r)),
+            _ => Err(Error::InvalidParameter(Param::Capacity)),
+        },
+        Kind::Up => d.checked_sub(n).map(|d| (d, r)).ok_or(Error::Unknown),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn conservative_backfilling_places_each_job_at_its_earliest_fit() {
+        let mut t = SlotTable::<8>::new(4).unwrap();
+        // A running job of 3 nodes until 10, then a queued 4-node job: it waits for 10.
+        t.reserve(0, 10, 3).unwrap();
+        assert_eq!(t.earliest_fit(0, 4, 5), Ok(Some(10)));
+        t.reserve(10, 15, 4).unwrap();
+        // A short 1-node job backfills now; a long one would delay the 4-node job.
+        assert_eq!(t.earliest_fit(0, 1, 10), Ok(Some(0)));
+        assert_eq!(t.earliest_fit(0, 1, 11), Ok(Some(15)));
+        // The running job completes early at 6: its tail is released (a breakpoint at 6).
+        assert_eq!(t.len(), 3);
+        t.release(6, 10, 3).unwrap();
+        assert_eq!(t.earliest_fit(0, 4, 4), Ok(Some(6)));
+        assert_eq!(t.len(), 4);
+    }
+
+    #[test]
+    fn a_failure_reports_the_reservations_it_hits() {
+        let mut t = SlotTable::<8>::new(4).unwrap();
+        t.reserve(0, 10, 4).unwrap();
+        let hit = t.node_down(5, Ticks::MAX, 1).unwrap();
+        assert_eq!(hit, Some(Span { start: 5, end: 10 }));
+        assert_eq!(t.free_at(7), -1);
+        assert_eq!(t.free_at(12), 3);
+        // Stopping the request frees its nodes from the failure on.
+        t.release(5, 10, 4).unwrap();
+        assert_eq!(t.overcommitted(0), None);
+        // A repair at 20.
+        t.node_up(20, Ticks::MAX, 1).unwrap();
+        assert_eq!(t.free_at(20), 4);
+        assert_eq!(
+            t.node_up(20, 30, 1),
+            Err(Refused::new(
+                Error::Unknown,
+                Request {
+                    start: 20,
+                    end: 30,
+                    nodes: 1
+                }
+            ))
+        );
+    }
+}

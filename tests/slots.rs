@@ -1,0 +1,460 @@
+//! Property tests of the slot table (`kernel/src/slots.rs`, issue 4 Kernel item 1) against a
+//! brute-force model: one `(down, reserved)` cell per tick of a small horizon `[0, H)`, plus one
+//! cell for the tail `[H, Ticks::MAX)`.
+//!
+//! After every operation of a random sequence (reserve, release, node down, node up, earliest
+//! fit, min free, overcommitted), the table must equal the model: its breakpoints are exactly the
+//! model's changes of value (so the table is minimal and agrees at every tick), refusals carry
+//! exactly the model's reason and leave the table unchanged, and `earliest_fit` returns exactly
+//! the model's earliest feasible start.
+
+use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
+use qosgate_kernel::slots::{Nodes, Request, SlotTable, Span, Step};
+use qosgate_kernel::units::Ticks;
+use qosgate_kernel::{Error, Param, Refused};
+
+/// Horizon of the model: ticks `0..H` are cells, `[H, MAX)` is the tail cell.
+const H: u64 = 24;
+const MAX: Ticks = Ticks::MAX;
+
+/// 256 cases per property, or `PROPTEST_CASES` for a deeper run.
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(256)
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    Reserve,
+    Release,
+    Down,
+    Up,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Op {
+    Mutate(Kind, Ticks, Ticks, Nodes),
+    Fit(Ticks, Nodes, Ticks),
+    MinFree(Ticks, Ticks),
+    Overcommitted(Ticks),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct Model {
+    nodes: Nodes,
+    /// `(down, reserved)` for ticks `0..H`, then the tail.
+    cells: Vec<(Nodes, Nodes)>,
+}
+
+impl Model {
+    fn new(nodes: Nodes) -> Self {
+        Self {
+            nodes,
+            cells: vec![(0, 0); H as usize + 1],
+        }
+    }
+
+    fn cell(&self, t: Ticks) -> (Nodes, Nodes) {
+        self.cells[t.min(H) as usize]
+    }
+
+    fn free(&self, c: (Nodes, Nodes)) -> i64 {
+        i64::from(self.nodes) - i64::from(c.0) - i64::from(c.1)
+    }
+
+    /// Cell indices that `[start, end)` covers (ends are at most H or MAX).
+    fn range(start: Ticks, end: Ticks) -> std::ops::Range<usize> {
+        let hi = if end == MAX { H + 1 } else { end.min(H) };
+        start.min(H) as usize..hi as usize
+    }
+
+    /// The minimal breakpoint list of the model.
+    fn steps(&self) -> Vec<Step> {
+        let mut prev = (0, 0);
+        let mut out = vec![];
+        for (i, &c) in self.cells.iter().enumerate() {
+            if c != prev {
+                out.push(Step {
+                    at: i as u64,
+                    down: c.0,
+                    reserved: c.1,
+                });
+                prev = c;
+            }
+        }
+        out
+    }
+
+    /// Applies a mutation, or says why not (same order of checks as the kernel documents).
+    fn apply(
+        &mut self,
+        kind: Kind,
+        start: Ticks,
+        end: Ticks,
+        n: Nodes,
+        cap: usize,
+    ) -> Result<Option<Span>, Error> {
+        if start >= end {
+            return Err(Error::InvalidParameter(Param::Delay));
+        }
+        if n == 0 {
+            return Err(Error::InvalidParameter(Param::Capacity));
+        }
+        if n > self.nodes {
+            return Err(Error::TaskTooLarge);
+        }
+        let mut next = self.clone();
+        for i in Self::range(start, end) {
+            let (d, r) = self.cells[i];
+            let free = self.free((d, r));
+            next.cells[i] = match kind {
+                Kind::Reserve if free < i64::from(n) => return Err(Error::Busy),
+                Kind::Reserve => (d, r + n),
+                Kind::Release if r < n => return Err(Error::Unknown),
+                Kind::Release => (d, r - n),
+                Kind::Down if d + n > self.nodes => {
+                    return Err(Error::InvalidParameter(Param::Capacity));
+                }
+                Kind::Down => (d + n, r),
+                Kind::Up if d < n => return Err(Error::Unknown),
+                Kind::Up => (d - n, r),
+            };
+        }
+        if next.steps().len() > cap {
+            return Err(Error::Full);
+        }
+        let neg: Vec<usize> = Self::range(start, end)
+            .filter(|&i| next.free(next.cells[i]) < 0)
+            .collect();
+        *self = next;
+        let end_of = |i: usize| if i as u64 >= H { MAX } else { i as u64 + 1 };
+        Ok(match (neg.first(), neg.last()) {
+            (Some(&a), Some(&b)) => Some(Span {
+                start: (a as u64).max(start),
+                end: end_of(b).min(end),
+            }),
+            _ => None,
+        })
+    }
+
+    fn earliest_fit(&self, from: Ticks, n: Nodes, dur: Ticks) -> Result<Option<Ticks>, Error> {
+        if n == 0 {
+            return Err(Error::InvalidParameter(Param::Capacity));
+        }
+        if dur == 0 {
+            return Err(Error::InvalidParameter(Param::Delay));
+        }
+        if n > self.nodes {
+            return Err(Error::TaskTooLarge);
+        }
+        if from.checked_add(dur).is_none() {
+            return Err(Error::Overflow);
+        }
+        let fits = |s: Ticks| -> bool {
+            let Some(e) = s.checked_add(dur) else {
+                return false;
+            };
+            // Ticks beyond H all look like the tail: check up to H inclusive.
+            (s..e.min(H + 1)).all(|t| self.free(self.cell(t)) >= i64::from(n))
+                && (e <= H || self.free(self.cell(H)) >= i64::from(n))
+        };
+        if from > H {
+            return Ok(fits(from).then_some(from));
+        }
+        Ok((from..=H).find(|&s| fits(s)))
+    }
+
+    fn min_free(&self, start: Ticks, end: Ticks) -> Result<i64, Error> {
+        if start >= end {
+            return Err(Error::InvalidParameter(Param::Delay));
+        }
+        Ok(Self::range(start, end)
+            .map(|i| self.free(self.cells[i]))
+            .min()
+            .unwrap())
+    }
+
+    fn overcommitted(&self, from: Ticks) -> Option<Span> {
+        if from == MAX {
+            return None; // no interval contains the instant MAX
+        }
+        let first = (from.min(H) as usize..=H as usize).find(|&i| self.free(self.cells[i]) < 0)?;
+        let mut last = first;
+        while last < H as usize && self.free(self.cells[last + 1]) < 0 {
+            last += 1;
+        }
+        let end = if last as u64 >= H {
+            MAX
+        } else {
+            last as u64 + 1
+        };
+        Some(Span {
+            start: (first as u64).max(from),
+            end,
+        })
+    }
+}
+
+/// Times that matter: the horizon's ticks, and the ends of time.
+fn start_time() -> impl Strategy<Value = Ticks> {
+    prop_oneof![8 => 0..=H, 1 => Just(MAX)]
+}
+
+fn end_time() -> impl Strategy<Value = Ticks> {
+    prop_oneof![8 => 0..=H, 2 => Just(MAX)]
+}
+
+fn duration() -> impl Strategy<Value = Ticks> {
+    prop_oneof![8 => 0..=H + 4, 1 => Just(MAX), 1 => Just(MAX - 3), 1 => Just(MAX / 2)]
+}
+
+fn op(nodes: Nodes) -> impl Strategy<Value = Op> {
+    let kind = prop_oneof![
+        4 => Just(Kind::Reserve),
+        3 => Just(Kind::Release),
+        1 => Just(Kind::Down),
+        1 => Just(Kind::Up)
+    ];
+    let n = 0..=nodes + 1;
+    // Mostly well-formed intervals, sometimes empty or reversed ones.
+    let interval = prop_oneof![
+        6 => (0..H, 1..=H + 1).prop_map(|(s, len)| {
+            let e = s + len;
+            (s, if e > H { MAX } else { e })
+        }),
+        1 => (start_time(), end_time()),
+    ];
+    prop_oneof![
+        10 => (kind, interval, n.clone()).prop_map(|(k, (s, e), n)| Op::Mutate(k, s, e, n)),
+        4 => (prop_oneof![6 => 0..=H, 1 => Just(H + 7), 1 => Just(MAX - 2), 1 => Just(MAX)], n, duration())
+            .prop_map(|(f, n, d)| Op::Fit(f, n, d)),
+        1 => (start_time(), end_time()).prop_map(|(s, e)| Op::MinFree(s, e)),
+        1 => prop_oneof![8 => 0..=H + 2, 1 => Just(MAX)].prop_map(Op::Overcommitted),
+    ]
+}
+
+fn scenario() -> impl Strategy<Value = (Nodes, Vec<Op>)> {
+    (1..=6u32).prop_flat_map(|nodes| (Just(nodes), prop::collection::vec(op(nodes), 1..60)))
+}
+
+/// Every tick of the horizon, the tail and the instants at the end of time agree.
+fn check_equal<const B: usize>(t: &SlotTable<B>, m: &Model) -> Result<(), TestCaseError> {
+    prop_assert_eq!(
+        t.steps(),
+        &m.steps()[..],
+        "breakpoints differ from the model's"
+    );
+    for tick in (0..=H + 2).chain([MAX - 1, MAX]) {
+        prop_assert_eq!(t.free_at(tick), m.free(m.cell(tick)), "free at {}", tick);
+    }
+    // Minimality and order, stated directly (the equality above implies them).
+    let s = t.steps();
+    prop_assert!(s.windows(2).all(|w| w[0].at < w[1].at));
+    prop_assert!(
+        s.windows(2)
+            .all(|w| (w[0].down, w[0].reserved) != (w[1].down, w[1].reserved))
+    );
+    prop_assert!(s.first().is_none_or(|f| (f.down, f.reserved) != (0, 0)));
+    prop_assert!(s.iter().all(|x| x.at < MAX && x.down <= t.nodes()));
+    Ok(())
+}
+
+fn run<const B: usize>(nodes: Nodes, ops: &[Op]) -> Result<(), TestCaseError> {
+    let mut t = SlotTable::<B>::new(nodes).unwrap();
+    let mut m = Model::new(nodes);
+    for &op in ops {
+        let before = t.clone();
+        match op {
+            Op::Mutate(kind, s, e, n) => {
+                let want = m.apply(kind, s, e, n, B);
+                let got = match kind {
+                    Kind::Reserve => t.reserve(s, e, n).map(|()| None),
+                    Kind::Release => t.release(s, e, n).map(|()| None),
+                    Kind::Down => t.node_down(s, e, n),
+                    Kind::Up => t.node_up(s, e, n).map(|()| None),
+                };
+                match (got, want) {
+                    (Ok(g), Ok(w)) => {
+                        if matches!(kind, Kind::Down) {
+                            prop_assert_eq!(g, w, "overcommitted span of {:?}", op);
+                        }
+                    }
+                    (Err(Refused { reason, item }), Err(w)) => {
+                        prop_assert_eq!(reason, w, "reason for {:?}", op);
+                        prop_assert_eq!(
+                            item,
+                            Request {
+                                start: s,
+                                end: e,
+                                nodes: n
+                            }
+                        );
+                        prop_assert_eq!(&t, &before, "a refused {:?} changed the table", op);
+                    }
+                    (g, w) => prop_assert!(false, "{:?}: table {:?}, model {:?}", op, g, w),
+                }
+            }
+            Op::Fit(from, n, d) => {
+                prop_assert_eq!(
+                    t.earliest_fit(from, n, d),
+                    m.earliest_fit(from, n, d),
+                    "earliest_fit({}, {}, {})",
+                    from,
+                    n,
+                    d
+                );
+            }
+            Op::MinFree(s, e) => prop_assert_eq!(t.min_free(s, e), m.min_free(s, e)),
+            Op::Overcommitted(from) => {
+                prop_assert_eq!(t.overcommitted(from), m.overcommitted(from))
+            }
+        }
+        check_equal(&t, &m)?;
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+    /// Room for every profile of the horizon: refusals come from nodes, never from the table.
+    #[test]
+    fn table_equals_brute_force_model_after_every_operation((nodes, ops) in scenario()) {
+        run::<64>(nodes, &ops)?;
+    }
+
+    /// A small table: `Full` exactly when the minimal profile needs more than 6 breakpoints,
+    /// and a refusal for room changes nothing.
+    #[test]
+    fn small_table_is_full_exactly_when_the_minimal_profile_does_not_fit((nodes, ops) in scenario()) {
+        run::<6>(nodes, &ops)?;
+    }
+
+    /// Conservative backfilling: every job, in arrival order, reserved at its earliest fit from
+    /// its arrival, always fits; no instant is ever over-reserved (checked against a per-tick sum
+    /// of the reservations); early completions are released and the table returns to empty.
+    #[test]
+    fn reserving_each_job_at_its_earliest_fit_never_overcommits(
+        nodes in 1..=8u32,
+        jobs in prop::collection::vec((0..20u64, 1..=8u32, 1..=12u64, 0..=12u64), 1..40),
+    ) {
+        let mut t = SlotTable::<256>::new(nodes).unwrap();
+        let mut arrival = 0;
+        let mut held: Vec<(Ticks, Ticks, Nodes)> = vec![];
+        for (gap, n, dur, run) in jobs {
+            arrival += gap;
+            let n = n.min(nodes);
+            let s = t.earliest_fit(arrival, n, dur).unwrap().expect("a finite profile always fits");
+            prop_assert!(s >= arrival);
+            prop_assert!(t.min_free(s, s + dur).unwrap() >= i64::from(n));
+            t.reserve(s, s + dur, n).unwrap();
+            held.push((s, s + dur, n));
+            // Early completion: the job runs `run` ticks of its `dur` estimate.
+            let run = run.min(dur);
+            if run < dur && run > 0 {
+                t.release(s + run, s + dur, n).unwrap();
+                held.last_mut().unwrap().1 = s + run;
+            }
+            let horizon = held.iter().map(|h| h.1).max().unwrap();
+            for tick in 0..=horizon {
+                let used: u32 = held.iter().filter(|h| h.0 <= tick && tick < h.1).map(|h| h.2).sum();
+                prop_assert!(used <= nodes);
+                prop_assert_eq!(t.free_at(tick), i64::from(nodes - used));
+            }
+        }
+        for (s, e, n) in held {
+            t.release(s, e, n).unwrap();
+        }
+        prop_assert!(t.is_empty());
+    }
+
+    /// A failure over reserved nodes makes exactly the hit span negative; releasing the
+    /// reservations that overlap it (stopping the requests) restores `free >= 0` everywhere.
+    #[test]
+    fn failure_reports_the_hit_span_and_releasing_the_hit_reservations_resolves_it(
+        nodes in 2..=8u32,
+        jobs in prop::collection::vec((0..30u64, 1..=8u32, 1..=10u64), 1..20),
+        fail in (0..40u64, 1..=8u32, prop_oneof![Just(MAX), (1..20u64).prop_map(|d| d)]),
+    ) {
+        let mut t = SlotTable::<128>::new(nodes).unwrap();
+        let mut held = vec![];
+        for (from, n, dur) in jobs {
+            let n = n.min(nodes);
+            let s = t.earliest_fit(from, n, dur).unwrap().unwrap();
+            t.reserve(s, s + dur, n).unwrap();
+            held.push((s, s + dur, n));
+        }
+        let (at, n, len) = fail;
+        let n = n.min(nodes);
+        let end = if len == MAX { MAX } else { at + len };
+        let span = t.node_down(at, end, n).unwrap();
+        // The span runs from the first to the last hit instant: it starts with the first
+        // overcommitted run and nothing after it is overcommitted.
+        prop_assert_eq!(span.map(|s| s.start), t.overcommitted(at).map(|s| s.start));
+        prop_assert_eq!(span.is_none(), t.overcommitted(0).is_none());
+        if let Some(span) = span {
+            prop_assert!(t.overcommitted(at).unwrap().end <= span.end);
+            prop_assert_eq!(t.overcommitted(span.end), None);
+            prop_assert!(t.min_free(span.start, span.end).unwrap() < 0);
+            prop_assert!(span.start >= at && span.end <= end);
+            for &(s, e, k) in held.iter().filter(|h| h.0 < span.end && span.start < h.1) {
+                t.release(s, e, k).unwrap();
+            }
+        }
+        prop_assert_eq!(t.overcommitted(0), None);
+        prop_assert!(t.min_free(0, MAX).unwrap() >= 0);
+        t.node_up(at, end, n).unwrap();
+        prop_assert!(t.min_free(0, MAX).unwrap() >= 0);
+    }
+}
+
+#[test]
+fn undoing_every_operation_restores_the_empty_table() {
+    let mut t = SlotTable::<8>::new(4).unwrap();
+    t.reserve(0, 10, 2).unwrap();
+    t.reserve(5, MAX, 2).unwrap();
+    assert_eq!(t.node_down(3, 7, 1), Ok(Some(Span { start: 5, end: 7 })));
+    assert_eq!(t.free_at(6), -1);
+    t.release(5, MAX, 2).unwrap();
+    t.node_up(3, 7, 1).unwrap();
+    t.release(0, 10, 2).unwrap();
+    assert!(t.is_empty());
+}
+
+#[test]
+fn edges_of_time_are_typed_errors_never_panics() {
+    let mut t = SlotTable::<4>::new(3).unwrap();
+    let r = |reason, start, end, nodes| Refused {
+        reason,
+        item: Request { start, end, nodes },
+    };
+    assert_eq!(t.earliest_fit(MAX, 1, 1), Err(Error::Overflow));
+    assert_eq!(t.earliest_fit(1, 1, MAX), Err(Error::Overflow));
+    assert_eq!(t.earliest_fit(0, 1, MAX), Ok(Some(0)));
+    assert_eq!(
+        t.reserve(MAX, MAX, 1),
+        Err(r(Error::InvalidParameter(Param::Delay), MAX, MAX, 1))
+    );
+    assert_eq!(t.reserve(0, 1, 4), Err(r(Error::TaskTooLarge, 0, 1, 4)));
+    t.reserve(MAX - 1, MAX, 3).unwrap();
+    assert_eq!(t.steps().len(), 1);
+    assert_eq!(t.earliest_fit(0, 1, MAX - 1), Ok(Some(0)));
+    assert_eq!(t.earliest_fit(0, 1, MAX), Ok(None));
+    assert_eq!(t.free_at(MAX), 0);
+    // Two more breakpoints fit (4), a third interval in the middle does not.
+    t.reserve(10, 20, 1).unwrap();
+    assert_eq!(t.reserve(30, 40, 1), Err(r(Error::Full, 30, 40, 1)));
+    // Extending an existing step needs no new breakpoint.
+    t.reserve(20, 25, 1).unwrap();
+    assert_eq!(t.steps().len(), 3);
+    assert!(SlotTable::<4>::new(0).is_err());
+}
+
+#[test]
+fn footprint_is_sixteen_bytes_per_breakpoint() {
+    assert_eq!(core::mem::size_of::<Step>(), 16);
+    assert!(core::mem::size_of::<SlotTable<64>>() <= 16 * 64 + 16);
+}
