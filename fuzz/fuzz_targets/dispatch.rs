@@ -114,11 +114,19 @@ fn check_n7(y: &[u64], n: u64, q: &[f64]) {
 fuzz_target!(|input: Input| {
     let p: Vec<f64> = input.p.iter().map(|x| x.get()).collect();
     let fastest = usize::from(input.fastest) % (p.len() + 2);
-    let want = expected_error(&p).or((fastest >= p.len()).then_some(DispatchError::FastestOutOfRange));
+    let want =
+        expected_error(&p).or((fastest >= p.len()).then_some(DispatchError::FastestOutOfRange));
     let billiard = Billiard::<N>::new(&p, fastest);
-    assert_eq!(billiard.as_ref().err().copied(), want, "p {p:?} fastest {fastest}");
+    assert_eq!(
+        billiard.as_ref().err().copied(),
+        want,
+        "p {p:?} fastest {fastest}"
+    );
     let Ok(mut b) = billiard else {
-        assert_eq!(Bernoulli::<N>::new(&p).err().is_some(), expected_error(&p).is_some());
+        assert_eq!(
+            Bernoulli::<N>::new(&p).err().is_some(),
+            expected_error(&p).is_some()
+        );
         return;
     };
     let max = p.iter().cloned().fold(0.0, f64::max);

@@ -18,6 +18,7 @@ pub mod grid;
 pub mod report;
 pub mod sequence;
 pub mod solve;
+pub mod swf;
 
 use cli::{BoundsArgs, Cli, Command, SequenceCommand, SolveCommand};
 

@@ -1,0 +1,83 @@
+//! The SWF reader: arbitrary bytes (with a machine-size override and the mode from the first three
+//! bytes) are an error or a valid trace, never a panic. Every `Ok` trace satisfies the invariants
+//! documented in `qosgate_harness::swf`: `1 <= procs <= machine_procs`,
+//! `1 <= run <= estimate <= MAX_TIME`, `submit <= MAX_TIME`, jobs sorted by `(submit, id)`, every
+//! data line accounted for (kept, skipped or invalid), no invalid lines in strict mode. The two
+//! modes agree: a trace strict mode accepts reads identically under `skip_invalid`, and a line
+//! strict mode rejects is counted as invalid there (or the machine size is missing).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use qosgate_harness::swf::{ErrorKind, MAX_TIME, Options, Trace, read};
+
+fn check(t: &Trace, opts: &Options) {
+    assert!(t.machine_procs >= 1);
+    if let Some(m) = opts.machine_procs {
+        assert_eq!(t.machine_procs, m);
+    }
+    for j in &t.jobs {
+        assert!(j.procs >= 1 && j.procs <= t.machine_procs, "{j:?}");
+        assert!(j.run >= 1 && j.run <= j.estimate, "{j:?}");
+        assert!(j.estimate <= MAX_TIME && j.submit <= MAX_TIME, "{j:?}");
+    }
+    assert!(
+        t.jobs
+            .windows(2)
+            .all(|w| (w[0].submit, w[0].id) <= (w[1].submit, w[1].id))
+    );
+    assert_eq!(
+        t.jobs.len() as u64 + t.skipped.total() + t.invalid.data_lines(),
+        t.data_lines
+    );
+    assert!(t.truncated <= t.jobs.len() as u64);
+    if !opts.skip_invalid {
+        assert_eq!(t.invalid.total(), 0);
+    }
+    let _ = t.summary();
+}
+
+fuzz_target!(|data: &[u8]| {
+    let (head, text) = data.split_at(data.len().min(3));
+    let flags = head.first().copied().unwrap_or(0);
+    let machine_procs = (flags & 2 != 0 && head.len() == 3)
+        .then(|| u32::from(u16::from_le_bytes([head[1], head[2]])));
+    let strict = Options {
+        skip_invalid: false,
+        machine_procs,
+    };
+    let lenient = Options {
+        skip_invalid: true,
+        machine_procs,
+    };
+    let a = read(text, &strict);
+    let b = read(text, &lenient);
+    match (&a, &b) {
+        (Ok(ta), Ok(tb)) => {
+            check(ta, &strict);
+            check(tb, &lenient);
+            assert_eq!(ta, tb, "strict and skip_invalid differ on a valid trace");
+        }
+        (Ok(_), Err(e)) => panic!("strict accepts, skip_invalid rejects: {e}"),
+        (Err(e), Ok(tb)) => {
+            check(tb, &lenient);
+            assert!(
+                e.line.is_some(),
+                "whole-input error only in strict mode: {e}"
+            );
+            assert!(tb.invalid.total() >= 1, "{e}: skipped nothing");
+        }
+        (Err(ea), Err(eb)) => {
+            assert!(
+                matches!(
+                    eb.kind,
+                    ErrorKind::NoMachineSize | ErrorKind::ZeroMachineSize
+                ),
+                "{eb}"
+            );
+            let _ = ea.to_string();
+        }
+    }
+    if let Err(e) = &a {
+        let _ = e.to_string();
+    }
+});
