@@ -111,15 +111,15 @@ impl Model {
             let (d, r) = self.cells[i];
             let free = self.free((d, r));
             next.cells[i] = match kind {
-                Kind::Reserve if free < i64::from(n) => return Err(Error::Busy),
+                Kind::Reserve if free < i64::from(n) => return Err(Error::NotFree),
                 Kind::Reserve => (d, r + n),
-                Kind::Release if r < n => return Err(Error::Unknown),
+                Kind::Release if r < n => return Err(Error::NotReserved),
                 Kind::Release => (d, r - n),
                 Kind::Down if d + n > self.nodes => {
                     return Err(Error::InvalidParameter(Param::Capacity));
                 }
                 Kind::Down => (d + n, r),
-                Kind::Up if d < n => return Err(Error::Unknown),
+                Kind::Up if d < n => return Err(Error::NotReserved),
                 Kind::Up => (d - n, r),
             };
         }

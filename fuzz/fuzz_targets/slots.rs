@@ -154,12 +154,12 @@ impl Model {
             let (d, r) = self.counts(t);
             let free = i64::from(self.nodes) - d - r;
             match kind {
-                Kind::Reserve if free < n64 => return Err(Error::Busy),
-                Kind::Release if r < n64 => return Err(Error::Unknown),
+                Kind::Reserve if free < n64 => return Err(Error::NotFree),
+                Kind::Release if r < n64 => return Err(Error::NotReserved),
                 Kind::Down if d + n64 > i64::from(self.nodes) => {
                     return Err(Error::InvalidParameter(Param::Capacity));
                 }
-                Kind::Up if d < n64 => return Err(Error::Unknown),
+                Kind::Up if d < n64 => return Err(Error::NotReserved),
                 _ => {}
             }
         }

@@ -36,6 +36,10 @@ pub enum Error {
     Idle,
     /// The flow or user still has queued or running work.
     Busy,
+    /// A slot table has fewer free nodes than asked at some instant of the interval.
+    NotFree,
+    /// A slot table has fewer nodes reserved (or down) than a release (or repair) gives back.
+    NotReserved,
 }
 
 /// The parameter an [`Error::InvalidParameter`] refers to.
@@ -96,6 +100,10 @@ impl fmt::Display for Error {
             Error::WrongClass => f.write_str("resource type does not serve this task class"),
             Error::Idle => f.write_str("CPU runs no task"),
             Error::Busy => f.write_str("flow or user still has queued or running work"),
+            Error::NotFree => f.write_str("not enough free nodes over the interval"),
+            Error::NotReserved => {
+                f.write_str("releasing more nodes than are reserved (or down) over the interval")
+            }
         }
     }
 }

@@ -20,10 +20,10 @@
 //!
 //! # Operations
 //! - [`SlotTable::reserve`] adds to `reserved` over an interval. It is a *request*: refused
-//!   ([`Error::Busy`]) if `free` would go below zero at any instant of the interval.
+//!   ([`Error::NotFree`]) if `free` would go below zero at any instant of the interval.
 //! - [`SlotTable::release`] takes a reservation (or part of one) back: early completion of a job
 //!   reserved over `[s, e)` that ends at `now` is `release(now, e, n)`; cancelling a queued job's
-//!   reservation is `release(s, e, n)`. Refused ([`Error::Unknown`]) where fewer than `n` nodes
+//!   reservation is `release(s, e, n)`. Refused ([`Error::NotReserved`]) where fewer than `n` nodes
 //!   are reserved, so `reserved` never goes negative and `free` never exceeds `nodes - down`.
 //! - [`SlotTable::node_down`] adds to `down` over an interval (a failure, from its instant to the
 //!   expected repair or `Ticks::MAX`; or planned maintenance). It is a *fact*, not a request:
@@ -58,8 +58,8 @@
 //! reason; nothing is half-applied (every check runs before the first write):
 //! - `InvalidParameter(Delay)`: `start >= end`; `InvalidParameter(Capacity)`: `nodes == 0`;
 //! - [`Error::TaskTooLarge`]: `nodes` exceeds the cluster's;
-//! - [`Error::Busy`]: `reserve` where fewer than `nodes` nodes are free at some instant;
-//! - [`Error::Unknown`]: `release` / `node_up` of more than is reserved / down at some instant;
+//! - [`Error::NotFree`]: `reserve` where fewer than `nodes` nodes are free at some instant;
+//! - [`Error::NotReserved`]: `release` / `node_up` of more than is reserved / down at some instant;
 //! - `InvalidParameter(Capacity)`: `node_down` that would put more than `nodes` nodes down;
 //! - [`Error::Full`]: the result would need more than `BREAKPOINTS` breakpoints.
 //!
@@ -279,7 +279,7 @@ impl<const BREAKPOINTS: usize> SlotTable<BREAKPOINTS> {
     /// Reserves `nodes` nodes over `[start, end)`.
     ///
     /// Errors (the request handed back, the table unchanged): see the module's list;
-    /// [`Error::Busy`] if fewer than `nodes` nodes are free at some instant of the interval.
+    /// [`Error::NotFree`] if fewer than `nodes` nodes are free at some instant of the interval.
     pub fn reserve(
         &mut self,
         start: Ticks,
@@ -294,7 +294,7 @@ impl<const BREAKPOINTS: usize> SlotTable<BREAKPOINTS> {
     /// preemption).
     ///
     /// Errors (the request handed back, the table unchanged): see the module's list;
-    /// [`Error::Unknown`] if fewer than `nodes` nodes are reserved at some instant of the interval.
+    /// [`Error::NotReserved`] if fewer than `nodes` nodes are reserved at some instant of the interval.
     pub fn release(
         &mut self,
         start: Ticks,
@@ -323,7 +323,7 @@ impl<const BREAKPOINTS: usize> SlotTable<BREAKPOINTS> {
     /// Brings `nodes` down nodes back up over `[start, end)` (a repair).
     ///
     /// Errors (the request handed back, the table unchanged): see the module's list;
-    /// [`Error::Unknown`] if fewer than `nodes` nodes are down at some instant of the interval.
+    /// [`Error::NotReserved`] if fewer than `nodes` nodes are down at some instant of the interval.
     pub fn node_up(
         &mut self,
         start: Ticks,
@@ -466,18 +466,18 @@ fn changed(
     match kind {
         Kind::Reserve => {
             if i64::from(cluster) - i64::from(d) - i64::from(r) < i64::from(n) {
-                Err(Error::Busy)
+                Err(Error::NotFree)
             } else {
                 // free >= n implies r + n <= cluster - d, so no overflow.
                 Ok((d, r + n))
             }
         }
-        Kind::Release => r.checked_sub(n).map(|r| (d, r)).ok_or(Error::Unknown),
+        Kind::Release => r.checked_sub(n).map(|r| (d, r)).ok_or(Error::NotReserved),
         Kind::Down => match d.checked_add(n) {
             Some(d) if d <= cluster => Ok((d, r)),
             _ => Err(Error::InvalidParameter(Param::Capacity)),
         },
-        Kind::Up => d.checked_sub(n).map(|d| (d, r)).ok_or(Error::Unknown),
+        Kind::Up => d.checked_sub(n).map(|d| (d, r)).ok_or(Error::NotReserved),
     }
 }
 
@@ -519,7 +519,7 @@ mod tests {
         assert_eq!(
             t.node_up(20, 30, 1),
             Err(Refused::new(
-                Error::Unknown,
+                Error::NotReserved,
                 Request {
                     start: 20,
                     end: 30,
