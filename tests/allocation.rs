@@ -14,10 +14,10 @@
 //! (rounding of the objective itself). The objectives are convex, so this is the optimality
 //! condition; the planted-bug checks in the report show these tests fail on the printed formulas.
 
+mod bin;
+
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
-use std::sync::OnceLock;
 
 use proptest::prelude::*;
 use qosgate_kernel::allocate::{
@@ -646,42 +646,9 @@ fn an_expensive_cloud_at_low_load_drops_out_to_no_redirection() {
 
 // ---- End to end: `qosgate solve pap|broker` -------------------------------------------------
 
-/// The `qosgate` executable, built once per test process the same way `tests/cli.rs` does (see
-/// its module docs: cargo's own `compiler-artifact` message names the path).
-fn qosgate_path() -> &'static PathBuf {
-    static PATH: OnceLock<PathBuf> = OnceLock::new();
-    PATH.get_or_init(|| {
-        let out = Command::new(env!("CARGO"))
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .args([
-                "build",
-                "--quiet",
-                "--package",
-                "qosgate-harness",
-                "--bin",
-                "qosgate",
-                "--message-format=json",
-            ])
-            .output()
-            .expect("running cargo build");
-        assert!(
-            out.status.success(),
-            "cargo build failed:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout)
-            .expect("cargo's messages are UTF-8")
-            .lines()
-            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-            .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "qosgate")
-            .find_map(|m| m["executable"].as_str().map(PathBuf::from))
-            .expect("cargo reported no qosgate executable")
-    })
-}
-
 /// Runs `qosgate solve <what> --input -` with `input` on standard input.
 fn solve_stdin(what: &str, input: &Value) -> Output {
-    let mut child = Command::new(qosgate_path())
+    let mut child = Command::new(bin::path())
         .args(["solve", what, "--input", "-"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -756,7 +723,7 @@ fn cli_solve_pap_reads_a_file_and_names_bad_input() {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("pap.json");
     std::fs::write(&path, pap_json().to_string()).unwrap();
-    let o = Command::new(qosgate_path())
+    let o = Command::new(bin::path())
         .args(["solve", "pap", "--input"])
         .arg(&path)
         .output()
@@ -773,7 +740,7 @@ fn cli_solve_pap_reads_a_file_and_names_bad_input() {
     let mut bad = pap_json();
     bad["clusters"][0]["sigma"] = json!(1.0);
     assert!(err_out(&solve_stdin("pap", &bad)).contains("unknown field"));
-    let o = Command::new(qosgate_path())
+    let o = Command::new(bin::path())
         .args(["solve", "pap", "--input"])
         .arg(dir.join("missing.json"))
         .output()

@@ -9,14 +9,13 @@
 //! exact rational arithmetic for small integer weights (the exact path), and `u128` products of
 //! the kernel's own reciprocals (the fixed-point path).
 
-use std::path::PathBuf;
+mod bin;
+
 use std::process::{Command, Output};
-use std::sync::OnceLock;
 
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use qosgate_kernel::dispatch::{Bernoulli, Billiard, DispatchError, MIN_PROBABILITY, Rtdp};
-use serde_json::Value;
 
 /// Cluster capacity of the dispatchers under test.
 const N: usize = 8;
@@ -515,41 +514,9 @@ fn bernoulli_frequencies_converge_to_p() {
 }
 
 // ---- End-to-end: `qosgate sequence` ------------------------------------------------------------
-// Locating the binary: see tests/cli.rs (a `cargo build` with cargo's JSON messages, once).
-
-fn qosgate_path() -> &'static PathBuf {
-    static PATH: OnceLock<PathBuf> = OnceLock::new();
-    PATH.get_or_init(|| {
-        let out = Command::new(env!("CARGO"))
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .args([
-                "build",
-                "--quiet",
-                "--package",
-                "qosgate-harness",
-                "--bin",
-                "qosgate",
-                "--message-format=json",
-            ])
-            .output()
-            .expect("running cargo build");
-        assert!(
-            out.status.success(),
-            "cargo build failed:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout)
-            .expect("cargo's messages are UTF-8")
-            .lines()
-            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-            .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "qosgate")
-            .find_map(|m| m["executable"].as_str().map(PathBuf::from))
-            .expect("cargo reported no qosgate executable")
-    })
-}
 
 fn qosgate(args: &[&str]) -> Output {
-    Command::new(qosgate_path())
+    Command::new(bin::path())
         .args(args)
         .output()
         .expect("running qosgate")
