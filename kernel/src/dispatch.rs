@@ -372,6 +372,16 @@ impl<const N: usize> Reciprocals<N> {
         span.is_some_and(|s| s < 1 << 63)
     }
 
+    /// [`Reciprocals::new`] plus the fastest cluster's index, checked: the set-up shared by
+    /// [`Billiard`] and [`Rtdp`]. Errors: those of `new`, [`DispatchError::FastestOutOfRange`].
+    fn with_fastest(p: &[f64], fastest: usize) -> Result<(Self, u16), DispatchError> {
+        let rec = Self::new(p)?;
+        if fastest >= usize::from(rec.clusters) {
+            return Err(DispatchError::FastestOutOfRange);
+        }
+        Ok((rec, fastest as u16))
+    }
+
     /// Initial keys `X_j inv_j`, with `X_j = 1` for `fastest` only.
     fn initial_keys(&self, fastest: u16) -> [u64; N] {
         let mut key = [0u64; N];
@@ -448,11 +458,7 @@ impl<const N: usize> Billiard<N> {
     /// [`DispatchError::ProbabilityNegative`], [`DispatchError::AllProbabilitiesZero`],
     /// [`DispatchError::ProbabilityTooSmall`], [`DispatchError::FastestOutOfRange`].
     pub fn new(p: &[f64], fastest: usize) -> Result<Self, DispatchError> {
-        let rec = Reciprocals::new(p)?;
-        if fastest >= usize::from(rec.clusters) {
-            return Err(DispatchError::FastestOutOfRange);
-        }
-        let fastest = fastest as u16;
+        let (rec, fastest) = Reciprocals::with_fastest(p, fastest)?;
         Ok(Self {
             key: rec.initial_keys(fastest),
             rec,
@@ -512,10 +518,7 @@ impl<const N: usize, const T: usize> Rtdp<N, T> {
     /// [`DispatchError::TooManyTypes`] (`shares.len() > T`), [`DispatchError::ShareNotFinite`],
     /// [`DispatchError::ShareNegative`], [`DispatchError::AllSharesZero`].
     pub fn new(p: &[f64], shares: &[f64], fastest: usize) -> Result<Self, DispatchError> {
-        let rec = Reciprocals::new(p)?;
-        if fastest >= usize::from(rec.clusters) {
-            return Err(DispatchError::FastestOutOfRange);
-        }
+        let (rec, fastest) = Reciprocals::with_fastest(p, fastest)?;
         if shares.is_empty() {
             return Err(DispatchError::NoTypes);
         }
@@ -528,7 +531,6 @@ impl<const N: usize, const T: usize> Rtdp<N, T> {
             DispatchError::ShareNegative,
             DispatchError::AllSharesZero,
         )?;
-        let fastest = fastest as u16;
         let initial = rec.initial_keys(fastest);
         let mut live = [false; T];
         for (l, &s) in live.iter_mut().zip(shares) {
