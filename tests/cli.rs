@@ -256,3 +256,99 @@ fn no_arguments_prints_help_and_fails_and_version_works() {
     assert!(o.status.success());
     assert!(stdout(&o).starts_with("qosgate "), "{}", stdout(&o));
 }
+
+/// A shared trace (README: the trace tests need `../shared/traces`).
+fn trace(name: &str) -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/traces")
+        .join(name);
+    assert!(path.exists(), "{} is missing", path.display());
+    path.display().to_string()
+}
+
+/// `backfill --json --out`: the CSV has one row per job and the summary's metrics are those
+/// the rows give, recomputed here from their definitions (seed 002 Eq. 14, 15).
+#[test]
+fn backfill_writes_one_row_per_job_and_a_summary_the_rows_reproduce() {
+    let dir = std::env::temp_dir().join(format!("qosgate-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("easy.csv");
+    let swf = trace("SDSC-SP2-1998-first5000.swf");
+    let o = qosgate(&[
+        "backfill",
+        "--policy",
+        "easy",
+        "--swf",
+        &swf,
+        "--json",
+        "--out",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "exit {:?}: {}", o.status, stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let s = &v["summary"];
+    assert_eq!(v["nodes"], 128);
+    assert_eq!(v["skipped"]["run_time"], 355);
+    assert_eq!(s["jobs"], 4606);
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("job_id,submit,start,end,procs"));
+    let rows: Vec<[f64; 5]> = lines
+        .map(|l| {
+            let f: Vec<f64> = l.split(',').map(|x| x.parse().unwrap()).collect();
+            [f[0], f[1], f[2], f[3], f[4]]
+        })
+        .collect();
+    assert_eq!(rows.len(), 4606);
+    assert!(
+        rows.windows(2)
+            .all(|w| (w[0][1], w[0][0]) < (w[1][1], w[1][0]))
+    );
+    assert!(rows.iter().all(|r| r[2] >= r[1] && r[3] > r[2]));
+    let n = rows.len() as f64;
+    let wait: f64 = rows.iter().map(|r| r[2] - r[1]).sum::<f64>() / n;
+    let bsld: f64 = rows
+        .iter()
+        .map(|r| {
+            let d = (r[3] - r[2]).max(10.0);
+            (r[2] - r[1] + d) / d
+        })
+        .sum::<f64>()
+        / n;
+    let area: f64 = rows.iter().map(|r| (r[3] - r[2]) * r[4]).sum();
+    let awrt: f64 = rows
+        .iter()
+        .map(|r| (r[3] - r[2]) * r[4] * (r[3] - r[1]))
+        .sum::<f64>()
+        / area;
+    let first = rows.iter().map(|r| r[1]).fold(f64::MAX, f64::min);
+    let last = rows.iter().map(|r| r[3]).fold(0.0, f64::max);
+    let close = |a: f64, b: &Value| (a - b.as_f64().unwrap()).abs() <= 1e-9 * a.abs().max(1.0);
+    assert!(close(wait, &s["mean_wait"]), "{wait} vs {}", s["mean_wait"]);
+    assert!(close(bsld, &s["mean_bounded_slowdown"]), "{bsld}");
+    assert!(close(awrt, &s["awrt"]), "{awrt} vs {}", s["awrt"]);
+    assert!(close(area / (128.0 * (last - first)), &s["utilization"]));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn backfill_rejects_bad_options_with_a_message_naming_them() {
+    let swf = trace("SDSC-SP2-1998-first5000.swf");
+    let o = qosgate(&["backfill", "--policy", "lifo", "--swf", &swf]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("lifo"), "{}", stderr(&o));
+    let o = qosgate(&["backfill", "--policy", "easy", "--swf", "no/such.swf"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("no/such.swf"), "{}", stderr(&o));
+    let o = qosgate(&[
+        "backfill",
+        "--policy",
+        "selective",
+        "--threshold",
+        "-1",
+        "--swf",
+        &swf,
+    ]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("--threshold"), "{}", stderr(&o));
+}

@@ -15,6 +15,7 @@ use std::process::{Command, Output};
 
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
+use qosgate_harness::rng::SplitMix;
 use qosgate_kernel::dispatch::{Bernoulli, Billiard, DispatchError, MIN_PROBABILITY, Rtdp};
 
 /// Cluster capacity of the dispatchers under test.
@@ -30,28 +31,6 @@ fn cases() -> u32 {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(256)
-}
-
-/// SplitMix64: the tests' own seeded generator (the kernel owns none).
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A uniform `u32`: the high half.
-    fn draw(&mut self) -> u32 {
-        (self.next() >> 32) as u32
-    }
-
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
 }
 
 fn normalised(p: &[f64]) -> Vec<f64> {
@@ -336,7 +315,7 @@ proptest! {
         for _ in 0..1000 {
             prop_assert!(p[b.dispatch()] > 0.0);
             prop_assert!(p[r.dispatch(0).unwrap()] > 0.0);
-            prop_assert!(p[rnd.pick(g.draw())] > 0.0);
+            prop_assert!(p[rnd.pick(g.next_u32())] > 0.0);
         }
     }
 
@@ -402,12 +381,12 @@ fn empirical_worst_deviation_is_within_the_proven_bound() {
     for case in 0..400 {
         let len = 2 + case % 7;
         let p: Vec<f64> = (0..len)
-            .map(|_| match g.next() % 4 {
-                0 => (1 + g.next() % 10) as f64,
+            .map(|_| match g.next_u64() % 4 {
+                0 => (1 + g.next_u64() % 10) as f64,
                 _ => 0.01 + g.unit(),
             })
             .collect();
-        let fastest = (g.next() % len as u64) as usize;
+        let fastest = (g.next_u64() % len as u64) as usize;
         let mut b = billiard(&p, fastest).unwrap();
         let pe = effective(&reciprocals(&b));
         let mut y = vec![0u64; len];
@@ -476,7 +455,7 @@ fn billiard_is_far_better_balanced_than_bernoulli() {
         for seed in [1u64, 2, 3] {
             let rnd = Bernoulli::<N>::new(p).unwrap();
             let mut g = SplitMix(seed);
-            let ber = max_deviation(p, || rnd.pick(g.draw()));
+            let ber = max_deviation(p, || rnd.pick(g.next_u32()));
             eprintln!("{p:?} seed {seed}: max |Y - nq| billiard {bil:.3}, Bernoulli {ber:.1}");
             assert!(
                 ber > 20.0 * bil,
@@ -498,7 +477,7 @@ fn bernoulli_frequencies_converge_to_p() {
             let mut g = SplitMix(seed);
             let mut y = vec![0u64; p.len()];
             for _ in 0..DRAWS {
-                y[rnd.pick(g.draw())] += 1;
+                y[rnd.pick(g.next_u32())] += 1;
             }
             for (j, &yj) in y.iter().enumerate() {
                 let pj = rnd.width(j) as f64 / 2f64.powi(32);

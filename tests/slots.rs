@@ -40,6 +40,7 @@ enum Op {
     Fit(Ticks, Nodes, Ticks),
     MinFree(Ticks, Ticks),
     Overcommitted(Ticks),
+    Forget(Ticks),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -233,6 +234,7 @@ fn op(nodes: Nodes) -> impl Strategy<Value = Op> {
             .prop_map(|(f, n, d)| Op::Fit(f, n, d)),
         1 => (start_time(), end_time()).prop_map(|(s, e)| Op::MinFree(s, e)),
         1 => prop_oneof![8 => 0..=H + 2, 1 => Just(MAX)].prop_map(Op::Overcommitted),
+        1 => prop_oneof![8 => 0..=H + 2, 1 => Just(MAX)].prop_map(Op::Forget),
     ]
 }
 
@@ -310,6 +312,13 @@ fn run<const B: usize>(nodes: Nodes, ops: &[Op]) -> Result<(), TestCaseError> {
             Op::MinFree(s, e) => prop_assert_eq!(t.min_free(s, e), m.min_free(s, e)),
             Op::Overcommitted(from) => {
                 prop_assert_eq!(t.overcommitted(from), m.overcommitted(from))
+            }
+            Op::Forget(at) => {
+                // Every instant before `at` takes the value at `at`; later ones keep theirs.
+                let now = m.cell(at);
+                let past = at.min(H) as usize;
+                m.cells[..past].fill(now);
+                t.forget_before(at);
             }
         }
         check_equal(&t, &m)?;

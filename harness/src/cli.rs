@@ -26,6 +26,86 @@ pub enum Command {
     /// Dispatch sequences: billiard and RTDP.
     #[command(subcommand)]
     Sequence(SequenceCommand),
+    /// Replay an SWF trace on one cluster under FCFS or EASY, conservative or selective
+    /// backfilling (rules in README.md, "Trace replay").
+    Backfill(BackfillArgs),
+    /// Write a seeded synthetic trace (SWF) to standard output: the replay benchmarks' workload.
+    Synth(SynthArgs),
+}
+
+/// Options of `qosgate synth` (model in harness/src/synth.rs).
+#[derive(Debug, Clone, Args)]
+pub struct SynthArgs {
+    /// Jobs.
+    #[arg(long, default_value_t = 100_000)]
+    pub jobs: u64,
+    /// Nodes of the cluster.
+    #[arg(long, default_value_t = 1024)]
+    pub nodes: u32,
+    /// Offered load: node-seconds asked for over node-seconds available.
+    #[arg(long, default_value_t = 0.9)]
+    pub load: f64,
+    /// Seed of the generator.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// The scheduling policies of `qosgate backfill`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PolicyName {
+    /// First come, first served.
+    Fcfs,
+    /// EASY: only the queue's head holds a reservation.
+    Easy,
+    /// Conservative: every waiting job holds a reservation.
+    Conservative,
+    /// Selective: a job gets a reservation once its expected slowdown reaches --threshold.
+    Selective,
+}
+
+impl PolicyName {
+    /// The name as typed.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Fcfs => "fcfs",
+            Self::Easy => "easy",
+            Self::Conservative => "conservative",
+            Self::Selective => "selective",
+        }
+    }
+}
+
+/// Options of `qosgate backfill`.
+#[derive(Debug, Clone, Args)]
+pub struct BackfillArgs {
+    /// The scheduling policy.
+    #[arg(long, value_enum)]
+    pub policy: PolicyName,
+    /// The trace, in the Standard Workload Format.
+    #[arg(long, value_name = "FILE")]
+    pub swf: std::path::PathBuf,
+    /// Nodes of the cluster (default: the header's MaxProcs, else MaxNodes). Jobs wider than
+    /// this are skipped and counted.
+    #[arg(long, value_name = "N")]
+    pub nodes: Option<u32>,
+    /// Write one CSV row per scheduled job here: job_id,submit,start,end,procs.
+    #[arg(long, value_name = "FILE.csv")]
+    pub out: Option<std::path::PathBuf>,
+    /// Skip and count bad lines instead of failing on the first one.
+    #[arg(long)]
+    pub skip_invalid: bool,
+    /// Selective backfilling: the expected slowdown (wait + estimate) / estimate at which a
+    /// waiting job gets a reservation.
+    #[arg(
+        long,
+        value_name = "X",
+        default_value_t = 2.0,
+        allow_negative_numbers = true
+    )]
+    pub threshold: f64,
+    /// Print one JSON object instead of the table.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `qosgate solve ...`

@@ -4,6 +4,9 @@
 //! - [`grid`]: the built-in seed-004 grid (users, resources, registrations), with sources.
 //! - [`bounds`]: `qosgate bounds`, rows of registration outcomes, rates and delay bounds.
 //! - [`report`]: plain-text tables.
+//! - [`swf`], [`replay`], [`backfill`]: the Standard Workload Format reader, trace replay on one
+//!   cluster with the kernel's backfilling scheduler, and `qosgate backfill`.
+//! - [`synth`]: seeded synthetic traces (`qosgate synth`), for replay benchmarks.
 //!
 //! [`run`] executes a parsed command line, writing to any [`Write`]; `main.rs` only parses,
 //! calls it and turns an error into a message and an exit code.
@@ -12,13 +15,17 @@ use std::io::Write;
 
 use anyhow::{Context, Result};
 
+pub mod backfill;
 pub mod bounds;
 pub mod cli;
 pub mod grid;
+pub mod replay;
 pub mod report;
+pub mod rng;
 pub mod sequence;
 pub mod solve;
 pub mod swf;
+pub mod synth;
 
 use cli::{BoundsArgs, Cli, Command, SequenceCommand, SolveCommand};
 
@@ -32,6 +39,8 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<()> {
         Command::Solve(SolveCommand::Broker(args)) => solve::run_broker(args, out),
         Command::Sequence(SequenceCommand::Billiard(args)) => sequence::run_billiard(args, out),
         Command::Sequence(SequenceCommand::Rtdp(args)) => sequence::run_rtdp(args, out),
+        Command::Backfill(args) => backfill::run(args, out),
+        Command::Synth(args) => run_synth(args, out),
     }
 }
 
@@ -48,5 +57,23 @@ fn run_bounds(args: &BoundsArgs, out: &mut dyn Write) -> Result<()> {
         out.write_all(report::bounds_table(&rep).as_bytes())
             .context("writing the table")?;
     }
+    out.flush().context("writing output")
+}
+
+fn run_synth(args: &cli::SynthArgs, out: &mut dyn Write) -> Result<()> {
+    anyhow::ensure!(args.nodes > 0, "--nodes must be at least 1");
+    anyhow::ensure!(
+        args.load.is_finite() && args.load > 0.0,
+        "--load {} must be a positive number",
+        args.load
+    );
+    let p = synth::Params {
+        jobs: args.jobs,
+        nodes: args.nodes,
+        load: args.load,
+        seed: args.seed,
+    };
+    out.write_all(synth::to_swf(&p, &synth::generate(&p)).as_bytes())
+        .context("writing the trace")?;
     out.flush().context("writing output")
 }

@@ -9,6 +9,7 @@
 use core::mem::size_of;
 
 use crate::allocate::Allocation;
+use crate::backfill::Backfill;
 use crate::broker::Routing;
 use crate::bucket::Bucket;
 use crate::dispatch::{Bernoulli, Billiard, Rtdp};
@@ -35,11 +36,16 @@ pub type ReferenceResource = Resource<USERS, QUEUE, CPUS>;
 pub type ReferenceFairQueue = FairQueue<(u32, crate::resource::Class), USERS, QUEUE>;
 /// The registry inside it.
 pub type ReferenceRegistry = Registry<USERS>;
+/// Jobs a cluster's backfilling scheduler holds (waiting or running) in the reference
+/// configuration.
+pub const CLUSTER_JOBS: usize = 64;
+/// A cluster's backfilling scheduler in the reference configuration (the smallest table allowed).
+pub type ReferenceBackfill = Backfill<CLUSTER_JOBS, { 2 * CLUSTER_JOBS + 2 }>;
 /// A best-effort meta-scheduler over the reference grid.
 pub type ReferenceMeta = MetaScheduler<USERS, QUEUE, RESOURCES>;
 
 /// `(structure, bytes)` for each kernel structure in the reference configuration.
-pub const SIZES: [(&str, usize); 11] = [
+pub const SIZES: [(&str, usize); 12] = [
     ("Bucket (one per user and resource)", size_of::<Bucket>()),
     ("Registry<64>", size_of::<ReferenceRegistry>()),
     (
@@ -69,6 +75,10 @@ pub const SIZES: [(&str, usize); 11] = [
         size_of::<Routing<RESOURCES>>(),
     ),
     ("SlotTable<256 breakpoints>", size_of::<SlotTable<QUEUE>>()),
+    (
+        "Backfill<64 jobs, 130 breakpoints> (one cluster)",
+        size_of::<ReferenceBackfill>(),
+    ),
 ];
 
 #[cfg(test)]

@@ -29,6 +29,7 @@
 #![warn(missing_docs)]
 
 pub mod allocate;
+pub mod backfill;
 pub mod bound;
 pub mod broker;
 pub mod bucket;

@@ -34,6 +34,8 @@
 //!   brings `free` back to `>= 0`. It is refused only if more nodes would be down than exist.
 //! - [`SlotTable::node_up`] takes a down interval (or part of one) back: a repair at `t` of a
 //!   failure recorded until `Ticks::MAX` is `node_up(t, Ticks::MAX, n)`.
+//! - [`SlotTable::forget_before`] drops the history before an instant (the counts there read as
+//!   at that instant), so that a table driven forward in time keeps only the breakpoints it needs.
 //! - [`SlotTable::earliest_fit`], [`SlotTable::min_free`], [`SlotTable::free_at`] read.
 //!
 //! Keeping `down` and `reserved` apart (rather than one `free` function) lets every operation
@@ -349,6 +351,35 @@ impl<const BREAKPOINTS: usize> SlotTable<BREAKPOINTS> {
             }
         }
         span
+    }
+
+    /// Forgets the history before `t`: afterwards the counts at every instant before `t` read as
+    /// the counts at `t`, and every instant from `t` on is unchanged. A scheduler that only plans
+    /// from its current time calls this as time advances, so that breakpoints of the past
+    /// (completed jobs, repaired failures) do not accumulate. Releasing a reservation that began
+    /// before `t` and still holds at `t` still succeeds, since its nodes are counted back to time 0.
+    /// `O(B)` (one shift of the array); never needs room.
+    pub fn forget_before(&mut self, t: Ticks) {
+        let past = self.after(t);
+        let (down, reserved) = self.before(past);
+        // The breakpoints after `t` keep their order; at most one goes back in front.
+        let keep = past.saturating_sub(1);
+        self.steps.rotate_left(keep);
+        self.steps.truncate(self.steps.len() - keep);
+        match self.steps.first_mut() {
+            Some(first) if past > 0 => {
+                if (down, reserved) == (0, 0) {
+                    self.steps.remove(0);
+                } else {
+                    *first = Step {
+                        at: 0,
+                        down,
+                        reserved,
+                    };
+                }
+            }
+            _ => {}
+        }
     }
 
     /// New `(down, reserved)` of a step, or the reason the request is refused there.

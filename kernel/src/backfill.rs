@@ -1,0 +1,745 @@
+//! Backfilling on one cluster: FCFS, EASY, conservative and selective (issue 4, Kernel item 2),
+//! with failures and checkpointing (item 5, seed 002 Sec. IV-C).
+//!
+//! A [`Backfill`] holds the waiting queue, the running jobs and the cluster's
+//! [`SlotTable`], and decides which waiting jobs start. It plans with each job's *estimate* (the
+//! user's requested time): a running job holds its nodes in the table until `start + estimate`,
+//! and the caller reports its actual completion with [`Backfill::complete`], which gives back
+//! the unused rest. The kernel has no clock: the caller drives it instant by instant.
+//!
+//! # Protocol at each instant `now` (the replay semantics of issue 4)
+//! 1. [`complete`](Backfill::complete) every job that ends at `now`.
+//! 2. (Conservative and selective, done by the next call at `now` if anything completed or a node
+//!    came back: one *re-placement pass* over the reserved waiting jobs in queue order, each taken
+//!    out and put back at its earliest start from `now`, which is never later than before.)
+//! 3. [`submit`](Backfill::submit) the arrivals of `now` in (submit, id) order. Conservative
+//!    places each at its earliest start, which delays no existing reservation.
+//! 4. [`schedule`](Backfill::schedule) once: one scheduling pass, by policy:
+//!    - FCFS: start jobs from the head while the head fits now;
+//!    - EASY: the same, then reserve the head at its earliest start in the current profile and
+//!      start every later job (in queue order) that fits now with the head's reservation in place,
+//!      i.e. it ends (by its estimate) before the head's start or leaves the head enough nodes;
+//!    - conservative: start every job whose reservation starts now;
+//!    - selective: give a reservation (at its earliest start) to every unreserved job whose
+//!      expected slowdown `(now - submit + estimate) / estimate` has reached the threshold, in
+//!      queue order; then start, in queue order, every reserved job whose reservation starts now
+//!      and every unreserved job that fits now without delaying any reservation.
+//!
+//! "Fits now" means at least `nodes` nodes are free at every instant of `[now, now + estimate)`
+//! of the profile. The queue is ordered by `(submit, id)`; an interrupted job goes back to its
+//! place.
+//!
+//! # Failures and checkpointing
+//! A job needs all its nodes for its whole run. The slot table counts nodes, it does not name
+//! them: the caller, who knows which node failed and which job (if any) runs there, first
+//! [`interrupt`](Backfill::interrupt)s that job (seed 002: a failure stops the whole request),
+//! then takes the node down with [`node_down`](Backfill::node_down) (until further notice), and
+//! brings it back with [`node_up`](Backfill::node_up). An interrupted job is checkpointed at the
+//! instant of the failure, with no overhead (the paper leaves overheads out): it re-enters the
+//! queue at its place with its remaining estimate, `estimate - (now - start)`, and the caller
+//! resumes it with its remaining run time when it starts again. After a failure every reservation
+//! is placed again (it may move later: a failure is a fact, not a request); after a repair the
+//! re-placement pass runs.
+//!
+//! # Accounting
+//! Every submitted job is, at any time, waiting, running, completed or cancelled:
+//! `submitted == waiting + running + completed + cancelled` ([`Accounts`]); an interruption
+//! moves a job from running back to waiting and is counted apart.
+//!
+//! # Invariants
+//! - The table's reserved count at every instant from `now` on is the sum of the nodes of the
+//!   running jobs (until their planned ends) and of the reserved waiting jobs (over their
+//!   reservations); without failures it never exceeds the cluster.
+//! - Conservative: every waiting job holds a reservation, unless placing it failed (the table was
+//!   full, or not enough nodes are up until further notice); such a job is placed by the next pass.
+//!   Without failures no reservation ever moves later.
+//! - EASY: without failures, the head's earliest start never moves later while it is the head.
+//! - Time never goes backwards: every call takes `now` no earlier than the previous one.
+//!
+//! # Errors
+//! Calls that are handed a job return it in [`Refused`] if they cannot admit it; nothing is
+//! half-applied:
+//! - `InvalidParameter(Capacity)`: a job of zero nodes (or a cluster of zero nodes);
+//!   `InvalidParameter(Delay)`: a zero estimate; [`Error::TaskTooLarge`]: more nodes than the
+//!   cluster's; [`Error::Overflow`]: `now + estimate` beyond `Ticks::MAX`;
+//! - [`Error::Full`]: `QUEUE` admitted and unfinished jobs already (waiting or running);
+//! - [`Error::TimeWentBackwards`]: `now` before the previous call's;
+//! - [`Error::Unknown`]: a handle or id that names no running or waiting job; [`Error::Idle`]:
+//!   interrupting a job that has reached its planned end; [`Error::NotFree`] / [`Error::NotReserved`]:
+//!   taking down more nodes than are idle, bringing up more than are down.
+//!
+//! The table itself never refuses: `BREAKPOINTS >= 2 QUEUE + 2` is checked at compile time, and
+//! the profile of `J` jobs (each an interval, running or reserved) and any number of failures
+//! (all running until further notice, their past forgotten) has at most `2 J + 2` breakpoints.
+//!
+//! # Cost and memory
+//! `Q` waiting jobs, `B` breakpoints. `submit` is `O(Q + B)` (sorted insertion, and one
+//! earliest-fit and reservation for conservative); `complete`, `interrupt` and `node_up` are
+//! `O(B)`; `schedule` is `O(Q · B)` in the worst case (one fit check per waiting job, or one
+//! re-placement), `O(Q + B)` when nothing fits (a job wider than the free nodes now is skipped
+//! without a table scan). FCFS and EASY passes are incremental: until a node is freed (a
+//! completion, interruption, cancellation, failure or repair), a job that could not start still
+//! cannot, since the profile from `now` on only fills up as time passes; such a pass checks only
+//! the jobs that arrived since the last one. `node_down` re-places every reservation, `O(Q · B)`; `cancel` is
+//! `O(Q + B)`. Any call that moves the clock also forgets the past (`O(B)`) and, under
+//! conservative and selective, checks every reservation for a missed start (`O(Q)`).
+//! Memory: `size_of::<Backfill<Q, B>>()` is `48 Q` (waiting jobs) `+ 56 Q` (running slots)
+//! `+ 4 Q` (vacant slots) `+ 16 B` (the table) plus about 100 bytes on a 64-bit target, so
+//! `140 Q + 132` bytes with the smallest table, `B = 2 Q + 2`: 9,096 bytes for `Q = 64`
+//! ([`footprint`](crate::footprint) lists it).
+
+use fixed::types::U16F16;
+use heapless::Vec;
+
+use crate::error::{Error, Param, Refused};
+use crate::slots::{Nodes, SlotTable};
+use crate::units::Ticks;
+
+/// A job's identifier, the caller's (e.g. the SWF job number). Ties in submit time go by id.
+pub type JobId = u64;
+
+/// The scheduling policy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Policy {
+    /// First come, first served: only the head may start.
+    Fcfs,
+    /// EASY (aggressive) backfilling: only the head holds a reservation.
+    Easy,
+    /// Conservative backfilling: every waiting job holds a reservation.
+    Conservative,
+    /// Selective backfilling (Srinivasan et al. 2002): a job gets a reservation once its expected
+    /// slowdown, `(wait + estimate) / estimate`, reaches this threshold. A threshold of 1 or less
+    /// reserves every job at once (conservative); a very large one reserves none (no guarantee).
+    Selective(U16F16),
+}
+
+/// A job as the scheduler sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Job {
+    /// The caller's identifier.
+    pub id: JobId,
+    /// Submit time: the queue's order (with the id), and the start of the wait.
+    pub submit: Ticks,
+    /// Nodes it needs, all at once.
+    pub nodes: Nodes,
+    /// The time it is planned for (the user's estimate; after an interruption, what is left of
+    /// it). The caller ends the job no later than `start + estimate`.
+    pub estimate: Ticks,
+}
+
+/// A waiting job and its reservation, if it holds one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Waiting {
+    /// The job.
+    pub job: Job,
+    /// Start of its reservation `[start, start + estimate)` in the table, if any.
+    pub reservation: Option<Ticks>,
+}
+
+/// A running job.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Running {
+    /// The job (its estimate is the one it started with).
+    pub job: Job,
+    /// When it started.
+    pub start: Ticks,
+    /// `start + estimate`: until then its nodes are held in the table.
+    pub planned_end: Ticks,
+}
+
+/// Names a running job: returned when it starts, handed back to end or interrupt it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Handle {
+    slot: u32,
+    id: JobId,
+}
+
+impl Handle {
+    /// The job's id.
+    pub fn id(&self) -> JobId {
+        self.id
+    }
+}
+
+/// A job that has just started: reported by [`Backfill::schedule`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Started {
+    /// To complete or interrupt it.
+    pub handle: Handle,
+    /// The job and its times.
+    pub run: Running,
+}
+
+/// A job that has ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Ended {
+    /// The job and its times.
+    pub run: Running,
+    /// When it ended, as reported.
+    pub end: Ticks,
+    /// It ended after its planned end. The profile gave its nodes away at the planned end, so
+    /// the caller broke the contract (a real resource manager kills a job at its estimate).
+    pub overran: bool,
+}
+
+/// What one [`Backfill::schedule`] pass did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Pass {
+    /// Jobs started.
+    pub started: usize,
+    /// EASY: the head of the queue after the pass and the start it was reserved at. `None` if
+    /// the queue is empty, if the head cannot start until a failed node comes back, or if the
+    /// pass had nothing to check (no node freed and no job arrived since the last pass).
+    pub head: Option<(JobId, Ticks)>,
+}
+
+/// Counts of jobs by state; see the module's accounting identity.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Accounts {
+    /// Jobs admitted by [`Backfill::submit`].
+    pub submitted: u64,
+    /// Jobs that ended through [`Backfill::complete`].
+    pub completed: u64,
+    /// Waiting jobs removed by [`Backfill::cancel`].
+    pub cancelled: u64,
+    /// Starts, restarts after an interruption included.
+    pub starts: u64,
+    /// Interruptions by failures.
+    pub interrupted: u64,
+}
+
+/// Backfilling scheduler of one cluster: at most `QUEUE` admitted and unfinished jobs (waiting
+/// or running), a profile of `BREAKPOINTS >= 2 QUEUE + 2` breakpoints (checked at compile time).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Backfill<const QUEUE: usize, const BREAKPOINTS: usize> {
+    policy: Policy,
+    now: Ticks,
+    table: SlotTable<BREAKPOINTS>,
+    /// Waiting jobs in `(submit, id)` order.
+    queue: Vec<Waiting, QUEUE>,
+    /// Running jobs by slot; `None` marks a vacant slot, listed in `vacant`.
+    running: Vec<Option<Running>, QUEUE>,
+    vacant: Vec<u32, QUEUE>,
+    /// Nodes freed (a completion, an interruption, a cancellation, a failure or a repair)
+    /// since the last pass: reservations are placed again and every waiting job is checked.
+    freed: bool,
+    /// FCFS and EASY: the first `checked` waiting jobs could not start at the last pass. Until
+    /// something frees nodes they still cannot (the profile only fills up as time passes), so
+    /// the next pass checks only the jobs behind them.
+    checked: usize,
+    accounts: Accounts,
+}
+
+impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> {
+    const SIZES: () = {
+        assert!(QUEUE <= u32::MAX as usize, "slot numbers are u32");
+        assert!(
+            BREAKPOINTS >= 2 * QUEUE + 2,
+            "the table needs two breakpoints per job and two for the present"
+        );
+    };
+
+    /// A cluster of `nodes` nodes, all up and idle, at time 0.
+    ///
+    /// Errors: `InvalidParameter(Capacity)` if `nodes` is zero.
+    pub fn new(policy: Policy, nodes: Nodes) -> Result<Self, Error> {
+        let () = Self::SIZES;
+        Ok(Self {
+            policy,
+            now: 0,
+            table: SlotTable::new(nodes)?,
+            queue: Vec::new(),
+            running: Vec::new(),
+            vacant: Vec::new(),
+            freed: false,
+            checked: 0,
+            accounts: Accounts::default(),
+        })
+    }
+
+    /// The policy.
+    pub fn policy(&self) -> Policy {
+        self.policy
+    }
+
+    /// The time of the latest call.
+    pub fn now(&self) -> Ticks {
+        self.now
+    }
+
+    /// The cluster's profile (from [`now`](Self::now) on; the past is forgotten).
+    pub fn table(&self) -> &SlotTable<BREAKPOINTS> {
+        &self.table
+    }
+
+    /// The waiting jobs, in queue order.
+    pub fn waiting(&self) -> &[Waiting] {
+        &self.queue
+    }
+
+    /// The running jobs with their handles, in no particular order.
+    pub fn running(&self) -> impl Iterator<Item = (Handle, &Running)> + '_ {
+        self.running
+            .iter()
+            .zip(0u32..)
+            .filter_map(|(r, slot)| r.as_ref().map(|r| (Handle { slot, id: r.job.id }, r)))
+    }
+
+    /// The number of running jobs.
+    pub fn running_len(&self) -> usize {
+        self.running.len() - self.vacant.len()
+    }
+
+    /// Job counts by state.
+    pub fn accounts(&self) -> Accounts {
+        self.accounts
+    }
+
+    /// Moves the clock to `now` and forgets the profile's past. A reservation that should have
+    /// started before `now` (the caller skipped [`schedule`](Self::schedule) at its instant) is
+    /// taken back; conservative places it again at once (in queue order), selective when the
+    /// next pass finds it still starving.
+    fn advance(&mut self, now: Ticks) -> Result<(), Error> {
+        if now < self.now {
+            return Err(Error::TimeWentBackwards);
+        }
+        if now == self.now {
+            return Ok(());
+        }
+        let missed = |w: &Waiting| w.reservation.is_some_and(|s| s < now);
+        let any_missed = self.reserves() && self.queue.iter().any(missed);
+        if any_missed {
+            for i in 0..self.queue.len() {
+                let w = self.queue[i];
+                if missed(&w) {
+                    self.unreserve(w);
+                    self.queue[i].reservation = None;
+                }
+            }
+            self.freed = true;
+        }
+        self.now = now;
+        self.table.forget_before(now);
+        if any_missed && self.policy == Policy::Conservative {
+            for i in 0..self.queue.len() {
+                if self.queue[i].reservation.is_none() {
+                    self.queue[i].reservation = self.place(self.queue[i].job);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether waiting jobs hold reservations under this policy.
+    fn reserves(&self) -> bool {
+        matches!(self.policy, Policy::Conservative | Policy::Selective(_))
+    }
+
+    /// Admits a job at `now` (step 3 of the protocol). Conservative places it at its earliest
+    /// start at once; the others let the next [`schedule`](Self::schedule) decide.
+    ///
+    /// Errors (the job handed back, nothing changed): see the module's list.
+    pub fn submit(&mut self, now: Ticks, job: Job) -> Result<(), Refused<Job>> {
+        let refuse = |reason| Refused::new(reason, job);
+        if job.nodes == 0 {
+            return Err(refuse(Error::InvalidParameter(Param::Capacity)));
+        }
+        if job.estimate == 0 {
+            return Err(refuse(Error::InvalidParameter(Param::Delay)));
+        }
+        if job.nodes > self.table.nodes() {
+            return Err(refuse(Error::TaskTooLarge));
+        }
+        if now.checked_add(job.estimate).is_none() {
+            return Err(refuse(Error::Overflow));
+        }
+        if self.queue.len() + self.running_len() >= QUEUE {
+            return Err(refuse(Error::Full));
+        }
+        self.advance(now).map_err(refuse)?;
+        self.replace_if_freed();
+        let reservation = match self.policy {
+            Policy::Conservative => self.place(job),
+            _ => None,
+        };
+        self.enqueue(Waiting { job, reservation });
+        self.accounts.submitted += 1;
+        Ok(())
+    }
+
+    /// Inserts a waiting job at its place in `(submit, id)` order (after equal keys).
+    fn enqueue(&mut self, waiting: Waiting) {
+        let key = (waiting.job.submit, waiting.job.id);
+        let at = self
+            .queue
+            .partition_point(|w| (w.job.submit, w.job.id) <= key);
+        self.checked = self.checked.min(at);
+        // Cannot fail: QUEUE bounds waiting + running, and every caller checked or kept that.
+        let _ = self.queue.insert(at, waiting);
+    }
+
+    /// Reserves `job` at its earliest start from `now`, or returns `None` if it has none (not
+    /// enough nodes up until further notice).
+    fn place(&mut self, job: Job) -> Option<Ticks> {
+        let start = self
+            .table
+            .earliest_fit(self.now, job.nodes, job.estimate)
+            .ok()
+            .flatten()?;
+        // Cannot fail: the interval is free (earliest fit), inside time (checked by
+        // earliest_fit), and the table has room for every job (BREAKPOINTS >= 2 QUEUE + 2).
+        self.table
+            .reserve(start, start.saturating_add(job.estimate), job.nodes)
+            .ok()
+            .map(|()| start)
+    }
+
+    /// Takes back the reservation of a waiting job, if it holds one.
+    fn unreserve(&mut self, w: Waiting) {
+        if let Some(start) = w.reservation {
+            // Cannot fail: the reservation is in the table (and has room, as in `place`).
+            let _ = self
+                .table
+                .release(start, start.saturating_add(w.job.estimate), w.job.nodes);
+        }
+    }
+
+    /// Step 2: if nodes were freed since the last pass, every reserved waiting job (and, under
+    /// conservative, every unplaced one) is taken out and put back at its earliest start. A job
+    /// never moves later: its old place is free when it is taken out, since every job before it
+    /// was placed with it in the table.
+    fn replace_if_freed(&mut self) {
+        if !self.freed || !self.reserves() {
+            return;
+        }
+        self.freed = false;
+        let conservative = self.policy == Policy::Conservative;
+        for i in 0..self.queue.len() {
+            let w = self.queue[i];
+            if w.reservation.is_some() || conservative {
+                self.unreserve(w);
+                self.queue[i].reservation = self.place(w.job);
+            }
+        }
+    }
+
+    /// Whether `job` can start at `now` in the current profile, given the free nodes now.
+    fn fits_now(&self, job: &Job, free_now: i64) -> bool {
+        i64::from(job.nodes) <= free_now
+            && self
+                .table
+                .min_free(self.now, self.now.saturating_add(job.estimate))
+                .is_ok_and(|free| free >= i64::from(job.nodes))
+    }
+
+    /// Selective: whether a waiting job's expected slowdown has reached the threshold.
+    fn starving(&self, job: &Job, threshold: U16F16) -> bool {
+        let wait = u128::from(self.now.saturating_sub(job.submit));
+        let estimate = u128::from(job.estimate);
+        ((wait + estimate) << 16) >= u128::from(threshold.to_bits()) * estimate
+    }
+
+    /// Starts the waiting job at queue index `i` at `now`: it holds a reservation starting now,
+    /// or fits now (checked by the caller) and its nodes are reserved here.
+    fn start(&mut self, i: usize) -> Option<Started> {
+        let w = *self.queue.get(i)?;
+        let job = w.job;
+        let planned_end = self.now.saturating_add(job.estimate);
+        if w.reservation.is_none() {
+            // Cannot fail: the job fits now, and the table has room (as in `place`).
+            self.table.reserve(self.now, planned_end, job.nodes).ok()?;
+        }
+        let run = Running {
+            job,
+            start: self.now,
+            planned_end,
+        };
+        let slot = match self.vacant.pop() {
+            Some(slot) => {
+                *self.running.get_mut(slot as usize)? = Some(run);
+                slot
+            }
+            None => {
+                // Cannot fail: QUEUE slots hold every running job.
+                self.running.push(Some(run)).ok()?;
+                u32::try_from(self.running.len() - 1).ok()?
+            }
+        };
+        self.queue.remove(i);
+        self.accounts.starts += 1;
+        Some(Started {
+            handle: Handle { slot, id: job.id },
+            run,
+        })
+    }
+
+    /// One scheduling pass at `now` (step 4), after the re-placement of step 2 if nodes were
+    /// freed. Calls `started` for each job it starts, in start order.
+    ///
+    /// Errors: [`Error::TimeWentBackwards`] (nothing changed).
+    pub fn schedule(
+        &mut self,
+        now: Ticks,
+        mut started: impl FnMut(Started),
+    ) -> Result<Pass, Error> {
+        self.advance(now)?;
+        self.replace_if_freed();
+        let from = if core::mem::take(&mut self.freed) {
+            0
+        } else {
+            self.checked
+        };
+        let mut pass = Pass::default();
+        let mut go = |s: Option<Started>, pass: &mut Pass| {
+            if let Some(s) = s {
+                pass.started += 1;
+                started(s);
+            }
+        };
+        match self.policy {
+            Policy::Fcfs | Policy::Easy => {
+                while let Some(head) = self.queue.first().map(|w| w.job).filter(|_| from == 0) {
+                    if !self.fits_now(&head, self.table.free_at(now)) {
+                        break;
+                    }
+                    go(self.start(0), &mut pass);
+                }
+                if self.policy == Policy::Easy && self.queue.len() > from.max(1) {
+                    pass.head = self.backfill_behind_head(from, |s| go(Some(s), &mut pass));
+                }
+                self.checked = self.queue.len();
+            }
+            Policy::Conservative => {
+                let mut i = 0;
+                while let Some(w) = self.queue.get(i) {
+                    if w.reservation == Some(now) {
+                        go(self.start(i), &mut pass);
+                    } else {
+                        i += 1;
+                    }
+                }
+            }
+            Policy::Selective(threshold) => {
+                for i in 0..self.queue.len() {
+                    let w = self.queue[i];
+                    if w.reservation.is_none() && self.starving(&w.job, threshold) {
+                        self.queue[i].reservation = self.place(w.job);
+                    }
+                }
+                let mut i = 0;
+                while let Some(w) = self.queue.get(i) {
+                    let now_or_fits = match w.reservation {
+                        Some(s) => s == now,
+                        None => self.fits_now(&w.job, self.table.free_at(now)),
+                    };
+                    if now_or_fits {
+                        go(self.start(i), &mut pass);
+                    } else {
+                        i += 1;
+                    }
+                }
+            }
+        }
+        Ok(pass)
+    }
+
+    /// EASY, after the head has been started as far as possible: reserves the head at its
+    /// earliest start, starts every later job from queue index `from` on that fits now around it
+    /// (in queue order), takes the reservation back. Returns the head and its reserved start.
+    fn backfill_behind_head(
+        &mut self,
+        from: usize,
+        mut started: impl FnMut(Started),
+    ) -> Option<(JobId, Ticks)> {
+        let head = self.queue.first()?.job;
+        let reservation = self.place(head);
+        let mut i = from.max(1);
+        let mut free_now = self.table.free_at(self.now);
+        while free_now > 0 {
+            let Some(job) = self.queue.get(i).map(|w| w.job) else {
+                break;
+            };
+            if self.fits_now(&job, free_now) {
+                if let Some(s) = self.start(i) {
+                    started(s);
+                }
+                free_now = self.table.free_at(self.now);
+            } else {
+                i += 1;
+            }
+        }
+        self.unreserve(Waiting {
+            job: head,
+            reservation,
+        });
+        reservation.map(|s| (head.id, s))
+    }
+
+    /// The running job `handle`, if it names one.
+    fn running_at(&self, handle: Handle) -> Result<&Running, Error> {
+        match self.running.get(handle.slot as usize) {
+            Some(Some(r)) if r.job.id == handle.id => Ok(r),
+            _ => Err(Error::Unknown),
+        }
+    }
+
+    /// Ends the running job `handle` at `now` (the clock already there): its nodes from `now` to
+    /// its planned end go back to the profile.
+    fn take_running(&mut self, handle: Handle) -> Result<Running, Error> {
+        let run = *self.running_at(handle)?;
+        if let Some(slot) = self.running.get_mut(handle.slot as usize) {
+            *slot = None;
+        }
+        // Cannot fail: at most QUEUE slots exist, and this one was occupied.
+        let _ = self.vacant.push(handle.slot);
+        if self.now < run.planned_end {
+            // Cannot fail: reserved until its planned end (and room, as in `place`).
+            let _ = self.table.release(self.now, run.planned_end, run.job.nodes);
+        }
+        self.freed = true;
+        Ok(run)
+    }
+
+    /// The running job `handle` ended at `now` (step 1): the rest of its estimate is released.
+    ///
+    /// Errors (nothing changed): [`Error::Unknown`] if `handle` names no running job,
+    /// [`Error::TimeWentBackwards`].
+    pub fn complete(&mut self, now: Ticks, handle: Handle) -> Result<Ended, Error> {
+        if now < self.now {
+            return Err(Error::TimeWentBackwards);
+        }
+        self.running_at(handle)?;
+        self.advance(now)?;
+        let run = self.take_running(handle)?;
+        self.accounts.completed += 1;
+        Ok(Ended {
+            run,
+            end: now,
+            overran: now > run.planned_end,
+        })
+    }
+
+    /// A failure stops the running job `handle` at `now`: it is checkpointed (no work lost, no
+    /// overhead) and waits again at its place with its remaining estimate. Returns the job as it
+    /// now waits. The caller then takes the failed node down with [`node_down`](Self::node_down).
+    ///
+    /// Errors (nothing changed): [`Error::Unknown`] if `handle` names no running job,
+    /// [`Error::Idle`] if it has reached its planned end (nothing is left to run: complete it),
+    /// [`Error::TimeWentBackwards`].
+    pub fn interrupt(&mut self, now: Ticks, handle: Handle) -> Result<Job, Error> {
+        if now < self.now {
+            return Err(Error::TimeWentBackwards);
+        }
+        if now >= self.running_at(handle)?.planned_end {
+            return Err(Error::Idle);
+        }
+        self.advance(now)?;
+        let run = self.take_running(handle)?;
+        let job = Job {
+            estimate: run.planned_end - now,
+            ..run.job
+        };
+        let reservation = match self.policy {
+            Policy::Conservative => self.place(job),
+            _ => None,
+        };
+        self.enqueue(Waiting { job, reservation });
+        self.accounts.interrupted += 1;
+        Ok(job)
+    }
+
+    /// Removes the waiting job `id` (the first with that id in queue order) and returns it.
+    ///
+    /// Errors (nothing changed): [`Error::Unknown`] if no waiting job has that id,
+    /// [`Error::TimeWentBackwards`].
+    pub fn cancel(&mut self, now: Ticks, id: JobId) -> Result<Job, Error> {
+        if now < self.now {
+            return Err(Error::TimeWentBackwards);
+        }
+        if !self.queue.iter().any(|w| w.job.id == id) {
+            return Err(Error::Unknown);
+        }
+        self.advance(now)?;
+        // Found again after `advance`, which may have changed reservations but not the queue.
+        let i = self
+            .queue
+            .iter()
+            .position(|w| w.job.id == id)
+            .ok_or(Error::Unknown)?;
+        let w = self.queue.remove(i);
+        self.unreserve(w);
+        self.freed = true;
+        self.accounts.cancelled += 1;
+        Ok(w.job)
+    }
+
+    /// `count` nodes fail at `now`, down until [`node_up`](Self::node_up). They must be idle:
+    /// the caller interrupts the jobs they ran first. Every reservation is then placed again, in
+    /// queue order from `now` (it may move later).
+    ///
+    /// Errors (nothing changed): [`Error::NotFree`] if fewer than `count` nodes are idle now (up
+    /// and held by no running job), `InvalidParameter(Capacity)` if `count` is zero,
+    /// [`Error::TimeWentBackwards`].
+    pub fn node_down(&mut self, now: Ticks, count: Nodes) -> Result<(), Error> {
+        if now < self.now {
+            return Err(Error::TimeWentBackwards);
+        }
+        if count == 0 {
+            return Err(Error::InvalidParameter(Param::Capacity));
+        }
+        let running: u64 = self.running().map(|(_, r)| u64::from(r.job.nodes)).sum();
+        let (down, _) = self.table.counts_at(now);
+        let idle = u64::from(self.table.nodes() - down).saturating_sub(running);
+        if idle < u64::from(count) {
+            return Err(Error::NotFree);
+        }
+        self.advance(now)?;
+        for i in 0..self.queue.len() {
+            let w = self.queue[i];
+            self.unreserve(w);
+        }
+        // Cannot fail: the nodes are idle from now on (running jobs only end), so no more than
+        // the cluster is down; the table has room (as in `place`).
+        let _ = self.table.node_down(now, Ticks::MAX, count);
+        let conservative = self.policy == Policy::Conservative;
+        for i in 0..self.queue.len() {
+            let w = self.queue[i];
+            if w.reservation.is_some() || conservative {
+                self.queue[i].reservation = self.place(w.job);
+            }
+        }
+        // EASY: a head that can no longer start (too few nodes up) protects nothing.
+        self.checked = 0;
+        Ok(())
+    }
+
+    /// `count` failed nodes come back at `now`; the next call runs the re-placement pass.
+    ///
+    /// Errors (nothing changed): [`Error::NotReserved`] if fewer than `count` nodes are down,
+    /// `InvalidParameter(Capacity)` if `count` is zero, [`Error::TimeWentBackwards`].
+    pub fn node_up(&mut self, now: Ticks, count: Nodes) -> Result<(), Error> {
+        if now < self.now {
+            return Err(Error::TimeWentBackwards);
+        }
+        if count == 0 {
+            return Err(Error::InvalidParameter(Param::Capacity));
+        }
+        if self.table.counts_at(now).0 < count {
+            return Err(Error::NotReserved);
+        }
+        self.advance(now)?;
+        // Cannot fail: `count` nodes are down from now on (down intervals all run to MAX).
+        let _ = self.table.node_up(now, Ticks::MAX, count);
+        self.freed = true;
+        Ok(())
+    }
+}

@@ -1,0 +1,477 @@
+//! Backfilling (`kernel/src/backfill.rs`) and trace replay (`harness/src/replay.rs`), issue 4.
+//!
+//! - `replay_matches_the_reference_model`: random job sets replayed under each policy give
+//!   exactly the start times of an independent, per-second model of the issue's rules. The model
+//!   states EASY's rule literally (a later job may start now if it ends by the head's reserved
+//!   start or leaves the head enough nodes at that start), where the kernel keeps the head's
+//!   reservation in its profile and asks "fits now": the test shows the two agree.
+//! - `replay_keeps_every_promise`: on the same job sets, without the model: every job starts once,
+//!   after its submit, and ends after exactly its run time; no more nodes are in use than exist;
+//!   conservative never moves a reservation later; EASY never moves the head's start later.
+//! - `failures_checkpoint_and_resume_exactly`: random node failures and repairs: every job runs
+//!   for exactly its run time in total, however often it is interrupted; nodes in use plus nodes
+//!   down never exceed the cluster; the accounts add up at every instant.
+//! - Unit tests of the kernel's typed errors and the replay's error messages.
+
+use std::collections::HashMap;
+
+use fixed::types::U16F16;
+use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
+use qosgate_harness::replay::{self, NodeEvent, Outcome};
+use qosgate_harness::swf;
+use qosgate_kernel::backfill::{Backfill, Job, Policy};
+use qosgate_kernel::units::{TICKS_PER_SECOND, Ticks};
+use qosgate_kernel::{Error, Param};
+
+/// 256 cases per property, or `PROPTEST_CASES` for a deeper run.
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(256)
+}
+
+/// Selective thresholds of the tests, as (numerator, denominator) and as the kernel's fixed point.
+const THRESHOLDS: [(u64, u64); 3] = [(1, 1), (3, 2), (3, 1)];
+
+fn policy(which: usize) -> Policy {
+    match which {
+        0 => Policy::Fcfs,
+        1 => Policy::Easy,
+        2 => Policy::Conservative,
+        k => {
+            let (num, den) = THRESHOLDS[(k - 3) % THRESHOLDS.len()];
+            Policy::Selective(U16F16::from_num(num) / U16F16::from_num(den))
+        }
+    }
+}
+
+/// The per-second reference model of the issue's replay rules.
+struct Model<'a> {
+    jobs: &'a [swf::Job],
+    nodes: i64,
+    /// (job index, start, planned end, actual end).
+    running: Vec<(usize, u64, u64, u64)>,
+    /// (job index, reservation start).
+    waiting: Vec<(usize, Option<u64>)>,
+}
+
+impl Model<'_> {
+    fn used(&self, t: u64) -> i64 {
+        let run: i64 = self
+            .running
+            .iter()
+            .filter(|r| r.1 <= t && t < r.2)
+            .map(|r| i64::from(self.jobs[r.0].procs))
+            .sum();
+        let res: i64 = self
+            .waiting
+            .iter()
+            .filter_map(|&(i, s)| s.map(|s| (i, s)))
+            .filter(|&(i, s)| s <= t && t < s + self.jobs[i].estimate)
+            .map(|(i, _)| i64::from(self.jobs[i].procs))
+            .sum();
+        run + res
+    }
+
+    fn free(&self, t: u64) -> i64 {
+        self.nodes - self.used(t)
+    }
+
+    fn fits(&self, s: u64, i: usize) -> bool {
+        let j = &self.jobs[i];
+        (s..s + j.estimate).all(|t| self.free(t) >= i64::from(j.procs))
+    }
+
+    fn earliest(&self, from: u64, i: usize) -> u64 {
+        (from..).find(|&s| self.fits(s, i)).unwrap_or(from)
+    }
+
+    fn start(&mut self, k: usize, now: u64, starts: &mut HashMap<u64, u64>) {
+        let (i, _) = self.waiting.remove(k);
+        let j = &self.jobs[i];
+        self.running.push((i, now, now + j.estimate, now + j.run));
+        starts.insert(j.id, now);
+    }
+
+    /// Start time of every job under `policy`.
+    fn run(jobs: &[swf::Job], nodes: u32, policy: Policy) -> HashMap<u64, u64> {
+        let mut m = Model {
+            jobs,
+            nodes: i64::from(nodes),
+            running: Vec::new(),
+            waiting: Vec::new(),
+        };
+        let mut order: Vec<usize> = (0..jobs.len()).collect();
+        order.sort_by_key(|&i| (jobs[i].submit, jobs[i].id));
+        let mut next = 0;
+        let mut starts = HashMap::new();
+        while next < order.len() || !m.running.is_empty() {
+            let now = order
+                .get(next)
+                .map(|&i| jobs[i].submit)
+                .into_iter()
+                .chain(m.running.iter().map(|r| r.3))
+                .min()
+                .unwrap();
+            // 1. Completions.
+            let before = m.running.len();
+            m.running.retain(|r| r.3 != now);
+            let completed = m.running.len() < before;
+            // 2. Re-placement.
+            let reserving = matches!(policy, Policy::Conservative | Policy::Selective(_));
+            if completed && reserving {
+                for k in 0..m.waiting.len() {
+                    if let (i, Some(old)) = m.waiting[k] {
+                        m.waiting[k].1 = None;
+                        let new = m.earliest(now, i);
+                        assert!(new <= old, "the model moved a reservation later");
+                        m.waiting[k].1 = Some(new);
+                    }
+                }
+            }
+            // 3. Arrivals.
+            while let Some(&i) = order.get(next).filter(|&&i| jobs[i].submit == now) {
+                let res = (policy == Policy::Conservative).then(|| m.earliest(now, i));
+                m.waiting.push((i, res));
+                next += 1;
+            }
+            // 4. The pass.
+            match policy {
+                Policy::Fcfs | Policy::Easy => {
+                    while !m.waiting.is_empty() && m.fits(now, m.waiting[0].0) {
+                        m.start(0, now, &mut starts);
+                    }
+                    if policy == Policy::Easy && !m.waiting.is_empty() {
+                        let head = m.waiting[0].0;
+                        let mut k = 1;
+                        while k < m.waiting.len() {
+                            let i = m.waiting[k].0;
+                            let shadow = m.earliest(now, head);
+                            let extra = m.free(shadow) - i64::from(jobs[head].procs);
+                            let ends_before = now + jobs[i].estimate <= shadow;
+                            let leaves_enough = i64::from(jobs[i].procs) <= extra;
+                            if m.fits(now, i) && (ends_before || leaves_enough) {
+                                m.start(k, now, &mut starts);
+                            } else {
+                                k += 1;
+                            }
+                        }
+                    }
+                }
+                Policy::Conservative => {
+                    let mut k = 0;
+                    while k < m.waiting.len() {
+                        if m.waiting[k].1 == Some(now) {
+                            m.start(k, now, &mut starts);
+                        } else {
+                            k += 1;
+                        }
+                    }
+                }
+                Policy::Selective(threshold) => {
+                    for k in 0..m.waiting.len() {
+                        let i = m.waiting[k].0;
+                        let (wait, est) = (now - jobs[i].submit, jobs[i].estimate);
+                        let (num, den) = THRESHOLDS
+                            .into_iter()
+                            .find(|&(n, d)| U16F16::from_num(n) / U16F16::from_num(d) == threshold)
+                            .unwrap();
+                        if m.waiting[k].1.is_none() && (wait + est) * den >= num * est {
+                            m.waiting[k].1 = Some(m.earliest(now, i));
+                        }
+                    }
+                    let mut k = 0;
+                    while k < m.waiting.len() {
+                        let (i, res) = m.waiting[k];
+                        let go = match res {
+                            Some(s) => s == now,
+                            None => m.fits(now, i),
+                        };
+                        if go {
+                            m.start(k, now, &mut starts);
+                        } else {
+                            k += 1;
+                        }
+                    }
+                }
+            }
+        }
+        starts
+    }
+}
+
+/// Random job sets on a small cluster: `(nodes, jobs)`.
+fn job_set() -> impl Strategy<Value = (u32, Vec<swf::Job>)> {
+    (1u32..=8).prop_flat_map(|nodes| {
+        let job = (0u64..30, 1u64..=10, 0u64..=10, 1..=nodes);
+        (
+            Just(nodes),
+            prop::collection::vec(job, 1..=12).prop_map(|v| {
+                v.into_iter()
+                    .enumerate()
+                    .map(|(k, (submit, run, slack, procs))| swf::Job {
+                        // Ids out of submit order, so that ties are broken by id.
+                        id: (k as u64 * 7) % 13,
+                        submit,
+                        run,
+                        estimate: run + slack,
+                        procs,
+                    })
+                    .collect()
+            }),
+        )
+    })
+}
+
+fn distinct_ids(jobs: &mut [swf::Job]) {
+    for (k, j) in jobs.iter_mut().enumerate() {
+        j.id = j.id * 100 + k as u64;
+    }
+}
+
+/// Checks what every replay must satisfy, whatever the policy: one record per job, start after
+/// submit, end after exactly the run time (without failures), at most `nodes` nodes in use.
+fn check_records(jobs: &[swf::Job], nodes: u32, out: &Outcome) -> Result<(), TestCaseError> {
+    prop_assert_eq!(out.records.len(), jobs.len());
+    let by_id: HashMap<u64, &swf::Job> = jobs.iter().map(|j| (j.id, j)).collect();
+    for r in &out.records {
+        let j = by_id[&r.id];
+        prop_assert!(r.start >= j.submit, "job {} starts before its submit", r.id);
+        prop_assert_eq!(
+            r.end - r.start,
+            j.run,
+            "job {} ran for the wrong time",
+            r.id
+        );
+    }
+    let mut edges: Vec<(u64, i64)> = out
+        .records
+        .iter()
+        .flat_map(|r| [(r.start, i64::from(r.procs)), (r.end, -i64::from(r.procs))])
+        .collect();
+    edges.sort_by_key(|&(t, d)| (t, d));
+    let mut used = 0;
+    for (t, d) in edges {
+        used += d;
+        prop_assert!(used <= i64::from(nodes), "{used} nodes in use at {t}");
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+    #[test]
+    fn replay_matches_the_reference_model((nodes, mut jobs) in job_set(), which in 0usize..6) {
+        distinct_ids(&mut jobs);
+        let policy = policy(which);
+        let out = replay::replay(&jobs, policy, nodes, &[], |_| {}).unwrap();
+        let model = Model::run(&jobs, nodes, policy);
+        for r in &out.records {
+            prop_assert_eq!(r.start, model[&r.id], "job {} under {:?}", r.id, policy);
+        }
+    }
+
+    #[test]
+    fn replay_keeps_every_promise((nodes, mut jobs) in job_set(), which in 0usize..6) {
+        distinct_ids(&mut jobs);
+        let policy = policy(which);
+        let mut reserved: HashMap<u64, Ticks> = HashMap::new();
+        let mut head: Option<(u64, Ticks)> = None;
+        let mut broken: Vec<String> = Vec::new();
+        let out = replay::replay(&jobs, policy, nodes, &[], |at| {
+            let s = at.scheduler;
+            for w in s.waiting() {
+                if let Some(start) = w.reservation {
+                    if let Some(&old) = reserved.get(&w.job.id)
+                        && start > old
+                    {
+                        broken.push(format!("job {} moved from {old} to {start}", w.job.id));
+                    }
+                    reserved.insert(w.job.id, start);
+                }
+            }
+            // The head's earliest start in the profile after the pass (what EASY protects).
+            let now = at.at * TICKS_PER_SECOND;
+            let fit = s.waiting().first().and_then(|w| {
+                let fit = s.table().earliest_fit(now, w.job.nodes, w.job.estimate);
+                fit.ok().flatten().map(|t| (w.job.id, t))
+            });
+            if let (Some((id, t)), Some((old_id, old))) = (fit, head)
+                && policy == Policy::Easy
+                && id == old_id
+                && t > old
+            {
+                broken.push(format!("head {id} moved from {old} to {t}"));
+            }
+            if at.pass.head.is_some() && at.pass.head != fit {
+                broken.push(format!("pass reports head {:?}, profile {:?}", at.pass.head, fit));
+            }
+            head = fit;
+            let a = s.accounts();
+            let held = (s.waiting().len() + s.running_len()) as u64;
+            if a.submitted != held + a.completed + a.cancelled {
+                broken.push(format!("accounts {a:?} with {held} held"));
+            }
+        })
+        .unwrap();
+        prop_assert!(broken.is_empty(), "{:?}", broken);
+        check_records(&jobs, nodes, &out)?;
+    }
+
+    #[test]
+    fn failures_checkpoint_and_resume_exactly(
+        (nodes, mut jobs) in job_set(),
+        which in 0usize..6,
+        outages in prop::collection::vec((0u64..60, 1u64..15, 0u32..8), 0..6),
+    ) {
+        distinct_ids(&mut jobs);
+        let policy = policy(which);
+        // Each outage takes one node down for a while; overlapping outages of a node merge away.
+        let mut failures = Vec::new();
+        let mut busy_until: HashMap<u32, u64> = HashMap::new();
+        let mut sorted = outages.clone();
+        sorted.sort();
+        for (at, len, node) in sorted {
+            let node = node % nodes;
+            if busy_until.get(&node).is_some_and(|&u| u >= at) {
+                continue;
+            }
+            failures.push(NodeEvent { at, node, up: false });
+            failures.push(NodeEvent { at: at + len, node, up: true });
+            busy_until.insert(node, at + len);
+        }
+        let mut ran: HashMap<u64, u64> = HashMap::new();
+        let mut last: Option<(u64, Vec<u64>)> = None;
+        let mut broken: Vec<String> = Vec::new();
+        let out = replay::replay(&jobs, policy, nodes, &failures, |at| {
+            let s = at.scheduler;
+            if let Some((t, running)) = last.take() {
+                for id in running {
+                    *ran.entry(id).or_default() += at.at - t;
+                }
+            }
+            let in_use: u32 = s.running().map(|(_, r)| r.job.nodes).sum();
+            let (down, _) = s.table().counts_at(at.at * TICKS_PER_SECOND);
+            if in_use + down > nodes {
+                broken.push(format!("{in_use} in use and {down} down at {}", at.at));
+            }
+            let a = s.accounts();
+            let held = (s.waiting().len() + s.running_len()) as u64;
+            if a.submitted != held + a.completed + a.cancelled {
+                broken.push(format!("accounts {a:?} with {held} held"));
+            }
+            let trace_id = |h: qosgate_kernel::backfill::Handle| at.jobs[h.id() as usize].id;
+            last = Some((at.at, s.running().map(|(h, _)| trace_id(h)).collect()));
+        })
+        .unwrap();
+        prop_assert!(broken.is_empty(), "{:?}", broken);
+        prop_assert_eq!(out.records.len(), jobs.len());
+        for j in &jobs {
+            prop_assert_eq!(ran.get(&j.id).copied().unwrap_or(0), j.run, "job {}", j.id);
+        }
+        let interruptions: u64 = out.records.iter().map(|r| u64::from(r.interruptions)).sum();
+        prop_assert_eq!(interruptions, out.summary.interruptions);
+    }
+}
+
+fn job(id: u64, nodes: u32, estimate: Ticks) -> Job {
+    Job {
+        id,
+        submit: 0,
+        nodes,
+        estimate,
+    }
+}
+
+#[test]
+fn bad_jobs_and_calls_are_typed_errors_that_change_nothing() {
+    let mut b = Backfill::<2, 6>::new(Policy::Conservative, 4).unwrap();
+    let refused = |r: Result<(), qosgate_kernel::Refused<Job>>| r.unwrap_err().reason;
+    assert_eq!(
+        refused(b.submit(0, job(1, 0, 5))),
+        Error::InvalidParameter(Param::Capacity)
+    );
+    assert_eq!(
+        refused(b.submit(0, job(1, 1, 0))),
+        Error::InvalidParameter(Param::Delay)
+    );
+    assert_eq!(refused(b.submit(0, job(1, 5, 5))), Error::TaskTooLarge);
+    assert_eq!(refused(b.submit(1, job(1, 1, Ticks::MAX))), Error::Overflow);
+    b.submit(10, job(1, 4, 5)).unwrap();
+    assert_eq!(refused(b.submit(9, job(3, 1, 1))), Error::TimeWentBackwards);
+    b.submit(10, job(2, 4, 5)).unwrap();
+    assert_eq!(refused(b.submit(10, job(3, 1, 1))), Error::Full);
+    assert_eq!(b.accounts().submitted, 2);
+    // Job 1 starts at 10, job 2 is reserved after it.
+    let mut started = Vec::new();
+    b.schedule(10, |s| started.push(s)).unwrap();
+    assert_eq!(started.len(), 1);
+    assert_eq!(b.waiting()[0].reservation, Some(15));
+    let h = started[0].handle;
+    assert_eq!(b.interrupt(15, h), Err(Error::Idle));
+    assert_eq!(b.node_down(11, 1), Err(Error::NotFree));
+    assert_eq!(b.node_up(11, 1), Err(Error::NotReserved));
+    assert_eq!(b.cancel(11, 99), Err(Error::Unknown));
+    assert_eq!(b.schedule(9, |_| {}), Err(Error::TimeWentBackwards));
+    // Completing early at 12 moves job 2's reservation to 12; a stale handle is unknown.
+    let ended = b.complete(12, h).unwrap();
+    assert!(!ended.overran);
+    assert_eq!(b.complete(12, h), Err(Error::Unknown));
+    b.schedule(12, |s| started.push(s)).unwrap();
+    assert_eq!(started.len(), 2);
+    assert_eq!(started[1].run.start, 12);
+    assert_eq!(b.accounts().completed, 1);
+}
+
+#[test]
+fn an_interrupted_job_waits_at_its_place_with_its_remaining_estimate() {
+    let mut b = Backfill::<4, 10>::new(Policy::Easy, 2).unwrap();
+    b.submit(0, job(1, 2, 100)).unwrap();
+    let mut started = Vec::new();
+    b.schedule(0, |s| started.push(s)).unwrap();
+    b.submit(
+        5,
+        Job {
+            submit: 5,
+            ..job(2, 1, 10)
+        },
+    )
+    .unwrap();
+    // A node fails at 30: job 1 stops with 70 left and heads the queue again, before job 2.
+    let left = b.interrupt(30, started[0].handle).unwrap();
+    assert_eq!(left.estimate, 70);
+    b.node_down(30, 1).unwrap();
+    let ids: Vec<u64> = b.waiting().iter().map(|w| w.job.id).collect();
+    assert_eq!(ids, [1, 2]);
+    // Only one node is up: job 2 backfills, job 1 cannot start until the repair.
+    let pass = b.schedule(30, |s| started.push(s)).unwrap();
+    assert_eq!((pass.started, pass.head), (1, None));
+    b.node_up(50, 1).unwrap();
+    b.complete(50, started[1].handle).unwrap();
+    b.schedule(50, |s| started.push(s)).unwrap();
+    assert_eq!(started[2].run.planned_end, 120);
+    assert_eq!(b.accounts().interrupted, 1);
+}
+
+#[test]
+fn replay_errors_name_the_job_or_node() {
+    let jobs = [swf::Job {
+        id: 7,
+        submit: 3,
+        run: 5,
+        estimate: 5,
+        procs: 9,
+    }];
+    let e = replay::replay(&jobs, Policy::Easy, 8, &[], |_| {}).unwrap_err();
+    assert!(format!("{e:#}").contains("job 7"), "{e:#}");
+    let fail = [NodeEvent {
+        at: 1,
+        node: 8,
+        up: false,
+    }];
+    let e = replay::replay(&[], Policy::Easy, 8, &fail, |_| {}).unwrap_err();
+    assert!(format!("{e:#}").contains("node 8"), "{e:#}");
+}
