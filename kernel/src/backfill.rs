@@ -85,7 +85,7 @@
 //! conservative and selective, checks every reservation for a missed start (`O(Q)`).
 //! Memory: `size_of::<Backfill<Q, B>>()` is `48 Q` (waiting jobs) `+ 56 Q` (running slots)
 //! `+ 4 Q` (vacant slots) `+ 16 B` (the table) plus about 100 bytes on a 64-bit target, so
-//! `140 Q + 132` bytes with the smallest table, `B = 2 Q + 2`: 9,096 bytes for `Q = 64`
+//! `140 Q + 144` bytes with the smallest table, `B = 2 Q + 2`: 9,104 bytes for `Q = 64`
 //! ([`footprint`](crate::footprint) lists it).
 
 use fixed::types::U16F16;

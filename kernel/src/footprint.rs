@@ -14,6 +14,7 @@ use crate::broker::Routing;
 use crate::bucket::Bucket;
 use crate::dispatch::{Bernoulli, Billiard, Rtdp};
 use crate::fairq::FairQueue;
+use crate::lease::Manager;
 use crate::meta::MetaScheduler;
 use crate::registry::Registry;
 use crate::resource::Resource;
@@ -36,16 +37,18 @@ pub type ReferenceResource = Resource<USERS, QUEUE, CPUS>;
 pub type ReferenceFairQueue = FairQueue<(u32, crate::resource::Class), USERS, QUEUE>;
 /// The registry inside it.
 pub type ReferenceRegistry = Registry<USERS>;
-/// Jobs a cluster's backfilling scheduler holds (waiting or running) in the reference
-/// configuration.
+/// Jobs a cluster's backfilling scheduler holds (waiting or running), and leases its lease
+/// manager holds, in the reference configuration.
 pub const CLUSTER_JOBS: usize = 64;
 /// A cluster's backfilling scheduler in the reference configuration (the smallest table allowed).
 pub type ReferenceBackfill = Backfill<CLUSTER_JOBS, { 2 * CLUSTER_JOBS + 2 }>;
+/// A cluster's lease manager in the reference configuration (the smallest table allowed).
+pub type ReferenceLeases = Manager<CLUSTER_JOBS, { 2 * CLUSTER_JOBS }>;
 /// A best-effort meta-scheduler over the reference grid.
 pub type ReferenceMeta = MetaScheduler<USERS, QUEUE, RESOURCES>;
 
 /// `(structure, bytes)` for each kernel structure in the reference configuration.
-pub const SIZES: [(&str, usize); 12] = [
+pub const SIZES: [(&str, usize); 13] = [
     ("Bucket (one per user and resource)", size_of::<Bucket>()),
     ("Registry<64>", size_of::<ReferenceRegistry>()),
     (
@@ -78,6 +81,10 @@ pub const SIZES: [(&str, usize); 12] = [
     (
         "Backfill<64 jobs, 130 breakpoints> (one cluster)",
         size_of::<ReferenceBackfill>(),
+    ),
+    (
+        "Manager<64 leases, 128 breakpoints> (one cluster)",
+        size_of::<ReferenceLeases>(),
     ),
 ];
 

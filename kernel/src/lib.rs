@@ -17,6 +17,19 @@
 //!   best effort, preemption, single and multi-CPU.
 //! - [`meta`]: the best-effort meta-scheduler of Sec. 3.3 (WFQ/EST, EDF/EST).
 //!
+//! # Gateway decisions (seeds 000, 002)
+//! - [`allocate`]: PAP workload allocation (the bisection for `z`) and its baselines.
+//! - [`broker`]: cost- and failure-aware routing probabilities.
+//! - [`dispatch`]: billiard, RTDP and Bernoulli dispatch sequences.
+//!
+//! # A cluster's local resource manager (seeds 000-003)
+//! - [`slots`]: the free-node profile over future time.
+//! - [`backfill`]: FCFS, EASY, conservative and selective backfilling, with failures and
+//!   checkpointing.
+//! - [`preempt`]: which leases to preempt (MOML, MOV, MLIP, preferring less valuable types).
+//! - [`lease`]: local, external (four types) and advance-reservation leases, with Haizea's
+//!   preemption timing.
+//!
 //! # Errors
 //! Every fallible call returns [`Error`]; a call handed an item it cannot store returns it in
 //! [`Refused`]. Nothing is half-applied.
@@ -38,7 +51,9 @@ pub mod error;
 pub mod fairq;
 pub mod footprint;
 mod heap;
+pub mod lease;
 pub mod meta;
+pub mod preempt;
 pub mod registry;
 pub mod resource;
 pub mod slots;
