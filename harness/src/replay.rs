@@ -23,7 +23,7 @@
 //! # Capacity
 //! The scheduler holds at most [`QUEUE`] admitted and unfinished jobs; a replay that needs more
 //! stops with an error naming the job and the instant. It is about 9 MB and lives on the stack
-//! of a replay thread of its own.
+//! of a replay thread of its own. [`replay_in`] takes other capacities.
 
 use std::cmp::Reverse;
 use std::collections::{BTreeSet, BinaryHeap, HashMap};
@@ -43,8 +43,9 @@ pub const BREAKPOINTS: usize = 2 * QUEUE + 2;
 /// The replay's scheduler.
 pub type Scheduler = Backfill<QUEUE, BREAKPOINTS>;
 
-/// Stack of the replay thread: the scheduler and room for the driver.
-const STACK: usize = 512 << 20;
+/// Stack of the replay thread beyond the scheduler's copies (the thread's stack has room for 16
+/// of them: an unoptimised build keeps about a dozen while it builds one).
+const STACK_SLACK: usize = 8 << 20;
 
 /// A node failing or coming back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -108,12 +109,13 @@ pub struct Outcome {
 /// The bound of the bounded slowdown, seconds.
 pub const SLOWDOWN_BOUND: u64 = 10;
 
-/// What the observer sees after each instant's scheduling pass.
-pub struct Instant<'a> {
+/// What the observer sees after each instant's scheduling pass (`Q` and `B` are the
+/// scheduler's capacities: [`QUEUE`] and [`BREAKPOINTS`] unless [`replay_in`] chose others).
+pub struct Instant<'a, const Q: usize = QUEUE, const B: usize = BREAKPOINTS> {
     /// The instant, seconds.
     pub at: u64,
     /// The scheduler after the pass.
-    pub scheduler: &'a Scheduler,
+    pub scheduler: &'a Backfill<Q, B>,
     /// The jobs in `(submit, id)` order: the kernel's [`JobId`](qosgate_kernel::backfill::JobId)
     /// of a job is its index here.
     pub jobs: &'a [swf::Job],
@@ -140,10 +142,25 @@ pub fn replay(
     failures: &[NodeEvent],
     observe: impl FnMut(&Instant) + Send,
 ) -> Result<Outcome> {
+    replay_in::<QUEUE, BREAKPOINTS>(jobs, policy, nodes, failures, observe)
+}
+
+/// [`replay`] with a scheduler of `Q` admitted jobs and `B` breakpoints (`B >= 2 Q + 2`):
+/// smaller ones are cheaper to build, for small traces and tests.
+///
+/// Errors: those of [`replay`], with `Q` for [`QUEUE`].
+pub fn replay_in<const Q: usize, const B: usize>(
+    jobs: &[swf::Job],
+    policy: Policy,
+    nodes: Nodes,
+    failures: &[NodeEvent],
+    observe: impl FnMut(&Instant<Q, B>) + Send,
+) -> Result<Outcome> {
+    let stack = 16 * std::mem::size_of::<Backfill<Q, B>>() + STACK_SLACK;
     std::thread::scope(|scope| {
         std::thread::Builder::new()
             .name("replay".into())
-            .stack_size(STACK)
+            .stack_size(stack)
             .spawn_scoped(scope, || {
                 Driver::run(jobs, policy, nodes, failures, observe)
             })
@@ -224,12 +241,12 @@ struct Driver<'a> {
 }
 
 impl<'a> Driver<'a> {
-    fn run(
+    fn run<const Q: usize, const B: usize>(
         jobs: &[swf::Job],
         policy: Policy,
         nodes: Nodes,
         failures: &[NodeEvent],
-        mut observe: impl FnMut(&Instant),
+        mut observe: impl FnMut(&Instant<Q, B>),
     ) -> Result<Outcome> {
         let mut sorted = jobs.to_vec();
         sorted.sort_by_key(|j| (j.submit, j.id));
@@ -252,7 +269,7 @@ impl<'a> Driver<'a> {
             records: Vec::with_capacity(sorted.len()),
             interruptions: 0,
         };
-        let mut sched = Scheduler::new(policy, nodes).context("a cluster needs nodes")?;
+        let mut sched = Backfill::<Q, B>::new(policy, nodes).context("a cluster needs nodes")?;
         let (mut next_job, mut next_failure) = (0, 0);
         let mut started = Vec::new();
         loop {
@@ -295,7 +312,12 @@ impl<'a> Driver<'a> {
         Ok(d.finish(nodes))
     }
 
-    fn complete(&mut self, sched: &mut Scheduler, now: u64, t: Ticks) -> Result<()> {
+    fn complete<const Q: usize, const B: usize>(
+        &mut self,
+        sched: &mut Backfill<Q, B>,
+        now: u64,
+        t: Ticks,
+    ) -> Result<()> {
         while let Some(&Reverse((end, i, starts))) = self.ends.peek() {
             if end != now {
                 break;
@@ -327,7 +349,12 @@ impl<'a> Driver<'a> {
         Ok(())
     }
 
-    fn node_event(&mut self, sched: &mut Scheduler, f: NodeEvent, t: Ticks) -> Result<()> {
+    fn node_event<const Q: usize, const B: usize>(
+        &mut self,
+        sched: &mut Backfill<Q, B>,
+        f: NodeEvent,
+        t: Ticks,
+    ) -> Result<()> {
         let Some(map) = &mut self.nodes else {
             return Ok(());
         };
@@ -371,7 +398,12 @@ impl<'a> Driver<'a> {
         Ok(())
     }
 
-    fn submit(&mut self, sched: &mut Scheduler, i: usize, t: Ticks) -> Result<()> {
+    fn submit<const Q: usize, const B: usize>(
+        &mut self,
+        sched: &mut Backfill<Q, B>,
+        i: usize,
+        t: Ticks,
+    ) -> Result<()> {
         let j = self.jobs[i];
         ensure!(j.run > 0, "job {} has no run time", j.id);
         let job = Job {
