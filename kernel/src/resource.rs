@@ -461,8 +461,9 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
     /// SCFQ's blocking term sums the maximum tasks of the flows that may be present: on
     /// [`RateBasis::Reserved`], every other flow slot with a maximal task (`(max_flows - 1) I_r`),
     /// so the bound survives later registrations; on [`RateBasis::Current`], the other GS users
-    /// registered now, plus, at a GS_BE_EQUAL resource, a maximal task in every slot not held by
-    /// a GS user (temporary BE users come and go).
+    /// registered now, plus, at a GS_BE_EQUAL resource, a maximal task for every temporary BE
+    /// user that can be present at once: the slots not held by a GS user, but no more than Eq. 1
+    /// admits (temporary BE users come and go, each admitted only while Eq. 1 holds).
     ///
     /// Errors: [`Error::Unknown`] if `flow` is no GS registration.
     pub fn bound_spec(&self, flow: FlowId, basis: RateBasis) -> Result<BoundSpec, Error> {
@@ -471,12 +472,10 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
             RateBasis::Reserved => Work::from(self.max_flows - 1).saturating_mul(self.max_task),
             RateBasis::Current => {
                 let be_slots = match self.kind {
-                    Kind::GsBeEqual => {
-                        usize::from(self.max_flows).saturating_sub(self.registry.gs_len())
-                    }
+                    Kind::GsBeEqual => self.temporary_room(),
                     _ => 0,
                 };
-                let be = (be_slots as Work).saturating_mul(self.max_task);
+                let be = be_slots.saturating_mul(self.max_task);
                 self.registry.others_imax(flow).saturating_add(be)
             }
         };
@@ -493,6 +492,25 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
             others_imax,
             residual: self.kind == (Kind::GsBePriority { preemptive: false }),
         })
+    }
+
+    /// How many temporary BE users a GS_BE_EQUAL resource can hold at once with its current GS
+    /// users: the flow slots they leave free, and no more than Eq. 1 admits
+    /// (`(max total weight - GS weight) / smallest GS weight`).
+    fn temporary_room(&self) -> u64 {
+        let free = usize::from(self.max_flows).saturating_sub(self.registry.gs_len()) as u64;
+        let gs_weight: u64 = self
+            .registry
+            .iter()
+            .filter(|(_, r)| !r.is_temporary())
+            .map(|(_, r)| u64::from(r.weight))
+            .sum();
+        let weight_room = self
+            .registry
+            .max_total_weight(self.capacity)
+            .saturating_sub(gs_weight)
+            / u64::from(self.registry.smallest_gs_weight().max(1));
+        free.min(weight_room)
     }
 
     fn gs_registration(&self, flow: FlowId) -> Result<&Registration, Error> {
