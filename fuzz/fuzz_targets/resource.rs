@@ -338,9 +338,19 @@ impl Model {
                 .filter_map(|(_, r)| r.filter(|r| !r.is_temporary()).map(|r| r.imax))
                 .fold(0, Work::saturating_add);
             if self.kind == Kind::GsBeEqual {
-                // A maximal BE task in every slot not held by a GS user.
-                let slots = usize::from(self.max_flows) - self.gs_count();
-                others = others.saturating_add((slots as Work).saturating_mul(self.max_task));
+                // A maximal BE task for every temporary user that can be present at once: the
+                // slots not held by a GS user, no more than Eq. 1 admits.
+                let free = (usize::from(self.max_flows) - self.gs_count()) as u64;
+                let gs = || self.regs.iter().flatten().filter(|r| !r.is_temporary());
+                let max_w = gs()
+                    .map(|r| u128::from(self.capacity) * u128::from(r.weight) / u128::from(r.rho))
+                    .min()
+                    .map_or(u64::MAX, |w| u64::try_from(w).unwrap_or(u64::MAX));
+                let gs_w: u64 = gs().map(|r| u64::from(r.weight)).sum();
+                let smallest = gs().map(|r| r.weight).min().unwrap_or(1).max(1);
+                let room = max_w.saturating_sub(gs_w) / u64::from(smallest);
+                let slots = free.min(room);
+                others = others.saturating_add(slots.saturating_mul(self.max_task));
             }
             assert_eq!(
                 cur.others_imax, others,
@@ -457,7 +467,8 @@ impl Model {
         let Some(reg) = self.gs(flow) else {
             return refused(got, Error::Unknown);
         };
-        if work > reg.imax {
+        // Eq. 4 is checked only when workloads are known exactly.
+        if work > MAX_TASK_WORK || (work > reg.imax && reg.knowledge == Knowledge::Exact) {
             return refused(got, Error::TaskTooLarge);
         }
         if work == 0 {

@@ -310,16 +310,21 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
     ///
     /// Errors, with the task handed back: [`Error::WrongClass`] at a BE resource;
     /// [`Error::Unknown`] if `flow` is no GS registration; [`Error::TaskTooLarge`] above the
-    /// user's `I_max` (Eq. 4); those of [`FairQueue::enqueue`].
+    /// user's `I_max` (Eq. 4) when the registration knows workloads exactly
+    /// ([`Knowledge::Exact`](crate::bucket::Knowledge::Exact)); those of [`FairQueue::enqueue`].
+    /// Without exact knowledge the task's size is unknown when it is sent (seed 004 Sec. 4.2),
+    /// so a task above `I_max` is taken (up to [`MAX_TASK_WORK`]); the delay bound does not
+    /// cover it.
     pub fn submit_gs(&mut self, now: Ticks, flow: FlowId, task: Task) -> Result<(), Refused<Task>> {
         if !self.kind.serves_gs() {
             return Err(Refused::new(Error::WrongClass, task));
         }
-        let imax = match self.gs_registration(flow) {
-            Ok(r) => r.imax,
+        let reg = match self.gs_registration(flow) {
+            Ok(r) => *r,
             Err(e) => return Err(Refused::new(e, task)),
         };
-        if task.work > imax {
+        let exact = reg.knowledge == crate::bucket::Knowledge::Exact;
+        if task.work > MAX_TASK_WORK || (exact && task.work > reg.imax) {
             return Err(Refused::new(Error::TaskTooLarge, task));
         }
         self.enqueue(now, flow, task, Class::Gs)
@@ -732,6 +737,34 @@ mod tests {
                 queued_be: 0,
                 running: 3
             }
+        );
+    }
+
+    /// Eq. 4 needs the task's size: checked with exact knowledge; without it the size is
+    /// unknown when the task is sent, so a larger task is taken (up to `MAX_TASK_WORK`).
+    #[test]
+    fn eq4_is_checked_only_when_workloads_are_known() {
+        let mut r = R::new(Kind::Gs, Discipline::Scfq, &[10], 100, 2).unwrap();
+        let exact = r.register(gs(2)).unwrap();
+        let blind = r
+            .register(Registration {
+                knowledge: Knowledge::ConservativeFeedback,
+                ..gs(2)
+            })
+            .unwrap();
+        let big = Task { id: 1, work: 51 };
+        assert_eq!(
+            r.submit_gs(0, exact, big).unwrap_err().reason,
+            Error::TaskTooLarge
+        );
+        r.submit_gs(0, blind, big).unwrap();
+        let huge = Task {
+            id: 2,
+            work: MAX_TASK_WORK + 1,
+        };
+        assert_eq!(
+            r.submit_gs(0, blind, huge).unwrap_err().reason,
+            Error::TaskTooLarge
         );
     }
 
