@@ -10,8 +10,9 @@
 
 use anyhow::{Context, Result};
 use qosgate_kernel::bound::{self, BoundSpec, Pipelining};
+use qosgate_kernel::bucket::Knowledge;
 use qosgate_kernel::fairq::{Discipline, FlowId};
-use qosgate_kernel::registry::RateBasis;
+use qosgate_kernel::registry::{RateBasis, Registration};
 use qosgate_kernel::resource::{Kind, Resource};
 use qosgate_kernel::units::{Mips, TICKS_PER_SECOND, Ticks, Work};
 use qosgate_kernel::{Error, Param};
@@ -172,6 +173,7 @@ pub fn compute(grid: &Grid, cfg: &Config) -> Result<Report> {
                     kind,
                     discipline,
                     layout,
+                    knowledge: Knowledge::Exact,
                 };
                 for (order, row) in combo.rows(grid, cfg)?.into_iter().enumerate() {
                     keyed.push((order, row));
@@ -192,12 +194,36 @@ pub fn compute(grid: &Grid, cfg: &Config) -> Result<Report> {
     })
 }
 
-/// One (kind, discipline, layout) combination.
+/// The rows of one (kind, discipline, layout) combination, in registration order, with every
+/// user registering under `knowledge` (the table of [`compute`] uses [`Knowledge::Exact`], as
+/// Sec. 6.1 does; `Window(n)` adds Eq. 9's `n I_i / g`, and `Aggressive` has no bound, so its
+/// rows have `None` bounds and deadlines).
+///
+/// Errors: those of [`compute`].
+pub fn combination(
+    grid: &Grid,
+    kind: Kind,
+    discipline: Discipline,
+    layout: Layout,
+    knowledge: Knowledge,
+    cfg: &Config,
+) -> Result<Vec<Row>> {
+    Combo {
+        kind,
+        discipline,
+        layout,
+        knowledge,
+    }
+    .rows(grid, cfg)
+}
+
+/// One (kind, discipline, layout) combination, every user registering under `knowledge`.
 #[derive(Clone, Copy, Debug)]
 struct Combo {
     kind: Kind,
     discipline: Discipline,
     layout: Layout,
+    knowledge: Knowledge,
 }
 
 impl Combo {
@@ -231,7 +257,12 @@ impl Combo {
         let outcomes: Vec<Result<FlowId, Error>> = grid
             .registrations
             .iter()
-            .map(|&(u, r)| resources[r].register(grid.users[u].registration()))
+            .map(|&(u, r)| {
+                resources[r].register(Registration {
+                    knowledge: self.knowledge,
+                    ..grid.users[u].registration()
+                })
+            })
             .collect();
         grid.registrations
             .iter()

@@ -31,6 +31,56 @@ pub enum Command {
     Backfill(BackfillArgs),
     /// Write a seeded synthetic trace (SWF) to standard output: the replay benchmarks' workload.
     Synth(SynthArgs),
+    /// Simulate one scenario (a TOML file or a built-in preset) and print its metrics.
+    Run(RunArgs),
+    /// List the built-in scenarios.
+    Presets,
+    /// Reproduce a paper's experiments: tables against the paper's claims, CSV and SVG plots.
+    Reproduce(ReproduceArgs),
+}
+
+/// Options of `qosgate run`.
+#[derive(Debug, Clone, Args)]
+pub struct RunArgs {
+    /// The scenario file (TOML).
+    #[arg(
+        value_name = "SCENARIO.toml",
+        required_unless_present = "preset",
+        conflicts_with = "preset"
+    )]
+    pub scenario: Option<std::path::PathBuf>,
+    /// A built-in scenario instead of a file (`qosgate presets` lists them).
+    #[arg(long, value_name = "NAME")]
+    pub preset: Option<String>,
+    /// Print the scenario as TOML and stop (to copy and edit a preset).
+    #[arg(long)]
+    pub dump: bool,
+    /// Write one JSON object per task, when it ends, to this file (JSON lines).
+    #[arg(long, value_name = "FILE.jsonl")]
+    pub events: Option<std::path::PathBuf>,
+    /// Print one JSON object instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// Write the summary as CSV and JSON into this directory.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<std::path::PathBuf>,
+    /// Replications (default: the scenario's).
+    #[arg(long, value_name = "N")]
+    pub replications: Option<u32>,
+}
+
+/// Options of `qosgate reproduce`.
+#[derive(Debug, Clone, Args)]
+pub struct ReproduceArgs {
+    /// Which paper: `kokkinos2009` (seed 004, Sec. 6.4).
+    #[arg(value_name = "PAPER")]
+    pub paper: String,
+    /// Replications per point (default: the experiment's).
+    #[arg(long, value_name = "N")]
+    pub replications: Option<u32>,
+    /// Write CSV and SVG files per figure into this directory.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<std::path::PathBuf>,
 }
 
 /// Options of `qosgate synth` (model in harness/src/synth.rs).

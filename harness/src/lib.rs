@@ -19,11 +19,19 @@ pub mod backfill;
 pub mod bounds;
 pub mod cli;
 pub mod grid;
+pub mod metrics;
+pub mod plot;
+pub mod presets;
 pub mod replay;
 pub mod report;
+pub mod reproduce;
 pub mod rng;
+pub mod scenario;
 pub mod sequence;
+pub mod sim;
+pub mod simulate;
 pub mod solve;
+pub mod stats;
 pub mod swf;
 pub mod synth;
 
@@ -41,6 +49,9 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<()> {
         Command::Sequence(SequenceCommand::Rtdp(args)) => sequence::run_rtdp(args, out),
         Command::Backfill(args) => backfill::run(args, out),
         Command::Synth(args) => run_synth(args, out),
+        Command::Run(args) => simulate::run(args, out),
+        Command::Presets => presets::list(out),
+        Command::Reproduce(args) => reproduce::run(args, out),
     }
 }
 

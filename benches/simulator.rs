@@ -1,0 +1,34 @@
+//! Criterion benchmark of the grid simulator (`harness/src/sim/`): events per second on a large
+//! seed-004 scenario, the `kokkinos2009-gbp` preset with BE user U4 at 55 s per task (the
+//! paper's heaviest load) over a horizon of 2,000,000 s (about 50,000 tasks and 240,000
+//! events). One iteration is one replication, from scenario to records; criterion reports the
+//! time per replication and, as throughput, events per second.
+//!
+//! Run with `cargo bench --bench simulator`.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use qosgate_harness::presets;
+use qosgate_harness::scenario::Dist;
+use qosgate_harness::sim;
+
+fn simulator(c: &mut Criterion) {
+    let mut scenario = presets::get("kokkinos2009-gbp").unwrap();
+    scenario.horizon_s = 2_000_000.0;
+    let u4 = scenario.users.iter_mut().find(|u| u.name == "U4").unwrap();
+    u4.interarrival = Dist::Fixed(55.0);
+    let events = sim::run(&scenario, 0).unwrap().events;
+    let mut group = c.benchmark_group("simulator");
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(10));
+    group.throughput(Throughput::Elements(events));
+    group.bench_function("kokkinos2009_gbp_u4_55s", |b| {
+        b.iter(|| black_box(sim::run(black_box(&scenario), 0).unwrap().events))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, simulator);
+criterion_main!(benches);

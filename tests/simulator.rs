@@ -1,0 +1,305 @@
+//! The grid simulator (`harness/src/sim/`, issue 5) on random scenarios: random resources (every
+//! type, WFQ or SCFQ, one to three CPUs), random GS users (exact workload knowledge, rho within
+//! the resources' capacity, tasks within their `I_max`) and BE users, random distributions and
+//! deadlines.
+//!
+//! Checked on every run's records (the event log):
+//! - every task created appears exactly once, numbered in creation order;
+//! - a completed task's times are in order: created <= released <= arrived <= started <=
+//!   finished <= returned; a failed task was handled as BE at a GS_BE_EQUAL resource;
+//! - **every task handled as GS completed within the end-to-end bound the kernel guaranteed it**
+//!   (withholding, transfers and the resource's bound);
+//! - a GS user's task above its `I_max` is never handled as GS (Eq. 4);
+//! - the same scenario and replication give the same records (byte-identical JSON).
+//!
+//! Scenarios where a GS user cannot register anywhere are refused by the simulator (an error
+//! naming the user) and rejected here.
+
+use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
+use qosgate_harness::scenario::{
+    Discipline, Dist, Knowledge, Meta, MetaOrder, Network, ResourceConfig, ResourceKind, Scenario,
+    UserClass, UserConfig,
+};
+use qosgate_harness::sim::{self, record::Outcome, record::TaskClass};
+
+/// 64 cases per property, or `PROPTEST_CASES`.
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(64)
+}
+
+fn kind() -> impl Strategy<Value = ResourceKind> {
+    prop_oneof![
+        Just(ResourceKind::Gs),
+        Just(ResourceKind::Be),
+        Just(ResourceKind::GsBeEqual),
+        Just(ResourceKind::GsBePriority),
+        Just(ResourceKind::GsBePriorityPreemptive),
+    ]
+}
+
+fn resource(i: usize) -> impl Strategy<Value = ResourceConfig> {
+    (
+        kind(),
+        prop_oneof![Just(Discipline::Wfq), Just(Discipline::Scfq)],
+        prop::collection::vec(10_000u64..200_000, 1..=3),
+        2u16..=6,
+    )
+        .prop_map(move |(kind, discipline, cpus, max_users)| ResourceConfig {
+            name: format!("R{i}"),
+            kind,
+            discipline,
+            cpus,
+            max_task_mi: 100_000_000,
+            max_users,
+        })
+}
+
+fn dist(mean: f64) -> impl Strategy<Value = Dist> {
+    prop_oneof![
+        Just(Dist::Fixed(mean)),
+        (0.0..0.5f64).prop_map(move |s| Dist::Uniform {
+            min: mean * (1.0 - s),
+            max: mean * (1.0 + s),
+        }),
+        Just(Dist::Exponential { mean }),
+    ]
+}
+
+fn user(i: usize) -> impl Strategy<Value = UserConfig> {
+    (
+        any::<bool>(),
+        1u16..=3,
+        1_000u64..30_000,
+        1u64..=4,
+        1_000_000u64..50_000_000,
+        10.0..400.0f64,
+        50.0..3_000.0f64,
+    )
+        .prop_flat_map(move |(gs, weight, rho, m, imax, gap, deadline)| {
+            (dist(imax as f64 * 0.8), dist(gap)).prop_map(move |(workload, interarrival)| {
+                UserConfig {
+                    name: format!("U{i}"),
+                    class: if gs { UserClass::Gs } else { UserClass::Be },
+                    weight,
+                    rho_mips: gs.then_some(rho),
+                    sigma_mi: gs.then_some(m * imax),
+                    max_task_mi: gs.then_some(imax),
+                    knowledge: gs.then_some(Knowledge::Exact),
+                    workload,
+                    interarrival,
+                    deadline_s: deadline,
+                }
+            })
+        })
+}
+
+fn scenario() -> impl Strategy<Value = Scenario> {
+    (
+        (1usize..=3).prop_flat_map(|n| (0..n).map(resource).collect::<Vec<_>>()),
+        (1usize..=4).prop_flat_map(|n| (0..n).map(user).collect::<Vec<_>>()),
+        prop_oneof![Just(MetaOrder::Edf), Just(MetaOrder::Wfq)],
+        any::<u64>(),
+    )
+        .prop_map(|(mut resources, users, order, seed)| {
+            // Someone must take best effort: the last resource serves it if none does.
+            if resources.iter().all(|r| r.kind == ResourceKind::Gs) {
+                resources.last_mut().unwrap().kind = ResourceKind::Be;
+            }
+            Scenario {
+                name: "random".into(),
+                description: String::new(),
+                seed,
+                replications: 1,
+                horizon_s: 3_000.0,
+                warmup_s: 0.0,
+                meta: Meta {
+                    order,
+                    collection_period_s: 1.0,
+                },
+                network: Network {
+                    bandwidth_bps: 1e6,
+                    input_bytes: 1000,
+                    output_bytes: 1000,
+                },
+                resources,
+                users,
+            }
+        })
+}
+
+fn check(s: &Scenario) -> Result<(), TestCaseError> {
+    // An overloaded grid (a GS user no resource admits) is refused: a valid answer, but not a
+    // run to check.
+    let run = sim::run(s, 0).map_err(|e| {
+        let msg = format!("{e:#}");
+        if msg.contains("cannot register") {
+            TestCaseError::reject(msg)
+        } else {
+            TestCaseError::fail(msg)
+        }
+    })?;
+    for (i, r) in run.records.iter().enumerate() {
+        prop_assert_eq!(r.task, i as u64);
+        let user = s.users.iter().find(|u| u.name == r.user).unwrap();
+        if r.outcome == Outcome::Completed {
+            let times = [
+                Some(r.created),
+                r.released,
+                r.arrived,
+                r.started,
+                r.finished,
+                r.returned,
+            ];
+            prop_assert!(times.iter().all(Option::is_some), "{:?}", r);
+            prop_assert!(
+                times.windows(2).all(|w| w[0] <= w[1]),
+                "times out of order: {:?}",
+                r
+            );
+        }
+        if r.outcome == Outcome::Failed {
+            prop_assert_eq!(r.handled_as, TaskClass::Be);
+            let res = s
+                .resources
+                .iter()
+                .find(|x| Some(&x.name) == r.resource.as_ref());
+            prop_assert_eq!(
+                res.map(|x| x.kind),
+                Some(ResourceKind::GsBeEqual),
+                "{:?}",
+                r
+            );
+        }
+        if r.handled_as == TaskClass::Gs {
+            prop_assert_eq!(r.outcome, Outcome::Completed, "{:?}", r);
+            let bound = r.bound.unwrap();
+            let delay = r.delay().unwrap();
+            prop_assert!(
+                delay <= bound + 1e-6,
+                "task {} of {} took {} s, bound {} s: {:?}",
+                r.task,
+                r.user,
+                delay,
+                bound,
+                r
+            );
+            prop_assert!(r.workload_mi <= user.max_task_mi.unwrap());
+        }
+    }
+    let again = sim::run(s, 0).map_err(|e| TestCaseError::fail(format!("{e:#}")))?;
+    let json = |rs: &[sim::record::TaskRecord]| serde_json::to_string(rs).unwrap();
+    prop_assert_eq!(
+        json(&run.records),
+        json(&again.records),
+        "not deterministic"
+    );
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+    #[test]
+    fn random_scenarios_keep_the_event_log_invariants(s in scenario()) {
+        check(&s)?;
+    }
+}
+
+mod bin;
+
+/// `qosgate run` with the event log, through the binary.
+fn run_preset(preset: &str, dir: &std::path::Path) -> (serde_json::Value, String) {
+    let events = dir.join(format!("{preset}.jsonl"));
+    let o = std::process::Command::new(bin::path())
+        .args(["run", "--preset", preset, "--json", "--events"])
+        .arg(&events)
+        .output()
+        .expect("running qosgate");
+    assert!(
+        o.status.success(),
+        "{preset}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let summary = serde_json::from_slice(&o.stdout).expect("--json prints JSON");
+    (summary, std::fs::read_to_string(&events).unwrap())
+}
+
+/// Every preset of Table 6 through the binary: the event log has every task once, in the
+/// order they ended; every task handled as GS completed within its bound; the per-user counts
+/// of the summary are those of the log; a second run writes the same bytes.
+#[test]
+fn presets_run_end_to_end_with_a_consistent_event_log() {
+    let dir = std::env::temp_dir().join(format!("qosgate-sim-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for preset in ["gb", "gbe", "gbp", "be"].map(|p| format!("kokkinos2009-{p}")) {
+        let (summary, log) = run_preset(&preset, &dir);
+        let lines: Vec<serde_json::Value> = log
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+            .collect();
+        let mut tasks: Vec<u64> = lines.iter().map(|l| l["task"].as_u64().unwrap()).collect();
+        tasks.sort_unstable();
+        assert_eq!(
+            tasks,
+            (0..lines.len() as u64).collect::<Vec<_>>(),
+            "{preset}"
+        );
+        let ended = |l: &serde_json::Value| {
+            ["returned", "finished", "arrived", "released", "created"]
+                .iter()
+                .find_map(|k| l[*k].as_f64())
+                .unwrap()
+        };
+        assert!(
+            lines.windows(2).all(|w| ended(&w[0]) <= ended(&w[1])),
+            "{preset}"
+        );
+        for l in &lines {
+            if l["handled_as"] == "gs" {
+                assert_eq!(l["outcome"], "completed", "{l}");
+                let delay = l["returned"].as_f64().unwrap() - l["created"].as_f64().unwrap();
+                assert!(delay <= l["bound"].as_f64().unwrap() + 1e-6, "{l}");
+            }
+        }
+        for u in summary["users"].as_array().unwrap() {
+            let name = u["user"].as_str().unwrap();
+            let mine: Vec<_> = lines.iter().filter(|l| l["user"] == name).collect();
+            assert_eq!(
+                u["tasks"]["mean"].as_f64(),
+                Some(mine.len() as f64),
+                "{preset} {name}"
+            );
+            let failed = mine.iter().filter(|l| l["outcome"] == "failed").count();
+            let pct = u["failed_pct"]["mean"].as_f64().unwrap();
+            assert!((pct - 100.0 * failed as f64 / mine.len() as f64).abs() < 1e-9);
+        }
+        let (_, again) = run_preset(&preset, &dir);
+        assert_eq!(log, again, "{preset}: not deterministic");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Bad scenarios are errors that name their cause, through the binary: an unknown preset, and a
+/// grid where a GS user's rho exceeds every resource's share (an overloaded registration).
+#[test]
+fn bad_scenarios_are_named_errors() {
+    let o = std::process::Command::new(bin::path())
+        .args(["run", "--preset", "no-such-preset"])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no-such-preset"));
+    let mut s = qosgate_harness::presets::get("kokkinos2009-gbp").unwrap();
+    s.users[0].rho_mips = Some(2_000_000);
+    s.users[0].sigma_mi = Some(4_000_000_000);
+    let e = sim::run(&s, 0).unwrap_err();
+    let msg = format!("{e:#}");
+    assert!(
+        msg.contains("U1") && msg.contains("cannot register"),
+        "{msg}"
+    );
+}
