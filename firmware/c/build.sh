@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The C images of docs/firmware.md, built with gcc-arm-none-eabi against the thumb staticlib of
+# qosgate-ffi. Run from anywhere:
+#   firmware/c/build.sh test       the C test program (kernel-ffi/tests/c/scenario.c) on a
+#                                  Cortex-M3 under QEMU; exits 0 only if every check passed
+#   firmware/c/build.sh footprint  the library's flash footprint on thumbv7em at opt-level "s":
+#                                  an image referencing every API function minus one referencing
+#                                  none, and its split by crate
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+out="$root/target/firmware-c"
+mkdir -p "$out"
+cflags=(-std=c99 -Wall -Wextra -Werror -Os -ffreestanding -ffunction-sections -fdata-sections
+    -I"$root/include" -I"$root/kernel-ffi/tests/c")
+ldflags=(-nostdlib -nostartfiles -Wl,--gc-sections -Wl,-z,noexecstack -T "$root/firmware/c/lm3s6965.ld")
+
+case "${1:-}" in
+test)
+    (cd "$root" && cargo build -q -p qosgate-ffi --release --target thumbv7m-none-eabi)
+    lib="$root/target/thumbv7m-none-eabi/release/libqosgate_ffi.a"
+    arm-none-eabi-gcc -mcpu=cortex-m3 -mthumb "${cflags[@]}" "${ldflags[@]}" \
+        "$root/firmware/c/startup.c" "$root/kernel-ffi/tests/c/scenario.c" "$lib" -lgcc \
+        -o "$out/scenario-m3.elf"
+    arm-none-eabi-size "$out/scenario-m3.elf"
+    timeout 120 qemu-system-arm -cpu cortex-m3 -machine lm3s6965evb -nographic \
+        -semihosting-config enable=on,target=native -kernel "$out/scenario-m3.elf"
+    ;;
+footprint)
+    target=thumbv7em-none-eabihf
+    (cd "$root" && CARGO_PROFILE_RELEASE_OPT_LEVEL=s CARGO_PROFILE_RELEASE_LTO=true \
+        CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1 \
+        cargo build -q -p qosgate-ffi --release --target "$target" --target-dir target/footprint)
+    lib="$root/target/footprint/$target/release/libqosgate_ffi.a"
+    m4=(-mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16)
+    for image in baseline api; do
+        define=()
+        if [[ $image == baseline ]]; then define=(-DQG_BASELINE); fi
+        arm-none-eabi-gcc "${m4[@]}" "${cflags[@]}" "${define[@]}" "${ldflags[@]}" \
+            "$root/firmware/c/startup.c" "$root/firmware/c/footprint.c" "$lib" -lgcc \
+            -o "$out/footprint-$image.elf"
+    done
+    echo "--- $target, opt-level s, LTO: image with every qg_* function vs. none"
+    section() { arm-none-eabi-size -A "$1" | awk -v s="$2" '$1 == s { print $2 }'; }
+    printf '%-10s %10s %10s %10s\n' section baseline api library
+    for s in .text .rodata .ARM.exidx .data .bss; do
+        b=$(section "$out/footprint-baseline.elf" "$s"); a=$(section "$out/footprint-api.elf" "$s")
+        printf '%-10s %10s %10s %10s\n' "$s" "${b:-0}" "${a:-0}" "$(( ${a:-0} - ${b:-0} ))"
+    done
+    echo "--- the library's code and read-only data by origin (bytes, from the symbol table)"
+    arm-none-eabi-nm -S -C -t d --size-sort "$out/footprint-api.elf" | awk '
+        NF >= 4 && $3 ~ /^[TtRr]$/ {
+            size = $2 + 0; name = $0; sub(/^[^ ]+ [^ ]+ [^ ]+ /, "", name)
+            if (name ~ /qosgate_kernel::/) k = "kernel (qosgate_kernel, not inlined)"
+            else if (name ~ /^qg_|qosgate_ffi::/) k = "C API (qg_*, with the kernel code inlined into them)"
+            else if (name ~ /libm::|__aeabi_d|__(add|sub|mul|div)df3|__.*df|float/) k = "double-precision soft float (libm, compiler_builtins)"
+            else if (name ~ /^(qg_reset|qg_test|qosgate_panic|vectors|fault|semihost|decimal|finish|api)$/) next
+            else k = "other (core, compiler_builtins)"
+            total[k] += size
+        }
+        END { for (k in total) printf "%8d  %s\n", total[k], k }' | sort -rn
+    ;;
+*)
+    echo "usage: $0 test|footprint" >&2
+    exit 2
+    ;;
+esac

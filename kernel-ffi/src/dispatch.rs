@@ -1,0 +1,184 @@
+//! `qg_billiard` and `qg_rtdp`: the billiard sequence and RTDP of [`qosgate_kernel::dispatch`]
+//! for up to 8 clusters (and 4 request types).
+//!
+//! Set-up converts the probabilities once (floating point); each decision is then an argmin over
+//! the clusters with `P_j > 0`: at most `QG_MAX_CLUSTERS - 1` integer comparisons and one
+//! addition, no multiplication, no division, no float, and it cannot fail (RTDP: unless the type
+//! is unknown or has share zero).
+
+use qosgate_kernel::dispatch::DispatchError;
+
+use crate::config::{Billiard, Rtdp};
+use crate::instance::{self, Object};
+use crate::log::trace;
+use crate::status::qg_status::{self, *};
+
+/// Storage for one billiard dispatcher: declare it `static` (or zero it) and pass it to
+/// `qg_billiard_init` with `sizeof`.
+#[repr(C, align(8))]
+pub struct qg_billiard {
+    _opaque: [u8; QG_BILLIARD_SIZE],
+}
+
+/// Bytes of a `qg_billiard` (64-bit targets).
+#[cfg(target_pointer_width = "64")]
+pub const QG_BILLIARD_SIZE: usize = 168;
+/// Bytes of a `qg_billiard` (32-bit targets).
+#[cfg(target_pointer_width = "32")]
+pub const QG_BILLIARD_SIZE: usize = 168;
+
+impl qg_billiard {
+    /// Zeroed storage: not yet a dispatcher (`QG_ERR_UNINITIALISED` until `qg_billiard_init`).
+    pub const fn zeroed() -> Self {
+        Self {
+            _opaque: [0; QG_BILLIARD_SIZE],
+        }
+    }
+}
+
+impl Object for Billiard {
+    type Storage = qg_billiard;
+    type Error = DispatchError;
+    const TAG: u64 = 0x7167_6269_6c6c_6431; // "qgbilld1"
+}
+
+/// Storage for one RTDP dispatcher: declare it `static` (or zero it) and pass it to
+/// `qg_rtdp_init` with `sizeof`.
+#[repr(C, align(8))]
+pub struct qg_rtdp {
+    _opaque: [u8; QG_RTDP_SIZE],
+}
+
+/// Bytes of a `qg_rtdp` (64-bit targets).
+#[cfg(target_pointer_width = "64")]
+pub const QG_RTDP_SIZE: usize = 368;
+/// Bytes of a `qg_rtdp` (32-bit targets).
+#[cfg(target_pointer_width = "32")]
+pub const QG_RTDP_SIZE: usize = 368;
+
+impl qg_rtdp {
+    /// Zeroed storage: not yet a dispatcher (`QG_ERR_UNINITIALISED` until `qg_rtdp_init`).
+    pub const fn zeroed() -> Self {
+        Self {
+            _opaque: [0; QG_RTDP_SIZE],
+        }
+    }
+}
+
+impl Object for Rtdp {
+    type Storage = qg_rtdp;
+    type Error = DispatchError;
+    const TAG: u64 = 0x7167_7274_6470_2031; // "qgrtdp 1"
+}
+
+/// Makes `storage` the billiard sequence of probabilities `p[0..clusters]` (any non-negative
+/// scale) with `X_fastest = 1`.
+///
+/// Errors: the pointer checks (`QG_ERR_SIZE` if `size < QG_BILLIARD_SIZE`); the
+/// `QG_ERR_DISPATCH_*` codes of the set-up (`TOO_MANY_CLUSTERS` above `QG_MAX_CLUSTERS`).
+///
+/// # Safety
+/// `storage` must be valid for writes of `size` bytes; `p` must hold `clusters` readable values.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn qg_billiard_init(
+    storage: *mut qg_billiard,
+    size: usize,
+    p: *const f64,
+    clusters: usize,
+    fastest: usize,
+) -> qg_status {
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        instance::init(
+            storage,
+            size,
+            || instance::slice(p, clusters),
+            |p| Billiard::new(p, fastest),
+        )
+    }
+}
+
+/// The cluster (0-based) of the next request, written to `*cluster`.
+///
+/// Errors: the pointer checks.
+///
+/// # Safety
+/// `billiard` as for every call (see docs/firmware.md); `cluster` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn qg_billiard_next(
+    billiard: *mut qg_billiard,
+    cluster: *mut u32,
+) -> qg_status {
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        instance::with(billiard, |b: &mut Billiard| {
+            let out = instance::output(cluster)?;
+            let j = b.dispatch();
+            trace!("qosgate: billiard -> {}", j);
+            // j < QG_MAX_CLUSTERS.
+            out.write(j as u32);
+            Ok(QG_OK)
+        })
+    }
+}
+
+/// Makes `storage` RTDP over probabilities `p[0..clusters]` with request-type shares
+/// `shares[0..types]` (any non-negative scale) and `X_fastest = 1`.
+///
+/// Errors: the pointer checks (`QG_ERR_SIZE` if `size < QG_RTDP_SIZE`); the
+/// `QG_ERR_DISPATCH_*` codes of the set-up (`TOO_MANY_TYPES` above `QG_MAX_REQUEST_TYPES`).
+///
+/// # Safety
+/// `storage` must be valid for writes of `size` bytes; `p` and `shares` must hold `clusters`
+/// and `types` readable values.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn qg_rtdp_init(
+    storage: *mut qg_rtdp,
+    size: usize,
+    p: *const f64,
+    clusters: usize,
+    shares: *const f64,
+    types: usize,
+    fastest: usize,
+) -> qg_status {
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        instance::init(
+            storage,
+            size,
+            || {
+                Ok((
+                    instance::slice(p, clusters)?,
+                    instance::slice(shares, types)?,
+                ))
+            },
+            |(p, shares)| Rtdp::new(p, shares, fastest),
+        )
+    }
+}
+
+/// The cluster (0-based) of the next request of type `request_type`, written to `*cluster`.
+///
+/// Errors: the pointer checks; `QG_ERR_DISPATCH_UNKNOWN_TYPE`, `QG_ERR_DISPATCH_ZERO_SHARE`.
+///
+/// # Safety
+/// `rtdp` as for every call (see docs/firmware.md); `cluster` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn qg_rtdp_next(
+    rtdp: *mut qg_rtdp,
+    request_type: u32,
+    cluster: *mut u32,
+) -> qg_status {
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        instance::with(rtdp, |r: &mut Rtdp| {
+            let out = instance::output(cluster)?;
+            let kind = usize::try_from(request_type).map_err(|_| QG_ERR_DISPATCH_UNKNOWN_TYPE)?;
+            let j = r.dispatch(kind)?;
+            trace!("qosgate: rtdp type {} -> {}", request_type, j);
+            // j < QG_MAX_CLUSTERS.
+            out.write(j as u32);
+            Ok(QG_OK)
+        })
+    }
+}

@@ -1,0 +1,473 @@
+//! `qg_scheduler`: one resource's local scheduler ([`qosgate_kernel::resource`]) of the
+//! reference configuration: up to 64 users, 256 queued tasks per queue, 32 CPUs.
+//!
+//! The caller drives it as the kernel documents: report arrivals (`qg_scheduler_submit_gs`,
+//! `qg_scheduler_submit_be`) and completions (`qg_scheduler_complete`), then ask
+//! `qg_scheduler_next` until it answers `QG_NONE`; `qg_scheduler_next_finish` tells when the next
+//! running task ends. Times are ticks (µs) and never decrease; work is in MI, rates in MIPS.
+//!
+//! Cost per call (the kernel's bounds): registration `O(users)`; submit `O(log users)`; next
+//! `O(log users + CPUs)`; complete `O(1)` plus closing a temporary flow; next finish `O(CPUs)`.
+
+use qosgate_kernel::Error;
+use qosgate_kernel::bucket::Knowledge;
+use qosgate_kernel::fairq::{Discipline, FlowId};
+use qosgate_kernel::registry::Registration;
+use qosgate_kernel::resource::{Class, Completion, Decision, Kind, Task};
+
+use crate::config::{QG_MAX_CPUS, Scheduler};
+use crate::instance::{self, Object};
+use crate::log::trace;
+use crate::status::done;
+use crate::status::qg_status::{self, *};
+
+/// Storage for one scheduler: declare it `static` (or zero it) and pass it to
+/// `qg_scheduler_init` with `sizeof`.
+#[repr(C, align(8))]
+pub struct qg_scheduler {
+    _opaque: [u8; QG_SCHEDULER_SIZE],
+}
+
+/// Bytes of a `qg_scheduler` (64-bit targets).
+#[cfg(target_pointer_width = "64")]
+pub const QG_SCHEDULER_SIZE: usize = 18832;
+/// Bytes of a `qg_scheduler` (32-bit targets).
+#[cfg(target_pointer_width = "32")]
+pub const QG_SCHEDULER_SIZE: usize = 18816;
+
+impl qg_scheduler {
+    /// Zeroed storage: not yet a scheduler (`QG_ERR_UNINITIALISED` until `qg_scheduler_init`).
+    pub const fn zeroed() -> Self {
+        Self {
+            _opaque: [0; QG_SCHEDULER_SIZE],
+        }
+    }
+}
+
+impl Object for Scheduler {
+    type Storage = qg_scheduler;
+    type Error = Error;
+    const TAG: u64 = 0x7167_7363_6865_6431; // "qgsched1"
+}
+
+/// Resource type `GS`: guaranteed service only.
+pub const QG_KIND_GS: u32 = 0;
+/// Resource type `BE`: best effort only, FCFS.
+pub const QG_KIND_BE: u32 = 1;
+/// Resource type `GS_BE_EQUAL`: best-effort tasks as temporary fair-queue users.
+pub const QG_KIND_GS_BE_EQUAL: u32 = 2;
+/// Resource type `GS_BE_PRIORITY`, non-preemptive.
+pub const QG_KIND_GS_BE_PRIORITY: u32 = 3;
+/// Resource type `GS_BE_PRIORITY`, preemptive: a GS arrival pauses a running BE task.
+pub const QG_KIND_GS_BE_PRIORITY_PREEMPTIVE: u32 = 4;
+
+/// Weighted fair queueing.
+pub const QG_DISCIPLINE_WFQ: u32 = 0;
+/// Self-clocked fair queueing.
+pub const QG_DISCIPLINE_SCFQ: u32 = 1;
+
+/// Tasks charged their exact work.
+pub const QG_KNOWLEDGE_EXACT: u32 = 0;
+/// Tasks charged `imax`.
+pub const QG_KNOWLEDGE_CONSERVATIVE: u32 = 1;
+/// Tasks charged `imax`, corrected by feedback.
+pub const QG_KNOWLEDGE_CONSERVATIVE_FEEDBACK: u32 = 2;
+/// Up to `window` tasks go uncharged until feedback.
+pub const QG_KNOWLEDGE_WINDOW: u32 = 3;
+/// Tasks go uncharged until feedback (no delay bound).
+pub const QG_KNOWLEDGE_AGGRESSIVE: u32 = 4;
+
+/// A decision to start a task.
+pub const QG_DECISION_START: u32 = 0;
+/// A decision that paused a best-effort task.
+pub const QG_DECISION_PREEMPT: u32 = 1;
+
+/// A guaranteed-service task.
+pub const QG_CLASS_GS: u32 = 0;
+/// A best-effort task.
+pub const QG_CLASS_BE: u32 = 1;
+
+/// The flow of a task that has none (best effort outside GS_BE_EQUAL).
+pub const QG_NO_FLOW: u16 = 0xFFFF;
+
+/// A scheduler's set-up.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct qg_scheduler_config {
+    /// `QG_KIND_*`.
+    pub kind: u32,
+    /// `QG_DISCIPLINE_*`.
+    pub discipline: u32,
+    /// Capacity of each CPU, MIPS (`cpus` entries, at most `QG_MAX_CPUS`).
+    pub cpu_mips: *const u64,
+    /// Number of CPUs.
+    pub cpus: usize,
+    /// The resource's largest task `I_r^max`, MI.
+    pub max_task: u64,
+    /// Users registered at once at most (`1 ..= QG_MAX_USERS`).
+    pub max_flows: u16,
+}
+
+/// What a guaranteed-service user agrees at registration (Eq. 1, 2).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct qg_registration {
+    /// Share weight, `>= 1`.
+    pub weight: u16,
+    /// Rate rho, MIPS, `>= 1`.
+    pub rho: u64,
+    /// Burst sigma, MI, `>= imax`.
+    pub sigma: u64,
+    /// Largest task, MI.
+    pub imax: u64,
+    /// `QG_KNOWLEDGE_*`.
+    pub knowledge: u32,
+    /// The window n of `QG_KNOWLEDGE_WINDOW` (ignored otherwise).
+    pub window: u16,
+}
+
+/// A decision of `qg_scheduler_next`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct qg_decision {
+    /// `QG_DECISION_START` or `QG_DECISION_PREEMPT`.
+    pub kind: u32,
+    /// The CPU: where the task starts, or which one the pause freed.
+    pub cpu: u16,
+    /// The caller's task id.
+    pub task_id: u32,
+    /// Work, MI: the task's (start), or what is left of it (preempt).
+    pub work: u64,
+    /// `QG_CLASS_*` (`QG_CLASS_BE` for a preemption).
+    pub task_class: u32,
+    /// The task's flow, or `QG_NO_FLOW`.
+    pub flow: u16,
+    /// Start: expected end at the CPU's speed, ticks (saturating); preempt: 0.
+    pub finish: u64,
+}
+
+/// A task that ended: the result of `qg_scheduler_complete`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct qg_completion {
+    /// The CPU.
+    pub cpu: u16,
+    /// The caller's task id.
+    pub task_id: u32,
+    /// Its work as last started, MI.
+    pub work: u64,
+    /// `QG_CLASS_*`.
+    pub task_class: u32,
+    /// Its flow, or `QG_NO_FLOW`.
+    pub flow: u16,
+    /// Its last start, ticks.
+    pub started: u64,
+}
+
+fn class(c: Class) -> u32 {
+    match c {
+        Class::Gs => QG_CLASS_GS,
+        Class::Be => QG_CLASS_BE,
+    }
+}
+
+fn flow(f: Option<FlowId>) -> u16 {
+    f.unwrap_or(QG_NO_FLOW)
+}
+
+impl From<Decision> for qg_decision {
+    fn from(d: Decision) -> Self {
+        match d {
+            Decision::Start {
+                cpu,
+                task,
+                class: c,
+                flow: f,
+                finish,
+            } => Self {
+                kind: QG_DECISION_START,
+                cpu,
+                task_id: task.id,
+                work: task.work,
+                task_class: class(c),
+                flow: flow(f),
+                finish,
+            },
+            Decision::Preempt { cpu, task } => Self {
+                kind: QG_DECISION_PREEMPT,
+                cpu,
+                task_id: task.id,
+                work: task.work,
+                task_class: QG_CLASS_BE,
+                flow: QG_NO_FLOW,
+                finish: 0,
+            },
+        }
+    }
+}
+
+impl From<Completion> for qg_completion {
+    fn from(c: Completion) -> Self {
+        Self {
+            cpu: c.cpu,
+            task_id: c.task.id,
+            work: c.task.work,
+            task_class: class(c.class),
+            flow: flow(c.flow),
+            started: c.started,
+        }
+    }
+}
+
+fn kind(code: u32) -> Result<Kind, qg_status> {
+    Ok(match code {
+        QG_KIND_GS => Kind::Gs,
+        QG_KIND_BE => Kind::Be,
+        QG_KIND_GS_BE_EQUAL => Kind::GsBeEqual,
+        QG_KIND_GS_BE_PRIORITY => Kind::GsBePriority { preemptive: false },
+        QG_KIND_GS_BE_PRIORITY_PREEMPTIVE => Kind::GsBePriority { preemptive: true },
+        _ => return Err(QG_ERR_ARGUMENT),
+    })
+}
+
+fn discipline(code: u32) -> Result<Discipline, qg_status> {
+    match code {
+        QG_DISCIPLINE_WFQ => Ok(Discipline::Wfq),
+        QG_DISCIPLINE_SCFQ => Ok(Discipline::Scfq),
+        _ => Err(QG_ERR_ARGUMENT),
+    }
+}
+
+fn knowledge(code: u32, window: u16) -> Result<Knowledge, qg_status> {
+    Ok(match code {
+        QG_KNOWLEDGE_EXACT => Knowledge::Exact,
+        QG_KNOWLEDGE_CONSERVATIVE => Knowledge::Conservative,
+        QG_KNOWLEDGE_CONSERVATIVE_FEEDBACK => Knowledge::ConservativeFeedback,
+        QG_KNOWLEDGE_WINDOW => Knowledge::Window(window),
+        QG_KNOWLEDGE_AGGRESSIVE => Knowledge::Aggressive,
+        _ => return Err(QG_ERR_ARGUMENT),
+    })
+}
+
+/// Makes `storage` a scheduler configured by `*config`.
+///
+/// Errors: `QG_ERR_NULL` / `QG_ERR_MISALIGNED` for `storage`, `config` or `config->cpu_mips`;
+/// `QG_ERR_SIZE` if `size < QG_SCHEDULER_SIZE`; `QG_ERR_ARGUMENT` for an unknown kind or
+/// discipline; `QG_ERR_PARAM_CAPACITY` (no CPU, more than `QG_MAX_CPUS`, a zero capacity),
+/// `QG_ERR_PARAM_MAX_WORK`, `QG_ERR_PARAM_FLOWS`. On error the storage is not a scheduler.
+///
+/// # Safety
+/// `storage` must be valid for writes of `size` bytes; `config` must point to a readable
+/// `qg_scheduler_config` whose `cpu_mips` holds `cpus` readable values.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn qg_scheduler_init(
+    storage: *mut qg_scheduler,
+    size: usize,
+    config: *const qg_scheduler_config,
+) -> qg_status {
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        instance::init(
+            storage,
+            size,
+            || {
+                let c = instance::read(config)?;
+                if c.cpus > QG_MAX_CPUS {
+                    return Err(QG_ERR_PARAM_CAPACITY);
+                }
+                let cpus = instance::slice(c.cpu_mips, c.cpus)?;
+                Ok((kind(c.kind)?, discipline(c.discipline)?, cpus, c))
+            },
+            |(kind, discipline, cpus, c)| {
+                Scheduler::new(kind, discipline, cpus, c.max_task, c.max_flows)
+            },
+        )
+    }
+}
+
+/// Registers a guaranteed-service user and writes its flow id to `*flow`.
+///
+/// Errors: the pointer checks; `QG_ERR_ARGUMENT` for an unknown knowledge code;
+/// `QG_ERR_WRONG_CLASS` at a BE resource; `QG_ERR_PARAM_*` for a bad registration;
+/// `QG_ERR_TASK_TOO_LARGE` (Eq. 2); `QG_ERR_RATE_EXCEEDS_SHARE` (Eq. 1); `QG_ERR_FULL`.
+///
+/// # Safety
+/// `scheduler` as for every call (see docs/firmware.md); `registration` readable; `flow` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn qg_scheduler_register(
+    scheduler: *mut qg_scheduler,
+    registration: *const qg_registration,
+    flow: *mut u16,
+) -> qg_status {
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        instance::with(scheduler, |s: &mut Scheduler| {
+            let r = instance::read(registration)?;
+            let reg = Registration {
+                weight: r.weight,
+                rho: r.rho,
+                sigma: r.sigma,
+                imax: r.imax,
+                knowledge: knowledge(r.knowledge, r.window)?,
+            };
+            let out = instance::output(flow)?;
+            out.write(s.register(reg)?);
+            Ok(QG_OK)
+        })
+    }
+}
+
+/// Deregisters a guaranteed-service user that has nothing queued or running.
+///
+/// Errors: the pointer checks; `QG_ERR_UNKNOWN`; `QG_ERR_BUSY`.
+///
+/// # Safety
+/// `scheduler` as for every call (see docs/firmware.md).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn qg_scheduler_deregister(
+    scheduler: *mut qg_scheduler,
+    flow: u16,
+) -> qg_status {
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        instance::with(scheduler, |s: &mut Scheduler| {
+            Ok(done(s.deregister(flow).map(|_| ())))
+        })
+    }
+}
+
+/// A guaranteed-service task of user `flow` arrives at `now` (ticks).
+///
+/// Errors: the pointer checks; `QG_ERR_WRONG_CLASS`, `QG_ERR_UNKNOWN`, `QG_ERR_TASK_TOO_LARGE`
+/// (above the user's `imax`), `QG_ERR_PARAM_WORK`, `QG_ERR_FULL`, `QG_ERR_TIME_WENT_BACKWARDS`.
+///
+/// # Safety
+/// `scheduler` as for every call (see docs/firmware.md).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn qg_scheduler_submit_gs(
+    scheduler: *mut qg_scheduler,
+    now: u64,
+    flow: u16,
+    task_id: u32,
+    work: u64,
+) -> qg_status {
+    let task = Task { id: task_id, work };
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        instance::with(scheduler, |s: &mut Scheduler| {
+            Ok(done(s.submit_gs(now, flow, task).map_err(|r| r.reason)))
+        })
+    }
+}
+
+/// A best-effort task arrives at `now` (ticks).
+///
+/// Errors: the pointer checks; `QG_ERR_WRONG_CLASS`, `QG_ERR_PARAM_WORK`,
+/// `QG_ERR_TASK_TOO_LARGE` (above `max_task`), `QG_ERR_FULL`, `QG_ERR_TIME_WENT_BACKWARDS`; at
+/// GS_BE_EQUAL, `QG_ERR_RATE_EXCEEDS_SHARE` when its temporary registration fails (Eq. 1).
+///
+/// # Safety
+/// `scheduler` as for every call (see docs/firmware.md).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn qg_scheduler_submit_be(
+    scheduler: *mut qg_scheduler,
+    now: u64,
+    task_id: u32,
+    work: u64,
+) -> qg_status {
+    let task = Task { id: task_id, work };
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        instance::with(scheduler, |s: &mut Scheduler| {
+            Ok(done(s.submit_be(now, task).map_err(|r| r.reason)))
+        })
+    }
+}
+
+/// The next thing to do at `now`: `QG_OK` with the decision in `*decision`, or `QG_NONE` when
+/// there is nothing to do (`*decision` untouched). Call until `QG_NONE`.
+///
+/// Errors: the pointer checks; `QG_ERR_TIME_WENT_BACKWARDS`.
+///
+/// # Safety
+/// `scheduler` as for every call (see docs/firmware.md); `decision` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn qg_scheduler_next(
+    scheduler: *mut qg_scheduler,
+    now: u64,
+    decision: *mut qg_decision,
+) -> qg_status {
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        instance::with(scheduler, |s: &mut Scheduler| {
+            let out = instance::output(decision)?;
+            match s.next_decision(now)? {
+                Some(d) => {
+                    trace!("qosgate: {}", d);
+                    out.write(d.into());
+                    Ok(QG_OK)
+                }
+                None => Ok(QG_NONE),
+            }
+        })
+    }
+}
+
+/// The task on `cpu` ended at `now`; its record goes to `*completion` unless that is null.
+///
+/// Errors: the pointer checks; `QG_ERR_UNKNOWN` (no such CPU), `QG_ERR_IDLE`,
+/// `QG_ERR_TIME_WENT_BACKWARDS`.
+///
+/// # Safety
+/// `scheduler` as for every call (see docs/firmware.md); `completion` null or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn qg_scheduler_complete(
+    scheduler: *mut qg_scheduler,
+    now: u64,
+    cpu: u16,
+    completion: *mut qg_completion,
+) -> qg_status {
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        instance::with(scheduler, |s: &mut Scheduler| {
+            let out = instance::optional_output(completion)?;
+            let c = s.complete(now, cpu)?;
+            trace!("qosgate: {}", c);
+            if let Some(out) = out {
+                out.write(c.into());
+            }
+            Ok(QG_OK)
+        })
+    }
+}
+
+/// The running task that ends first: `QG_OK` with its CPU and end (ticks) in `*cpu` and `*at`,
+/// or `QG_NONE` if no CPU runs a task.
+///
+/// Errors: the pointer checks.
+///
+/// # Safety
+/// `scheduler` as for every call (see docs/firmware.md); `cpu` and `at` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn qg_scheduler_next_finish(
+    scheduler: *mut qg_scheduler,
+    cpu: *mut u16,
+    at: *mut u64,
+) -> qg_status {
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        instance::with(scheduler, |s: &mut Scheduler| {
+            let (cpu, at) = (instance::output(cpu)?, instance::output(at)?);
+            match s.next_finish() {
+                Some((c, t)) => {
+                    cpu.write(c);
+                    at.write(t);
+                    Ok(QG_OK)
+                }
+                None => Ok(QG_NONE),
+            }
+        })
+    }
+}

@@ -1,0 +1,156 @@
+//! `qg_slot_table`: a cluster's free-node profile over future time ([`qosgate_kernel::slots`])
+//! of 256 breakpoints: up to 127 reservations (each adds at most two).
+//!
+//! Intervals are half-open, `[start, end)` in ticks; `end = UINT64_MAX` means "until further
+//! notice". Cost (`B` breakpoints in use): `earliest_fit` at most `B` steps after a binary
+//! search; `reserve` and `release` check the interval, then shift the array for at most two
+//! insertions or removals (`O(B)` moves); `free_at` a binary search.
+
+use qosgate_kernel::Error;
+
+use crate::config::SlotTable;
+use crate::instance::{self, Object};
+use crate::status::done;
+use crate::status::qg_status::{self, *};
+
+/// Storage for one slot table: declare it `static` (or zero it) and pass it to `qg_slots_init`
+/// with `sizeof`.
+#[repr(C, align(8))]
+pub struct qg_slot_table {
+    _opaque: [u8; QG_SLOT_TABLE_SIZE],
+}
+
+/// Bytes of a `qg_slot_table` (64-bit targets).
+#[cfg(target_pointer_width = "64")]
+pub const QG_SLOT_TABLE_SIZE: usize = 4128;
+/// Bytes of a `qg_slot_table` (32-bit targets).
+#[cfg(target_pointer_width = "32")]
+pub const QG_SLOT_TABLE_SIZE: usize = 4128;
+
+impl qg_slot_table {
+    /// Zeroed storage: not yet a table (`QG_ERR_UNINITIALISED` until `qg_slots_init`).
+    pub const fn zeroed() -> Self {
+        Self {
+            _opaque: [0; QG_SLOT_TABLE_SIZE],
+        }
+    }
+}
+
+impl Object for SlotTable {
+    type Storage = qg_slot_table;
+    type Error = Error;
+    const TAG: u64 = 0x7167_736c_6f74_7331; // "qgslots1"
+}
+
+/// Makes `storage` the profile of a cluster of `nodes` nodes, all up and free at every instant.
+///
+/// Errors: the pointer checks (`QG_ERR_SIZE` if `size < QG_SLOT_TABLE_SIZE`);
+/// `QG_ERR_PARAM_CAPACITY` for zero nodes.
+///
+/// # Safety
+/// `storage` must be valid for writes of `size` bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn qg_slots_init(
+    storage: *mut qg_slot_table,
+    size: usize,
+    nodes: u32,
+) -> qg_status {
+    // SAFETY: forwarded from this function's contract.
+    unsafe { instance::init(storage, size, || Ok(()), |()| SlotTable::new(nodes)) }
+}
+
+/// The earliest `start >= from` with `nodes` nodes free over `[start, start + duration)`:
+/// `QG_OK` with it in `*start`, or `QG_NONE` if there is none before the end of time.
+///
+/// Errors: the pointer checks; `QG_ERR_PARAM_CAPACITY` (zero nodes), `QG_ERR_PARAM_DELAY` (zero
+/// duration), `QG_ERR_TASK_TOO_LARGE` (more nodes than the cluster's), `QG_ERR_OVERFLOW`.
+///
+/// # Safety
+/// `table` as for every call (see docs/firmware.md); `start` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn qg_slots_earliest_fit(
+    table: *mut qg_slot_table,
+    from: u64,
+    nodes: u32,
+    duration: u64,
+    start: *mut u64,
+) -> qg_status {
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        instance::with(table, |t: &mut SlotTable| {
+            let out = instance::output(start)?;
+            match t.earliest_fit(from, nodes, duration)? {
+                Some(s) => {
+                    out.write(s);
+                    Ok(QG_OK)
+                }
+                None => Ok(QG_NONE),
+            }
+        })
+    }
+}
+
+/// Reserves `nodes` nodes over `[start, end)`.
+///
+/// Errors (the table unchanged): the pointer checks; `QG_ERR_PARAM_DELAY` (`start >= end`),
+/// `QG_ERR_TASK_TOO_LARGE`, `QG_ERR_NOT_FREE`, `QG_ERR_FULL` (no breakpoint left).
+///
+/// # Safety
+/// `table` as for every call (see docs/firmware.md).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn qg_slots_reserve(
+    table: *mut qg_slot_table,
+    start: u64,
+    end: u64,
+    nodes: u32,
+) -> qg_status {
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        instance::with(table, |t: &mut SlotTable| {
+            Ok(done(t.reserve(start, end, nodes).map_err(|r| r.reason)))
+        })
+    }
+}
+
+/// Releases `nodes` reserved nodes over `[start, end)`.
+///
+/// Errors (the table unchanged): the pointer checks; `QG_ERR_PARAM_DELAY`,
+/// `QG_ERR_TASK_TOO_LARGE`, `QG_ERR_NOT_RESERVED`, `QG_ERR_FULL`.
+///
+/// # Safety
+/// `table` as for every call (see docs/firmware.md).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn qg_slots_release(
+    table: *mut qg_slot_table,
+    start: u64,
+    end: u64,
+    nodes: u32,
+) -> qg_status {
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        instance::with(table, |t: &mut SlotTable| {
+            Ok(done(t.release(start, end, nodes).map_err(|r| r.reason)))
+        })
+    }
+}
+
+/// Free nodes at instant `at`, written to `*free` (negative where a failure overcommitted).
+///
+/// Errors: the pointer checks.
+///
+/// # Safety
+/// `table` as for every call (see docs/firmware.md); `free` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn qg_slots_free_at(
+    table: *mut qg_slot_table,
+    at: u64,
+    free: *mut i64,
+) -> qg_status {
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        instance::with(table, |t: &mut SlotTable| {
+            instance::output(free)?.write(t.free_at(at));
+            Ok(QG_OK)
+        })
+    }
+}

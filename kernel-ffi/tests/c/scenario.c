@@ -1,0 +1,259 @@
+/* The reference scenario of docs/firmware.md through the C API: the same steps and expected
+ * values as kernel-ffi/src/scenario.rs (the Rust test `c_program_checks_the_same_values`
+ * compares the tables below with it). Freestanding C99: no libc beyond the platform's
+ * qg_test_say, so the same file runs on the host and on a Cortex-M3 under QEMU. */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "qosgate.h"
+#include "scenario.h"
+
+#define S 1000000ull /* ticks per second */
+
+/* Expected values (kernel-ffi/src/scenario.rs). */
+static const uint32_t DECISION_TASK[] = {100, 100, 1, 2, 100};
+static const uint64_t DECISION_WORK[] = {500, 400, 100, 150, 400};
+static const uint64_t DECISION_FINISH[] = {5000000, 0, 2000000, 3500000, 7500000};
+static const uint32_t DECISION_KIND[] = {QG_DECISION_START, QG_DECISION_PREEMPT, QG_DECISION_START,
+                                         QG_DECISION_START, QG_DECISION_START};
+static const uint16_t DECISION_FLOW[] = {QG_NO_FLOW, QG_NO_FLOW, 0, 1, QG_NO_FLOW};
+
+static const qg_cluster PAP_CLUSTERS[] = {
+    {.theta = 1.0, .omega = 1.25, .local_rate = 0.2, .tau = 2.0, .mu = 4.04},
+    {.theta = 0.5, .omega = 0.3125, .local_rate = 0.6, .tau = 1.0, .mu = 1.01},
+    {.theta = 0.25, .omega = 0.078125, .local_rate = 0.5, .tau = 0.5, .mu = 0.2525},
+};
+static const double PAP_Z[] = {2.9154119893606305};
+static const double PAP_LAMBDA_HAT[] = {0.01680750746731439, 0.0, 1.9831924925287816};
+static const bool PAP_ACTIVE[] = {true, false, true};
+
+static const double DISPATCH_P[] = {0.5, 0.3, 0.2};
+static const double RTDP_SHARES[] = {0.25, 0.25, 0.25, 0.25};
+static const uint32_t BILLIARD[] = {1, 2, 0, 1, 0, 2, 0, 1, 0, 0};
+static const uint32_t RTDP_TYPES[] = {0, 0, 1, 3, 0, 2, 1, 0};
+static const uint32_t RTDP[] = {1, 2, 1, 1, 0, 1, 2, 1};
+
+/* The ten-job trace kernel-ffi/tests/data/easy10.swf, seconds, in (submit, id) order. */
+#define JOBS 10
+static const uint64_t EASY_ID[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+static const uint64_t EASY_SUBMIT[] = {0, 5, 10, 15, 20, 25, 30, 60, 90, 95};
+static const uint64_t EASY_RUN[] = {100, 40, 30, 200, 50, 10, 80, 20, 60, 5};
+static const uint32_t EASY_NODES[] = {6, 4, 2, 2, 8, 1, 3, 2, 4, 1};
+static const uint64_t EASY_ESTIMATE[] = {120, 50, 60, 200, 60, 20, 100, 30, 90, 10};
+static const uint64_t EASY_START[] = {0, 100, 10, 40, 240, 100, 140, 110, 290, 100};
+
+static qg_scheduler scheduler;
+static qg_billiard billiard;
+static qg_rtdp rtdp;
+static qg_slot_table slots;
+static qg_backfill backfill;
+
+static int passed, failed;
+
+static void check(bool holds, const char *what) {
+    if (holds) {
+        passed++;
+    } else {
+        failed++;
+        qg_test_say("FAIL");
+        qg_test_say(what);
+    }
+}
+
+/* A call's status against the one expected; names the status on failure. */
+static void expect(qg_status got, qg_status want, const char *what) {
+    check(got == want, what);
+    if (got != want) {
+        qg_test_say(qg_status_str(got));
+    }
+}
+
+static double absd(double x) { return x < 0 ? -x : x; }
+
+static bool near(double x, double want) {
+    double scale = absd(want) > 1.0 ? absd(want) : 1.0;
+    return absd(x - want) <= 1e-12 * scale;
+}
+
+static void contract(void) {
+    static const uint64_t mips[] = {100};
+    qg_scheduler_config config = {QG_KIND_GS_BE_PRIORITY_PREEMPTIVE, QG_DISCIPLINE_WFQ, mips, 1, 1000, 4};
+    qg_decision d;
+    uint32_t cluster;
+    expect(qg_scheduler_next(&scheduler, 0, &d), QG_ERR_UNINITIALISED, "a call on zeroed storage is refused");
+    expect(qg_scheduler_next(NULL, 0, &d), QG_ERR_NULL, "a null instance is refused");
+    expect(qg_scheduler_init((qg_scheduler *)((char *)&scheduler + 1), sizeof scheduler, &config),
+           QG_ERR_MISALIGNED, "misaligned storage is refused");
+    expect(qg_scheduler_init(&scheduler, sizeof scheduler - 8, &config), QG_ERR_SIZE, "short storage is refused");
+    config.kind = 9;
+    expect(qg_scheduler_init(&scheduler, sizeof scheduler, &config), QG_ERR_ARGUMENT,
+           "an unknown resource kind is refused");
+    expect(qg_billiard_next((qg_billiard *)(void *)&scheduler, &cluster), QG_ERR_UNINITIALISED,
+           "a scheduler is not a dispatcher");
+}
+
+/* Asks for decisions at `now` until there is none, checking each against the next expected. */
+static void drain(uint64_t now, int *n) {
+    qg_decision d;
+    qg_status st;
+    while ((st = qg_scheduler_next(&scheduler, now, &d)) == QG_OK) {
+        int i = *n;
+        check(i < 5, "five decisions");
+        if (i >= 5) {
+            return;
+        }
+        check(d.kind == DECISION_KIND[i] && d.cpu == 0 && d.task_id == DECISION_TASK[i] &&
+                  d.work == DECISION_WORK[i] && d.flow == DECISION_FLOW[i] && d.finish == DECISION_FINISH[i] &&
+                  d.task_class == (DECISION_FLOW[i] == QG_NO_FLOW ? QG_CLASS_BE : QG_CLASS_GS),
+              "the scheduler decides as expected");
+        *n = i + 1;
+    }
+    expect(st, QG_NONE, "decisions end with QG_NONE");
+}
+
+static void run_scheduler(void) {
+    static const uint64_t mips[] = {100};
+    const qg_scheduler_config config = {QG_KIND_GS_BE_PRIORITY_PREEMPTIVE, QG_DISCIPLINE_WFQ, mips, 1, 1000, 4};
+    const qg_registration user = {1, 40, 400, 200, QG_KNOWLEDGE_EXACT, 0};
+    static const uint64_t when[] = {2 * S, 3 * S + S / 2, 7 * S + S / 2};
+    static const uint32_t ends[] = {1, 2, 100};
+    uint16_t u1, u2, u3, cpu;
+    uint64_t at;
+    qg_completion done;
+    int n = 0;
+    expect(qg_scheduler_init(&scheduler, sizeof scheduler, &config), QG_OK, "scheduler init");
+    expect(qg_scheduler_register(&scheduler, &user, &u1), QG_OK, "GS user 1 registers");
+    expect(qg_scheduler_register(&scheduler, &user, &u2), QG_OK, "GS user 2 registers");
+    expect(qg_scheduler_register(&scheduler, &user, &u3), QG_ERR_RATE_EXCEEDS_SHARE, "a third user breaks Eq. 1");
+    check(u1 == 0 && u2 == 1, "flows 0 and 1");
+    expect(qg_scheduler_submit_be(&scheduler, 0, 100, 500), QG_OK, "BE task at 0 s");
+    drain(0, &n);
+    expect(qg_scheduler_submit_gs(&scheduler, S, u1, 9, 300), QG_ERR_TASK_TOO_LARGE, "a task above imax is refused");
+    expect(qg_scheduler_submit_gs(&scheduler, S, u1, 1, 100), QG_OK, "GS task 1");
+    expect(qg_scheduler_submit_gs(&scheduler, S, u2, 2, 150), QG_OK, "GS task 2");
+    drain(S, &n);
+    for (int i = 0; i < 3; i++) {
+        expect(qg_scheduler_next_finish(&scheduler, &cpu, &at), QG_OK, "a task is running");
+        check(cpu == 0 && at == when[i], "it ends when its decision said");
+        expect(qg_scheduler_complete(&scheduler, when[i], 0, &done), QG_OK, "the task completes");
+        check(done.task_id == ends[i], "the completed task is the one started");
+        drain(when[i], &n);
+    }
+    expect(qg_scheduler_next_finish(&scheduler, &cpu, &at), QG_NONE, "nothing runs at the end");
+    check(n == 5, "five decisions");
+}
+
+static void run_pap(void) {
+    qg_allocation a;
+    double total = 0;
+    expect(qg_pap_solve(PAP_CLUSTERS, 3, 2.0, 1e-9, &a), QG_OK, "PAP solves");
+    check(a.clusters == 3, "PAP: three clusters");
+    check(near(a.z, PAP_Z[0]), "PAP: z");
+    for (int j = 0; j < 3; j++) {
+        check(near(a.lambda_hat[j], PAP_LAMBDA_HAT[j]), "PAP: rates");
+        check(a.active[j] == PAP_ACTIVE[j], "PAP: active set");
+        total += a.lambda_hat[j];
+    }
+    check(absd(total - 2.0) <= 1e-9 * 2.0, "PAP: rates add up");
+}
+
+static void run_dispatch(void) {
+    uint32_t c;
+    expect(qg_billiard_init(&billiard, sizeof billiard, DISPATCH_P, 3, 0), QG_OK, "billiard init");
+    for (int i = 0; i < 10; i++) {
+        expect(qg_billiard_next(&billiard, &c), QG_OK, "billiard decision");
+        check(c == BILLIARD[i], "the billiard sequence");
+    }
+    expect(qg_rtdp_init(&rtdp, sizeof rtdp, DISPATCH_P, 3, RTDP_SHARES, 4, 0), QG_OK, "RTDP init");
+    for (int i = 0; i < 8; i++) {
+        expect(qg_rtdp_next(&rtdp, RTDP_TYPES[i], &c), QG_OK, "RTDP decision");
+        check(c == RTDP[i], "the RTDP sequence");
+    }
+    expect(qg_rtdp_next(&rtdp, 4, &c), QG_ERR_DISPATCH_UNKNOWN_TYPE, "an unknown request type is refused");
+}
+
+static void run_slots(void) {
+    uint64_t start;
+    int64_t free_nodes;
+    expect(qg_slots_init(&slots, sizeof slots, 8), QG_OK, "slots init");
+    expect(qg_slots_reserve(&slots, 0, 10 * S, 6), QG_OK, "reserve 6 nodes");
+    expect(qg_slots_earliest_fit(&slots, 0, 4, 5 * S, &start), QG_OK, "4 nodes fit");
+    check(start == 10 * S, "after the reservation");
+    expect(qg_slots_reserve(&slots, 0, 5 * S, 4), QG_ERR_NOT_FREE, "an overlap is refused");
+    expect(qg_slots_free_at(&slots, 5 * S, &free_nodes), QG_OK, "free at 5 s");
+    check(free_nodes == 2, "2 nodes free");
+    expect(qg_slots_release(&slots, 0, 10 * S, 7), QG_ERR_NOT_RESERVED, "releasing more than reserved is refused");
+    expect(qg_slots_release(&slots, 0, 10 * S, 6), QG_OK, "release");
+    expect(qg_slots_free_at(&slots, 5 * S, &free_nodes), QG_OK, "free at 5 s again");
+    check(free_nodes == 8, "all 8 nodes free");
+}
+
+/* The replay's record: start (seconds) and end (ticks) of each job; UINT64_MAX for none. */
+struct replay {
+    uint64_t start[JOBS];
+    uint64_t end[JOBS];
+};
+
+static void on_start(void *context, const qg_started *s) {
+    struct replay *r = context;
+    for (int j = 0; j < JOBS; j++) {
+        if (EASY_ID[j] == s->id) {
+            r->start[j] = s->start / S;
+            r->end[j] = s->start + EASY_RUN[j] * S;
+        }
+    }
+}
+
+/* The EASY replay, instant by instant: completions, arrivals, one pass. */
+static void run_easy(void) {
+    struct replay r;
+    int next = 0;
+    uint64_t now = 0;
+    for (int j = 0; j < JOBS; j++) {
+        r.start[j] = r.end[j] = UINT64_MAX;
+    }
+    expect(qg_backfill_init(&backfill, sizeof backfill, QG_POLICY_EASY, 0, 8), QG_OK, "backfill init");
+    for (;;) {
+        uint64_t t = UINT64_MAX;
+        for (int j = 0; j < JOBS; j++) {
+            if (r.end[j] == now) {
+                expect(qg_backfill_complete(&backfill, now, EASY_ID[j], NULL), QG_OK, "a job completes");
+                r.end[j] = UINT64_MAX;
+            }
+        }
+        while (next < JOBS && EASY_SUBMIT[next] * S == now) {
+            const qg_job job = {EASY_ID[next], EASY_SUBMIT[next] * S, EASY_NODES[next], EASY_ESTIMATE[next] * S};
+            expect(qg_backfill_submit(&backfill, now, &job), QG_OK, "a job is submitted");
+            next++;
+        }
+        expect(qg_backfill_schedule(&backfill, now, on_start, &r, NULL), QG_OK, "a scheduling pass");
+        if (next < JOBS) {
+            t = EASY_SUBMIT[next] * S;
+        }
+        for (int j = 0; j < JOBS; j++) {
+            if (r.end[j] < t) {
+                t = r.end[j];
+            }
+        }
+        if (t == UINT64_MAX) {
+            break;
+        }
+        now = t;
+    }
+    for (int j = 0; j < JOBS; j++) {
+        check(r.start[j] == EASY_START[j], "the EASY start times");
+    }
+}
+
+int qg_test_scenario(int *passes) {
+    passed = failed = 0;
+    contract();
+    run_scheduler();
+    run_pap();
+    run_dispatch();
+    run_slots();
+    run_easy();
+    *passes = passed;
+    return failed;
+}

@@ -1,0 +1,134 @@
+//! The reference scenario through the C API on the host, and the ties that keep its expected
+//! values, the C test program's and the header honest.
+
+use std::path::Path;
+
+use qosgate_ffi::scenario::{self, EASY_JOBS, EASY_NODES, EASY_STARTS, Storage};
+use qosgate_harness::{replay, swf};
+use qosgate_kernel::backfill::Policy;
+
+fn crate_file(path: &str) -> String {
+    let full = Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("reading {}: {e}", full.display()))
+}
+
+#[test]
+fn reference_scenario_passes_through_the_c_api() {
+    let mut storage = Box::new(Storage::zeroed());
+    let report = scenario::run(&mut storage).expect("every check of the scenario");
+    assert_eq!(report.easy_starts, EASY_STARTS);
+    // A second run in the same storage initialises everything again and sees the same.
+    assert_eq!(scenario::run(&mut storage), Ok(report));
+}
+
+#[test]
+fn easy_expectations_are_the_harness_replay_of_the_trace_file() {
+    let trace = swf::read_path(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/easy10.swf"),
+        &swf::Options::default(),
+    )
+    .expect("the ten-job trace");
+    assert_eq!(trace.machine_procs, EASY_NODES);
+    let jobs: Vec<_> = trace
+        .jobs
+        .iter()
+        .map(|j| (j.id, j.submit, j.run, j.procs, j.estimate))
+        .collect();
+    assert_eq!(jobs, EASY_JOBS);
+    let outcome = replay::replay_in::<16, 34>(&trace.jobs, Policy::Easy, EASY_NODES, &[], |_| {})
+        .expect("the replay");
+    let mut starts = [0u64; 10];
+    for r in &outcome.records {
+        let j = EASY_JOBS
+            .iter()
+            .position(|job| job.0 == r.id)
+            .expect("a job of the trace");
+        starts[j] = r.start;
+    }
+    assert_eq!(starts, EASY_STARTS);
+}
+
+/// The numbers inside `{ ... }` after `name` in the C source.
+fn c_table(source: &str, name: &str) -> Vec<String> {
+    let at = source
+        .find(&format!("{name}[]"))
+        .unwrap_or_else(|| panic!("no table {name} in the C program"));
+    let open = at + source[at..].find('{').expect("an initialiser");
+    let close = open + source[open..].find('}').expect("its end");
+    source[open + 1..close]
+        .split(',')
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+fn as_strings<T: ToString>(values: &[T]) -> Vec<String> {
+    values.iter().map(T::to_string).collect()
+}
+
+#[test]
+fn c_program_checks_the_same_values() {
+    let c = crate_file("tests/c/scenario.c");
+    assert_eq!(c_table(&c, "BILLIARD"), as_strings(&scenario::BILLIARD));
+    assert_eq!(c_table(&c, "RTDP_TYPES"), as_strings(&scenario::RTDP_TYPES));
+    assert_eq!(c_table(&c, "RTDP"), as_strings(&scenario::RTDP));
+    assert_eq!(c_table(&c, "EASY_START"), as_strings(&EASY_STARTS));
+    let ids: Vec<u64> = EASY_JOBS.iter().map(|j| j.0).collect();
+    let submits: Vec<u64> = EASY_JOBS.iter().map(|j| j.1).collect();
+    let runs: Vec<u64> = EASY_JOBS.iter().map(|j| j.2).collect();
+    let nodes: Vec<u32> = EASY_JOBS.iter().map(|j| j.3).collect();
+    let estimates: Vec<u64> = EASY_JOBS.iter().map(|j| j.4).collect();
+    assert_eq!(c_table(&c, "EASY_ID"), as_strings(&ids));
+    assert_eq!(c_table(&c, "EASY_SUBMIT"), as_strings(&submits));
+    assert_eq!(c_table(&c, "EASY_RUN"), as_strings(&runs));
+    assert_eq!(c_table(&c, "EASY_NODES"), as_strings(&nodes));
+    assert_eq!(c_table(&c, "EASY_ESTIMATE"), as_strings(&estimates));
+    let floats = |name| -> Vec<f64> {
+        c_table(&c, name)
+            .iter()
+            .map(|s| s.parse().unwrap_or_else(|e| panic!("{name}: {s}: {e}")))
+            .collect()
+    };
+    assert_eq!(floats("PAP_Z"), [scenario::PAP_Z]);
+    assert_eq!(floats("PAP_LAMBDA_HAT"), scenario::PAP_LAMBDA_HAT);
+    let decisions = c_table(&c, "DECISION_TASK");
+    let ids: Vec<u32> = scenario::EXPECTED_DECISIONS
+        .iter()
+        .map(|d| d.task_id)
+        .collect();
+    assert_eq!(decisions, as_strings(&ids));
+    let finishes: Vec<u64> = scenario::EXPECTED_DECISIONS
+        .iter()
+        .map(|d| d.finish)
+        .collect();
+    assert_eq!(c_table(&c, "DECISION_FINISH"), as_strings(&finishes));
+    let works: Vec<u64> = scenario::EXPECTED_DECISIONS
+        .iter()
+        .map(|d| d.work)
+        .collect();
+    assert_eq!(c_table(&c, "DECISION_WORK"), as_strings(&works));
+}
+
+#[test]
+fn every_status_of_the_header_has_its_name() {
+    let h = Path::new(env!("CARGO_MANIFEST_DIR")).join("../include/qosgate.h");
+    let h = std::fs::read_to_string(h).expect("the header");
+    let body = &h[h.find("enum qg_status").expect("the status enum")..];
+    let body = &body[body.find('{').unwrap() + 1..body.find("};").unwrap()];
+    let mut seen = 0;
+    for line in body.lines().map(str::trim).filter(|l| l.starts_with("QG_")) {
+        let (name, value) = line
+            .trim_end_matches(',')
+            .split_once(" = ")
+            .expect("NAME = value");
+        let value: i32 = value.parse().expect("an integer");
+        // SAFETY: qg_status_str returns a static NUL-terminated string for any code.
+        let got = unsafe { std::ffi::CStr::from_ptr(qosgate_ffi::status::qg_status_str(value)) };
+        assert_eq!(got.to_str(), Ok(name), "code {value}");
+        seen += 1;
+    }
+    assert_eq!(seen, 59, "statuses in the header");
+    // SAFETY: as above.
+    let unknown = unsafe { std::ffi::CStr::from_ptr(qosgate_ffi::status::qg_status_str(-6)) };
+    assert_eq!(unknown.to_str(), Ok("QG_UNKNOWN_STATUS"));
+}
