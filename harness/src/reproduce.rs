@@ -87,11 +87,9 @@ const BE_USERS: [&str; 2] = ["U4", "U5"];
 /// U4 inter-arrival times of Figs. 4-9 and the multi-CPU check, seconds per task.
 const U4_RATES: [f64; 3] = [1093.0, 546.0, 55.0];
 /// U4 inter-arrival times of Table 4 (Fig. 12), seconds per task.
-const U4_TABLE4: [f64; 9] = [
-    5464.0, 4371.0, 3278.0, 2186.0, 1366.0, 1093.0, 820.0, 546.0, 55.0,
-];
+const U4_TABLE4: [f64; 9] = presets::U4_INTERARRIVALS_S;
 /// The resource scenarios of Table 6.
-const TABLE6: [Table6; 4] = [Table6::Gb, Table6::Gbe, Table6::Gbp, Table6::Be];
+const TABLE6: [Table6; 4] = Table6::ALL;
 /// The GS inter-arrival spreads of Sec. 6.4.2.
 const SPREADS: [Spread; 5] = [
     Spread::Fixed,
