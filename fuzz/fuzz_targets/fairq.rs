@@ -1,5 +1,6 @@
 //! Fair queue: a `FairQueue<u32, 8, 32>` (WFQ or SCFQ) driven by a sequence of opens, closes,
-//! enqueues and dequeues, against a model of the tasks queued on each flow.
+//! enqueues and dequeues, and pushes and pops of the side FIFO, against a model of the tasks
+//! queued on each flow and in the side FIFO (which share the 32 entries).
 //! See `fuzz/README.md` for the list of invariants.
 #![no_main]
 
@@ -48,6 +49,12 @@ enum Op {
     Drain {
         dt: Num,
     },
+    /// A task into the side FIFO, at its back or its front.
+    PushSide {
+        work: Num,
+        front: bool,
+    },
+    PopSide,
 }
 
 /// A flow id: mostly a valid slot, sometimes just past the end, sometimes far out.
@@ -95,6 +102,8 @@ struct Model {
     queues: [VecDeque<Queued>; FLOWS],
     /// Tag of the last task accepted on the flow since it was opened.
     last: [Option<VirtualTime>; FLOWS],
+    /// The side FIFO: (item, work).
+    side: VecDeque<(u32, u64)>,
     fate: HashMap<u32, Fate>,
     next_item: u32,
     v: VirtualTime,
@@ -105,13 +114,24 @@ impl Model {
         self.queues.iter().map(VecDeque::len).sum()
     }
 
+    /// Tasks waiting, on flows and in the side FIFO: they share the `QUEUE` entries.
+    fn waiting(&self) -> usize {
+        self.len() + self.side.len()
+    }
+
     fn invariants(&mut self, q: &Q) {
         let len = self.len();
         assert_eq!(q.len(), len, "len differs from the model");
         assert_eq!(q.is_empty(), len == 0);
+        assert_eq!(
+            q.side_len(),
+            self.side.len(),
+            "side_len differs from the model"
+        );
+        assert_eq!(q.available(), QUEUE - self.waiting(), "available entries");
         assert_eq!(q.discipline(), self.discipline);
         let queued = self.fate.values().filter(|f| **f == Fate::Queued).count();
-        assert_eq!(queued, len, "model bookkeeping");
+        assert_eq!(queued, self.waiting(), "model bookkeeping");
         let (mut open_w, mut closed_w) = (0u32, 0u32);
         for f in 0..FLOWS {
             let id = f as FlowId;
@@ -263,7 +283,7 @@ impl Model {
         if work == 0 {
             return refused(got, Error::InvalidParameter(Param::Work));
         }
-        if self.len() == QUEUE {
+        if self.waiting() == QUEUE {
             return refused(got, Error::Full);
         }
         if now < self.clock {
@@ -375,6 +395,7 @@ fn run(input: Input) {
         slots: [Slot::Free; FLOWS],
         queues: Default::default(),
         last: [None; FLOWS],
+        side: VecDeque::new(),
         fate: HashMap::new(),
         next_item: 0,
         v: q.virtual_time(),
@@ -398,6 +419,10 @@ fn run(input: Input) {
                 m.now = m.now.saturating_add(dt.get());
                 m.dequeue(&mut q, m.now);
             }
+            Op::PushSide { work, front } => m.push_side(&mut q, work.get(), front),
+            Op::PopSide => {
+                m.pop_side(&mut q);
+            }
             Op::Drain { dt } => {
                 m.now = m.now.saturating_add(dt.get());
                 let mut n = 0;
@@ -412,8 +437,49 @@ fn run(input: Input) {
     }
     // Conservation: everything handed in is queued, was dequeued exactly once, or came back.
     while m.dequeue(&mut q, m.now) {}
+    while m.pop_side(&mut q) {}
     assert!(m.fate.values().all(|f| *f != Fate::Queued));
     assert_eq!(m.fate.len() as u32, m.next_item);
+}
+
+impl Model {
+    fn push_side(&mut self, q: &mut Q, work: u64, front: bool) {
+        let item = self.next_item;
+        self.next_item += 1;
+        let got = if front {
+            q.push_side_front(work, item)
+        } else {
+            q.push_side(work, item)
+        };
+        if self.waiting() == QUEUE {
+            assert_eq!(
+                got,
+                Err(Refused {
+                    reason: Error::Full,
+                    item
+                }),
+                "push_side"
+            );
+            self.fate.insert(item, Fate::Refused);
+            return;
+        }
+        assert_eq!(got, Ok(()), "push_side with {} waiting", self.waiting());
+        if front {
+            self.side.push_front((item, work));
+        } else {
+            self.side.push_back((item, work));
+        }
+        self.fate.insert(item, Fate::Queued);
+    }
+
+    fn pop_side(&mut self, q: &mut Q) -> bool {
+        let got = q.pop_side();
+        assert_eq!(got, self.side.pop_front(), "pop_side");
+        if let Some((item, _)) = got {
+            assert_eq!(self.fate.insert(item, Fate::Dequeued), Some(Fate::Queued));
+        }
+        got.is_some()
+    }
 }
 
 fuzz_target!(|input: Input| run(input));

@@ -474,7 +474,7 @@ impl Model {
         if work == 0 {
             return refused(got, Error::InvalidParameter(Param::Work));
         }
-        if self.fair_len() >= QUEUE {
+        if self.room() == 0 {
             return refused(got, Error::Full);
         }
         match got {
@@ -507,7 +507,7 @@ impl Model {
         match self.kind {
             Kind::Gs => refused(got, Error::WrongClass),
             Kind::GsBeEqual => {
-                if self.fair_len() >= QUEUE {
+                if self.room() == 0 {
                     return refused(got, Error::Full);
                 }
                 let temp = Registration::temporary(self.smallest_gs_weight(), work);
@@ -528,13 +528,7 @@ impl Model {
                 self.fate.insert(task.id, Fate::Queued);
             }
             Kind::Be | Kind::GsBePriority { .. } => {
-                let running_be = self
-                    .running
-                    .iter()
-                    .flatten()
-                    .filter(|c| c.class == Class::Be)
-                    .count();
-                if self.be.len() + running_be >= QUEUE {
+                if self.room() == 0 {
                     return refused(got, Error::Full);
                 }
                 assert_eq!(got, Ok(()), "submit_be({work})");
@@ -542,6 +536,21 @@ impl Model {
                 self.fate.insert(task.id, Fate::Queued);
             }
         }
+    }
+
+    /// Entries a new task may take: `QUEUE` is shared by all waiting tasks, and a preemptive
+    /// resource keeps one entry per running BE task for its pause.
+    fn room(&self) -> usize {
+        let reserved = match self.kind {
+            Kind::GsBePriority { preemptive: true } => self
+                .running
+                .iter()
+                .flatten()
+                .filter(|c| c.class == Class::Be)
+                .count(),
+            _ => 0,
+        };
+        QUEUE.saturating_sub(self.fair_len() + self.be.len() + reserved)
     }
 
     fn decide(&mut self, r: &mut R) -> bool {

@@ -21,6 +21,8 @@
 //!
 //! # Invariants
 //! - A flow is in the `ready` heap iff it has queued tasks, keyed by its head task's tag.
+//! - The flows' FIFOs and the side FIFO draw on one pool of `QUEUE` entries; `len` counts the
+//!   entries of the flows.
 //! - WFQ: a flow is in the `gps` heap iff it is backlogged in GPS, keyed by its last finish tag;
 //!   `gps_weight` is the sum of those flows' weights; `v` never passes a key in `gps`.
 //! - SCFQ: `v` is at most every queued tag, so tags of started tasks never decrease.
@@ -34,18 +36,23 @@
 //! # Cost and memory
 //! Enqueue and dequeue are `O(log FLOWS)`; tags need no division. WFQ's fluid clock costs one
 //! 64-bit multiply-divide per call, plus one per GPS departure the call passes (at most `FLOWS`
-//! per call, amortised one per task); 128-bit arithmetic only when a product overflows 64 bits. Opening a
-//! flow scans for a free slot: `O(FLOWS)`. Memory: see [`core::mem::size_of`] in the README.
+//! per call, amortised one per task); 128-bit arithmetic only when a product overflows 64 bits.
+//! Opening a flow scans for a free slot: `O(FLOWS)`; the side FIFO's operations are `O(1)`.
+//! Memory: see [`core::mem::size_of`] in the README.
+//!
+//! # The side FIFO
+//! Tasks outside the fair ordering (a resource's best-effort FIFO, [`crate::resource`]) can wait
+//! in the queue's side FIFO, which shares the `QUEUE` entries with the flows: `QUEUE` bounds all
+//! waiting tasks together. The side FIFO is served only when the caller pops it.
 
 use crate::error::{Error, Param, Refused};
 use crate::heap::FlowHeap;
+use crate::pool::{Fifo, Pool};
 use crate::units::{MAX_CAPACITY, Mips, TICKS_PER_SECOND, Ticks, Weight, Work, mul_div};
 use crate::vtime::{FRAC_BITS, InvWeight, MAX_SPAN, VirtualTime};
 
 /// A flow handle, handed out by [`FairQueue::open`]: an index below the `FLOWS` capacity.
 pub type FlowId = u16;
-
-const NIL: u16 = u16::MAX;
 
 /// The fair-queueing discipline of a resource.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -84,9 +91,7 @@ struct Flow {
     weight: Weight,
     inv: InvWeight,
     last_finish: VirtualTime,
-    head: u16,
-    tail: u16,
-    len: u16,
+    fifo: Fifo,
 }
 
 const FREE_FLOW: Flow = Flow {
@@ -94,16 +99,25 @@ const FREE_FLOW: Flow = Flow {
     weight: 0,
     inv: InvWeight::ONE,
     last_finish: VirtualTime::ZERO,
-    head: NIL,
-    tail: NIL,
-    len: 0,
+    fifo: Fifo::EMPTY,
 };
 
 #[derive(Clone, Copy, Debug)]
 struct Entry<T> {
     item: T,
     work: Work,
+    /// Finish tag (unused in the side FIFO).
     finish: VirtualTime,
+}
+
+impl<T> Entry<T> {
+    fn side(work: Work, item: T) -> Self {
+        Self {
+            item,
+            work,
+            finish: VirtualTime::ZERO,
+        }
+    }
 }
 
 /// A fair queue of at most `QUEUE` tasks over at most `FLOWS` flows.
@@ -112,10 +126,9 @@ pub struct FairQueue<T, const FLOWS: usize, const QUEUE: usize> {
     discipline: Discipline,
     capacity: Mips,
     flows: [Flow; FLOWS],
-    entries: [Option<Entry<T>>; QUEUE],
-    /// Next entry in a flow's FIFO, or in the free list.
-    next: [u16; QUEUE],
-    free: u16,
+    pool: Pool<Entry<T>, QUEUE>,
+    side: Fifo,
+    /// Entries in the flows' FIFOs.
     len: u16,
     ready: FlowHeap<FLOWS>,
     v: VirtualTime,
@@ -136,27 +149,27 @@ impl core::fmt::Display for Discipline {
 }
 
 impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE> {
-    const QUEUE_FITS: () = assert!(QUEUE > 0 && QUEUE < NIL as usize, "1 ..= 65,534 entries");
-
     /// An empty queue at time 0. `capacity` (MIPS) is the fluid rate of WFQ's GPS; SCFQ ignores it.
     ///
     /// Errors: `InvalidParameter(Capacity)` if `capacity` is zero or above [`MAX_CAPACITY`].
     pub fn new(discipline: Discipline, capacity: Mips) -> Result<Self, Error> {
-        let () = Self::QUEUE_FITS;
         if capacity == 0 || capacity > MAX_CAPACITY {
             return Err(Error::InvalidParameter(Param::Capacity));
         }
-        let mut next = [NIL; QUEUE];
-        for (i, n) in next.iter_mut().enumerate().take(QUEUE - 1) {
-            *n = (i + 1) as u16;
-        }
-        Ok(Self {
+        Ok(Self::empty(discipline, capacity))
+    }
+
+    /// [`Self::new`] for a capacity already checked. Always inlined, like
+    /// [`Resource::new`](crate::resource::Resource::new): a caller building a larger structure
+    /// then needs no queue-sized temporary on the stack.
+    #[inline(always)]
+    pub(crate) fn empty(discipline: Discipline, capacity: Mips) -> Self {
+        Self {
             discipline,
             capacity,
             flows: [FREE_FLOW; FLOWS],
-            entries: [None; QUEUE],
-            next,
-            free: 0,
+            pool: Pool::new(),
+            side: Fifo::EMPTY,
             len: 0,
             ready: FlowHeap::new(),
             v: VirtualTime::ZERO,
@@ -165,7 +178,7 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
             total_weight: 0,
             in_use: 0,
             at: 0,
-        })
+        }
     }
 
     /// The discipline.
@@ -173,21 +186,56 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
         self.discipline
     }
 
-    /// Queued tasks.
+    /// Tasks queued on flows (the side FIFO's are not counted).
     pub fn len(&self) -> usize {
         usize::from(self.len)
     }
 
-    /// Whether no task is queued.
+    /// Whether no task is queued on a flow.
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+
+    /// Entries free for tasks, on flows or in the side FIFO: `QUEUE` minus both queues' tasks.
+    pub fn available(&self) -> usize {
+        self.pool.available()
     }
 
     /// Tasks queued on `flow` (0 for an unknown flow).
     pub fn flow_len(&self, flow: FlowId) -> usize {
         self.flows
             .get(usize::from(flow))
-            .map_or(0, |f| usize::from(f.len))
+            .map_or(0, |f| f.fifo.len())
+    }
+
+    /// Tasks in the side FIFO.
+    pub fn side_len(&self) -> usize {
+        self.side.len()
+    }
+
+    /// Appends `item` (a task of `work` MI) to the side FIFO.
+    ///
+    /// Errors, with the item handed back: [`Error::Full`] (`QUEUE` tasks waiting).
+    pub fn push_side(&mut self, work: Work, item: T) -> Result<(), Refused<T>> {
+        self.pool
+            .push_back(&mut self.side, Entry::side(work, item))
+            .map_err(|e| Refused::new(Error::Full, e.item))
+    }
+
+    /// Puts `item` (a task of `work` MI) at the front of the side FIFO.
+    ///
+    /// Errors, with the item handed back: [`Error::Full`] (`QUEUE` tasks waiting).
+    pub fn push_side_front(&mut self, work: Work, item: T) -> Result<(), Refused<T>> {
+        self.pool
+            .push_front(&mut self.side, Entry::side(work, item))
+            .map_err(|e| Refused::new(Error::Full, e.item))
+    }
+
+    /// Takes the task at the front of the side FIFO: `(item, work)`.
+    pub fn pop_side(&mut self) -> Option<(T, Work)> {
+        self.pool
+            .pop_front(&mut self.side)
+            .map(|e| (e.item, e.work))
     }
 
     /// The weight of an open flow.
@@ -243,7 +291,7 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
     /// Errors: [`Error::Unknown`] if the flow is not open; [`Error::Busy`] if tasks are queued on it.
     pub fn close(&mut self, flow: FlowId) -> Result<(), Error> {
         let f = self.open_flow(flow).ok_or(Error::Unknown)?;
-        if f.len > 0 {
+        if !f.fifo.is_empty() {
             return Err(Error::Busy);
         }
         if self.gps.contains(flow) {
@@ -257,7 +305,8 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
     /// Queues `item` (a task of `work` MI) on `flow` at `now` and returns its finish tag.
     ///
     /// Errors, with the item handed back: [`Error::Unknown`] (flow not open),
-    /// `InvalidParameter(Work)` (zero work), [`Error::Full`] (`QUEUE` tasks queued),
+    /// `InvalidParameter(Work)` (zero work), [`Error::Full`] (`QUEUE` tasks waiting, side FIFO
+    /// included),
     /// [`Error::TimeWentBackwards`], [`Error::Overflow`] (the tag would be more than [`MAX_SPAN`]
     /// after the oldest live time). A refused task may still have moved the WFQ clock to `now`.
     pub fn enqueue(
@@ -274,7 +323,7 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
         if work == 0 {
             return refuse(Error::InvalidParameter(Param::Work));
         }
-        if self.free == NIL {
+        if self.pool.available() == 0 {
             return refuse(Error::Full);
         }
         if let Err(e) = self.advance(now) {
@@ -282,7 +331,7 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
         }
         let backlogged = match self.discipline {
             Discipline::Wfq => self.gps.contains(flow),
-            Discipline::Scfq => f.len > 0,
+            Discipline::Scfq => !f.fifo.is_empty(),
         };
         let start = if backlogged {
             f.last_finish.max(self.v)
@@ -298,21 +347,19 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
             return refuse(Error::Overflow);
         }
         // Commit.
-        let slot = self.free;
-        self.free = self.next[usize::from(slot)];
-        self.entries[usize::from(slot)] = Some(Entry { item, work, finish });
-        self.next[usize::from(slot)] = NIL;
-        let fl = &mut self.flows[usize::from(flow)];
-        if fl.len == 0 {
-            fl.head = slot;
-        } else {
-            self.next[usize::from(fl.tail)] = slot;
+        let Some(fl) = self.flows.get_mut(usize::from(flow)) else {
+            return refuse(Error::Unknown);
+        };
+        if self
+            .pool
+            .push_back(&mut fl.fifo, Entry { item, work, finish })
+            .is_err()
+        {
+            return refuse(Error::Full);
         }
-        fl.tail = slot;
-        fl.len += 1;
         fl.last_finish = finish;
         self.len += 1;
-        if f.len == 0 {
+        if f.fifo.is_empty() {
             self.ready.set(flow, finish);
         }
         if self.discipline == Discipline::Wfq {
@@ -332,20 +379,17 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
         let Some((flow, _)) = self.ready.peek() else {
             return Ok(None);
         };
-        let fl = &mut self.flows[usize::from(flow)];
-        let slot = fl.head;
-        let Some(entry) = self.entries[usize::from(slot)].take() else {
+        let popped = self
+            .flows
+            .get_mut(usize::from(flow))
+            .and_then(|fl| Some((self.pool.pop_front(&mut fl.fifo)?, fl.fifo)));
+        let Some((entry, fifo)) = popped else {
             // Unreachable by the ready-heap invariant; recover rather than panic.
             self.ready.remove(flow);
             return Ok(None);
         };
-        fl.head = self.next[usize::from(slot)];
-        fl.len -= 1;
-        let next_head = (fl.len > 0).then_some(fl.head);
-        self.next[usize::from(slot)] = self.free;
-        self.free = slot;
         self.len -= 1;
-        match next_head.and_then(|h| self.entries[usize::from(h)].as_ref()) {
+        match self.pool.front(&fifo) {
             Some(e) => self.ready.set(flow, e.finish),
             None => self.ready.remove(flow),
         }

@@ -53,6 +53,7 @@ pub mod footprint;
 mod heap;
 pub mod lease;
 pub mod meta;
+mod pool;
 pub mod preempt;
 pub mod registry;
 pub mod resource;

@@ -23,21 +23,23 @@
 //! # Invariants
 //! - Every task handed in is, at any moment, queued, running, or was returned in a [`Completion`]
 //!   or a [`Refused`]: [`Resource::counts`] adds up.
-//! - At a preemptive resource, queued plus running BE tasks never exceed `QUEUE`, so a running BE
-//!   task can always be paused back into the queue: a GS arrival never waits for a BE task.
-//!
+//! - At most `QUEUE` tasks wait, GS and BE together: the BE FIFO is the fair queue's side FIFO
+//!   and shares its entries.
+//! - At a preemptive resource, waiting tasks plus running BE tasks never exceed `QUEUE`, so a
+//!   running BE task can always be paused back into the queue: a GS arrival never waits for a BE
+//!   task.
 //! - At most `max_flows` flow slots are in use (GS users, temporary BE users, closing flows).
 //!
-//! Memory: a [`FairQueue`] and a [`Registry`] of `FLOWS` flows, a FIFO of `QUEUE` BE tasks, and
-//! `CPUS` CPU slots; no heap.
+//! Memory: a [`FairQueue`] of `FLOWS` flows and `QUEUE` waiting tasks (the BE FIFO included), a
+//! [`Registry`] of `FLOWS` users and `CPUS` CPU slots; no heap.
 
-use heapless::{Deque, Vec};
+use heapless::Vec;
 
 use crate::bound::BoundSpec;
 use crate::error::{Error, Param, Refused};
 use crate::fairq::{Discipline, FairQueue, FlowId};
 use crate::registry::{RateBasis, Registration, Registry};
-use crate::units::{MAX_TASK_WORK, Mips, Ticks, Work, exec_ticks, work_in};
+use crate::units::{MAX_CAPACITY, MAX_TASK_WORK, Mips, Ticks, Work, exec_ticks, work_in};
 
 /// The resource types of Sec. 3.4.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -141,7 +143,7 @@ pub struct Completion {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Counts {
-    /// In the fair queue.
+    /// In the fair queue (GS tasks, and BE tasks at GS_BE_EQUAL).
     pub queued_gs: usize,
     /// In the BE FIFO.
     pub queued_be: usize,
@@ -164,10 +166,10 @@ struct Cpu {
     running: Option<Running>,
 }
 
-/// Item of the fair queue: the task id and its class (BE at GS_BE_EQUAL).
+/// Item of the fair queue: the task id and its class (BE at GS_BE_EQUAL and in the side FIFO).
 type Queued = (u32, Class);
 
-/// One resource with up to `FLOWS` users, `QUEUE` queued tasks per queue and `CPUS` CPUs.
+/// One resource with up to `FLOWS` users, `QUEUE` waiting tasks and `CPUS` CPUs.
 #[derive(Clone, Debug)]
 pub struct Resource<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> {
     kind: Kind,
@@ -177,9 +179,9 @@ pub struct Resource<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> {
     cpu_min: Mips,
     cpus: Vec<Cpu, CPUS>,
     next_cpu: usize,
+    /// The GS tasks' fair queue; its side FIFO is the BE FIFO.
     fair: FairQueue<Queued, FLOWS, QUEUE>,
     registry: Registry<FLOWS>,
-    be: Deque<Task, QUEUE>,
     now: Ticks,
 }
 
@@ -188,8 +190,12 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
     /// a maximum task `max_task` (MI, `I_r^max`) and at most `max_flows` users at once.
     ///
     /// Errors ([`Error::InvalidParameter`]): `Capacity` for no CPU, more than `CPUS`, a zero
-    /// capacity or a total above `u64`; `MaxWork` for `max_task` outside `1 ..= MAX_TASK_WORK`;
+    /// capacity or a total above [`MAX_CAPACITY`]; `MaxWork` for `max_task` outside `1 ..= MAX_TASK_WORK`;
     /// `Flows` for `max_flows` outside `1 ..= FLOWS`.
+    ///
+    /// Always inlined: a caller that stores the result (the C API's `qg_scheduler_init`) then
+    /// builds it with one resource-sized temporary on the stack rather than three.
+    #[inline(always)]
     pub fn new(
         kind: Kind,
         discipline: Discipline,
@@ -205,19 +211,14 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
             .iter()
             .try_fold(0u64, |s, &c| s.checked_add(c))
             .ok_or(bad(Param::Capacity))?;
+        if capacity > MAX_CAPACITY {
+            return Err(bad(Param::Capacity));
+        }
         if max_task == 0 || max_task > MAX_TASK_WORK {
             return Err(bad(Param::MaxWork));
         }
         if max_flows == 0 || usize::from(max_flows) > FLOWS {
             return Err(bad(Param::Flows));
-        }
-        let mut list = Vec::new();
-        for &mips in cpus {
-            list.push(Cpu {
-                mips,
-                running: None,
-            })
-            .map_err(|_| bad(Param::Capacity))?;
         }
         Ok(Self {
             kind,
@@ -225,11 +226,16 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
             max_flows,
             capacity,
             cpu_min: cpus.iter().copied().min().unwrap_or(1),
-            cpus: list,
+            cpus: cpus
+                .iter()
+                .map(|&mips| Cpu {
+                    mips,
+                    running: None,
+                })
+                .collect(),
             next_cpu: 0,
-            fair: FairQueue::new(discipline, capacity)?,
+            fair: FairQueue::empty(discipline, capacity),
             registry: Registry::default(),
-            be: Deque::new(),
             now: 0,
         })
     }
@@ -268,7 +274,7 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
     pub fn counts(&self) -> Counts {
         Counts {
             queued_gs: self.fair.len(),
-            queued_be: self.be.len(),
+            queued_be: self.fair.side_len(),
             running: self.cpus.iter().filter(|c| c.running.is_some()).count(),
         }
     }
@@ -311,8 +317,10 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
     /// Errors, with the task handed back: [`Error::WrongClass`] at a BE resource;
     /// [`Error::Unknown`] if `flow` is no GS registration; [`Error::TaskTooLarge`] above the
     /// user's `I_max` (Eq. 4) when the registration knows workloads exactly
-    /// ([`Knowledge::Exact`](crate::bucket::Knowledge::Exact)); those of [`FairQueue::enqueue`].
-    /// Without exact knowledge the task's size is unknown when it is sent (seed 004 Sec. 4.2),
+    /// ([`Knowledge::Exact`](crate::bucket::Knowledge::Exact)); `InvalidParameter(Work)` for zero
+    /// work; [`Error::TimeWentBackwards`]; [`Error::Full`] when `QUEUE` tasks wait (at a
+    /// preemptive resource, counting one entry per running BE task); those of
+    /// [`FairQueue::enqueue`]. Without exact knowledge the task's size is unknown when it is sent (seed 004 Sec. 4.2),
     /// so a task above `I_max` is taken (up to [`MAX_TASK_WORK`]); the delay bound does not
     /// cover it.
     pub fn submit_gs(&mut self, now: Ticks, flow: FlowId, task: Task) -> Result<(), Refused<Task>> {
@@ -327,6 +335,9 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
         if task.work > MAX_TASK_WORK || (exact && task.work > reg.imax) {
             return Err(Refused::new(Error::TaskTooLarge, task));
         }
+        if task.work == 0 {
+            return Err(Refused::new(Error::InvalidParameter(Param::Work), task));
+        }
         self.enqueue(now, flow, task, Class::Gs)
     }
 
@@ -334,7 +345,7 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
     ///
     /// Errors, with the task handed back: [`Error::WrongClass`] at a GS resource;
     /// `InvalidParameter(Work)` for zero work; [`Error::TaskTooLarge`] above `I_r^max`;
-    /// [`Error::Full`]; [`Error::TimeWentBackwards`]; at GS_BE_EQUAL, those of
+    /// [`Error::Full`] as for [`Self::submit_gs`]; [`Error::TimeWentBackwards`]; at GS_BE_EQUAL, those of
     /// [`Registry::admissible`] for its temporary registration (the paper's "failed" BE task).
     pub fn submit_be(&mut self, now: Ticks, task: Task) -> Result<(), Refused<Task>> {
         let refuse = |e| Err(Refused::new(e, task));
@@ -350,7 +361,7 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
         match self.kind {
             Kind::Gs => refuse(Error::WrongClass),
             Kind::GsBeEqual => {
-                if self.fair.len() >= QUEUE {
+                if self.room() == 0 {
                     return refuse(Error::Full);
                 }
                 let temp = Registration::temporary(self.registry.smallest_gs_weight(), task.work);
@@ -365,14 +376,13 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
                 })
             }
             Kind::Be | Kind::GsBePriority { .. } => {
-                let running_be = self.running_be();
-                if self.be.len() + running_be >= QUEUE {
+                if self.room() == 0 {
                     return refuse(Error::Full);
                 }
                 self.now = now;
-                self.be
-                    .push_back(task)
-                    .map_err(|t| Refused::new(Error::Full, t))
+                self.fair
+                    .push_side(task.work, (task.id, Class::Be))
+                    .map_err(|r| Refused::new(r.reason, task))
             }
         }
     }
@@ -548,17 +558,27 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
         if now < self.now {
             return Err(Refused::new(Error::TimeWentBackwards, task));
         }
+        if self.room() == 0 {
+            return Err(Refused::new(Error::Full, task));
+        }
         self.fair
             .enqueue(now, flow, task.work, (task.id, class))
             .map(|_| self.now = now)
             .map_err(|r| Refused::new(r.reason, task))
     }
 
-    fn running_be(&self) -> usize {
-        self.cpus
-            .iter()
-            .filter(|c| c.running.is_some_and(|r| r.class == Class::Be))
-            .count()
+    /// Entries a new waiting task may take: the free ones, less, at a preemptive resource, one
+    /// per running BE task (its place if it is paused).
+    fn room(&self) -> usize {
+        let paused_later = match self.kind {
+            Kind::GsBePriority { preemptive: true } => self
+                .cpus
+                .iter()
+                .filter(|c| c.running.is_some_and(|r| r.class == Class::Be))
+                .count(),
+            _ => 0,
+        };
+        self.fair.available().saturating_sub(paused_later)
     }
 
     /// The first free CPU at or after the round-robin cursor.
@@ -579,7 +599,10 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
                 d.item.1,
                 Some(d.flow),
             )),
-            None => self.be.pop_front().map(|t| (t, Class::Be, None)),
+            None => self
+                .fair
+                .pop_side()
+                .map(|((id, _), work)| (Task { id, work }, Class::Be, None)),
         };
         let Some((task, class, flow)) = picked else {
             return Ok(None);
@@ -603,8 +626,8 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
         }))
     }
 
-    /// Pauses the first BE task in round-robin order. The queued-plus-running limit on BE tasks
-    /// guarantees room at the head of the FIFO.
+    /// Pauses the first BE task in round-robin order. [`Self::room`] kept a free entry for it at
+    /// the head of the BE FIFO.
     fn preempt(&mut self, now: Ticks) -> Option<Decision> {
         let n = self.cpus.len();
         let cpu = (0..n)
@@ -618,7 +641,9 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
             id: run.task.id,
             work: run.task.work.saturating_sub(done).max(1),
         };
-        self.be.push_front(task).ok()?;
+        self.fair
+            .push_side_front(task.work, (task.id, Class::Be))
+            .ok()?;
         c.running = None;
         Some(Decision::Preempt {
             cpu: cpu as u16,
@@ -645,7 +670,10 @@ mod tests {
         }
     }
 
-    fn start(r: &mut R, now: Ticks) -> (u16, u32, Class) {
+    fn start<const F: usize, const Q: usize, const C: usize>(
+        r: &mut Resource<F, Q, C>,
+        now: Ticks,
+    ) -> (u16, u32, Class) {
         match r.next_decision(now).unwrap() {
             Some(Decision::Start {
                 cpu, task, class, ..
@@ -801,5 +829,45 @@ mod tests {
         );
         let mut b = R::new(Kind::Be, Discipline::Wfq, &[1], 1, 1).unwrap();
         assert_eq!(b.register(gs(1)), Err(Error::WrongClass));
+    }
+
+    #[test]
+    fn gs_and_be_tasks_share_the_queue_and_a_paused_task_always_has_a_place() {
+        for preemptive in [false, true] {
+            let mut r = Resource::<4, 4, 2>::new(
+                Kind::GsBePriority { preemptive },
+                Discipline::Scfq,
+                &[10, 10],
+                100,
+                4,
+            )
+            .unwrap();
+            let u = r.register(gs(5)).unwrap();
+            // Two BE tasks run; GS tasks then fill the four entries, less, at a preemptive
+            // resource, the two kept for pausing the BE tasks.
+            for id in 0..2 {
+                r.submit_be(0, Task { id, work: 100 }).unwrap();
+            }
+            start(&mut r, 0);
+            start(&mut r, 0);
+            let mut id = 10;
+            while r.submit_gs(0, u, Task { id, work: 10 }).is_ok() {
+                id += 1;
+            }
+            assert_eq!(r.counts().queued_gs, if preemptive { 2 } else { 4 });
+            assert_eq!(
+                r.submit_be(0, Task { id, work: 1 }).unwrap_err().reason,
+                Error::Full
+            );
+            if preemptive {
+                // Each BE task is paused into the entry kept for it, and a GS task takes its CPU.
+                for _ in 0..2 {
+                    let d = r.next_decision(S).unwrap();
+                    assert!(matches!(d, Some(Decision::Preempt { .. })), "{d:?}");
+                    assert_eq!(start(&mut r, S).2, Class::Gs);
+                }
+                assert_eq!(r.counts().queued_be, 2);
+            }
+        }
     }
 }
