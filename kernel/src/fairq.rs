@@ -269,12 +269,13 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
     /// (closing flows hold theirs until GPS has served them).
     pub fn open(&mut self, w: Weight) -> Result<FlowId, Error> {
         let inv = InvWeight::new(w).ok_or(Error::InvalidParameter(Param::Weight))?;
-        let slot = self
+        let (slot, flow) = self
             .flows
-            .iter()
-            .position(|f| f.state == FlowState::Free)
+            .iter_mut()
+            .enumerate()
+            .find(|(_, f)| f.state == FlowState::Free)
             .ok_or(Error::Full)?;
-        self.flows[slot] = Flow {
+        *flow = Flow {
             state: FlowState::Open,
             weight: w,
             inv,
@@ -294,10 +295,10 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
         if !f.fifo.is_empty() {
             return Err(Error::Busy);
         }
-        if self.gps.contains(flow) {
-            self.flows[usize::from(flow)].state = FlowState::Closing;
-        } else {
+        if !self.gps.contains(flow) {
             self.release(flow);
+        } else if let Some(f) = self.flows.get_mut(usize::from(flow)) {
+            f.state = FlowState::Closing;
         }
         Ok(())
     }
@@ -433,11 +434,12 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
             let need = mul_div(ahead, d, n, true).unwrap_or(avail).min(avail);
             self.v = key;
             self.at += need;
-            let fl = self.flows[usize::from(flow)];
             self.gps.remove(flow);
-            self.gps_weight -= u32::from(fl.weight);
-            if fl.state == FlowState::Closing {
-                self.release(flow);
+            if let Some(&fl) = self.flows.get(usize::from(flow)) {
+                self.gps_weight -= u32::from(fl.weight);
+                if fl.state == FlowState::Closing {
+                    self.release(flow);
+                }
             }
         }
         self.at = now;
@@ -451,10 +453,11 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
     }
 
     fn release(&mut self, flow: FlowId) {
-        let f = &mut self.flows[usize::from(flow)];
-        self.total_weight -= u32::from(f.weight);
-        self.in_use -= 1;
-        *f = FREE_FLOW;
+        if let Some(f) = self.flows.get_mut(usize::from(flow)) {
+            self.total_weight -= u32::from(f.weight);
+            self.in_use -= 1;
+            *f = FREE_FLOW;
+        }
     }
 }
 

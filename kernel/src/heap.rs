@@ -36,7 +36,8 @@ impl<const N: usize> FlowHeap<N> {
 
     /// The flow with the smallest key, and that key.
     pub(crate) fn peek(&self) -> Option<(u16, VirtualTime)> {
-        (self.len > 0).then(|| (self.heap[0].1, self.heap[0].0))
+        let &(key, flow) = self.heap.first().filter(|_| self.len > 0)?;
+        Some((flow, key))
     }
 
     /// Inserts `flow` with `key`, or moves it to `key` if present. Ignores `flow >= N`.
@@ -45,12 +46,18 @@ impl<const N: usize> FlowHeap<N> {
             return;
         };
         if at == NONE {
+            // Each flow below N is in the heap at most once, so there is room.
             let at = usize::from(self.len);
+            if at >= N {
+                return;
+            }
             self.len += 1;
             self.sift_up(at, (key, flow));
         } else {
             let at = usize::from(at);
-            let old = self.heap[at].0;
+            let Some(&(old, _)) = self.heap.get(at) else {
+                return;
+            };
             if key < old {
                 self.sift_up(at, (key, flow));
             } else {
@@ -61,18 +68,20 @@ impl<const N: usize> FlowHeap<N> {
 
     /// Removes `flow` if present.
     pub(crate) fn remove(&mut self, flow: u16) {
-        let Some(&at) = self.pos.get(usize::from(flow)) else {
+        let Some(slot) = self.pos.get_mut(usize::from(flow)) else {
             return;
         };
+        let at = core::mem::replace(slot, NONE);
         if at == NONE {
             return;
         }
-        self.pos[usize::from(flow)] = NONE;
         self.len -= 1;
         let (at, last) = (usize::from(at), usize::from(self.len));
-        if at != last {
-            let moved = self.heap[last];
-            if less(moved, self.heap[at]) {
+        if at == last {
+            return;
+        }
+        if let (Some(&moved), Some(&here)) = (self.heap.get(last), self.heap.get(at)) {
+            if less(moved, here) {
                 self.sift_up(at, moved);
             } else {
                 self.sift_down(at, moved);
@@ -84,7 +93,9 @@ impl<const N: usize> FlowHeap<N> {
     fn sift_up(&mut self, mut at: usize, e: (VirtualTime, u16)) {
         while at > 0 {
             let parent = (at - 1) / 2;
-            let p = self.heap[parent];
+            let Some(&p) = self.heap.get(parent) else {
+                break;
+            };
             if !less(e, p) {
                 break;
             }
@@ -96,7 +107,7 @@ impl<const N: usize> FlowHeap<N> {
 
     /// Places `e` at the hole `at`, moving the smaller child up while it is smaller than `e`.
     fn sift_down(&mut self, mut at: usize, e: (VirtualTime, u16)) {
-        let len = usize::from(self.len);
+        let len = usize::from(self.len).min(N);
         loop {
             let left = 2 * at + 1;
             if left >= len {
@@ -118,9 +129,13 @@ impl<const N: usize> FlowHeap<N> {
         self.put(at, e);
     }
 
+    /// Stores `e` at `at` (below `len`) and records its position.
     fn put(&mut self, at: usize, e: (VirtualTime, u16)) {
-        self.heap[at] = e;
-        self.pos[usize::from(e.1)] = at as u16;
+        if let (Some(slot), Some(pos)) = (self.heap.get_mut(at), self.pos.get_mut(usize::from(e.1)))
+        {
+            *slot = e;
+            *pos = at as u16;
+        }
     }
 }
 

@@ -178,6 +178,7 @@ pub struct Resource<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> {
     capacity: Mips,
     cpu_min: Mips,
     cpus: Vec<Cpu, CPUS>,
+    /// Where the round-robin search for a CPU starts; `cpus.len()` means CPU 0.
     next_cpu: usize,
     /// The GS tasks' fair queue; its side FIFO is the BE FIFO.
     fair: FairQueue<Queued, FLOWS, QUEUE>,
@@ -583,13 +584,23 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
 
     /// The first free CPU at or after the round-robin cursor.
     fn free_cpu(&self) -> Option<usize> {
-        let n = self.cpus.len();
-        (0..n)
-            .map(|k| (self.next_cpu + k) % n)
-            .find(|&i| self.cpus[i].running.is_none())
+        self.round_robin(|c| c.running.is_none())
+    }
+
+    /// The first CPU at or after the round-robin cursor for which `pick` holds.
+    fn round_robin(&self, pick: impl Fn(&Cpu) -> bool) -> Option<usize> {
+        let cursor = self.next_cpu.min(self.cpus.len());
+        let (before, after) = self.cpus.split_at(cursor);
+        match after.iter().position(&pick) {
+            Some(k) => Some(cursor + k),
+            None => before.iter().position(pick),
+        }
     }
 
     fn start_on(&mut self, now: Ticks, cpu: usize) -> Result<Option<Decision>, Error> {
+        let Some(c) = self.cpus.get_mut(cpu) else {
+            return Ok(None);
+        };
         let picked = match self.fair.dequeue(now)? {
             Some(d) => Some((
                 Task {
@@ -607,7 +618,6 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
         let Some((task, class, flow)) = picked else {
             return Ok(None);
         };
-        let c = &mut self.cpus[cpu];
         let finish = exec_ticks(task.work, c.mips).map_or(Ticks::MAX, |d| now.saturating_add(d));
         c.running = Some(Running {
             task,
@@ -616,7 +626,7 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
             started: now,
             finish,
         });
-        self.next_cpu = (cpu + 1) % self.cpus.len();
+        self.next_cpu = cpu + 1;
         Ok(Some(Decision::Start {
             cpu: cpu as u16,
             task,
@@ -629,11 +639,8 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
     /// Pauses the first BE task in round-robin order. [`Self::room`] kept a free entry for it at
     /// the head of the BE FIFO.
     fn preempt(&mut self, now: Ticks) -> Option<Decision> {
-        let n = self.cpus.len();
-        let cpu = (0..n)
-            .map(|k| (self.next_cpu + k) % n)
-            .find(|&i| self.cpus[i].running.is_some_and(|r| r.class == Class::Be))?;
-        let c = &mut self.cpus[cpu];
+        let cpu = self.round_robin(|c| c.running.is_some_and(|r| r.class == Class::Be))?;
+        let c = self.cpus.get_mut(cpu)?;
         let run = c.running?;
         let done = work_in(c.mips, now - run.started);
         // A task paused at its finish instant keeps 1 MI, so it is resumed rather than lost.
