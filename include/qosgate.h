@@ -53,6 +53,25 @@
 // Selective backfilling, with the threshold passed to `qg_backfill_init`.
 #define QG_POLICY_SELECTIVE 3
 
+#if defined(QG_TARGET_64BIT)
+// Bytes of a `qg_bucket` (64-bit targets).
+#define QG_BUCKET_SIZE 64
+#endif
+
+#if defined(QG_TARGET_32BIT)
+// Bytes of a `qg_bucket` (32-bit targets).
+#define QG_BUCKET_SIZE 64
+#endif
+
+// The task conforms now: `qg_bucket_charge` accepts it.
+#define QG_CONFORMANCE_NOW 0
+
+// The task conforms after `wait` ticks, barring feedback (the T of Eq. 6).
+#define QG_CONFORMANCE_AFTER 1
+
+// The task waits for feedback on an outstanding task (`QG_KNOWLEDGE_WINDOW` only).
+#define QG_CONFORMANCE_ON_FEEDBACK 2
+
 // Users (flows) a scheduler registers at most.
 #define QG_MAX_USERS 64
 
@@ -187,7 +206,8 @@ enum qg_status
   QG_ERR_ARGUMENT = -5,
   // A fixed-capacity structure is full.
   QG_ERR_FULL = -10,
-  // The handle names no registered user, flow, CPU or job.
+  // The handle names no registered user, flow, CPU or job (or, for bucket feedback, no task
+  // awaits it).
   QG_ERR_UNKNOWN = -11,
   // An intermediate result does not fit its integer type.
   QG_ERR_OVERFLOW = -12,
@@ -343,6 +363,35 @@ typedef struct {
   // It ended after its planned end (the caller broke the contract).
   bool overran;
 } qg_ended;
+
+// Storage for one leaky bucket: declare it `static` (or zero it) and pass it to
+// `qg_bucket_init` with `sizeof`.
+typedef struct QG_ALIGNED(8) {
+  uint8_t _opaque[QG_BUCKET_SIZE];
+} qg_bucket;
+
+// A bucket's contract (seed 004 Eq. 3, Sec. 4.2): what a user agreed for one resource.
+typedef struct {
+  // Rate rho, MIPS, `>= 1`.
+  uint64_t rho;
+  // Burst sigma, MI, `>= imax` (and at most about 9.2e12).
+  uint64_t sigma;
+  // Largest task, MI, `1 ..= 2^39`.
+  uint64_t imax;
+  // `QG_KNOWLEDGE_*`: what is charged at submission (see `qg_bucket_charge`).
+  uint32_t knowledge;
+  // The window n of `QG_KNOWLEDGE_WINDOW`, `>= 1` (ignored otherwise).
+  uint16_t window;
+} qg_bucket_config;
+
+// What `qg_bucket_check` found.
+typedef struct {
+  // `QG_CONFORMANCE_*`.
+  uint32_t kind;
+  // `QG_CONFORMANCE_AFTER`: ticks (µs) from the check's `now` until the task conforms,
+  // rounded up; 0 otherwise.
+  uint64_t wait;
+} qg_conformance;
 
 // Storage for one billiard dispatcher: declare it `static` (or zero it) and pass it to
 // `qg_billiard_init` with `sizeof`.
@@ -514,6 +563,90 @@ qg_status qg_backfill_schedule(qg_backfill *backfill,
 // # Safety
 // `backfill` as for every call (see docs/firmware.md); `ended` null or writable.
 qg_status qg_backfill_complete(qg_backfill *backfill, uint64_t now, uint64_t id, qg_ended *ended);
+
+// Makes `storage` a full bucket (credit sigma) at `now` (ticks) for the contract `*config`.
+//
+// Errors: `QG_ERR_NULL` / `QG_ERR_MISALIGNED` for `storage` or `config`; `QG_ERR_SIZE` if
+// `size < QG_BUCKET_SIZE`; `QG_ERR_ARGUMENT` for an unknown knowledge code;
+// `QG_ERR_PARAM_RATE` (zero rho), `QG_ERR_PARAM_MAX_WORK` (zero imax, or above 2^39 MI),
+// `QG_ERR_PARAM_BURST` (sigma below imax, or too large), `QG_ERR_PARAM_WINDOW` (a window of
+// zero). On error the storage is not a bucket.
+//
+// # Safety
+// `storage` must be valid for writes of `size` bytes; `config` must point to a readable
+// `qg_bucket_config`.
+qg_status qg_bucket_init(qg_bucket *storage,
+                         size_t size,
+                         uint64_t now,
+                         const qg_bucket_config *config);
+
+// Whether a task of `work` MI conforms at `now` (ticks), written to `*out`: `kind`
+// `QG_CONFORMANCE_NOW`; `QG_CONFORMANCE_AFTER` with `wait`, the ticks (µs) to withhold it
+// (rounded up); or `QG_CONFORMANCE_ON_FEEDBACK`. The bucket does not change.
+//
+// Errors: the pointer checks; `QG_ERR_PARAM_WORK` (zero work), `QG_ERR_TASK_TOO_LARGE` (above
+// imax, Eq. 4), `QG_ERR_FULL` (65,535 tasks await feedback), `QG_ERR_OVERFLOW` (a wait beyond
+// `UINT64_MAX` ticks), `QG_ERR_TIME_WENT_BACKWARDS` (`now` before the bucket's last `init`, charge or
+// feedback).
+//
+// # Safety
+// `bucket` as for every call (see docs/firmware.md); `out` writable.
+qg_status qg_bucket_check(qg_bucket *bucket,
+                          uint64_t now,
+                          uint64_t work,
+                          qg_conformance *out);
+
+// Charges a task of `work` MI that conforms at `now` (ticks), and writes what was charged (MI)
+// to `*charged` unless that is null: the task's work (`EXACT`), imax (`CONSERVATIVE`,
+// `CONSERVATIVE_FEEDBACK`) or 0 (`WINDOW`, `AGGRESSIVE`). Under a feedback mode, keep it with
+// the task for `qg_bucket_feedback`.
+//
+// Errors (the bucket unchanged): the pointer checks; those of `qg_bucket_check`;
+// `QG_ERR_NON_CONFORMING` if the task must wait (ask `qg_bucket_check` how long).
+//
+// # Safety
+// `bucket` as for every call (see docs/firmware.md); `charged` null or writable.
+qg_status qg_bucket_charge(qg_bucket *bucket, uint64_t now, uint64_t work, uint64_t *charged);
+
+// Reports at `now` (ticks) the real work `actual` (MI) of a task charged `charged` MI (the
+// value `qg_bucket_charge` wrote): the credit gains `charged - actual` (it may go negative, a
+// debt that later tasks wait for), capped at sigma. `EXACT` and `CONSERVATIVE` buckets accept
+// and ignore it.
+//
+// Errors (the bucket unchanged): the pointer checks; `QG_ERR_PARAM_WORK` (zero `actual`);
+// `QG_ERR_UNKNOWN` (no task awaits feedback); `QG_ERR_OVERFLOW` (the correction does not fit);
+// `QG_ERR_TIME_WENT_BACKWARDS`.
+//
+// # Safety
+// `bucket` as for every call (see docs/firmware.md).
+qg_status qg_bucket_feedback(qg_bucket *bucket, uint64_t now, uint64_t charged, uint64_t actual);
+
+// The credit at `now` (ticks), in instructions (`MI x 10^6`), written to `*instructions`: at
+// most sigma x 10^6; negative while a feedback debt is unpaid. The bucket does not change.
+//
+// Errors: the pointer checks; `QG_ERR_TIME_WENT_BACKWARDS`.
+//
+// # Safety
+// `bucket` as for every call (see docs/firmware.md); `instructions` writable.
+qg_status qg_bucket_level(qg_bucket *bucket, uint64_t now, int64_t *instructions);
+
+// `J(t)`: the work accounted so far (charges plus feedback corrections), MI, written to
+// `*submitted`.
+//
+// Errors: the pointer checks.
+//
+// # Safety
+// `bucket` as for every call (see docs/firmware.md); `submitted` writable.
+qg_status qg_bucket_submitted(qg_bucket *bucket, uint64_t *submitted);
+
+// The tasks charged under a feedback mode whose real work has not been reported yet, written
+// to `*outstanding` (always 0 for `EXACT` and `CONSERVATIVE`).
+//
+// Errors: the pointer checks.
+//
+// # Safety
+// `bucket` as for every call (see docs/firmware.md); `outstanding` writable.
+qg_status qg_bucket_outstanding(qg_bucket *bucket, uint16_t *outstanding);
 
 // Makes `storage` the billiard sequence of probabilities `p[0..clusters]` (any non-negative
 // scale) with `X_fastest = 1`.

@@ -18,8 +18,11 @@ static const void *const volatile api[] = {
     (const void *)qg_slots_reserve,      (const void *)qg_slots_release,
     (const void *)qg_slots_free_at,      (const void *)qg_backfill_init,
     (const void *)qg_backfill_submit,    (const void *)qg_backfill_schedule,
-    (const void *)qg_backfill_complete,  (const void *)qg_pap_solve,
-    (const void *)qg_status_str,
+    (const void *)qg_backfill_complete,  (const void *)qg_bucket_init,
+    (const void *)qg_bucket_check,       (const void *)qg_bucket_charge,
+    (const void *)qg_bucket_feedback,    (const void *)qg_bucket_level,
+    (const void *)qg_bucket_submitted,   (const void *)qg_bucket_outstanding,
+    (const void *)qg_pap_solve,          (const void *)qg_status_str,
 };
 #endif
 

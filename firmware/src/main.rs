@@ -92,6 +92,12 @@ fn run(storage: &mut qosgate_ffi::scenario::Storage, syst: cortex_m::peripheral:
             defmt::info!("billiard: {}", r.billiard);
             defmt::info!("RTDP: {}", r.rtdp);
             defmt::info!("EASY starts (s): {}", r.easy_starts);
+            defmt::info!(
+                "bucket: waits (ticks) {}, credit (instructions) {}, J(t) (MI) {}",
+                r.bucket_waits,
+                r.bucket_levels,
+                r.bucket_submitted
+            );
         }
         Err(f) => {
             defmt::error!("scenario failed: {}", f);

@@ -8,7 +8,8 @@
 //!   8-aligned structs whose sizes the header states), tagged by its `init` function.
 //! - [`status`]: `qg_status`, the code every function returns: one per kernel error variant,
 //!   one per caller mistake the library can detect.
-//! - One module per kernel object: [`scheduler`] (a resource's local scheduler), [`dispatch`]
+//! - One module per kernel object: [`scheduler`] (a resource's local scheduler), [`bucket`]
+//!   (a user's (rho, sigma) leaky bucket: does a task conform to its contract), [`dispatch`]
 //!   (billiard and RTDP), [`slots`] (a slot table), [`backfill`] (a cluster's backfilling),
 //!   [`pap`] (the PAP solve, stateless).
 //! - [`scenario`]: the reference scenario of `docs/firmware.md` driven through this API, which
@@ -38,9 +39,9 @@
 //! # Memory
 //! Nothing allocates. Each object's storage size and alignment are constants of the header
 //! (`QG_SCHEDULER_SIZE`, ...), checked against the Rust layout at compile time for 64-bit and
-//! 32-bit targets. `init` writes the kernel constructor's result straight into the storage, but
-//! the kernel's constructors build their structures by value: a scheduler's `init` needs about
-//! 29 KiB of stack on a Cortex-M3 (`docs/firmware.md`); every other call needs little.
+//! 32-bit targets. `init` writes the kernel constructor's result into the storage, but the
+//! kernel's constructors build their structures by value: a scheduler's `init` needs about
+//! 26 KiB of stack on a Cortex-M3 (`docs/firmware.md`); every other call needs little.
 #![no_std]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
@@ -54,6 +55,7 @@ extern crate std;
 mod log;
 
 pub mod backfill;
+pub mod bucket;
 pub mod config;
 pub mod dispatch;
 mod instance;

@@ -240,7 +240,10 @@ fn discipline(code: u32) -> Result<Discipline, qg_status> {
     }
 }
 
-fn knowledge(code: u32, window: u16) -> Result<Knowledge, qg_status> {
+/// A `QG_KNOWLEDGE_*` code, with the window of `QG_KNOWLEDGE_WINDOW`, as the kernel's
+/// [`Knowledge`]: the one conversion behind `qg_registration` and `qg_bucket_config`.
+/// `QG_ERR_ARGUMENT` for an unknown code.
+pub(crate) fn knowledge(code: u32, window: u16) -> Result<Knowledge, qg_status> {
     Ok(match code {
         QG_KNOWLEDGE_EXACT => Knowledge::Exact,
         QG_KNOWLEDGE_CONSERVATIVE => Knowledge::Conservative,

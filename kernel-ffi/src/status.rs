@@ -43,7 +43,8 @@ pub enum qg_status {
     QG_ERR_ARGUMENT = -5,
     /// A fixed-capacity structure is full.
     QG_ERR_FULL = -10,
-    /// The handle names no registered user, flow, CPU or job.
+    /// The handle names no registered user, flow, CPU or job (or, for bucket feedback, no task
+    /// awaits it).
     QG_ERR_UNKNOWN = -11,
     /// An intermediate result does not fit its integer type.
     QG_ERR_OVERFLOW = -12,

@@ -1,8 +1,10 @@
 //! The caller's side of the contract that the API checks: each mistake is a status, and leaves
 //! the object as it was.
 
+use qosgate_ffi::bucket::*;
 use qosgate_ffi::qg_status::{self, *};
 use qosgate_ffi::scheduler::*;
+use qosgate_ffi::slots::*;
 
 fn config(mips: &[u64; 1], kind: u32) -> qg_scheduler_config {
     qg_scheduler_config {
@@ -99,5 +101,225 @@ fn out_of_range_codes_and_oversized_arrays_are_refused() {
         assert_eq!(qg_scheduler_init(&mut *s, size, &c), QG_OK);
         let st = qg_scheduler_register(&mut *s, &user, &mut flow);
         assert_eq!(st, QG_ERR_ARGUMENT);
+    }
+}
+
+fn bucket_config(knowledge: u32, window: u16) -> qg_bucket_config {
+    qg_bucket_config {
+        rho: 10,
+        sigma: 100,
+        imax: 50,
+        knowledge,
+        window,
+    }
+}
+
+fn level(b: *mut qg_bucket, now: u64) -> Result<i64, qg_status> {
+    let mut level = 0;
+    // SAFETY: `b` is null, misaligned (both refused) or live storage; `level` a live local.
+    match unsafe { qg_bucket_level(b, now, &mut level) } {
+        QG_OK => Ok(level),
+        st => Err(st),
+    }
+}
+
+#[test]
+fn bucket_storage_is_checked_like_every_object() {
+    let mut b = Box::new(qg_bucket::zeroed());
+    let size = size_of::<qg_bucket>();
+    assert_eq!(size, QG_BUCKET_SIZE);
+    assert_eq!(align_of::<qg_bucket>(), 8);
+    let p: *mut qg_bucket = &mut *b;
+    let misaligned = p.cast::<u8>().wrapping_add(1).cast::<qg_bucket>();
+    let good = bucket_config(QG_KNOWLEDGE_EXACT, 0);
+    let mut out = qg_conformance { kind: 9, wait: 9 };
+    let mut buffer = [0u64; 8];
+    let misaligned_config = buffer
+        .as_mut_ptr()
+        .cast::<u8>()
+        .wrapping_add(4)
+        .cast::<qg_bucket_config>();
+    // SAFETY: every pointer is null, misaligned (both refused before use) or live storage or a
+    // live local of its type.
+    unsafe {
+        assert_eq!(qg_bucket_check(p, 0, 1, &mut out), QG_ERR_UNINITIALISED);
+        assert_eq!(level(p, 0), Err(QG_ERR_UNINITIALISED));
+        assert_eq!(qg_bucket_feedback(p, 0, 1, 1), QG_ERR_UNINITIALISED);
+        let null = std::ptr::null_mut();
+        assert_eq!(qg_bucket_init(null, size, 0, &good), QG_ERR_NULL);
+        assert_eq!(qg_bucket_check(null, 0, 1, &mut out), QG_ERR_NULL);
+        assert_eq!(qg_bucket_charge(null, 0, 1, null.cast()), QG_ERR_NULL);
+        assert_eq!(qg_bucket_init(p, size, 0, std::ptr::null()), QG_ERR_NULL);
+        assert_eq!(
+            qg_bucket_init(misaligned, size, 0, &good),
+            QG_ERR_MISALIGNED
+        );
+        assert_eq!(
+            qg_bucket_check(misaligned, 0, 1, &mut out),
+            QG_ERR_MISALIGNED
+        );
+        let st = qg_bucket_init(p, size, 0, misaligned_config);
+        assert_eq!(st, QG_ERR_MISALIGNED);
+        assert_eq!(qg_bucket_init(p, size - 8, 0, &good), QG_ERR_SIZE);
+        assert_eq!(qg_bucket_init(p, size, 0, &good), QG_OK);
+        assert_eq!(level(p, 0), Ok(100_000_000));
+        // An unknown knowledge code fails the init and leaves no bucket behind.
+        let st = qg_bucket_init(p, size, 0, &bucket_config(5, 0));
+        assert_eq!(st, QG_ERR_ARGUMENT);
+        assert_eq!(level(p, 0), Err(QG_ERR_UNINITIALISED));
+        // The kernel's parameter checks.
+        let window_zero = bucket_config(QG_KNOWLEDGE_WINDOW, 0);
+        assert_eq!(
+            qg_bucket_init(p, size, 0, &window_zero),
+            QG_ERR_PARAM_WINDOW
+        );
+        let mut c = good;
+        c.rho = 0;
+        assert_eq!(qg_bucket_init(p, size, 0, &c), QG_ERR_PARAM_RATE);
+        c = good;
+        c.imax = 0;
+        assert_eq!(qg_bucket_init(p, size, 0, &c), QG_ERR_PARAM_MAX_WORK);
+        c = good;
+        c.sigma = 49;
+        assert_eq!(qg_bucket_init(p, size, 0, &c), QG_ERR_PARAM_BURST);
+        assert_eq!(level(p, 0), Err(QG_ERR_UNINITIALISED));
+    }
+}
+
+#[test]
+fn another_objects_storage_is_not_a_bucket() {
+    let mut t = Box::new(qg_slot_table::zeroed());
+    let mut b = Box::new(qg_bucket::zeroed());
+    let config = bucket_config(QG_KNOWLEDGE_EXACT, 0);
+    // SAFETY: live storages of their sizes; the slot table is larger than a bucket, so reading
+    // it as one stays in bounds.
+    unsafe {
+        assert_eq!(qg_slots_init(&mut *t, size_of::<qg_slot_table>(), 8), QG_OK);
+        let as_bucket = (&raw mut *t).cast::<qg_bucket>();
+        assert_eq!(level(as_bucket, 0), Err(QG_ERR_UNINITIALISED));
+        assert_eq!(
+            qg_bucket_init(&mut *b, size_of::<qg_bucket>(), 0, &config),
+            QG_OK
+        );
+        let mut free = 0;
+        let st = qg_slots_free_at((&raw mut *b).cast(), 0, &mut free);
+        assert_eq!(st, QG_ERR_UNINITIALISED);
+    }
+}
+
+#[test]
+fn a_bad_bucket_output_is_refused_before_anything_changes() {
+    let mut b = Box::new(qg_bucket::zeroed());
+    let p: *mut qg_bucket = &mut *b;
+    let config = bucket_config(QG_KNOWLEDGE_CONSERVATIVE_FEEDBACK, 0);
+    let mut buffer = [0u64; 4];
+    let odd = buffer.as_mut_ptr().cast::<u8>().wrapping_add(4);
+    let (mut submitted, mut outstanding) = (0u64, 0u16);
+    // SAFETY: every pointer is null, misaligned (both refused before use) or live storage or a
+    // live local of its type.
+    unsafe {
+        assert_eq!(qg_bucket_init(p, size_of::<qg_bucket>(), 0, &config), QG_OK);
+        assert_eq!(qg_bucket_check(p, 0, 1, std::ptr::null_mut()), QG_ERR_NULL);
+        assert_eq!(qg_bucket_check(p, 0, 1, odd.cast()), QG_ERR_MISALIGNED);
+        assert_eq!(qg_bucket_charge(p, 0, 1, odd.cast()), QG_ERR_MISALIGNED);
+        assert_eq!(qg_bucket_level(p, 0, std::ptr::null_mut()), QG_ERR_NULL);
+        assert_eq!(qg_bucket_level(p, 0, odd.cast()), QG_ERR_MISALIGNED);
+        assert_eq!(qg_bucket_submitted(p, std::ptr::null_mut()), QG_ERR_NULL);
+        assert_eq!(qg_bucket_outstanding(p, std::ptr::null_mut()), QG_ERR_NULL);
+        let odd16 = odd.wrapping_add(1).cast::<u16>();
+        assert_eq!(qg_bucket_outstanding(p, odd16), QG_ERR_MISALIGNED);
+        // Nothing was charged by the refused calls.
+        assert_eq!(level(p, 0), Ok(100_000_000));
+        assert_eq!(qg_bucket_submitted(p, &mut submitted), QG_OK);
+        assert_eq!(qg_bucket_outstanding(p, &mut outstanding), QG_OK);
+        assert_eq!((submitted, outstanding), (0, 0));
+        // The receipt is optional.
+        assert_eq!(qg_bucket_charge(p, 0, 1, std::ptr::null_mut()), QG_OK);
+        assert_eq!(level(p, 0), Ok(50_000_000));
+    }
+}
+
+#[test]
+fn bucket_refusals_are_the_kernels_codes() {
+    let mut b = Box::new(qg_bucket::zeroed());
+    let p: *mut qg_bucket = &mut *b;
+    let mut charged = 0;
+    let mut out = qg_conformance { kind: 9, wait: 9 };
+    // SAFETY: live storage and live locals.
+    unsafe {
+        let config = bucket_config(QG_KNOWLEDGE_CONSERVATIVE_FEEDBACK, 0);
+        assert_eq!(qg_bucket_init(p, size_of::<qg_bucket>(), 5, &config), QG_OK);
+        assert_eq!(qg_bucket_check(p, 5, 0, &mut out), QG_ERR_PARAM_WORK);
+        assert_eq!(qg_bucket_check(p, 5, 51, &mut out), QG_ERR_TASK_TOO_LARGE);
+        assert_eq!(
+            qg_bucket_check(p, 4, 1, &mut out),
+            QG_ERR_TIME_WENT_BACKWARDS
+        );
+        assert_eq!(level(p, 4), Err(QG_ERR_TIME_WENT_BACKWARDS));
+        assert_eq!(qg_bucket_feedback(p, 5, 50, 10), QG_ERR_UNKNOWN);
+        assert_eq!(qg_bucket_charge(p, 5, 10, &mut charged), QG_OK);
+        assert_eq!(qg_bucket_feedback(p, 5, 50, 0), QG_ERR_PARAM_WORK);
+        assert_eq!(qg_bucket_feedback(p, 4, 50, 10), QG_ERR_TIME_WENT_BACKWARDS);
+        assert_eq!(qg_bucket_feedback(p, 5, charged, 10), QG_OK);
+        assert_eq!(level(p, 5), Ok(90_000_000));
+    }
+}
+
+#[test]
+fn every_conformance_reaches_c() {
+    let mut b = Box::new(qg_bucket::zeroed());
+    let p: *mut qg_bucket = &mut *b;
+    let size = size_of::<qg_bucket>();
+    let mut charged = 9;
+    let mut out = qg_conformance { kind: 9, wait: 9 };
+    // SAFETY: live storage and live locals.
+    unsafe {
+        // EXACT charges the work: 100 MI of credit at 10 MIPS, 50 + 40 charged, 10 left; a
+        // 50 MI task is 40 MI short: 4 s.
+        let exact = bucket_config(QG_KNOWLEDGE_EXACT, 0);
+        assert_eq!(qg_bucket_init(p, size, 0, &exact), QG_OK);
+        assert_eq!(qg_bucket_charge(p, 0, 50, &mut charged), QG_OK);
+        assert_eq!(charged, 50);
+        assert_eq!(qg_bucket_charge(p, 0, 40, &mut charged), QG_OK);
+        assert_eq!(qg_bucket_check(p, 0, 50, &mut out), QG_OK);
+        assert_eq!(
+            out,
+            qg_conformance {
+                kind: QG_CONFORMANCE_AFTER,
+                wait: 4_000_000
+            }
+        );
+        // WINDOW(1) charges nothing and lets one task through until feedback.
+        let window = bucket_config(QG_KNOWLEDGE_WINDOW, 1);
+        assert_eq!(qg_bucket_init(p, size, 0, &window), QG_OK);
+        assert_eq!(qg_bucket_charge(p, 0, 50, &mut charged), QG_OK);
+        assert_eq!(charged, 0);
+        assert_eq!(qg_bucket_check(p, 0, 1, &mut out), QG_OK);
+        let on_feedback = qg_conformance {
+            kind: QG_CONFORMANCE_ON_FEEDBACK,
+            wait: 0,
+        };
+        assert_eq!(out, on_feedback);
+        assert_eq!(
+            qg_bucket_charge(p, 0, 1, &mut charged),
+            QG_ERR_NON_CONFORMING
+        );
+        // The real work, 150 MI, against 100 MI of credit: 50 MI of debt, repaid in 5 s.
+        assert_eq!(qg_bucket_feedback(p, 0, 0, 150), QG_OK);
+        assert_eq!(level(p, 0), Ok(-50_000_000));
+        assert_eq!(qg_bucket_check(p, 0, 1, &mut out), QG_OK);
+        assert_eq!(
+            out,
+            qg_conformance {
+                kind: QG_CONFORMANCE_AFTER,
+                wait: 5_000_000
+            }
+        );
+        assert_eq!(qg_bucket_check(p, 5_000_000, 1, &mut out), QG_OK);
+        let now = qg_conformance {
+            kind: QG_CONFORMANCE_NOW,
+            wait: 0,
+        };
+        assert_eq!(out, now);
     }
 }

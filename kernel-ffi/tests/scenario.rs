@@ -3,7 +3,10 @@
 
 use std::path::Path;
 
-use qosgate_ffi::scenario::{self, EASY_JOBS, EASY_NODES, EASY_STARTS, Storage};
+use qosgate_ffi::scenario::{
+    self, BUCKET, BUCKET_ACTUAL, BUCKET_BURST, BUCKET_LEVELS, BUCKET_SUBMITTED, BUCKET_WAITS,
+    EASY_JOBS, EASY_NODES, EASY_STARTS, Storage,
+};
 use qosgate_harness::{replay, swf};
 use qosgate_kernel::backfill::Policy;
 
@@ -17,6 +20,12 @@ fn reference_scenario_passes_through_the_c_api() {
     let mut storage = Box::new(Storage::zeroed());
     let report = scenario::run(&mut storage).expect("every check of the scenario");
     assert_eq!(report.easy_starts, EASY_STARTS);
+    assert_eq!(report.bucket_waits, [6_666_667, 1, 4_000_000]);
+    assert_eq!(
+        report.bucket_levels,
+        [400_000_000, 0, 10, 80_000_010, 200_000_010]
+    );
+    assert_eq!(report.bucket_submitted, [400, 600, 520, 400]);
     // A second run in the same storage initialises everything again and sees the same.
     assert_eq!(scenario::run(&mut storage), Ok(report));
 }
@@ -46,6 +55,61 @@ fn easy_expectations_are_the_harness_replay_of_the_trace_file() {
         starts[j] = r.start;
     }
     assert_eq!(starts, EASY_STARTS);
+}
+
+/// Step 7's expectations from the token-bucket equations alone, not from the kernel: credit in
+/// instructions (MI x 10^6) refills at rho per tick up to sigma; a task conforms when the credit
+/// covers its charge (imax under CONSERVATIVE_FEEDBACK), else waits `ceil(deficit / rho)` ticks;
+/// feedback adds `charged - actual`.
+#[test]
+fn bucket_expectations_follow_from_the_token_bucket_equations() {
+    assert_eq!(
+        BUCKET.knowledge,
+        qosgate_ffi::scheduler::QG_KNOWLEDGE_CONSERVATIVE_FEEDBACK
+    );
+    let mi = |w: u64| i128::from(w) * 1_000_000;
+    let (rho, sigma, charge) = (i128::from(BUCKET.rho), mi(BUCKET.sigma), mi(BUCKET.imax));
+    let wait = |credit: i128| ((charge - credit) + rho - 1) / rho;
+    let mut credit = sigma;
+    let mut levels = vec![credit];
+    let mut submitted = Vec::new();
+    let mut waits = Vec::new();
+    let mut j = 0;
+    for _ in &BUCKET_BURST[..2] {
+        assert!(credit >= charge, "the burst's first two tasks conform");
+        credit -= charge;
+        j += BUCKET.imax;
+    }
+    levels.push(credit);
+    submitted.push(j);
+    assert!(credit < charge, "the third does not");
+    let t = wait(credit);
+    waits.push(t);
+    let refilled = |dt: i128| (credit + rho * dt).min(sigma);
+    assert!(refilled(t - 1) < charge);
+    waits.push(wait(refilled(t - 1)));
+    assert!(refilled(t) >= charge, "it conforms after its wait");
+    credit = refilled(t) - charge;
+    j += BUCKET.imax;
+    levels.push(credit);
+    submitted.push(j);
+    credit = (credit + charge - mi(BUCKET_ACTUAL[0])).min(sigma);
+    j = j - BUCKET.imax + BUCKET_ACTUAL[0];
+    levels.push(credit);
+    submitted.push(j);
+    waits.push(wait(credit));
+    credit = (credit + charge - mi(BUCKET_ACTUAL[1])).min(sigma);
+    j = j - BUCKET.imax + BUCKET_ACTUAL[1];
+    levels.push(credit);
+    submitted.push(j);
+    assert!(
+        credit >= charge,
+        "a maximal task conforms after the second feedback"
+    );
+    let to = |v: Vec<i128>| -> Vec<i64> { v.into_iter().map(|x| x as i64).collect() };
+    assert_eq!(waits, BUCKET_WAITS.map(i128::from));
+    assert_eq!(to(levels), BUCKET_LEVELS);
+    assert_eq!(submitted, BUCKET_SUBMITTED);
 }
 
 /// The numbers inside `{ ... }` after `name` in the C source.
@@ -107,6 +171,20 @@ fn c_program_checks_the_same_values() {
         .map(|d| d.work)
         .collect();
     assert_eq!(c_table(&c, "DECISION_WORK"), as_strings(&works));
+    let contract = [BUCKET.rho, BUCKET.sigma, BUCKET.imax];
+    assert_eq!(c_table(&c, "BUCKET_CONTRACT"), as_strings(&contract));
+    assert_eq!(
+        c_table(&c, "BUCKET_KNOWLEDGE"),
+        ["QG_KNOWLEDGE_CONSERVATIVE_FEEDBACK"]
+    );
+    assert_eq!(c_table(&c, "BUCKET_BURST"), as_strings(&BUCKET_BURST));
+    assert_eq!(c_table(&c, "BUCKET_ACTUAL"), as_strings(&BUCKET_ACTUAL));
+    assert_eq!(c_table(&c, "BUCKET_WAITS"), as_strings(&BUCKET_WAITS));
+    assert_eq!(c_table(&c, "BUCKET_LEVELS"), as_strings(&BUCKET_LEVELS));
+    assert_eq!(
+        c_table(&c, "BUCKET_SUBMITTED"),
+        as_strings(&BUCKET_SUBMITTED)
+    );
 }
 
 #[test]

@@ -1,0 +1,283 @@
+//! `qg_bucket`: one guaranteed-service user's (rho, sigma) leaky bucket at one resource
+//! ([`qosgate_kernel::bucket`]), with its workload-knowledge mode (`QG_KNOWLEDGE_*`, the codes
+//! of `qg_registration`).
+//!
+//! A gateway keeps one per (user, resource) pair and asks it before handing a task to a
+//! scheduler: `qg_bucket_check` says whether a task conforms now, or for how long to withhold it;
+//! `qg_bucket_charge` charges a conforming task and returns what it charged (the receipt);
+//! under a feedback mode, `qg_bucket_feedback` reports the task's real work with that receipt
+//! once the resource knows it.
+//!
+//! Units: times and waits in ticks (µs), never decreasing; work in MI; rho in MIPS; the credit in
+//! instructions (`MI x 10^6`, or `MIPS x ticks`: refill is exact integer arithmetic, and waits are
+//! rounded up to whole ticks). Every call is `O(1)`: a check is a few multiplications and, only
+//! when the task must wait, one 128-bit division.
+
+use qosgate_kernel::Error;
+use qosgate_kernel::bucket::{Bucket, Charge, Conformance};
+
+use crate::instance::{self, Object};
+use crate::log::trace;
+use crate::scheduler::knowledge;
+use crate::status::qg_status::{self, *};
+
+/// Storage for one leaky bucket: declare it `static` (or zero it) and pass it to
+/// `qg_bucket_init` with `sizeof`.
+#[repr(C, align(8))]
+pub struct qg_bucket {
+    _opaque: [u8; QG_BUCKET_SIZE],
+}
+
+/// Bytes of a `qg_bucket` (64-bit targets).
+#[cfg(target_pointer_width = "64")]
+pub const QG_BUCKET_SIZE: usize = 64;
+/// Bytes of a `qg_bucket` (32-bit targets).
+#[cfg(target_pointer_width = "32")]
+pub const QG_BUCKET_SIZE: usize = 64;
+
+impl qg_bucket {
+    /// Zeroed storage: not yet a bucket (`QG_ERR_UNINITIALISED` until `qg_bucket_init`).
+    pub const fn zeroed() -> Self {
+        Self {
+            _opaque: [0; QG_BUCKET_SIZE],
+        }
+    }
+}
+
+impl Object for Bucket {
+    type Storage = qg_bucket;
+    type Error = Error;
+    const TAG: u64 = 0x7167_6275_636b_7431; // "qgbuckt1"
+}
+
+/// A bucket's contract (seed 004 Eq. 3, Sec. 4.2): what a user agreed for one resource.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct qg_bucket_config {
+    /// Rate rho, MIPS, `>= 1`.
+    pub rho: u64,
+    /// Burst sigma, MI, `>= imax` (and at most about 9.2e12).
+    pub sigma: u64,
+    /// Largest task, MI, `1 ..= 2^39`.
+    pub imax: u64,
+    /// `QG_KNOWLEDGE_*`: what is charged at submission (see `qg_bucket_charge`).
+    pub knowledge: u32,
+    /// The window n of `QG_KNOWLEDGE_WINDOW`, `>= 1` (ignored otherwise).
+    pub window: u16,
+}
+
+/// The task conforms now: `qg_bucket_charge` accepts it.
+pub const QG_CONFORMANCE_NOW: u32 = 0;
+/// The task conforms after `wait` ticks, barring feedback (the T of Eq. 6).
+pub const QG_CONFORMANCE_AFTER: u32 = 1;
+/// The task waits for feedback on an outstanding task (`QG_KNOWLEDGE_WINDOW` only).
+pub const QG_CONFORMANCE_ON_FEEDBACK: u32 = 2;
+
+/// What `qg_bucket_check` found.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct qg_conformance {
+    /// `QG_CONFORMANCE_*`.
+    pub kind: u32,
+    /// `QG_CONFORMANCE_AFTER`: ticks (µs) from the check's `now` until the task conforms,
+    /// rounded up; 0 otherwise.
+    pub wait: u64,
+}
+
+impl From<Conformance> for qg_conformance {
+    fn from(c: Conformance) -> Self {
+        let (kind, wait) = match c {
+            Conformance::Now => (QG_CONFORMANCE_NOW, 0),
+            Conformance::After(t) => (QG_CONFORMANCE_AFTER, t),
+            Conformance::OnFeedback => (QG_CONFORMANCE_ON_FEEDBACK, 0),
+        };
+        Self { kind, wait }
+    }
+}
+
+/// Makes `storage` a full bucket (credit sigma) at `now` (ticks) for the contract `*config`.
+///
+/// Errors: `QG_ERR_NULL` / `QG_ERR_MISALIGNED` for `storage` or `config`; `QG_ERR_SIZE` if
+/// `size < QG_BUCKET_SIZE`; `QG_ERR_ARGUMENT` for an unknown knowledge code;
+/// `QG_ERR_PARAM_RATE` (zero rho), `QG_ERR_PARAM_MAX_WORK` (zero imax, or above 2^39 MI),
+/// `QG_ERR_PARAM_BURST` (sigma below imax, or too large), `QG_ERR_PARAM_WINDOW` (a window of
+/// zero). On error the storage is not a bucket.
+///
+/// # Safety
+/// `storage` must be valid for writes of `size` bytes; `config` must point to a readable
+/// `qg_bucket_config`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn qg_bucket_init(
+    storage: *mut qg_bucket,
+    size: usize,
+    now: u64,
+    config: *const qg_bucket_config,
+) -> qg_status {
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        instance::init(
+            storage,
+            size,
+            || {
+                let c = instance::read(config)?;
+                Ok((knowledge(c.knowledge, c.window)?, c))
+            },
+            |(k, c)| Bucket::new(now, c.rho, c.sigma, c.imax, k),
+        )
+    }
+}
+
+/// Whether a task of `work` MI conforms at `now` (ticks), written to `*out`: `kind`
+/// `QG_CONFORMANCE_NOW`; `QG_CONFORMANCE_AFTER` with `wait`, the ticks (µs) to withhold it
+/// (rounded up); or `QG_CONFORMANCE_ON_FEEDBACK`. The bucket does not change.
+///
+/// Errors: the pointer checks; `QG_ERR_PARAM_WORK` (zero work), `QG_ERR_TASK_TOO_LARGE` (above
+/// imax, Eq. 4), `QG_ERR_FULL` (65,535 tasks await feedback), `QG_ERR_OVERFLOW` (a wait beyond
+/// `UINT64_MAX` ticks), `QG_ERR_TIME_WENT_BACKWARDS` (`now` before the bucket's last `init`, charge or
+/// feedback).
+///
+/// # Safety
+/// `bucket` as for every call (see docs/firmware.md); `out` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn qg_bucket_check(
+    bucket: *mut qg_bucket,
+    now: u64,
+    work: u64,
+    out: *mut qg_conformance,
+) -> qg_status {
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        instance::with(bucket, |b: &mut Bucket| {
+            let out = instance::output(out)?;
+            let c = b.check(now, work)?;
+            trace!("qosgate: bucket check {} MI: {}", work, c);
+            out.write(c.into());
+            Ok(QG_OK)
+        })
+    }
+}
+
+/// Charges a task of `work` MI that conforms at `now` (ticks), and writes what was charged (MI)
+/// to `*charged` unless that is null: the task's work (`EXACT`), imax (`CONSERVATIVE`,
+/// `CONSERVATIVE_FEEDBACK`) or 0 (`WINDOW`, `AGGRESSIVE`). Under a feedback mode, keep it with
+/// the task for `qg_bucket_feedback`.
+///
+/// Errors (the bucket unchanged): the pointer checks; those of `qg_bucket_check`;
+/// `QG_ERR_NON_CONFORMING` if the task must wait (ask `qg_bucket_check` how long).
+///
+/// # Safety
+/// `bucket` as for every call (see docs/firmware.md); `charged` null or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn qg_bucket_charge(
+    bucket: *mut qg_bucket,
+    now: u64,
+    work: u64,
+    charged: *mut u64,
+) -> qg_status {
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        instance::with(bucket, |b: &mut Bucket| {
+            let out = instance::optional_output(charged)?;
+            let receipt = b.charge(now, work)?;
+            trace!("qosgate: bucket charged {}", receipt);
+            if let Some(out) = out {
+                out.write(receipt.charged);
+            }
+            Ok(QG_OK)
+        })
+    }
+}
+
+/// Reports at `now` (ticks) the real work `actual` (MI) of a task charged `charged` MI (the
+/// value `qg_bucket_charge` wrote): the credit gains `charged - actual` (it may go negative, a
+/// debt that later tasks wait for), capped at sigma. `EXACT` and `CONSERVATIVE` buckets accept
+/// and ignore it.
+///
+/// Errors (the bucket unchanged): the pointer checks; `QG_ERR_PARAM_WORK` (zero `actual`);
+/// `QG_ERR_UNKNOWN` (no task awaits feedback); `QG_ERR_OVERFLOW` (the correction does not fit);
+/// `QG_ERR_TIME_WENT_BACKWARDS`.
+///
+/// # Safety
+/// `bucket` as for every call (see docs/firmware.md).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn qg_bucket_feedback(
+    bucket: *mut qg_bucket,
+    now: u64,
+    charged: u64,
+    actual: u64,
+) -> qg_status {
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        instance::with(bucket, |b: &mut Bucket| {
+            b.feedback(now, Charge { charged }, actual)?;
+            trace!("qosgate: bucket feedback {} MI for {} MI", actual, charged);
+            Ok(QG_OK)
+        })
+    }
+}
+
+/// The credit at `now` (ticks), in instructions (`MI x 10^6`), written to `*instructions`: at
+/// most sigma x 10^6; negative while a feedback debt is unpaid. The bucket does not change.
+///
+/// Errors: the pointer checks; `QG_ERR_TIME_WENT_BACKWARDS`.
+///
+/// # Safety
+/// `bucket` as for every call (see docs/firmware.md); `instructions` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn qg_bucket_level(
+    bucket: *mut qg_bucket,
+    now: u64,
+    instructions: *mut i64,
+) -> qg_status {
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        instance::with(bucket, |b: &mut Bucket| {
+            let out = instance::output(instructions)?;
+            out.write(b.level(now)?);
+            Ok(QG_OK)
+        })
+    }
+}
+
+/// `J(t)`: the work accounted so far (charges plus feedback corrections), MI, written to
+/// `*submitted`.
+///
+/// Errors: the pointer checks.
+///
+/// # Safety
+/// `bucket` as for every call (see docs/firmware.md); `submitted` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn qg_bucket_submitted(
+    bucket: *mut qg_bucket,
+    submitted: *mut u64,
+) -> qg_status {
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        instance::with(bucket, |b: &mut Bucket| {
+            instance::output(submitted)?.write(b.submitted());
+            Ok(QG_OK)
+        })
+    }
+}
+
+/// The tasks charged under a feedback mode whose real work has not been reported yet, written
+/// to `*outstanding` (always 0 for `EXACT` and `CONSERVATIVE`).
+///
+/// Errors: the pointer checks.
+///
+/// # Safety
+/// `bucket` as for every call (see docs/firmware.md); `outstanding` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn qg_bucket_outstanding(
+    bucket: *mut qg_bucket,
+    outstanding: *mut u16,
+) -> qg_status {
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        instance::with(bucket, |b: &mut Bucket| {
+            instance::output(outstanding)?.write(b.outstanding());
+            Ok(QG_OK)
+        })
+    }
+}
