@@ -39,9 +39,9 @@
 //! # Memory
 //! Nothing allocates. Each object's storage size and alignment are constants of the header
 //! (`QG_SCHEDULER_SIZE`, ...), checked against the Rust layout at compile time for 64-bit and
-//! 32-bit targets. `init` writes the kernel constructor's result into the storage, but the
-//! kernel's constructors build their structures by value: a scheduler's `init` needs about
-//! 26 KiB of stack on a Cortex-M3 (`docs/firmware.md`); every other call needs little.
+//! 32-bit targets. `init` writes the kernel constructor's result into the storage; the
+//! largest `init` frames are about 3.5 KiB on a Cortex-M3 (`docs/firmware.md`), and the
+//! per-request calls need a few hundred bytes.
 #![no_std]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]

@@ -45,6 +45,8 @@
 //! in the queue's side FIFO, which shares the `QUEUE` entries with the flows: `QUEUE` bounds all
 //! waiting tasks together. The side FIFO is served only when the caller pops it.
 
+use heapless::Vec;
+
 use crate::error::{Error, Param, Refused};
 use crate::heap::FlowHeap;
 use crate::pool::{Fifo, Pool};
@@ -125,7 +127,8 @@ impl<T> Entry<T> {
 pub struct FairQueue<T, const FLOWS: usize, const QUEUE: usize> {
     discipline: Discipline,
     capacity: Mips,
-    flows: [Flow; FLOWS],
+    /// The flow slots used so far (slots are taken lowest first); the rest are free.
+    flows: Vec<Flow, FLOWS>,
     pool: Pool<Entry<T>, QUEUE>,
     side: Fifo,
     /// Entries in the flows' FIFOs.
@@ -156,18 +159,10 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
         if capacity == 0 || capacity > MAX_CAPACITY {
             return Err(Error::InvalidParameter(Param::Capacity));
         }
-        Ok(Self::empty(discipline, capacity))
-    }
-
-    /// [`Self::new`] for a capacity already checked. Always inlined, like
-    /// [`Resource::new`](crate::resource::Resource::new): a caller building a larger structure
-    /// then needs no queue-sized temporary on the stack.
-    #[inline(always)]
-    pub(crate) fn empty(discipline: Discipline, capacity: Mips) -> Self {
-        Self {
+        Ok(Self {
             discipline,
             capacity,
-            flows: [FREE_FLOW; FLOWS],
+            flows: Vec::new(),
             pool: Pool::new(),
             side: Fifo::EMPTY,
             len: 0,
@@ -178,7 +173,7 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
             total_weight: 0,
             in_use: 0,
             at: 0,
-        }
+        })
     }
 
     /// The discipline.
@@ -269,17 +264,26 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
     /// (closing flows hold theirs until GPS has served them).
     pub fn open(&mut self, w: Weight) -> Result<FlowId, Error> {
         let inv = InvWeight::new(w).ok_or(Error::InvalidParameter(Param::Weight))?;
-        let (slot, flow) = self
-            .flows
-            .iter_mut()
-            .enumerate()
-            .find(|(_, f)| f.state == FlowState::Free)
-            .ok_or(Error::Full)?;
-        *flow = Flow {
+        let flow = Flow {
             state: FlowState::Open,
             weight: w,
             inv,
             ..FREE_FLOW
+        };
+        let slot = match self
+            .flows
+            .iter_mut()
+            .enumerate()
+            .find(|(_, f)| f.state == FlowState::Free)
+        {
+            Some((slot, free)) => {
+                *free = flow;
+                slot
+            }
+            None => {
+                self.flows.push(flow).map_err(|_| Error::Full)?;
+                self.flows.len() - 1
+            }
         };
         self.total_weight += u32::from(w);
         self.in_use += 1;

@@ -3,7 +3,11 @@
 //! Each flow `0..N` is in the heap at most once, so the heap never overflows and needs no
 //! lazy-deletion slack. Order: smaller key first (wrap-around order of [`VirtualTime`]), ties to
 //! the lower flow index, so equal tags are served deterministically. Every operation is
-//! `O(log N)`; memory is `18 N + 2` bytes (16 per inline `(key, flow)` entry, 2 per position).
+//! `O(log N)` (the first insertion of a flow above all earlier ones also records `NONE` for the
+//! flows between: `O(N)` once); memory is `18 N` bytes (16 per inline `(key, flow)` entry, 2 per
+//! position) and two lengths. A new heap writes only the lengths.
+
+use heapless::Vec;
 
 use crate::vtime::VirtualTime;
 
@@ -13,9 +17,9 @@ const NONE: u16 = u16::MAX;
 /// comparison reads one contiguous entry.
 #[derive(Clone, Debug)]
 pub(crate) struct FlowHeap<const N: usize> {
-    heap: [(VirtualTime, u16); N],
-    pos: [u16; N],
-    len: u16,
+    heap: Vec<(VirtualTime, u16), N>,
+    /// Each flow's index in `heap`, or `NONE`; flows at or above `pos.len()` were never in it.
+    pos: Vec<u16, N>,
 }
 
 impl<const N: usize> FlowHeap<N> {
@@ -24,9 +28,8 @@ impl<const N: usize> FlowHeap<N> {
     pub(crate) const fn new() -> Self {
         let () = Self::CAPACITY_FITS;
         Self {
-            heap: [(VirtualTime::ZERO, 0); N],
-            pos: [NONE; N],
-            len: 0,
+            heap: Vec::new(),
+            pos: Vec::new(),
         }
     }
 
@@ -36,23 +39,25 @@ impl<const N: usize> FlowHeap<N> {
 
     /// The flow with the smallest key, and that key.
     pub(crate) fn peek(&self) -> Option<(u16, VirtualTime)> {
-        let &(key, flow) = self.heap.first().filter(|_| self.len > 0)?;
+        let &(key, flow) = self.heap.first()?;
         Some((flow, key))
     }
 
     /// Inserts `flow` with `key`, or moves it to `key` if present. Ignores `flow >= N`.
     pub(crate) fn set(&mut self, flow: u16, key: VirtualTime) {
-        let Some(&at) = self.pos.get(usize::from(flow)) else {
+        let f = usize::from(flow);
+        if f >= self.pos.len() && self.pos.resize(f + 1, NONE).is_err() {
+            return;
+        }
+        let Some(&at) = self.pos.get(f) else {
             return;
         };
         if at == NONE {
             // Each flow below N is in the heap at most once, so there is room.
-            let at = usize::from(self.len);
-            if at >= N {
-                return;
+            let at = self.heap.len();
+            if self.heap.push((key, flow)).is_ok() {
+                self.sift_up(at, (key, flow));
             }
-            self.len += 1;
-            self.sift_up(at, (key, flow));
         } else {
             let at = usize::from(at);
             let Some(&(old, _)) = self.heap.get(at) else {
@@ -75,12 +80,12 @@ impl<const N: usize> FlowHeap<N> {
         if at == NONE {
             return;
         }
-        self.len -= 1;
-        let (at, last) = (usize::from(at), usize::from(self.len));
-        if at == last {
+        // The last entry fills the hole, unless the hole was the last entry.
+        let Some(moved) = self.heap.pop() else {
             return;
-        }
-        if let (Some(&moved), Some(&here)) = (self.heap.get(last), self.heap.get(at)) {
+        };
+        if let Some(&here) = self.heap.get(usize::from(at)) {
+            let at = usize::from(at);
             if less(moved, here) {
                 self.sift_up(at, moved);
             } else {
@@ -107,7 +112,7 @@ impl<const N: usize> FlowHeap<N> {
 
     /// Places `e` at the hole `at`, moving the smaller child up while it is smaller than `e`.
     fn sift_down(&mut self, mut at: usize, e: (VirtualTime, u16)) {
-        let len = usize::from(self.len).min(N);
+        let len = self.heap.len();
         loop {
             let left = 2 * at + 1;
             if left >= len {

@@ -5,7 +5,11 @@
 //! of `N` each.
 //!
 //! # Invariants
-//! - Every slot is either on the free list (entry `None`) or in exactly one FIFO (entry `Some`).
+//! - Slots are handed out in index order and then reused: `entries` and `next` hold the slots
+//!   used so far (the same number), and the slots beyond have never been used. A new pool
+//!   writes nothing but two lengths, so building one costs no time and no stack.
+//! - Every slot used so far is either on the free list (entry `None`) or in exactly one FIFO
+//!   (entry `Some`).
 //! - A FIFO of `len > 0` entries starts at `head`, follows `next` for `len - 1` links and ends at
 //!   `tail`; the tail's link is `NIL`. An empty FIFO's `head` and `tail` are `NIL`.
 //! - `used` is the number of slots in FIFOs.
@@ -14,8 +18,10 @@
 //! that breaks the invariants reads as an empty slot.
 //!
 //! # Cost and memory
-//! Every operation is `O(1)`. Memory: `N (size_of::<Option<E>>() + 2) + 4` bytes, plus
-//! 6 bytes per FIFO.
+//! Every operation is `O(1)`. Memory: `N (size_of::<Option<E>>() + 2)` bytes, two lengths and
+//! 4 bytes, plus 6 bytes per FIFO.
+
+use heapless::Vec;
 
 /// The link that ends a list.
 const NIL: u16 = u16::MAX;
@@ -50,10 +56,10 @@ impl Fifo {
 /// `N` entry slots (`N < 65,535`) and the links that chain them into FIFOs.
 #[derive(Clone, Debug)]
 pub(crate) struct Pool<E, const N: usize> {
-    entries: [Option<E>; N],
+    entries: Vec<Option<E>, N>,
     /// The next slot in the same FIFO, or in the free list.
-    next: [u16; N],
-    /// The first free slot, or `NIL` when the pool is full.
+    next: Vec<u16, N>,
+    /// The first released slot, or `NIL`.
     free: u16,
     used: u16,
 }
@@ -61,19 +67,13 @@ pub(crate) struct Pool<E, const N: usize> {
 impl<E: Copy, const N: usize> Pool<E, N> {
     const CAPACITY_FITS: () = assert!(N > 0 && N < NIL as usize, "1 ..= 65,534 entries");
 
-    /// An empty pool: every slot free. Always inlined: the caller's structure is then built
-    /// without a pool-sized temporary on the stack.
-    #[inline(always)]
-    pub(crate) fn new() -> Self {
+    /// An empty pool: every slot free.
+    pub(crate) const fn new() -> Self {
         let () = Self::CAPACITY_FITS;
-        let mut next = [NIL; N];
-        for (i, link) in next.iter_mut().enumerate().take(N - 1) {
-            *link = i as u16 + 1;
-        }
         Self {
-            entries: [None; N],
-            next,
-            free: 0,
+            entries: Vec::new(),
+            next: Vec::new(),
+            free: NIL,
             used: 0,
         }
     }
@@ -130,14 +130,24 @@ impl<E: Copy, const N: usize> Pool<E, N> {
         Some(entry)
     }
 
-    /// Stores `entry` in a free slot whose link is `NIL`, and returns the slot.
+    /// Stores `entry` in a released slot, or else in a slot never used, with the link `NIL`, and
+    /// returns the slot.
     fn take_free(&mut self, entry: E) -> Result<u16, E> {
-        let slot = self.free;
-        let Some(cell @ None) = self.entries.get_mut(usize::from(slot)) else {
-            return Err(entry);
+        let slot = match self.entries.get_mut(usize::from(self.free)) {
+            Some(cell @ None) => {
+                *cell = Some(entry);
+                let slot = self.free;
+                self.free = self.link(slot, NIL);
+                slot
+            }
+            _ => {
+                let slot = self.entries.len() as u16;
+                self.entries.push(Some(entry)).map_err(|_| entry)?;
+                // Both vectors have the same length and capacity, so this push succeeds too.
+                let _ = self.next.push(NIL);
+                slot
+            }
         };
-        *cell = Some(entry);
-        self.free = self.link(slot, NIL);
         self.used += 1;
         Ok(slot)
     }

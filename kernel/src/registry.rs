@@ -23,6 +23,8 @@
 //!
 //! Memory: `FLOWS` slots of [`Registration`] (32 bytes each), indexed by the fair queue's flow id.
 
+use heapless::Vec;
+
 use crate::bucket::Knowledge;
 use crate::error::{Error, Param};
 use crate::fairq::FlowId;
@@ -103,14 +105,13 @@ impl core::fmt::Display for RateBasis {
 /// The registrations of one resource, indexed by flow id.
 #[derive(Clone, Debug)]
 pub struct Registry<const FLOWS: usize> {
-    slots: [Option<Registration>; FLOWS],
+    /// Up to the highest flow id registered so far; `None` for a free id.
+    slots: Vec<Option<Registration>, FLOWS>,
 }
 
 impl<const FLOWS: usize> Default for Registry<FLOWS> {
     fn default() -> Self {
-        Self {
-            slots: [None; FLOWS],
-        }
+        Self { slots: Vec::new() }
     }
 }
 
@@ -178,7 +179,11 @@ impl<const FLOWS: usize> Registry<FLOWS> {
 
     /// Records `reg` for `flow` (after [`Registry::admissible`] and opening the flow).
     pub(crate) fn insert(&mut self, flow: FlowId, reg: Registration) {
-        if let Some(slot) = self.slots.get_mut(usize::from(flow)) {
+        let f = usize::from(flow);
+        if f >= self.slots.len() && self.slots.resize(f + 1, None).is_err() {
+            return;
+        }
+        if let Some(slot) = self.slots.get_mut(f) {
             *slot = Some(reg);
         }
     }

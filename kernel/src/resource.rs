@@ -39,7 +39,7 @@ use crate::bound::BoundSpec;
 use crate::error::{Error, Param, Refused};
 use crate::fairq::{Discipline, FairQueue, FlowId};
 use crate::registry::{RateBasis, Registration, Registry};
-use crate::units::{MAX_CAPACITY, MAX_TASK_WORK, Mips, Ticks, Work, exec_ticks, work_in};
+use crate::units::{MAX_TASK_WORK, Mips, Ticks, Work, exec_ticks, work_in};
 
 /// The resource types of Sec. 3.4.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -191,11 +191,13 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
     /// a maximum task `max_task` (MI, `I_r^max`) and at most `max_flows` users at once.
     ///
     /// Errors ([`Error::InvalidParameter`]): `Capacity` for no CPU, more than `CPUS`, a zero
-    /// capacity or a total above [`MAX_CAPACITY`]; `MaxWork` for `max_task` outside `1 ..= MAX_TASK_WORK`;
+    /// capacity or a total above [`MAX_CAPACITY`](crate::units::MAX_CAPACITY); `MaxWork` for `max_task` outside `1 ..= MAX_TASK_WORK`;
     /// `Flows` for `max_flows` outside `1 ..= FLOWS`.
     ///
-    /// Always inlined: a caller that stores the result (the C API's `qg_scheduler_init`) then
-    /// builds it with one resource-sized temporary on the stack rather than three.
+    /// A new resource writes only its CPU list and a few lengths and scalars: every queue, heap
+    /// and registry starts as an empty, unwritten buffer. Always inlined, so that a caller
+    /// storing the result (the C API's `qg_scheduler_init`) writes those few fields in place;
+    /// returned from a call, the whole resource would pass through a temporary on the stack.
     #[inline(always)]
     pub fn new(
         kind: Kind,
@@ -212,14 +214,19 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
             .iter()
             .try_fold(0u64, |s, &c| s.checked_add(c))
             .ok_or(bad(Param::Capacity))?;
-        if capacity > MAX_CAPACITY {
-            return Err(bad(Param::Capacity));
-        }
         if max_task == 0 || max_task > MAX_TASK_WORK {
             return Err(bad(Param::MaxWork));
         }
         if max_flows == 0 || usize::from(max_flows) > FLOWS {
             return Err(bad(Param::Flows));
+        }
+        let mut list = Vec::new();
+        for &mips in cpus {
+            // At most CPUS, checked above.
+            let _ = list.push(Cpu {
+                mips,
+                running: None,
+            });
         }
         Ok(Self {
             kind,
@@ -227,15 +234,9 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
             max_flows,
             capacity,
             cpu_min: cpus.iter().copied().min().unwrap_or(1),
-            cpus: cpus
-                .iter()
-                .map(|&mips| Cpu {
-                    mips,
-                    running: None,
-                })
-                .collect(),
+            cpus: list,
             next_cpu: 0,
-            fair: FairQueue::empty(discipline, capacity),
+            fair: FairQueue::new(discipline, capacity)?,
             registry: Registry::default(),
             now: 0,
         })
