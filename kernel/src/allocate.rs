@@ -253,14 +253,14 @@ pub struct Allocation<const N: usize> {
 impl<const N: usize> Allocation<N> {
     /// `lambda_hat_j` for each cluster, in the order given; each `>= 0`.
     pub fn lambda_hat(&self) -> &[f64] {
-        self.lambda_hat.get(..self.len).unwrap_or(&[])
+        self.lambda_hat.get(..self.len()).unwrap_or(&[])
     }
 
     /// Whether cluster `j` is in the active set. PAP: the water-filling set `1..k` of N2, whose
     /// rates may be zero only at its boundary (`Lambda = 0`, or `z` exactly at some `psi_j`);
     /// every cluster outside it gets exactly `0`. Baselines: `lambda_hat_j > 0`.
     pub fn active(&self) -> &[bool] {
-        self.active.get(..self.len).unwrap_or(&[])
+        self.active.get(..self.len()).unwrap_or(&[])
     }
 
     /// The Lagrange multiplier `z` of PAP (time units); `None` for the baselines.
@@ -268,9 +268,10 @@ impl<const N: usize> Allocation<N> {
         self.z
     }
 
-    /// The number of clusters.
+    /// The number of clusters, at most `N`.
     pub fn len(&self) -> usize {
-        self.len
+        // `len <= N` always; the `min` lets the compiler see it where the slices are used.
+        self.len.min(N)
     }
 
     /// Whether there are no clusters (never, for a successful call).
@@ -531,74 +532,72 @@ pub fn pap<const N: usize>(
     }
     let mut der = [Derived::default(); N];
     let mut capacity = 0.0;
-    for (j, c) in clusters.iter().enumerate() {
-        let d = c.derive(j)?;
-        capacity += d.cap;
-        if let Some(slot) = der.get_mut(j) {
-            *slot = d;
-        }
+    // n <= N: every cluster has its slot.
+    for ((j, c), slot) in clusters.iter().enumerate().zip(der.iter_mut()) {
+        *slot = c.derive(j)?;
+        capacity += slot.cap;
     }
     let der = der.get(..n).unwrap_or(&[]);
     if big_lambda >= capacity {
         return Err(PapError::Infeasible);
     }
 
-    // Sort by psi ascending, ties to the lower index (insertion sort: stable, no allocation).
-    let mut order = [0usize; N];
-    for (i, o) in order.iter_mut().enumerate().take(n) {
-        *o = i;
+    // Sort by psi ascending, ties to the lower index (insertion sort: stable, no allocation),
+    // each cluster with its index.
+    let mut by_psi = [(0usize, Derived::default()); N];
+    for (slot, (j, d)) in by_psi.iter_mut().zip(der.iter().enumerate()) {
+        *slot = (j, *d);
     }
-    let order = order.get_mut(..n).unwrap_or(&mut []);
-    for i in 1..order.len() {
+    let by_psi = by_psi.get_mut(..n).unwrap_or(&mut []);
+    for i in 1..by_psi.len() {
         let mut k = i;
-        while k > 0 {
-            let (p, q) = (order[k - 1], order[k]);
-            if der[q].psi < der[p].psi {
-                order.swap(k - 1, k);
-                k -= 1;
-            } else {
-                break;
-            }
+        while k > 0 && by_psi[k].1.psi < by_psi[k - 1].1.psi {
+            by_psi.swap(k - 1, k);
+            k -= 1;
         }
     }
-    let psi_at = |k: usize| der[order[k]].psi;
-    // L_k(psi_k), for the 0-based sorted prefix 0..=k.
-    let load_at_own_psi = |k: usize| -> f64 {
-        let z = psi_at(k);
-        order
-            .iter()
-            .take(k + 1)
-            .map(|&j| der[j].rate(z - der[j].psi).0)
-            .sum()
+    let by_psi: &[(usize, Derived)] = by_psi;
+    // L_k(psi_k) for a sorted prefix 0..=k, psi_k that of its last cluster.
+    let own_load = |prefix: &[(usize, Derived)]| -> f64 {
+        let z = prefix.last().map_or(0.0, |(_, d)| d.psi);
+        prefix.iter().map(|(_, d)| d.rate(z - d.psi).0).sum()
     };
     // Largest 0-based k with L_k(psi_k) <= Lambda: lo is true (L_0(psi_0) = 0), hi is false.
     let (mut lo, mut hi) = (0usize, n);
     while hi - lo > 1 {
         let mid = lo + (hi - lo) / 2;
-        if load_at_own_psi(mid) <= big_lambda {
+        if by_psi
+            .get(..=mid)
+            .is_some_and(|prefix| own_load(prefix) <= big_lambda)
+        {
             lo = mid;
         } else {
             hi = mid;
         }
     }
-    let k = lo;
-    let base = psi_at(k);
+    // The active set, sorted prefix 0..=k (k = lo < n, so the fallback is never taken), and the
+    // clusters after it.
+    let (active_set, rest) = by_psi.split_at_checked(lo + 1).unwrap_or((by_psi, &[]));
+    let base = active_set.last().map_or(0.0, |(_, d)| d.psi);
 
     let mut out = Allocation::<N>::empty(n);
-    // Offsets psi_k - psi_j >= 0 of the active clusters, by original index.
+    // Offsets psi_k - psi_j >= 0 of the active clusters, by original index (j < n <= N).
     let mut off = [0.0f64; N];
-    for &j in order.iter().take(k + 1) {
-        out.active[j] = true;
-        off[j] = base - der[j].psi;
+    for &(j, d) in active_set {
+        if let (Some(on), Some(o)) = (out.active.get_mut(j), off.get_mut(j)) {
+            *on = true;
+            *o = base - d.psi;
+        }
     }
     let active = out.active;
     // L_k(psi_k + t) - Lambda and its derivative, writing the rates; summed in index order.
     let eval = |t: f64, rates: &mut [f64; N]| -> (f64, f64) {
         let (mut sum, mut slope) = (0.0, 0.0);
-        for j in 0..n {
-            if active[j] {
-                let (x, s) = der[j].rate(t + off[j]);
-                rates[j] = x;
+        let clusters = der.iter().zip(&active).zip(&off).zip(rates.iter_mut());
+        for (((d, &on), &o), rate) in clusters {
+            if on {
+                let (x, s) = d.rate(t + o);
+                *rate = x;
                 sum += x;
                 slope += s;
             }
@@ -616,8 +615,8 @@ pub fn pap<const N: usize>(
         out.z = Some(base);
         return Ok(out);
     }
-    if k + 1 < n {
-        t_hi = psi_at(k + 1) - base;
+    if let Some((_, next)) = rest.first() {
+        t_hi = next.psi - base;
     } else {
         // Every cluster active: ub by doubling from 2 psi_N (offset psi_N).
         let mut scratch = [0.0f64; N];
@@ -705,10 +704,11 @@ fn from_shares<const N: usize>(
     share: impl Fn(usize) -> f64,
 ) -> Allocation<N> {
     let mut out = Allocation::<N>::empty(n);
-    for j in 0..n {
+    let slots = out.lambda_hat.iter_mut().zip(out.active.iter_mut());
+    for (j, (rate, active)) in slots.enumerate().take(n) {
         let x = big_lambda * share(j);
-        out.lambda_hat[j] = x;
-        out.active[j] = x > 0.0;
+        *rate = x;
+        *active = x > 0.0;
     }
     out
 }

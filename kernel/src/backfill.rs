@@ -92,7 +92,7 @@ use fixed::types::U16F16;
 use heapless::Vec;
 
 use crate::error::{Error, Param, Refused};
-use crate::slots::{Nodes, SlotTable};
+use crate::slots::{self, Nodes, SlotTable};
 use crate::units::Ticks;
 
 /// A job's identifier, the caller's (e.g. the SWF job number). Ties in submit time go by id.
@@ -318,22 +318,17 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
         let missed = |w: &Waiting| w.reservation.is_some_and(|s| s < now);
         let any_missed = self.reserves() && self.queue.iter().any(missed);
         if any_missed {
-            for i in 0..self.queue.len() {
-                let w = self.queue[i];
-                if missed(&w) {
-                    self.unreserve(w);
-                    self.queue[i].reservation = None;
-                }
+            for w in self.queue.iter_mut().filter(|w| missed(w)) {
+                unreserve(&mut self.table, w);
+                w.reservation = None;
             }
             self.freed = true;
         }
         self.now = now;
         self.table.forget_before(now);
         if any_missed && self.policy == Policy::Conservative {
-            for i in 0..self.queue.len() {
-                if self.queue[i].reservation.is_none() {
-                    self.queue[i].reservation = self.place(self.queue[i].job);
-                }
+            for w in self.queue.iter_mut().filter(|w| w.reservation.is_none()) {
+                w.reservation = place(&mut self.table, now, w.job);
             }
         }
         Ok(())
@@ -368,7 +363,7 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
         self.advance(now).map_err(refuse)?;
         self.replace_if_freed();
         let reservation = match self.policy {
-            Policy::Conservative => self.place(job),
+            Policy::Conservative => place(&mut self.table, self.now, job),
             _ => None,
         };
         self.enqueue(Waiting { job, reservation });
@@ -383,34 +378,9 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
             .queue
             .partition_point(|w| (w.job.submit, w.job.id) <= key);
         self.checked = self.checked.min(at);
-        // Cannot fail: QUEUE bounds waiting + running, and every caller checked or kept that.
-        let _ = self.queue.insert(at, waiting);
-    }
-
-    /// Reserves `job` at its earliest start from `now`, or returns `None` if it has none (not
-    /// enough nodes up until further notice).
-    fn place(&mut self, job: Job) -> Option<Ticks> {
-        let start = self
-            .table
-            .earliest_fit(self.now, job.nodes, job.estimate)
-            .ok()
-            .flatten()?;
-        // Cannot fail: the interval is free (earliest fit), inside time (checked by
-        // earliest_fit), and the table has room for every job (BREAKPOINTS >= 2 QUEUE + 2).
-        self.table
-            .reserve(start, start.saturating_add(job.estimate), job.nodes)
-            .ok()
-            .map(|()| start)
-    }
-
-    /// Takes back the reservation of a waiting job, if it holds one.
-    fn unreserve(&mut self, w: Waiting) {
-        if let Some(start) = w.reservation {
-            // Cannot fail: the reservation is in the table (and has room, as in `place`).
-            let _ = self
-                .table
-                .release(start, start.saturating_add(w.job.estimate), w.job.nodes);
-        }
+        // Cannot fail: QUEUE bounds waiting + running, and every caller checked or kept that;
+        // `at` is at most the length (a `partition_point`).
+        let _ = slots::insert(&mut self.queue, at, waiting);
     }
 
     /// Step 2: if nodes were freed since the last pass, every reserved waiting job (and, under
@@ -423,11 +393,10 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
         }
         self.freed = false;
         let conservative = self.policy == Policy::Conservative;
-        for i in 0..self.queue.len() {
-            let w = self.queue[i];
+        for w in self.queue.iter_mut() {
             if w.reservation.is_some() || conservative {
-                self.unreserve(w);
-                self.queue[i].reservation = self.place(w.job);
+                unreserve(&mut self.table, w);
+                w.reservation = place(&mut self.table, self.now, w.job);
             }
         }
     }
@@ -439,13 +408,6 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
                 .table
                 .min_free(self.now, self.now.saturating_add(job.estimate))
                 .is_ok_and(|free| free >= i64::from(job.nodes))
-    }
-
-    /// Selective: whether a waiting job's expected slowdown has reached the threshold.
-    fn starving(&self, job: &Job, threshold: U16F16) -> bool {
-        let wait = u128::from(self.now.saturating_sub(job.submit));
-        let estimate = u128::from(job.estimate);
-        ((wait + estimate) << 16) >= u128::from(threshold.to_bits()) * estimate
     }
 
     /// Starts the waiting job at queue index `i` at `now`: it holds a reservation starting now,
@@ -474,7 +436,8 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
                 u32::try_from(self.running.len() - 1).ok()?
             }
         };
-        self.queue.remove(i);
+        // Cannot fail: `i` was read above.
+        slots::remove(&mut self.queue, i)?;
         self.accounts.starts += 1;
         Some(Started {
             handle: Handle { slot, id: job.id },
@@ -529,10 +492,9 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
                 }
             }
             Policy::Selective(threshold) => {
-                for i in 0..self.queue.len() {
-                    let w = self.queue[i];
-                    if w.reservation.is_none() && self.starving(&w.job, threshold) {
-                        self.queue[i].reservation = self.place(w.job);
+                for w in self.queue.iter_mut() {
+                    if w.reservation.is_none() && starving(&w.job, now, threshold) {
+                        w.reservation = place(&mut self.table, now, w.job);
                     }
                 }
                 let mut i = 0;
@@ -561,7 +523,7 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
         mut started: impl FnMut(Started),
     ) -> Option<(JobId, Ticks)> {
         let head = self.queue.first()?.job;
-        let reservation = self.place(head);
+        let reservation = place(&mut self.table, self.now, head);
         let mut i = from.max(1);
         let mut free_now = self.table.free_at(self.now);
         while free_now > 0 {
@@ -577,10 +539,13 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
                 i += 1;
             }
         }
-        self.unreserve(Waiting {
-            job: head,
-            reservation,
-        });
+        unreserve(
+            &mut self.table,
+            &Waiting {
+                job: head,
+                reservation,
+            },
+        );
         reservation.map(|s| (head.id, s))
     }
 
@@ -649,7 +614,7 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
             ..run.job
         };
         let reservation = match self.policy {
-            Policy::Conservative => self.place(job),
+            Policy::Conservative => place(&mut self.table, self.now, job),
             _ => None,
         };
         self.enqueue(Waiting { job, reservation });
@@ -675,8 +640,8 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
             .iter()
             .position(|w| w.job.id == id)
             .ok_or(Error::Unknown)?;
-        let w = self.queue.remove(i);
-        self.unreserve(w);
+        let w = slots::remove(&mut self.queue, i).ok_or(Error::Unknown)?;
+        unreserve(&mut self.table, &w);
         self.freed = true;
         self.accounts.cancelled += 1;
         Ok(w.job)
@@ -703,18 +668,16 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
             return Err(Error::NotFree);
         }
         self.advance(now)?;
-        for i in 0..self.queue.len() {
-            let w = self.queue[i];
-            self.unreserve(w);
+        for w in &self.queue {
+            unreserve(&mut self.table, w);
         }
         // Cannot fail: the nodes are idle from now on (running jobs only end), so no more than
         // the cluster is down; the table has room (as in `place`).
         let _ = self.table.node_down(now, Ticks::MAX, count);
         let conservative = self.policy == Policy::Conservative;
-        for i in 0..self.queue.len() {
-            let w = self.queue[i];
+        for w in self.queue.iter_mut() {
             if w.reservation.is_some() || conservative {
-                self.queue[i].reservation = self.place(w.job);
+                w.reservation = place(&mut self.table, now, w.job);
             }
         }
         // EASY: a head that can no longer start (too few nodes up) protects nothing.
@@ -742,4 +705,34 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
         self.freed = true;
         Ok(())
     }
+}
+
+/// Reserves `job` in `table` at its earliest start from `now`, or returns `None` if it has none
+/// (not enough nodes up until further notice).
+fn place<const B: usize>(table: &mut SlotTable<B>, now: Ticks, job: Job) -> Option<Ticks> {
+    let start = table
+        .earliest_fit(now, job.nodes, job.estimate)
+        .ok()
+        .flatten()?;
+    // Cannot fail: the interval is free (earliest fit), inside time (checked by earliest_fit),
+    // and the table has room for every job (BREAKPOINTS >= 2 QUEUE + 2).
+    table
+        .reserve(start, start.saturating_add(job.estimate), job.nodes)
+        .ok()
+        .map(|()| start)
+}
+
+/// Takes the reservation of a waiting job back from `table`, if it holds one.
+fn unreserve<const B: usize>(table: &mut SlotTable<B>, w: &Waiting) {
+    if let Some(start) = w.reservation {
+        // Cannot fail: the reservation is in the table (and has room, as in `place`).
+        let _ = table.release(start, start.saturating_add(w.job.estimate), w.job.nodes);
+    }
+}
+
+/// Selective: whether a waiting job's expected slowdown at `now` has reached the threshold.
+fn starving(job: &Job, now: Ticks, threshold: U16F16) -> bool {
+    let wait = u128::from(now.saturating_sub(job.submit));
+    let estimate = u128::from(job.estimate);
+    ((wait + estimate) << 16) >= u128::from(threshold.to_bits()) * estimate
 }

@@ -384,10 +384,10 @@ pub fn route<const N: usize>(
     let n = providers.len();
     check_len::<N>(n)?;
     let (l, v) = check_arrivals(arrival_rate, arrival_variance)?;
-    let mut w = [0.0f64; N];
-    let mut ratio = [0.0f64; N];
+    // Each provider with its index, mu_i, w_i and mu_i / w_i (n <= N: each has its slot).
+    let mut ranked = [Ranked::default(); N];
     let mut total_mu = 0.0;
-    for (i, p) in providers.iter().enumerate() {
+    for ((i, p), slot) in providers.iter().enumerate().zip(ranked.iter_mut()) {
         check_provider(i, p)?;
         let e = eta_unchecked(l, v, p)?;
         if e <= 0.0 {
@@ -398,8 +398,12 @@ pub fn route<const N: usize>(
         if !(wi.is_finite() && wi > 0.0 && r.is_finite() && r > 0.0) {
             return Err(BrokerError::Model(ModelField::Result));
         }
-        w[i] = wi;
-        ratio[i] = r;
+        *slot = Ranked {
+            index: i,
+            mu: p.mu,
+            w: wi,
+            ratio: r,
+        };
         total_mu += p.mu;
     }
     if !total_mu.is_finite() {
@@ -408,30 +412,27 @@ pub fn route<const N: usize>(
     if total_mu <= l {
         return Err(BrokerError::Overload);
     }
-    // Sort by mu / w descending, ties to the lower index.
-    let mut order = [0usize; N];
-    for (i, o) in order.iter_mut().enumerate().take(n) {
-        *o = i;
-    }
-    let order = order.get_mut(..n).unwrap_or(&mut []);
+    // Sort by mu / w descending, ties to the lower index (insertion sort: stable).
+    let order = ranked.get_mut(..n).unwrap_or(&mut []);
     for i in 1..order.len() {
         let mut k = i;
-        while k > 0 && ratio[order[k]] > ratio[order[k - 1]] {
+        while k > 0 && order[k].ratio > order[k - 1].ratio {
             order.swap(k - 1, k);
             k -= 1;
         }
     }
+    let order: &[Ranked] = order;
     // The active set is the longest prefix whose next provider still has mu / w above the level
     // c_k = (sum_{<=k} mu - lambda) / sum_{<=k} w of the prefix before it: G(r_k) < lambda.
     let (mut m_sum, mut w_sum) = (0.0f64, 0.0f64);
     let mut k = 0;
-    for &i in order.iter() {
-        let g = m_sum - w_sum * ratio[i];
+    for r in order {
+        let g = m_sum - w_sum * r.ratio;
         if k > 0 && g >= l {
             break;
         }
-        m_sum += providers[i].mu;
-        w_sum += w[i];
+        m_sum += r.mu;
+        w_sum += r.w;
         k += 1;
     }
     let c = (m_sum - l) / w_sum;
@@ -441,7 +442,7 @@ pub fn route<const N: usize>(
     if c <= 0.0 {
         // sum mu > lambda, yet the level rounds to 0: the active providers' exact shares leave
         // them a slack below f64's resolution (extreme cost or rate ratios).
-        let first = order.first().copied().unwrap_or(0);
+        let first = order.first().map_or(0, |r| r.index);
         return Err(BrokerError::Unstable { provider: first });
     }
     let mut out = Routing::<N> {
@@ -449,22 +450,38 @@ pub fn route<const N: usize>(
         len: n,
     };
     let mut sum = 0.0;
-    for &i in order.iter().take(k) {
-        let y = providers[i].mu - w[i] * c;
+    for r in order.iter().take(k) {
+        let y = r.mu - r.w * c;
         let p = if y > 0.0 { y / l } else { 0.0 };
-        out.p[i] = p;
+        // Always there: index < n <= N.
+        if let Some(slot) = out.p.get_mut(r.index) {
+            *slot = p;
+        }
         sum += p;
     }
     if !(sum.is_finite() && sum > 0.0) {
         return Err(BrokerError::Model(ModelField::Result));
     }
-    for (i, p) in out.p.iter_mut().enumerate().take(n) {
+    for (i, (p, provider)) in out.p.iter_mut().zip(providers).enumerate() {
         *p = (*p / sum).min(1.0);
-        if l * *p >= providers[i].mu {
+        if l * *p >= provider.mu {
             return Err(BrokerError::Unstable { provider: i });
         }
     }
     Ok(out)
+}
+
+/// A provider as [`route`] ranks them.
+#[derive(Clone, Copy, Default)]
+struct Ranked {
+    /// Its index in the slice given.
+    index: usize,
+    /// `mu_i`.
+    mu: f64,
+    /// `w_i = sqrt(K_i eta_i)`.
+    w: f64,
+    /// `mu_i / w_i`, the ranking key.
+    ratio: f64,
 }
 
 /// The No-Redirection baseline (seed 002 Sec. VI): every request to provider `local`.
@@ -491,7 +508,7 @@ pub fn no_redirection<const N: usize>(
         p: [0.0; N],
         len: n,
     };
-    out.p[local] = 1.0;
+    *out.p.get_mut(local).ok_or(BrokerError::LengthMismatch)? = 1.0;
     Ok(out)
 }
 

@@ -89,6 +89,7 @@
 //! `4 N + 4` (36 for `N = 8`); [`DispatchError`] is 4. No heap.
 
 use core::fmt;
+use core::num::NonZeroU64;
 
 /// The most clusters any dispatcher accepts (`2^14`), whatever its capacity `N`.
 pub const MAX_CLUSTERS: usize = 1 << 14;
@@ -198,7 +199,7 @@ fn validate(
 
 /// The best rational approximation `a / b` of `q` in `(0, 1]` with `b <= MAX_DENOMINATOR` within
 /// a relative [`SNAP_TOLERANCE`], by continued fractions.
-fn snap(q: f64) -> Option<(u64, u64)> {
+fn snap(q: f64) -> Option<(u64, NonZeroU64)> {
     // Convergents h_n / k_n, with h_{-2} = 0, h_{-1} = 1, k_{-2} = 1, k_{-1} = 0.
     let (mut h2, mut h1, mut k2, mut k1) = (0u64, 1u64, 1u64, 0u64);
     let mut x = q;
@@ -214,7 +215,8 @@ fn snap(q: f64) -> Option<(u64, u64)> {
             return None;
         }
         if libm::fabs(q - h as f64 / k as f64) <= q * SNAP_TOLERANCE {
-            return Some((h, k));
+            // k = 0 never passes the test above (h / 0 is infinite or NaN).
+            return NonZeroU64::new(k).map(|k| (h, k));
         }
         let frac = x - a as f64;
         if frac <= 0.0 {
@@ -334,19 +336,17 @@ impl<const N: usize> Reciprocals<N> {
         let mut common = 1u64;
         for slot in 0..len {
             let (_, b) = snap(q(slot))?;
-            common = lcm(common, b).filter(|&d| d <= MAX_COMMON)?;
+            common = lcm(common, b.get()).filter(|&d| d <= MAX_COMMON)?;
         }
-        // Numerators over the common denominator, then their lcm M: inv_j = M / w_j.
-        let mut w = [0u64; N];
+        // Numerators over the common denominator (none is zero), then their lcm M:
+        // inv_j = M / w_j.
+        let mut w = [NonZeroU64::MIN; N];
         let (mut total, mut m) = (0u64, 1u64);
         for (slot, wj) in w.iter_mut().enumerate().take(len) {
             let (a, b) = snap(q(slot))?;
-            *wj = a.checked_mul(common / b)?;
-            if *wj == 0 {
-                return None;
-            }
-            total = total.checked_add(*wj)?;
-            m = lcm(m, *wj).filter(|&m| m <= MAX_INV)?;
+            *wj = NonZeroU64::new(a.checked_mul(common / b)?)?;
+            total = total.checked_add(wj.get())?;
+            m = lcm(m, wj.get()).filter(|&m| m <= MAX_INV)?;
         }
         if total != common {
             return None;

@@ -113,7 +113,7 @@ use heapless::Vec;
 use crate::error::{Error, Param, Refused};
 use crate::preempt::{self, Candidate, MAX_CANDIDATES};
 pub use crate::preempt::{Class, Policy};
-use crate::slots::{Nodes, SlotTable, Span};
+use crate::slots::{self, Nodes, SlotTable, Span};
 use crate::units::{TICKS_PER_SECOND, Ticks};
 
 /// A lease's handle: submission order, from 0, never reused.
@@ -965,10 +965,9 @@ impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS>
 
     /// Ends lease `i` at `t`: releases its reservation, removes it, counts it.
     fn finish(&mut self, i: usize, t: Ticks, end: End, out: &mut impl FnMut(Event)) {
-        if i >= self.leases.len() {
+        let Some(l) = slots::remove(&mut self.leases, i) else {
             return;
-        }
-        let l = self.leases.remove(i);
+        };
         if let Some(h) = l.hold {
             // Cannot fail: the table holds this reservation.
             let _ = self.table.release(h.start, h.end, l.spec.nodes);

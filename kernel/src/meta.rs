@@ -230,16 +230,15 @@ impl<const USERS: usize, const BATCH: usize, const SLOTS: usize>
         };
         let best = self
             .slots
-            .iter()
+            .iter_mut()
             .enumerate()
             .filter(|(_, s)| s.max_task >= task.work)
-            .map(|(i, s)| (s.ready_at.max(now), i))
-            .min();
+            .map(|(i, s)| (s.ready_at.max(now), i, s))
+            .min_by_key(|&(start, i, _)| (start, i));
         // Submission checked that a slot accepts the task, and slots are never removed or shrunk.
-        let Some((start, i)) = best else {
+        let Some((start, i, slot)) = best else {
             return Ok(None);
         };
-        let slot = &mut self.slots[i];
         let run = exec_ticks(task.work, slot.speed).unwrap_or(Ticks::MAX);
         slot.ready_at = start.saturating_add(run);
         Ok(Some(Assignment {

@@ -198,10 +198,11 @@ impl<const FLOWS: usize> Registry<FLOWS> {
     /// ones included, can take the total weight above it.
     pub fn max_total_weight(&self, capacity: Mips) -> u64 {
         self.iter()
-            .filter(|(_, r)| !r.is_temporary())
-            .map(|(_, r)| {
-                let w = u128::from(capacity) * u128::from(r.weight) / u128::from(r.rho);
-                u64::try_from(w).unwrap_or(u64::MAX)
+            .filter_map(|(_, r)| {
+                // Temporary users (rho = 0) are not held to Eq. 1.
+                let w =
+                    (u128::from(capacity) * u128::from(r.weight)).checked_div(u128::from(r.rho))?;
+                Some(u64::try_from(w).unwrap_or(u64::MAX))
             })
             .min()
             .unwrap_or(u64::MAX)

@@ -69,14 +69,18 @@
 //! `B` is the current number of breakpoints (at most `BREAKPOINTS`). `free_at` is `O(log B)`;
 //! `min_free` and the checks of the mutations are `O(log B + k)`, `k` the breakpoints inside the
 //! interval; a mutation's commit shifts the array for at most two insertions or removals, `O(B)`
-//! element moves (a `memmove`). `earliest_fit` is `O(log B + k)`, `k` the breakpoints it passes,
-//! at most `B`. No division, no recursion, no allocation.
+//! element moves. `earliest_fit` is `O(log B + k)`, `k` the breakpoints it passes,
+//! at most `B`. No division, no recursion, no allocation, no panic path (no index the compiler
+//! cannot prove in range). The code is written once for every capacity, over a slice or a
+//! [`VecView`] of the breakpoints: a program with tables of two capacities carries one copy.
 //! Memory: `size_of::<SlotTable<B>>() == 16 B + 16` bytes on x86-64, `thumbv6m` and
 //! `thumbv7em` alike (a [`Step`] is 16 bytes, 8-aligned; 1,040 bytes for `B = 64`, 65,552 for
 //! `B = 4096`); a [`Request`] is 24 bytes. A reservation of `[s, e)` needs at most two
 //! breakpoints, so `B = 2 J + 2 F` holds `J` reservations and `F` failures in the worst case.
 
-use heapless::Vec;
+use core::cell::Cell;
+
+use heapless::{Vec, VecView};
 
 use crate::error::{Error, Param, Refused};
 use crate::units::Ticks;
@@ -127,6 +131,10 @@ enum Kind {
 }
 
 /// The free-node profile of a cluster, in at most `BREAKPOINTS` breakpoints.
+///
+/// The methods are thin: the work is done once for every capacity, over a slice (reads) or a
+/// [`VecView`] (mutations) of the breakpoints, so that a program holding tables of several
+/// capacities carries one copy of the code.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SlotTable<const BREAKPOINTS: usize> {
     nodes: Nodes,
@@ -170,65 +178,29 @@ impl<const BREAKPOINTS: usize> SlotTable<BREAKPOINTS> {
         self.steps.is_empty()
     }
 
-    /// Index of the first breakpoint with `at > t` (the step covering `t` is the one before).
-    fn after(&self, t: Ticks) -> usize {
-        self.steps.partition_point(|s| s.at <= t)
-    }
-
-    /// `(down, reserved)` of the step at index `i - 1`, or zeros before the first breakpoint.
-    fn before(&self, i: usize) -> (Nodes, Nodes) {
-        match i.checked_sub(1).and_then(|j| self.steps.get(j)) {
-            Some(s) => (s.down, s.reserved),
-            None => (0, 0),
+    fn profile(&self) -> Profile<'_> {
+        Profile {
+            nodes: self.nodes,
+            steps: &self.steps,
         }
-    }
-
-    fn free_of(&self, down: Nodes, reserved: Nodes) -> i64 {
-        i64::from(self.nodes) - i64::from(down) - i64::from(reserved)
     }
 
     /// `(down, reserved)` at instant `t`. `O(log B)`.
     pub fn counts_at(&self, t: Ticks) -> (Nodes, Nodes) {
-        self.before(self.after(t))
+        self.profile().counts_at(t)
     }
 
     /// Free nodes at instant `t`: negative where a failure overcommitted reservations. `O(log B)`.
     pub fn free_at(&self, t: Ticks) -> i64 {
         let (d, r) = self.counts_at(t);
-        self.free_of(d, r)
-    }
-
-    /// The steps covering `[start, end)` as `(from, to, down, reserved)`, `from` clamped to
-    /// `start` and `to` to `end`.
-    fn covering(
-        &self,
-        start: Ticks,
-        end: Ticks,
-    ) -> impl Iterator<Item = (Ticks, Ticks, Nodes, Nodes)> + '_ {
-        let first = self.after(start);
-        let (d0, r0) = self.before(first);
-        let inner = self.steps[first..].iter().take_while(move |s| s.at < end);
-        let head = core::iter::once((start, d0, r0));
-        let all = head.chain(inner.map(|s| (s.at, s.down, s.reserved)));
-        let nexts = self.steps[first..]
-            .iter()
-            .map(move |s| s.at.min(end))
-            .chain(core::iter::once(end));
-        all.zip(nexts).map(|((from, d, r), to)| (from, to, d, r))
+        free_of(self.nodes, d, r)
     }
 
     /// The smallest free count over `[start, end)`. `O(log B + k)`.
     ///
     /// Errors: `InvalidParameter(Delay)` if `start >= end`.
     pub fn min_free(&self, start: Ticks, end: Ticks) -> Result<i64, Error> {
-        if start >= end {
-            return Err(Error::InvalidParameter(Param::Delay));
-        }
-        Ok(self
-            .covering(start, end)
-            .map(|(_, _, d, r)| self.free_of(d, r))
-            .min()
-            .unwrap_or(i64::MIN))
+        self.profile().min_free(start, end)
     }
 
     /// The earliest `s >= from` such that at least `nodes` nodes are free at every instant of
@@ -245,37 +217,7 @@ impl<const BREAKPOINTS: usize> SlotTable<BREAKPOINTS> {
         nodes: Nodes,
         duration: Ticks,
     ) -> Result<Option<Ticks>, Error> {
-        if nodes == 0 {
-            return Err(Error::InvalidParameter(Param::Capacity));
-        }
-        if duration == 0 {
-            return Err(Error::InvalidParameter(Param::Delay));
-        }
-        if nodes > self.nodes {
-            return Err(Error::TaskTooLarge);
-        }
-        if from.checked_add(duration).is_none() {
-            return Err(Error::Overflow);
-        }
-        // A step fits iff down + reserved <= nodes - need (no signed arithmetic in the scan).
-        let limit = u64::from(self.nodes - nodes);
-        let fits = |s: &Step| u64::from(s.down) + u64::from(s.reserved) <= limit;
-        let first = self.after(from);
-        let (d0, r0) = self.before(first);
-        let mut candidate = (u64::from(d0) + u64::from(r0) <= limit).then_some(from);
-        for s in &self.steps[first..] {
-            // The run of fitting steps from the candidate reaches s.at (> candidate).
-            if let Some(c) = candidate.filter(|&c| s.at - c >= duration) {
-                return Ok(Some(c));
-            }
-            if !fits(s) {
-                candidate = None;
-            } else if candidate.is_none() {
-                candidate = Some(s.at);
-            }
-        }
-        // The last step runs to Ticks::MAX, the end of schedulable time.
-        Ok(candidate.filter(|&c| Ticks::MAX - c >= duration))
+        self.profile().earliest_fit(from, nodes, duration)
     }
 
     /// Reserves `nodes` nodes over `[start, end)`.
@@ -340,6 +282,160 @@ impl<const BREAKPOINTS: usize> SlotTable<BREAKPOINTS> {
     /// caller has not yet released), clamped to start at `from` (`None` from `Ticks::MAX`, which no
     /// interval contains). `O(log B + k)`.
     pub fn overcommitted(&self, from: Ticks) -> Option<Span> {
+        self.profile().overcommitted(from)
+    }
+
+    /// Forgets the history before `t`: afterwards the counts at every instant before `t` read as
+    /// the counts at `t`, and every instant from `t` on is unchanged. A scheduler that only plans
+    /// from its current time calls this as time advances, so that breakpoints of the past
+    /// (completed jobs, repaired failures) do not accumulate. Releasing a reservation that began
+    /// before `t` and still holds at `t` still succeeds, since its nodes are counted back to time 0.
+    /// `O(B)` (one shift of the array); never needs room.
+    pub fn forget_before(&mut self, t: Ticks) {
+        forget_before(self.steps.as_mut_view(), t);
+    }
+
+    /// Check, then commit, one mutation. Returns the overcommitted span inside the request.
+    fn apply(&mut self, kind: Kind, req: Request) -> Result<Option<Span>, Refused<Request>> {
+        apply(self.nodes, self.steps.as_mut_view(), kind, req)
+    }
+}
+
+/// Free nodes of a cluster of `cluster` nodes with these counts.
+fn free_of(cluster: Nodes, down: Nodes, reserved: Nodes) -> i64 {
+    i64::from(cluster) - i64::from(down) - i64::from(reserved)
+}
+
+/// `(down, reserved)` of a breakpoint, or zeros for none (before the first breakpoint).
+fn counts(step: Option<&Step>) -> (Nodes, Nodes) {
+    step.map_or((0, 0), |s| (s.down, s.reserved))
+}
+
+/// The table around an instant `t` ([`Profile::around`]).
+struct Around {
+    /// Index of the first breakpoint at or after `t`.
+    index: usize,
+    /// The counts in force just before `t` (zeros at `t = 0`).
+    before: (Nodes, Nodes),
+    /// The counts in force at `t`.
+    at: (Nodes, Nodes),
+    /// Whether a breakpoint is at `t`.
+    has: bool,
+}
+
+/// The breakpoints of a table of any capacity and its cluster's size: the reads, and the checks
+/// of a mutation, are written once over this view.
+#[derive(Clone, Copy)]
+struct Profile<'a> {
+    nodes: Nodes,
+    steps: &'a [Step],
+}
+
+impl<'a> Profile<'a> {
+    /// The counts in force at `t` and the breakpoints after it (`at > t`). `O(log B)`.
+    fn split(&self, t: Ticks) -> ((Nodes, Nodes), &'a [Step]) {
+        let i = self.steps.partition_point(|s| s.at <= t);
+        // `partition_point` never exceeds the length: the fallback is never taken.
+        let (past, later) = self.steps.split_at_checked(i).unwrap_or((self.steps, &[]));
+        (counts(past.last()), later)
+    }
+
+    fn counts_at(&self, t: Ticks) -> (Nodes, Nodes) {
+        self.split(t).0
+    }
+
+    /// The table around instant `t`, with one search. `O(log B)`.
+    fn around(&self, t: Ticks) -> Around {
+        let index = self.steps.partition_point(|s| s.at < t);
+        let before = counts(index.checked_sub(1).and_then(|i| self.steps.get(i)));
+        match self.steps.get(index) {
+            Some(s) if s.at == t => Around {
+                index,
+                before,
+                at: counts(Some(s)),
+                has: true,
+            },
+            _ => Around {
+                index,
+                before,
+                at: before,
+                has: false,
+            },
+        }
+    }
+
+    fn free_of(&self, down: Nodes, reserved: Nodes) -> i64 {
+        free_of(self.nodes, down, reserved)
+    }
+
+    /// The steps covering `[start, end)` as `(from, to, down, reserved)`, `from` clamped to
+    /// `start` and `to` to `end`.
+    fn covering(
+        &self,
+        start: Ticks,
+        end: Ticks,
+    ) -> impl Iterator<Item = (Ticks, Ticks, Nodes, Nodes)> + 'a {
+        let ((d0, r0), later) = self.split(start);
+        let inner = later.iter().take_while(move |s| s.at < end);
+        let head = core::iter::once((start, d0, r0));
+        let all = head.chain(inner.map(|s| (s.at, s.down, s.reserved)));
+        let nexts = later
+            .iter()
+            .map(move |s| s.at.min(end))
+            .chain(core::iter::once(end));
+        all.zip(nexts).map(|((from, d, r), to)| (from, to, d, r))
+    }
+
+    fn min_free(&self, start: Ticks, end: Ticks) -> Result<i64, Error> {
+        if start >= end {
+            return Err(Error::InvalidParameter(Param::Delay));
+        }
+        Ok(self
+            .covering(start, end)
+            .map(|(_, _, d, r)| self.free_of(d, r))
+            .min()
+            .unwrap_or(i64::MIN))
+    }
+
+    fn earliest_fit(
+        &self,
+        from: Ticks,
+        nodes: Nodes,
+        duration: Ticks,
+    ) -> Result<Option<Ticks>, Error> {
+        if nodes == 0 {
+            return Err(Error::InvalidParameter(Param::Capacity));
+        }
+        if duration == 0 {
+            return Err(Error::InvalidParameter(Param::Delay));
+        }
+        if nodes > self.nodes {
+            return Err(Error::TaskTooLarge);
+        }
+        if from.checked_add(duration).is_none() {
+            return Err(Error::Overflow);
+        }
+        // A step fits iff down + reserved <= nodes - need (no signed arithmetic in the scan).
+        let limit = u64::from(self.nodes - nodes);
+        let fits = |d: Nodes, r: Nodes| u64::from(d) + u64::from(r) <= limit;
+        let ((d0, r0), later) = self.split(from);
+        let mut candidate = fits(d0, r0).then_some(from);
+        for s in later {
+            // The run of fitting steps from the candidate reaches s.at (> candidate).
+            if let Some(c) = candidate.filter(|&c| s.at - c >= duration) {
+                return Ok(Some(c));
+            }
+            if !fits(s.down, s.reserved) {
+                candidate = None;
+            } else if candidate.is_none() {
+                candidate = Some(s.at);
+            }
+        }
+        // The last step runs to Ticks::MAX, the end of schedulable time.
+        Ok(candidate.filter(|&c| Ticks::MAX - c >= duration))
+    }
+
+    fn overcommitted(&self, from: Ticks) -> Option<Span> {
         let mut span: Option<Span> = None;
         // The instant Ticks::MAX is in no interval: from == MAX covers nothing.
         for (at, to, d, r) in self.covering(from, Ticks::MAX).filter(|c| c.0 < c.1) {
@@ -352,138 +448,123 @@ impl<const BREAKPOINTS: usize> SlotTable<BREAKPOINTS> {
         }
         span
     }
+}
 
-    /// Forgets the history before `t`: afterwards the counts at every instant before `t` read as
-    /// the counts at `t`, and every instant from `t` on is unchanged. A scheduler that only plans
-    /// from its current time calls this as time advances, so that breakpoints of the past
-    /// (completed jobs, repaired failures) do not accumulate. Releasing a reservation that began
-    /// before `t` and still holds at `t` still succeeds, since its nodes are counted back to time 0.
-    /// `O(B)` (one shift of the array); never needs room.
-    pub fn forget_before(&mut self, t: Ticks) {
-        let past = self.after(t);
-        let (down, reserved) = self.before(past);
-        // The breakpoints after `t` keep their order; at most one goes back in front.
-        let keep = past.saturating_sub(1);
-        self.steps.rotate_left(keep);
-        self.steps.truncate(self.steps.len() - keep);
-        match self.steps.first_mut() {
-            Some(first) if past > 0 => {
-                if (down, reserved) == (0, 0) {
-                    self.steps.remove(0);
-                } else {
-                    *first = Step {
-                        at: 0,
-                        down,
-                        reserved,
-                    };
-                }
-            }
-            _ => {}
+/// [`SlotTable::forget_before`] on the breakpoints of a table of any capacity.
+fn forget_before(steps: &mut VecView<Step>, t: Ticks) {
+    let past = steps.partition_point(|s| s.at <= t);
+    // The step in force at `t`; none: nothing before `t` to forget.
+    let Some(&current) = past.checked_sub(1).and_then(|i| steps.get(i)) else {
+        return;
+    };
+    if (current.down, current.reserved) == (0, 0) {
+        // The counts at `t` are those before the first breakpoint: it goes too.
+        drain_front(steps, past);
+    } else {
+        // The breakpoints after `t` keep their order; the current one moves to time 0.
+        drain_front(steps, past - 1);
+        if let Some(first) = steps.first_mut() {
+            first.at = 0;
         }
     }
+}
 
-    /// New `(down, reserved)` of a step, or the reason the request is refused there.
-    fn changed(&self, kind: Kind, n: Nodes, d: Nodes, r: Nodes) -> Result<(Nodes, Nodes), Error> {
-        changed(self.nodes, kind, n, d, r)
+/// [`SlotTable::apply`] on the breakpoints of a table of any capacity (`steps.capacity()` is the
+/// table's `BREAKPOINTS`).
+fn apply(
+    cluster: Nodes,
+    steps: &mut VecView<Step>,
+    kind: Kind,
+    req: Request,
+) -> Result<Option<Span>, Refused<Request>> {
+    let Request { start, end, nodes } = req;
+    let refuse = |reason| Refused::new(reason, req);
+    if start >= end {
+        return Err(refuse(Error::InvalidParameter(Param::Delay)));
     }
-
-    /// Check, then commit, one mutation. Returns the overcommitted span inside the request.
-    fn apply(&mut self, kind: Kind, req: Request) -> Result<Option<Span>, Refused<Request>> {
-        let Request { start, end, nodes } = req;
-        let refuse = |reason| Refused::new(reason, req);
-        if start >= end {
-            return Err(refuse(Error::InvalidParameter(Param::Delay)));
+    if nodes == 0 {
+        return Err(refuse(Error::InvalidParameter(Param::Capacity)));
+    }
+    if nodes > cluster {
+        return Err(refuse(Error::TaskTooLarge));
+    }
+    let change = |(d, r): (Nodes, Nodes)| changed(cluster, kind, nodes, d, r);
+    let table = Profile {
+        nodes: cluster,
+        steps,
+    };
+    // Check every step of the interval, and find where free goes negative.
+    let mut negative: Option<Span> = None;
+    for (from, to, d, r) in table.covering(start, end) {
+        let (d2, r2) = change((d, r)).map_err(refuse)?;
+        if table.free_of(d2, r2) < 0 {
+            let s = negative.get_or_insert(Span {
+                start: from,
+                end: to,
+            });
+            s.end = to;
         }
-        if nodes == 0 {
-            return Err(refuse(Error::InvalidParameter(Param::Capacity)));
-        }
-        if nodes > self.nodes {
-            return Err(refuse(Error::TaskTooLarge));
-        }
-        // Check every step of the interval, and find where free goes negative.
-        let mut negative: Option<Span> = None;
-        for (from, to, d, r) in self.covering(start, end) {
-            let (d2, r2) = self.changed(kind, nodes, d, r).map_err(refuse)?;
-            if self.free_of(d2, r2) < 0 {
-                let s = negative.get_or_insert(Span {
-                    start: from,
-                    end: to,
-                });
-                s.end = to;
-            }
-        }
-        // Breakpoints needed at start and end afterwards, and the resulting length.
-        let i_start = self.after(start);
-        let has_start = i_start > 0 && self.steps[i_start - 1].at == start;
-        let prev = self.before(if has_start { i_start - 1 } else { i_start });
-        let old_at_start = self.before(i_start);
-        let new_at_start = self
-            .changed(kind, nodes, old_at_start.0, old_at_start.1)
-            .map_err(refuse)?;
-        let need_start = new_at_start != prev;
-        let (need_end, has_end) = if end == Ticks::MAX {
-            (false, false)
-        } else {
-            let i_end = self.after(end);
-            let has_end = i_end > 0 && self.steps[i_end - 1].at == end;
-            let old_at_end = self.before(i_end);
-            let old_before_end = self.counts_at(end - 1);
-            let new_before_end = self
-                .changed(kind, nodes, old_before_end.0, old_before_end.1)
-                .map_err(refuse)?;
-            (old_at_end != new_before_end, has_end)
-        };
-        let len = self.steps.len() + usize::from(need_start) + usize::from(need_end)
-            - usize::from(has_start)
-            - usize::from(has_end);
-        if len > BREAKPOINTS {
-            return Err(refuse(Error::Full));
-        }
-        // Commit: shift the counts inside [start, end), then removals, then insertions (so the
-        // array never holds more than max(old, new) breakpoints).
-        let old_at_end = if end == Ticks::MAX {
-            (0, 0)
-        } else {
-            self.counts_at(end)
-        };
-        let cluster = self.nodes;
-        let lo = self.steps.partition_point(|s| s.at < start);
-        for s in self.steps[lo..].iter_mut().take_while(|s| s.at < end) {
+    }
+    // Breakpoints needed at start and end afterwards, and the resulting length.
+    let at_start = table.around(start);
+    let new_at_start = change(at_start.at).map_err(refuse)?;
+    let need_start = new_at_start != at_start.before;
+    let (need_end, has_end, old_at_end) = if end == Ticks::MAX {
+        (false, false, (0, 0))
+    } else {
+        let at_end = table.around(end);
+        let new_before_end = change(at_end.before).map_err(refuse)?;
+        (at_end.at != new_before_end, at_end.has, at_end.at)
+    };
+    let has_start = at_start.has;
+    let len = steps.len() + usize::from(need_start) + usize::from(need_end)
+        - usize::from(has_start)
+        - usize::from(has_end);
+    if len > steps.capacity() {
+        return Err(refuse(Error::Full));
+    }
+    // Commit: shift the counts inside [start, end), then removals, then insertions (so the
+    // array never holds more than max(old, new) breakpoints).
+    if let Some(from_start) = steps.get_mut(at_start.index..) {
+        for s in from_start.iter_mut().take_while(|s| s.at < end) {
             // Cannot fail: checked above for every step of the interval.
-            if let Ok((d, r)) = changed(cluster, kind, nodes, s.down, s.reserved) {
+            if let Ok((d, r)) = change((s.down, s.reserved)) {
                 s.down = d;
                 s.reserved = r;
             }
         }
-        if has_end && !need_end {
-            self.steps.remove(self.after(end) - 1);
-        }
-        if has_start && !need_start {
-            self.steps.remove(self.after(start) - 1);
-        }
-        if need_end && !has_end {
-            // Cannot fail: the length was checked.
-            let _ = self.steps.insert(
-                self.after(end),
-                Step {
-                    at: end,
-                    down: old_at_end.0,
-                    reserved: old_at_end.1,
-                },
-            );
-        }
-        if need_start && !has_start {
-            let _ = self.steps.insert(
-                self.after(start),
-                Step {
-                    at: start,
-                    down: new_at_start.0,
-                    reserved: new_at_start.1,
-                },
-            );
-        }
-        Ok(negative)
     }
+    // Each removes or inserts only where the breakpoint is (or is not) already there; the
+    // insertions cannot fail: the length was checked.
+    if !need_end {
+        remove_breakpoint(steps, end);
+    }
+    if !need_start {
+        remove_breakpoint(steps, start);
+    }
+    if need_end {
+        let (down, reserved) = old_at_end;
+        let _ = insert_breakpoint(
+            steps,
+            Step {
+                at: end,
+                down,
+                reserved,
+            },
+        );
+    }
+    if need_start {
+        let (down, reserved) = new_at_start;
+        let _ = insert_breakpoint(
+            steps,
+            Step {
+                at: start,
+                down,
+                reserved,
+            },
+        );
+    }
+    Ok(negative)
 }
 
 /// New `(down, reserved)` of a step of a cluster of `cluster` nodes, or why it is refused there.
@@ -512,9 +593,110 @@ fn changed(
     }
 }
 
+/// Removes the breakpoint at `t`, if there is one.
+fn remove_breakpoint(steps: &mut VecView<Step>, t: Ticks) {
+    if let Ok(i) = steps.binary_search_by(|s| s.at.cmp(&t)) {
+        remove(steps, i);
+    }
+}
+
+/// Inserts `step` at its place in time; hands it back if a breakpoint is already there or the
+/// table is full.
+fn insert_breakpoint(steps: &mut VecView<Step>, step: Step) -> Result<(), Step> {
+    match steps.binary_search_by(|s| s.at.cmp(&step.at)) {
+        Ok(_) => Err(step),
+        Err(i) => insert(steps, i, step),
+    }
+}
+
+/// `Vec::insert` that cannot panic: hands `item` back if `v` is full or `i > v.len()`.
+/// One shift of the elements from `i` on. Also used by [`crate::backfill`].
+pub(crate) fn insert<T: Copy>(v: &mut VecView<T>, i: usize, item: T) -> Result<(), T> {
+    if i > v.len() {
+        return Err(item);
+    }
+    v.push(item)?;
+    if let Some(tail) = v.get_mut(i..) {
+        // The elements from `i` on move up one place, over the pushed copy.
+        shift_up(tail);
+        if let Some(first) = tail.first_mut() {
+            *first = item;
+        }
+    }
+    Ok(())
+}
+
+/// `Vec::remove` that cannot panic: `None` if `i >= v.len()`. One shift of the elements after
+/// `i`. Also used by [`crate::backfill`].
+pub(crate) fn remove<T: Copy>(v: &mut VecView<T>, i: usize) -> Option<T> {
+    let tail = v.get_mut(i..)?;
+    let item = *tail.first()?;
+    // The elements after `i` move down one place; the last, now copied, is dropped.
+    shift_down(tail);
+    v.pop();
+    Some(item)
+}
+
+/// `s[j + 1] = s[j]` for every `j` but the last, from the end. Over pairs of cells, so that
+/// there is no index to check: the compiler emits a plain copy loop, no bounds check.
+fn shift_up<T: Copy>(s: &mut [T]) {
+    for pair in Cell::from_mut(s).as_slice_of_cells().windows(2).rev() {
+        if let [from, to] = pair {
+            to.set(from.get());
+        }
+    }
+}
+
+/// `s[j] = s[j + 1]` for every `j` but the last, from the start (as [`shift_up`]).
+fn shift_down<T: Copy>(s: &mut [T]) {
+    for pair in Cell::from_mut(s).as_slice_of_cells().windows(2) {
+        if let [to, from] = pair {
+            to.set(from.get());
+        }
+    }
+}
+
+/// Removes the first `k` elements of `v` (every element if `k >= v.len()`), keeping the order of
+/// the rest. Two reversals, `[dropped, kept]` to `[kept, dropped reversed]`: `O(len)` moves and
+/// no index.
+fn drain_front<T>(v: &mut VecView<T>, k: usize) {
+    let Some((_, kept)) = v.split_at_mut_checked(k) else {
+        v.clear();
+        return;
+    };
+    kept.reverse();
+    let kept = kept.len();
+    v.reverse();
+    v.truncate(kept);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn checked_insert_remove_and_drain_match_the_vec_operations() {
+        let full: Vec<u8, 5> = Vec::from_slice(&[1, 2, 3, 4]).unwrap();
+        for i in 0..=5 {
+            let (mut ours, mut theirs) = (full.clone(), full.clone());
+            if i <= full.len() {
+                assert_eq!(insert(&mut ours, i, 9), theirs.insert(i, 9));
+            } else {
+                assert_eq!(insert(&mut ours, i, 9), Err(9));
+            }
+            assert_eq!(ours, theirs);
+            let (mut ours, mut theirs) = (full.clone(), full.clone());
+            let expected = (i < full.len()).then(|| theirs.remove(i));
+            assert_eq!(remove(&mut ours, i), expected);
+            assert_eq!(ours, theirs);
+            let mut drained = full.clone();
+            drain_front(&mut drained, i);
+            assert_eq!(drained.as_slice(), full.get(i..).unwrap_or(&[]));
+        }
+        let mut at_capacity: Vec<u8, 4> = Vec::from_slice(&[1, 2, 3, 4]).unwrap();
+        assert_eq!(insert(&mut at_capacity, 0, 9), Err(9));
+        assert_eq!(at_capacity, [1, 2, 3, 4]);
+    }
 
     #[test]
     fn conservative_backfilling_places_each_job_at_its_earliest_fit() {
