@@ -585,16 +585,12 @@ qg_status qg_bucket_init(qg_bucket *storage,
 // (rounded up); or `QG_CONFORMANCE_ON_FEEDBACK`. The bucket does not change.
 //
 // Errors: the pointer checks; `QG_ERR_PARAM_WORK` (zero work), `QG_ERR_TASK_TOO_LARGE` (above
-// imax, Eq. 4), `QG_ERR_FULL` (65,535 tasks await feedback), `QG_ERR_OVERFLOW` (a wait beyond
-// `UINT64_MAX` ticks), `QG_ERR_TIME_WENT_BACKWARDS` (`now` before the bucket's last `init`, charge or
-// feedback).
+// imax, Eq. 4), `QG_ERR_FULL` (65,535 tasks await feedback), `QG_ERR_TIME_WENT_BACKWARDS`
+// (`now` before the bucket's last `init`, charge or feedback).
 //
 // # Safety
 // `bucket` as for every call (see docs/firmware.md); `out` writable.
-qg_status qg_bucket_check(qg_bucket *bucket,
-                          uint64_t now,
-                          uint64_t work,
-                          qg_conformance *out);
+qg_status qg_bucket_check(qg_bucket *bucket, uint64_t now, uint64_t work, qg_conformance *out);
 
 // Charges a task of `work` MI that conforms at `now` (ticks), and writes what was charged (MI)
 // to `*charged` unless that is null: the task's work (`EXACT`), imax (`CONSERVATIVE`,

@@ -5,7 +5,8 @@
 #                                  Cortex-M3 under QEMU; exits 0 only if every check passed
 #   firmware/c/build.sh footprint  the library's flash footprint on thumbv7em at opt-level "s":
 #                                  an image referencing every API function minus one referencing
-#                                  none, and its split by crate
+#                                  none, and its split by crate; fails if the image holds any
+#                                  panic path
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -59,6 +60,14 @@ footprint)
             total[k] += size
         }
         END { for (k in total) printf "%8d  %s\n", total[k], k }' | sort -rn
+    # A panic anywhere in the code the API reaches would link core's panic functions (every
+    # bounds check, unwrap, division by zero and overflow check calls into core::panicking).
+    echo "--- panic paths in the library (none allowed)"
+    if arm-none-eabi-nm -C "$out/footprint-api.elf" | grep -E 'core::panicking|rust_begin_unwind'; then
+        echo "the library links a panic path: some kernel or API code can panic" >&2
+        exit 1
+    fi
+    echo none
     ;;
 *)
     echo "usage: $0 test|footprint" >&2

@@ -11,7 +11,7 @@
 //! Units: times and waits in ticks (µs), never decreasing; work in MI; rho in MIPS; the credit in
 //! instructions (`MI x 10^6`, or `MIPS x ticks`: refill is exact integer arithmetic, and waits are
 //! rounded up to whole ticks). Every call is `O(1)`: a check is a few multiplications and, only
-//! when the task must wait, one 128-bit division.
+//! when the task must wait, one 64-bit division.
 
 use qosgate_kernel::Error;
 use qosgate_kernel::bucket::{Bucket, Charge, Conformance};
@@ -133,9 +133,8 @@ pub unsafe extern "C" fn qg_bucket_init(
 /// (rounded up); or `QG_CONFORMANCE_ON_FEEDBACK`. The bucket does not change.
 ///
 /// Errors: the pointer checks; `QG_ERR_PARAM_WORK` (zero work), `QG_ERR_TASK_TOO_LARGE` (above
-/// imax, Eq. 4), `QG_ERR_FULL` (65,535 tasks await feedback), `QG_ERR_OVERFLOW` (a wait beyond
-/// `UINT64_MAX` ticks), `QG_ERR_TIME_WENT_BACKWARDS` (`now` before the bucket's last `init`, charge or
-/// feedback).
+/// imax, Eq. 4), `QG_ERR_FULL` (65,535 tasks await feedback), `QG_ERR_TIME_WENT_BACKWARDS`
+/// (`now` before the bucket's last `init`, charge or feedback).
 ///
 /// # Safety
 /// `bucket` as for every call (see docs/firmware.md); `out` writable.

@@ -26,7 +26,9 @@
 //! # Units and invariants
 //! Credit is kept in [`Instructions`] (`MIPS x ticks`), so refill is exact integer arithmetic.
 //! Invariants: `level <= sigma`; `outstanding <= n` in `Window(n)`; `submitted` is `J(t)`, the
-//! work accounted so far (charges plus feedback corrections). Memory: 48 bytes, no heap.
+//! work accounted so far (charges plus feedback corrections). Memory: 56 bytes, no heap.
+
+use core::num::NonZeroU64;
 
 use crate::error::{Error, Param};
 use crate::units::{Instructions, MAX_TASK_WORK, Mips, Ticks, Work, instructions};
@@ -71,7 +73,8 @@ pub struct Charge {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Bucket {
-    rho: Mips,
+    /// Rate, MIPS: credit in instructions per tick.
+    rho: NonZeroU64,
     sigma: Instructions,
     imax: Work,
     knowledge: Knowledge,
@@ -94,9 +97,7 @@ impl Bucket {
         imax: Work,
         knowledge: Knowledge,
     ) -> Result<Self, Error> {
-        if rho == 0 {
-            return Err(Error::InvalidParameter(Param::Rate));
-        }
+        let rho = NonZeroU64::new(rho).ok_or(Error::InvalidParameter(Param::Rate))?;
         if imax == 0 || imax > MAX_TASK_WORK {
             return Err(Error::InvalidParameter(Param::MaxWork));
         }
@@ -144,7 +145,7 @@ impl Bucket {
         // exact in u64 through a wrapping difference. A gain at least that large, or too large
         // for u64, fills the bucket; a smaller one keeps the level below sigma, inside i64.
         let room = self.sigma.wrapping_sub(self.level) as u64;
-        Ok(match self.rho.checked_mul(dt) {
+        Ok(match self.rho.get().checked_mul(dt) {
             Some(gain) if gain < room => self.level.wrapping_add(gain as Instructions),
             _ => self.sigma,
         })
@@ -217,9 +218,10 @@ impl Bucket {
         if level >= need {
             return Ok((Conformance::Now, level, need));
         }
-        let deficit = (i128::from(need) - i128::from(level)) as u128;
-        let wait =
-            Ticks::try_from(deficit.div_ceil(u128::from(self.rho))).map_err(|_| Error::Overflow)?;
+        // need <= I_max in instructions < 2^60 and level >= i64::MIN: the deficit is below 2^64,
+        // exact in u64 through a wrapping difference.
+        let deficit = need.wrapping_sub(level) as u64;
+        let wait: Ticks = deficit.div_ceil(self.rho.get());
         Ok((Conformance::After(wait), level, need))
     }
 

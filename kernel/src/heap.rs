@@ -112,19 +112,15 @@ impl<const N: usize> FlowHeap<N> {
 
     /// Places `e` at the hole `at`, moving the smaller child up while it is smaller than `e`.
     fn sift_down(&mut self, mut at: usize, e: (VirtualTime, u16)) {
-        let len = self.heap.len();
         loop {
             let left = 2 * at + 1;
-            if left >= len {
+            let Some(&l) = self.heap.get(left) else {
                 break;
-            }
-            let right = left + 1;
-            let child = if right < len && less(self.heap[right], self.heap[left]) {
-                right
-            } else {
-                left
             };
-            let c = self.heap[child];
+            let (child, c) = match self.heap.get(left + 1) {
+                Some(&r) if less(r, l) => (left + 1, r),
+                _ => (left, l),
+            };
             if !less(c, e) {
                 break;
             }
