@@ -2,9 +2,11 @@
 //! staticlib even when a Rust firmware links the rlib, so this crate provides it on every
 //! `target_os = "none"` target (a Rust firmware that links this crate does not define its own).
 //!
-//! The kernel has no panicking path by design, so reaching this is a bug. The handler calls
-//! `void qosgate_panic(void)`, which the application must define (it must not return: reset,
-//! log, or stop); a firmware that does not define it fails to link, which is the point.
+//! The library has no panic path (its optimised image links none of `core`'s panic functions,
+//! which CI checks), so reaching this is a bug. The handler calls `void qosgate_panic(void)`,
+//! which the application must define (it must not return: reset, log, or stop). An optimised
+//! build with `--gc-sections` drops the handler and so needs no definition; an unoptimised
+//! build keeps checks the optimiser would prove dead, and does.
 
 unsafe extern "C" {
     /// Bare-metal builds only: the application defines it, the library calls it if it panics

@@ -542,25 +542,29 @@ pub fn pap<const N: usize>(
         return Err(PapError::Infeasible);
     }
 
-    // Sort by psi ascending, ties to the lower index (insertion sort: stable, no allocation),
-    // each cluster with its index.
-    let mut by_psi = [(0usize, Derived::default()); N];
+    // The clusters as (psi_j, j), sorted by psi ascending, ties to the lower index (insertion
+    // sort: stable, no allocation; small keys, so that a swap moves 16 bytes).
+    let mut by_psi = [(0.0f64, 0usize); N];
     for (slot, (j, d)) in by_psi.iter_mut().zip(der.iter().enumerate()) {
-        *slot = (j, *d);
+        *slot = (d.psi, j);
     }
     let by_psi = by_psi.get_mut(..n).unwrap_or(&mut []);
     for i in 1..by_psi.len() {
         let mut k = i;
-        while k > 0 && by_psi[k].1.psi < by_psi[k - 1].1.psi {
+        while k > 0 && by_psi[k].0 < by_psi[k - 1].0 {
             by_psi.swap(k - 1, k);
             k -= 1;
         }
     }
-    let by_psi: &[(usize, Derived)] = by_psi;
+    let by_psi: &[(f64, usize)] = by_psi;
     // L_k(psi_k) for a sorted prefix 0..=k, psi_k that of its last cluster.
-    let own_load = |prefix: &[(usize, Derived)]| -> f64 {
-        let z = prefix.last().map_or(0.0, |(_, d)| d.psi);
-        prefix.iter().map(|(_, d)| d.rate(z - d.psi).0).sum()
+    let own_load = |prefix: &[(f64, usize)]| -> f64 {
+        let z = prefix.last().map_or(0.0, |&(psi, _)| psi);
+        prefix
+            .iter()
+            .filter_map(|&(_, j)| der.get(j))
+            .map(|d| d.rate(z - d.psi).0)
+            .sum()
     };
     // Largest 0-based k with L_k(psi_k) <= Lambda: lo is true (L_0(psi_0) = 0), hi is false.
     let (mut lo, mut hi) = (0usize, n);
@@ -578,15 +582,15 @@ pub fn pap<const N: usize>(
     // The active set, sorted prefix 0..=k (k = lo < n, so the fallback is never taken), and the
     // clusters after it.
     let (active_set, rest) = by_psi.split_at_checked(lo + 1).unwrap_or((by_psi, &[]));
-    let base = active_set.last().map_or(0.0, |(_, d)| d.psi);
+    let base = active_set.last().map_or(0.0, |&(psi, _)| psi);
 
     let mut out = Allocation::<N>::empty(n);
     // Offsets psi_k - psi_j >= 0 of the active clusters, by original index (j < n <= N).
     let mut off = [0.0f64; N];
-    for &(j, d) in active_set {
+    for &(psi, j) in active_set {
         if let (Some(on), Some(o)) = (out.active.get_mut(j), off.get_mut(j)) {
             *on = true;
-            *o = base - d.psi;
+            *o = base - psi;
         }
     }
     let active = out.active;
@@ -615,8 +619,8 @@ pub fn pap<const N: usize>(
         out.z = Some(base);
         return Ok(out);
     }
-    if let Some((_, next)) = rest.first() {
-        t_hi = next.psi - base;
+    if let Some(&(next, _)) = rest.first() {
+        t_hi = next - base;
     } else {
         // Every cluster active: ub by doubling from 2 psi_N (offset psi_N).
         let mut scratch = [0.0f64; N];

@@ -53,6 +53,8 @@
 
 use core::fmt;
 
+use heapless::Vec;
+
 /// One provider as the broker sees it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -385,9 +387,9 @@ pub fn route<const N: usize>(
     check_len::<N>(n)?;
     let (l, v) = check_arrivals(arrival_rate, arrival_variance)?;
     // Each provider with its index, mu_i, w_i and mu_i / w_i (n <= N: each has its slot).
-    let mut ranked = [Ranked::default(); N];
+    let mut ranked = Vec::<Ranked, N>::new();
     let mut total_mu = 0.0;
-    for ((i, p), slot) in providers.iter().enumerate().zip(ranked.iter_mut()) {
+    for (i, p) in providers.iter().enumerate() {
         check_provider(i, p)?;
         let e = eta_unchecked(l, v, p)?;
         if e <= 0.0 {
@@ -398,12 +400,12 @@ pub fn route<const N: usize>(
         if !(wi.is_finite() && wi > 0.0 && r.is_finite() && r > 0.0) {
             return Err(BrokerError::Model(ModelField::Result));
         }
-        *slot = Ranked {
+        let _ = ranked.push(Ranked {
             index: i,
             mu: p.mu,
             w: wi,
             ratio: r,
-        };
+        });
         total_mu += p.mu;
     }
     if !total_mu.is_finite() {
@@ -413,7 +415,7 @@ pub fn route<const N: usize>(
         return Err(BrokerError::Overload);
     }
     // Sort by mu / w descending, ties to the lower index (insertion sort: stable).
-    let order = ranked.get_mut(..n).unwrap_or(&mut []);
+    let order = ranked.as_mut_slice();
     for i in 1..order.len() {
         let mut k = i;
         while k > 0 && order[k].ratio > order[k - 1].ratio {
@@ -472,7 +474,7 @@ pub fn route<const N: usize>(
 }
 
 /// A provider as [`route`] ranks them.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct Ranked {
     /// Its index in the slice given.
     index: usize,
