@@ -6,7 +6,7 @@
 #   firmware/c/build.sh footprint  the library's flash footprint on thumbv7em at opt-level "s":
 #                                  an image referencing every API function minus one referencing
 #                                  none, and its split by crate; fails if the image holds any
-#                                  panic path
+#                                  panic path or a stack frame above $max_frame bytes
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -14,6 +14,8 @@ out="$root/target/firmware-c"
 mkdir -p "$out"
 cflags=(-std=c99 -Wall -Wextra -Werror -Os -ffreestanding -ffunction-sections -fdata-sections
     -I"$root/include" -I"$root/kernel-ffi/tests/c")
+# The largest stack frame a function of the library may have (bytes): see the footprint step.
+max_frame=8192
 ldflags=(-nostdlib -nostartfiles -Wl,--gc-sections -Wl,-z,noexecstack -T "$root/firmware/c/lm3s6965.ld")
 
 case "${1:-}" in
@@ -68,6 +70,21 @@ footprint)
         exit 1
     fi
     echo none
+    # Stack: each function's frame, from the `sub sp` of its prologue. Initialising an object
+    # writes it in place (docs/firmware.md, "Stack"); a frame the size of an object means a copy
+    # through a temporary came back.
+    echo "--- the largest stack frames (bytes; none may exceed $max_frame)"
+    arm-none-eabi-objdump -d -C "$out/footprint-api.elf" | awk '
+        /^[0-9a-f]+ <.*>:$/ { if (fn != "" && fr > 0) print fr, fn; fn = substr($0, index($0, "<"))
+                               fr = 0; n = 0; next }
+        { n++ }
+        n <= 8 && /sub(w|\.w)?[ \t]+sp, (sp, )?#/ { match($0, /#[0-9]+/); fr += substr($0, RSTART + 1, RLENGTH - 1) }
+        END { if (fr > 0) print fr, fn }' | sort -rn > "$out/frames.txt"
+    head -5 "$out/frames.txt"
+    if awk -v max="$max_frame" '$1 > max { bad = 1 } END { exit !bad }' "$out/frames.txt"; then
+        echo "a stack frame exceeds $max_frame bytes" >&2
+        exit 1
+    fi
     ;;
 *)
     echo "usage: $0 test|footprint" >&2
