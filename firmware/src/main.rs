@@ -61,8 +61,8 @@ fn main() -> ! {
 }
 
 /// The scenario, the per-call costs and the footprint table; whether everything passed.
-/// Not inlined: `main`'s frame stays small, so the deepest call (a scheduler's `init`, about
-/// 29 KiB: the kernel builds its structures by value) fits in the stack left beside the statics.
+/// Not inlined: `main`'s frame stays small, and the scenario's frames (the deepest about 4 KiB)
+/// fit in the stack left beside the statics.
 #[cfg(not(feature = "baseline"))]
 #[inline(never)]
 fn run(storage: &mut qosgate_ffi::scenario::Storage, syst: cortex_m::peripheral::SYST) -> bool {

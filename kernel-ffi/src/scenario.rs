@@ -244,9 +244,8 @@ fn ensure(check: &'static str, holds: bool) -> Result<(), Failure> {
 /// Runs every step in `storage` (zeroed or left by an earlier run: each step initialises what
 /// it uses) and returns what it observed, or the first failed check.
 ///
-/// The steps are not inlined into each other: a scheduler's `init` needs about 29 KiB of stack
-/// on a Cortex-M3 (the kernel builds its structures by value), and the frames of the other
-/// steps must not add to it on a 64 KiB part.
+/// The steps are not inlined into each other, so that their frames (the EASY step's job lists
+/// are the largest, about 4 KiB on a Cortex-M3) do not add up on a small part.
 pub fn run(storage: &mut Storage) -> Result<Report, Failure> {
     contract(storage)?;
     let decisions = scheduler(&mut storage.scheduler)?;
