@@ -12,7 +12,7 @@
 //! most of the work is sifting down, where which child is smaller is a coin toss to a branch
 //! predictor. `sift_down` therefore picks the child by a select, not a branch. Measured with
 //! `cargo bench --bench kernel` (x86_64, SCFQ, 64 / 1024 flows), this took an enqueue + dequeue
-//! pair from 74.6 / 121 ns to 52.6 / 82.1 ns, and the Cortex-M3's `qg_scheduler_next` (64
+//! pair from 74.6 / 121 ns to 55.1 / 82.6 ns, and the Cortex-M3's `qg_scheduler_next` (64
 //! flows, `firmware/`) from 1,022 to 986 instructions. A 4-ary heap picked the same way was
 //! about 10 % faster again on x86_64, but took 1,146 instructions on the Cortex-M3, which has
 //! no misprediction to save: the binary heap stays.
