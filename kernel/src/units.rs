@@ -15,6 +15,8 @@
 //! Configuration may arrive in floating point (seconds, MIPS); the `*_from_f64` helpers convert it
 //! once, at set-up, checking that it is finite and in range. Nothing on a per-task path uses floats.
 
+use core::num::{NonZeroU64, NonZeroU128};
+
 use crate::error::{Error, Param};
 
 /// Time and durations, in microseconds.
@@ -71,21 +73,24 @@ pub const MAX_CAPACITY: Mips = 1 << 40;
 /// arithmetic when the product fits, 128-bit otherwise.
 #[inline]
 pub(crate) fn mul_div(a: u64, b: u64, d: u64, up: bool) -> Option<u64> {
-    if d == 0 {
-        return None;
-    }
+    let d = NonZeroU64::new(d)?;
     match a.checked_mul(b) {
-        Some(p) => Some(if up { p.div_ceil(d) } else { p / d }),
-        None => {
-            let p = u128::from(a) * u128::from(b);
-            let q = if up {
-                p.div_ceil(u128::from(d))
-            } else {
-                p / u128::from(d)
-            };
-            u64::try_from(q).ok()
-        }
+        Some(p) => Some(if up { p.div_ceil(d.get()) } else { p / d }),
+        None => mul_div_wide(a, b, d, up),
     }
+}
+
+/// [`mul_div`]'s 128-bit path. Kept out of line: the 128-bit division is about 1.5 KiB of Thumb
+/// code wherever it is inlined, and this path is rare.
+#[cold]
+#[inline(never)]
+fn mul_div_wide(a: u64, b: u64, d: NonZeroU64, up: bool) -> Option<u64> {
+    let p = u128::from(a) * u128::from(b);
+    let d = NonZeroU128::from(d);
+    let q = p / d;
+    // `q <= p < 2^128 - 1`, so `q + 1` does not overflow.
+    let q = if up && q * d.get() != p { q + 1 } else { q };
+    u64::try_from(q).ok()
 }
 
 /// Seconds (floating point, from configuration) to ticks, rounded up.
