@@ -115,12 +115,12 @@
 
 #if defined(QG_TARGET_64BIT)
 // Bytes of a `qg_scheduler` (64-bit targets).
-#define QG_SCHEDULER_SIZE 14776
+#define QG_SCHEDULER_SIZE 14336
 #endif
 
 #if defined(QG_TARGET_32BIT)
 // Bytes of a `qg_scheduler` (32-bit targets).
-#define QG_SCHEDULER_SIZE 14760
+#define QG_SCHEDULER_SIZE 14312
 #endif
 
 // Resource type `GS`: guaranteed service only.

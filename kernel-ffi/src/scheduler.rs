@@ -30,10 +30,10 @@ pub struct qg_scheduler {
 
 /// Bytes of a `qg_scheduler` (64-bit targets).
 #[cfg(target_pointer_width = "64")]
-pub const QG_SCHEDULER_SIZE: usize = 14776;
+pub const QG_SCHEDULER_SIZE: usize = 14336;
 /// Bytes of a `qg_scheduler` (32-bit targets).
 #[cfg(target_pointer_width = "32")]
-pub const QG_SCHEDULER_SIZE: usize = 14760;
+pub const QG_SCHEDULER_SIZE: usize = 14312;
 
 impl qg_scheduler {
     /// Zeroed storage: not yet a scheduler (`QG_ERR_UNINITIALISED` until `qg_scheduler_init`).

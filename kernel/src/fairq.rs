@@ -20,7 +20,7 @@
 //! See [`crate::bound`] for the bounds and `SPEC-NOTES` N5 for why they differ.
 //!
 //! # Invariants
-//! - A flow is in the `ready` heap iff it has queued tasks, keyed by its head task's tag.
+//! - A flow is in the `ready` tree iff it has queued tasks, keyed by its head task's tag.
 //! - The flows' FIFOs and the side FIFO draw on one pool of `QUEUE` entries; `len` counts the
 //!   entries of the flows.
 //! - WFQ: a flow is in the `gps` heap iff it is backlogged in GPS, keyed by its last finish tag;
@@ -34,7 +34,9 @@
 //!   backlogged in GPS stays *closing* (its weight still counts) until GPS finishes its work.
 //!
 //! # Cost and memory
-//! Enqueue and dequeue are `O(log FLOWS)`; tags need no division. WFQ's fluid clock costs one
+//! Enqueue and dequeue are `O(log FLOWS)`: the ready set is a tournament tree ([`crate::tree`],
+//! a fixed `ceil(log2 FLOWS)` comparisons per change), WFQ's GPS set a heap ([`crate::heap`]);
+//! tags need no division. WFQ's fluid clock costs one
 //! 64-bit multiply-divide per call, plus one per GPS departure the call passes (at most `FLOWS`
 //! per call, amortised one per task); 128-bit arithmetic only when a product overflows 64 bits.
 //! Opening a flow scans for a free slot: `O(FLOWS)`; the side FIFO's operations are `O(1)`.
@@ -50,6 +52,7 @@ use heapless::Vec;
 use crate::error::{Error, Param, Refused};
 use crate::heap::FlowHeap;
 use crate::pool::{Fifo, Pool};
+use crate::tree::FlowTree;
 use crate::units::{MAX_CAPACITY, Mips, TICKS_PER_SECOND, Ticks, Weight, Work, mul_div};
 use crate::vtime::{FRAC_BITS, InvWeight, MAX_SPAN, VirtualTime};
 
@@ -133,7 +136,7 @@ pub struct FairQueue<T, const FLOWS: usize, const QUEUE: usize> {
     side: Fifo,
     /// Entries in the flows' FIFOs.
     len: u16,
-    ready: FlowHeap<FLOWS>,
+    ready: FlowTree<FLOWS>,
     v: VirtualTime,
     gps: FlowHeap<FLOWS>,
     gps_weight: u32,
@@ -166,7 +169,7 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
             pool: Pool::new(),
             side: Fifo::EMPTY,
             len: 0,
-            ready: FlowHeap::new(),
+            ready: FlowTree::new(),
             v: VirtualTime::ZERO,
             gps: FlowHeap::new(),
             gps_weight: 0,
@@ -389,7 +392,7 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
             .get_mut(usize::from(flow))
             .and_then(|fl| Some((self.pool.pop_front(&mut fl.fifo)?, fl.fifo)));
         let Some((entry, fifo)) = popped else {
-            // Unreachable by the ready-heap invariant; recover rather than panic.
+            // Unreachable by the ready-tree invariant; recover rather than panic.
             self.ready.remove(flow);
             return Ok(None);
         };

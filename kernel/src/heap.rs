@@ -8,20 +8,21 @@
 //! memory is `18 N` bytes (16 per inline `(key, flow)` entry, 2 per position) and two lengths.
 //! A new heap writes only the lengths.
 //!
-//! A fair queue's dequeue raises the root's key and its enqueue raises a key near the top, so
-//! most of the work is sifting down, where which child is smaller is a coin toss to a branch
-//! predictor. `sift_down` therefore picks the child by a select, not a branch. Measured with
-//! `cargo bench --bench kernel` (x86_64, SCFQ, 64 / 1024 flows), this took an enqueue + dequeue
-//! pair from 74.6 / 121 ns to 55.1 / 82.6 ns, and the Cortex-M3's `qg_scheduler_next` (64
-//! flows, `firmware/`) from 1,022 to 986 instructions. A 4-ary heap picked the same way was
-//! about 10 % faster again on x86_64, but took 1,146 instructions on the Cortex-M3, which has
-//! no misprediction to save: the binary heap stays.
+//! The fair queue keeps WFQ's GPS set in one (see [`crate::tree`] for why not its ready set):
+//! a GPS departure removes the root, so most of the work is sifting down, where which child is
+//! smaller is a coin toss to a branch predictor. `sift_down` therefore picks the child by a
+//! select, not a branch. When this heap also held the ready set, that took a WFQ enqueue +
+//! dequeue pair at 64 / 1024 flows from 124 / 189 to 98.2 / 149 ns (`cargo bench --bench
+//! kernel`, x86_64), and the Cortex-M3's `qg_scheduler_next` (64 flows, `firmware/`) from 1,022
+//! to 983 instructions. A 4-ary heap picked the same way was about 10 % faster again on x86_64,
+//! but took 1,146 instructions on the Cortex-M3, which has no misprediction to save.
 
 use heapless::Vec;
 
 use crate::vtime::VirtualTime;
 
-const NONE: u16 = u16::MAX;
+/// No flow, or no position.
+pub(crate) const NONE: u16 = u16::MAX;
 
 /// A min-heap over flow indices `0..N` (`N < 65,535`), keys stored inline with their flow so a
 /// comparison reads one contiguous entry.
@@ -154,7 +155,7 @@ impl<const N: usize> FlowHeap<N> {
 
 /// Smaller key first; ties to the lower flow. Evaluated without branches (`&` and `|` on
 /// booleans) so that `sift_down` can compute an index from it.
-fn less(a: (VirtualTime, u16), b: (VirtualTime, u16)) -> bool {
+pub(crate) fn less(a: (VirtualTime, u16), b: (VirtualTime, u16)) -> bool {
     let d = a.0.since(b.0);
     (d < 0) | ((d == 0) & (a.1 < b.1))
 }

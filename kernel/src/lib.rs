@@ -58,6 +58,7 @@ pub mod preempt;
 pub mod registry;
 pub mod resource;
 pub mod slots;
+mod tree;
 pub mod units;
 pub mod vtime;
 
