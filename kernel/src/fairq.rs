@@ -34,8 +34,8 @@
 //!   backlogged in GPS stays *closing* (its weight still counts) until GPS finishes its work.
 //!
 //! # Cost and memory
-//! Enqueue and dequeue are `O(log FLOWS)`: the ready set is a tournament tree ([`crate::tree`],
-//! a fixed `ceil(log2 FLOWS)` comparisons per change), WFQ's GPS set a heap ([`crate::heap`]);
+//! Enqueue and dequeue are `O(log FLOWS)`: the ready set is a tournament tree (`tree.rs`,
+//! a fixed `ceil(log2 FLOWS)` comparisons per change), WFQ's GPS set a heap (`heap.rs`);
 //! tags need no division. WFQ's fluid clock costs one
 //! 64-bit multiply-divide per call, plus one per GPS departure the call passes (at most `FLOWS`
 //! per call, amortised one per task); 128-bit arithmetic only when a product overflows 64 bits.
