@@ -13,8 +13,8 @@
 //!
 //! # Cost and memory
 //! Changing or removing a key replays the `ceil(log2 N)` matches on the flow's path to the root:
-//! one key comparison per level, with no early exit and no data-dependent branch, so the cost
-//! is fixed. Inserting a flow stops at the first level where it loses and the winner does not
+//! one key comparison per level, its outcome taken by a select rather than a branch, and no
+//! early exit, so the cost is fixed. Inserting a flow stops at the first level where it loses and the winner does not
 //! change. Peeking is `O(1)`. The first insertion writes `NONE` to every internal node: `O(N)`
 //! once. Memory: `11 N` bytes (8 per key, 1 per presence flag, 2 per internal node) and three
 //! lengths; a new tree writes only the lengths.
