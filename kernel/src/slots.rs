@@ -542,27 +542,13 @@ fn apply(
     if !need_start {
         remove_breakpoint(steps, start);
     }
-    if need_end {
-        let (down, reserved) = old_at_end;
-        let _ = insert_breakpoint(
-            steps,
-            Step {
-                at: end,
-                down,
-                reserved,
-            },
-        );
-    }
-    if need_start {
-        let (down, reserved) = new_at_start;
-        let _ = insert_breakpoint(
-            steps,
-            Step {
-                at: start,
-                down,
-                reserved,
-            },
-        );
+    for (needed, at, (down, reserved)) in [
+        (need_end, end, old_at_end),
+        (need_start, start, new_at_start),
+    ] {
+        if needed {
+            let _ = insert_breakpoint(steps, Step { at, down, reserved });
+        }
     }
     Ok(negative)
 }
