@@ -13,8 +13,8 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use qosgate_harness::replay;
-use qosgate_harness::synth::{self, Params};
+use qosgate_harness::models::cluster::replay;
+use qosgate_harness::workload::synth::{self, Params};
 use qosgate_kernel::backfill::Policy;
 
 const NODES: u32 = 1024;

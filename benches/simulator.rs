@@ -10,22 +10,23 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use qosgate_harness::presets;
-use qosgate_harness::scenario::Dist;
-use qosgate_harness::sim;
+use qosgate_harness::experiments::kokkinos2009::presets;
+use qosgate_harness::models::Model;
+use qosgate_harness::models::grid::Grid;
+use qosgate_harness::models::grid::scenario::Dist;
 
 fn simulator(c: &mut Criterion) {
     let mut scenario = presets::get("kokkinos2009-gbp").unwrap();
     scenario.horizon_s = 2_000_000.0;
     let u4 = scenario.users.iter_mut().find(|u| u.name == "U4").unwrap();
     u4.interarrival = Dist::Fixed(55.0);
-    let events = sim::run(&scenario, 0).unwrap().events;
+    let events = Grid::simulate(&scenario, 0).unwrap().events;
     let mut group = c.benchmark_group("simulator");
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(10));
     group.throughput(Throughput::Elements(events));
     group.bench_function("kokkinos2009_gbp_u4_55s", |b| {
-        b.iter(|| black_box(sim::run(black_box(&scenario), 0).unwrap().events))
+        b.iter(|| black_box(Grid::simulate(black_box(&scenario), 0).unwrap().events))
     });
     group.finish();
 }

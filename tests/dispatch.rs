@@ -15,7 +15,7 @@ use std::process::{Command, Output};
 
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
-use qosgate_harness::rng::SplitMix;
+use qosgate_harness::des::rng::SplitMix;
 use qosgate_kernel::dispatch::{Bernoulli, Billiard, DispatchError, MIN_PROBABILITY, Rtdp};
 
 /// Cluster capacity of the dispatchers under test.

@@ -3,13 +3,13 @@
 
 mod bin;
 
-use qosgate_harness::metrics::Metrics;
-use qosgate_harness::scenario::{
+use qosgate_harness::models::grid::metrics::Metrics;
+use qosgate_harness::models::grid::record::{Outcome, TaskClass, TaskRecord};
+use qosgate_harness::models::grid::scenario::{
     Discipline, Dist, Meta, MetaOrder, Network, ResourceConfig, ResourceKind, Scenario, UserClass,
     UserConfig,
 };
-use qosgate_harness::sim::record::{Outcome, TaskClass, TaskRecord};
-use qosgate_harness::stats::Estimate;
+use qosgate_harness::report::stats::Estimate;
 
 /// R1: one 100 MIPS CPU; R2: one 50 MIPS CPU; R3: CPUs of 100 and 50 MIPS. U1 is GS, U4 BE.
 /// Warm-up 1 s.

@@ -5,10 +5,12 @@ mod bin;
 
 use std::process::Command;
 
-use qosgate_harness::grid::Layout;
-use qosgate_harness::presets::{self, Spread, Table6, Workload};
-use qosgate_harness::rng::SplitMix;
-use qosgate_harness::scenario::{self, Dist, Knowledge, MetaOrder, Scenario};
+use qosgate_harness::des::rng::SplitMix;
+use qosgate_harness::experiments::kokkinos2009::params::Layout;
+use qosgate_harness::experiments::kokkinos2009::presets::{
+    self, Spread, Table6, Variant, Workload,
+};
+use qosgate_harness::models::grid::scenario::{self, Dist, Knowledge, MetaOrder, Scenario};
 
 /// The GBP preset as TOML: the base every malformed file below is edited from.
 fn base() -> String {
@@ -52,15 +54,17 @@ fn variants() -> Vec<Scenario> {
         (Spread::Un20, Workload::S10, Knowledge::Aggressive),
     ] {
         all.push(
-            presets::kokkinos2009(
-                Table6::Gbp,
-                55.0,
-                spread,
-                workload,
+            Variant {
+                resources: Table6::Gbp,
+                u4_interarrival_s: 55.0,
+                gs_interarrival: spread,
+                gs_workload: workload,
                 knowledge,
-                Layout::Multi,
-                MetaOrder::Wfq,
-            )
+                layout: Layout::Multi,
+                order: MetaOrder::Wfq,
+                sec644: false,
+            }
+            .scenario()
             .unwrap(),
         );
     }

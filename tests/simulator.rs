@@ -17,11 +17,13 @@
 
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
-use qosgate_harness::scenario::{
+use qosgate_harness::models::Model;
+use qosgate_harness::models::grid::Grid;
+use qosgate_harness::models::grid::record::{Outcome, TaskClass, TaskRecord};
+use qosgate_harness::models::grid::scenario::{
     Discipline, Dist, Knowledge, Meta, MetaOrder, Network, ResourceConfig, ResourceKind, Scenario,
     UserClass, UserConfig,
 };
-use qosgate_harness::sim::{self, record::Outcome, record::TaskClass};
 
 /// 64 cases per property, or `PROPTEST_CASES`.
 fn cases() -> u32 {
@@ -134,7 +136,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
 fn check(s: &Scenario) -> Result<(), TestCaseError> {
     // An overloaded grid (a GS user no resource admits) is refused: a valid answer, but not a
     // run to check.
-    let run = sim::run(s, 0).map_err(|e| {
+    let run = Grid::simulate(s, 0).map_err(|e| {
         let msg = format!("{e:#}");
         if msg.contains("cannot register") {
             TestCaseError::reject(msg)
@@ -190,8 +192,8 @@ fn check(s: &Scenario) -> Result<(), TestCaseError> {
             prop_assert!(r.workload_mi <= user.max_task_mi.unwrap());
         }
     }
-    let again = sim::run(s, 0).map_err(|e| TestCaseError::fail(format!("{e:#}")))?;
-    let json = |rs: &[sim::record::TaskRecord]| serde_json::to_string(rs).unwrap();
+    let again = Grid::simulate(s, 0).map_err(|e| TestCaseError::fail(format!("{e:#}")))?;
+    let json = |rs: &[TaskRecord]| serde_json::to_string(rs).unwrap();
     prop_assert_eq!(
         json(&run.records),
         json(&again.records),
@@ -293,10 +295,11 @@ fn bad_scenarios_are_named_errors() {
         .unwrap();
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("no-such-preset"));
-    let mut s = qosgate_harness::presets::get("kokkinos2009-gbp").unwrap();
+    let mut s =
+        qosgate_harness::experiments::kokkinos2009::presets::get("kokkinos2009-gbp").unwrap();
     s.users[0].rho_mips = Some(2_000_000);
     s.users[0].sigma_mi = Some(4_000_000_000);
-    let e = sim::run(&s, 0).unwrap_err();
+    let e = Grid::simulate(&s, 0).unwrap_err();
     let msg = format!("{e:#}");
     assert!(
         msg.contains("U1") && msg.contains("cannot register"),

@@ -1,4 +1,4 @@
-//! The SWF reader (`qosgate_harness::swf`) on the five real traces of `shared/traces`, with counts
+//! The SWF reader (`qosgate_harness::workload::swf`) on the five real traces of `shared/traces`, with counts
 //! computed independently, and a property test: SWF text generated from random job tuples reads
 //! back as exactly the jobs the semantics give.
 //!
@@ -27,7 +27,7 @@
 use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
-use qosgate_harness::swf::{self, Invalid, Job, Options, Skipped, Trace};
+use qosgate_harness::workload::swf::{self, Invalid, Job, Options, Skipped, Trace};
 
 fn traces_dir() -> PathBuf {
     let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/traces"));

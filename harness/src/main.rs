@@ -4,7 +4,7 @@ use std::io::{self, ErrorKind};
 use std::process::ExitCode;
 
 use clap::Parser;
-use qosgate_harness::{cli::Cli, run};
+use qosgate_harness::cli::{Cli, run};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();

@@ -7,7 +7,8 @@ use qosgate_ffi::scenario::{
     self, BUCKET, BUCKET_ACTUAL, BUCKET_BURST, BUCKET_LEVELS, BUCKET_SUBMITTED, BUCKET_WAITS,
     EASY_JOBS, EASY_NODES, EASY_STARTS, Storage,
 };
-use qosgate_harness::{replay, swf};
+use qosgate_harness::models::cluster::replay;
+use qosgate_harness::workload::swf;
 use qosgate_kernel::backfill::Policy;
 
 fn crate_file(path: &str) -> String {

@@ -1,0 +1,105 @@
+//! `qosgate backfill`: replay an SWF trace on one cluster.
+
+use std::io::Write;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use fixed::types::U16F16;
+use qosgate_kernel::backfill::Policy;
+
+use crate::models::cluster::summary::{self, Request};
+
+/// The scheduling policies of `qosgate backfill`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PolicyName {
+    /// First come, first served.
+    Fcfs,
+    /// EASY: only the queue's head holds a reservation.
+    Easy,
+    /// Conservative: every waiting job holds a reservation.
+    Conservative,
+    /// Selective: a job gets a reservation once its expected slowdown reaches --threshold.
+    Selective,
+}
+
+impl PolicyName {
+    /// The name as typed.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Fcfs => "fcfs",
+            Self::Easy => "easy",
+            Self::Conservative => "conservative",
+            Self::Selective => "selective",
+        }
+    }
+}
+
+/// Options of `qosgate backfill`.
+#[derive(Debug, Clone, Args)]
+pub struct BackfillArgs {
+    /// The scheduling policy.
+    #[arg(long, value_enum)]
+    pub policy: PolicyName,
+    /// The trace, in the Standard Workload Format.
+    #[arg(long, value_name = "FILE")]
+    pub swf: std::path::PathBuf,
+    /// Nodes of the cluster (default: the header's MaxProcs, else MaxNodes). Jobs wider than
+    /// this are skipped and counted.
+    #[arg(long, value_name = "N")]
+    pub nodes: Option<u32>,
+    /// Write one CSV row per scheduled job here: job_id,submit,start,end,procs.
+    #[arg(long, value_name = "FILE.csv")]
+    pub out: Option<std::path::PathBuf>,
+    /// Skip and count bad lines instead of failing on the first one.
+    #[arg(long)]
+    pub skip_invalid: bool,
+    /// Selective backfilling: the expected slowdown (wait + estimate) / estimate at which a
+    /// waiting job gets a reservation.
+    #[arg(
+        long,
+        value_name = "X",
+        default_value_t = 2.0,
+        allow_negative_numbers = true
+    )]
+    pub threshold: f64,
+    /// Print one JSON object instead of the table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The kernel's policy for the command line's choice.
+///
+/// Errors: a selective threshold that is not a number in `[0, 65535]`.
+pub fn policy(name: PolicyName, threshold: f64) -> Result<Policy> {
+    Ok(match name {
+        PolicyName::Fcfs => Policy::Fcfs,
+        PolicyName::Easy => Policy::Easy,
+        PolicyName::Conservative => Policy::Conservative,
+        PolicyName::Selective => {
+            let t = U16F16::checked_from_num(threshold)
+                .filter(|_| threshold.is_finite())
+                .with_context(|| {
+                    format!("--threshold {threshold}: the expected slowdown must be in [0, 65535]")
+                })?;
+            Policy::Selective(t)
+        }
+    })
+}
+
+/// Runs `qosgate backfill`.
+///
+/// Errors: a bad option, an unreadable or bad trace, a replay error (named), a failed write.
+pub fn exec(args: &BackfillArgs, out: &mut dyn Write) -> Result<()> {
+    let policy = policy(args.policy, args.threshold)?;
+    let req = Request {
+        swf: args.swf.clone(),
+        policy,
+        policy_name: args.policy.name(),
+        selective_threshold: matches!(policy, Policy::Selective(_)).then_some(args.threshold),
+        nodes: args.nodes,
+        skip_invalid: args.skip_invalid,
+        csv: args.out.clone(),
+        json: args.json,
+    };
+    summary::run(&req, out)
+}

@@ -1,0 +1,314 @@
+//! Scenario files in TOML, with diagnostics a person can act on: shared by every model.
+//!
+//! [`parse`] reads a document into any serde type and runs the model's checks. Every problem
+//! (a TOML syntax error, an unknown or missing key, a value of the wrong type, an impossible
+//! value, an inconsistency between keys) is reported as `origin:line:column: key: what is
+//! wrong`, with the key as a path (`users[2].workload.uniform.min`); a document with several
+//! impossible values gets one line for each, in the order of the text.
+//!
+//! Parsing takes two passes over the same text: the TOML document is parsed once with the
+//! position of every key and value, then deserialized (serde reports type errors
+//! and unknown keys by position), then checked; a check names a key path ([`Problem`]), and
+//! the path is looked up in the positions of the first pass.
+//!
+//! [`model_of`] reads the optional top-level `model = "..."` key that picks which model a file
+//! describes (`qosgate run FILE`).
+
+use std::ops::Range;
+
+use anyhow::{Result, anyhow};
+use serde::de::DeserializeOwned;
+use toml::Spanned;
+use toml::de::{DeTable, DeValue};
+
+/// TOML's largest integer (`i64::MAX`): larger integers could not be written back.
+pub const TOML_INT_MAX: u64 = i64::MAX as u64;
+
+/// Parses `text` (named `origin` in messages, e.g. its file name) into a `T` and checks it with
+/// `check`, which lists every problem it finds.
+///
+/// Errors, each `origin:line:column: key: what is wrong` (line and column count from 1, the
+/// column in characters), one line per problem: TOML syntax errors; unknown keys, missing keys,
+/// values of the wrong type or unknown names (serde's); every problem `check` finds. A
+/// top-level `model` key is not part of `T`: it is left out before deserializing.
+pub fn parse<T: DeserializeOwned>(
+    text: &str,
+    origin: &str,
+    check: impl FnOnce(&T) -> Vec<Problem>,
+) -> Result<T> {
+    let mut doc = DeTable::parse(text).map_err(|e| toml_error(origin, text, None, &e))?;
+    // The model selector belongs to the registry that chose `T` ([`model_of`]), not to `T`.
+    doc.get_mut().remove("model");
+    let index = Index::of(&doc);
+    let value = T::deserialize(toml::de::Deserializer::from(doc))
+        .map_err(|e| toml_error(origin, text, Some(&index), &e))?;
+    let problems = check(&value);
+    if problems.is_empty() {
+        return Ok(value);
+    }
+    let mut located: Vec<(usize, String)> = problems
+        .into_iter()
+        .map(|p| {
+            let at = index.locate(&p.path);
+            let (line, column) = line_column(text, at);
+            (
+                at,
+                format!("{origin}:{line}:{column}: {}: {}", p.path, p.message),
+            )
+        })
+        .collect();
+    located.sort_by_key(|(at, _)| *at);
+    let lines: Vec<String> = located.into_iter().map(|(_, l)| l).collect();
+    Err(anyhow!("{}", lines.join("\n")))
+}
+
+/// The problems of a value built in code (a preset), as one error: `what:` then one line per
+/// problem, `key: what is wrong`; `Ok` if there are none.
+pub fn report(what: &str, problems: &[Problem]) -> Result<()> {
+    if problems.is_empty() {
+        return Ok(());
+    }
+    let lines: Vec<String> = problems
+        .iter()
+        .map(|p| format!("{}: {}", p.path, p.message))
+        .collect();
+    Err(anyhow!("{what}:\n{}", lines.join("\n")))
+}
+
+/// The top-level `model = "..."` key of a TOML document, if it has one (a string).
+///
+/// Errors: a TOML syntax error (located), or a `model` key that is not a string.
+pub fn model_of(text: &str, origin: &str) -> Result<Option<String>> {
+    let doc = DeTable::parse(text).map_err(|e| toml_error(origin, text, None, &e))?;
+    let Some(value) = doc.get_ref().get("model") else {
+        return Ok(None);
+    };
+    match value.get_ref() {
+        DeValue::String(s) => Ok(Some(s.to_string())),
+        _ => {
+            let (line, column) = line_column(text, value.span().start);
+            Err(anyhow!(
+                "{origin}:{line}:{column}: model: must be a string naming the model"
+            ))
+        }
+    }
+}
+
+/// One thing wrong with a document: the key path and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// The key, as a path: `meta.order`, `users[2].workload.uniform.min`.
+    pub path: String,
+    /// What is wrong, for a person.
+    pub message: String,
+}
+
+/// The problems found so far, with helpers for the recurring checks.
+#[derive(Debug, Default)]
+pub struct Problems(pub Vec<Problem>);
+
+impl Problems {
+    /// Records that `path` is wrong because of `message`.
+    pub fn add(&mut self, path: impl Into<String>, message: impl Into<String>) {
+        self.0.push(Problem {
+            path: path.into(),
+            message: message.into(),
+        });
+    }
+
+    /// A time in seconds: finite, `> 0` (or `>= 0` with `zero_ok`), at most `max`.
+    pub fn seconds(&mut self, path: &str, v: f64, zero_ok: bool, max: f64) {
+        if !v.is_finite() {
+            self.add(path, format!("{v} is not a finite number of seconds"));
+        } else if v < 0.0 || (v == 0.0 && !zero_ok) {
+            let want = if zero_ok { ">= 0" } else { "> 0" };
+            self.add(path, format!("must be {want} seconds, got {v}"));
+        } else if v > max {
+            self.add(
+                path,
+                format!("{v} s is longer than the largest time accepted, {max:e} s"),
+            );
+        }
+    }
+
+    /// An integer that TOML can hold.
+    pub fn toml_int(&mut self, path: &str, v: u64) {
+        if v > TOML_INT_MAX {
+            self.add(
+                path,
+                format!("{v} is above {TOML_INT_MAX}, the largest TOML integer"),
+            );
+        }
+    }
+}
+
+/// The position of every key and value of a TOML document, by key path.
+struct Index {
+    entries: Vec<Entry>,
+}
+
+/// One key (or array element) of a document.
+struct Entry {
+    /// `meta.order`, `users[2].workload.uniform.min`.
+    path: String,
+    /// Byte range of the key; `None` for an array element.
+    key: Option<Range<usize>>,
+    /// Byte range of the value (of the `[header]` for a table written as a section).
+    value: Range<usize>,
+}
+
+impl Index {
+    fn of(doc: &Spanned<DeTable<'_>>) -> Self {
+        let mut entries = Vec::new();
+        walk_table(doc.get_ref(), "", &mut entries);
+        Self { entries }
+    }
+
+    /// The byte offset of `path`'s value, or of its nearest ancestor present in the document (a
+    /// missing key is reported at its table), or 0.
+    fn locate(&self, path: &str) -> usize {
+        let mut path = path;
+        loop {
+            if let Some(e) = self.entries.iter().find(|e| e.path == path) {
+                return e.value.start;
+            }
+            match path.rfind(['.', '[']) {
+                Some(cut) => path = &path[..cut],
+                None => return 0,
+            }
+        }
+    }
+
+    /// The path of the innermost key or value whose text holds `span` (on a tie, the deeper
+    /// one); `None` for an empty span (a problem of the whole document) or one outside every
+    /// key and value.
+    fn path_at(&self, span: &Range<usize>) -> Option<&str> {
+        if span.is_empty() {
+            return None;
+        }
+        let holds = |r: &Range<usize>| r.start <= span.start && span.end <= r.end;
+        self.entries
+            .iter()
+            .filter_map(|e| {
+                let r = [e.key.as_ref(), Some(&e.value)]
+                    .into_iter()
+                    .flatten()
+                    .filter(|r| holds(r))
+                    .min_by_key(|r| r.len())?;
+                Some((r.len(), std::cmp::Reverse(e.path.len()), e.path.as_str()))
+            })
+            .min()
+            .map(|(_, _, path)| path)
+    }
+}
+
+fn walk_table(table: &DeTable<'_>, prefix: &str, out: &mut Vec<Entry>) {
+    for (key, value) in table.iter() {
+        let path = if prefix.is_empty() {
+            key.get_ref().to_string()
+        } else {
+            format!("{prefix}.{}", key.get_ref())
+        };
+        out.push(Entry {
+            path: path.clone(),
+            key: Some(key.span()),
+            value: value.span(),
+        });
+        walk_value(value.get_ref(), &path, out);
+    }
+}
+
+fn walk_value(value: &DeValue<'_>, path: &str, out: &mut Vec<Entry>) {
+    match value {
+        DeValue::Table(t) => walk_table(t, path, out),
+        DeValue::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                let path = format!("{path}[{i}]");
+                out.push(Entry {
+                    path: path.clone(),
+                    key: None,
+                    value: item.span(),
+                });
+                walk_value(item.get_ref(), &path, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A TOML syntax or deserialization error as `origin:line:column: key: message`.
+fn toml_error(
+    origin: &str,
+    text: &str,
+    index: Option<&Index>,
+    e: &toml::de::Error,
+) -> anyhow::Error {
+    let message = e.message().trim_end();
+    let Some(span) = e.span() else {
+        return anyhow!("{origin}: {message}");
+    };
+    let (line, column) = line_column(text, span.start);
+    match index.and_then(|i| i.path_at(&span)) {
+        Some(path) => anyhow!("{origin}:{line}:{column}: {path}: {message}"),
+        None => anyhow!("{origin}:{line}:{column}: {message}"),
+    }
+}
+
+/// Line and column (from 1; the column in characters) of byte `offset` of `text`.
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = text.get(..offset).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |n| n + 1);
+    (line, before[line_start..].chars().count() + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_count_lines_and_characters_from_one() {
+        let text = "a = 1\nb = \"é\" x\n";
+        assert_eq!(line_column(text, 0), (1, 1));
+        assert_eq!(line_column(text, 6), (2, 1));
+        // `x` is byte 15 but the ninth character of its line (`é` takes two bytes).
+        assert_eq!(line_column(text, 15), (2, 9));
+    }
+
+    #[test]
+    fn an_error_span_maps_to_the_innermost_key() {
+        let text = "[meta]\norder = \"edf\"\n[[users]]\nw = { uniform = { min = 1, max = 2 } }\n";
+        let doc = DeTable::parse(text).unwrap();
+        let index = Index::of(&doc);
+        let at = |needle: &str| {
+            let start = text.find(needle).unwrap();
+            index
+                .path_at(&(start..start + needle.len()))
+                .map(str::to_owned)
+        };
+        assert_eq!(at("\"edf\"").as_deref(), Some("meta.order"));
+        assert_eq!(at("[[users]]").as_deref(), Some("users[0]"));
+        assert_eq!(at("max").as_deref(), Some("users[0].w.uniform.max"));
+        assert_eq!(index.path_at(&(0..0)), None);
+        // A missing key is located at the nearest table present.
+        assert_eq!(
+            index.locate("users[0].rho_mips"),
+            text.find("[[users]]").unwrap()
+        );
+        assert_eq!(index.locate("nowhere.at.all"), 0);
+    }
+
+    #[test]
+    fn the_model_key_is_read_when_present_and_must_be_a_string() {
+        assert_eq!(model_of("a = 1\n", "t").unwrap(), None);
+        assert_eq!(
+            model_of("model = \"grid\"\n", "t").unwrap().as_deref(),
+            Some("grid")
+        );
+        let e = model_of("x = 1\nmodel = 3\n", "t.toml").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.toml:2:9: model: must be a string naming the model"
+        );
+    }
+}

@@ -1,0 +1,17 @@
+//! The discrete-event core every model runs on.
+//!
+//! - [`queue`]: the event queue: integer time (the kernel's µs ticks) and a documented total
+//!   order (time, then scheduling order), so one seed gives the same run on any machine.
+//! - [`rng`]: the seeded generator and the derivation of one independent stream per entity
+//!   (user, node, cluster) from a replication's seed.
+//! - [`time`]: seconds (scenarios, reports) to ticks (the kernel) and back, at the edge only.
+//! - [`stack`]: runs one replication on a thread with a stack large enough for the kernel's
+//!   structures, which are built by value.
+//!
+//! A model owns its entities and its event type; this module knows nothing of grids, clusters
+//! or papers.
+
+pub mod queue;
+pub mod rng;
+pub mod stack;
+pub mod time;

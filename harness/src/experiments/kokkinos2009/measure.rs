@@ -1,0 +1,280 @@
+//! What the claims of seed 004 share: the users and axes of Sec. 6.4, the per-task metrics
+//! combined over users, the variant lists of each figure, and the helpers that turn runs into
+//! figures and evidence.
+
+pub(super) use super::params::Layout;
+use super::presets;
+pub(super) use super::presets::{Spread, Table6, Variant, Workload};
+use crate::experiments::Runs;
+use crate::models::grid::metrics::{Metrics, Rates};
+pub(super) use crate::models::grid::scenario::{Knowledge, MetaOrder};
+pub(super) use crate::report::Figure;
+
+/// The GS users of seed 004.
+pub(super) const GS_USERS: [&str; 3] = ["U1", "U2", "U3"];
+/// The BE users of seed 004.
+pub(super) const BE_USERS: [&str; 2] = ["U4", "U5"];
+/// U4 inter-arrival times of Figs. 4-9 and the multi-CPU check, seconds per task.
+pub(super) const U4_RATES: [f64; 3] = [1093.0, 546.0, 55.0];
+/// U4 inter-arrival times of Table 4 (Fig. 12), seconds per task.
+pub(super) const U4_TABLE4: [f64; 9] = presets::U4_INTERARRIVALS_S;
+/// The resource scenarios of Table 6.
+pub(super) const TABLE6: [Table6; 4] = Table6::ALL;
+/// The GS inter-arrival spreads of Sec. 6.4.2.
+pub(super) const SPREADS: [Spread; 5] = [
+    Spread::Fixed,
+    Spread::Un5,
+    Spread::Un20,
+    Spread::Un50,
+    Spread::Mixed,
+];
+/// The GS workload scenarios of Table 7.
+pub(super) const TABLE7: [Workload; 3] = [Workload::S0, Workload::S10, Workload::S30];
+/// The workload-knowledge methods of Sec. 6.4.3, with their names in Figs. 10-11.
+pub(super) const METHODS: [(Knowledge, &str); 7] = [
+    (Knowledge::Exact, "Exact"),
+    (Knowledge::Conservative, "Conservative"),
+    (Knowledge::ConservativeFeedback, "Cons. feedback"),
+    (Knowledge::Aggressive, "Full aggressive"),
+    (Knowledge::Window(5), "5-window"),
+    (Knowledge::Window(10), "10-window"),
+    (Knowledge::Window(20), "20-window"),
+];
+/// Table 8 as printed in the paper: (EDF/EST, WFQ/EST) mean and standard deviation of the delay
+/// of one MI, seconds.
+pub(super) const PAPER_TABLE8: [[f64; 2]; 2] = [[21.96, 13.63], [48.48, 30.07]];
+/// Float comparisons of means allow this much (the metrics are ratios of counts and sums of
+/// microsecond times).
+pub(super) const EPS: f64 = 1e-9;
+
+/// `a <= b`, up to [`EPS`]; false if either is undefined (NaN), so a missing value fails the
+/// check it is in.
+pub(super) fn le(a: f64, b: f64) -> bool {
+    a <= b + EPS
+}
+
+/// `a < b` by more than [`EPS`]; false if either is undefined (NaN).
+pub(super) fn lt(a: f64, b: f64) -> bool {
+    a < b - EPS
+}
+
+/// The share of the tasks of `users` (together) that `pct` counts, %: the task-weighted mean
+/// of their per-user percentages. `None` if they created no task.
+pub(super) fn combined(
+    m: &Metrics,
+    users: &[&str],
+    pct: impl Fn(&Rates) -> Option<f64>,
+) -> Option<f64> {
+    let (mut hits, mut tasks) = (0.0, 0u64);
+    for u in users.iter().filter_map(|u| m.user(u)) {
+        if let Some(p) = pct(&u.rates) {
+            hits += p * u.rates.tasks as f64;
+            tasks += u.rates.tasks;
+        }
+    }
+    (tasks > 0).then(|| hits / tasks as f64)
+}
+
+pub(super) fn gs_missed(m: &Metrics) -> Option<f64> {
+    combined(m, &GS_USERS, |r| r.missed_pct)
+}
+
+pub(super) fn gs_as_be(m: &Metrics) -> Option<f64> {
+    combined(m, &GS_USERS, |r| r.handled_as_be_pct)
+}
+
+pub(super) fn be_failed(m: &Metrics) -> Option<f64> {
+    combined(m, &BE_USERS, |r| r.failed_pct)
+}
+
+pub(super) fn user_missed(name: &'static str) -> impl Fn(&Metrics) -> Option<f64> {
+    move |m| m.user(name).and_then(|u| u.rates.missed_pct)
+}
+
+/// The scenario name of Table 6 as printed.
+pub(super) fn t6(t: Table6) -> &'static str {
+    match t {
+        Table6::Gb => "GB",
+        Table6::Gbe => "GBE",
+        Table6::Gbp => "GBP",
+        Table6::Be => "BE",
+    }
+}
+
+pub(super) fn spread_name(s: Spread) -> &'static str {
+    match s {
+        Spread::Fixed => "Fixed",
+        Spread::Un5 => "Un.5",
+        Spread::Un20 => "Un.20",
+        Spread::Un50 => "Un.50",
+        Spread::Mixed => "Mixed",
+    }
+}
+
+pub(super) fn workload_name(w: Workload) -> &'static str {
+    match w {
+        Workload::Fixed => "Fixed",
+        Workload::S0 => "S0",
+        Workload::S10 => "S-10",
+        Workload::S30 => "S-30",
+    }
+}
+
+pub(super) fn order_name(o: MetaOrder) -> &'static str {
+    match o {
+        MetaOrder::Edf => "EDF/EST",
+        MetaOrder::Wfq => "WFQ/EST",
+    }
+}
+
+/// `1093` for 1093.0 s/t.
+pub(super) fn rate(s: f64) -> String {
+    format!("{s}")
+}
+
+/// Figs. 4-7 (and the multi-CPU check): `scenarios` x U4 rates in `layout`, labelled
+/// "GB 1093".
+pub(super) fn fig4_points(layout: Layout, scenarios: &[Table6]) -> Vec<(String, Variant)> {
+    scenarios
+        .iter()
+        .flat_map(|&t| {
+            U4_RATES.iter().map(move |&r| {
+                (
+                    format!("{} {}", t6(t), rate(r)),
+                    Variant {
+                        layout,
+                        ..Variant::base(t, r)
+                    },
+                )
+            })
+        })
+        .collect()
+}
+
+/// Fig. 8: GBP x GS inter-arrival spreads x U4 rates, labelled "Un.5 546".
+pub(super) fn fig8_points() -> Vec<(String, Variant)> {
+    SPREADS
+        .iter()
+        .flat_map(|&s| {
+            U4_RATES.iter().map(move |&r| {
+                (
+                    format!("{} {}", spread_name(s), rate(r)),
+                    Variant {
+                        gs_interarrival: s,
+                        ..Variant::base(Table6::Gbp, r)
+                    },
+                )
+            })
+        })
+        .collect()
+}
+
+/// Fig. 9: GBP and BE under Mixed GS inter-arrivals x U4 rates, labelled "GBP 546".
+pub(super) fn fig9_points() -> Vec<(String, Variant)> {
+    [Table6::Gbp, Table6::Be]
+        .iter()
+        .flat_map(|&t| {
+            U4_RATES.iter().map(move |&r| {
+                (
+                    format!("{} {}", t6(t), rate(r)),
+                    Variant {
+                        gs_interarrival: Spread::Mixed,
+                        ..Variant::base(t, r)
+                    },
+                )
+            })
+        })
+        .collect()
+}
+
+/// Figs. 10-11: GBP, U4 at 1093 s/t, GS workloads `w` known as `k`.
+pub(super) fn fig10_point(w: Workload, k: Knowledge) -> Variant {
+    Variant {
+        gs_workload: w,
+        knowledge: k,
+        ..Variant::base(Table6::Gbp, 1093.0)
+    }
+}
+
+/// Table 8 and Fig. 12: the BE scenario with Sec. 6.4.4's workloads, ordered by `order`.
+pub(super) fn fig12_point(order: MetaOrder, u4_s: f64) -> Variant {
+    Variant {
+        sec644: true,
+        order,
+        ..Variant::base(Table6::Be, u4_s)
+    }
+}
+
+/// A figure with one series per user (`f(user)` measured at each group's variant).
+pub(super) fn per_user_figure(
+    runs: &Runs<Metrics>,
+    id: &'static str,
+    title: &str,
+    x_label: &str,
+    y_label: &str,
+    points: &[(String, Variant)],
+    f: impl Fn(&'static str) -> Box<dyn Fn(&Metrics) -> Option<f64>>,
+) -> Figure {
+    let users: Vec<&'static str> = GS_USERS.iter().chain(&BE_USERS).copied().collect();
+    Figure {
+        id,
+        title: title.into(),
+        x_label: x_label.into(),
+        y_label: y_label.into(),
+        groups: points.iter().map(|(g, _)| g.clone()).collect(),
+        series: users.iter().map(|u| (*u).to_owned()).collect(),
+        values: users
+            .iter()
+            .map(|&u| {
+                let f = f(u);
+                points.iter().map(|(_, p)| runs.estimate(p, &f)).collect()
+            })
+            .collect(),
+        paper: None,
+        decimals: 1,
+    }
+}
+
+/// "GB 1093 0.0, GBE 1093 0.0, ..." of `f` at `points`.
+pub(super) fn listing(
+    runs: &Runs<Metrics>,
+    points: &[(String, Variant)],
+    f: impl Fn(&Metrics) -> Option<f64>,
+) -> String {
+    points
+        .iter()
+        .map(|(g, p)| format!("{g} {}", V(runs.mean(p, &f), 1)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// "U2 at GBE 546: 3.1 %" for every GS user missing deadlines (or without data) at `points`.
+pub(super) fn gs_misses(runs: &Runs<Metrics>, points: &[(String, Variant)]) -> Vec<String> {
+    points
+        .iter()
+        .flat_map(|(g, p)| {
+            GS_USERS.iter().filter_map(move |u| {
+                let m = runs.mean(p, user_missed(u));
+                (!le(m, 0.0)).then(|| format!("{u} at {g}: {} %", V(m, 1)))
+            })
+        })
+        .collect()
+}
+
+/// A mean shown with `.1` decimals, or `n/a` when undefined (NaN).
+pub(super) struct V(pub(super) f64, pub(super) usize);
+
+impl std::fmt::Display for V {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.0.is_nan() {
+            f.write_str("n/a")
+        } else {
+            write!(f, "{:.*}", self.1, self.0)
+        }
+    }
+}
+
+/// The variants of labelled points.
+pub(super) fn points(labelled: &[(String, Variant)]) -> Vec<Variant> {
+    labelled.iter().map(|(_, v)| *v).collect()
+}

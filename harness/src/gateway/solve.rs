@@ -1,0 +1,230 @@
+//! The gateway's solvers on problems written as JSON: what `qosgate solve pap|broker` reads,
+//! solves with the kernel and prints.
+//!
+//! # `solve pap` (seed 000 Algorithm 1, SPEC-NOTES N1-N3; [`qosgate_kernel::allocate::pap`])
+//! Input: `{"external_rate": Lambda, "epsilon": e, "clusters": [{"theta": .., "omega": ..,
+//! "local_rate": .., "tau": .., "mu": ..}, ...]}`: `theta`/`omega` the first and second moment of
+//! an external request's service time, `tau`/`mu` those of a local request, `local_rate` the local
+//! arrival rate (one time unit throughout), `epsilon` the relative precision of
+//! `sum lambda_hat = Lambda`. Output: `{"z": .., "lambda_hat": [..], "active": [..]}`.
+//!
+//! # `solve broker` (seed 002 Eq. 5, SPEC-NOTES N4; [`qosgate_kernel::broker::route`])
+//! Input: `{"arrival_rate": lambda, "arrival_variance": sigma_I^2, "providers": [..]}` where each
+//! provider is one of
+//! - `{"mu": .., "cs2": .., "cost": ..}`: service rate and squared CV given directly;
+//! - `{"cluster": {"work", "nodes", "speed", "transfer", "availability_mean",
+//!   "availability_variance", "unavailability_mean", "unavailability_variance"}, "cost": ..}`: the
+//!   failure-prone cluster of Eq. 8-12 (`transfer` defaults to 0);
+//! - `{"cloud": {"work", "nodes", "speed", "transfer", "cs2"}, "cost": ..}`: the cloud of Eq. 13
+//!   (`transfer` defaults to 0, `cs2` to the paper's 1).
+//!
+//! Output: `{"p": [..]}`. Unknown fields are errors; every error names the input.
+
+use anyhow::{Result, anyhow, bail};
+use qosgate_kernel::allocate::{self, Cluster};
+use qosgate_kernel::broker::{self, Provider, ReliableCloud, TransientCluster};
+use serde::{Deserialize, Serialize};
+
+/// The most clusters `solve pap` accepts.
+pub const MAX_CLUSTERS: usize = 64;
+/// The most providers `solve broker` accepts.
+pub const MAX_PROVIDERS: usize = 64;
+
+/// The input of `solve pap`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PapInput {
+    /// `Lambda`, external requests per time unit.
+    pub external_rate: f64,
+    /// Relative precision of `sum lambda_hat = Lambda`.
+    pub epsilon: f64,
+    /// The clusters.
+    pub clusters: Vec<ClusterInput>,
+}
+
+/// One cluster of [`PapInput`] (fields as [`Cluster`]).
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClusterInput {
+    /// Mean external service time.
+    pub theta: f64,
+    /// Second moment of the external service time.
+    pub omega: f64,
+    /// Local arrival rate.
+    pub local_rate: f64,
+    /// Mean local service time.
+    pub tau: f64,
+    /// Second moment of the local service time.
+    pub mu: f64,
+}
+
+/// The output of `solve pap`.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct PapOutput {
+    /// The Lagrange multiplier (time units).
+    pub z: f64,
+    /// External rate per cluster.
+    pub lambda_hat: Vec<f64>,
+    /// The active set.
+    pub active: Vec<bool>,
+}
+
+/// The input of `solve broker`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BrokerInput {
+    /// `lambda`, requests per time unit.
+    pub arrival_rate: f64,
+    /// `sigma_I^2`, variance of the inter-arrival time.
+    pub arrival_variance: f64,
+    /// The providers.
+    pub providers: Vec<ProviderInput>,
+}
+
+/// One provider of [`BrokerInput`]: exactly one of `mu` + `cs2`, `cluster`, `cloud`, plus `cost`.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProviderInput {
+    /// Service rate.
+    pub mu: Option<f64>,
+    /// Squared coefficient of variation of the service time.
+    pub cs2: Option<f64>,
+    /// The failure-prone cluster model (Eq. 8-12).
+    pub cluster: Option<ClusterModel>,
+    /// The cloud model (Eq. 13).
+    pub cloud: Option<CloudModel>,
+    /// Cost per request per time unit, `K_i`.
+    pub cost: f64,
+}
+
+/// [`TransientCluster`] as JSON.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClusterModel {
+    /// Mean request size (work units).
+    pub work: f64,
+    /// Nodes.
+    pub nodes: f64,
+    /// Speed of one node (work units per time unit).
+    pub speed: f64,
+    /// Transfer time (default 0).
+    #[serde(default)]
+    pub transfer: f64,
+    /// Mean availability interval.
+    pub availability_mean: f64,
+    /// Variance of the availability interval.
+    pub availability_variance: f64,
+    /// Mean unavailability interval.
+    pub unavailability_mean: f64,
+    /// Variance of the unavailability interval.
+    pub unavailability_variance: f64,
+}
+
+/// [`ReliableCloud`] as JSON.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CloudModel {
+    /// Mean request size (work units).
+    pub work: f64,
+    /// Nodes.
+    pub nodes: f64,
+    /// Speed of one node (work units per time unit).
+    pub speed: f64,
+    /// Transfer time (default 0).
+    #[serde(default)]
+    pub transfer: f64,
+    /// Squared CV of the service time (default 1, the paper's).
+    #[serde(default = "paper_cs2")]
+    pub cs2: f64,
+}
+
+fn paper_cs2() -> f64 {
+    ReliableCloud::PAPER_CS2
+}
+
+/// The output of `solve broker`.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct BrokerOutput {
+    /// Routing probability per provider.
+    pub p: Vec<f64>,
+}
+
+/// Solves a PAP problem. Errors: the kernel's, with the cluster named.
+pub fn solve_pap(input: &PapInput) -> Result<PapOutput> {
+    if input.clusters.len() > MAX_CLUSTERS {
+        bail!(
+            "{} clusters: at most {MAX_CLUSTERS} are supported",
+            input.clusters.len()
+        );
+    }
+    let clusters: Vec<Cluster> = input
+        .clusters
+        .iter()
+        .map(|c| Cluster {
+            theta: c.theta,
+            omega: c.omega,
+            local_rate: c.local_rate,
+            tau: c.tau,
+            mu: c.mu,
+        })
+        .collect();
+    let a = allocate::pap::<MAX_CLUSTERS>(&clusters, input.external_rate, input.epsilon)
+        .map_err(|e| anyhow!(e))?;
+    Ok(PapOutput {
+        z: a.z().unwrap_or(f64::NAN),
+        lambda_hat: a.lambda_hat().to_vec(),
+        active: a.active().to_vec(),
+    })
+}
+
+/// The kernel provider of one JSON provider (index `i` for messages).
+pub fn provider(i: usize, p: &ProviderInput) -> Result<Provider> {
+    let service = match (p.mu, p.cs2, p.cluster, p.cloud) {
+        (Some(mu), Some(cs2), None, None) => broker::Service { mu, cs2 },
+        (None, None, Some(c), None) => TransientCluster {
+            work: c.work,
+            nodes: c.nodes,
+            speed: c.speed,
+            transfer: c.transfer,
+            availability_mean: c.availability_mean,
+            availability_variance: c.availability_variance,
+            unavailability_mean: c.unavailability_mean,
+            unavailability_variance: c.unavailability_variance,
+        }
+        .service()
+        .map_err(|e| anyhow!("provider {i}: cluster model: {e}"))?,
+        (None, None, None, Some(c)) => ReliableCloud {
+            work: c.work,
+            nodes: c.nodes,
+            speed: c.speed,
+            transfer: c.transfer,
+            cs2: c.cs2,
+        }
+        .service()
+        .map_err(|e| anyhow!("provider {i}: cloud model: {e}"))?,
+        _ => bail!(
+            "provider {i}: give exactly one of `mu` and `cs2` together, `cluster`, or `cloud` \
+             (plus `cost`)"
+        ),
+    };
+    Ok(service.with_cost(p.cost))
+}
+
+/// Solves a broker problem. Errors: the kernel's, with the provider named.
+pub fn solve_broker(input: &BrokerInput) -> Result<BrokerOutput> {
+    if input.providers.len() > MAX_PROVIDERS {
+        bail!(
+            "{} providers: at most {MAX_PROVIDERS} are supported",
+            input.providers.len()
+        );
+    }
+    let providers = input
+        .providers
+        .iter()
+        .enumerate()
+        .map(|(i, p)| provider(i, p))
+        .collect::<Result<Vec<_>>>()?;
+    let r = broker::route::<MAX_PROVIDERS>(input.arrival_rate, input.arrival_variance, &providers)
+        .map_err(|e| anyhow!(e))?;
+    Ok(BrokerOutput { p: r.p().to_vec() })
+}

@@ -1,0 +1,472 @@
+//! Trace replay on one cluster: drives the kernel's [`Backfill`] scheduler through a job list
+//! (an SWF trace or a generated one), optionally with node failures, and measures the result.
+//!
+//! # Semantics (issue 4; README "Trace replay")
+//! Jobs are taken in `(submit, id)` order. Time advances from one instant to the next at which
+//! something happens (an arrival, a completion, a failure or a repair). At each instant, in
+//! this order:
+//! 1. every job whose run ends then completes (the kernel frees the unused rest of its estimate);
+//! 2. every node failure of that instant: the job running on the node (if any) is interrupted and
+//!    checkpointed, then the node goes down; then every repair;
+//! 3. the arrivals of that instant are submitted, in `(submit, id)` order;
+//! 4. one scheduling pass (the kernel's, by policy: see [`qosgate_kernel::backfill`]).
+//!
+//! A job runs for `min(run time, estimate)` (the SWF reader's `run`) and is planned with its
+//! estimate. With failures, it occupies the lowest-numbered idle up nodes when it starts, and a
+//! failure hits the job on the failed node (without failures node identity does not matter and
+//! is not kept). An interrupted job resumes later with exactly its remaining run time. The
+//! kernel knows a job by its index in `(submit, id)` order ([`Instant::jobs`]).
+//!
+//! Times are whole seconds here and microsecond ticks in the kernel
+//! ([`qosgate_kernel::units::TICKS_PER_SECOND`]).
+//!
+//! # Capacity
+//! The scheduler holds at most [`QUEUE`] admitted and unfinished jobs; a replay that needs more
+//! stops with an error naming the job and the instant. It is about 9 MB and lives on the stack
+//! of a replay thread of its own. [`replay_in`] takes other capacities.
+
+use std::cmp::Reverse;
+use std::collections::{BTreeSet, BinaryHeap, HashMap};
+
+use anyhow::{Context, Result, ensure};
+use qosgate_kernel::backfill::{Backfill, Handle, Job, Pass, Policy};
+use qosgate_kernel::slots::Nodes;
+use qosgate_kernel::units::Ticks;
+use serde::Serialize;
+
+use crate::des::stack::run_on_big_stack;
+use crate::des::time::ticks_exact;
+use crate::workload::swf;
+
+/// Admitted and unfinished jobs the replay scheduler holds at most.
+pub const QUEUE: usize = 1 << 16;
+/// Breakpoints of its slot table (the kernel's minimum for [`QUEUE`]).
+pub const BREAKPOINTS: usize = 2 * QUEUE + 2;
+/// The replay's scheduler.
+pub type Scheduler = Backfill<QUEUE, BREAKPOINTS>;
+
+/// A node failing or coming back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct NodeEvent {
+    /// When, seconds.
+    pub at: u64,
+    /// Which node, `0 .. nodes`.
+    pub node: u32,
+    /// `true`: the node comes back; `false`: it fails.
+    pub up: bool,
+}
+
+/// One scheduled job.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Record {
+    /// Job number.
+    pub id: u64,
+    /// Submit time, seconds.
+    pub submit: u64,
+    /// First start, seconds.
+    pub start: u64,
+    /// Completion, seconds.
+    pub end: u64,
+    /// Processors (nodes).
+    pub procs: u32,
+    /// Its run time, seconds (`end - start` without interruptions).
+    pub run: u64,
+    /// Times a failure interrupted it.
+    pub interruptions: u32,
+}
+
+/// What a replay measured.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Summary {
+    /// Jobs scheduled (all of them complete).
+    pub jobs: u64,
+    /// Sum of `procs × run` over `nodes × (last end − first submit)`.
+    pub utilization: f64,
+    /// Mean of `first start − submit`, seconds.
+    pub mean_wait: f64,
+    /// Mean bounded slowdown with a 10 s bound, seed 002 Eq. 15:
+    /// `(w + max(d, 10)) / max(d, 10)` with `w = end − submit − d`, `d` the run time.
+    pub mean_bounded_slowdown: f64,
+    /// Average weighted response time, seed 002 Eq. 14: `Σ d v (end − submit) / Σ d v`.
+    pub awrt: f64,
+    /// Last completion, seconds.
+    pub makespan: u64,
+    /// Interruptions by failures.
+    pub interruptions: u64,
+}
+
+/// A replay's result: one record per job in completion order, and the summary.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// The jobs, in the order they completed (ties by id).
+    pub records: Vec<Record>,
+    /// Aggregates.
+    pub summary: Summary,
+}
+
+/// The bound of the bounded slowdown, seconds.
+pub const SLOWDOWN_BOUND: u64 = 10;
+
+/// What the observer sees after each instant's scheduling pass (`Q` and `B` are the
+/// scheduler's capacities: [`QUEUE`] and [`BREAKPOINTS`] unless [`replay_in`] chose others).
+pub struct Instant<'a, const Q: usize = QUEUE, const B: usize = BREAKPOINTS> {
+    /// The instant, seconds.
+    pub at: u64,
+    /// The scheduler after the pass.
+    pub scheduler: &'a Backfill<Q, B>,
+    /// The jobs in `(submit, id)` order: the kernel's [`JobId`](qosgate_kernel::backfill::JobId)
+    /// of a job is its index here.
+    pub jobs: &'a [swf::Job],
+    /// What the pass did.
+    pub pass: Pass,
+}
+
+fn ticks(secs: u64) -> Result<Ticks> {
+    ticks_exact(secs).with_context(|| format!("{secs} s is beyond the kernel's clock"))
+}
+
+/// Replays `jobs` on `nodes` nodes under `policy`, with the node `failures` (empty for none).
+/// Calls `observe` after every instant's pass.
+///
+/// Errors: a job wider than the cluster, a zero run time or estimate, a failure of an unknown,
+/// already failed or already repaired node, a queue beyond [`QUEUE`] jobs, jobs left when no
+/// event remains (failed nodes that never come back); each names the job or event and the
+/// instant.
+pub fn replay(
+    jobs: &[swf::Job],
+    policy: Policy,
+    nodes: Nodes,
+    failures: &[NodeEvent],
+    observe: impl FnMut(&Instant) + Send,
+) -> Result<Outcome> {
+    replay_in::<QUEUE, BREAKPOINTS>(jobs, policy, nodes, failures, observe)
+}
+
+/// [`replay`] with a scheduler of `Q` admitted jobs and `B` breakpoints (`B >= 2 Q + 2`):
+/// smaller ones are cheaper to build, for small traces and tests.
+///
+/// Errors: those of [`replay`], with `Q` for [`QUEUE`].
+pub fn replay_in<const Q: usize, const B: usize>(
+    jobs: &[swf::Job],
+    policy: Policy,
+    nodes: Nodes,
+    failures: &[NodeEvent],
+    observe: impl FnMut(&Instant<Q, B>) + Send,
+) -> Result<Outcome> {
+    run_on_big_stack("replay", std::mem::size_of::<Backfill<Q, B>>(), || {
+        Driver::run(jobs, policy, nodes, failures, observe)
+    })
+}
+
+/// A job's state in the driver.
+#[derive(Clone, Copy)]
+struct Progress {
+    /// Seconds of its run still to go.
+    left: u64,
+    first_start: Option<u64>,
+    /// Start of the current run, seconds.
+    since: u64,
+    /// Starts so far: a completion event carries the count it was scheduled under.
+    starts: u32,
+    handle: Option<Handle>,
+}
+
+/// Which node runs which job: kept only when there are failures (a failure hits one node).
+struct NodeMap {
+    /// The job (index) on each node.
+    owner: Vec<Option<usize>>,
+    down: Vec<bool>,
+    /// Idle up nodes; a job takes the lowest-numbered ones.
+    idle: BTreeSet<u32>,
+    /// The nodes of each running job.
+    held: HashMap<usize, Vec<u32>>,
+}
+
+impl NodeMap {
+    fn new(nodes: Nodes) -> Self {
+        Self {
+            owner: vec![None; nodes as usize],
+            down: vec![false; nodes as usize],
+            idle: (0..nodes).collect(),
+            held: HashMap::new(),
+        }
+    }
+
+    fn take(&mut self, i: usize, id: u64, procs: u32, now: u64) -> Result<()> {
+        ensure!(
+            self.idle.len() >= procs as usize,
+            "job {id} started at {now} s with {} idle nodes for {procs}",
+            self.idle.len()
+        );
+        let nodes: Vec<u32> = (0..procs).filter_map(|_| self.idle.pop_first()).collect();
+        for &n in &nodes {
+            self.owner[n as usize] = Some(i);
+        }
+        self.held.insert(i, nodes);
+        Ok(())
+    }
+
+    fn give_back(&mut self, i: usize) {
+        for n in self.held.remove(&i).unwrap_or_default() {
+            self.owner[n as usize] = None;
+            if !self.down[n as usize] {
+                self.idle.insert(n);
+            }
+        }
+    }
+}
+
+struct Driver<'a> {
+    /// The jobs in `(submit, id)` order: a job's index here is its kernel id.
+    jobs: &'a [swf::Job],
+    progress: Vec<Progress>,
+    /// `None` without failures.
+    nodes: Option<NodeMap>,
+    /// Completions: (end, job index, starts).
+    ends: BinaryHeap<Reverse<(u64, usize, u32)>>,
+    records: Vec<Record>,
+    interruptions: u64,
+}
+
+impl<'a> Driver<'a> {
+    fn run<const Q: usize, const B: usize>(
+        jobs: &[swf::Job],
+        policy: Policy,
+        nodes: Nodes,
+        failures: &[NodeEvent],
+        mut observe: impl FnMut(&Instant<Q, B>),
+    ) -> Result<Outcome> {
+        let mut sorted = jobs.to_vec();
+        sorted.sort_by_key(|j| (j.submit, j.id));
+        let mut failures = failures.to_vec();
+        failures.sort();
+        let mut d = Driver {
+            jobs: &sorted,
+            progress: sorted
+                .iter()
+                .map(|j| Progress {
+                    left: j.run,
+                    first_start: None,
+                    since: 0,
+                    starts: 0,
+                    handle: None,
+                })
+                .collect(),
+            nodes: (!failures.is_empty()).then(|| NodeMap::new(nodes)),
+            ends: BinaryHeap::new(),
+            records: Vec::with_capacity(sorted.len()),
+            interruptions: 0,
+        };
+        let mut sched = Backfill::<Q, B>::new(policy, nodes).context("a cluster needs nodes")?;
+        let (mut next_job, mut next_failure) = (0, 0);
+        let mut started = Vec::new();
+        loop {
+            let candidates = [
+                sorted.get(next_job).map(|j| j.submit),
+                d.ends.peek().map(|Reverse(e)| e.0),
+                failures.get(next_failure).map(|f| f.at),
+            ];
+            let Some(now) = candidates.into_iter().flatten().min() else {
+                break;
+            };
+            let t = ticks(now)?;
+            d.complete(&mut sched, now, t)?;
+            while let Some(f) = failures.get(next_failure).filter(|f| f.at == now) {
+                d.node_event(&mut sched, *f, t)?;
+                next_failure += 1;
+            }
+            while sorted.get(next_job).is_some_and(|j| j.submit == now) {
+                d.submit(&mut sched, next_job, t)?;
+                next_job += 1;
+            }
+            let pass = sched
+                .schedule(t, |s| started.push(s.handle))
+                .map_err(|e| anyhow::anyhow!("scheduling at {now} s: {e}"))?;
+            for handle in started.drain(..) {
+                d.started(now, handle)?;
+            }
+            observe(&Instant {
+                at: now,
+                scheduler: &sched,
+                jobs: &sorted,
+                pass,
+            });
+        }
+        let waiting = sched.waiting().len() + sched.running_len();
+        ensure!(
+            waiting == 0,
+            "{waiting} jobs never completed: not enough nodes came back after the failures"
+        );
+        Ok(d.finish(nodes))
+    }
+
+    fn complete<const Q: usize, const B: usize>(
+        &mut self,
+        sched: &mut Backfill<Q, B>,
+        now: u64,
+        t: Ticks,
+    ) -> Result<()> {
+        while let Some(&Reverse((end, i, starts))) = self.ends.peek() {
+            if end != now {
+                break;
+            }
+            self.ends.pop();
+            let p = self.progress[i];
+            let job = self.jobs[i];
+            // An interrupted run's completion is stale.
+            let Some(handle) = p.handle.filter(|_| p.starts == starts) else {
+                continue;
+            };
+            sched
+                .complete(t, handle)
+                .map_err(|e| anyhow::anyhow!("completing job {} at {now} s: {e}", job.id))?;
+            if let Some(map) = &mut self.nodes {
+                map.give_back(i);
+            }
+            self.progress[i].handle = None;
+            self.records.push(Record {
+                id: job.id,
+                submit: job.submit,
+                start: p.first_start.unwrap_or(now),
+                end: now,
+                procs: job.procs,
+                run: job.run,
+                interruptions: p.starts.saturating_sub(1),
+            });
+        }
+        Ok(())
+    }
+
+    fn node_event<const Q: usize, const B: usize>(
+        &mut self,
+        sched: &mut Backfill<Q, B>,
+        f: NodeEvent,
+        t: Ticks,
+    ) -> Result<()> {
+        let Some(map) = &mut self.nodes else {
+            return Ok(());
+        };
+        let n = f.node as usize;
+        ensure!(
+            n < map.down.len(),
+            "node {} of a failure at {} s does not exist ({} nodes)",
+            f.node,
+            f.at,
+            map.down.len()
+        );
+        ensure!(
+            map.down[n] == f.up,
+            "node {} {} at {} s, but it already is",
+            f.node,
+            if f.up { "comes back" } else { "fails" },
+            f.at
+        );
+        if f.up {
+            sched
+                .node_up(t, 1)
+                .map_err(|e| anyhow::anyhow!("repairing node {} at {} s: {e}", f.node, f.at))?;
+            map.idle.insert(f.node);
+        } else {
+            if let Some(i) = map.owner[n] {
+                let p = &mut self.progress[i];
+                let handle = p.handle.take().context("a node's job is not running")?;
+                sched.interrupt(t, handle).map_err(|e| {
+                    anyhow::anyhow!("interrupting job {} at {} s: {e}", self.jobs[i].id, f.at)
+                })?;
+                p.left -= f.at - p.since;
+                self.interruptions += 1;
+                map.give_back(i);
+            }
+            sched
+                .node_down(t, 1)
+                .map_err(|e| anyhow::anyhow!("failing node {} at {} s: {e}", f.node, f.at))?;
+            map.idle.remove(&f.node);
+        }
+        map.down[n] = !f.up;
+        Ok(())
+    }
+
+    fn submit<const Q: usize, const B: usize>(
+        &mut self,
+        sched: &mut Backfill<Q, B>,
+        i: usize,
+        t: Ticks,
+    ) -> Result<()> {
+        let j = self.jobs[i];
+        ensure!(j.run > 0, "job {} has no run time", j.id);
+        let job = Job {
+            id: i as u64,
+            submit: t,
+            nodes: j.procs,
+            estimate: ticks(j.estimate)?,
+        };
+        sched.submit(t, job).map_err(|r| {
+            anyhow::anyhow!(
+                "job {} ({} procs, estimate {} s) refused at {} s: {}",
+                j.id,
+                j.procs,
+                j.estimate,
+                j.submit,
+                r.reason
+            )
+        })
+    }
+
+    fn started(&mut self, now: u64, handle: Handle) -> Result<()> {
+        let i = usize::try_from(handle.id())
+            .ok()
+            .filter(|&i| i < self.jobs.len())
+            .context("the scheduler started an unknown job")?;
+        let j = self.jobs[i];
+        let p = &mut self.progress[i];
+        p.first_start.get_or_insert(now);
+        p.starts += 1;
+        p.since = now;
+        p.handle = Some(handle);
+        self.ends.push(Reverse((now + p.left, i, p.starts)));
+        if let Some(map) = &mut self.nodes {
+            map.take(i, j.id, j.procs, now)?;
+        }
+        Ok(())
+    }
+
+    fn finish(self, nodes: Nodes) -> Outcome {
+        let records = self.records;
+        let n = records.len() as f64;
+        let first = records.iter().map(|r| r.submit).min().unwrap_or(0);
+        let makespan = records.iter().map(|r| r.end).max().unwrap_or(0);
+        let area: f64 = records.iter().map(|r| r.procs as f64 * r.run as f64).sum();
+        let span = (makespan - first) as f64 * nodes as f64;
+        let mean = |f: &dyn Fn(&Record) -> f64| {
+            if records.is_empty() {
+                0.0
+            } else {
+                records.iter().map(f).sum::<f64>() / n
+            }
+        };
+        let bsld = |r: &Record| {
+            let d = r.run.max(SLOWDOWN_BOUND) as f64;
+            let w = (r.end - r.submit - r.run) as f64;
+            (w + d) / d
+        };
+        let awrt = if area > 0.0 {
+            records
+                .iter()
+                .map(|r| r.procs as f64 * r.run as f64 * (r.end - r.submit) as f64)
+                .sum::<f64>()
+                / area
+        } else {
+            0.0
+        };
+        let summary = Summary {
+            jobs: records.len() as u64,
+            utilization: if span > 0.0 { area / span } else { 0.0 },
+            mean_wait: mean(&|r| (r.start - r.submit) as f64),
+            mean_bounded_slowdown: mean(&bsld),
+            awrt,
+            makespan,
+            interruptions: self.interruptions,
+        };
+        Outcome { records, summary }
+    }
+}

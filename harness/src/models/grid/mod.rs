@@ -1,0 +1,96 @@
+//! Seed 004's grid (Kokkinos & Varvarigos 2009) as a model: users with (rho, sigma)
+//! contracts, a central meta-scheduler, resources of the four types of Sec. 3.4, and links.
+//!
+//! - [`scenario`]: the schema of a grid scenario file (`docs/scenarios.md`), its checks and
+//!   its TOML writer.
+//! - [`capacity`]: the kernel capacities the simulator is built with.
+//! - [`world`]: one replication on the event queue; every scheduling decision is the kernel's.
+//! - [`record`]: what a run records of each task.
+//! - [`metrics`]: the metrics of Sec. 6.3, computed from the records.
+//! - [`summary`]: what `qosgate run` prints and writes for a grid scenario.
+
+pub mod capacity;
+pub mod metrics;
+pub mod record;
+pub mod scenario;
+pub mod summary;
+pub mod world;
+
+use std::io::Write;
+
+use anyhow::Result;
+
+use super::{AnyScenario, Entry, Model, RunOptions};
+use crate::des::stack::run_on_big_stack;
+use metrics::Metrics;
+use record::Run;
+use scenario::Scenario;
+
+/// The grid model ([`Model`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Grid;
+
+impl Model for Grid {
+    const NAME: &'static str = "grid";
+    type Scenario = Scenario;
+    type Run = Run;
+    type Metrics = Metrics;
+
+    fn name(scenario: &Scenario) -> &str {
+        &scenario.name
+    }
+
+    fn check(scenario: &Scenario) -> Result<()> {
+        scenario::validate(scenario)
+    }
+
+    /// Replication `k` uses seed `scenario.seed + k`.
+    fn simulate(scenario: &Scenario, k: u32) -> Result<Run> {
+        run_on_big_stack("simulation", capacity::KERNEL_BYTES, || {
+            world::World::new(scenario, k)?.run()
+        })
+    }
+
+    fn metrics(scenario: &Scenario, run: &Run) -> Metrics {
+        Metrics::compute(scenario, &run.records)
+    }
+
+    fn events(run: &Run) -> u64 {
+        run.events
+    }
+
+    fn deterministic(scenario: &Scenario) -> bool {
+        scenario
+            .users
+            .iter()
+            .all(|u| u.workload.is_fixed() && u.interarrival.is_fixed())
+    }
+}
+
+impl AnyScenario for Scenario {
+    fn model(&self) -> &'static str {
+        Grid::NAME
+    }
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn description(&self) -> &str {
+        &self.description
+    }
+
+    fn to_toml(&self) -> String {
+        scenario::to_toml(self)
+    }
+
+    fn run(&self, opts: &RunOptions, out: &mut dyn Write) -> Result<()> {
+        summary::run(self, opts, out)
+    }
+}
+
+/// The grid's entry in the scenario-file registry.
+pub const ENTRY: Entry = Entry {
+    name: Grid::NAME,
+    parse: |text, origin| Ok(Box::new(scenario::parse(text, origin)?)),
+};

@@ -1,0 +1,109 @@
+//! What the simulator records of each task: one [`TaskRecord`] per task created, written when
+//! the task ends (`qosgate run --events FILE.jsonl` writes one JSON object per line).
+//!
+//! Times are seconds from the start of the run, as JSON numbers; `null` where the task never got
+//! that far (a failed BE task was never started).
+
+use serde::{Deserialize, Serialize};
+
+/// Guaranteed service or best effort: how a task was created, and how it was handled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TaskClass {
+    /// Guaranteed service.
+    Gs,
+    /// Best effort.
+    Be,
+}
+
+/// How a task ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// It ran to the end and its results reached the user.
+    Completed,
+    /// No resource would take it (e.g. wider than every resource's `I_r^max`).
+    Rejected,
+    /// A GS_BE_EQUAL resource dropped it: admitting it would break a guarantee (seed 004 Sec.
+    /// 6.3, "failed BE tasks").
+    Failed,
+}
+
+/// One task, from creation to its end.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TaskRecord {
+    /// Task number, unique in the run, in creation order from 0.
+    pub task: u64,
+    /// The user's name.
+    pub user: String,
+    /// The class of the user that created it.
+    pub class: TaskClass,
+    /// How the meta-scheduler handled it: a GS task whose deadline no registered resource can
+    /// guarantee (Eq. 7) is handled as BE.
+    pub handled_as: TaskClass,
+    /// The resource it was sent to, if any.
+    pub resource: Option<String>,
+    /// The discipline that queued it there: `wfq` or `scfq` (fair queue), `fcfs` (BE FIFO).
+    pub discipline: Option<String>,
+    /// Created at the user, seconds.
+    pub created: f64,
+    /// Left the meta-scheduler towards its resource (after any withholding), seconds.
+    pub released: Option<f64>,
+    /// Reached the resource, seconds.
+    pub arrived: Option<f64>,
+    /// First started on a CPU, seconds.
+    pub started: Option<f64>,
+    /// Finished on its CPU, seconds.
+    pub finished: Option<f64>,
+    /// Its results reached the user, seconds (the end of its delay).
+    pub returned: Option<f64>,
+    /// Workload, MI.
+    pub workload_mi: u64,
+    /// Non-critical deadline, seconds after creation.
+    pub deadline: f64,
+    /// For a task handled as GS: the end-to-end delay bound the kernel guaranteed at its
+    /// resource, seconds after creation (withholding and transfers included); else `None`.
+    pub bound: Option<f64>,
+    /// Whether the meta-scheduler withheld it to keep its user (rho, sigma)-constrained.
+    pub backlogged: bool,
+    /// How it ended.
+    pub outcome: Outcome,
+    /// Why it was rejected or failed (the kernel's error), else `None`.
+    pub reason: Option<String>,
+}
+
+impl TaskRecord {
+    /// Delay from creation to the results' return, seconds (`None` unless completed).
+    pub fn delay(&self) -> Option<f64> {
+        self.returned.map(|r| r - self.created)
+    }
+
+    /// The instant it ended, seconds: its results' return, or, for a task that failed or was
+    /// rejected, the last step it reached (arrival, release, creation).
+    pub fn ended(&self) -> f64 {
+        self.returned
+            .or(self.finished)
+            .or(self.arrived)
+            .or(self.released)
+            .unwrap_or(self.created)
+    }
+
+    /// Whether it missed its non-critical deadline: it did not complete, or its delay exceeds
+    /// the deadline.
+    pub fn missed(&self) -> bool {
+        self.delay().is_none_or(|d| d > self.deadline)
+    }
+}
+
+/// One replication's result.
+#[derive(Debug, Clone)]
+pub struct Run {
+    /// One record per task created, in task (creation) order.
+    pub records: Vec<TaskRecord>,
+    /// Events processed.
+    pub events: u64,
+    /// The GS registrations made, `(user, resource)`, in order.
+    pub registrations: Vec<(String, String)>,
+    /// Time of the last event, seconds.
+    pub end_s: f64,
+}

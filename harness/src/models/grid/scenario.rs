@@ -1,0 +1,993 @@
+//! Scenario files: what `qosgate run` simulates (issue 5), in TOML.
+//!
+//! A scenario names the grid (resources), its users, the meta-scheduler's policy, the network,
+//! the horizon and the seeds. Every field is documented with its unit; seconds are decimal
+//! numbers, work is integer MI, capacity integer MIPS. The file format, key by key, is in
+//! `docs/scenarios.md`.
+//!
+//! - [`parse`] and [`load`] read a file into a checked [`Scenario`]. Every problem (a TOML
+//!   syntax error, an unknown or missing key, a value of the wrong type, an impossible value, an
+//!   inconsistency between keys) is reported as `file:line:column: key: what is wrong`, with the
+//!   key as a path (`users[2].workload.uniform.min`); a file with several impossible values
+//!   gets one line for each.
+//! - [`validate`] runs the same checks on a scenario built in code (the presets).
+//! - [`to_toml`] writes a scenario as a commented file that [`parse`] reads back unchanged.
+//! - [`Dist::sample`] and [`Dist::mean`]: the distributions of Sec. 6.
+//!
+//! Parsing is done in two passes over the same text: the TOML document is parsed once with the
+//! position of every key and value, then deserialized (serde reports type errors and unknown
+//! keys by position), then checked; a check names a key path, and the path is looked up in the
+//! positions of the first pass.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use qosgate_kernel::units::{MAX_CAPACITY, MAX_TASK_WORK, TICKS_PER_SECOND};
+use serde::{Deserialize, Serialize};
+
+use super::capacity;
+use crate::config::{self, Problem, Problems, TOML_INT_MAX};
+use crate::des::rng::SplitMix;
+
+/// A scenario.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Its name (presets: `kokkinos2009-gbp`, ...).
+    pub name: String,
+    /// What it is, one line.
+    #[serde(default)]
+    pub description: String,
+    /// Seed of the first replication; replication `k` uses the stream of `seed + k`.
+    pub seed: u64,
+    /// Independent replications (each with its own seed).
+    pub replications: u32,
+    /// Tasks are created during `[0, horizon_s)`, seconds; the run goes on until every task
+    /// created has ended.
+    pub horizon_s: f64,
+    /// Tasks created before this instant, seconds, are simulated but left out of the metrics.
+    pub warmup_s: f64,
+    /// The central meta-scheduler.
+    pub meta: Meta,
+    /// The links between users, the meta-scheduler and resources.
+    pub network: Network,
+    /// The resources, in registration-search order.
+    pub resources: Vec<ResourceConfig>,
+    /// The users, in registration order.
+    pub users: Vec<UserConfig>,
+}
+
+/// The meta-scheduler (seed 004 Sec. 5.1, 6.1: the centralized implementation).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Meta {
+    /// Ordering phase of best-effort scheduling (the assignment phase is EST).
+    pub order: MetaOrder,
+    /// Best-effort tasks are collected and scheduled once per period, seconds (the paper: 1 s).
+    pub collection_period_s: f64,
+}
+
+/// Best-effort ordering: EDF/EST or WFQ/EST (seed 004 Sec. 3.3, 6.4.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MetaOrder {
+    /// Earliest deadline first.
+    Edf,
+    /// Weighted fair queueing among BE users.
+    Wfq,
+}
+
+/// Links of equal bandwidth and zero propagation delay (seed 004 Sec. 6.2): every hop (user to
+/// meta-scheduler, meta-scheduler to resource, resource back to the user) takes
+/// `bytes × 8 / bandwidth_bps` seconds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Network {
+    /// Bits per second of every link.
+    pub bandwidth_bps: f64,
+    /// Bytes sent with a task (the paper: 1000).
+    pub input_bytes: u64,
+    /// Bytes of a task's results (the paper: 1000).
+    pub output_bytes: u64,
+}
+
+/// A resource.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResourceConfig {
+    /// Its name (`R1`, ...).
+    pub name: String,
+    /// Its type (seed 004 Sec. 3.4).
+    pub kind: ResourceKind,
+    /// The local fair-queue discipline (the paper's simulations ran SCFQ).
+    pub discipline: Discipline,
+    /// Capacity of each CPU, MIPS (one entry per CPU).
+    pub cpus: Vec<u64>,
+    /// Largest task it accepts, `I_r^max`, MI.
+    pub max_task_mi: u64,
+    /// Most users (flows) registered at once, temporary BE users included.
+    pub max_users: u16,
+}
+
+/// The resource types of seed 004 Sec. 3.4 (Table 6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResourceKind {
+    /// Guaranteed service only.
+    Gs,
+    /// Best effort only (FCFS).
+    Be,
+    /// Both, BE tasks as temporary fair-queue users.
+    GsBeEqual,
+    /// Both, GS first, non-preemptive.
+    GsBePriority,
+    /// Both, GS first, a GS arrival pauses a running BE task.
+    GsBePriorityPreemptive,
+}
+
+/// The local fair-queue discipline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Discipline {
+    /// Weighted fair queueing (PGPS).
+    Wfq,
+    /// Self-clocked fair queueing.
+    Scfq,
+}
+
+/// A user.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UserConfig {
+    /// Its name (`U1`, ...).
+    pub name: String,
+    /// Guaranteed service or best effort.
+    pub class: UserClass,
+    /// Share weight `w` (Eq. 1; WFQ/EST for BE users).
+    pub weight: u16,
+    /// GS users: long-term rate rho, MIPS.
+    #[serde(default)]
+    pub rho_mips: Option<u64>,
+    /// GS users: burst sigma, MI.
+    #[serde(default)]
+    pub sigma_mi: Option<u64>,
+    /// GS users: largest task `I_i^max`, MI.
+    #[serde(default)]
+    pub max_task_mi: Option<u64>,
+    /// GS users: what the meta-scheduler knows of a task's workload (seed 004 Sec. 4.2).
+    #[serde(default)]
+    pub knowledge: Option<Knowledge>,
+    /// Task workload, MI.
+    pub workload: Dist,
+    /// Time between task creations, seconds.
+    pub interarrival: Dist,
+    /// Non-critical deadline of every task, seconds after its creation.
+    pub deadline_s: f64,
+}
+
+/// Guaranteed service or best effort.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UserClass {
+    /// Guaranteed service: registers, (rho, sigma) enforced, delay bound.
+    Gs,
+    /// Best effort.
+    Be,
+}
+
+/// Workload knowledge of seed 004 Sec. 4.2 (the kernel's [`qosgate_kernel::bucket::Knowledge`]).
+///
+/// In TOML: `"exact"`, `"conservative"`, `"conservative_feedback"`, `"aggressive"`, or
+/// `{ window = 5 }`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Knowledge {
+    /// Workloads known a priori.
+    Exact,
+    /// Every task charged at `I_max`.
+    Conservative,
+    /// Charged at `I_max`, corrected when the task ends.
+    ConservativeFeedback,
+    /// At most `n` tasks without feedback outstanding.
+    Window(u16),
+    /// Charged only when the task ends.
+    Aggressive,
+}
+
+/// A distribution of a positive quantity (seconds or MI).
+///
+/// In TOML, an inline table naming the form: `{ fixed = 546.0 }`,
+/// `{ uniform = { min = 518.7, max = 573.3 } }`, `{ exponential = { mean = 419900000.0 } }`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Dist {
+    /// Always this value.
+    Fixed(f64),
+    /// Uniform on `[min, max]`.
+    Uniform {
+        /// Smallest value.
+        min: f64,
+        /// Largest value.
+        max: f64,
+    },
+    /// Exponential with this mean.
+    Exponential {
+        /// The mean.
+        mean: f64,
+    },
+}
+
+impl From<Knowledge> for qosgate_kernel::bucket::Knowledge {
+    fn from(k: Knowledge) -> Self {
+        use qosgate_kernel::bucket::Knowledge as K;
+        match k {
+            Knowledge::Exact => K::Exact,
+            Knowledge::Conservative => K::Conservative,
+            Knowledge::ConservativeFeedback => K::ConservativeFeedback,
+            Knowledge::Window(n) => K::Window(n),
+            Knowledge::Aggressive => K::Aggressive,
+        }
+    }
+}
+
+impl Dist {
+    /// One draw: `Fixed` gives its value and uses no randomness; `Uniform` is
+    /// `min + (max - min) u`; `Exponential` is the inverse CDF `-mean ln(1 - u)`, with `u` one
+    /// [`SplitMix::unit`] draw on `[0, 1)`. The result is in the quantity's unit (seconds or MI),
+    /// finite and `>= 0` for a distribution that passed the checks of [`validate`].
+    pub fn sample(&self, rng: &mut SplitMix) -> f64 {
+        match *self {
+            Dist::Fixed(v) => v,
+            Dist::Uniform { min, max } => min + (max - min) * rng.unit(),
+            Dist::Exponential { mean } => -mean * (1.0 - rng.unit()).ln(),
+        }
+    }
+
+    /// The mean, in the quantity's unit: the value, `(min + max) / 2`, or `mean`.
+    pub fn mean(&self) -> f64 {
+        match *self {
+            Dist::Fixed(v) => v,
+            Dist::Uniform { min, max } => min + (max - min) / 2.0,
+            Dist::Exponential { mean } => mean,
+        }
+    }
+
+    /// Whether every draw is the same value.
+    pub fn is_fixed(&self) -> bool {
+        matches!(self, Dist::Fixed(_))
+    }
+}
+
+/// The largest time a scenario may state, seconds (about 31,700 years): every instant of a run,
+/// and sums of a few of them, then fit the kernel's microsecond clock (`u64`).
+pub const MAX_SECONDS: f64 = 1e12;
+
+/// The largest burst sigma, MI: the kernel's leaky bucket keeps its credit in instructions
+/// (`i64`, MI x 10^6).
+const MAX_SIGMA: u64 = TOML_INT_MAX / TICKS_PER_SECOND;
+
+/// Reads and checks the scenario file at `path` (see [`parse`]).
+///
+/// Errors: the file cannot be read (the path is named), or any error of [`parse`], located as
+/// `path:line:column`.
+pub fn load(path: &Path) -> Result<Scenario> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("reading the scenario file {}", path.display()))?;
+    parse(&text, &path.display().to_string())
+}
+
+/// Parses and checks a scenario written in TOML; `origin` names the text in messages (a file
+/// name).
+///
+/// Errors, each `origin:line:column: key: what is wrong` (line and column count from 1, the
+/// column in characters), one line per problem:
+/// - TOML syntax errors;
+/// - unknown keys, missing keys, values of the wrong type, unknown names (a resource kind, a
+///   discipline, a distribution form);
+/// - impossible values (every check of [`validate`]).
+pub fn parse(text: &str, origin: &str) -> Result<Scenario> {
+    config::parse(text, origin, check)
+}
+
+/// Checks a scenario built in code with the rules [`parse`] applies to a file.
+///
+/// Errors, one line per problem, `key: what is wrong`:
+/// - an empty `name`, zero `replications`, a `seed` above `i64::MAX` (TOML's integers);
+/// - times (`horizon_s`, `collection_period_s`, `deadline_s`, inter-arrival values) that are not
+///   finite, not positive, or above [`MAX_SECONDS`]; a negative `warmup_s`, or one not below
+///   `horizon_s`;
+/// - a bandwidth that is not finite and positive; a transfer longer than [`MAX_SECONDS`];
+/// - no resources; a resource without a name, with a duplicate name, without CPUs, with more
+///   CPUs than the simulator runs, a CPU of 0 MIPS, a total capacity above the kernel's
+///   (2^40 MIPS), `max_task_mi` outside `1 ..= 2^39`, `max_users` outside `1 ..= 16`;
+/// - no users; a user without a name, with a duplicate name, weight 0, a distribution with an
+///   impossible parameter or no positive value (an empty workload), a `uniform` with
+///   `min > max`;
+/// - a GS user without `rho_mips`, `sigma_mi`, `max_task_mi` or `knowledge`, with rho 0,
+///   `sigma_mi < max_task_mi`, `{ window = 0 }`; a GS user no resource could register (none
+///   serves GS, none takes its `max_task_mi` (Eq. 2), none has the capacity for its rho alone
+///   (Eq. 1));
+/// - a BE user with any of those four keys, or with no resource that serves best effort.
+pub fn validate(scenario: &Scenario) -> Result<()> {
+    config::report(&format!("scenario `{}`", scenario.name), &check(scenario))
+}
+
+/// A distribution of a quantity in `unit` whose values may not exceed `max`: its parameters
+/// finite, `>= 0` and `<= max`, some value positive, a uniform's `min <= max`.
+fn check_dist(p: &mut Problems, path: &str, d: &Dist, unit: &str, max: f64) {
+    let param = |p: &mut Problems, key: &str, v: f64, positive: bool| {
+        let path = format!("{path}.{key}");
+        if !v.is_finite() {
+            p.add(path, format!("{v} is not a finite number of {unit}"));
+        } else if v < 0.0 || (v == 0.0 && positive) {
+            let what = if positive { "> 0" } else { ">= 0" };
+            let why = if positive {
+                " (with no positive value, the user has no tasks or no gaps)"
+            } else {
+                ""
+            };
+            p.add(path, format!("must be {what} {unit}, got {v}{why}"));
+        } else if v > max {
+            p.add(
+                path,
+                format!("{v} {unit} is above the largest accepted, {max:e}"),
+            );
+        }
+    };
+    match *d {
+        Dist::Fixed(v) => param(p, "fixed", v, true),
+        Dist::Uniform { min, max: hi } => {
+            param(p, "uniform.min", min, false);
+            param(p, "uniform.max", hi, true);
+            if min > hi {
+                p.add(
+                    format!("{path}.uniform.min"),
+                    format!("min {min} is greater than max {hi}"),
+                );
+            }
+        }
+        Dist::Exponential { mean } => param(p, "exponential.mean", mean, true),
+    }
+}
+
+/// Every problem of `s`, in the order of its keys.
+fn check(s: &Scenario) -> Vec<Problem> {
+    let mut p = Problems::default();
+    if s.name.trim().is_empty() {
+        p.add("name", "must not be empty");
+    }
+    p.toml_int("seed", s.seed);
+    if s.replications == 0 {
+        p.add("replications", "must be at least 1");
+    }
+    p.seconds("horizon_s", s.horizon_s, false, MAX_SECONDS);
+    p.seconds("warmup_s", s.warmup_s, true, MAX_SECONDS);
+    if s.warmup_s.is_finite() && s.horizon_s.is_finite() && s.warmup_s >= s.horizon_s {
+        p.add(
+            "warmup_s",
+            format!(
+                "{} s must be less than horizon_s ({} s): no task would be measured",
+                s.warmup_s, s.horizon_s
+            ),
+        );
+    }
+    p.seconds(
+        "meta.collection_period_s",
+        s.meta.collection_period_s,
+        false,
+        MAX_SECONDS,
+    );
+    check_network(&mut p, &s.network);
+    check_resources(&mut p, &s.resources);
+    check_users(&mut p, &s.users, &s.resources);
+    p.0
+}
+
+fn check_network(p: &mut Problems, n: &Network) {
+    let bw = n.bandwidth_bps;
+    if !(bw.is_finite() && bw > 0.0) {
+        p.add(
+            "network.bandwidth_bps",
+            format!("must be a finite number of bits per second > 0, got {bw}"),
+        );
+        return;
+    }
+    for (key, bytes) in [
+        ("input_bytes", n.input_bytes),
+        ("output_bytes", n.output_bytes),
+    ] {
+        let path = format!("network.{key}");
+        p.toml_int(&path, bytes);
+        let secs = bytes as f64 * 8.0 / bw;
+        if secs > MAX_SECONDS {
+            p.add(
+                path,
+                format!(
+                    "{bytes} bytes take {secs:e} s at {bw} b/s, longer than the largest time \
+                     accepted, {MAX_SECONDS:e} s"
+                ),
+            );
+        }
+    }
+}
+
+fn check_resources(p: &mut Problems, resources: &[ResourceConfig]) {
+    if resources.is_empty() {
+        p.add("resources", "at least one resource is needed");
+    }
+    let mut names: HashMap<&str, usize> = HashMap::new();
+    for (i, r) in resources.iter().enumerate() {
+        let at = |key: &str| format!("resources[{i}].{key}");
+        if r.name.trim().is_empty() {
+            p.add(at("name"), "must not be empty");
+        } else if let Some(first) = names.insert(&r.name, i) {
+            p.add(
+                at("name"),
+                format!("`{}` is also the name of resources[{first}]", r.name),
+            );
+        }
+        if r.cpus.is_empty() {
+            p.add(at("cpus"), "at least one CPU is needed");
+        } else if r.cpus.len() > capacity::CPUS {
+            p.add(
+                at("cpus"),
+                format!(
+                    "{} CPUs: the simulator runs at most {} per resource",
+                    r.cpus.len(),
+                    capacity::CPUS
+                ),
+            );
+        }
+        for (j, &c) in r.cpus.iter().enumerate() {
+            if c == 0 {
+                p.add(
+                    format!("resources[{i}].cpus[{j}]"),
+                    "a CPU of 0 MIPS has no capacity",
+                );
+            }
+        }
+        let total = r.cpus.iter().try_fold(0u64, |s, &c| s.checked_add(c));
+        if total.is_none_or(|t| t > MAX_CAPACITY) {
+            p.add(
+                at("cpus"),
+                format!("total capacity above {MAX_CAPACITY} MIPS, the kernel's largest"),
+            );
+        }
+        if r.max_task_mi == 0 || r.max_task_mi > MAX_TASK_WORK {
+            p.add(
+                at("max_task_mi"),
+                format!("must be 1 to {MAX_TASK_WORK} MI, got {}", r.max_task_mi),
+            );
+        }
+        if r.max_users == 0 || usize::from(r.max_users) > capacity::FLOWS {
+            p.add(
+                at("max_users"),
+                format!(
+                    "must be 1 to {} (the simulator's users per resource), got {}",
+                    capacity::FLOWS,
+                    r.max_users
+                ),
+            );
+        }
+    }
+}
+
+/// The resource kinds in TOML, for messages.
+const GS_KINDS: &str = "gs, gs_be_equal, gs_be_priority or gs_be_priority_preemptive";
+const BE_KINDS: &str = "be, gs_be_equal, gs_be_priority or gs_be_priority_preemptive";
+
+fn check_users(p: &mut Problems, users: &[UserConfig], resources: &[ResourceConfig]) {
+    if users.is_empty() {
+        p.add("users", "at least one user is needed");
+    }
+    let mut names: HashMap<&str, usize> = HashMap::new();
+    for (i, u) in users.iter().enumerate() {
+        let at = |key: &str| format!("users[{i}].{key}");
+        if u.name.trim().is_empty() {
+            p.add(at("name"), "must not be empty");
+        } else if let Some(first) = names.insert(&u.name, i) {
+            p.add(
+                at("name"),
+                format!("`{}` is also the name of users[{first}]", u.name),
+            );
+        }
+        if u.weight == 0 {
+            p.add(at("weight"), "must be at least 1");
+        }
+        check_dist(p, &at("workload"), &u.workload, "MI", MAX_TASK_WORK as f64);
+        check_dist(p, &at("interarrival"), &u.interarrival, "s", MAX_SECONDS);
+        p.seconds(&at("deadline_s"), u.deadline_s, false, MAX_SECONDS);
+        match u.class {
+            UserClass::Gs => check_gs_user(p, i, u, resources),
+            UserClass::Be => {
+                let given = [
+                    ("rho_mips", u.rho_mips.is_some()),
+                    ("sigma_mi", u.sigma_mi.is_some()),
+                    ("max_task_mi", u.max_task_mi.is_some()),
+                    ("knowledge", u.knowledge.is_some()),
+                ];
+                for (key, _) in given.iter().filter(|(_, some)| *some) {
+                    p.add(
+                        at(key),
+                        "only a GS user has it (this user's class is be): remove it",
+                    );
+                }
+                if !resources.is_empty() && resources.iter().all(|r| r.kind == ResourceKind::Gs) {
+                    p.add(
+                        at("class"),
+                        format!("a BE user needs a resource of kind {BE_KINDS}; every one is gs"),
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn check_gs_user(p: &mut Problems, i: usize, u: &UserConfig, resources: &[ResourceConfig]) {
+    let at = |key: &str| format!("users[{i}].{key}");
+    let missing = "required for a GS user (class gs)";
+    if u.rho_mips.is_none() {
+        p.add(at("rho_mips"), missing);
+    }
+    if u.sigma_mi.is_none() {
+        p.add(at("sigma_mi"), missing);
+    }
+    if u.max_task_mi.is_none() {
+        p.add(at("max_task_mi"), missing);
+    }
+    if u.knowledge.is_none() {
+        p.add(at("knowledge"), missing);
+    }
+    if u.knowledge == Some(Knowledge::Window(0)) {
+        p.add(at("knowledge.window"), "must be at least 1 task");
+    }
+    if let Some(imax) = u.max_task_mi
+        && (imax == 0 || imax > MAX_TASK_WORK)
+    {
+        p.add(
+            at("max_task_mi"),
+            format!("must be 1 to {MAX_TASK_WORK} MI, got {imax}"),
+        );
+    }
+    if let Some(sigma) = u.sigma_mi {
+        if sigma == 0 {
+            p.add(at("sigma_mi"), "must be at least 1 MI");
+        } else if sigma > MAX_SIGMA {
+            p.add(
+                at("sigma_mi"),
+                format!("{sigma} MI is above the kernel's largest burst, {MAX_SIGMA} MI"),
+            );
+        } else if let Some(imax) = u.max_task_mi
+            && sigma < imax
+        {
+            p.add(
+                at("sigma_mi"),
+                format!(
+                    "{sigma} MI is less than max_task_mi ({imax} MI): a maximal task could \
+                     never conform"
+                ),
+            );
+        }
+    }
+    if u.rho_mips == Some(0) {
+        p.add(at("rho_mips"), "must be at least 1 MIPS");
+    }
+    let serving: Vec<&ResourceConfig> = resources
+        .iter()
+        .filter(|r| r.kind != ResourceKind::Be)
+        .collect();
+    if serving.is_empty() {
+        if !resources.is_empty() {
+            p.add(
+                at("class"),
+                format!("a GS user needs a resource of kind {GS_KINDS}; every one is be"),
+            );
+        }
+        return;
+    }
+    // Eq. 2 (`I_i <= I_r`), then Eq. 1 for the user alone (`rho <= C'`): with neither at any
+    // resource, no registration can ever succeed.
+    let Some(imax) = u.max_task_mi.filter(|&m| m > 0) else {
+        return;
+    };
+    let fitting: Vec<&&ResourceConfig> = serving.iter().filter(|r| r.max_task_mi >= imax).collect();
+    if fitting.is_empty() {
+        let largest = serving.iter().map(|r| r.max_task_mi).max().unwrap_or(0);
+        p.add(
+            at("max_task_mi"),
+            format!(
+                "{imax} MI is larger than the max_task_mi of every resource that serves GS \
+                 users (largest: {largest} MI): no registration can admit it (Eq. 2)"
+            ),
+        );
+        return;
+    }
+    if let Some(rho) = u.rho_mips.filter(|&r| r > 0) {
+        let capacity = |r: &ResourceConfig| r.cpus.iter().fold(0u64, |s, &c| s.saturating_add(c));
+        let largest = fitting.iter().map(|r| capacity(r)).max().unwrap_or(0);
+        if rho > largest {
+            p.add(
+                at("rho_mips"),
+                format!(
+                    "{rho} MIPS is more than the capacity of every resource that serves GS \
+                     users and takes its tasks (largest: {largest} MIPS): no registration can \
+                     admit it (Eq. 1)"
+                ),
+            );
+        }
+    }
+}
+
+/// The scenario as a TOML file with a comment on each key's unit: what `qosgate run --dump`
+/// prints, to copy and edit.
+///
+/// For every scenario that passes [`validate`], [`parse`] of the result gives the same scenario
+/// back (floats are written in Rust's shortest exact form). Keys whose value is absent
+/// (`rho_mips` of a BE user) are left out.
+pub fn to_toml(s: &Scenario) -> String {
+    // Every field is destructured by name: a field added to the schema fails to compile here
+    // until it is written.
+    let Scenario {
+        name,
+        description,
+        seed,
+        replications,
+        horizon_s,
+        warmup_s,
+        meta,
+        network,
+        resources,
+        users,
+    } = s;
+    let mut out = String::from(
+        "# qosgate scenario (format: docs/scenarios.md). Times in seconds, work in MI (million\n\
+         # instructions), capacities in MIPS.\n",
+    );
+    kv(&mut out, "name", &string(name), "");
+    kv(&mut out, "description", &string(description), "");
+    kv(
+        &mut out,
+        "seed",
+        &seed.to_string(),
+        "replication k uses seed + k",
+    );
+    kv(
+        &mut out,
+        "replications",
+        &replications.to_string(),
+        "independent runs",
+    );
+    kv(
+        &mut out,
+        "horizon_s",
+        &float(*horizon_s),
+        "tasks are created in [0, horizon_s)",
+    );
+    kv(
+        &mut out,
+        "warmup_s",
+        &float(*warmup_s),
+        "tasks created earlier are not measured",
+    );
+
+    let Meta {
+        order,
+        collection_period_s,
+    } = meta;
+    out.push_str("\n[meta]\n");
+    let order = match order {
+        MetaOrder::Edf => "edf",
+        MetaOrder::Wfq => "wfq",
+    };
+    kv(
+        &mut out,
+        "order",
+        &string(order),
+        "best-effort ordering: edf or wfq (then EST)",
+    );
+    kv(
+        &mut out,
+        "collection_period_s",
+        &float(*collection_period_s),
+        "best-effort batches",
+    );
+
+    let Network {
+        bandwidth_bps,
+        input_bytes,
+        output_bytes,
+    } = network;
+    out.push_str("\n[network]\n");
+    kv(
+        &mut out,
+        "bandwidth_bps",
+        &float(*bandwidth_bps),
+        "bits per second, every link",
+    );
+    kv(
+        &mut out,
+        "input_bytes",
+        &input_bytes.to_string(),
+        "sent with each task",
+    );
+    kv(
+        &mut out,
+        "output_bytes",
+        &output_bytes.to_string(),
+        "results of each task",
+    );
+
+    for r in resources {
+        let ResourceConfig {
+            name,
+            kind,
+            discipline,
+            cpus,
+            max_task_mi,
+            max_users,
+        } = r;
+        out.push_str("\n[[resources]]\n");
+        kv(&mut out, "name", &string(name), "");
+        kv(
+            &mut out,
+            "kind",
+            &string(kind_name(*kind)),
+            "resource type (Sec. 3.4)",
+        );
+        let discipline = match discipline {
+            Discipline::Wfq => "wfq",
+            Discipline::Scfq => "scfq",
+        };
+        kv(
+            &mut out,
+            "discipline",
+            &string(discipline),
+            "local fair queue: wfq or scfq",
+        );
+        let cpus: Vec<String> = cpus.iter().map(u64::to_string).collect();
+        kv(
+            &mut out,
+            "cpus",
+            &format!("[{}]", cpus.join(", ")),
+            "MIPS of each CPU",
+        );
+        kv(
+            &mut out,
+            "max_task_mi",
+            &max_task_mi.to_string(),
+            "largest task accepted",
+        );
+        kv(
+            &mut out,
+            "max_users",
+            &max_users.to_string(),
+            "flows at once, temporary BE ones too",
+        );
+    }
+
+    for u in users {
+        let UserConfig {
+            name,
+            class,
+            weight,
+            rho_mips,
+            sigma_mi,
+            max_task_mi,
+            knowledge,
+            workload,
+            interarrival,
+            deadline_s,
+        } = u;
+        out.push_str("\n[[users]]\n");
+        kv(&mut out, "name", &string(name), "");
+        let class = match class {
+            UserClass::Gs => "gs",
+            UserClass::Be => "be",
+        };
+        kv(
+            &mut out,
+            "class",
+            &string(class),
+            "gs (guaranteed service) or be",
+        );
+        kv(&mut out, "weight", &weight.to_string(), "share weight w");
+        if let Some(v) = rho_mips {
+            kv(&mut out, "rho_mips", &v.to_string(), "long-term rate rho");
+        }
+        if let Some(v) = sigma_mi {
+            kv(&mut out, "sigma_mi", &v.to_string(), "burst sigma");
+        }
+        if let Some(v) = max_task_mi {
+            kv(&mut out, "max_task_mi", &v.to_string(), "largest task I_i");
+        }
+        if let Some(k) = knowledge {
+            let k = match k {
+                Knowledge::Exact => string("exact"),
+                Knowledge::Conservative => string("conservative"),
+                Knowledge::ConservativeFeedback => string("conservative_feedback"),
+                Knowledge::Window(n) => format!("{{ window = {n} }}"),
+                Knowledge::Aggressive => string("aggressive"),
+            };
+            kv(
+                &mut out,
+                "knowledge",
+                &k,
+                "what the meta-scheduler knows of workloads",
+            );
+        }
+        kv(&mut out, "workload", &dist(workload), "MI per task");
+        kv(
+            &mut out,
+            "interarrival",
+            &dist(interarrival),
+            "seconds between task creations",
+        );
+        kv(
+            &mut out,
+            "deadline_s",
+            &float(*deadline_s),
+            "after creation (non-critical)",
+        );
+    }
+    out
+}
+
+/// The TOML name of a resource kind.
+fn kind_name(kind: ResourceKind) -> &'static str {
+    match kind {
+        ResourceKind::Gs => "gs",
+        ResourceKind::Be => "be",
+        ResourceKind::GsBeEqual => "gs_be_equal",
+        ResourceKind::GsBePriority => "gs_be_priority",
+        ResourceKind::GsBePriorityPreemptive => "gs_be_priority_preemptive",
+    }
+}
+
+/// `key = value`, with `# comment` from column 45 when there is one.
+fn kv(out: &mut String, key: &str, value: &str, comment: &str) {
+    let line = format!("{key} = {value}");
+    if comment.is_empty() {
+        out.push_str(&line);
+    } else {
+        out.push_str(&format!("{line:<44} # {comment}"));
+    }
+    out.push('\n');
+}
+
+/// A TOML string (quoted and escaped by the `toml` crate).
+fn string(s: &str) -> String {
+    toml::Value::String(s.to_owned()).to_string()
+}
+
+/// A TOML float: shortest exact decimal, always with a fraction or exponent (`5.0`).
+fn float(x: f64) -> String {
+    toml::Value::Float(x).to_string()
+}
+
+/// A distribution as an inline table.
+fn dist(d: &Dist) -> String {
+    match *d {
+        Dist::Fixed(v) => format!("{{ fixed = {} }}", float(v)),
+        Dist::Uniform { min, max } => {
+            format!(
+                "{{ uniform = {{ min = {}, max = {} }} }}",
+                float(min),
+                float(max)
+            )
+        }
+        Dist::Exponential { mean } => format!("{{ exponential = {{ mean = {} }} }}", float(mean)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one_of_each() -> Scenario {
+        let user =
+            |name: &str, class, knowledge: Option<Knowledge>, workload, interarrival| UserConfig {
+                name: name.into(),
+                class,
+                weight: 3,
+                rho_mips: knowledge.map(|_| 1_000),
+                sigma_mi: knowledge.map(|_| 50_000),
+                max_task_mi: knowledge.map(|_| 10_000),
+                knowledge,
+                workload,
+                interarrival,
+                deadline_s: 0.1,
+            };
+        let resource = |name: &str, kind, discipline| ResourceConfig {
+            name: name.into(),
+            kind,
+            discipline,
+            cpus: vec![26_000, 13_000],
+            max_task_mi: 100_000,
+            max_users: 16,
+        };
+        let fixed = Dist::Fixed(1.0);
+        Scenario {
+            name: "every \"variant\"\nonce".into(),
+            description: "quotes ' \" and \\ and é".into(),
+            seed: i64::MAX as u64,
+            replications: 2,
+            horizon_s: 1e-3,
+            warmup_s: 0.0,
+            meta: Meta {
+                order: MetaOrder::Wfq,
+                collection_period_s: 0.25,
+            },
+            network: Network {
+                bandwidth_bps: 1.5e8,
+                input_bytes: 0,
+                output_bytes: 7,
+            },
+            resources: vec![
+                resource("a", ResourceKind::Gs, Discipline::Wfq),
+                resource("b", ResourceKind::Be, Discipline::Scfq),
+                resource("c", ResourceKind::GsBeEqual, Discipline::Wfq),
+                resource("d", ResourceKind::GsBePriority, Discipline::Scfq),
+                resource("e", ResourceKind::GsBePriorityPreemptive, Discipline::Wfq),
+            ],
+            users: vec![
+                user("g1", UserClass::Gs, Some(Knowledge::Exact), fixed, fixed),
+                user(
+                    "g2",
+                    UserClass::Gs,
+                    Some(Knowledge::Conservative),
+                    fixed,
+                    fixed,
+                ),
+                user(
+                    "g3",
+                    UserClass::Gs,
+                    Some(Knowledge::ConservativeFeedback),
+                    Dist::Uniform { min: 0.0, max: 0.1 },
+                    Dist::Exponential { mean: 1.0 / 3.0 },
+                ),
+                user(
+                    "g4",
+                    UserClass::Gs,
+                    Some(Knowledge::Window(7)),
+                    fixed,
+                    fixed,
+                ),
+                user(
+                    "g5",
+                    UserClass::Gs,
+                    Some(Knowledge::Aggressive),
+                    fixed,
+                    fixed,
+                ),
+                user("b1", UserClass::Be, None, fixed, fixed),
+            ],
+        }
+    }
+
+    #[test]
+    fn every_variant_and_awkward_strings_round_trip() {
+        let s = one_of_each();
+        let text = to_toml(&s);
+        assert_eq!(parse(&text, "t.toml").unwrap(), s, "{text}");
+    }
+
+    #[test]
+    fn every_problem_of_a_file_gets_its_own_located_line() {
+        let mut s = one_of_each();
+        s.replications = 0;
+        s.users[5].weight = 0;
+        let text = to_toml(&s);
+        let msg = format!("{:#}", parse(&text, "f.toml").unwrap_err());
+        let lines: Vec<&str> = msg.lines().collect();
+        assert_eq!(lines.len(), 2, "{msg}");
+        assert!(lines[0].starts_with("f.toml:") && lines[0].contains(": replications: "));
+        assert!(
+            lines[1].contains(": users[5].weight: must be at least 1"),
+            "{msg}"
+        );
+        // The same checks on a scenario built in code, without positions.
+        let msg = format!("{:#}", validate(&s).unwrap_err());
+        assert!(msg.contains("replications: must be at least 1"), "{msg}");
+    }
+}

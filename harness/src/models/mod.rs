@@ -1,0 +1,140 @@
+//! The simulated systems: each model is a scenario schema, a world that simulates one
+//! replication on the [`des`](crate::des) core, per-item records and the metrics computed from
+//! them.
+//!
+//! - [`grid`]: seed 004's grid (users, a meta-scheduler, resources and links).
+//! - [`cluster`]: one cluster replaying a job trace under a backfilling policy.
+//!
+//! Two layers:
+//! - [`Model`] is the static interface the experiment runner uses: typed scenarios, runs and
+//!   metrics, no boxing on the hot path.
+//! - [`Entry`] and [`AnyScenario`] are the registry behind `qosgate run FILE`: a file's
+//!   top-level `model = "..."` key (default [`DEFAULT_MODEL`], so files written before the key
+//!   existed keep working) picks the entry that parses it.
+//!
+//! A new model is a folder here with a type implementing [`Model`], and a line in [`MODELS`].
+
+pub mod cluster;
+pub mod grid;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use rayon::prelude::*;
+
+use crate::config;
+
+/// A simulated system.
+///
+/// Contract: [`Model::simulate`] is deterministic: the same scenario and replication give the
+/// same run, byte for byte, on any machine and in any thread.
+pub trait Model {
+    /// The model's name in scenario files (`model = "grid"`).
+    const NAME: &'static str;
+    /// What one simulation is asked to do: a value with named fields, read from TOML.
+    type Scenario: Clone + Send + Sync;
+    /// What one replication produces (its per-item records and counters).
+    type Run: Send;
+    /// The metrics of one replication.
+    type Metrics: Send + Sync;
+
+    /// The scenario's name, for messages.
+    fn name(scenario: &Self::Scenario) -> &str;
+    /// Checks a scenario built in code with the rules a file is checked by.
+    ///
+    /// Errors: every problem, one line each, naming the key.
+    fn check(scenario: &Self::Scenario) -> Result<()>;
+    /// Simulates replication `k`.
+    ///
+    /// Errors: a scenario the kernel refuses (named), or an internal inconsistency.
+    fn simulate(scenario: &Self::Scenario, k: u32) -> Result<Self::Run>;
+    /// The metrics of one run of `scenario`.
+    fn metrics(scenario: &Self::Scenario, run: &Self::Run) -> Self::Metrics;
+    /// Events the run processed (for events-per-second figures).
+    fn events(run: &Self::Run) -> u64;
+    /// Whether every replication gives the same run (no random draw is used), so one suffices.
+    fn deterministic(scenario: &Self::Scenario) -> bool;
+}
+
+/// Replications `0..n` of `scenario`, in parallel (rayon), in replication order.
+///
+/// Errors: the first failing replication's, named by the scenario and the replication.
+pub fn replicate<M: Model>(scenario: &M::Scenario, n: u32) -> Result<Vec<M::Run>> {
+    (0..n)
+        .into_par_iter()
+        .map(|k| {
+            M::simulate(scenario, k)
+                .with_context(|| format!("simulating {} (replication {k})", M::name(scenario)))
+        })
+        .collect()
+}
+
+/// What `qosgate run` was asked to do besides simulating.
+#[derive(Debug, Clone, Default)]
+pub struct RunOptions {
+    /// Replications (default: the scenario's own).
+    pub replications: Option<u32>,
+    /// Write every item's record, as JSON lines, to this file.
+    pub events: Option<PathBuf>,
+    /// Print one JSON object instead of tables.
+    pub json: bool,
+    /// Write the summary files (CSV, JSON) into this directory.
+    pub out: Option<PathBuf>,
+}
+
+/// A scenario of some registered model, ready to print or run: what presets and scenario
+/// files give `qosgate run`.
+pub trait AnyScenario: Send + Sync {
+    /// The model's name ([`Model::NAME`]).
+    fn model(&self) -> &'static str;
+    /// The scenario's name.
+    fn name(&self) -> &str;
+    /// One line saying what it simulates.
+    fn description(&self) -> &str;
+    /// The scenario as a commented TOML file that reads back unchanged (`qosgate run --dump`).
+    fn to_toml(&self) -> String;
+    /// Simulates it and writes the summary to `out` (and the files `opts` asks for).
+    ///
+    /// Errors: a simulation error, or a failed write (the file is named).
+    fn run(&self, opts: &RunOptions, out: &mut dyn Write) -> Result<()>;
+}
+
+/// A model in the registry of scenario files.
+pub struct Entry {
+    /// [`Model::NAME`].
+    pub name: &'static str,
+    /// Parses and checks a scenario file's text (`origin` names it in messages).
+    pub parse: fn(text: &str, origin: &str) -> Result<Box<dyn AnyScenario>>,
+}
+
+/// Every model a scenario file can name.
+pub const MODELS: &[Entry] = &[grid::ENTRY];
+
+/// The model of a file without a `model` key.
+pub const DEFAULT_MODEL: &str = grid::Grid::NAME;
+
+/// Parses a scenario file's text with the model its `model` key names.
+///
+/// Errors: an unknown model (the message lists them), or the model's own parse errors, each
+/// located as `origin:line:column`.
+pub fn parse(text: &str, origin: &str) -> Result<Box<dyn AnyScenario>> {
+    let name = config::model_of(text, origin)?;
+    let name = name.as_deref().unwrap_or(DEFAULT_MODEL);
+    match MODELS.iter().find(|m| m.name == name) {
+        Some(m) => (m.parse)(text, origin),
+        None => bail!(
+            "{origin}: model: unknown model `{name}`; the models are: {}",
+            MODELS.iter().map(|m| m.name).collect::<Vec<_>>().join(", ")
+        ),
+    }
+}
+
+/// Reads and parses the scenario file at `path` ([`parse`]).
+///
+/// Errors: the file cannot be read (the path is named), or any error of [`parse`].
+pub fn load(path: &Path) -> Result<Box<dyn AnyScenario>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("reading the scenario file {}", path.display()))?;
+    parse(&text, &path.display().to_string())
+}

@@ -1,0 +1,156 @@
+//! A figure or table of a reproduction: an estimate per (series, group), printed as a table,
+//! written as CSV and drawn as SVG ([`super::svg`]), with the paper's own numbers beside it
+//! where the paper prints them.
+
+use anyhow::Result;
+use serde::Serialize;
+
+use super::stats::Estimate;
+use super::svg;
+use super::table::{Align, table};
+
+/// A figure or table: an estimate per (series, group).
+#[derive(Debug, Clone, Serialize)]
+pub struct Figure {
+    /// File stem (`fig4`); unique within its paper.
+    pub id: &'static str,
+    /// Title, with the paper's figure number.
+    pub title: String,
+    /// What the groups are.
+    pub x_label: String,
+    /// What is measured, with unit.
+    pub y_label: String,
+    /// Group labels (rows of the printed table).
+    pub groups: Vec<String>,
+    /// Series names (columns of the printed table).
+    pub series: Vec<String>,
+    /// `values[series][group]`; `None` where the metric is undefined in every replication.
+    pub values: Vec<Vec<Option<Estimate>>>,
+    /// The paper's own numbers, `[series][group]`, where it prints them (Table 8).
+    pub paper: Option<Vec<Vec<f64>>>,
+    /// Decimals shown in the printed table.
+    #[serde(skip)]
+    pub decimals: usize,
+}
+
+impl Figure {
+    /// The plain-text table: one row per group, one column per series (`mean ± half-width`),
+    /// then the paper's numbers where it prints them.
+    pub fn text(&self) -> String {
+        let mut headers: Vec<(&str, Align)> = vec![("", Align::Left)];
+        headers.extend(self.series.iter().map(|s| (s.as_str(), Align::Right)));
+        let paper_names: Vec<String> = self.series.iter().map(|s| format!("{s} (paper)")).collect();
+        if self.paper.is_some() {
+            headers.extend(paper_names.iter().map(|s| (s.as_str(), Align::Right)));
+        }
+        let rows: Vec<Vec<String>> = self
+            .groups
+            .iter()
+            .enumerate()
+            .map(|(g, label)| {
+                let mut row = vec![label.clone()];
+                row.extend(
+                    self.values
+                        .iter()
+                        .map(|s| s[g].map_or_else(|| "-".into(), |e| e.show(self.decimals))),
+                );
+                if let Some(paper) = &self.paper {
+                    row.extend(paper.iter().map(|s| format!("{:.2}", s[g])));
+                }
+                row
+            })
+            .collect();
+        format!(
+            "{} ({})\n\n{}",
+            self.title,
+            self.y_label,
+            table(&headers, &rows)
+        )
+    }
+
+    /// One CSV row per (group, series).
+    pub fn csv(&self) -> String {
+        let mut out = String::from("group,series,mean,ci95_half_width,replications\n");
+        for (g, group) in self.groups.iter().enumerate() {
+            for (s, series) in self.series.iter().enumerate() {
+                let (mean, half, n) = match self.values[s][g] {
+                    Some(e) => (
+                        e.mean.to_string(),
+                        e.half_width.map_or_else(String::new, |h| h.to_string()),
+                        e.n.to_string(),
+                    ),
+                    None => (String::new(), String::new(), "0".into()),
+                };
+                out.push_str(&format!(
+                    "{},{},{mean},{half},{n}\n",
+                    csv_field(group),
+                    csv_field(series)
+                ));
+            }
+        }
+        out
+    }
+
+    /// The figure as an SVG document ([`svg::svg`]).
+    ///
+    /// Errors: a series whose value count differs from the group count, or a drawing failure.
+    pub fn svg(&self) -> Result<String> {
+        svg::svg(self)
+    }
+}
+
+/// `s` as one CSV field (quoted when it holds a comma, a quote or a line break).
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_fields_with_commas_or_quotes_are_quoted() {
+        assert_eq!(csv_field("GB 1093"), "GB 1093");
+        assert_eq!(csv_field("a, b"), "\"a, b\"");
+        assert_eq!(csv_field("say \"x\""), "\"say \"\"x\"\"\"");
+    }
+
+    #[test]
+    fn missing_values_print_as_a_dash_and_an_empty_csv_cell() {
+        let fig = Figure {
+            id: "f",
+            title: "T".into(),
+            x_label: "x".into(),
+            y_label: "y".into(),
+            groups: vec!["GB 1093".into()],
+            series: vec!["U1".into(), "U2".into()],
+            values: vec![
+                vec![None],
+                vec![Some(Estimate {
+                    mean: 2.5,
+                    half_width: Some(0.5),
+                    n: 3,
+                })],
+            ],
+            paper: None,
+            decimals: 1,
+        };
+        let row = fig
+            .text()
+            .lines()
+            .find(|l| l.starts_with("GB 1093"))
+            .map(str::to_owned);
+        assert_eq!(
+            row.unwrap().split_whitespace().skip(2).collect::<Vec<_>>(),
+            ["-", "2.5", "±", "0.5"]
+        );
+        assert_eq!(
+            fig.csv(),
+            "group,series,mean,ci95_half_width,replications\nGB 1093,U1,,,0\nGB 1093,U2,2.5,0.5,3\n"
+        );
+    }
+}

@@ -1,0 +1,182 @@
+//! What a reproduction reports, for every paper alike: sections of figures and verdicts,
+//! printed as text and written as CSV, SVG and JSON.
+//!
+//! - [`stats`]: estimates over replications (mean and 95 % confidence half-width).
+//! - [`table`]: aligned plain-text tables, wrapped prose, grouped numbers.
+//! - [`figure`]: the one figure type: a table, a CSV file and an SVG drawing ([`svg`]).
+//! - This module: [`Report`] (a paper's sections, with the run's size and time), [`Section`]
+//!   (a claim with its figures and verdicts) and [`Verdict`].
+//!
+//! A verdict is computed from the runs, never decided in advance: [`verdict`] holds only when
+//! no failure was found, and a claim whose data is missing fails.
+
+pub mod figure;
+pub mod stats;
+pub mod svg;
+pub mod table;
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use serde::Serialize;
+
+pub use figure::Figure;
+use table::wrap;
+
+/// Everything a reproduction measured and judged.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    /// The paper's id in the registry (`kokkinos2009`).
+    pub paper: &'static str,
+    /// What is reproduced (`seed 004 Sec. 6.4`).
+    pub title: &'static str,
+    /// Replications of each variant with a random distribution.
+    pub random_replications: u32,
+    /// Replications of each variant whose distributions are all fixed (deterministic).
+    pub fixed_replications: u32,
+    /// Simulation runs: the replications of every variant.
+    pub runs: usize,
+    /// Distinct scenario variants simulated.
+    pub variants: usize,
+    /// Simulation events processed over all runs.
+    pub events: u64,
+    /// Wall time of the simulations, seconds.
+    pub wall_s: f64,
+    /// The sections, in the paper's order.
+    pub sections: Vec<Section>,
+}
+
+/// One claim of the paper with its figures.
+#[derive(Debug, Clone, Serialize)]
+pub struct Section {
+    /// Heading (`Claim 1 (Fig. 4): ...`).
+    pub heading: String,
+    /// The figures and tables measured.
+    pub figures: Vec<Figure>,
+    /// The verdicts on the claim (one per statement checked).
+    pub verdicts: Vec<Verdict>,
+}
+
+/// A claim checked against the measurements.
+#[derive(Debug, Clone, Serialize)]
+pub struct Verdict {
+    /// The paper's statement.
+    pub claim: String,
+    /// What the measurements must show for it to hold.
+    pub criterion: String,
+    /// Whether they do.
+    pub holds: bool,
+    /// The numbers the verdict rests on (and, when it fails, where).
+    pub evidence: String,
+}
+
+/// A verdict: it holds if nothing is in `failures` (listed after the evidence otherwise).
+pub fn verdict(claim: &str, criterion: &str, failures: &[String], evidence: String) -> Verdict {
+    let mut evidence = evidence;
+    if !failures.is_empty() {
+        const SHOWN: usize = 8;
+        evidence.push_str(" Fails: ");
+        evidence.push_str(&failures[..failures.len().min(SHOWN)].join("; "));
+        if failures.len() > SHOWN {
+            evidence.push_str(&format!(" (and {} more)", failures.len() - SHOWN));
+        }
+        evidence.push('.');
+    }
+    Verdict {
+        claim: claim.into(),
+        criterion: criterion.into(),
+        holds: failures.is_empty(),
+        evidence,
+    }
+}
+
+impl Report {
+    /// The printed report: per section its tables, then each claim beside its verdict; last, a
+    /// summary line of the verdicts and the run's size and time.
+    pub fn text(&self) -> String {
+        let mut out = wrap(
+            &format!(
+                "qosgate reproduce {}: {}. Each value is the mean over \
+                 the replications ± the half-width of its 95 % confidence interval: {} \
+                 replication(s) of each variant with random distributions, {} of each \
+                 deterministic one (all distributions fixed). No interval is shown for one \
+                 replication, nor one that rounds to 0.",
+                self.paper, self.title, self.random_replications, self.fixed_replications
+            ),
+            100,
+        );
+        out.push('\n');
+        let mut held = 0;
+        let mut total = 0;
+        for s in &self.sections {
+            out.push_str(&format!("== {}\n\n", s.heading));
+            for f in &s.figures {
+                out.push_str(&f.text());
+                out.push('\n');
+            }
+            for v in &s.verdicts {
+                total += 1;
+                held += usize::from(v.holds);
+                out.push_str(&wrap(&format!("Paper: {}", v.claim), 100));
+                out.push_str(&wrap(&format!("Criterion: {}", v.criterion), 100));
+                out.push_str(&wrap(
+                    &format!(
+                        "Verdict: {}. {}",
+                        if v.holds { "HOLDS" } else { "DOES NOT HOLD" },
+                        v.evidence
+                    ),
+                    100,
+                ));
+                out.push('\n');
+            }
+        }
+        out.push_str(&format!(
+            "{held} of {total} claims hold. {} variants, {} runs, {:.1} M events in {:.1} s of \
+             simulation ({:.1} M events/s).\n",
+            self.variants,
+            self.runs,
+            self.events as f64 / 1e6,
+            self.wall_s,
+            self.events as f64 / 1e6 / self.wall_s.max(1e-9),
+        ));
+        out
+    }
+
+    /// Writes `<id>.csv` and `<id>.svg` per figure and `summary.json` into `dir` (created if
+    /// missing).
+    ///
+    /// Errors: the directory cannot be created or a file written (named), or a plot fails.
+    pub fn write_files(&self, dir: &Path) -> Result<()> {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        let write = |name: String, text: &str| {
+            let path = dir.join(name);
+            std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))
+        };
+        for f in self.sections.iter().flat_map(|s| &s.figures) {
+            write(format!("{}.csv", f.id), &f.csv())?;
+            write(format!("{}.svg", f.id), &f.svg()?)?;
+        }
+        let mut json = serde_json::to_string_pretty(self).context("rendering summary.json")?;
+        json.push('\n');
+        write("summary.json".into(), &json)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_verdict_holds_only_without_failures_and_lists_them() {
+        let ok = verdict("c", "k", &[], "numbers.".into());
+        assert!(ok.holds);
+        assert_eq!(ok.evidence, "numbers.");
+        let failures: Vec<String> = (0..10).map(|i| format!("f{i}")).collect();
+        let bad = verdict("c", "k", &failures, "numbers.".into());
+        assert!(!bad.holds);
+        assert_eq!(
+            bad.evidence,
+            "numbers. Fails: f0; f1; f2; f3; f4; f5; f6; f7 (and 2 more)."
+        );
+    }
+}
