@@ -75,22 +75,20 @@ pub fn report(what: &str, problems: &[Problem]) -> Result<()> {
     Err(anyhow!("{what}:\n{}", lines.join("\n")))
 }
 
-/// The top-level `model = "..."` key of a TOML document, if it has one (a string).
+/// The top-level `model = "..."` key of a TOML document: the model's name and where it
+/// stands (`origin:line:column`, for messages), or `None` without the key.
 ///
 /// Errors: a TOML syntax error (located), or a `model` key that is not a string.
-pub fn model_of(text: &str, origin: &str) -> Result<Option<String>> {
+pub fn model_of(text: &str, origin: &str) -> Result<Option<(String, String)>> {
     let doc = DeTable::parse(text).map_err(|e| toml_error(origin, text, None, &e))?;
     let Some(value) = doc.get_ref().get("model") else {
         return Ok(None);
     };
+    let (line, column) = line_column(text, value.span().start);
+    let at = format!("{origin}:{line}:{column}");
     match value.get_ref() {
-        DeValue::String(s) => Ok(Some(s.to_string())),
-        _ => {
-            let (line, column) = line_column(text, value.span().start);
-            Err(anyhow!(
-                "{origin}:{line}:{column}: model: must be a string naming the model"
-            ))
-        }
+        DeValue::String(s) => Ok(Some((s.to_string(), at))),
+        _ => Err(anyhow!("{at}: model: must be a string naming the model")),
     }
 }
 
@@ -302,8 +300,8 @@ mod tests {
     fn the_model_key_is_read_when_present_and_must_be_a_string() {
         assert_eq!(model_of("a = 1\n", "t").unwrap(), None);
         assert_eq!(
-            model_of("model = \"grid\"\n", "t").unwrap().as_deref(),
-            Some("grid")
+            model_of("model = \"grid\"\n", "t").unwrap(),
+            Some(("grid".to_owned(), "t:1:9".to_owned()))
         );
         let e = model_of("x = 1\nmodel = 3\n", "t.toml").unwrap_err();
         assert_eq!(

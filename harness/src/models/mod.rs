@@ -119,12 +119,12 @@ pub const DEFAULT_MODEL: &str = grid::Grid::NAME;
 /// Errors: an unknown model (the message lists them), or the model's own parse errors, each
 /// located as `origin:line:column`.
 pub fn parse(text: &str, origin: &str) -> Result<Box<dyn AnyScenario>> {
-    let name = config::model_of(text, origin)?;
-    let name = name.as_deref().unwrap_or(DEFAULT_MODEL);
+    let (name, at) = config::model_of(text, origin)?
+        .unwrap_or_else(|| (DEFAULT_MODEL.to_owned(), origin.to_owned()));
     match MODELS.iter().find(|m| m.name == name) {
         Some(m) => (m.parse)(text, origin),
         None => bail!(
-            "{origin}: model: unknown model `{name}`; the models are: {}",
+            "{at}: model: unknown model `{name}`; the models are: {}",
             MODELS.iter().map(|m| m.name).collect::<Vec<_>>().join(", ")
         ),
     }
@@ -137,4 +137,25 @@ pub fn load(path: &Path) -> Result<Box<dyn AnyScenario>> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("reading the scenario file {}", path.display()))?;
     parse(&text, &path.display().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_model_key_picks_the_model_and_an_unknown_one_is_located() {
+        let grid = crate::experiments::preset("kokkinos2009-gb")
+            .unwrap()
+            .to_toml();
+        let tagged = format!("model = \"grid\"\n{grid}");
+        assert_eq!(parse(&grid, "a.toml").unwrap().model(), "grid");
+        assert_eq!(parse(&tagged, "b.toml").unwrap().to_toml(), grid);
+        let other = format!("model = \"cloud\"\n{grid}");
+        let e = parse(&other, "c.toml").err().unwrap().to_string();
+        assert_eq!(
+            e,
+            "c.toml:1:9: model: unknown model `cloud`; the models are: grid"
+        );
+    }
 }
