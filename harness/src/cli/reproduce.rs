@@ -2,7 +2,7 @@
 
 use std::io::{IsTerminal, Write};
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use clap::Args;
 
 use crate::experiments::{self, Options, PAPERS, Paper};
@@ -38,7 +38,16 @@ pub fn exec(args: &ReproduceArgs, out: &mut dyn Write) -> Result<()> {
     }
     let id = args.paper.as_deref().unwrap_or("all");
     let papers: Vec<&dyn Paper> = if id == "all" {
-        PAPERS.to_vec()
+        // `all --only X` runs X in every paper that has it.
+        let papers: Vec<&dyn Paper> = PAPERS
+            .iter()
+            .copied()
+            .filter(|p| args.only.as_deref().is_none_or(|o| p.has(o)))
+            .collect();
+        if let (true, Some(only)) = (papers.is_empty(), &args.only) {
+            bail!("--only {only}: no paper has such a part or figure (`qosgate reproduce --list`)");
+        }
+        papers
     } else {
         vec![experiments::paper(id)?]
     };

@@ -87,6 +87,12 @@ pub trait Paper: Sync {
     fn title(&self) -> &'static str;
     /// Each part's id and figure ids, in order.
     fn contents(&self) -> Vec<(&'static str, &'static [&'static str])>;
+    /// Whether a part has the id `only` or shows the figure `only` (what `--only` accepts).
+    fn has(&self, only: &str) -> bool {
+        self.contents()
+            .iter()
+            .any(|(id, figures)| *id == only || figures.contains(&only))
+    }
     /// [`Experiment::presets`].
     ///
     /// Errors: a preset that cannot be built.
