@@ -32,6 +32,7 @@ fn scenario() -> Scenario {
         knowledge: None,
         workload: Dist::Fixed(1000.0),
         interarrival: Dist::Fixed(10.0),
+        phase_s: None,
         deadline_s: 20.0,
     };
     Scenario {
@@ -195,6 +196,19 @@ fn a_computation_unit_carries_its_tasks_delay() {
     assert_close(u4.mi_delay_sd_s, var.sqrt());
     // All: 12000 + 26000 + 19500 + 11000 MI·s over 3500 MI.
     assert_close(m.all.mi_delay_mean_s, 68_500.0 / 3500.0);
+}
+
+#[test]
+fn the_floor_runs_every_completed_task_alone_on_the_fastest_cpu() {
+    let m = Metrics::compute(&scenario(), &records());
+    // The fastest CPU does 100 MIPS; each way takes 1000 bytes x 8 / 8000 b/s = 1 s. The four
+    // completed tasks counted: 1000, 1000, 500 and 1000 MI, so 12, 12, 7 and 12 s.
+    let mean = (3.0 * 1000.0 * 12.0 + 500.0 * 7.0) / 3500.0;
+    assert_close(m.mi_delay_floor_mean_s, mean);
+    let var = (3.0 * 1000.0 * (12.0 - mean).powi(2) + 500.0 * (7.0 - mean).powi(2)) / 3500.0;
+    assert_close(m.mi_delay_floor_sd_s, var.sqrt());
+    // No schedule beats it.
+    assert!(m.mi_delay_floor_mean_s.unwrap() <= m.all.mi_delay_mean_s.unwrap());
 }
 
 #[test]

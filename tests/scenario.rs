@@ -8,7 +8,7 @@ use std::process::Command;
 use qosgate_harness::des::rng::SplitMix;
 use qosgate_harness::experiments::kokkinos2009::params::Layout;
 use qosgate_harness::experiments::kokkinos2009::presets::{
-    self, Spread, Table6, Variant, Workload,
+    self, Arrivals, Spread, Table6, Variant, Workload,
 };
 use qosgate_harness::models::grid::scenario::{self, Dist, Knowledge, MetaOrder, Scenario};
 
@@ -63,6 +63,7 @@ fn variants() -> Vec<Scenario> {
                 layout: Layout::Multi,
                 order: MetaOrder::Wfq,
                 sec644: false,
+                arrivals: Arrivals::RandomPhase,
             }
             .scenario()
             .unwrap(),

@@ -82,8 +82,13 @@ fn user(i: usize) -> impl Strategy<Value = UserConfig> {
         50.0..3_000.0f64,
     )
         .prop_flat_map(move |(gs, weight, rho, m, imax, gap, deadline)| {
-            (dist(imax as f64 * 0.8), dist(gap)).prop_map(move |(workload, interarrival)| {
-                UserConfig {
+            (
+                dist(imax as f64 * 0.8),
+                dist(gap),
+                proptest::option::of(0.0..gap)
+                    .prop_map(move |p| p.map(|max| Dist::Uniform { min: 0.0, max })),
+            )
+                .prop_map(move |(workload, interarrival, phase_s)| UserConfig {
                     name: format!("U{i}"),
                     class: if gs { UserClass::Gs } else { UserClass::Be },
                     weight,
@@ -93,9 +98,9 @@ fn user(i: usize) -> impl Strategy<Value = UserConfig> {
                     knowledge: gs.then_some(Knowledge::Exact),
                     workload,
                     interarrival,
+                    phase_s,
                     deadline_s: deadline,
-                }
-            })
+                })
         })
 }
 

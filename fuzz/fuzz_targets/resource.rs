@@ -501,7 +501,13 @@ impl Model {
         if work == 0 {
             return refused(got, Error::InvalidParameter(Param::Work));
         }
-        if work > self.max_task {
+        // Sec. 3.4: only a resource that also serves GS limits a BE task to I_r^max.
+        let limit = if self.kind == Kind::Be {
+            MAX_TASK_WORK
+        } else {
+            self.max_task
+        };
+        if work > limit {
             return refused(got, Error::TaskTooLarge);
         }
         match self.kind {

@@ -346,7 +346,9 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
     /// A BE task arrives at `now`.
     ///
     /// Errors, with the task handed back: [`Error::WrongClass`] at a GS resource;
-    /// `InvalidParameter(Work)` for zero work; [`Error::TaskTooLarge`] above `I_r^max`;
+    /// `InvalidParameter(Work)` for zero work; [`Error::TaskTooLarge`] above `I_r^max` at a
+    /// resource that also serves GS (Sec. 3.4 checks the size only there: `I_r^max` bounds what
+    /// a BE task can hold a GS task up for), and above [`MAX_TASK_WORK`] at a BE resource;
     /// [`Error::Full`] as for [`Self::submit_gs`]; [`Error::TimeWentBackwards`]; at GS_BE_EQUAL, those of
     /// [`Registry::admissible`] for its temporary registration (the paper's "failed" BE task).
     pub fn submit_be(&mut self, now: Ticks, task: Task) -> Result<(), Refused<Task>> {
@@ -354,7 +356,12 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
         if task.work == 0 {
             return refuse(Error::InvalidParameter(Param::Work));
         }
-        if task.work > self.max_task {
+        let limit = if self.kind == Kind::Be {
+            MAX_TASK_WORK
+        } else {
+            self.max_task
+        };
+        if task.work > limit {
             return refuse(Error::TaskTooLarge);
         }
         if now < self.now {
@@ -688,6 +695,30 @@ mod tests {
             }) => (cpu, task.id, class),
             d => panic!("expected a start, got {d:?}"),
         }
+    }
+
+    /// Sec. 3.4 checks a BE task's size only where it shares the resource with GS tasks.
+    #[test]
+    fn only_resources_that_serve_gs_refuse_be_tasks_above_their_max() {
+        let big = Task { id: 1, work: 101 };
+        for kind in [Kind::GsBeEqual, Kind::GsBePriority { preemptive: false }] {
+            let mut r = R::new(kind, Discipline::Wfq, &[10], 100, 4).unwrap();
+            assert_eq!(
+                r.submit_be(0, big).unwrap_err().reason,
+                Error::TaskTooLarge,
+                "{kind:?}"
+            );
+        }
+        let mut be = R::new(Kind::Be, Discipline::Wfq, &[10], 100, 4).unwrap();
+        be.submit_be(0, big).unwrap();
+        let beyond = Task {
+            id: 2,
+            work: MAX_TASK_WORK + 1,
+        };
+        assert_eq!(
+            be.submit_be(0, beyond).unwrap_err().reason,
+            Error::TaskTooLarge
+        );
     }
 
     #[test]

@@ -40,10 +40,39 @@ impl<M> Runs<M> {
         Estimate::of(&samples)
     }
 
+    /// The estimate of `f(a) - f(b)` over paired replications: replication `k` of `a` against
+    /// replication `k` of `b`, over the `k` where both are defined. Variants of one scenario
+    /// family draw the same random numbers in replication `k` (common random numbers), so the
+    /// paired difference is far tighter than the difference of two estimates. A variant with
+    /// one run against one with more is deterministic (the runner runs those once): its one
+    /// value pairs with every replication of the other.
+    pub fn difference(
+        &self,
+        a: &impl std::fmt::Debug,
+        b: &impl std::fmt::Debug,
+        f: impl Fn(&M) -> Option<f64>,
+    ) -> Option<Estimate> {
+        let (a, b) = (self.0.get(&key(a))?, self.0.get(&key(b))?);
+        let n = if a.len() == 1 || b.len() == 1 {
+            a.len().max(b.len())
+        } else {
+            a.len().min(b.len())
+        };
+        let samples: Vec<f64> = (0..n)
+            .filter_map(|k| Some(f(pick(a, k))? - f(pick(b, k))?))
+            .collect();
+        Estimate::of(&samples)
+    }
+
     /// The mean of `f` at `variant` (NaN when undefined: every comparison with it fails).
     pub fn mean(&self, variant: &impl std::fmt::Debug, f: impl Fn(&M) -> Option<f64>) -> f64 {
         self.estimate(variant, f).map_or(f64::NAN, |e| e.mean)
     }
+}
+
+/// Replication `k` of `runs`, or its only run (a deterministic variant's).
+fn pick<M>(runs: &[M], k: usize) -> &M {
+    if runs.len() == 1 { &runs[0] } else { &runs[k] }
 }
 
 /// The key runs are stored under.
@@ -143,5 +172,15 @@ mod tests {
         assert_eq!((e.mean, e.n), (2.0, 2));
         assert!(runs.estimate(&"w", |m| *m).is_none());
         assert!(runs.mean(&"w", |m| *m).is_nan());
+        runs.0
+            .insert(key(&"u"), vec![Some(0.5), Some(9.0), Some(1.0)]);
+        // Pairs (1, 0.5) and (3, 1): replication 1 is undefined in "v".
+        let d = runs.difference(&"v", &"u", |m| *m).unwrap();
+        assert_eq!((d.mean, d.n), (1.25, 2));
+        assert!(runs.difference(&"v", &"w", |m| *m).is_none());
+        // One deterministic run pairs with every replication of the other.
+        runs.0.insert(key(&"d"), vec![Some(1.0)]);
+        let d = runs.difference(&"v", &"d", |m| *m).unwrap();
+        assert_eq!((d.mean, d.n), (1.0, 2));
     }
 }

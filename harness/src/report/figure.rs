@@ -26,8 +26,9 @@ pub struct Figure {
     pub series: Vec<String>,
     /// `values[series][group]`; `None` where the metric is undefined in every replication.
     pub values: Vec<Vec<Option<Estimate>>>,
-    /// The paper's own numbers, `[series][group]`, where it prints them (Table 8).
-    pub paper: Option<Vec<Vec<f64>>>,
+    /// The paper's own numbers, `[series][group]`, where it prints them (Table 8); `None` in a
+    /// cell the paper has no number for.
+    pub paper: Option<Vec<Vec<Option<f64>>>>,
     /// Decimals shown in the printed table.
     #[serde(skip)]
     pub decimals: usize,
@@ -55,7 +56,11 @@ impl Figure {
                         .map(|s| s[g].map_or_else(|| "-".into(), |e| e.show(self.decimals))),
                 );
                 if let Some(paper) = &self.paper {
-                    row.extend(paper.iter().map(|s| format!("{:.2}", s[g])));
+                    row.extend(
+                        paper
+                            .iter()
+                            .map(|s| s[g].map_or_else(|| "-".into(), |v| format!("{v:.2}"))),
+                    );
                 }
                 row
             })

@@ -68,6 +68,19 @@ pub struct Verdict {
     pub holds: bool,
     /// The numbers the verdict rests on (and, when it fails, where).
     pub evidence: String,
+    /// Why a statement that does not hold cannot hold here, in one line (printed only when it
+    /// does not hold): a known inconsistency of the paper, with its SPEC-NOTES item.
+    pub why: Option<String>,
+}
+
+impl Verdict {
+    /// The verdict with `why`, the one-line reason a failure is expected.
+    pub fn because(self, why: &str) -> Self {
+        Self {
+            why: Some(why.to_owned()),
+            ..self
+        }
+    }
 }
 
 /// A verdict: it holds if nothing is in `failures` (listed after the evidence otherwise).
@@ -87,6 +100,7 @@ pub fn verdict(claim: &str, criterion: &str, failures: &[String], evidence: Stri
         criterion: criterion.into(),
         holds: failures.is_empty(),
         evidence,
+        why: None,
     }
 }
 
@@ -127,6 +141,9 @@ impl Report {
                     ),
                     100,
                 ));
+                if let (false, Some(why)) = (v.holds, &v.why) {
+                    out.push_str(&wrap(&format!("Why: {why}"), 100));
+                }
                 out.push('\n');
             }
         }

@@ -4,11 +4,12 @@
 
 pub(super) use super::params::Layout;
 use super::presets;
-pub(super) use super::presets::{Spread, Table6, Variant, Workload};
+pub(super) use super::presets::{Arrivals, Spread, Table6, Variant, Workload};
 use crate::experiments::Runs;
 use crate::models::grid::metrics::{Metrics, Rates};
 pub(super) use crate::models::grid::scenario::{Knowledge, MetaOrder};
 pub(super) use crate::report::Figure;
+use crate::report::stats::Estimate;
 
 /// The GS users of seed 004.
 pub(super) const GS_USERS: [&str; 3] = ["U1", "U2", "U3"];
@@ -56,6 +57,53 @@ pub(super) fn le(a: f64, b: f64) -> bool {
 /// `a < b` by more than [`EPS`]; false if either is undefined (NaN).
 pub(super) fn lt(a: f64, b: f64) -> bool {
     a < b - EPS
+}
+
+/// How `f` at variant `a` compares with `f` at `b`, over paired replications (replication `k`
+/// of both draws the same random numbers, so the difference's interval is the paired one):
+/// the 95 % interval of `f(a) - f(b)`. A deterministic pair has no interval: its difference is
+/// exact. `None` without paired data (every comparison with it fails).
+pub(super) struct Paired(pub(super) Option<Estimate>);
+
+impl Paired {
+    /// `f(a) - f(b)` at `a` and `b`.
+    pub(super) fn of(
+        runs: &Runs<Metrics>,
+        a: &Variant,
+        b: &Variant,
+        f: impl Fn(&Metrics) -> Option<f64>,
+    ) -> Self {
+        Paired(runs.difference(a, b, f))
+    }
+
+    /// `f(a)` is not above `f(b)`: the interval of the difference reaches 0 or below.
+    pub(super) fn not_above(&self) -> bool {
+        self.0.is_some_and(|d| d.low() <= EPS)
+    }
+
+    /// `f(a)` is below `f(b)` beyond the interval: the whole interval is below 0.
+    pub(super) fn below(&self) -> bool {
+        self.0.is_some_and(|d| d.high() < -EPS)
+    }
+
+    /// `f(a)` is above `f(b)` by at least `margin` on average, and beyond the interval.
+    pub(super) fn above_by(&self, margin: f64) -> bool {
+        self.0
+            .is_some_and(|d| d.low() > EPS && d.mean + EPS >= margin)
+    }
+
+    /// `|f(a) - f(b)| <= tolerance` cannot be ruled out: the interval meets
+    /// `[-tolerance, tolerance]`.
+    pub(super) fn within(&self, tolerance: f64) -> bool {
+        self.0
+            .is_some_and(|d| d.low() <= tolerance + EPS && d.high() >= -tolerance - EPS)
+    }
+
+    /// The difference as `mean ± half-width` (`n/a` without data).
+    pub(super) fn show(&self, decimals: usize) -> String {
+        self.0
+            .map_or_else(|| "n/a".to_owned(), |d| d.show(decimals))
+    }
 }
 
 /// The share of the tasks of `users` (together) that `pct` counts, %: the task-weighted mean
@@ -197,10 +245,11 @@ pub(super) fn fig10_point(w: Workload, k: Knowledge) -> Variant {
 }
 
 /// Table 8 and Fig. 12: the BE scenario with Sec. 6.4.4's workloads, ordered by `order`.
-pub(super) fn fig12_point(order: MetaOrder, u4_s: f64) -> Variant {
+pub(super) fn fig12_point(order: MetaOrder, u4_s: f64, arrivals: Arrivals) -> Variant {
     Variant {
         sec644: true,
         order,
+        arrivals,
         ..Variant::base(Table6::Be, u4_s)
     }
 }

@@ -293,8 +293,37 @@ pub struct Variant {
     /// Best-effort ordering at the meta-scheduler, EDF or WFQ, then EST (Sec. 6.4.4).
     pub order: MetaOrder,
     /// The task workloads of Sec. 6.4.4 ([`SEC644_WORKLOADS_MI`], Table 8 and Fig. 12) instead
-    /// of Table 2's and Table 4's; every resource then accepts the largest.
+    /// of Table 2's and Table 4's, and one deadline for every user; every resource then accepts
+    /// the largest task.
     pub sec644: bool,
+    /// How the users' first tasks line up.
+    pub arrivals: Arrivals,
+}
+
+/// How the users' first tasks line up. Fixed inter-arrival times repeat whatever ties the
+/// first instant makes: with every user starting at 0, which of two simultaneous tasks the
+/// meta-scheduler sees first is the scenario's user order, and Sec. 6.4.4's comparison can
+/// rest on that alone (SPEC-NOTES N16).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arrivals {
+    /// Every user creates its first task at 0; simultaneous tasks in the order U1 ... U5.
+    Synchronous,
+    /// As [`Arrivals::Synchronous`], with U4 and U5 listed, and so tied, ahead of U1-U3.
+    BeFirst,
+    /// Each user's first task at a uniform draw on `[0, its mean inter-arrival]`, per
+    /// replication: no tie order is favoured.
+    RandomPhase,
+}
+
+impl Arrivals {
+    /// The name in tables: `synchronous`, `BE first`, `random phase`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Arrivals::Synchronous => "synchronous",
+            Arrivals::BeFirst => "BE first",
+            Arrivals::RandomPhase => "random phase",
+        }
+    }
 }
 
 /// The fixed task workloads of Sec. 6.4.4 (Table 8, Fig. 12), MI, per user.
@@ -318,6 +347,7 @@ impl Variant {
         layout: Layout::Single,
         order: MetaOrder::Edf,
         sec644: false,
+        arrivals: Arrivals::Synchronous,
     };
 
     /// The variant of Figs. 4-7: [`Variant::PRESET`] with `resources` and U4 every `u4_s`.
@@ -333,7 +363,8 @@ impl Variant {
     ///
     /// The name is `kokkinos2009-` and the Table 6 scenario, then one suffix for each field
     /// that differs from [`Variant::PRESET`]: `-multi`, `-u4-546`, `-un20`, `-s10`, `-window5`
-    /// (or `-conservative`, `-conservative-feedback`, `-aggressive`), `-wfq`, `-sec644`.
+    /// (or `-conservative`, `-conservative-feedback`, `-aggressive`), `-wfq`, `-sec644`,
+    /// `-be-first` or `-random-phase`.
     ///
     /// Errors: a `u4_interarrival_s` that is not a positive number of seconds (named by its key,
     /// `users[3].interarrival.fixed`), or a deadline the kernel cannot compute (the message
@@ -348,6 +379,7 @@ impl Variant {
             layout,
             order,
             sec644,
+            arrivals: _,
         } = self;
         let grid = params::seed004();
         let deadlines = gs_deadlines(layout, knowledge)?;
@@ -382,6 +414,7 @@ impl Variant {
                 knowledge: gs.then_some(knowledge),
                 workload: gs_workload.of(u.imax),
                 interarrival: gs_interarrival.around(gap),
+                phase_s: None,
                 deadline_s,
             })
             .collect();
@@ -396,12 +429,30 @@ impl Variant {
                 knowledge: None,
                 workload: Dist::Fixed(BE_WORKLOAD_MI as f64),
                 interarrival: Dist::Fixed(gap),
+                phase_s: None,
                 deadline_s: be_deadline,
             });
         }
-        let random = users
-            .iter()
-            .any(|u| !u.workload.is_fixed() || !u.interarrival.is_fixed());
+        if sec644 {
+            use_sec644_workloads(&mut users, be_deadline);
+        }
+        match self.arrivals {
+            Arrivals::Synchronous => {}
+            Arrivals::BeFirst => users.rotate_left(3),
+            Arrivals::RandomPhase => {
+                for u in &mut users {
+                    u.phase_s = Some(Dist::Uniform {
+                        min: 0.0,
+                        max: u.interarrival.mean(),
+                    });
+                }
+            }
+        }
+        let random = users.iter().any(|u| {
+            !u.workload.is_fixed()
+                || !u.interarrival.is_fixed()
+                || u.phase_s.is_some_and(|p| !p.is_fixed())
+        });
         let mut scenario = Scenario {
             name: name(self),
             description: description(self, &users),
@@ -426,7 +477,15 @@ impl Variant {
             users,
         };
         if sec644 {
-            use_sec644_workloads(&mut scenario);
+            // Sec. 6.2: I_r^max is larger than any task.
+            let largest = SEC644_WORKLOADS_MI.iter().map(|&(_, mi)| mi).max();
+            for r in &mut scenario.resources {
+                r.max_task_mi = r.max_task_mi.max(largest.unwrap_or(0));
+            }
+            scenario.description.push_str(
+                "; task workloads of Sec. 6.4.4 (U1-U5: 419,900,000, 71,383,000, 419,900, \
+                 209,950,000, 2,099,500,000 MI), every deadline U1's",
+            );
         }
         scenario::validate(&scenario).with_context(|| {
             format!("building the seed-004 scenario with U4 every {u4_interarrival_s} s")
@@ -435,27 +494,16 @@ impl Variant {
     }
 }
 
-/// Sec. 6.4.4's fixed workloads for every user, and every resource accepting the largest
-/// (Sec. 6.2: I_r^max is larger than any task).
-fn use_sec644_workloads(s: &mut Scenario) {
-    for u in &mut s.users {
+/// Sec. 6.4.4's fixed workloads for every user, and one deadline for all (Sec. 6.4.4: "all
+/// users have equal deadlines"): `deadline_s`, U1's, which U4 and U5 have anyway.
+fn use_sec644_workloads(users: &mut [UserConfig], deadline_s: f64) {
+    for u in users {
         if let Some(&(_, mi)) = SEC644_WORKLOADS_MI.iter().find(|(n, _)| *n == u.name) {
             u.workload = Dist::Fixed(mi as f64);
             u.max_task_mi = u.max_task_mi.map(|_| mi);
         }
+        u.deadline_s = deadline_s;
     }
-    let largest = SEC644_WORKLOADS_MI
-        .iter()
-        .map(|&(_, mi)| mi)
-        .max()
-        .unwrap_or(0);
-    for r in &mut s.resources {
-        r.max_task_mi = r.max_task_mi.max(largest);
-    }
-    s.description.push_str(
-        "; task workloads of Sec. 6.4.4 (U1-U5: 419,900,000, 71,383,000, 419,900, \
-         209,950,000, 2,099,500,000 MI)",
-    );
 }
 
 /// The deadlines of U1, U2, U3 (in [`params::USERS`] order), seconds: 1.10 x each user's
@@ -529,6 +577,11 @@ fn name(v: &Variant) -> String {
     if v.sec644 {
         name.push_str("-sec644");
     }
+    match v.arrivals {
+        Arrivals::Synchronous => {}
+        Arrivals::BeFirst => name.push_str("-be-first"),
+        Arrivals::RandomPhase => name.push_str("-random-phase"),
+    }
     name
 }
 
@@ -557,7 +610,7 @@ fn description(v: &Variant, users: &[UserConfig]) -> String {
     };
     let deadlines: Vec<String> = users
         .iter()
-        .take(3)
+        .filter(|u| ["U1", "U2", "U3"].contains(&u.name.as_str()))
         .map(|u| format!("{} {:.0} s", u.name, u.deadline_s))
         .collect();
     format!(

@@ -26,6 +26,11 @@
 //!   (creation to the results' return), so the mean and the (population) standard deviation are
 //!   over completed tasks, each weighted by its workload. Tasks that never completed have no
 //!   delay and are left out (they show in the misses and failures).
+//! - **Floor of the delay of a computation unit**, seconds: the same mean and standard deviation
+//!   with every completed task's delay replaced by the least any scheduler could give it: alone
+//!   on the fastest CPU of the grid, no queueing, plus its two transfers (`bytes x 8 /
+//!   bandwidth` each way). No schedule of the same tasks has a smaller mean (N16: seed 004's
+//!   Table 8 is below this floor at the paper's own parameters).
 //! - **Deadline fairness** (Fig. 12), dimensionless: `(1/N) Σ |D - max(Y, D)| / D` over the
 //!   tasks, with `D` the deadline, `Y` the delay and `N` all tasks created; only late tasks add
 //!   to the sum. A task that never completed has no `Y` and adds nothing (the formula is
@@ -53,6 +58,11 @@ pub struct Metrics {
     pub resource_use_sd_s: f64,
     /// The deadline fairness metric over all tasks (dimensionless, 0 when no task is late).
     pub deadline_fairness: f64,
+    /// The floor of the delay of a computation unit over the completed tasks: the mean, seconds
+    /// (`None` without a completed task).
+    pub mi_delay_floor_mean_s: Option<f64>,
+    /// The floor's standard deviation, seconds.
+    pub mi_delay_floor_sd_s: Option<f64>,
 }
 
 /// One user's metrics.
@@ -150,6 +160,23 @@ impl Metrics {
             })
             .collect();
         let resource_use_sd_s = population_sd(resources.iter().map(|r| r.busy_s));
+        let fastest = scenario
+            .resources
+            .iter()
+            .flat_map(|r| r.cpus.iter().copied())
+            .max()
+            .unwrap_or(0);
+        let net = &scenario.network;
+        let hops = (net.input_bytes + net.output_bytes) as f64 * 8.0 / net.bandwidth_bps;
+        let floor: Vec<(f64, f64)> = counted
+            .iter()
+            .filter(|r| r.delay().is_some() && fastest > 0)
+            .map(|r| {
+                let w = r.workload_mi as f64;
+                (w / fastest as f64 + hops, w)
+            })
+            .collect();
+        let floor = weighted_mean_sd(&floor);
         let late: f64 = counted
             .iter()
             .filter_map(|r| r.delay().map(|y| (y - r.deadline).max(0.0) / r.deadline))
@@ -166,6 +193,8 @@ impl Metrics {
             } else {
                 late / counted.len() as f64
             },
+            mi_delay_floor_mean_s: floor.map(|f| f.0),
+            mi_delay_floor_sd_s: floor.map(|f| f.1),
         }
     }
 
@@ -202,8 +231,7 @@ impl Rates {
             }
         }
         let pct = |k: u64, of: u64| (of > 0).then(|| 100.0 * k as f64 / of as f64);
-        let mi: f64 = done.iter().map(|(_, w)| w).sum();
-        let mi_mean = (mi > 0.0).then(|| done.iter().map(|(d, w)| d * w).sum::<f64>() / mi);
+        let per_mi = weighted_mean_sd(&done);
         Self {
             tasks,
             missed_pct: pct(missed, tasks),
@@ -213,11 +241,25 @@ impl Rates {
             handled_as_be_pct: pct(as_be, gs),
             delay_mean_s: (!done.is_empty())
                 .then(|| done.iter().map(|(d, _)| d).sum::<f64>() / done.len() as f64),
-            mi_delay_mean_s: mi_mean,
-            mi_delay_sd_s: mi_mean
-                .map(|m| (done.iter().map(|(d, w)| w * (d - m).powi(2)).sum::<f64>() / mi).sqrt()),
+            mi_delay_mean_s: per_mi.map(|m| m.0),
+            mi_delay_sd_s: per_mi.map(|m| m.1),
         }
     }
+}
+
+/// The mean and population standard deviation of `(value, weight)` pairs, weighted; `None` if
+/// the weights add up to zero.
+fn weighted_mean_sd(pairs: &[(f64, f64)]) -> Option<(f64, f64)> {
+    let total: f64 = pairs.iter().map(|(_, w)| w).sum();
+    (total > 0.0).then(|| {
+        let mean = pairs.iter().map(|(d, w)| d * w).sum::<f64>() / total;
+        let var = pairs
+            .iter()
+            .map(|(d, w)| w * (d - mean).powi(2))
+            .sum::<f64>()
+            / total;
+        (mean, var.sqrt())
+    })
 }
 
 /// Population standard deviation (divisor n) of `xs`; 0 for none.

@@ -60,10 +60,11 @@ impl Model for Grid {
     }
 
     fn deterministic(scenario: &Scenario) -> bool {
-        scenario
-            .users
-            .iter()
-            .all(|u| u.workload.is_fixed() && u.interarrival.is_fixed())
+        scenario.users.iter().all(|u| {
+            u.workload.is_fixed()
+                && u.interarrival.is_fixed()
+                && u.phase_s.is_none_or(|p| p.is_fixed())
+        })
     }
 }
 

@@ -162,6 +162,12 @@ pub struct UserConfig {
     pub workload: Dist,
     /// Time between task creations, seconds.
     pub interarrival: Dist,
+    /// When the user creates its first task, seconds (drawn once per replication, first of the
+    /// user's draws); absent: at 0. Users whose first tasks fall at one instant create them in
+    /// scenario order, so a random phase is what keeps a comparison from resting on one tie
+    /// order (seed 004 Sec. 6.4.4, SPEC-NOTES N16).
+    #[serde(default)]
+    pub phase_s: Option<Dist>,
     /// Non-critical deadline of every task, seconds after its creation.
     pub deadline_s: f64,
 }
@@ -315,8 +321,11 @@ pub fn validate(scenario: &Scenario) -> Result<()> {
 
 /// A distribution of a quantity in `unit` whose values may not exceed `max`: its parameters
 /// finite, `>= 0` and `<= max`, some value positive, a uniform's `min <= max`.
-fn check_dist(p: &mut Problems, path: &str, d: &Dist, unit: &str, max: f64) {
+///
+/// With `zero_ok` (a phase), a distribution whose every value is 0 is accepted.
+fn check_dist(p: &mut Problems, path: &str, d: &Dist, unit: &str, max: f64, zero_ok: bool) {
     let param = |p: &mut Problems, key: &str, v: f64, positive: bool| {
+        let positive = positive && !zero_ok;
         let path = format!("{path}.{key}");
         if !v.is_finite() {
             p.add(path, format!("{v} is not a finite number of {unit}"));
@@ -495,8 +504,25 @@ fn check_users(p: &mut Problems, users: &[UserConfig], resources: &[ResourceConf
         if u.weight == 0 {
             p.add(at("weight"), "must be at least 1");
         }
-        check_dist(p, &at("workload"), &u.workload, "MI", MAX_TASK_WORK as f64);
-        check_dist(p, &at("interarrival"), &u.interarrival, "s", MAX_SECONDS);
+        check_dist(
+            p,
+            &at("workload"),
+            &u.workload,
+            "MI",
+            MAX_TASK_WORK as f64,
+            false,
+        );
+        check_dist(
+            p,
+            &at("interarrival"),
+            &u.interarrival,
+            "s",
+            MAX_SECONDS,
+            false,
+        );
+        if let Some(phase) = &u.phase_s {
+            check_dist(p, &at("phase_s"), phase, "s", MAX_SECONDS, true);
+        }
         p.seconds(&at("deadline_s"), u.deadline_s, false, MAX_SECONDS);
         match u.class {
             UserClass::Gs => check_gs_user(p, i, u, resources),
@@ -777,6 +803,7 @@ pub fn to_toml(s: &Scenario) -> String {
             knowledge,
             workload,
             interarrival,
+            phase_s,
             deadline_s,
         } = u;
         out.push_str("\n[[users]]\n");
@@ -823,6 +850,14 @@ pub fn to_toml(s: &Scenario) -> String {
             &dist(interarrival),
             "seconds between task creations",
         );
+        if let Some(phase) = phase_s {
+            kv(
+                &mut out,
+                "phase_s",
+                &dist(phase),
+                "first task's creation, seconds",
+            );
+        }
         kv(
             &mut out,
             "deadline_s",
@@ -896,6 +931,7 @@ mod tests {
                 knowledge,
                 workload,
                 interarrival,
+                phase_s: (class == UserClass::Be).then_some(Dist::Uniform { min: 0.0, max: 2.5 }),
                 deadline_s: 0.1,
             };
         let resource = |name: &str, kind, discipline| ResourceConfig {

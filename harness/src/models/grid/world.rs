@@ -33,7 +33,8 @@
 //!   queued there and left on its CPUs, over its total capacity (a fluid estimate, refreshed
 //!   before every dispatch).
 //! - **Resources** run the kernel's [`Resource`](qosgate_kernel::resource::Resource): the four types, WFQ or SCFQ, one or many CPUs.
-//!   A BE task a GS_BE_EQUAL resource cannot admit fails (Sec. 6.3).
+//!   A BE task a GS_BE_EQUAL resource cannot admit fails (Sec. 6.3). A BE resource takes a BE
+//!   task of any size; the others only up to their `I_r^max` (Sec. 3.4).
 //! - **Links**: every hop takes `bytes × 8 / bandwidth` (zero propagation).
 //!
 //! # Order of events
@@ -47,7 +48,7 @@ use qosgate_kernel::fairq::{self, FlowId};
 use qosgate_kernel::meta::{BeTask, Order};
 use qosgate_kernel::registry::{RateBasis, Registration};
 use qosgate_kernel::resource::{Class, Decision, Kind, Task};
-use qosgate_kernel::units::{TICKS_PER_SECOND, Ticks, Work};
+use qosgate_kernel::units::{MAX_TASK_WORK, TICKS_PER_SECOND, Ticks, Work};
 use std::collections::VecDeque;
 
 use super::capacity::{Meta, Res};
@@ -205,8 +206,14 @@ impl World {
                 None
             } else {
                 let speed = r.cpus.iter().sum();
+                // A BE resource takes any task (Sec. 3.4 checks size only where GS is served).
+                let takes = if r.kind == ResourceKind::Be {
+                    MAX_TASK_WORK
+                } else {
+                    r.max_task_mi
+                };
                 Some(
-                    meta.add_slot(speed, r.max_task_mi)
+                    meta.add_slot(speed, takes)
                         .map_err(|e| anyhow!("resource {} at the meta-scheduler: {e}", r.name))?,
                 )
             };
@@ -285,8 +292,15 @@ impl World {
         let hop_in = ticks(bits(scenario.network.input_bytes));
         let hop_out = ticks(bits(scenario.network.output_bytes));
         let mut queue = Queue::default();
-        for i in 0..users.len() {
-            queue.at(0, Event::Create(i));
+        let horizon = ticks(scenario.horizon_s);
+        for (i, user) in users.iter_mut().enumerate() {
+            let first = match &user.cfg.phase_s {
+                Some(phase) => ticks(phase.sample(&mut user.rng)),
+                None => 0,
+            };
+            if first < horizon {
+                queue.at(first, Event::Create(i));
+            }
         }
         // About how many tasks the horizon holds: room for them up front.
         let expected: f64 = scenario
