@@ -1,6 +1,6 @@
 //! The SWF reader: arbitrary bytes (with a machine-size override and the mode from the first three
 //! bytes) are an error or a valid trace, never a panic. Every `Ok` trace satisfies the invariants
-//! documented in `qosgate_harness::swf`: `1 <= procs <= machine_procs`,
+//! documented in `qosgate_harness::workload::swf`: `1 <= procs <= machine_procs`,
 //! `1 <= run <= estimate <= MAX_TIME`, `submit <= MAX_TIME`, jobs sorted by `(submit, id)`, every
 //! data line accounted for (kept, skipped or invalid), no invalid lines in strict mode. The two
 //! modes agree: a trace strict mode accepts reads identically under `skip_invalid`, and a line
@@ -8,7 +8,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use qosgate_harness::swf::{ErrorKind, MAX_TIME, Options, Trace, read};
+use qosgate_harness::workload::swf::{ErrorKind, MAX_TIME, Options, Trace, read};
 
 fn check(t: &Trace, opts: &Options) {
     assert!(t.machine_procs >= 1);
