@@ -5,9 +5,9 @@
 use qosgate_ffi::dispatch::*;
 use qosgate_ffi::pap::*;
 use qosgate_ffi::qg_status::{self, *};
-use qosgate_ffi::scenario::{PAP_CLUSTERS, Storage};
 use qosgate_ffi::scheduler::*;
 use qosgate_ffi::slots::*;
+use qosgate_ffi_scenario::{PAP_CLUSTERS, Storage};
 
 use crate::count::Counter;
 

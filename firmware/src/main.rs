@@ -1,5 +1,5 @@
 //! The reference scenario of `docs/firmware.md` on a Cortex-M3 (QEMU's `lm3s6965evb`): the
-//! kernel behind its C API, driven by [`qosgate_ffi::scenario`] exactly as the C test program
+//! kernel behind its C API, driven by [`qosgate_ffi_scenario`] exactly as the C test program
 //! drives it. Logs with defmt over semihosting (the kernel's own `defmt::Format` for every
 //! decision, at debug level), measures instructions per call and the stack, and exits through
 //! semihosting with success only if every check passed and the stack did not overflow.
@@ -48,7 +48,7 @@ fn main() -> ! {
 #[cfg(not(feature = "baseline"))]
 #[entry]
 fn main() -> ! {
-    static mut STORAGE: qosgate_ffi::scenario::Storage = qosgate_ffi::scenario::Storage::zeroed();
+    static mut STORAGE: qosgate_ffi_scenario::Storage = qosgate_ffi_scenario::Storage::zeroed();
     let passed = match cortex_m::Peripherals::take() {
         Some(p) => run(STORAGE, p.SYST),
         None => false,
@@ -65,8 +65,8 @@ fn main() -> ! {
 /// fit in the stack left beside the statics.
 #[cfg(not(feature = "baseline"))]
 #[inline(never)]
-fn run(storage: &mut qosgate_ffi::scenario::Storage, syst: cortex_m::peripheral::SYST) -> bool {
-    use qosgate_ffi::scenario;
+fn run(storage: &mut qosgate_ffi_scenario::Storage, syst: cortex_m::peripheral::SYST) -> bool {
+    use qosgate_ffi_scenario as scenario;
 
     let mut counter = count::Counter::new(syst);
     defmt::info!(

@@ -12,8 +12,10 @@
 //!   (a user's (rho, sigma) leaky bucket: does a task conform to its contract), [`dispatch`]
 //!   (billiard and RTDP), [`slots`] (a slot table), [`backfill`] (a cluster's backfilling),
 //!   [`pap`] (the PAP solve, stateless).
-//! - [`scenario`]: the reference scenario of `docs/firmware.md` driven through this API, which
-//!   the host tests and the Cortex-M firmware run and the C test program mirrors.
+//!
+//! The reference scenario of `docs/firmware.md`, which drives this API in the tests and on the
+//! Cortex-M firmware, is the crate `qosgate-ffi-scenario` (`kernel-ffi/scenario/`), outside the
+//! library.
 //!
 //! # The contract
 //! **Checked** (an error code, never undefined behaviour): a null pointer (`QG_ERR_NULL`); a
@@ -62,8 +64,6 @@ mod instance;
 #[cfg(target_os = "none")]
 mod panic;
 pub mod pap;
-/// cbindgen:ignore
-pub mod scenario;
 pub mod scheduler;
 pub mod slots;
 pub mod status;

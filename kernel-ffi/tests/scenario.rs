@@ -1,15 +1,12 @@
-//! The reference scenario through the C API on the host, and the ties that keep its expected
-//! values, the C test program's and the header honest.
+//! The reference scenario (crate `qosgate-ffi-scenario`) through the C API on the host, and the
+//! ties that keep its expected values, the C test program's and the header honest.
 
 use std::path::Path;
 
-use qosgate_ffi::scenario::{
-    self, BUCKET, BUCKET_ACTUAL, BUCKET_BURST, BUCKET_LEVELS, BUCKET_SUBMITTED, BUCKET_WAITS,
-    EASY_JOBS, EASY_NODES, EASY_STARTS, Storage,
+use qosgate_ffi_scenario::{
+    self as scenario, BUCKET, BUCKET_ACTUAL, BUCKET_BURST, BUCKET_LEVELS, BUCKET_SUBMITTED,
+    BUCKET_WAITS, EASY_JOBS, EASY_NODES, EASY_STARTS, Storage,
 };
-use qosgate_harness::models::cluster::replay;
-use qosgate_harness::workload::swf;
-use qosgate_kernel::backfill::Policy;
 
 fn crate_file(path: &str) -> String {
     let full = Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
@@ -31,31 +28,121 @@ fn reference_scenario_passes_through_the_c_api() {
     assert_eq!(scenario::run(&mut storage), Ok(report));
 }
 
-#[test]
-fn easy_expectations_are_the_harness_replay_of_the_trace_file() {
-    let trace = swf::read_path(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/easy10.swf"),
-        &swf::Options::default(),
-    )
-    .expect("the ten-job trace");
-    assert_eq!(trace.machine_procs, EASY_NODES);
-    let jobs: Vec<_> = trace
-        .jobs
-        .iter()
-        .map(|j| (j.id, j.submit, j.run, j.procs, j.estimate))
-        .collect();
-    assert_eq!(jobs, EASY_JOBS);
-    let outcome = replay::replay_in::<16, 34>(&trace.jobs, Policy::Easy, EASY_NODES, &[], |_| {})
-        .expect("the replay");
-    let mut starts = [0u64; 10];
-    for r in &outcome.records {
-        let j = EASY_JOBS
-            .iter()
-            .position(|job| job.0 == r.id)
-            .expect("a job of the trace");
-        starts[j] = r.start;
+/// A job of the trace: `(id, submit, run, nodes, estimate)`, seconds, as [`EASY_JOBS`].
+type Job = (u64, u64, u64, u32, u64);
+
+/// The cluster's nodes (`; MaxProcs:`) and the jobs of an SWF trace, by the README's reading
+/// rules: nodes = allocated processors (field 5) if > 0, else requested (field 8); estimate =
+/// requested time (field 9) if > 0, else the run time (field 4).
+fn read_swf(text: &str) -> (u32, Vec<Job>) {
+    let mut nodes = None;
+    let mut jobs = Vec::new();
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if let Some(comment) = line.strip_prefix(';') {
+            if let Some(n) = comment.trim().strip_prefix("MaxProcs:") {
+                nodes = Some(n.trim().parse().expect("MaxProcs"));
+            }
+            continue;
+        }
+        let f: Vec<i64> = line
+            .split_whitespace()
+            .map(|x| x.parse().unwrap_or_else(|e| panic!("{line}: {x}: {e}")))
+            .collect();
+        assert_eq!(f.len(), 18, "18 fields: {line}");
+        let positive = |v: i64| u64::try_from(v).ok().filter(|&v| v > 0);
+        let run = positive(f[3]).expect("a run time");
+        let procs = positive(f[4]).or(positive(f[7])).expect("processors");
+        let estimate = positive(f[8]).unwrap_or(run);
+        let id = positive(f[0]).expect("a job id");
+        let submit = u64::try_from(f[1]).expect("a submit time");
+        jobs.push((id, submit, run, procs.try_into().expect("u32"), estimate));
     }
-    assert_eq!(starts, EASY_STARTS);
+    (nodes.expect("a MaxProcs header"), jobs)
+}
+
+/// EASY backfilling from its definition (README, "Trace replay"), not from the kernel: at each
+/// instant, the jobs that end complete, the arrivals join the queue in (submit, id) order, the
+/// queue's head starts while it fits, and then every later job, in queue order, starts if it
+/// fits now and either ends (by its estimate) by the head's shadow time (the earliest instant at
+/// which enough nodes are free for the head, running jobs holding theirs until start +
+/// estimate) or leaves the head enough nodes at that instant. Returns each job's start, in
+/// `jobs` order (which must be (submit, id) order).
+fn easy_by_definition(nodes: u32, jobs: &[Job]) -> Vec<u64> {
+    /// A running job: the end its estimate promises, its real end, its nodes.
+    struct Running {
+        planned: u64,
+        end: u64,
+        nodes: u32,
+    }
+    let mut starts = vec![None; jobs.len()];
+    let mut running: Vec<Running> = Vec::new();
+    let mut queue: Vec<usize> = Vec::new();
+    let (mut arrived, mut now) = (0, 0);
+    loop {
+        running.retain(|r| r.end > now);
+        while arrived < jobs.len() && jobs[arrived].1 == now {
+            queue.push(arrived);
+            arrived += 1;
+        }
+        // Free nodes at `t >= now` in the profile of the running jobs.
+        let free = |running: &[Running], t: u64| {
+            let held: u32 = running
+                .iter()
+                .filter(|r| r.planned > t)
+                .map(|r| r.nodes)
+                .sum();
+            nodes - held
+        };
+        let mut k = 0;
+        while k < queue.len() {
+            let (j, head) = (queue[k], queue[0]);
+            let (_, _, run, want, estimate) = jobs[j];
+            let fits = free(&running, now) >= want;
+            let starts_now = fits
+                && (k == 0 || {
+                    let shadow = std::iter::once(now)
+                        .chain(running.iter().map(|r| r.planned))
+                        .filter(|&t| t >= now && free(&running, t) >= jobs[head].3)
+                        .min()
+                        .expect("the head fits once every running job has ended");
+                    let extra = free(&running, shadow) - jobs[head].3;
+                    now + estimate <= shadow || want <= extra
+                });
+            if starts_now {
+                starts[j] = Some(now);
+                running.push(Running {
+                    planned: now + estimate,
+                    end: now + run.min(estimate),
+                    nodes: want,
+                });
+                queue.remove(k);
+            } else if k == 0 {
+                // The head waits: go on with the rest of the queue.
+                k = 1;
+            } else {
+                k += 1;
+            }
+        }
+        let next_arrival = jobs.get(arrived).map(|j| j.1);
+        let next_end = running.iter().map(|r| r.end).min();
+        now = match (next_arrival, next_end) {
+            (Some(a), Some(e)) => a.min(e),
+            (Some(t), None) | (None, Some(t)) => t,
+            (None, None) => break,
+        };
+    }
+    starts
+        .into_iter()
+        .map(|s| s.expect("every job starts"))
+        .collect()
+}
+
+#[test]
+fn easy_expectations_are_easy_on_the_trace_file() {
+    let (nodes, jobs) = read_swf(&crate_file("tests/data/easy10.swf"));
+    assert_eq!(nodes, EASY_NODES);
+    assert_eq!(jobs, EASY_JOBS);
+    assert_eq!(easy_by_definition(nodes, &jobs), EASY_STARTS);
 }
 
 /// Step 7's expectations from the token-bucket equations alone, not from the kernel: credit in

@@ -1,7 +1,8 @@
 /* The reference scenario of docs/firmware.md through the C API: the same steps and expected
- * values as kernel-ffi/src/scenario.rs (the Rust test `c_program_checks_the_same_values`
- * compares the tables below with it). Freestanding C99: no libc beyond the platform's
- * qg_test_say, so the same file runs on the host and on a Cortex-M3 under QEMU. */
+ * values as the Rust crate qosgate-ffi-scenario in kernel-ffi/scenario/ (the Rust test
+ * `c_program_checks_the_same_values` compares the tables below with it). Freestanding C99: no
+ * libc beyond the platform's qg_test_say, so the same file runs on the host and on a Cortex-M3
+ * under QEMU. */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -11,7 +12,7 @@
 
 #define S 1000000ull /* ticks per second */
 
-/* Expected values (kernel-ffi/src/scenario.rs). */
+/* Expected values (kernel-ffi/scenario/src/). */
 static const uint32_t DECISION_TASK[] = {100, 100, 1, 2, 100};
 static const uint64_t DECISION_WORK[] = {500, 400, 100, 150, 400};
 static const uint64_t DECISION_FINISH[] = {5000000, 0, 2000000, 3500000, 7500000};
