@@ -15,7 +15,7 @@ use qosgate_kernel::Error;
 use qosgate_kernel::backfill::{Job, Policy, Started};
 
 use crate::config::Backfill;
-use crate::instance::{self, Object};
+use crate::instance::{self, storage};
 use crate::log::trace;
 use crate::status::qg_status::{self, *};
 
@@ -33,20 +33,7 @@ pub const QG_BACKFILL_SIZE: usize = 9112;
 #[cfg(target_pointer_width = "32")]
 pub const QG_BACKFILL_SIZE: usize = 9104;
 
-impl qg_backfill {
-    /// Zeroed storage: not yet a scheduler (`QG_ERR_UNINITIALISED` until `qg_backfill_init`).
-    pub const fn zeroed() -> Self {
-        Self {
-            _opaque: [0; QG_BACKFILL_SIZE],
-        }
-    }
-}
-
-impl Object for Backfill {
-    type Storage = qg_backfill;
-    type Error = Error;
-    const TAG: u64 = 0x7167_6266_696c_6c31; // "qgbfill1"
-}
+storage!(qg_backfill[QG_BACKFILL_SIZE] holds Backfill, error Error, tag b"qgbfill1");
 
 /// First come, first served.
 pub const QG_POLICY_FCFS: u32 = 0;

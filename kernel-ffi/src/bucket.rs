@@ -16,7 +16,7 @@
 use qosgate_kernel::Error;
 use qosgate_kernel::bucket::{Bucket, Charge, Conformance};
 
-use crate::instance::{self, Object};
+use crate::instance::{self, storage};
 use crate::log::trace;
 use crate::scheduler::knowledge;
 use crate::status::qg_status::{self, *};
@@ -35,20 +35,7 @@ pub const QG_BUCKET_SIZE: usize = 64;
 #[cfg(target_pointer_width = "32")]
 pub const QG_BUCKET_SIZE: usize = 64;
 
-impl qg_bucket {
-    /// Zeroed storage: not yet a bucket (`QG_ERR_UNINITIALISED` until `qg_bucket_init`).
-    pub const fn zeroed() -> Self {
-        Self {
-            _opaque: [0; QG_BUCKET_SIZE],
-        }
-    }
-}
-
-impl Object for Bucket {
-    type Storage = qg_bucket;
-    type Error = Error;
-    const TAG: u64 = 0x7167_6275_636b_7431; // "qgbuckt1"
-}
+storage!(qg_bucket[QG_BUCKET_SIZE] holds Bucket, error Error, tag b"qgbuckt1");
 
 /// A bucket's contract (seed 004 Eq. 3, Sec. 4.2): what a user agreed for one resource.
 #[repr(C)]

@@ -9,7 +9,7 @@
 use qosgate_kernel::dispatch::DispatchError;
 
 use crate::config::{Billiard, Rtdp};
-use crate::instance::{self, Object};
+use crate::instance::{self, storage};
 use crate::log::trace;
 use crate::status::qg_status::{self, *};
 
@@ -27,20 +27,7 @@ pub const QG_BILLIARD_SIZE: usize = 168;
 #[cfg(target_pointer_width = "32")]
 pub const QG_BILLIARD_SIZE: usize = 168;
 
-impl qg_billiard {
-    /// Zeroed storage: not yet a dispatcher (`QG_ERR_UNINITIALISED` until `qg_billiard_init`).
-    pub const fn zeroed() -> Self {
-        Self {
-            _opaque: [0; QG_BILLIARD_SIZE],
-        }
-    }
-}
-
-impl Object for Billiard {
-    type Storage = qg_billiard;
-    type Error = DispatchError;
-    const TAG: u64 = 0x7167_6269_6c6c_6431; // "qgbilld1"
-}
+storage!(qg_billiard[QG_BILLIARD_SIZE] holds Billiard, error DispatchError, tag b"qgbilld1");
 
 /// Storage for one RTDP dispatcher: declare it `static` (or zero it) and pass it to
 /// `qg_rtdp_init` with `sizeof`.
@@ -56,20 +43,7 @@ pub const QG_RTDP_SIZE: usize = 368;
 #[cfg(target_pointer_width = "32")]
 pub const QG_RTDP_SIZE: usize = 368;
 
-impl qg_rtdp {
-    /// Zeroed storage: not yet a dispatcher (`QG_ERR_UNINITIALISED` until `qg_rtdp_init`).
-    pub const fn zeroed() -> Self {
-        Self {
-            _opaque: [0; QG_RTDP_SIZE],
-        }
-    }
-}
-
-impl Object for Rtdp {
-    type Storage = qg_rtdp;
-    type Error = DispatchError;
-    const TAG: u64 = 0x7167_7274_6470_2031; // "qgrtdp 1"
-}
+storage!(qg_rtdp[QG_RTDP_SIZE] holds Rtdp, error DispatchError, tag b"qgrtdp 1");
 
 /// Makes `storage` the billiard sequence of probabilities `p[0..clusters]` (any non-negative
 /// scale) with `X_fastest = 1`.

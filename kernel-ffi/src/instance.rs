@@ -44,6 +44,34 @@ pub(crate) trait Object: Sized {
     );
 }
 
+/// The Rust side of the header's storage type `$storage` (a `[u8; $size]` struct) for objects
+/// of type `$object`: `$storage::zeroed()`, and `$object`'s [`Object`] impl with its
+/// constructor's error and its tag, the eight ASCII bytes `$tag` read as a big-endian `u64`.
+///
+/// The struct and its size constants stay written out in each module: they are the header's,
+/// and cbindgen reads the source without expanding macros.
+macro_rules! storage {
+    ($storage:ident[$size:ident] holds $object:ty, error $error:ty, tag $tag:literal) => {
+        impl $storage {
+            /// Zeroed storage, as C's static storage is: it holds no object
+            /// (`QG_ERR_UNINITIALISED`) until its `init` succeeds.
+            pub const fn zeroed() -> Self {
+                Self {
+                    _opaque: [0; $size],
+                }
+            }
+        }
+
+        impl $crate::instance::Object for $object {
+            type Storage = $storage;
+            type Error = $error;
+            const TAG: u64 = u64::from_be_bytes(*$tag);
+        }
+    };
+}
+
+pub(crate) use storage;
+
 /// Checks `storage` and `size`, untags the storage, reads and checks the constructor's
 /// arguments with `args`, writes the outcome of `make` (the kernel's constructor) into the
 /// storage, and tags it if that is an object.

@@ -16,7 +16,7 @@ use qosgate_kernel::registry::Registration;
 use qosgate_kernel::resource::{Class, Completion, Decision, Kind, Task};
 
 use crate::config::{QG_MAX_CPUS, Scheduler};
-use crate::instance::{self, Object};
+use crate::instance::{self, storage};
 use crate::log::trace;
 use crate::status::done;
 use crate::status::qg_status::{self, *};
@@ -35,20 +35,7 @@ pub const QG_SCHEDULER_SIZE: usize = 14336;
 #[cfg(target_pointer_width = "32")]
 pub const QG_SCHEDULER_SIZE: usize = 14312;
 
-impl qg_scheduler {
-    /// Zeroed storage: not yet a scheduler (`QG_ERR_UNINITIALISED` until `qg_scheduler_init`).
-    pub const fn zeroed() -> Self {
-        Self {
-            _opaque: [0; QG_SCHEDULER_SIZE],
-        }
-    }
-}
-
-impl Object for Scheduler {
-    type Storage = qg_scheduler;
-    type Error = Error;
-    const TAG: u64 = 0x7167_7363_6865_6431; // "qgsched1"
-}
+storage!(qg_scheduler[QG_SCHEDULER_SIZE] holds Scheduler, error Error, tag b"qgsched1");
 
 /// Resource type `GS`: guaranteed service only.
 pub const QG_KIND_GS: u32 = 0;

@@ -9,7 +9,7 @@
 use qosgate_kernel::Error;
 
 use crate::config::SlotTable;
-use crate::instance::{self, Object};
+use crate::instance::{self, storage};
 use crate::status::done;
 use crate::status::qg_status::{self, *};
 
@@ -27,20 +27,7 @@ pub const QG_SLOT_TABLE_SIZE: usize = 4128;
 #[cfg(target_pointer_width = "32")]
 pub const QG_SLOT_TABLE_SIZE: usize = 4128;
 
-impl qg_slot_table {
-    /// Zeroed storage: not yet a table (`QG_ERR_UNINITIALISED` until `qg_slots_init`).
-    pub const fn zeroed() -> Self {
-        Self {
-            _opaque: [0; QG_SLOT_TABLE_SIZE],
-        }
-    }
-}
-
-impl Object for SlotTable {
-    type Storage = qg_slot_table;
-    type Error = Error;
-    const TAG: u64 = 0x7167_736c_6f74_7331; // "qgslots1"
-}
+storage!(qg_slot_table[QG_SLOT_TABLE_SIZE] holds SlotTable, error Error, tag b"qgslots1");
 
 /// Makes `storage` the profile of a cluster of `nodes` nodes, all up and free at every instant.
 ///
