@@ -9,7 +9,8 @@
 //!   (`grid`: seed 004's grid; `cluster`: trace replay under backfilling).
 //! - [`gateway`]: the gateway's solvers and dispatch sequences as a user asks for them (JSON
 //!   problems, option lists).
-//! - [`workload`]: SWF traces and synthetic workloads.
+//! - [`workload`]: distributions (with their means and variances, and how scenario files
+//!   spell them), DAS-2 request sizes, SWF traces and synthetic workloads.
 //! - [`config`]: TOML scenario files with `file:line:column` diagnostics, for every model.
 //! - [`des`]: the discrete-event core: the event queue, seeded streams, time conversions, the
 //!   simulation thread.

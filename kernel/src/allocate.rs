@@ -64,9 +64,10 @@
 //! Memory: the stack holds a few `[f64; N]`; nothing allocates.
 //!
 //! # Workload helpers
-//! [`mean_service_time`] (Eq. 16, 17), [`second_moment`] (Eq. 18, 19), [`das2_mean_log2_size`]
-//! (Eq. 29), [`das2_mean_vms`] (Eq. 28) and [`lognormal_mean`] (Eq. 30) turn the DAS-2 workload
-//! model of `SPEC-NOTES` N8 into the cluster parameters above.
+//! [`mean_service_time`] (Eq. 16, 17) and [`second_moment`] (Eq. 18, 19) turn a workload's mean
+//! size, mean duration and coefficient of variation into the cluster parameters above. The
+//! workload models themselves (seed 000's DAS-2 sizes, Eq. 28-29, and lognormal durations,
+//! Eq. 30) generate workloads, which is the harness's business (`qosgate_harness::workload`).
 //!
 //! # Errors
 //! Every precondition is a [`PapError`] naming the offending input; nothing panics.
@@ -822,39 +823,6 @@ pub fn second_moment(mean: f64, cv: f64) -> Result<f64, PapError> {
     }
     let s = cv * mean;
     workload(s * s + mean * mean)
-}
-
-/// Eq. 29: the mean `r = (q l + m + (1 - q) h) / 2` of the two-stage uniform `log2(size)` of the
-/// DAS-2 model (N8: with probability `q` uniform on `(l, m)`, else on `(m, h)`).
-/// Errors: [`PapError::InvalidWorkload`] unless all finite, `l <= m <= h` and `0 <= q <= 1`.
-pub fn das2_mean_log2_size(l: f64, m: f64, h: f64, q: f64) -> Result<f64, PapError> {
-    let fin = l.is_finite() && m.is_finite() && h.is_finite() && q.is_finite();
-    if !(fin && l <= m && m <= h && (0.0..=1.0).contains(&q)) {
-        return Err(PapError::InvalidWorkload);
-    }
-    workload((q * l + m + (1.0 - q) * h) / 2.0)
-}
-
-/// Eq. 28: the mean number of VMs `P_one + 2^ceil(r) P_pow2 + 2^r (1 - P_one - P_pow2)` as the
-/// paper computes it from `r` of [`das2_mean_log2_size`] (it evaluates `2^x` at the mean of `x`, so
-/// it is below the exact mean of N8's model by Jensen's inequality; the paper's figure).
-/// Errors: [`PapError::InvalidWorkload`] unless all finite, `p_one, p_pow2 >= 0`,
-/// `p_one + p_pow2 <= 1`, and the result finite.
-pub fn das2_mean_vms(r: f64, p_one: f64, p_pow2: f64) -> Result<f64, PapError> {
-    let p = |x: f64| x.is_finite() && (0.0..=1.0).contains(&x);
-    if !(r.is_finite() && p(p_one) && p(p_pow2) && p_one + p_pow2 <= 1.0) {
-        return Err(PapError::InvalidWorkload);
-    }
-    workload(p_one + libm::exp2(libm::ceil(r)) * p_pow2 + libm::exp2(r) * (1.0 - (p_one + p_pow2)))
-}
-
-/// Eq. 30 (N8): the mean `e^(a + b^2/2)` of a log-normal duration of parameters `(a, b)`.
-/// Errors: [`PapError::InvalidWorkload`] unless finite, `b >= 0`, and the result finite.
-pub fn lognormal_mean(a: f64, b: f64) -> Result<f64, PapError> {
-    if !(a.is_finite() && b.is_finite() && b >= 0.0) {
-        return Err(PapError::InvalidWorkload);
-    }
-    workload(libm::exp(a + b * b / 2.0))
 }
 
 #[cfg(test)]

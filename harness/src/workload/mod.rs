@@ -1,9 +1,16 @@
 //! Workloads: what the models are fed.
 //!
+//! - [`dist`]: the distributions of inter-arrival times, durations and work (fixed, uniform,
+//!   exponential, Weibull, lognormal, hyperexponential), each with its mean and variance, and
+//!   [`dist::Dist`], how a scenario file spells one.
+//! - [`das2`]: the DAS-2 two-stage log-uniform request sizes (`SPEC-NOTES` N8) with their exact
+//!   mean (not seed 000's Eq. 28).
 //! - [`swf`]: the Standard Workload Format (Parallel Workloads Archive): a strict or
 //!   skip-invalid reader with every skip counted by reason, and a writer.
 //! - [`synth`]: seeded synthetic job traces (`qosgate synth`), the replay benchmarks' load.
 //!
 //! Generating workloads is the harness's business: the kernel only schedules what it is handed.
+pub mod das2;
+pub mod dist;
 pub mod swf;
 pub mod synth;

@@ -451,7 +451,7 @@ impl Variant {
         let random = users.iter().any(|u| {
             !u.workload.is_fixed()
                 || !u.interarrival.is_fixed()
-                || u.phase_s.is_some_and(|p| !p.is_fixed())
+                || u.phase_s.as_ref().is_some_and(|p| !p.is_fixed())
         });
         let mut scenario = Scenario {
             name: name(self),

@@ -63,7 +63,7 @@ impl Model for Grid {
         scenario.users.iter().all(|u| {
             u.workload.is_fixed()
                 && u.interarrival.is_fixed()
-                && u.phase_s.is_none_or(|p| p.is_fixed())
+                && u.phase_s.as_ref().is_none_or(|p| p.is_fixed())
         })
     }
 }

@@ -12,7 +12,8 @@
 //!   gets one line for each.
 //! - [`validate`] runs the same checks on a scenario built in code (the presets).
 //! - [`to_toml`] writes a scenario as a commented file that [`parse`] reads back unchanged.
-//! - [`Dist::sample`] and [`Dist::mean`]: the distributions of Sec. 6.
+//! - [`Dist`]: a user's distributions (the workload module's, re-exported): Sec. 6's fixed,
+//!   uniform and exponential, and the Weibull, lognormal and hyperexponential forms.
 //!
 //! Parsing is done in two passes over the same text: the TOML document is parsed once with the
 //! position of every key and value, then deserialized (serde reports type errors and unknown
@@ -28,7 +29,8 @@ use serde::{Deserialize, Serialize};
 
 use super::capacity;
 use crate::config::{self, Problem, Problems, TOML_INT_MAX};
-use crate::des::rng::SplitMix;
+pub use crate::workload::dist::Dist;
+use crate::workload::dist::{DistError, Param, Phase};
 
 /// A scenario.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -201,29 +203,6 @@ pub enum Knowledge {
     Aggressive,
 }
 
-/// A distribution of a positive quantity (seconds or MI).
-///
-/// In TOML, an inline table naming the form: `{ fixed = 546.0 }`,
-/// `{ uniform = { min = 518.7, max = 573.3 } }`, `{ exponential = { mean = 419900000.0 } }`.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", deny_unknown_fields)]
-pub enum Dist {
-    /// Always this value.
-    Fixed(f64),
-    /// Uniform on `[min, max]`.
-    Uniform {
-        /// Smallest value.
-        min: f64,
-        /// Largest value.
-        max: f64,
-    },
-    /// Exponential with this mean.
-    Exponential {
-        /// The mean.
-        mean: f64,
-    },
-}
-
 impl From<Knowledge> for qosgate_kernel::bucket::Knowledge {
     fn from(k: Knowledge) -> Self {
         use qosgate_kernel::bucket::Knowledge as K;
@@ -234,34 +213,6 @@ impl From<Knowledge> for qosgate_kernel::bucket::Knowledge {
             Knowledge::Window(n) => K::Window(n),
             Knowledge::Aggressive => K::Aggressive,
         }
-    }
-}
-
-impl Dist {
-    /// One draw: `Fixed` gives its value and uses no randomness; `Uniform` is
-    /// `min + (max - min) u`; `Exponential` is the inverse CDF `-mean ln(1 - u)`, with `u` one
-    /// [`SplitMix::unit`] draw on `[0, 1)`. The result is in the quantity's unit (seconds or MI),
-    /// finite and `>= 0` for a distribution that passed the checks of [`validate`].
-    pub fn sample(&self, rng: &mut SplitMix) -> f64 {
-        match *self {
-            Dist::Fixed(v) => v,
-            Dist::Uniform { min, max } => min + (max - min) * rng.unit(),
-            Dist::Exponential { mean } => -mean * (1.0 - rng.unit()).ln(),
-        }
-    }
-
-    /// The mean, in the quantity's unit: the value, `(min + max) / 2`, or `mean`.
-    pub fn mean(&self) -> f64 {
-        match *self {
-            Dist::Fixed(v) => v,
-            Dist::Uniform { min, max } => min + (max - min) / 2.0,
-            Dist::Exponential { mean } => mean,
-        }
-    }
-
-    /// Whether every draw is the same value.
-    pub fn is_fixed(&self) -> bool {
-        matches!(self, Dist::Fixed(_))
     }
 }
 
@@ -319,8 +270,14 @@ pub fn validate(scenario: &Scenario) -> Result<()> {
     config::report(&format!("scenario `{}`", scenario.name), &check(scenario))
 }
 
-/// A distribution of a quantity in `unit` whose values may not exceed `max`: its parameters
-/// finite, `>= 0` and `<= max`, some value positive, a uniform's `min <= max`.
+/// A distribution of a quantity in `unit` whose values may not exceed `max`:
+/// - its parameters in the quantity's unit (a fixed value, a uniform's ends, a mean, a Weibull's
+///   scale, each phase's mean) finite, `>= 0` and `<= max`, and the ones that make some value
+///   positive (all but a uniform's `min`) `> 0`;
+/// - then the form's own rules ([`Dist::check`]: a uniform's `min <= max`, a Weibull's shape, a
+///   lognormal's parameters, a hyperexponential's probabilities), the first one broken, unless
+///   it is about a value already reported;
+/// - a lognormal's mean at most `max`.
 ///
 /// With `zero_ok` (a phase), a distribution whose every value is 0 is accepted.
 fn check_dist(p: &mut Problems, path: &str, d: &Dist, unit: &str, max: f64, zero_ok: bool) {
@@ -344,19 +301,46 @@ fn check_dist(p: &mut Problems, path: &str, d: &Dist, unit: &str, max: f64, zero
             );
         }
     };
-    match *d {
-        Dist::Fixed(v) => param(p, "fixed", v, true),
+    match d {
+        Dist::Fixed(v) => param(p, "fixed", *v, true),
         Dist::Uniform { min, max: hi } => {
-            param(p, "uniform.min", min, false);
-            param(p, "uniform.max", hi, true);
-            if min > hi {
+            param(p, "uniform.min", *min, false);
+            param(p, "uniform.max", *hi, true);
+        }
+        Dist::Exponential { mean } => param(p, "exponential.mean", *mean, true),
+        Dist::Weibull { scale, .. } => param(p, "weibull.scale", *scale, true),
+        Dist::Lognormal { .. } => {}
+        Dist::Hyperexponential { phases } => {
+            for (i, Phase { mean, .. }) in phases.iter().enumerate() {
+                param(p, &d.key(Param::PhaseMean(i)), *mean, true);
+            }
+        }
+    }
+    match d.check() {
+        Err(e) => {
+            let key = format!("{path}.{}", d.key(e.param()));
+            let about_a_value = matches!(
+                e,
+                DistError::NotFinite { .. } | DistError::OutOfRange { .. }
+            );
+            if !(about_a_value && p.0.iter().any(|q| q.path == key)) {
+                p.add(key, e.to_string());
+            }
+        }
+        Ok(()) => {
+            if let Dist::Lognormal { .. } = d
+                && d.mean() > max
+            {
                 p.add(
-                    format!("{path}.uniform.min"),
-                    format!("min {min} is greater than max {hi}"),
+                    format!("{path}.{}", d.key(Param::LogMean)),
+                    format!(
+                        "the mean e^(log_mean + log_sd^2 / 2) is {:e} {unit}, above the \
+                         largest accepted, {max:e}",
+                        d.mean()
+                    ),
                 );
             }
         }
-        Dist::Exponential { mean } => param(p, "exponential.mean", mean, true),
     }
 }
 
@@ -900,19 +884,32 @@ fn float(x: f64) -> String {
     toml::Value::Float(x).to_string()
 }
 
-/// A distribution as an inline table.
+/// A distribution as an inline table, `{ form = parameters }`.
 fn dist(d: &Dist) -> String {
-    match *d {
-        Dist::Fixed(v) => format!("{{ fixed = {} }}", float(v)),
-        Dist::Uniform { min, max } => {
-            format!(
-                "{{ uniform = {{ min = {}, max = {} }} }}",
-                float(min),
-                float(max)
-            )
+    let table = |pairs: &[(&str, f64)]| {
+        let pairs: Vec<String> = pairs
+            .iter()
+            .map(|(key, v)| format!("{key} = {}", float(*v)))
+            .collect();
+        format!("{{ {} }}", pairs.join(", "))
+    };
+    let parameters = match d {
+        Dist::Fixed(v) => float(*v),
+        Dist::Uniform { min, max } => table(&[("min", *min), ("max", *max)]),
+        Dist::Exponential { mean } => table(&[("mean", *mean)]),
+        Dist::Weibull { scale, shape } => table(&[("scale", *scale), ("shape", *shape)]),
+        Dist::Lognormal { log_mean, log_sd } => {
+            table(&[("log_mean", *log_mean), ("log_sd", *log_sd)])
         }
-        Dist::Exponential { mean } => format!("{{ exponential = {{ mean = {} }} }}", float(mean)),
-    }
+        Dist::Hyperexponential { phases } => {
+            let phases: Vec<String> = phases
+                .iter()
+                .map(|p| table(&[("probability", p.probability), ("mean", p.mean)]))
+                .collect();
+            format!("{{ phases = [{}] }}", phases.join(", "))
+        }
+    };
+    format!("{{ {} = {parameters} }}", d.form())
 }
 
 #[cfg(test)]
@@ -942,7 +939,7 @@ mod tests {
             max_task_mi: 100_000,
             max_users: 16,
         };
-        let fixed = Dist::Fixed(1.0);
+        let fixed = || Dist::Fixed(1.0);
         Scenario {
             name: "every \"variant\"\nonce".into(),
             description: "quotes ' \" and \\ and é".into(),
@@ -967,13 +964,19 @@ mod tests {
                 resource("e", ResourceKind::GsBePriorityPreemptive, Discipline::Wfq),
             ],
             users: vec![
-                user("g1", UserClass::Gs, Some(Knowledge::Exact), fixed, fixed),
+                user(
+                    "g1",
+                    UserClass::Gs,
+                    Some(Knowledge::Exact),
+                    fixed(),
+                    fixed(),
+                ),
                 user(
                     "g2",
                     UserClass::Gs,
                     Some(Knowledge::Conservative),
-                    fixed,
-                    fixed,
+                    fixed(),
+                    fixed(),
                 ),
                 user(
                     "g3",
@@ -986,17 +989,40 @@ mod tests {
                     "g4",
                     UserClass::Gs,
                     Some(Knowledge::Window(7)),
-                    fixed,
-                    fixed,
+                    fixed(),
+                    Dist::Weibull {
+                        scale: 0.5,
+                        shape: 0.35,
+                    },
                 ),
                 user(
                     "g5",
                     UserClass::Gs,
                     Some(Knowledge::Aggressive),
-                    fixed,
-                    fixed,
+                    Dist::Lognormal {
+                        log_mean: 8.0,
+                        log_sd: 1.7,
+                    },
+                    fixed(),
                 ),
-                user("b1", UserClass::Be, None, fixed, fixed),
+                user(
+                    "b1",
+                    UserClass::Be,
+                    None,
+                    fixed(),
+                    Dist::Hyperexponential {
+                        phases: vec![
+                            Phase {
+                                probability: 0.25,
+                                mean: 0.1,
+                            },
+                            Phase {
+                                probability: 0.75,
+                                mean: 2.0,
+                            },
+                        ],
+                    },
+                ),
             ],
         }
     }
@@ -1025,5 +1051,127 @@ mod tests {
         // The same checks on a scenario built in code, without positions.
         let msg = format!("{:#}", validate(&s).unwrap_err());
         assert!(msg.contains("replications: must be at least 1"), "{msg}");
+    }
+
+    /// The forms beyond Sec. 6's: each broken rule located at its key, the unit's checks and
+    /// the form's own ones each reported once.
+    #[test]
+    fn weibull_lognormal_and_hyperexponential_problems_are_located() {
+        let problems = |d: Dist, zero_ok: bool| {
+            let mut p = Problems::default();
+            check_dist(&mut p, "u.x", &d, "s", MAX_SECONDS, zero_ok);
+            p.0.into_iter()
+                .map(|q| format!("{}: {}", q.path, q.message))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            problems(
+                Dist::Weibull {
+                    scale: 7.0,
+                    shape: 0.0
+                },
+                false
+            ),
+            ["u.x.weibull.shape: shape must be > 0, got 0"]
+        );
+        // A phase may be 0 everywhere, but a Weibull's scale is still a scale.
+        assert_eq!(
+            problems(
+                Dist::Weibull {
+                    scale: 0.0,
+                    shape: 1.0
+                },
+                true
+            ),
+            ["u.x.weibull.scale: scale must be > 0, got 0"]
+        );
+        assert_eq!(
+            problems(
+                Dist::Weibull {
+                    scale: -1.0,
+                    shape: 1.0
+                },
+                false
+            ),
+            [
+                "u.x.weibull.scale: must be > 0 s, got -1 (with no positive value, the user has no \
+              tasks or no gaps)"
+            ]
+        );
+        assert_eq!(
+            problems(
+                Dist::Lognormal {
+                    log_mean: 30.0,
+                    log_sd: 1.0
+                },
+                false
+            ),
+            [format!(
+                "u.x.lognormal.log_mean: the mean e^(log_mean + log_sd^2 / 2) is {:e} s, above \
+                 the largest accepted, 1e12",
+                30.5f64.exp()
+            )]
+        );
+        assert_eq!(
+            problems(
+                Dist::Lognormal {
+                    log_mean: 1.0,
+                    log_sd: -1.0
+                },
+                false
+            ),
+            ["u.x.lognormal.log_sd: log_sd must be >= 0, got -1"]
+        );
+        let phase = |probability, mean| Phase { probability, mean };
+        assert_eq!(
+            problems(
+                Dist::Hyperexponential {
+                    phases: vec![phase(0.5, 1.0), phase(0.25, 3.0)]
+                },
+                false
+            ),
+            ["u.x.hyperexponential.phases: the phases' probabilities sum to 0.75, not 1"]
+        );
+        assert_eq!(
+            problems(
+                Dist::Hyperexponential {
+                    phases: vec![phase(0.5, 1.0), phase(0.5, f64::NAN)]
+                },
+                false
+            ),
+            ["u.x.hyperexponential.phases[1].mean: NaN is not a finite number of s"]
+        );
+        assert_eq!(
+            problems(
+                Dist::Hyperexponential {
+                    phases: vec![phase(-0.5, 1.0), phase(1.5, 1.0)]
+                },
+                false
+            ),
+            [
+                "u.x.hyperexponential.phases[0].probability: phases[0].probability must be in \
+              [0, 1], got -0.5"
+            ]
+        );
+        assert_eq!(
+            problems(Dist::Hyperexponential { phases: vec![] }, false),
+            ["u.x.hyperexponential.phases: a hyperexponential needs at least one phase"]
+        );
+        // A uniform's order is the form's rule, reported beside the unit's.
+        assert_eq!(
+            problems(
+                Dist::Uniform {
+                    min: -1.0,
+                    max: -2.0
+                },
+                false
+            ),
+            [
+                "u.x.uniform.min: must be >= 0 s, got -1",
+                "u.x.uniform.max: must be > 0 s, got -2 (with no positive value, the user has \
+                 no tasks or no gaps)",
+                "u.x.uniform.min: min -1 is greater than max -2",
+            ]
+        );
     }
 }
