@@ -92,8 +92,9 @@ use fixed::types::U16F16;
 use heapless::Vec;
 
 use crate::error::{Error, Param, Refused};
-use crate::slots::{self, Nodes, SlotTable};
+use crate::slots::{Nodes, SlotTable};
 use crate::units::Ticks;
+use crate::vecops;
 
 /// A job's identifier, the caller's (e.g. the SWF job number). Ties in submit time go by id.
 pub type JobId = u64;
@@ -380,7 +381,7 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
         self.checked = self.checked.min(at);
         // Cannot fail: QUEUE bounds waiting + running, and every caller checked or kept that;
         // `at` is at most the length (a `partition_point`).
-        let _ = slots::insert(&mut self.queue, at, waiting);
+        let _ = vecops::insert(&mut self.queue, at, waiting);
     }
 
     /// Step 2: if nodes were freed since the last pass, every reserved waiting job (and, under
@@ -437,7 +438,7 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
             }
         };
         // Cannot fail: `i` was read above.
-        slots::remove(&mut self.queue, i)?;
+        vecops::remove(&mut self.queue, i)?;
         self.accounts.starts += 1;
         Some(Started {
             handle: Handle { slot, id: job.id },
@@ -640,7 +641,7 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
             .iter()
             .position(|w| w.job.id == id)
             .ok_or(Error::Unknown)?;
-        let w = slots::remove(&mut self.queue, i).ok_or(Error::Unknown)?;
+        let w = vecops::remove(&mut self.queue, i).ok_or(Error::Unknown)?;
         unreserve(&mut self.table, &w);
         self.freed = true;
         self.accounts.cancelled += 1;

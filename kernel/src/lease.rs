@@ -113,8 +113,9 @@ use heapless::Vec;
 use crate::error::{Error, Param, Refused};
 use crate::preempt::{self, Candidate, MAX_CANDIDATES};
 pub use crate::preempt::{Class, Policy};
-use crate::slots::{self, Nodes, SlotTable, Span};
+use crate::slots::{Nodes, SlotTable, Span};
 use crate::units::{TICKS_PER_SECOND, Ticks};
+use crate::vecops;
 
 /// A lease's handle: submission order, from 0, never reused.
 pub type LeaseId = u32;
@@ -965,7 +966,7 @@ impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS>
 
     /// Ends lease `i` at `t`: releases its reservation, removes it, counts it.
     fn finish(&mut self, i: usize, t: Ticks, end: End, out: &mut impl FnMut(Event)) {
-        let Some(l) = slots::remove(&mut self.leases, i) else {
+        let Some(l) = vecops::remove(&mut self.leases, i) else {
             return;
         };
         if let Some(h) = l.hold {
