@@ -92,8 +92,8 @@ use fixed::types::U16F16;
 use heapless::Vec;
 
 use crate::error::{Error, Param, Refused};
-use crate::slots::{Nodes, SlotTable};
-use crate::units::Ticks;
+use crate::slots::SlotTable;
+use crate::units::{Nodes, Ticks};
 use crate::vecops;
 
 /// A job's identifier, the caller's (e.g. the SWF job number). Ties in submit time go by id.

@@ -113,8 +113,8 @@ use heapless::Vec;
 use crate::error::{Error, Param, Refused};
 use crate::preempt::{self, Candidate, MAX_CANDIDATES};
 pub use crate::preempt::{Class, Policy};
-use crate::slots::{Nodes, SlotTable, Span};
-use crate::units::{TICKS_PER_SECOND, Ticks};
+use crate::slots::{SlotTable, Span};
+use crate::units::{Nodes, TICKS_PER_SECOND, Ticks};
 use crate::vecops;
 
 /// A lease's handle: submission order, from 0, never reused.

@@ -15,7 +15,7 @@
 //! there and the table stores no breakpoint at it ([`SlotTable::free_at`] reports the last step).
 //!
 //! # Units
-//! Times and durations in [`Ticks`] (µs, see [`crate::units`]); node counts in [`Nodes`] (`u32`).
+//! Times and durations in [`Ticks`] (µs, see [`crate::units`]); node counts in [`Nodes`] (`u32`, see [`crate::units`]).
 //! Free counts are [`i64`], since a failure may drive them negative (below).
 //!
 //! # Operations
@@ -81,11 +81,8 @@
 use heapless::{Vec, VecView};
 
 use crate::error::{Error, Param, Refused};
-use crate::units::Ticks;
+use crate::units::{Nodes, Ticks};
 use crate::vecops;
-
-/// A number of nodes.
-pub type Nodes = u32;
 
 /// One breakpoint: from `at` until the next one, `down` nodes are down and `reserved` reserved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
