@@ -552,3 +552,225 @@ impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS>
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use heapless::Vec;
+
+    use super::*;
+    use State::{Done, Queued, Reserved, Resuming, Running, Stopping, Suspended};
+
+    /// Room for 8 leases; `t_s = 10`, `t_r = 7`, `t_m = 20`, `t_c = 3`.
+    type Cluster = Manager<8, 16>;
+
+    const OVERHEADS: Overheads = Overheads {
+        suspend: 10,
+        resume: 7,
+        migrate: 20,
+        cancel: 3,
+    };
+
+    type Log = Vec<Event, 32>;
+
+    const fn spec(nodes: Nodes, work: Ticks, kind: Kind) -> Spec {
+        Spec { nodes, work, kind }
+    }
+
+    const fn external(class: Class, deadline: Option<Ticks>) -> Kind {
+        Kind::External { class, deadline }
+    }
+
+    /// A cluster of `nodes` nodes given each `(now, spec)` in turn (ids from 0), and its log.
+    fn submitted(nodes: Nodes, requests: &[(Ticks, Spec)]) -> (Cluster, Log) {
+        let mut m = Manager::new(nodes, OVERHEADS, Policy::Moml).unwrap();
+        let mut log = Log::new();
+        for &(now, s) in requests {
+            m.submit(now, s, &mut |e| log.push(e).unwrap()).unwrap();
+        }
+        (m, log)
+    }
+
+    /// [`submitted`], then every transition left.
+    fn drained(nodes: Nodes, requests: &[(Ticks, Spec)]) -> (Cluster, Log) {
+        let (mut m, mut log) = submitted(nodes, requests);
+        while let Some(t) = m.next_event() {
+            m.advance(t, &mut |e| log.push(e).unwrap()).unwrap();
+        }
+        (m, log)
+    }
+
+    /// `(id, at, from, to, remaining)` of every state change, in order.
+    fn changes(log: &Log) -> Vec<(LeaseId, Ticks, State, State, Ticks), 32> {
+        log.iter()
+            .filter_map(|e| match *e {
+                Event::Changed {
+                    id,
+                    at,
+                    from,
+                    to,
+                    remaining,
+                } => Some((id, at, from, to, remaining)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn preempted(log: &Log) -> Vec<(LeaseId, Stop), 8> {
+        log.iter()
+            .filter_map(|e| match *e {
+                Event::Preempted { id, stop } => Some((id, stop)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn first_state(log: &Log, of: LeaseId) -> Option<State> {
+        log.iter().find_map(|e| match *e {
+            Event::Submitted { id, state, .. } if id == of => Some(state),
+            _ => None,
+        })
+    }
+
+    fn hold(m: &Cluster, id: LeaseId) -> Option<(Ticks, Ticks)> {
+        m.lease(id).and_then(Lease::hold).map(|h| (h.start, h.end))
+    }
+
+    /// 4 nodes. A Cancelable lease (0) of 4 nodes runs from 0 for 100. A local request (1) of
+    /// 4 nodes for 50 at 10 preempts it at once: the cancellation runs `[10, 13)`, lease 0
+    /// ends `Cancelled` at 13 with 90 left, and the request runs `[13, 63)`.
+    #[test]
+    fn a_cancelable_lease_is_cancelled() {
+        let (m, log) = drained(
+            4,
+            &[
+                (0, spec(4, 100, external(Class::Cancelable, None))),
+                (10, spec(4, 50, Kind::Local)),
+            ],
+        );
+        let stop = Stop {
+            by: 1,
+            action: Action::Cancel,
+            begin: 10,
+            end: 13,
+        };
+        assert_eq!(preempted(&log), [(0, stop)]);
+        let cancelled = Done(End::Cancelled(Cause::Preempted(1)));
+        assert_eq!(
+            changes(&log),
+            [
+                (0, 0, Queued, Running, 100),
+                (0, 10, Running, Stopping(Action::Cancel), 90),
+                (0, 13, Stopping(Action::Cancel), cancelled, 90),
+                (1, 13, Reserved, Running, 50),
+                (1, 63, Running, Done(End::Completed), 0),
+            ]
+        );
+        let a = m.accounts();
+        assert_eq!((a.cancelled, a.completed, a.preemptions), (1, 1, 1));
+    }
+
+    /// 4 nodes. A Suspendable lease (0) of 4 nodes runs from 0 for 100. At 30 a reservation
+    /// (1) of 4 nodes for 20 at 60: the suspension (10) runs `[50, 60)`, so lease 0 has done
+    /// 50 and has 50 left. The reservation runs `[60, 80)`; then lease 0 resumes, pays
+    /// `t_r = 7` over `[80, 87)` and runs exactly its 50 left: `[87, 137)`.
+    #[test]
+    fn a_suspendable_lease_resumes_then_runs_exactly_its_remaining_work() {
+        let (m, log) = drained(
+            4,
+            &[
+                (0, spec(4, 100, external(Class::Suspendable, None))),
+                (30, spec(4, 20, Kind::Reservation(Notice::At(60)))),
+            ],
+        );
+        let suspend = Stopping(Action::Suspend);
+        assert_eq!(
+            changes(&log),
+            [
+                (0, 0, Queued, Running, 100),
+                (0, 50, Running, suspend, 50),
+                (0, 60, suspend, Suspended, 50),
+                (1, 60, Reserved, Running, 20),
+                (1, 80, Running, Done(End::Completed), 0),
+                (0, 80, Suspended, Resuming, 50),
+                (0, 87, Resuming, Running, 50),
+                (0, 137, Running, Done(End::Completed), 0),
+            ]
+        );
+        assert_eq!(m.accounts().completed, 2);
+    }
+
+    /// 2 nodes. A Migratable lease (0) of 2 nodes with no deadline starts at once, for 100.
+    /// A local request (1) at 40: the migration (20) runs `[40, 60)`, lease 0 ends `Migrated`
+    /// at 60 handing back the 60 it had left at 40, and the request runs `[60, 70)`.
+    #[test]
+    fn a_migratable_lease_hands_back_its_remaining_work() {
+        let (m, log) = drained(
+            2,
+            &[
+                (0, spec(2, 100, external(Class::Migratable, None))),
+                (40, spec(2, 10, Kind::Local)),
+            ],
+        );
+        let migrate = Stopping(Action::Migrate);
+        assert_eq!(
+            changes(&log),
+            [
+                (0, 0, Reserved, Running, 100),
+                (0, 40, Running, migrate, 60),
+                (0, 60, migrate, Done(End::Migrated), 60),
+                (1, 60, Reserved, Running, 10),
+                (1, 70, Running, Done(End::Completed), 0),
+            ]
+        );
+        assert_eq!(m.accounts().migrated, 1);
+    }
+
+    /// 2 nodes held by a non-preemptable lease (0) over `[0, 100)`. A local request (1) at 10
+    /// cannot preempt it: it waits for its earliest fit, `[100, 110)`. A reservation (2) at 50
+    /// cannot have its node: rejected. Nothing is preempted; lease 0 runs all its work.
+    #[test]
+    fn a_non_preemptable_lease_is_never_chosen() {
+        let requests = [
+            (0, spec(2, 100, external(Class::NonPreemptable, None))),
+            (10, spec(2, 10, Kind::Local)),
+            (20, spec(1, 10, Kind::Reservation(Notice::At(50)))),
+        ];
+        let (m, _) = submitted(2, &requests);
+        assert_eq!(hold(&m, 1), Some((100, 110)));
+        let (m, log) = drained(2, &requests);
+        assert_eq!(
+            first_state(&log, 2),
+            Some(Done(End::Rejected(Error::NotFree)))
+        );
+        assert!(preempted(&log).is_empty());
+        assert!(changes(&log).contains(&(0, 100, Running, Done(End::Completed), 0)));
+        let a = m.accounts();
+        assert_eq!((a.preemptions, a.rejected, a.completed), (0, 1, 2));
+    }
+
+    /// 2 nodes held by a local lease (0) over `[0, 50)`: every DC request's earliest fit is
+    /// 50. A Migratable one (1) of 10 that must end by 59 would end at 60: rejected; by 60 (2):
+    /// reserved `[50, 60)`. A non-preemptable one without a deadline (3) must start now:
+    /// rejected; with deadline 100 (4; 1 node free over `[50, 60)`): reserved `[50, 55)`.
+    #[test]
+    fn a_dc_request_is_rejected_when_it_cannot_start_in_time() {
+        let dc = |class, deadline, work| (0, spec(1, work, external(class, deadline)));
+        let (m, log) = submitted(
+            2,
+            &[
+                (0, spec(2, 50, Kind::Local)),
+                dc(Class::Migratable, Some(59), 10),
+                dc(Class::Migratable, Some(60), 10),
+                dc(Class::NonPreemptable, None, 5),
+                dc(Class::NonPreemptable, Some(100), 5),
+            ],
+        );
+        let rejected = |e| Some(Done(End::Rejected(e)));
+        assert_eq!(first_state(&log, 1), rejected(Error::DeadlineUnmet));
+        assert_eq!(first_state(&log, 2), Some(Reserved));
+        assert_eq!(first_state(&log, 3), rejected(Error::NotFree));
+        assert_eq!(first_state(&log, 4), Some(Reserved));
+        assert_eq!((hold(&m, 2), hold(&m, 4)), (Some((50, 60)), Some((50, 55))));
+        assert_eq!(m.accounts().rejected, 2);
+    }
+}

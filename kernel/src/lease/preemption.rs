@@ -333,3 +333,238 @@ pub fn plan<const B: usize>(
         span: Span { start, end },
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Per-VM overheads small enough to follow by hand: `t_s = 10`, `t_r = 7`, `t_m = 20`,
+    /// `t_c = 3`.
+    const OVERHEADS: Overheads = Overheads {
+        suspend: 10,
+        resume: 7,
+        migrate: 20,
+        cancel: 3,
+    };
+
+    const fn run(start: Ticks, end: Ticks) -> Span {
+        Span { start, end }
+    }
+
+    const fn demand(now: Ticks, at: Option<Ticks>, nodes: Nodes, work: Ticks) -> Demand {
+        Demand {
+            now,
+            at,
+            nodes,
+            work,
+        }
+    }
+
+    /// A target given as plain data, its stop beginning at `begin` and ending at `release`.
+    const fn target(
+        id: LeaseId,
+        class: Class,
+        nodes: Nodes,
+        begin: Ticks,
+        release: Ticks,
+    ) -> Target {
+        Target {
+            id,
+            class,
+            nodes,
+            overhead: nodes as u64,
+            begin,
+            release,
+            run_end: 100,
+        }
+    }
+
+    /// For a reservation at 100, a suspension (10) runs `[90, 100)` and costs 2 VMs x (10 + 7)
+    /// = 34; a migration (20) decided at 80 begins exactly at 80, not at 81. For an immediate
+    /// request at 50 a cancellation (3) runs `[50, 53)`: a lease whose run ends at 53 gains
+    /// nothing (it ends then anyway), one that ends at 54 does; a lease that starts at 53 is
+    /// not stopped at its start. A non-preemptable lease is never a target.
+    #[test]
+    fn a_target_stops_so_that_its_action_ends_at_the_start() {
+        let new =
+            |class, at, now, run| Target::new(7, class, 2, run, &OVERHEADS, &demand(now, at, 1, 1));
+        let suspended = new(Class::Suspendable, Some(100), 50, run(0, 200)).unwrap();
+        assert_eq!(
+            (
+                suspended.begin,
+                suspended.release,
+                suspended.overhead,
+                suspended.run_end
+            ),
+            (90, 100, 34, 200)
+        );
+        let migrated = new(Class::Migratable, Some(100), 80, run(0, 200)).unwrap();
+        assert_eq!(
+            (migrated.begin, migrated.release, migrated.overhead),
+            (80, 100, 40)
+        );
+        assert_eq!(new(Class::Migratable, Some(100), 81, run(0, 200)), None);
+        let cancelled = new(Class::Cancelable, None, 50, run(0, 54)).unwrap();
+        assert_eq!(
+            (cancelled.begin, cancelled.release, cancelled.overhead),
+            (50, 53, 6)
+        );
+        assert_eq!(new(Class::Cancelable, None, 50, run(0, 53)), None);
+        assert_eq!(new(Class::Cancelable, None, 50, run(53, 90)), None);
+        assert_eq!(new(Class::NonPreemptable, Some(100), 0, run(0, 200)), None);
+    }
+
+    /// Targets hold at most [`MAX_CANDIDATES`], each read back as it was pushed, and hand
+    /// `select` their class, nodes and overhead in the same order.
+    #[test]
+    fn targets_keep_each_candidate_with_its_timing() {
+        let mut targets = Targets::new();
+        let nth = |k: u32| Target {
+            id: k,
+            class: Class::PREEMPTABLE[k as usize % 3],
+            nodes: k + 1,
+            overhead: u64::from(k) * 3,
+            begin: u64::from(k),
+            release: u64::from(k) + 10,
+            run_end: u64::from(k) + 20,
+        };
+        for k in 0..MAX_CANDIDATES as u32 {
+            targets.push(nth(k)).unwrap();
+        }
+        let extra = nth(99);
+        assert_eq!(targets.push(extra), Err(extra));
+        assert_eq!(targets.len(), MAX_CANDIDATES);
+        for (k, t) in (0u32..).zip(targets.iter()) {
+            assert_eq!(t, nth(k));
+            let c = targets.candidates()[k as usize];
+            assert_eq!(
+                (c.class, c.nodes, c.overhead),
+                (t.class, t.nodes, t.overhead)
+            );
+        }
+    }
+
+    /// A cluster of 10 nodes: a Cancelable lease A (2 nodes) and a Suspendable lease B (4)
+    /// run until 100, a non-preemptable lease holds 2 until 1000, and a reservation holds 2
+    /// over `[30, 80)`. Free: 2 on `[0, 30)`, 0 on `[30, 80)`, 2 on `[80, 100)`.
+    fn cluster() -> SlotTable<16> {
+        let mut table = SlotTable::new(10).unwrap();
+        for (start, end, nodes) in [(0, 100, 2), (0, 100, 4), (0, 1000, 2), (30, 80, 2)] {
+            table.reserve(start, end, nodes).unwrap();
+        }
+        table
+    }
+
+    fn targets(of: &[Target]) -> Targets {
+        let mut targets = Targets::new();
+        for &t in of {
+            targets.push(t).unwrap();
+        }
+        targets
+    }
+
+    /// A reservation at 20 for 20 ticks, `W = [20, 40)`, with A (stop `[20, 20)`) and B
+    /// (`[15, 20)`) as targets: `g(20) = 2 + 6 = 8` but `g(30) = 0 + 6 = 6`, the bottleneck
+    /// inside `W`. For 5 nodes the slack is `6 - 5 = 1`, so `need = 6 - 1 = 5`: A alone (2) is
+    /// short and B alone (4) too, so both go, though `g(20)` alone would ask for 3 (B).
+    /// For 3 nodes, `need = 6 - 3 = 3`: B, since A alone (the less valuable tier) is short.
+    #[test]
+    fn the_need_is_taken_at_the_bottleneck_of_the_window() {
+        let t = targets(&[
+            target(0, Class::Cancelable, 2, 20, 20),
+            target(1, Class::Suspendable, 4, 15, 20),
+        ]);
+        let five = demand(10, Some(20), 5, 20);
+        assert_eq!(
+            need(&cluster(), &t, &five),
+            Ok(Need {
+                nodes: 5,
+                window: run(20, 40)
+            })
+        );
+        let p = plan(&cluster(), &t, &five, Policy::Moml).unwrap();
+        assert_eq!((p.choice.set.bits(), p.span), (0b11, run(20, 40)));
+        let three = plan(&cluster(), &t, &demand(10, Some(20), 3, 20), Policy::Moml).unwrap();
+        assert_eq!((three.need.nodes, three.choice.set.bits()), (3, 0b10));
+        let chosen: heapless::Vec<LeaseId, 2> = three.chosen(&t).map(|t| t.id).collect();
+        assert_eq!(chosen, [1]);
+    }
+
+    /// An immediate request at 10, A stopping over `[10, 10)` and B over `[10, 15)`: `W` runs
+    /// from 10 to the latest release plus the work. 5 nodes for 20: `W = [10, 35)` holds the
+    /// bottleneck at 30 (`g = 6`), `need = 5`, both go, and the request starts when the last
+    /// releases its nodes, at 15: `[15, 35)`. 3 nodes for 10: `W = [10, 25)`, `g = 8`
+    /// throughout, `need = 6 - 5 = 1`: A alone, which is free at once: `[10, 20)`.
+    #[test]
+    fn an_immediate_request_starts_when_the_chosen_leases_release_their_nodes() {
+        let t = targets(&[
+            target(0, Class::Cancelable, 2, 10, 10),
+            target(1, Class::Suspendable, 4, 10, 15),
+        ]);
+        let both = plan(&cluster(), &t, &demand(10, None, 5, 20), Policy::Mov).unwrap();
+        assert_eq!(both.need.window, run(10, 35));
+        assert_eq!((both.choice.set.bits(), both.span), (0b11, run(15, 35)));
+        let one = plan(&cluster(), &t, &demand(10, None, 3, 10), Policy::Mov).unwrap();
+        assert_eq!(
+            one.need,
+            Need {
+                nodes: 1,
+                window: run(10, 25)
+            }
+        );
+        assert_eq!((one.choice.set.bits(), one.span), (0b01, run(10, 20)));
+    }
+
+    /// With no target, or too few nodes behind them (7 > `g_min = 6`), or nothing to free (1
+    /// node for 5 ticks fits in the 2 free), there is no plan; a run past `Ticks::MAX`
+    /// overflows.
+    #[test]
+    fn no_plan_when_preemption_cannot_help() {
+        let t = targets(&[
+            target(0, Class::Cancelable, 2, 20, 20),
+            target(1, Class::Suspendable, 4, 15, 20),
+        ]);
+        let table = cluster();
+        let at20 = |nodes| demand(10, Some(20), nodes, 20);
+        assert_eq!(need(&table, &Targets::new(), &at20(5)), Err(Error::NotFree));
+        assert_eq!(need(&table, &t, &at20(7)), Err(Error::NotFree));
+        assert_eq!(
+            need(&table, &t, &demand(10, None, 1, 5)),
+            Err(Error::NotFree)
+        );
+        let forever = demand(10, Some(20), 5, Ticks::MAX);
+        assert_eq!(
+            plan(&table, &t, &forever, Policy::Mlip),
+            Err(Error::Overflow)
+        );
+    }
+
+    /// Three Cancelable targets on a full cluster of 8, each freeing its nodes at 10: X (4
+    /// nodes, overhead 400), Y and Z (2 nodes, 10 each). A reservation of 4 nodes at 10 needs
+    /// `8 - (8 - 4) = 4`. The minimal sets are {X} (400) and {Y, Z} (20): MLIP takes {X},
+    /// MOV {Y, Z}, and MOML too (the lower median of 20 and 400 is 20).
+    #[test]
+    fn the_policy_chooses_among_plain_candidates() {
+        let mut table = SlotTable::<8>::new(8).unwrap();
+        table.reserve(0, 100, 8).unwrap();
+        let t = targets(&[
+            Target {
+                overhead: 400,
+                ..target(0, Class::Cancelable, 4, 10, 10)
+            },
+            Target {
+                overhead: 10,
+                ..target(1, Class::Cancelable, 2, 10, 10)
+            },
+            Target {
+                overhead: 10,
+                ..target(2, Class::Cancelable, 2, 10, 10)
+            },
+        ]);
+        let d = demand(10, Some(10), 4, 10);
+        let pick = |policy| plan(&table, &t, &d, policy).unwrap().choice.set.bits();
+        assert_eq!(pick(Policy::Mlip), 0b001);
+        assert_eq!(pick(Policy::Mov), 0b110);
+        assert_eq!(pick(Policy::Moml), 0b110);
+    }
+}
