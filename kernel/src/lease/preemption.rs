@@ -25,7 +25,8 @@
 //! - [`Targets`] holds at most [`MAX_CANDIDATES`] targets, its candidate `k` and timing `k`
 //!   describing the same lease (they are pushed together or not at all).
 //! - A [`Plan`]'s choice frees at least `need.nodes > 0` nodes, and its span is
-//!   `[start, start + work)` with `start` in the need's window.
+//!   `[start, start + work)` with `start` in the need's window (for `work >= 1`, which the
+//!   manager checks).
 //!
 //! # Cost and memory
 //! `B` breakpoints, `n <= 64` targets. [`need`] is `O((B + n) n)` (the free count at each
