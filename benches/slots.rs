@@ -20,8 +20,8 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use qosgate_kernel::slots::{Nodes, SlotTable};
-use qosgate_kernel::units::Ticks;
+use qosgate_kernel::slots::SlotTable;
+use qosgate_kernel::units::{Nodes, Ticks};
 
 /// Capacity of the table (the largest size benchmarked, plus room for one transient job).
 const CAP: usize = 4096 + 4;

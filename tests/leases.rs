@@ -22,8 +22,7 @@ use qosgate_kernel::lease::{
     Action, Cause, End, Event, Kind, LeaseId, Manager, Notice, Overheads, Spec, State, Stop,
 };
 use qosgate_kernel::preempt::{Candidate, Choice, Class, MAX_CANDIDATES, Policy, Set, select};
-use qosgate_kernel::slots::Nodes;
-use qosgate_kernel::units::{TICKS_PER_SECOND, Ticks};
+use qosgate_kernel::units::{Nodes, TICKS_PER_SECOND, Ticks};
 use qosgate_kernel::{Error, Param, Refused};
 
 /// 256 cases per property, or `PROPTEST_CASES` for a deeper run.

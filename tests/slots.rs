@@ -10,8 +10,8 @@
 
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
-use qosgate_kernel::slots::{Nodes, Request, SlotTable, Span, Step};
-use qosgate_kernel::units::Ticks;
+use qosgate_kernel::slots::{Request, SlotTable, Span, Step};
+use qosgate_kernel::units::{Nodes, Ticks};
 use qosgate_kernel::{Error, Param, Refused};
 
 /// Horizon of the model: ticks `0..H` are cells, `[H, MAX)` is the tail cell.

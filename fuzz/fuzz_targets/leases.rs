@@ -23,8 +23,7 @@ use common::Num;
 use libfuzzer_sys::fuzz_target;
 use qosgate_kernel::lease::{Event, Kind, LeaseId, Manager, Notice, Overheads, Spec, State};
 use qosgate_kernel::preempt::{Candidate, Class, MAX_CANDIDATES, Policy, select};
-use qosgate_kernel::slots::Nodes;
-use qosgate_kernel::units::Ticks;
+use qosgate_kernel::units::{Nodes, Ticks};
 use qosgate_kernel::{Error, Refused};
 
 type M = Manager<8, 16>;

@@ -15,8 +15,8 @@ mod common;
 use arbitrary::Arbitrary;
 use common::Num;
 use libfuzzer_sys::fuzz_target;
-use qosgate_kernel::slots::{Nodes, Request, SlotTable, Span, Step};
-use qosgate_kernel::units::Ticks;
+use qosgate_kernel::slots::{Request, SlotTable, Span, Step};
+use qosgate_kernel::units::{Nodes, Ticks};
 use qosgate_kernel::{Error, Param, Refused};
 
 const B: usize = 12;

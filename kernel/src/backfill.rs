@@ -92,8 +92,9 @@ use fixed::types::U16F16;
 use heapless::Vec;
 
 use crate::error::{Error, Param, Refused};
-use crate::slots::{self, Nodes, SlotTable};
-use crate::units::Ticks;
+use crate::slots::SlotTable;
+use crate::units::{Nodes, Ticks};
+use crate::vecops;
 
 /// A job's identifier, the caller's (e.g. the SWF job number). Ties in submit time go by id.
 pub type JobId = u64;
@@ -380,7 +381,7 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
         self.checked = self.checked.min(at);
         // Cannot fail: QUEUE bounds waiting + running, and every caller checked or kept that;
         // `at` is at most the length (a `partition_point`).
-        let _ = slots::insert(&mut self.queue, at, waiting);
+        let _ = vecops::insert(&mut self.queue, at, waiting);
     }
 
     /// Step 2: if nodes were freed since the last pass, every reserved waiting job (and, under
@@ -437,7 +438,7 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
             }
         };
         // Cannot fail: `i` was read above.
-        slots::remove(&mut self.queue, i)?;
+        vecops::remove(&mut self.queue, i)?;
         self.accounts.starts += 1;
         Some(Started {
             handle: Handle { slot, id: job.id },
@@ -640,7 +641,7 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
             .iter()
             .position(|w| w.job.id == id)
             .ok_or(Error::Unknown)?;
-        let w = slots::remove(&mut self.queue, i).ok_or(Error::Unknown)?;
+        let w = vecops::remove(&mut self.queue, i).ok_or(Error::Unknown)?;
         unreserve(&mut self.table, &w);
         self.freed = true;
         self.accounts.cancelled += 1;
@@ -735,4 +736,258 @@ fn starving(job: &Job, now: Ticks, threshold: U16F16) -> bool {
     let wait = u128::from(now.saturating_sub(job.submit));
     let estimate = u128::from(job.estimate);
     ((wait + estimate) << 16) >= u128::from(threshold.to_bits()) * estimate
+}
+
+#[cfg(test)]
+mod tests {
+    use heapless::Vec;
+
+    use super::*;
+
+    /// Room for 8 jobs (the smallest table: `2 * 8 + 2` breakpoints).
+    type Cluster = Backfill<8, 18>;
+
+    fn cluster(policy: Policy, nodes: Nodes) -> Cluster {
+        Backfill::new(policy, nodes).unwrap()
+    }
+
+    fn job(id: JobId, submit: Ticks, nodes: Nodes, estimate: Ticks) -> Job {
+        Job {
+            id,
+            submit,
+            nodes,
+            estimate,
+        }
+    }
+
+    /// Submits every job at its submit time (they must be in time order).
+    fn submit_all(b: &mut Cluster, jobs: &[Job]) {
+        for &j in jobs {
+            b.submit(j.submit, j).unwrap();
+        }
+    }
+
+    /// One pass at `now`: what it reports, and the ids it started, in start order.
+    fn pass(b: &mut Cluster, now: Ticks) -> (Pass, Vec<JobId, 8>) {
+        let mut ids = Vec::new();
+        let pass = b
+            .schedule(now, |s| ids.push(s.handle.id()).unwrap())
+            .unwrap();
+        (pass, ids)
+    }
+
+    fn handle(b: &Cluster, id: JobId) -> Handle {
+        b.running().find(|(h, _)| h.id() == id).unwrap().0
+    }
+
+    /// `(id, reservation)` of every waiting job, in queue order.
+    fn waiting(b: &Cluster) -> Vec<(JobId, Option<Ticks>), 8> {
+        b.waiting()
+            .iter()
+            .map(|w| (w.job.id, w.reservation))
+            .collect()
+    }
+
+    /// The module's accounting identity.
+    fn accounted(b: &Cluster) -> bool {
+        let a = b.accounts();
+        a.submitted == (b.waiting().len() + b.running_len()) as u64 + a.completed + a.cancelled
+    }
+
+    /// FCFS on 4 nodes: job 1 (3 nodes) runs until 100; job 2 (2 nodes) cannot start (1 free)
+    /// and job 3 (1 node, 10) fits in the free node but may not pass the head: one start.
+    /// When job 1 completes at 100, jobs 2 and 3 start in order.
+    #[test]
+    fn fcfs_blocks_behind_the_head() {
+        let mut b = cluster(Policy::Fcfs, 4);
+        submit_all(
+            &mut b,
+            &[job(1, 0, 3, 100), job(2, 0, 2, 10), job(3, 0, 1, 10)],
+        );
+        let (p, ids) = pass(&mut b, 0);
+        assert_eq!((p.started, ids.as_slice()), (1, &[1][..]));
+        assert_eq!(waiting(&b), [(2, None), (3, None)]);
+        assert_eq!(p.head, None, "only EASY reports a head reservation");
+        b.complete(100, handle(&b, 1)).unwrap();
+        assert_eq!(pass(&mut b, 100).1, [2, 3]);
+    }
+
+    /// EASY on 4 nodes, all submitted at 0: job 1 (3 nodes, 100) starts; the head, job 2
+    /// (4 nodes, 50), is reserved at 100, when job 1 ends. Job 3 (1 node, 200) would still hold
+    /// its node at 100: it may not start. Job 4 (1 node, 100) ends at 100: it is backfilled.
+    /// At 60 job 5 (1 node, 30) arrives: no node is free, the head stays at 100. Job 4
+    /// completes early at 70: job 5 fits in `[70, 100)` and starts; the head is still at 100.
+    #[test]
+    fn easy_head_reservation_never_moves_later() {
+        let mut b = cluster(Policy::Easy, 4);
+        submit_all(
+            &mut b,
+            &[
+                job(1, 0, 3, 100),
+                job(2, 0, 4, 50),
+                job(3, 0, 1, 200),
+                job(4, 0, 1, 100),
+            ],
+        );
+        let (p, ids) = pass(&mut b, 0);
+        assert_eq!(ids, [1, 4]);
+        assert_eq!(p.head, Some((2, 100)));
+        b.submit(60, job(5, 60, 1, 30)).unwrap();
+        let (p, ids) = pass(&mut b, 60);
+        assert!(ids.is_empty());
+        assert_eq!(p.head, Some((2, 100)));
+        b.complete(70, handle(&b, 4)).unwrap();
+        let (p, ids) = pass(&mut b, 70);
+        assert_eq!(ids, [5]);
+        assert_eq!(p.head, Some((2, 100)));
+        assert_eq!(waiting(&b), [(2, None), (3, None)]);
+    }
+
+    /// Conservative on 4 nodes: job 1 (4 nodes, 100) starts at 0; jobs 2 and 3 (2 nodes, 50
+    /// each) are reserved side by side at 100, job 4 (4 nodes, 10) after them at 150. Job 1
+    /// completes early at 40: the re-placement pass moves jobs 2 and 3 to 40 (they start) and
+    /// job 4 to 90, each to its earliest start, none later than before.
+    #[test]
+    fn conservative_re_places_every_reservation_after_an_early_completion() {
+        let mut b = cluster(Policy::Conservative, 4);
+        submit_all(
+            &mut b,
+            &[
+                job(1, 0, 4, 100),
+                job(2, 0, 2, 50),
+                job(3, 0, 2, 50),
+                job(4, 0, 4, 10),
+            ],
+        );
+        assert_eq!(pass(&mut b, 0).1, [1]);
+        assert_eq!(
+            waiting(&b),
+            [(2, Some(100)), (3, Some(100)), (4, Some(150))]
+        );
+        b.complete(40, handle(&b, 1)).unwrap();
+        assert_eq!(pass(&mut b, 40).1, [2, 3]);
+        assert_eq!(waiting(&b), [(4, Some(90))]);
+        assert!(accounted(&b));
+    }
+
+    /// Selective with threshold 2 on 4 nodes: job 1 (4 nodes, 100) runs; job 2 (4 nodes,
+    /// estimate 10, submitted at 0) gets a reservation once `(wait + 10) / 10 >= 2`, i.e. at
+    /// wait 10 exactly (1.9 at 9); job 3 (1 node, 50) is then at `(10 + 50) / 50 = 1.2`: none.
+    #[test]
+    fn selective_reserves_a_job_when_its_slowdown_reaches_the_threshold() {
+        let mut b = cluster(Policy::Selective(U16F16::from_num(2)), 4);
+        submit_all(
+            &mut b,
+            &[job(1, 0, 4, 100), job(2, 0, 4, 10), job(3, 0, 1, 50)],
+        );
+        assert_eq!(pass(&mut b, 0).1, [1]);
+        pass(&mut b, 9);
+        assert_eq!(waiting(&b), [(2, None), (3, None)]);
+        pass(&mut b, 10);
+        assert_eq!(waiting(&b), [(2, Some(100)), (3, None)]);
+    }
+
+    /// Conservative on 4 nodes: job 1 (2 nodes, 100) starts at 0 and is interrupted at 30: it
+    /// waits again with its remaining 70 (checkpointed, no work lost). Three nodes go down at
+    /// 30, leaving 1 up: job 1 (2 nodes) has no place. They come back at 50: job 1 restarts
+    /// there and is planned to end at 50 + 70 = 120. Interrupting it at its planned end is
+    /// refused (nothing left to run).
+    #[test]
+    fn an_interrupted_job_keeps_its_remaining_work_across_a_failure() {
+        let mut b = cluster(Policy::Conservative, 4);
+        b.submit(0, job(1, 0, 2, 100)).unwrap();
+        pass(&mut b, 0);
+        let back = b.interrupt(30, handle(&b, 1)).unwrap();
+        assert_eq!(back, job(1, 0, 2, 70));
+        assert_eq!(waiting(&b), [(1, Some(30))]);
+        b.node_down(30, 3).unwrap();
+        assert_eq!(waiting(&b), [(1, None)]);
+        assert!(pass(&mut b, 40).1.is_empty());
+        b.node_up(50, 3).unwrap();
+        assert_eq!(pass(&mut b, 50).1, [1]);
+        let (_, run) = b.running().next().unwrap();
+        assert_eq!(
+            (run.start, run.planned_end, run.job.estimate),
+            (50, 120, 70)
+        );
+        assert_eq!((b.accounts().interrupted, b.accounts().starts), (1, 2));
+        assert_eq!(b.interrupt(120, handle(&b, 1)), Err(Error::Idle));
+        assert!(accounted(&b));
+    }
+
+    /// Conservative on 4 nodes: job 1 (4 nodes, 100) runs; job 2 (4 nodes, 50) is reserved at
+    /// 100, job 3 (4 nodes, 50) at 150. Cancelling job 2 at 10 hands it back and frees its
+    /// place: the next pass moves job 3 to 100. An unknown id changes nothing.
+    #[test]
+    fn cancelling_a_waiting_job_frees_its_place() {
+        let mut b = cluster(Policy::Conservative, 4);
+        submit_all(
+            &mut b,
+            &[job(1, 0, 4, 100), job(2, 0, 4, 50), job(3, 0, 4, 50)],
+        );
+        pass(&mut b, 0);
+        assert_eq!(waiting(&b), [(2, Some(100)), (3, Some(150))]);
+        assert_eq!(b.cancel(10, 2), Ok(job(2, 0, 4, 50)));
+        assert_eq!(b.cancel(10, 2), Err(Error::Unknown));
+        assert_eq!(
+            b.cancel(10, 1),
+            Err(Error::Unknown),
+            "a running job is not waiting"
+        );
+        pass(&mut b, 10);
+        assert_eq!(waiting(&b), [(3, Some(100))]);
+        assert_eq!(b.accounts().cancelled, 1);
+        assert!(accounted(&b));
+    }
+
+    /// Every call of a run under each policy keeps the identity
+    /// `submitted = waiting + running + completed + cancelled`: 5 jobs on 2 nodes; one is
+    /// cancelled while waiting, one is interrupted once (back to waiting, counted apart), and
+    /// all but the cancelled complete.
+    #[test]
+    fn every_job_is_counted_exactly_once() {
+        for policy in [
+            Policy::Fcfs,
+            Policy::Easy,
+            Policy::Conservative,
+            Policy::Selective(U16F16::from_num(3)),
+        ] {
+            let mut b = cluster(policy, 2);
+            for (i, j) in [(1, 2, 10), (2, 1, 20), (3, 1, 5), (4, 2, 5), (5, 1, 30)]
+                .into_iter()
+                .enumerate()
+            {
+                let (id, nodes, estimate) = j;
+                b.submit(i as Ticks, job(id, i as Ticks, nodes, estimate))
+                    .unwrap();
+                assert!(accounted(&b), "{policy:?} after submitting {id}");
+            }
+            pass(&mut b, 5);
+            assert!(accounted(&b));
+            b.cancel(6, 4).unwrap();
+            assert!(accounted(&b));
+            let mut now = 6;
+            let mut interrupted = false;
+            while b.accounts().completed + b.accounts().cancelled < 5 {
+                now += 1;
+                let running: Vec<(Handle, Running), 8> =
+                    b.running().map(|(h, r)| (h, *r)).collect();
+                for (h, r) in running {
+                    if !interrupted && now < r.planned_end {
+                        b.interrupt(now, h).unwrap();
+                        interrupted = true;
+                    } else if r.planned_end <= now {
+                        b.complete(now, h).unwrap();
+                    }
+                    assert!(accounted(&b), "{policy:?} at {now}");
+                }
+                pass(&mut b, now);
+                assert!(accounted(&b), "{policy:?} at {now}");
+                assert!(now < 1_000, "{policy:?}: the run must end");
+            }
+            let a = b.accounts();
+            assert_eq!((a.submitted, a.completed, a.cancelled), (5, 4, 1));
+            assert_eq!((a.interrupted, a.starts), (1, 5));
+        }
+    }
 }

@@ -60,6 +60,7 @@ pub mod resource;
 pub mod slots;
 mod tree;
 pub mod units;
+mod vecops;
 pub mod vtime;
 
 pub use error::{Error, Param, Refused};

@@ -70,7 +70,7 @@
 use heapless::Vec;
 
 use crate::error::{Error, Param};
-use crate::slots::Nodes;
+use crate::units::Nodes;
 
 /// The most candidates [`select`] accepts: a set is a `u64` bitmask over the slice.
 pub const MAX_CANDIDATES: usize = 64;

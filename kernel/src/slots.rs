@@ -15,7 +15,7 @@
 //! there and the table stores no breakpoint at it ([`SlotTable::free_at`] reports the last step).
 //!
 //! # Units
-//! Times and durations in [`Ticks`] (µs, see [`crate::units`]); node counts in [`Nodes`] (`u32`).
+//! Times and durations in [`Ticks`] (µs, see [`crate::units`]); node counts in [`Nodes`] (`u32`, see [`crate::units`]).
 //! Free counts are [`i64`], since a failure may drive them negative (below).
 //!
 //! # Operations
@@ -78,15 +78,11 @@
 //! `B = 4096`); a [`Request`] is 24 bytes. A reservation of `[s, e)` needs at most two
 //! breakpoints, so `B = 2 J + 2 F` holds `J` reservations and `F` failures in the worst case.
 
-use core::cell::Cell;
-
 use heapless::{Vec, VecView};
 
 use crate::error::{Error, Param, Refused};
-use crate::units::Ticks;
-
-/// A number of nodes.
-pub type Nodes = u32;
+use crate::units::{Nodes, Ticks};
+use crate::vecops;
 
 /// One breakpoint: from `at` until the next one, `down` nodes are down and `reserved` reserved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -459,10 +455,10 @@ fn forget_before(steps: &mut VecView<Step>, t: Ticks) {
     };
     if (current.down, current.reserved) == (0, 0) {
         // The counts at `t` are those before the first breakpoint: it goes too.
-        drain_front(steps, past);
+        vecops::drain_front(steps, past);
     } else {
         // The breakpoints after `t` keep their order; the current one moves to time 0.
-        drain_front(steps, past - 1);
+        vecops::drain_front(steps, past - 1);
         if let Some(first) = steps.first_mut() {
             first.at = 0;
         }
@@ -582,7 +578,7 @@ fn changed(
 /// Removes the breakpoint at `t`, if there is one.
 fn remove_breakpoint(steps: &mut VecView<Step>, t: Ticks) {
     if let Ok(i) = steps.binary_search_by(|s| s.at.cmp(&t)) {
-        remove(steps, i);
+        vecops::remove(steps, i);
     }
 }
 
@@ -591,98 +587,13 @@ fn remove_breakpoint(steps: &mut VecView<Step>, t: Ticks) {
 fn insert_breakpoint(steps: &mut VecView<Step>, step: Step) -> Result<(), Step> {
     match steps.binary_search_by(|s| s.at.cmp(&step.at)) {
         Ok(_) => Err(step),
-        Err(i) => insert(steps, i, step),
+        Err(i) => vecops::insert(steps, i, step),
     }
-}
-
-/// `Vec::insert` that cannot panic: hands `item` back if `v` is full or `i > v.len()`.
-/// One shift of the elements from `i` on. Also used by [`crate::backfill`].
-pub(crate) fn insert<T: Copy>(v: &mut VecView<T>, i: usize, item: T) -> Result<(), T> {
-    if i > v.len() {
-        return Err(item);
-    }
-    v.push(item)?;
-    if let Some(tail) = v.get_mut(i..) {
-        // The elements from `i` on move up one place, over the pushed copy.
-        shift_up(tail);
-        if let Some(first) = tail.first_mut() {
-            *first = item;
-        }
-    }
-    Ok(())
-}
-
-/// `Vec::remove` that cannot panic: `None` if `i >= v.len()`. One shift of the elements after
-/// `i`. Also used by [`crate::backfill`].
-pub(crate) fn remove<T: Copy>(v: &mut VecView<T>, i: usize) -> Option<T> {
-    let tail = v.get_mut(i..)?;
-    let item = *tail.first()?;
-    // The elements after `i` move down one place; the last, now copied, is dropped.
-    shift_down(tail);
-    v.pop();
-    Some(item)
-}
-
-/// `s[j + 1] = s[j]` for every `j` but the last, from the end. Over pairs of cells, so that
-/// there is no index to check: the compiler emits a plain copy loop, no bounds check.
-fn shift_up<T: Copy>(s: &mut [T]) {
-    for pair in Cell::from_mut(s).as_slice_of_cells().windows(2).rev() {
-        if let [from, to] = pair {
-            to.set(from.get());
-        }
-    }
-}
-
-/// `s[j] = s[j + 1]` for every `j` but the last, from the start (as [`shift_up`]).
-fn shift_down<T: Copy>(s: &mut [T]) {
-    for pair in Cell::from_mut(s).as_slice_of_cells().windows(2) {
-        if let [to, from] = pair {
-            to.set(from.get());
-        }
-    }
-}
-
-/// Removes the first `k` elements of `v` (every element if `k >= v.len()`), keeping the order of
-/// the rest. Two reversals, `[dropped, kept]` to `[kept, dropped reversed]`: `O(len)` moves and
-/// no index.
-fn drain_front<T>(v: &mut VecView<T>, k: usize) {
-    let Some((_, kept)) = v.split_at_mut_checked(k) else {
-        v.clear();
-        return;
-    };
-    kept.reverse();
-    let kept = kept.len();
-    v.reverse();
-    v.truncate(kept);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn checked_insert_remove_and_drain_match_the_vec_operations() {
-        let full: Vec<u8, 5> = Vec::from_slice(&[1, 2, 3, 4]).unwrap();
-        for i in 0..=5 {
-            let (mut ours, mut theirs) = (full.clone(), full.clone());
-            if i <= full.len() {
-                assert_eq!(insert(&mut ours, i, 9), theirs.insert(i, 9));
-            } else {
-                assert_eq!(insert(&mut ours, i, 9), Err(9));
-            }
-            assert_eq!(ours, theirs);
-            let (mut ours, mut theirs) = (full.clone(), full.clone());
-            let expected = (i < full.len()).then(|| theirs.remove(i));
-            assert_eq!(remove(&mut ours, i), expected);
-            assert_eq!(ours, theirs);
-            let mut drained = full.clone();
-            drain_front(&mut drained, i);
-            assert_eq!(drained.as_slice(), full.get(i..).unwrap_or(&[]));
-        }
-        let mut at_capacity: Vec<u8, 4> = Vec::from_slice(&[1, 2, 3, 4]).unwrap();
-        assert_eq!(insert(&mut at_capacity, 0, 9), Err(9));
-        assert_eq!(at_capacity, [1, 2, 3, 4]);
-    }
 
     #[test]
     fn conservative_backfilling_places_each_job_at_its_earliest_fit() {

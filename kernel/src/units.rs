@@ -1,4 +1,4 @@
-//! Units of time, work and capacity, stated once for the whole crate.
+//! Units of time, work, capacity and nodes, stated once for the whole crate.
 //!
 //! | quantity | type | unit | range |
 //! | --- | --- | --- | --- |
@@ -7,6 +7,7 @@
 //! | capacity, rates (rho, g) | [`Mips`] (`u64`) | MI per second | |
 //! | bucket credit | [`Instructions`] (`i64`) | instructions = MI x 10^6 = MIPS x tick | +- 9.2e18 |
 //! | weights | [`Weight`] (`u16`) | dimensionless, `>= 1` | 1 ..= 65,535 |
+//! | nodes of a cluster (VMs, processors) | [`Nodes`] (`u32`) | one node | 0 ..= 4,294,967,295 |
 //!
 //! One MIPS running for one tick does exactly one instruction, so rates times durations are exact
 //! integers in [`Instructions`]: the leaky bucket never rounds. Durations of work are rounded *up*
@@ -29,6 +30,8 @@ pub type Mips = u64;
 pub type Instructions = i64;
 /// A share weight; zero is not a weight.
 pub type Weight = u16;
+/// A number of nodes (VMs, processors) of a cluster.
+pub type Nodes = u32;
 
 /// Ticks in one second.
 pub const TICKS_PER_SECOND: u64 = 1_000_000;

@@ -30,8 +30,7 @@ use std::collections::{BTreeSet, BinaryHeap, HashMap};
 
 use anyhow::{Context, Result, ensure};
 use qosgate_kernel::backfill::{Backfill, Handle, Job, Pass, Policy};
-use qosgate_kernel::slots::Nodes;
-use qosgate_kernel::units::Ticks;
+use qosgate_kernel::units::{Nodes, Ticks};
 use serde::Serialize;
 
 use crate::des::stack::run_on_big_stack;
