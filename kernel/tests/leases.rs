@@ -761,46 +761,9 @@ fn holds_nodes(s: State) -> bool {
     matches!(s, Running | Stopping(_) | Resuming)
 }
 
-/// Checks the manager's own state: the table is exactly the live leases' reservations, no
-/// instant from now on is over-reserved, holds match states, and the accounts add up.
+/// The manager's own state (`qosgate_testkit::leases::manager`, shared with the fuzz target).
 fn check_manager(m: &Manager<32, 64>) -> Result<(), TestCaseError> {
-    let now = m.now();
-    let mut cuts = vec![now];
-    for l in m.leases() {
-        prop_assert_eq!(
-            l.hold().is_some(),
-            matches!(l.state(), Reserved | Running | Stopping(_) | Resuming),
-            "hold of {:?}",
-            l.state()
-        );
-        prop_assert_eq!(l.done() + l.remaining(), l.spec().work);
-        if let Some(h) = l.hold() {
-            prop_assert!(h.start < h.end);
-            cuts.extend([h.start, h.end]);
-        }
-    }
-    cuts.extend(m.table().steps().iter().map(|s| s.at));
-    for &t in &cuts {
-        let held: i64 = m
-            .leases()
-            .iter()
-            .filter(|l| l.hold().is_some_and(|h| h.start <= t && t < h.end))
-            .map(|l| i64::from(l.spec().nodes))
-            .sum();
-        prop_assert_eq!(
-            m.table().free_at(t),
-            i64::from(m.nodes()) - held,
-            "table at {}",
-            t
-        );
-        if t >= now {
-            prop_assert!(held <= i64::from(m.nodes()), "over-reserved at {}", t);
-        }
-    }
-    prop_assert!(m.table().len() <= 2 * m.leases().len());
-    let a = m.accounts();
-    prop_assert_eq!(a.submitted, a.ended() + m.leases().len() as u64);
-    Ok(())
+    qosgate_testkit::leases::manager(m).map_err(TestCaseError::fail)
 }
 
 fn run_scenario(

@@ -1,8 +1,6 @@
 //! The metrics of seed 004 Sec. 6.3 on hand-made task records (every value computed by hand in
 //! the comments), the confidence intervals of a known sample, and `qosgate reproduce` end to end.
 
-mod bin;
-
 use qosgate_harness::models::grid::metrics::Metrics;
 use qosgate_harness::models::grid::record::{Outcome, TaskClass, TaskRecord};
 use qosgate_harness::models::grid::scenario::{
@@ -270,7 +268,7 @@ fn confidence_interval_of_a_known_sample() {
 fn reproduce_writes_a_csv_and_an_svg_per_figure_and_a_verdict_per_claim() {
     let dir = std::env::temp_dir().join(format!("qosgate-reproduce-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let out = std::process::Command::new(bin::path())
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_qosgate"))
         .args(["reproduce", "kokkinos2009", "--replications", "1", "--out"])
         .arg(&dir)
         .output()
@@ -370,7 +368,7 @@ fn reproduce_refuses_an_unknown_paper_and_zero_replications() {
             "at least 1",
         ),
     ] {
-        let out = std::process::Command::new(bin::path())
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_qosgate"))
             .args(args)
             .output()
             .unwrap();

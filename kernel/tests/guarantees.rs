@@ -5,9 +5,9 @@
 //! kernel computes for its user, on the resource type and discipline it actually runs, with greedy
 //! conforming users (a full burst at once, then exactly at rate) and best-effort background load.
 
-mod common;
+mod driver;
 
-use common::{Scenario, User};
+use driver::{Scenario, User};
 use proptest::prelude::*;
 use qosgate_kernel::bound::BoundSpec;
 use qosgate_kernel::bucket::{Bucket, Knowledge};
@@ -321,7 +321,7 @@ proptest! {
         capacity in 1u64..10_000,
         attempts in prop::collection::vec((1u16..=5, 1u64..5_000), 1..12),
     ) {
-        let mut res = common::Res::new(Kind::Gs, Discipline::Wfq, &[capacity], 100, 8).unwrap();
+        let mut res = driver::Res::new(Kind::Gs, Discipline::Wfq, &[capacity], 100, 8).unwrap();
         for (weight, rho) in attempts {
             let reg = Registration { weight, rho, sigma: 100, imax: 100, knowledge: Knowledge::Exact };
             let _ = res.register(reg);
