@@ -187,9 +187,18 @@ proptest! {
             biggest_cluster_first::<N>(&speeds[..cs.len()], l).unwrap(),
         ] {
             prop_assert!((base.total() - l).abs() <= 1e-12 * l);
-            // A baseline that overloads a cluster has no finite Eq. 3; otherwise PAP wins.
-            if let Ok(other) = allocate::objective(&cs, base.lambda_hat()) {
-                prop_assert!(best <= other * (1.0 + 1e-9), "PAP {} > baseline {}", best, other);
+            // A baseline that overloads a cluster (a load on it with no slack `1 - rho_j -
+            // theta_j x_j` left) has no Eq. 3 and is refused naming the first such cluster;
+            // otherwise PAP wins.
+            let overloaded = cs.iter().zip(base.lambda_hat()).position(|(c, &x)| {
+                x > 0.0 && 1.0 - c.rho() - c.theta * x <= 0.0
+            });
+            match (allocate::objective(&cs, base.lambda_hat()), overloaded) {
+                (Ok(other), None) => {
+                    prop_assert!(best <= other * (1.0 + 1e-9), "PAP {} > baseline {}", best, other);
+                }
+                (got, Some(cluster)) => prop_assert_eq!(got, Err(PapError::Unstable { cluster })),
+                (got, None) => prop_assert!(false, "a stable baseline has no Eq. 3: {:?}", got),
             }
         }
     }

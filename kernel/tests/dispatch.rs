@@ -91,15 +91,58 @@ impl Bounds {
 }
 
 /// Probability vectors: integer weights (the exact path), arbitrary floats (mostly the fixed-point
-/// path), and zeros, 1 to `N` clusters. The smallest ratio stays above `MIN_PROBABILITY`.
+/// path), and zeros, 1 to `N` clusters, at least one of them positive. Set-up accepts them all
+/// but for a ratio below `MIN_PROBABILITY` (an entry of `0.0..1.0` below about `1e-6` of the
+/// largest: practically never), which the properties assume away with [`refusal`].
 fn probabilities() -> impl Strategy<Value = Vec<f64>> {
-    let entry = prop_oneof![
-        2 => Just(0.0),
-        3 => (1u32..=20).prop_map(f64::from),
-        3 => 1e-4f64..1e3,
-        1 => 0.0f64..1.0,
-    ];
-    prop::collection::vec(entry, 1..=N)
+    let positive = || {
+        prop_oneof![
+            3 => (1u32..=20).prop_map(f64::from),
+            3 => 1e-4f64..1e3,
+            1 => f64::MIN_POSITIVE..1.0,
+        ]
+    };
+    let entry = prop_oneof![2 => Just(0.0), 7 => positive()];
+    (
+        prop::collection::vec(entry, 0..N),
+        positive(),
+        any::<prop::sample::Index>(),
+    )
+        .prop_map(|(mut p, x, at)| {
+            p.insert(at.index(p.len() + 1), x);
+            p
+        })
+}
+
+/// The error set-up must give for `p` and `fastest`, written from the module's documentation
+/// (checked in order), or `None` if `p` is a valid input. `Bernoulli::new` refuses the same but
+/// has no fastest cluster: ask with `fastest = 0`.
+fn refusal(p: &[f64], fastest: usize) -> Option<DispatchError> {
+    let bad = |f: fn(&f64) -> bool| p.iter().position(f).map(|i| i as u16);
+    if p.is_empty() {
+        Some(DispatchError::NoClusters)
+    } else if p.len() > N {
+        Some(DispatchError::TooManyClusters)
+    } else if let Some(i) = bad(|x| !x.is_finite() || *x < 0.0) {
+        Some(if p[usize::from(i)].is_finite() {
+            DispatchError::ProbabilityNegative(i)
+        } else {
+            DispatchError::ProbabilityNotFinite(i)
+        })
+    } else if p.iter().all(|&x| x == 0.0) {
+        Some(DispatchError::AllProbabilitiesZero)
+    } else {
+        let max = p.iter().cloned().fold(0.0, f64::max);
+        let sum: f64 = p.iter().map(|x| x / max).sum();
+        match p
+            .iter()
+            .position(|&x| x > 0.0 && (x / max) / sum < MIN_PROBABILITY)
+        {
+            Some(i) => Some(DispatchError::ProbabilityTooSmall(i as u16)),
+            None if fastest >= p.len() => Some(DispatchError::FastestOutOfRange),
+            None => None,
+        }
+    }
 }
 
 /// A seeded generator for the deterministic sweeps (proptest's ChaCha: no other dependency).
@@ -175,14 +218,8 @@ proptest! {
     #[test]
     fn billiard_counts_stay_within_the_n7_bound(p in probabilities(), f in 0usize..N, n in 1usize..3000) {
         let fastest = f % p.len();
-        let mut b = match billiard(&p, fastest) {
-            Ok(b) => b,
-            Err(e) => {
-                prop_assert!(p.iter().all(|&x| x == 0.0), "{:?} refused: {:?}", p, e);
-                prop_assert_eq!(e, DispatchError::AllProbabilitiesZero);
-                return Ok(());
-            }
-        };
+        prop_assume!(refusal(&p, fastest).is_none());
+        let mut b = billiard(&p, fastest).unwrap();
         let bounds = Bounds::of(&p, &reciprocals(&b), fastest);
         let mut y = vec![0u64; p.len()];
         for i in 1..=n as u64 {
@@ -208,7 +245,8 @@ proptest! {
     #[test]
     fn billiard_is_the_exact_sequence_of_its_effective_probabilities(p in probabilities(), f in 0usize..N, n in 1usize..500) {
         let fastest = f % p.len();
-        let Ok(mut b) = billiard(&p, fastest) else { return Ok(()) };
+        prop_assume!(refusal(&p, fastest).is_none());
+        let mut b = billiard(&p, fastest).unwrap();
         let inv = reciprocals(&b);
         let q = normalised(&p);
         for (j, pe) in effective(&inv).into_iter().enumerate() {
@@ -222,7 +260,8 @@ proptest! {
     #[test]
     fn billiard_and_rtdp_replay_deterministically(p in probabilities(), f in 0usize..N, n in 1usize..400, cut in 0usize..400) {
         let fastest = f % p.len();
-        let Ok(mut a) = billiard(&p, fastest) else { return Ok(()) };
+        prop_assume!(refusal(&p, fastest).is_none());
+        let mut a = billiard(&p, fastest).unwrap();
         let mut b = billiard(&p, fastest).unwrap();
         for _ in 0..cut.min(n) {
             prop_assert_eq!(a.dispatch(), b.dispatch());
@@ -251,7 +290,8 @@ proptest! {
         f in 0usize..N,
     ) {
         let fastest = f % p.len();
-        let Ok(reference) = billiard(&p, fastest) else { return Ok(()) };
+        prop_assume!(refusal(&p, fastest).is_none());
+        let reference = billiard(&p, fastest).unwrap();
         let mut r = match Rtdp::<N, T>::new(&p, &shares, fastest) {
             Ok(r) => r,
             Err(e) => {
@@ -290,7 +330,8 @@ proptest! {
     /// cluster of positive width.
     #[test]
     fn bernoulli_table_is_the_cumulative_of_p(p in probabilities(), draws in prop::collection::vec(any::<u32>(), 64)) {
-        let Ok(b) = Bernoulli::<N>::new(&p) else { return Ok(()) };
+        prop_assume!(refusal(&p, 0).is_none());
+        let b = Bernoulli::<N>::new(&p).unwrap();
         let q = normalised(&p);
         let widths: Vec<u64> = (0..p.len()).map(|j| b.width(j)).collect();
         prop_assert_eq!(widths.iter().sum::<u64>(), 1u64 << 32);
@@ -317,7 +358,8 @@ proptest! {
         draws in prop::collection::vec(any::<u32>(), 1000),
     ) {
         let fastest = f % p.len();
-        let Ok(mut b) = billiard(&p, fastest) else { return Ok(()) };
+        prop_assume!(refusal(&p, fastest).is_none());
+        let mut b = billiard(&p, fastest).unwrap();
         let mut r = Rtdp::<N, T>::new(&p, &[1.0], fastest).unwrap();
         let rnd = Bernoulli::<N>::new(&p).unwrap();
         for d in draws {
@@ -336,30 +378,10 @@ proptest! {
         ], 0..=N + 1),
         fastest in 0usize..=N + 1,
     ) {
-        let got = Billiard::<N>::new(&p, fastest);
-        let bad = |f: fn(&f64) -> bool| p.iter().position(f).map(|i| i as u16);
-        let want = if p.is_empty() {
-            Err(DispatchError::NoClusters)
-        } else if p.len() > N {
-            Err(DispatchError::TooManyClusters)
-        } else if let Some(i) = bad(|x| !x.is_finite() || *x < 0.0) {
-            Err(if p[i as usize].is_finite() {
-                DispatchError::ProbabilityNegative(i)
-            } else {
-                DispatchError::ProbabilityNotFinite(i)
-            })
-        } else if p.iter().all(|&x| x == 0.0) {
-            Err(DispatchError::AllProbabilitiesZero)
-        } else {
-            let max = p.iter().cloned().fold(0.0, f64::max);
-            let sum: f64 = p.iter().map(|x| x / max).sum();
-            match p.iter().position(|&x| x > 0.0 && (x / max) / sum < MIN_PROBABILITY) {
-                Some(i) => Err(DispatchError::ProbabilityTooSmall(i as u16)),
-                None if fastest >= p.len() => Err(DispatchError::FastestOutOfRange),
-                None => Ok(()),
-            }
-        };
-        prop_assert_eq!(got.map(|_| ()), want);
+        let got = Billiard::<N>::new(&p, fastest).map(|_| ());
+        prop_assert_eq!(got, refusal(&p, fastest).map_or(Ok(()), Err));
+        let got = Bernoulli::<N>::new(&p).map(|_| ());
+        prop_assert_eq!(got, refusal(&p, 0).map_or(Ok(()), Err));
     }
 }
 
