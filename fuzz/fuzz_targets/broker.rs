@@ -15,6 +15,8 @@ use qosgate_kernel::broker::{
     BrokerError, Input, ModelField, Provider, ReliableCloud, TransientCluster, no_redirection,
     objective, route,
 };
+use qosgate_testkit::broker::drop_and_resolve;
+use qosgate_testkit::transfer::no_pairwise_transfer_lowers;
 
 const N: usize = 8;
 
@@ -95,38 +97,6 @@ fn well_scaled(l: f64, v: f64, ps: &[Provider]) -> bool {
             .all(|p| ok(p.mu) && (p.cs2 == 0.0 || ok(p.cs2)) && ok(p.cost))
 }
 
-fn reference(l: f64, v: f64, ps: &[Provider]) -> Vec<f64> {
-    let w: Vec<f64> = ps
-        .iter()
-        .map(|p| (p.cost * (1.0 + p.cs2 + p.mu * (l * l * v - 1.0) / l)).sqrt())
-        .collect();
-    let mut active = vec![true; ps.len()];
-    for _ in 0..=ps.len() {
-        let mu: f64 = (0..ps.len()).filter(|&i| active[i]).map(|i| ps[i].mu).sum();
-        let ws: f64 = (0..ps.len()).filter(|&i| active[i]).map(|i| w[i]).sum();
-        let p: Vec<f64> = (0..ps.len())
-            .map(|i| {
-                if active[i] {
-                    ps[i].mu / l - (mu - l) / l * w[i] / ws
-                } else {
-                    0.0
-                }
-            })
-            .collect();
-        let mut dropped = false;
-        for i in 0..ps.len() {
-            if active[i] && p[i] <= 0.0 {
-                active[i] = false;
-                dropped = true;
-            }
-        }
-        if !dropped {
-            return p;
-        }
-    }
-    unreachable!("N4 drops at most n providers")
-}
-
 fn run(input: In) {
     let mut ps = Vec::new();
     for p in input.providers.iter().take(N + 1) {
@@ -157,40 +127,24 @@ fn run(input: In) {
                 assert!((0.0..=1.0).contains(&p), "P {p}");
                 assert!(l * p < ps[i].mu, "provider {i} unstable");
             }
-            let base = match objective(l, v, &ps, r.p()) {
-                Ok(t) => t,
+            match objective(l, v, &ps, r.p()) {
+                Ok(_) => {}
                 Err(BrokerError::Model(ModelField::Result)) => return,
                 Err(e) => panic!("Eq. 1 of an Ok routing: {e:?}"),
-            };
+            }
             if well_scaled(l, v, &ps) {
-                let want = reference(l, v, &ps);
+                let want = drop_and_resolve(l, v, &ps);
                 for (i, (&p, &q)) in r.p().iter().zip(&want).enumerate() {
                     assert!((p - q).abs() <= 1e-6, "provider {i}: {p} vs N4's {q}");
                 }
-                let p = r.p().to_vec();
-                for i in 0..p.len() {
-                    for j in 0..p.len() {
-                        if i == j || p[i] == 0.0 {
-                            continue;
-                        }
-                        let room = (ps[j].mu / l - p[j]) * 0.999;
-                        for frac in [1e-3, 0.5, 0.999] {
-                            let d = frac * p[i].min(room);
-                            if d <= 0.0 {
-                                continue;
-                            }
-                            let mut q = p.clone();
-                            q[i] -= d;
-                            q[j] += d;
-                            if let Ok(moved) = objective(l, v, &ps, &q) {
-                                assert!(
-                                    moved >= base * (1.0 - 1e-9),
-                                    "shift {d} from {i} to {j}: {base} -> {moved}"
-                                );
-                            }
-                        }
-                    }
-                }
+                no_pairwise_transfer_lowers(
+                    r.p(),
+                    &ps.iter().map(|p| p.mu / l).collect::<Vec<_>>(),
+                    &[1e-3, 0.5, 0.999],
+                    1e-9,
+                    |q| objective(l, v, &ps, q).ok(),
+                )
+                .unwrap();
             }
         }
         Err(e) => match e {

@@ -25,6 +25,7 @@ use qosgate_kernel::lease::{Event, Kind, LeaseId, Manager, Notice, Overheads, Sp
 use qosgate_kernel::preempt::{Candidate, Class, MAX_CANDIDATES, Policy, select};
 use qosgate_kernel::units::{Nodes, Ticks};
 use qosgate_kernel::{Error, Refused};
+use qosgate_testkit::leases;
 
 type M = Manager<8, 16>;
 
@@ -106,52 +107,10 @@ fn snapshot(
     (m.leases().to_vec(), m.table().steps().to_vec())
 }
 
+/// The manager's invariants (`qosgate_testkit::leases::manager`), and its live leases are
+/// exactly those the events submitted and did not end.
 fn check(m: &M, live: &BTreeSet<LeaseId>) {
-    let now = m.now();
-    let mut cuts = vec![now];
-    for l in m.leases() {
-        let holding = matches!(
-            l.state(),
-            State::Reserved | State::Running | State::Stopping(_) | State::Resuming
-        );
-        assert_eq!(l.hold().is_some(), holding, "hold of {:?}", l.state());
-        assert!(!matches!(l.state(), State::Done(_)));
-        assert_eq!(l.done() + l.remaining(), l.spec().work);
-        if let Some(stop) = l.stop() {
-            assert!(
-                l.spec().class().is_preemptable(),
-                "{:?} preempted",
-                l.spec()
-            );
-            assert!(stop.begin <= stop.end);
-        }
-        if let Some(h) = l.hold() {
-            assert!(h.start < h.end);
-            cuts.extend([h.start, h.end]);
-        }
-    }
-    cuts.extend(m.table().steps().iter().map(|s| s.at));
-    for &t in &cuts {
-        // The instant Ticks::MAX is in no interval: the table reports the step before it.
-        let t = t.min(Ticks::MAX - 1);
-        let held: i64 = m
-            .leases()
-            .iter()
-            .filter(|l| l.hold().is_some_and(|h| h.start <= t && t < h.end))
-            .map(|l| i64::from(l.spec().nodes))
-            .sum();
-        assert_eq!(
-            m.table().free_at(t),
-            i64::from(m.nodes()) - held,
-            "table at {t}"
-        );
-        if t >= now {
-            assert!(held <= i64::from(m.nodes()), "over-reserved at {t}");
-        }
-    }
-    assert!(m.table().len() <= 2 * m.leases().len());
-    let a = m.accounts();
-    assert_eq!(a.submitted, a.ended() + m.leases().len() as u64);
+    leases::manager(m).unwrap();
     let ids: BTreeSet<LeaseId> = m.leases().iter().map(|l| l.id()).collect();
     assert_eq!(&ids, live, "live leases differ from the events");
 }
@@ -201,47 +160,11 @@ fn check_select(cands: &[Candidate], need: Nodes, p: Policy) {
         Ok(c) => c,
     };
     assert!(cands.len() <= MAX_CANDIDATES && need > 0);
-    let need = u64::from(need);
-    let nodes_of = |skip: Option<usize>| -> u64 {
-        choice
-            .set
-            .iter()
-            .filter(|&i| Some(i) != skip)
-            .map(|i| u64::from(cands[i].nodes))
-            .sum()
-    };
-    assert_eq!(nodes_of(None), choice.nodes);
-    assert!(choice.nodes >= need);
+    leases::choice(cands, need, &choice).unwrap();
     assert!(choice.sets >= 1 && choice.sets <= 16);
-    for i in choice.set.iter() {
-        assert!(i < cands.len());
-        assert!(cands[i].class.is_preemptable() && cands[i].class <= choice.tier);
-        assert!(nodes_of(Some(i)) < need, "not minimal");
-        let cheaper: u64 = cands
-            .iter()
-            .filter(|c| c.class < cands[i].class)
-            .map(|c| u64::from(c.nodes))
-            .sum();
-        assert!(cheaper < need, "type preference");
-    }
     if p == Policy::Mlip && choice.complete {
-        // The fewest leases: the largest of the tier first.
-        let mut tier: Vec<u64> = cands
-            .iter()
-            .filter(|c| c.class <= choice.tier)
-            .map(|c| u64::from(c.nodes))
-            .collect();
-        tier.sort_unstable_by(|a, b| b.cmp(a));
-        let mut sum = 0;
-        let fewest = tier
-            .iter()
-            .take_while(|&&n| {
-                let short = sum < need;
-                sum += n;
-                short
-            })
-            .count();
-        assert_eq!(choice.set.len() as usize, fewest);
+        let fewest = leases::fewest_leases(cands, choice.tier, need);
+        assert_eq!(Some(choice.set.len() as usize), fewest);
     }
 }
 

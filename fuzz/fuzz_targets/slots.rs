@@ -1,7 +1,8 @@
 //! Slot table: a `SlotTable<12>` of arbitrary size (0 nodes and `u32::MAX` included) driven by a
 //! sequence of reserve, release, node-down, node-up, earliest-fit, min-free and overcommitted
 //! calls at arbitrary instants (0, 1, `u64::MAX`, huge durations), against a model that keeps the
-//! list of applied intervals and evaluates the profile by summing them.
+//! list of applied intervals and evaluates the profile by summing them (`qosgate_testkit::slots`,
+//! shared with the property tests).
 //!
 //! Checked after every step: the table's breakpoints are exactly the model's minimal profile
 //! (sorted, adjacent steps differ, nothing at `u64::MAX`), `free_at` agrees at every breakpoint
@@ -15,20 +16,13 @@ mod common;
 use arbitrary::Arbitrary;
 use common::Num;
 use libfuzzer_sys::fuzz_target;
-use qosgate_kernel::slots::{Request, SlotTable, Span, Step};
+use qosgate_kernel::Refused;
+use qosgate_kernel::slots::{Request, SlotTable};
 use qosgate_kernel::units::{Nodes, Ticks};
-use qosgate_kernel::{Error, Param, Refused};
+use qosgate_testkit::slots::{Kind, Model};
 
 const B: usize = 12;
 const MAX: Ticks = Ticks::MAX;
-
-#[derive(Arbitrary, Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    Reserve,
-    Release,
-    Down,
-    Up,
-}
 
 #[derive(Arbitrary, Debug)]
 enum Time {
@@ -75,170 +69,6 @@ struct Input {
     ops: Vec<Op>,
 }
 
-/// Applied intervals: `(kind, start, end, nodes)` with `kind` Reserve or Down (releases and
-/// repairs are stored as negative amounts).
-struct Model {
-    nodes: Nodes,
-    applied: Vec<(bool, Ticks, Ticks, i64)>,
-}
-
-impl Model {
-    fn counts(&self, t: Ticks) -> (i64, i64) {
-        let (mut d, mut r) = (0, 0);
-        for &(down, s, e, n) in &self.applied {
-            if s <= t && t < e {
-                if down {
-                    d += n;
-                } else {
-                    r += n;
-                }
-            }
-        }
-        (d, r)
-    }
-
-    fn free(&self, t: Ticks) -> i64 {
-        let (d, r) = self.counts(t);
-        i64::from(self.nodes) - d - r
-    }
-
-    /// Every instant at which the profile may change, sorted, below MAX.
-    fn cuts(&self) -> Vec<Ticks> {
-        let mut v: Vec<Ticks> = vec![0];
-        for &(_, s, e, _) in &self.applied {
-            v.push(s);
-            v.push(e);
-        }
-        v.retain(|&t| t < MAX);
-        v.sort_unstable();
-        v.dedup();
-        v
-    }
-
-    fn steps(&self) -> Vec<Step> {
-        let mut prev = (0, 0);
-        let mut out = vec![];
-        for t in self.cuts() {
-            let c = self.counts(t);
-            if c != prev {
-                out.push(Step {
-                    at: t,
-                    down: c.0 as Nodes,
-                    reserved: c.1 as Nodes,
-                });
-                prev = c;
-            }
-        }
-        out
-    }
-
-    /// Step starts inside `[start, end)`, `start` first.
-    fn instants(&self, start: Ticks, end: Ticks) -> Vec<Ticks> {
-        let mut v = vec![start];
-        v.extend(self.cuts().into_iter().filter(|&t| start < t && t < end));
-        v
-    }
-
-    fn apply(&mut self, kind: Kind, s: Ticks, e: Ticks, n: Nodes) -> Result<Option<Span>, Error> {
-        if s >= e {
-            return Err(Error::InvalidParameter(Param::Delay));
-        }
-        if n == 0 {
-            return Err(Error::InvalidParameter(Param::Capacity));
-        }
-        if n > self.nodes {
-            return Err(Error::TaskTooLarge);
-        }
-        let n64 = i64::from(n);
-        for t in self.instants(s, e) {
-            let (d, r) = self.counts(t);
-            let free = i64::from(self.nodes) - d - r;
-            match kind {
-                Kind::Reserve if free < n64 => return Err(Error::NotFree),
-                Kind::Release if r < n64 => return Err(Error::NotReserved),
-                Kind::Down if d + n64 > i64::from(self.nodes) => {
-                    return Err(Error::InvalidParameter(Param::Capacity));
-                }
-                Kind::Up if d < n64 => return Err(Error::NotReserved),
-                _ => {}
-            }
-        }
-        let rec = match kind {
-            Kind::Reserve => (false, s, e, n64),
-            Kind::Release => (false, s, e, -n64),
-            Kind::Down => (true, s, e, n64),
-            Kind::Up => (true, s, e, -n64),
-        };
-        self.applied.push(rec);
-        if self.steps().len() > B {
-            self.applied.pop();
-            return Err(Error::Full);
-        }
-        // First to last instant of [s, e) with free < 0.
-        let cuts = self.instants(s, e);
-        let mut span: Option<Span> = None;
-        for (i, &t) in cuts.iter().enumerate() {
-            if self.free(t) < 0 {
-                let to = cuts.get(i + 1).copied().unwrap_or(e);
-                span.get_or_insert(Span { start: t, end: to }).end = to;
-            }
-        }
-        Ok(span)
-    }
-
-    fn min_free(&self, s: Ticks, e: Ticks) -> Result<i64, Error> {
-        if s >= e {
-            return Err(Error::InvalidParameter(Param::Delay));
-        }
-        Ok(self
-            .instants(s, e)
-            .into_iter()
-            .map(|t| self.free(t))
-            .min()
-            .unwrap())
-    }
-
-    fn earliest_fit(&self, from: Ticks, n: Nodes, dur: Ticks) -> Result<Option<Ticks>, Error> {
-        if n == 0 {
-            return Err(Error::InvalidParameter(Param::Capacity));
-        }
-        if dur == 0 {
-            return Err(Error::InvalidParameter(Param::Delay));
-        }
-        if n > self.nodes {
-            return Err(Error::TaskTooLarge);
-        }
-        if from.checked_add(dur).is_none() {
-            return Err(Error::Overflow);
-        }
-        // The earliest feasible start is `from` or a step start after it.
-        let mut cands = vec![from];
-        cands.extend(self.cuts().into_iter().filter(|&t| t > from));
-        Ok(cands.into_iter().find(|&s| {
-            s.checked_add(dur)
-                .is_some_and(|e| self.min_free(s, e).unwrap() >= i64::from(n))
-        }))
-    }
-
-    fn overcommitted(&self, from: Ticks) -> Option<Span> {
-        let mut cuts = self.instants(from, MAX);
-        cuts.push(MAX);
-        let mut span: Option<Span> = None;
-        for w in cuts.windows(2) {
-            if self.free(w[0]) < 0 {
-                span.get_or_insert(Span {
-                    start: w[0],
-                    end: w[1],
-                })
-                .end = w[1];
-            } else if span.is_some() {
-                break;
-            }
-        }
-        span
-    }
-}
-
 fn time(t: &Time, table: &SlotTable<B>) -> Ticks {
     match *t {
         Time::Num(n) => n.get(),
@@ -267,11 +97,11 @@ fn check(t: &SlotTable<B>, m: &Model) {
     assert!(t.steps().iter().all(|s| s.at < MAX && s.down <= t.nodes()));
     for s in t.steps() {
         for x in [s.at.saturating_sub(1), s.at, s.at.saturating_add(1)] {
-            assert_eq!(t.free_at(x), m.free(x.min(MAX - 1)), "free_at({x})");
+            assert_eq!(t.free_at(x), m.free_at(x), "free_at({x})");
         }
     }
-    assert_eq!(t.free_at(MAX), m.free(MAX - 1));
-    assert_eq!(t.free_at(0), m.free(0));
+    assert_eq!(t.free_at(MAX), m.free_at(MAX));
+    assert_eq!(t.free_at(0), m.free_at(0));
 }
 
 fuzz_target!(|input: Input| {
@@ -281,10 +111,7 @@ fuzz_target!(|input: Input| {
         return;
     };
     assert_eq!(t.nodes(), n);
-    let mut m = Model {
-        nodes: n,
-        applied: vec![],
-    };
+    let mut m = Model::new(n, B);
     let mut done: Vec<(Kind, Ticks, Ticks, Nodes)> = vec![];
     for op in input.ops.iter().take(64) {
         let before = t.clone();
@@ -306,15 +133,9 @@ fuzz_target!(|input: Input| {
             }
             Op::Undo { which, trim } if !done.is_empty() => {
                 let (kind, s, e, k) = done[usize::from(*which) % done.len()];
-                let undo = match kind {
-                    Kind::Reserve => Kind::Release,
-                    Kind::Release => Kind::Reserve,
-                    Kind::Down => Kind::Up,
-                    Kind::Up => Kind::Down,
-                };
                 // Undo the tail [s + trim, e) (early completion / repair).
                 let s2 = s.saturating_add(u64::from(*trim)).min(e.saturating_sub(1));
-                Some((undo, s2.max(s), e, k))
+                Some((kind.inverse(), s2.max(s), e, k))
             }
             Op::Undo { .. } => None,
             Op::Fit {
@@ -344,12 +165,7 @@ fuzz_target!(|input: Input| {
         };
         if let Some((kind, s, e, k)) = mutation {
             let want = m.apply(kind, s, e, k);
-            let got = match kind {
-                Kind::Reserve => t.reserve(s, e, k).map(|()| None),
-                Kind::Release => t.release(s, e, k).map(|()| None),
-                Kind::Down => t.node_down(s, e, k),
-                Kind::Up => t.node_up(s, e, k).map(|()| None),
-            };
+            let got = kind.apply_to(&mut t, s, e, k);
             match (got, want) {
                 (Ok(g), Ok(w)) => {
                     if kind == Kind::Down {

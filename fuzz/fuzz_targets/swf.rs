@@ -1,6 +1,6 @@
 //! The SWF reader: arbitrary bytes (with a machine-size override and the mode from the first three
 //! bytes) are an error or a valid trace, never a panic. Every `Ok` trace satisfies the invariants
-//! documented in `qosgate_harness::workload::swf`: `1 <= procs <= machine_procs`,
+//! documented in `qosgate_harness::workload::swf` (`qosgate_testkit::swf`): `1 <= procs <= machine_procs`,
 //! `1 <= run <= estimate <= MAX_TIME`, `submit <= MAX_TIME`, jobs sorted by `(submit, id)`, every
 //! data line accounted for (kept, skipped or invalid), no invalid lines in strict mode. The two
 //! modes agree: a trace strict mode accepts reads identically under `skip_invalid`, and a line
@@ -8,31 +8,11 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use qosgate_harness::workload::swf::{ErrorKind, MAX_TIME, Options, Trace, read};
+use qosgate_harness::workload::swf::{ErrorKind, Options, Trace, read};
 
+/// The reader's documented invariants (`qosgate_testkit::swf`), and a summary that never panics.
 fn check(t: &Trace, opts: &Options) {
-    assert!(t.machine_procs >= 1);
-    if let Some(m) = opts.machine_procs {
-        assert_eq!(t.machine_procs, m);
-    }
-    for j in &t.jobs {
-        assert!(j.procs >= 1 && j.procs <= t.machine_procs, "{j:?}");
-        assert!(j.run >= 1 && j.run <= j.estimate, "{j:?}");
-        assert!(j.estimate <= MAX_TIME && j.submit <= MAX_TIME, "{j:?}");
-    }
-    assert!(
-        t.jobs
-            .windows(2)
-            .all(|w| (w[0].submit, w[0].id) <= (w[1].submit, w[1].id))
-    );
-    assert_eq!(
-        t.jobs.len() as u64 + t.skipped.total() + t.invalid.data_lines(),
-        t.data_lines
-    );
-    assert!(t.truncated <= t.jobs.len() as u64);
-    if !opts.skip_invalid {
-        assert_eq!(t.invalid.total(), 0);
-    }
+    qosgate_testkit::swf::trace(t, opts).unwrap();
     let _ = t.summary();
 }
 

@@ -1,21 +1,12 @@
 //! The paper registry through the command line: `qosgate reproduce --list`, `--only`, `all`,
 //! and the errors that name what exists.
 
-use std::process::{Command, Output};
+use std::process::Output;
+
+use qosgate_testkit::cli::{run, stderr, stdout};
 
 fn qosgate(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_qosgate"))
-        .args(args)
-        .output()
-        .expect("running qosgate")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("UTF-8")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).expect("UTF-8")
+    run(env!("CARGO_BIN_EXE_qosgate"), args)
 }
 
 #[test]

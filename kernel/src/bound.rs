@@ -25,7 +25,7 @@
 //! empty until the task starts, so the start delay is at most `(M I + sigma - L) / C'`, and the
 //! task then runs at `>= C_min`. With several flows it is what the adversarial property tests
 //! check, not a proof (multi-server fair queueing is not covered by Parekh-Gallager). The
-//! counter-example tests in `tests/guarantees.rs` show Eq. 10 as printed failing, and each fix
+//! counter-example tests in `kernel/tests/guarantees.rs` show Eq. 10 as printed failing, and each fix
 //! alone failing too.
 //!
 //! The n-window submission of Sec. 4.2 adds `n I_i / g` (Eq. 9); a non-preemptive GS_BE_PRIORITY

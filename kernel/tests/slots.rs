@@ -1,6 +1,7 @@
 //! Property tests of the slot table (`kernel/src/slots.rs`, issue 4 Kernel item 1) against a
-//! brute-force model: one `(down, reserved)` cell per tick of a small horizon `[0, H)`, plus one
-//! cell for the tail `[H, Ticks::MAX)`.
+//! brute-force model (`qosgate_testkit::slots`, shared with the fuzz target): the list of applied
+//! intervals, summed at each instant. Operations fall mostly on a small horizon `[0, H)` and at
+//! the ends of time.
 //!
 //! After every operation of a random sequence (reserve, release, node down, node up, earliest
 //! fit, min free, overcommitted), the table must equal the model: its breakpoints are exactly the
@@ -13,8 +14,9 @@ use proptest::test_runner::TestCaseError;
 use qosgate_kernel::slots::{Request, SlotTable, Span, Step};
 use qosgate_kernel::units::{Nodes, Ticks};
 use qosgate_kernel::{Error, Param, Refused};
+use qosgate_testkit::slots::{Kind, Model};
 
-/// Horizon of the model: ticks `0..H` are cells, `[H, MAX)` is the tail cell.
+/// The horizon most operations fall in.
 const H: u64 = 24;
 const MAX: Ticks = Ticks::MAX;
 
@@ -27,176 +29,12 @@ fn cases() -> u32 {
 }
 
 #[derive(Clone, Copy, Debug)]
-enum Kind {
-    Reserve,
-    Release,
-    Down,
-    Up,
-}
-
-#[derive(Clone, Copy, Debug)]
 enum Op {
     Mutate(Kind, Ticks, Ticks, Nodes),
     Fit(Ticks, Nodes, Ticks),
     MinFree(Ticks, Ticks),
     Overcommitted(Ticks),
     Forget(Ticks),
-}
-
-#[derive(Clone, Debug, PartialEq)]
-struct Model {
-    nodes: Nodes,
-    /// `(down, reserved)` for ticks `0..H`, then the tail.
-    cells: Vec<(Nodes, Nodes)>,
-}
-
-impl Model {
-    fn new(nodes: Nodes) -> Self {
-        Self {
-            nodes,
-            cells: vec![(0, 0); H as usize + 1],
-        }
-    }
-
-    fn cell(&self, t: Ticks) -> (Nodes, Nodes) {
-        self.cells[t.min(H) as usize]
-    }
-
-    fn free(&self, c: (Nodes, Nodes)) -> i64 {
-        i64::from(self.nodes) - i64::from(c.0) - i64::from(c.1)
-    }
-
-    /// Cell indices that `[start, end)` covers (ends are at most H or MAX).
-    fn range(start: Ticks, end: Ticks) -> std::ops::Range<usize> {
-        let hi = if end == MAX { H + 1 } else { end.min(H) };
-        start.min(H) as usize..hi as usize
-    }
-
-    /// The minimal breakpoint list of the model.
-    fn steps(&self) -> Vec<Step> {
-        let mut prev = (0, 0);
-        let mut out = vec![];
-        for (i, &c) in self.cells.iter().enumerate() {
-            if c != prev {
-                out.push(Step {
-                    at: i as u64,
-                    down: c.0,
-                    reserved: c.1,
-                });
-                prev = c;
-            }
-        }
-        out
-    }
-
-    /// Applies a mutation, or says why not (same order of checks as the kernel documents).
-    fn apply(
-        &mut self,
-        kind: Kind,
-        start: Ticks,
-        end: Ticks,
-        n: Nodes,
-        cap: usize,
-    ) -> Result<Option<Span>, Error> {
-        if start >= end {
-            return Err(Error::InvalidParameter(Param::Delay));
-        }
-        if n == 0 {
-            return Err(Error::InvalidParameter(Param::Capacity));
-        }
-        if n > self.nodes {
-            return Err(Error::TaskTooLarge);
-        }
-        let mut next = self.clone();
-        for i in Self::range(start, end) {
-            let (d, r) = self.cells[i];
-            let free = self.free((d, r));
-            next.cells[i] = match kind {
-                Kind::Reserve if free < i64::from(n) => return Err(Error::NotFree),
-                Kind::Reserve => (d, r + n),
-                Kind::Release if r < n => return Err(Error::NotReserved),
-                Kind::Release => (d, r - n),
-                Kind::Down if d + n > self.nodes => {
-                    return Err(Error::InvalidParameter(Param::Capacity));
-                }
-                Kind::Down => (d + n, r),
-                Kind::Up if d < n => return Err(Error::NotReserved),
-                Kind::Up => (d - n, r),
-            };
-        }
-        if next.steps().len() > cap {
-            return Err(Error::Full);
-        }
-        let neg: Vec<usize> = Self::range(start, end)
-            .filter(|&i| next.free(next.cells[i]) < 0)
-            .collect();
-        *self = next;
-        let end_of = |i: usize| if i as u64 >= H { MAX } else { i as u64 + 1 };
-        Ok(match (neg.first(), neg.last()) {
-            (Some(&a), Some(&b)) => Some(Span {
-                start: (a as u64).max(start),
-                end: end_of(b).min(end),
-            }),
-            _ => None,
-        })
-    }
-
-    fn earliest_fit(&self, from: Ticks, n: Nodes, dur: Ticks) -> Result<Option<Ticks>, Error> {
-        if n == 0 {
-            return Err(Error::InvalidParameter(Param::Capacity));
-        }
-        if dur == 0 {
-            return Err(Error::InvalidParameter(Param::Delay));
-        }
-        if n > self.nodes {
-            return Err(Error::TaskTooLarge);
-        }
-        if from.checked_add(dur).is_none() {
-            return Err(Error::Overflow);
-        }
-        let fits = |s: Ticks| -> bool {
-            let Some(e) = s.checked_add(dur) else {
-                return false;
-            };
-            // Ticks beyond H all look like the tail: check up to H inclusive.
-            (s..e.min(H + 1)).all(|t| self.free(self.cell(t)) >= i64::from(n))
-                && (e <= H || self.free(self.cell(H)) >= i64::from(n))
-        };
-        if from > H {
-            return Ok(fits(from).then_some(from));
-        }
-        Ok((from..=H).find(|&s| fits(s)))
-    }
-
-    fn min_free(&self, start: Ticks, end: Ticks) -> Result<i64, Error> {
-        if start >= end {
-            return Err(Error::InvalidParameter(Param::Delay));
-        }
-        Ok(Self::range(start, end)
-            .map(|i| self.free(self.cells[i]))
-            .min()
-            .unwrap())
-    }
-
-    fn overcommitted(&self, from: Ticks) -> Option<Span> {
-        if from == MAX {
-            return None; // no interval contains the instant MAX
-        }
-        let first = (from.min(H) as usize..=H as usize).find(|&i| self.free(self.cells[i]) < 0)?;
-        let mut last = first;
-        while last < H as usize && self.free(self.cells[last + 1]) < 0 {
-            last += 1;
-        }
-        let end = if last as u64 >= H {
-            MAX
-        } else {
-            last as u64 + 1
-        };
-        Some(Span {
-            start: (first as u64).max(from),
-            end,
-        })
-    }
 }
 
 /// Times that matter: the horizon's ticks, and the ends of time.
@@ -250,7 +88,7 @@ fn check_equal<const B: usize>(t: &SlotTable<B>, m: &Model) -> Result<(), TestCa
         "breakpoints differ from the model's"
     );
     for tick in (0..=H + 2).chain([MAX - 1, MAX]) {
-        prop_assert_eq!(t.free_at(tick), m.free(m.cell(tick)), "free at {}", tick);
+        prop_assert_eq!(t.free_at(tick), m.free_at(tick), "free at {}", tick);
     }
     // Minimality and order, stated directly (the equality above implies them).
     let s = t.steps();
@@ -266,18 +104,13 @@ fn check_equal<const B: usize>(t: &SlotTable<B>, m: &Model) -> Result<(), TestCa
 
 fn run<const B: usize>(nodes: Nodes, ops: &[Op]) -> Result<(), TestCaseError> {
     let mut t = SlotTable::<B>::new(nodes).unwrap();
-    let mut m = Model::new(nodes);
+    let mut m = Model::new(nodes, B);
     for &op in ops {
         let before = t.clone();
         match op {
             Op::Mutate(kind, s, e, n) => {
-                let want = m.apply(kind, s, e, n, B);
-                let got = match kind {
-                    Kind::Reserve => t.reserve(s, e, n).map(|()| None),
-                    Kind::Release => t.release(s, e, n).map(|()| None),
-                    Kind::Down => t.node_down(s, e, n),
-                    Kind::Up => t.node_up(s, e, n).map(|()| None),
-                };
+                let want = m.apply(kind, s, e, n);
+                let got = kind.apply_to(&mut t, s, e, n);
                 match (got, want) {
                     (Ok(g), Ok(w)) => {
                         if matches!(kind, Kind::Down) {
@@ -314,10 +147,7 @@ fn run<const B: usize>(nodes: Nodes, ops: &[Op]) -> Result<(), TestCaseError> {
                 prop_assert_eq!(t.overcommitted(from), m.overcommitted(from))
             }
             Op::Forget(at) => {
-                // Every instant before `at` takes the value at `at`; later ones keep theirs.
-                let now = m.cell(at);
-                let past = at.min(H) as usize;
-                m.cells[..past].fill(now);
+                m.forget_before(at);
                 t.forget_before(at);
             }
         }

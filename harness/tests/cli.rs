@@ -1,24 +1,13 @@
-//! End-to-end tests of the `qosgate` binary (crate `qosgate-harness`); `bin` builds and finds it.
+//! End-to-end tests of the `qosgate` binary: `qosgate bounds` and `qosgate backfill`.
 
-mod bin;
+use std::process::Output;
 
-use std::process::{Command, Output};
-
+use qosgate_testkit::cli::{run, stderr, stdout};
+use qosgate_testkit::traces::fixture;
 use serde_json::Value;
 
 fn qosgate(args: &[&str]) -> Output {
-    Command::new(bin::path())
-        .args(args)
-        .output()
-        .expect("running qosgate")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("UTF-8 output")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+    run(env!("CARGO_BIN_EXE_qosgate"), args)
 }
 
 fn bounds_json(extra: &[&str]) -> Value {
@@ -259,23 +248,20 @@ fn no_arguments_prints_help_and_fails_and_version_works() {
     assert!(stdout(&o).starts_with("qosgate "), "{}", stdout(&o));
 }
 
-/// A shared trace (README: the trace tests need `../shared/traces`).
+/// A committed trace cut-down (`data/traces`), as a command-line argument.
 fn trace(name: &str) -> String {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/traces")
-        .join(name);
-    assert!(path.exists(), "{} is missing", path.display());
-    path.display().to_string()
+    fixture(name).display().to_string()
 }
 
 /// `backfill --json --out`: the CSV has one row per job and the summary's metrics are those
-/// the rows give, recomputed here from their definitions (seed 002 Eq. 14, 15).
+/// the rows give, recomputed here from their definitions (seed 002 Eq. 14, 15). The trace is the
+/// first 300 jobs of SDSC-SP2: 16 have no run time, 284 are kept (`harness/tests/swf.rs`).
 #[test]
 fn backfill_writes_one_row_per_job_and_a_summary_the_rows_reproduce() {
     let dir = std::env::temp_dir().join(format!("qosgate-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let csv = dir.join("easy.csv");
-    let swf = trace("SDSC-SP2-1998-first5000.swf");
+    let swf = trace("SDSC-SP2-1998-first300.swf");
     let o = qosgate(&[
         "backfill",
         "--policy",
@@ -290,8 +276,8 @@ fn backfill_writes_one_row_per_job_and_a_summary_the_rows_reproduce() {
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
     let s = &v["summary"];
     assert_eq!(v["nodes"], 128);
-    assert_eq!(v["skipped"]["run_time"], 355);
-    assert_eq!(s["jobs"], 4606);
+    assert_eq!(v["skipped"]["run_time"], 16);
+    assert_eq!(s["jobs"], 284);
     let text = std::fs::read_to_string(&csv).unwrap();
     let mut lines = text.lines();
     assert_eq!(lines.next(), Some("job_id,submit,start,end,procs"));
@@ -301,7 +287,7 @@ fn backfill_writes_one_row_per_job_and_a_summary_the_rows_reproduce() {
             [f[0], f[1], f[2], f[3], f[4]]
         })
         .collect();
-    assert_eq!(rows.len(), 4606);
+    assert_eq!(rows.len(), 284);
     assert!(
         rows.windows(2)
             .all(|w| (w[0][1], w[0][0]) < (w[1][1], w[1][0]))
@@ -335,7 +321,7 @@ fn backfill_writes_one_row_per_job_and_a_summary_the_rows_reproduce() {
 
 #[test]
 fn backfill_rejects_bad_options_with_a_message_naming_them() {
-    let swf = trace("SDSC-SP2-1998-first5000.swf");
+    let swf = trace("SDSC-SP2-1998-first300.swf");
     let o = qosgate(&["backfill", "--policy", "lifo", "--swf", &swf]);
     assert!(!o.status.success());
     assert!(stderr(&o).contains("lifo"), "{}", stderr(&o));

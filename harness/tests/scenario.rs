@@ -1,8 +1,6 @@
 //! Scenario files and presets (issue 5): TOML round trips, located errors for malformed files,
 //! `qosgate presets` and `qosgate run --dump`, and the distributions' sampling.
 
-mod bin;
-
 use std::process::Command;
 
 use qosgate_harness::des::rng::SplitMix;
@@ -11,6 +9,8 @@ use qosgate_harness::experiments::kokkinos2009::presets::{
     self, Arrivals, Spread, Table6, Variant, Workload,
 };
 use qosgate_harness::models::grid::scenario::{self, Dist, Knowledge, MetaOrder, Scenario};
+
+const QOSGATE: &str = env!("CARGO_BIN_EXE_qosgate");
 
 /// The GBP preset as TOML: the base every malformed file below is edited from.
 fn base() -> String {
@@ -305,7 +305,7 @@ fn an_unknown_preset_lists_the_presets() {
 
 #[test]
 fn qosgate_presets_lists_the_table_6_scenarios() {
-    let o = Command::new(bin::path()).arg("presets").output().unwrap();
+    let o = Command::new(QOSGATE).arg("presets").output().unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let out = String::from_utf8(o.stdout).unwrap();
     let listed: Vec<&str> = out
@@ -327,7 +327,7 @@ fn qosgate_presets_lists_the_table_6_scenarios() {
 #[test]
 fn run_dump_prints_a_file_that_parses_back_to_the_preset() {
     for name in presets::names() {
-        let o = Command::new(bin::path())
+        let o = Command::new(QOSGATE)
             .args(["run", "--preset", name, "--dump"])
             .output()
             .unwrap();
@@ -373,8 +373,8 @@ fn sampling_means_match_the_distributions() {
 
 #[test]
 fn the_documented_example_parses() {
-    let doc =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/scenarios.md")).unwrap();
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/scenarios.md"))
+        .unwrap();
     let start = doc.find("```toml\n").expect("a TOML example") + "```toml\n".len();
     let end = start + doc[start..].find("```").unwrap();
     let s = scenario::parse(&doc[start..end], "docs/scenarios.md").unwrap();

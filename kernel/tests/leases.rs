@@ -24,6 +24,7 @@ use qosgate_kernel::lease::{
 use qosgate_kernel::preempt::{Candidate, Choice, Class, MAX_CANDIDATES, Policy, Set, select};
 use qosgate_kernel::units::{Nodes, TICKS_PER_SECOND, Ticks};
 use qosgate_kernel::{Error, Param, Refused};
+use qosgate_testkit::leases;
 
 /// 256 cases per property, or `PROPTEST_CASES` for a deeper run.
 fn cases() -> u32 {
@@ -192,38 +193,60 @@ proptest! {
     }
 
     /// The plain meaning, independent of the enumeration: MOV frees enough nodes at the least
-    /// overhead and MLIP with the fewest leases of any sufficient subset of the tier; every
-    /// policy's set is minimal, holds no non-preemptable lease, and holds a lease of a class
-    /// only if the less valuable classes together are short of `need`.
+    /// overhead and MLIP with the fewest leases of any sufficient subset of the tier; MOML's
+    /// set costs at most the lower median of the minimal sets' overheads and has the fewest
+    /// leases of those that do; every policy's set is minimal, holds no non-preemptable lease,
+    /// and holds a lease of a class only if the less valuable classes together are short of
+    /// `need` (`qosgate_testkit::leases::choice`).
     #[test]
     fn choices_are_minimal_optimal_and_prefer_less_valuable_types(
         cands in prop::collection::vec(candidate(), 1..=10),
         need in 1..=16u32,
         policy in policy(),
     ) {
-        let Ok(choice) = select::<1024>(&cands, need, policy) else {
-            let preemptable: u64 = cands.iter().filter(|c| c.class.is_preemptable()).map(|c| u64::from(c.nodes)).sum();
-            prop_assert!(preemptable < u64::from(need));
-            return Ok(());
+        let preemptable: u64 = cands.iter().filter(|c| c.class.is_preemptable()).map(|c| u64::from(c.nodes)).sum();
+        let choice = match select::<1024>(&cands, need, policy) {
+            Ok(choice) => choice,
+            Err(e) => {
+                prop_assert_eq!(e, Error::NotFree);
+                prop_assert!(preemptable < u64::from(need));
+                return Ok(());
+            }
         };
+        leases::choice(&cands, need, &choice).map_err(TestCaseError::fail)?;
         let need = u64::from(need);
-        let set = choice.set.bits();
         prop_assert!(choice.complete);
-        prop_assert!(nodes_of(&cands, set) >= need);
-        for i in choice.set.iter() {
-            prop_assert!(cands[i].class.is_preemptable());
-            prop_assert!(nodes_of(&cands, set & !(1 << i)) < need, "not minimal");
-            let cheaper: u64 = cands.iter().filter(|c| c.class < cands[i].class).map(|c| u64::from(c.nodes)).sum();
-            prop_assert!(cheaper < need, "a {:?} lease while less valuable ones suffice", cands[i].class);
-        }
         let all = sufficient(&cands, need, choice.tier);
+        // The minimal family: no member can be left out.
+        let minimal: Vec<u64> = all
+            .iter()
+            .copied()
+            .filter(|&set| (0..cands.len()).filter(|&i| set >> i & 1 == 1).all(|i| nodes_of(&cands, set & !(1 << i)) < need))
+            .collect();
+        prop_assert_eq!(choice.sets, minimal.len());
+        prop_assert!(minimal.contains(&choice.set.bits()));
         match policy {
             Policy::Mov => prop_assert_eq!(choice.overhead, all.iter().map(|&s| overhead_of(&cands, s)).min().unwrap()),
             Policy::Mlip => prop_assert_eq!(choice.set.len(), all.iter().map(|s| s.count_ones()).min().unwrap()),
             Policy::Moml => {
-                // At least half of the family costs no less than the choice.
-                let costlier = all.iter().filter(|&&s| overhead_of(&cands, s) >= choice.overhead).count();
-                prop_assert!(costlier >= 1);
+                // At least half of the minimal family costs no less than the choice: with the
+                // overheads sorted, the choice is at most the lower median (the ceil(K/2)-th),
+                // so the floor(K/2) + 1 sets from the median up cost at least as much.
+                let k = minimal.len();
+                let costlier = minimal.iter().filter(|&&s| overhead_of(&cands, s) >= choice.overhead).count();
+                prop_assert!(costlier > k / 2, "{} of {} minimal sets cost at least {}", costlier, k, choice.overhead);
+                // The lower median itself, and the fewest leases of the sets at most that dear.
+                let mut overheads: Vec<u128> = minimal.iter().map(|&s| overhead_of(&cands, s)).collect();
+                overheads.sort_unstable();
+                let median = overheads[(k - 1) / 2];
+                prop_assert!(choice.overhead <= median);
+                let fewest = minimal
+                    .iter()
+                    .filter(|&&s| overhead_of(&cands, s) <= median)
+                    .map(|s| s.count_ones())
+                    .min()
+                    .unwrap();
+                prop_assert_eq!(choice.set.len(), fewest);
             }
         }
     }
@@ -760,46 +783,9 @@ fn holds_nodes(s: State) -> bool {
     matches!(s, Running | Stopping(_) | Resuming)
 }
 
-/// Checks the manager's own state: the table is exactly the live leases' reservations, no
-/// instant from now on is over-reserved, holds match states, and the accounts add up.
+/// The manager's own state (`qosgate_testkit::leases::manager`, shared with the fuzz target).
 fn check_manager(m: &Manager<32, 64>) -> Result<(), TestCaseError> {
-    let now = m.now();
-    let mut cuts = vec![now];
-    for l in m.leases() {
-        prop_assert_eq!(
-            l.hold().is_some(),
-            matches!(l.state(), Reserved | Running | Stopping(_) | Resuming),
-            "hold of {:?}",
-            l.state()
-        );
-        prop_assert_eq!(l.done() + l.remaining(), l.spec().work);
-        if let Some(h) = l.hold() {
-            prop_assert!(h.start < h.end);
-            cuts.extend([h.start, h.end]);
-        }
-    }
-    cuts.extend(m.table().steps().iter().map(|s| s.at));
-    for &t in &cuts {
-        let held: i64 = m
-            .leases()
-            .iter()
-            .filter(|l| l.hold().is_some_and(|h| h.start <= t && t < h.end))
-            .map(|l| i64::from(l.spec().nodes))
-            .sum();
-        prop_assert_eq!(
-            m.table().free_at(t),
-            i64::from(m.nodes()) - held,
-            "table at {}",
-            t
-        );
-        if t >= now {
-            prop_assert!(held <= i64::from(m.nodes()), "over-reserved at {}", t);
-        }
-    }
-    prop_assert!(m.table().len() <= 2 * m.leases().len());
-    let a = m.accounts();
-    prop_assert_eq!(a.submitted, a.ended() + m.leases().len() as u64);
-    Ok(())
+    qosgate_testkit::leases::manager(m).map_err(TestCaseError::fail)
 }
 
 fn run_scenario(

@@ -1,10 +1,14 @@
-//! The SWF reader (`qosgate_harness::workload::swf`) on the five real traces of `shared/traces`, with counts
-//! computed independently, and a property test: SWF text generated from random job tuples reads
-//! back as exactly the jobs the issue's semantics give.
+//! The SWF reader (`qosgate_harness::workload::swf`) on real traces, with counts computed
+//! independently, and a property test: SWF text generated from random job tuples reads back as
+//! exactly the jobs the issue's semantics give.
 //!
-//! The expected counts come from this awk program (mawk 1.3.4), run in `shared/traces` with `O` the
-//! machine-size override (0 = none) — it implements the rules from the issue text, not from the
-//! reader's code:
+//! Two sets of real traces: the committed cut-downs of `data/traces/` (each the header and the
+//! first 300 data lines of a trace of `shared/traces`, byte for byte; see its README), checked
+//! always; and the five full traces, checked when `QOSGATE_TRACES` names their directory.
+//!
+//! The expected counts come from this awk program (mawk 1.3.4), run in `data/traces` and in
+//! `shared/traces` with `O` the machine-size override (0 = none) — it implements the rules from
+//! the issue text, not from the reader's code:
 //!
 //! ```sh
 //! awk -v O=0 '/^[ \t]*;/ { if ($0 ~ /MaxProcs:/) {split($0,a,":"); mp=a[2]+0}
@@ -24,21 +28,11 @@
 //! CPU time) is ever fractional, no job number repeats, and every file is already in
 //! (submit, id) order (`awk '!/^;/ && NF>0 {print NF}' F | sort | uniq -c`, and similar).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use proptest::prelude::*;
-use qosgate_harness::workload::swf::{self, Invalid, Job, Options, Skipped, Trace};
-
-fn traces_dir() -> PathBuf {
-    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/traces"));
-    assert!(
-        dir.is_dir(),
-        "the trace directory {} is missing: these tests need the repository's `shared/traces` \
-         (a checkout of `shared/` beside the repository root)",
-        dir.display()
-    );
-    dir.to_path_buf()
-}
+use qosgate_harness::workload::swf::{self, Invalid, Job, Options, Skipped};
+use qosgate_testkit::traces::{fixture, full_traces};
 
 /// The awk program's output for one file.
 struct Expected {
@@ -64,7 +58,90 @@ const fn skipped(run_time: u64, too_wide: u64) -> Skipped {
     }
 }
 
-const EXPECTED: [Expected; 6] = [
+/// The cut-downs of `data/traces`.
+const CUT_DOWNS: [Expected; 6] = [
+    Expected {
+        file: "SDSC-SP2-1998-first300.swf",
+        machine_override: None,
+        machine: 128,
+        data: 300,
+        kept: 284,
+        skipped: skipped(16, 0),
+        truncated: 16,
+        sum_submit: 194_853_529,
+        sum_run: 2_757_610,
+        sum_estimate: 6_796_800,
+        sum_procs: 4796,
+    },
+    Expected {
+        file: "HPC2N-2002-subset3171-first300.swf",
+        machine_override: None,
+        machine: 240,
+        data: 300,
+        kept: 294,
+        skipped: skipped(6, 0),
+        truncated: 18,
+        sum_submit: 202_406_653,
+        sum_run: 3_099_153,
+        sum_estimate: 12_745_260,
+        sum_procs: 5711,
+    },
+    Expected {
+        file: "NASA-iPSC-1993-3.1-cln-first300.swf",
+        machine_override: None,
+        machine: 128,
+        data: 300,
+        kept: 295,
+        skipped: skipped(5, 0),
+        truncated: 0,
+        sum_submit: 31_852_672,
+        sum_run: 201_621,
+        sum_estimate: 201_621,
+        sum_procs: 7037,
+    },
+    Expected {
+        file: "SDSC-BLUE-2000-30days-first300.swf",
+        machine_override: Some(1152),
+        machine: 1152,
+        data: 300,
+        kept: 276,
+        skipped: skipped(24, 0),
+        truncated: 12,
+        sum_submit: 28_001_667,
+        sum_run: 606_696,
+        sum_estimate: 3_714_800,
+        sum_procs: 19_000,
+    },
+    Expected {
+        file: "SDSC-BLUE-2000-30days-first300.swf",
+        machine_override: Some(144),
+        machine: 144,
+        data: 300,
+        kept: 257,
+        skipped: skipped(24, 19),
+        truncated: 9,
+        sum_submit: 26_317_693,
+        sum_run: 435_942,
+        sum_estimate: 2_996_100,
+        sum_procs: 9912,
+    },
+    Expected {
+        file: "lublin_256-first300.swf",
+        machine_override: None,
+        machine: 256,
+        data: 300,
+        kept: 300,
+        skipped: skipped(0, 0),
+        truncated: 0,
+        sum_submit: 43_472_623,
+        sum_run: 1_506_917,
+        sum_estimate: 1_506_917,
+        sum_procs: 5988,
+    },
+];
+
+/// The full traces of `shared/traces`.
+const FULL: [Expected; 6] = [
     Expected {
         file: "SDSC-SP2-1998-first5000.swf",
         machine_override: None,
@@ -149,32 +226,16 @@ const EXPECTED: [Expected; 6] = [
     },
 ];
 
-fn check_invariants(t: &Trace) {
-    for j in &t.jobs {
-        assert!(j.procs >= 1 && j.procs <= t.machine_procs, "{j:?}");
-        assert!(j.run >= 1 && j.run <= j.estimate, "{j:?}");
-    }
-    assert!(
-        t.jobs
-            .windows(2)
-            .all(|w| (w[0].submit, w[0].id) <= (w[1].submit, w[1].id))
-    );
-    assert_eq!(
-        t.jobs.len() as u64 + t.skipped.total() + t.invalid.data_lines(),
-        t.data_lines
-    );
-}
-
-#[test]
-fn the_five_traces_read_with_the_independently_computed_counts() {
-    let dir = traces_dir();
-    for e in &EXPECTED {
+/// Every trace of `expected`, found by `path`, in both modes: the awk program's counts and sums,
+/// and the reader's invariants (`qosgate_testkit::swf`).
+fn check_counts(expected: &[Expected], path: impl Fn(&str) -> PathBuf) {
+    for e in expected {
         for skip_invalid in [false, true] {
             let opts = Options {
                 skip_invalid,
                 machine_procs: e.machine_override,
             };
-            let t = swf::read_path(&dir.join(e.file), &opts)
+            let t = swf::read_path(&path(e.file), &opts)
                 .unwrap_or_else(|err| panic!("{}: {err:#}", e.file));
             let ctx = format!("{} (override {:?})", e.file, e.machine_override);
             assert_eq!(t.machine_procs, e.machine, "{ctx}");
@@ -188,16 +249,30 @@ fn the_five_traces_read_with_the_independently_computed_counts() {
             assert_eq!(sum(|j| j.run), e.sum_run, "{ctx}");
             assert_eq!(sum(|j| j.estimate), e.sum_estimate, "{ctx}");
             assert_eq!(sum(|j| u64::from(j.procs)), e.sum_procs, "{ctx}");
-            check_invariants(&t);
+            qosgate_testkit::swf::trace(&t, &opts).unwrap_or_else(|err| panic!("{ctx}: {err}"));
         }
     }
 }
 
 #[test]
+fn the_cut_downs_read_with_the_independently_computed_counts() {
+    check_counts(&CUT_DOWNS, fixture);
+}
+
+#[test]
+fn the_five_full_traces_read_with_the_independently_computed_counts() {
+    if let Some(dir) =
+        full_traces("the_five_full_traces_read_with_the_independently_computed_counts")
+    {
+        check_counts(&FULL, |file| dir.join(file));
+    }
+}
+
+/// The cut-downs keep their traces' headers whole.
+#[test]
 fn headers_of_the_traces() {
-    let dir = traces_dir();
     let strict = Options::default();
-    let t = swf::read_path(&dir.join("HPC2N-2002-subset3171.swf"), &strict).unwrap();
+    let t = swf::read_path(&fixture("HPC2N-2002-subset3171-first300.swf"), &strict).unwrap();
     assert_eq!(
         (t.header.max_nodes, t.header.max_procs),
         (Some(240), Some(240))
@@ -215,28 +290,28 @@ fn headers_of_the_traces() {
             procs: 30
         }
     );
-    let t = swf::read_path(&dir.join("SDSC-SP2-1998-first5000.swf"), &strict).unwrap();
+    let t = swf::read_path(&fixture("SDSC-SP2-1998-first300.swf"), &strict).unwrap();
     assert_eq!(
         (t.header.max_nodes, t.header.max_procs),
         (Some(128), Some(128))
     );
     assert_eq!(t.header.computer.as_deref(), Some("IBM SP2"));
-    let t = swf::read_path(&dir.join("NASA-iPSC-1993-3.1-cln.swf"), &strict).unwrap();
+    let t = swf::read_path(&fixture("NASA-iPSC-1993-3.1-cln-first300.swf"), &strict).unwrap();
     assert_eq!(
         (t.header.max_nodes, t.header.max_procs),
         (Some(128), Some(128))
     );
-    let t = swf::read_path(&dir.join("lublin_256.swf"), &strict).unwrap();
+    let t = swf::read_path(&fixture("lublin_256-first300.swf"), &strict).unwrap();
     assert_eq!((t.header.max_nodes, t.header.max_procs), (Some(256), None));
     assert_eq!(t.machine_procs, 256, "MaxNodes when there is no MaxProcs");
 }
 
 #[test]
 fn sdsc_blue_has_no_header_so_needs_a_machine_size() {
-    let path = traces_dir().join("SDSC-BLUE-2000-30days-subset.swf");
+    let path = fixture("SDSC-BLUE-2000-30days-first300.swf");
     let err = swf::read_path(&path, &Options::default()).unwrap_err();
     let msg = format!("{err:#}");
-    assert!(msg.contains("SDSC-BLUE-2000-30days-subset.swf"), "{msg}");
+    assert!(msg.contains("SDSC-BLUE-2000-30days-first300.swf"), "{msg}");
     assert!(msg.contains("no machine size"), "{msg}");
 }
 
@@ -395,6 +470,6 @@ proptest! {
         prop_assert_eq!(t.machine_procs, machine);
         prop_assert_eq!(t.data_lines, jobs.len() as u64);
         prop_assert_eq!(t.invalid, Invalid::default());
-        check_invariants(&t);
+        qosgate_testkit::swf::trace(&t, &opts).map_err(TestCaseError::fail)?;
     }
 }

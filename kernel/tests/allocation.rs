@@ -1,6 +1,6 @@
 //! Property tests of the gateway solvers: PAP workload allocation (seed 000 Algorithm 1,
-//! `SPEC-NOTES` N1-N3) and the cost/failure-aware broker (seed 002 Eq. 5, N4), plus end-to-end
-//! checks of `qosgate solve pap|broker`.
+//! `SPEC-NOTES` N1-N3) and the cost/failure-aware broker (seed 002 Eq. 5, N4). The command
+//! `qosgate solve pap|broker` is tested end to end in `harness/tests/solve.rs`.
 //!
 //! Instances are feasible by construction: each cluster's local load `rho_j` is drawn in
 //! `[0, 0.95]`, moments satisfy `omega >= theta^2` and `mu >= tau^2` through a coefficient of
@@ -14,12 +14,8 @@
 //! (rounding of the objective itself). The objectives are convex, so this is the optimality
 //! condition; the planted-bug checks in the report show these tests fail on the printed formulas.
 
-mod bin;
-
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
-
 use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
 use qosgate_kernel::allocate::{
     self, Allocation, Cluster, Input, MAX_EPSILON, MIN_EPSILON, PapError, biggest_cluster_first,
     least_rate_first, mean_service_time, pap, round_robin, second_moment,
@@ -27,9 +23,13 @@ use qosgate_kernel::allocate::{
 use qosgate_kernel::broker::{
     self, BrokerError, ModelField, Provider, ReliableCloud, TransientCluster, no_redirection, route,
 };
-use serde_json::{Value, json};
+use qosgate_testkit::broker::drop_and_resolve;
+use qosgate_testkit::transfer::no_pairwise_transfer_lowers;
 
 const N: usize = 16;
+
+/// The transfers tried between two clusters or providers, as fractions of the most that fits.
+const FRACTIONS: [f64; 4] = [1e-3, 0.1, 0.5, 0.999];
 
 /// 1024 cases per property, or `PROPTEST_CASES` for a deeper run.
 fn cases() -> u32 {
@@ -122,38 +122,6 @@ fn eq1(l: f64, v: f64, ps: &[Provider], p: &[f64]) -> f64 {
     broker::objective(l, v, ps, p).expect("a stable routing has an objective")
 }
 
-/// N4 literally: Eq. 5 with N4's eta over the active set, drop every `P_i <= 0`, re-solve, until
-/// nothing is dropped. The reference for [`route`]'s one-pass water-filling.
-fn n4_drop_and_resolve(l: f64, v: f64, ps: &[Provider]) -> Vec<f64> {
-    let mut active: Vec<bool> = vec![true; ps.len()];
-    loop {
-        let w: Vec<f64> = ps
-            .iter()
-            .map(|p| (p.cost * (1.0 + p.cs2 + p.mu * (l * l * v - 1.0) / l)).sqrt())
-            .collect();
-        let mu_sum: f64 = (0..ps.len()).filter(|&i| active[i]).map(|i| ps[i].mu).sum();
-        let w_sum: f64 = (0..ps.len()).filter(|&i| active[i]).map(|i| w[i]).sum();
-        let p: Vec<f64> = (0..ps.len())
-            .map(|i| {
-                if active[i] {
-                    ps[i].mu / l - (mu_sum - l) / l * w[i] / w_sum
-                } else {
-                    0.0
-                }
-            })
-            .collect();
-        let drop: Vec<usize> = (0..ps.len())
-            .filter(|&i| active[i] && p[i] <= 0.0)
-            .collect();
-        if drop.is_empty() {
-            return p;
-        }
-        for i in drop {
-            active[i] = false;
-        }
-    }
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(cases()))]
 
@@ -201,31 +169,9 @@ proptest! {
     #[test]
     fn no_pairwise_transfer_of_pap_load_lowers_eq3((cs, l, eps) in pap_instance_loaded(1e-6)) {
         let a = solve(&cs, l, eps);
-        let x = a.lambda_hat().to_vec();
-        let base = t(&cs, &x);
-        for i in 0..cs.len() {
-            for j in 0..cs.len() {
-                if i == j || x[i] == 0.0 {
-                    continue;
-                }
-                // Room at j: stay strictly below its capacity.
-                let room = (cs[j].capacity() - x[j]) * 0.999;
-                for frac in [1e-3, 0.1, 0.5, 0.999] {
-                    let d = frac * x[i].min(room);
-                    if d <= 0.0 {
-                        continue;
-                    }
-                    let mut y = x.clone();
-                    y[i] -= d;
-                    y[j] += d;
-                    let moved = t(&cs, &y);
-                    prop_assert!(
-                        moved >= base * (1.0 - 1e-12),
-                        "moving {} from {} to {} lowers Eq. 3 from {} to {}", d, i, j, base, moved
-                    );
-                }
-            }
-        }
+        let capacity: Vec<f64> = cs.iter().map(Cluster::capacity).collect();
+        no_pairwise_transfer_lowers(a.lambda_hat(), &capacity, &FRACTIONS, 1e-12, |y| Some(t(&cs, y)))
+            .map_err(TestCaseError::fail)?;
     }
 
     #[test]
@@ -241,9 +187,18 @@ proptest! {
             biggest_cluster_first::<N>(&speeds[..cs.len()], l).unwrap(),
         ] {
             prop_assert!((base.total() - l).abs() <= 1e-12 * l);
-            // A baseline that overloads a cluster has no finite Eq. 3; otherwise PAP wins.
-            if let Ok(other) = allocate::objective(&cs, base.lambda_hat()) {
-                prop_assert!(best <= other * (1.0 + 1e-9), "PAP {} > baseline {}", best, other);
+            // A baseline that overloads a cluster (a load on it with no slack `1 - rho_j -
+            // theta_j x_j` left) has no Eq. 3 and is refused naming the first such cluster;
+            // otherwise PAP wins.
+            let overloaded = cs.iter().zip(base.lambda_hat()).position(|(c, &x)| {
+                x > 0.0 && 1.0 - c.rho() - c.theta * x <= 0.0
+            });
+            match (allocate::objective(&cs, base.lambda_hat()), overloaded) {
+                (Ok(other), None) => {
+                    prop_assert!(best <= other * (1.0 + 1e-9), "PAP {} > baseline {}", best, other);
+                }
+                (got, Some(cluster)) => prop_assert_eq!(got, Err(PapError::Unstable { cluster })),
+                (got, None) => prop_assert!(false, "a stable baseline has no Eq. 3: {:?}", got),
             }
         }
     }
@@ -330,7 +285,7 @@ proptest! {
     #[test]
     fn broker_equals_n4_drop_and_resolve((ps, l, v) in broker_instance()) {
         let r = route::<N>(l, v, &ps).unwrap();
-        let want = n4_drop_and_resolve(l, v, &ps);
+        let want = drop_and_resolve(l, v, &ps);
         for (i, (&p, &q)) in r.p().iter().zip(&want).enumerate() {
             prop_assert!((p - q).abs() <= 1e-9, "provider {}: {} vs {}", i, p, q);
         }
@@ -339,30 +294,9 @@ proptest! {
     #[test]
     fn no_pairwise_shift_of_probability_lowers_eq1((ps, l, v) in broker_instance()) {
         let r = route::<N>(l, v, &ps).unwrap();
-        let p = r.p().to_vec();
-        let base = eq1(l, v, &ps, &p);
-        for i in 0..ps.len() {
-            for j in 0..ps.len() {
-                if i == j || p[i] == 0.0 {
-                    continue;
-                }
-                let room = ((ps[j].mu / l) - p[j]) * 0.999;
-                for frac in [1e-3, 0.1, 0.5, 0.999] {
-                    let d = frac * p[i].min(room);
-                    if d <= 0.0 {
-                        continue;
-                    }
-                    let mut q = p.clone();
-                    q[i] -= d;
-                    q[j] += d;
-                    let moved = eq1(l, v, &ps, &q);
-                    prop_assert!(
-                        moved >= base * (1.0 - 1e-12),
-                        "shifting {} from {} to {} lowers Eq. 1 from {} to {}", d, i, j, base, moved
-                    );
-                }
-            }
-        }
+        let capacity: Vec<f64> = ps.iter().map(|p| p.mu / l).collect();
+        no_pairwise_transfer_lowers(r.p(), &capacity, &FRACTIONS, 1e-12, |q| Some(eq1(l, v, &ps, q)))
+            .map_err(TestCaseError::fail)?;
     }
 
     /// Changing the time unit by `s` (`mu`, `lambda` divided by `s`, `sigma_I^2` times `s^2`,
@@ -551,16 +485,6 @@ fn baselines_follow_eq25_to_27() {
 }
 
 #[test]
-fn service_time_helpers_follow_eq16_to_19() {
-    assert_eq!(second_moment(2.0, 0.5), Ok(5.0));
-    assert_eq!(mean_service_time(5.0, 420.0, 2100.0), Ok(1.0));
-    assert_eq!(
-        mean_service_time(5.0, 420.0, 0.0),
-        Err(PapError::InvalidWorkload)
-    );
-}
-
-#[test]
 fn service_models_follow_eq8_to_13() {
     // Grid'5000 failure moments (N8), hours; 64 nodes, a request of 100 node-hours at speed 1.
     let cl = TransientCluster {
@@ -634,184 +558,12 @@ fn an_expensive_cloud_at_low_load_drops_out_to_no_redirection() {
     );
 }
 
-// ---- End to end: `qosgate solve pap|broker` -------------------------------------------------
-
-/// Runs `qosgate solve <what> --input -` with `input` on standard input.
-fn solve_stdin(what: &str, input: &Value) -> Output {
-    let mut child = Command::new(bin::path())
-        .args(["solve", what, "--input", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("running qosgate");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.to_string().as_bytes())
-        .expect("writing stdin");
-    child.wait_with_output().expect("qosgate finishes")
-}
-
-fn json_out(o: &Output) -> Value {
-    assert!(
-        o.status.success(),
-        "exit {:?}: {}",
-        o.status,
-        String::from_utf8_lossy(&o.stderr)
+#[test]
+fn service_time_helpers_follow_eq16_to_19() {
+    assert_eq!(second_moment(2.0, 0.5), Ok(5.0));
+    assert_eq!(mean_service_time(5.0, 420.0, 2100.0), Ok(1.0));
+    assert_eq!(
+        mean_service_time(5.0, 420.0, 0.0),
+        Err(PapError::InvalidWorkload)
     );
-    serde_json::from_slice(&o.stdout).expect("one JSON value")
-}
-
-fn err_out(o: &Output) -> String {
-    assert!(!o.status.success(), "expected a failure");
-    assert!(o.stdout.is_empty());
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn pap_json() -> Value {
-    json!({"external_rate": 2.0, "epsilon": 1e-9, "clusters": [
-        {"theta": 1.0, "omega": 1.25, "local_rate": 0.2, "tau": 2.0, "mu": 4.04},
-        {"theta": 0.5, "omega": 0.3125, "local_rate": 0.6, "tau": 1.0, "mu": 1.01},
-        {"theta": 0.25, "omega": 0.078125, "local_rate": 0.5, "tau": 0.5, "mu": 0.2525}
-    ]})
-}
-
-#[test]
-fn cli_solve_pap_prints_the_kernels_allocation() {
-    let input = pap_json();
-    let v = json_out(&solve_stdin("pap", &input));
-    let cs: Vec<Cluster> = input["clusters"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| Cluster {
-            theta: c["theta"].as_f64().unwrap(),
-            omega: c["omega"].as_f64().unwrap(),
-            local_rate: c["local_rate"].as_f64().unwrap(),
-            tau: c["tau"].as_f64().unwrap(),
-            mu: c["mu"].as_f64().unwrap(),
-        })
-        .collect();
-    let a = pap::<3>(&cs, 2.0, 1e-9).unwrap();
-    let got: Vec<f64> = v["lambda_hat"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_f64().unwrap())
-        .collect();
-    assert_eq!(got, a.lambda_hat());
-    assert_eq!(v["z"].as_f64(), a.z());
-    assert_eq!(v["active"], json!(a.active()));
-    assert!((got.iter().sum::<f64>() - 2.0).abs() <= 2e-9);
-}
-
-#[test]
-fn cli_solve_pap_reads_a_file_and_names_bad_input() {
-    let dir = std::env::temp_dir().join(format!("qosgate-alloc-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("pap.json");
-    std::fs::write(&path, pap_json().to_string()).unwrap();
-    let o = Command::new(bin::path())
-        .args(["solve", "pap", "--input"])
-        .arg(&path)
-        .output()
-        .unwrap();
-    assert_eq!(json_out(&o)["active"].as_array().unwrap().len(), 3);
-
-    let mut bad = pap_json();
-    bad["clusters"][2]["omega"] = json!(0.01);
-    let e = err_out(&solve_stdin("pap", &bad));
-    assert!(e.contains("cluster 2: omega < theta^2"), "{e}");
-    let mut bad = pap_json();
-    bad["external_rate"] = json!(100.0);
-    assert!(err_out(&solve_stdin("pap", &bad)).contains("infeasible"));
-    let mut bad = pap_json();
-    bad["clusters"][0]["sigma"] = json!(1.0);
-    assert!(err_out(&solve_stdin("pap", &bad)).contains("unknown field"));
-    let o = Command::new(bin::path())
-        .args(["solve", "pap", "--input"])
-        .arg(dir.join("missing.json"))
-        .output()
-        .unwrap();
-    assert!(err_out(&o).contains("missing.json"));
-    std::fs::remove_dir_all(&dir).ok();
-}
-
-fn broker_json() -> Value {
-    json!({"arrival_rate": 0.5, "arrival_variance": 6.0, "providers": [
-        {"cluster": {"work": 100.0, "nodes": 64, "speed": 1.0, "transfer": 0.1,
-                     "availability_mean": 22.25, "availability_variance": 1688.39,
-                     "unavailability_mean": 10.22, "unavailability_variance": 1660.56},
-         "cost": 1.0},
-        {"cloud": {"work": 100.0, "nodes": 64, "speed": 1.0, "transfer": 0.5}, "cost": 4.0},
-        {"mu": 0.2, "cs2": 1.5, "cost": 2.0}
-    ]})
-}
-
-#[test]
-fn cli_solve_broker_accepts_every_provider_form() {
-    let input = broker_json();
-    let v = json_out(&solve_stdin("broker", &input));
-    let p: Vec<f64> = v["p"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_f64().unwrap())
-        .collect();
-    assert_eq!(p.len(), 3);
-    assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-12);
-    // The same through the kernel.
-    let cl = TransientCluster {
-        work: 100.0,
-        nodes: 64.0,
-        speed: 1.0,
-        transfer: 0.1,
-        availability_mean: 22.25,
-        availability_variance: 1688.39,
-        unavailability_mean: 10.22,
-        unavailability_variance: 1660.56,
-    }
-    .service()
-    .unwrap()
-    .with_cost(1.0);
-    let cloud = ReliableCloud {
-        work: 100.0,
-        nodes: 64.0,
-        speed: 1.0,
-        transfer: 0.5,
-        cs2: 1.0,
-    }
-    .service()
-    .unwrap()
-    .with_cost(4.0);
-    let third = Provider {
-        mu: 0.2,
-        cs2: 1.5,
-        cost: 2.0,
-    };
-    let r = route::<3>(0.5, 6.0, &[cl, cloud, third]).unwrap();
-    assert_eq!(p, r.p());
-}
-
-#[test]
-fn cli_solve_broker_names_bad_input() {
-    let mut bad = broker_json();
-    bad["providers"][2]["cloud"] = json!({"work": 1.0, "nodes": 1.0, "speed": 1.0});
-    let e = err_out(&solve_stdin("broker", &bad));
-    assert!(e.contains("provider 2: give exactly one of"), "{e}");
-    let mut bad = broker_json();
-    bad["providers"][1]["cloud"]["nodes"] = json!(0.0);
-    let e = err_out(&solve_stdin("broker", &bad));
-    assert!(
-        e.contains("provider 1: cloud model: service model: nodes"),
-        "{e}"
-    );
-    let mut bad = broker_json();
-    bad["arrival_rate"] = json!(50.0);
-    assert!(err_out(&solve_stdin("broker", &bad)).contains("overload"));
-    let mut bad = broker_json();
-    bad["providers"][0]["cluster"]["color"] = json!(1);
-    assert!(err_out(&solve_stdin("broker", &bad)).contains("unknown field"));
 }

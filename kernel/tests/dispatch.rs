@@ -1,6 +1,6 @@
 //! Property tests of the kernel's dispatch module (billiard sequence, RTDP, Bernoulli dispatch;
-//! seed 000 Eq. 20 and Algorithm 2, seed 002 Eq. 7, `SPEC-NOTES` N7) and end-to-end tests of
-//! `qosgate sequence billiard|rtdp`.
+//! seed 000 Eq. 20 and Algorithm 2, seed 002 Eq. 7, `SPEC-NOTES` N7). The command
+//! `qosgate sequence billiard|rtdp` is tested end to end in `harness/tests/sequence.rs`.
 //!
 //! Bounds are checked after *every* decision, in two forms: N7's bound against the caller's
 //! normalised probabilities `q_j` (what the issue asks for), and the tighter bound proved in
@@ -9,13 +9,8 @@
 //! exact rational arithmetic for small integer weights (the exact path), and `u128` products of
 //! the kernel's own reciprocals (the fixed-point path).
 
-mod bin;
-
-use std::process::{Command, Output};
-
 use proptest::prelude::*;
-use proptest::test_runner::TestCaseError;
-use qosgate_harness::des::rng::SplitMix;
+use proptest::test_runner::{RngAlgorithm, TestCaseError, TestRng};
 use qosgate_kernel::dispatch::{Bernoulli, Billiard, DispatchError, MIN_PROBABILITY, Rtdp};
 
 /// Cluster capacity of the dispatchers under test.
@@ -96,15 +91,68 @@ impl Bounds {
 }
 
 /// Probability vectors: integer weights (the exact path), arbitrary floats (mostly the fixed-point
-/// path), and zeros, 1 to `N` clusters. The smallest ratio stays above `MIN_PROBABILITY`.
+/// path), and zeros, 1 to `N` clusters, at least one of them positive. Set-up accepts them all
+/// but for a ratio below `MIN_PROBABILITY` (an entry of `0.0..1.0` below about `1e-6` of the
+/// largest: practically never), which the properties assume away with [`refusal`].
 fn probabilities() -> impl Strategy<Value = Vec<f64>> {
-    let entry = prop_oneof![
-        2 => Just(0.0),
-        3 => (1u32..=20).prop_map(f64::from),
-        3 => 1e-4f64..1e3,
-        1 => 0.0f64..1.0,
-    ];
-    prop::collection::vec(entry, 1..=N)
+    let positive = || {
+        prop_oneof![
+            3 => (1u32..=20).prop_map(f64::from),
+            3 => 1e-4f64..1e3,
+            1 => f64::MIN_POSITIVE..1.0,
+        ]
+    };
+    let entry = prop_oneof![2 => Just(0.0), 7 => positive()];
+    (
+        prop::collection::vec(entry, 0..N),
+        positive(),
+        any::<prop::sample::Index>(),
+    )
+        .prop_map(|(mut p, x, at)| {
+            p.insert(at.index(p.len() + 1), x);
+            p
+        })
+}
+
+/// The error set-up must give for `p` and `fastest`, written from the module's documentation
+/// (checked in order), or `None` if `p` is a valid input. `Bernoulli::new` refuses the same but
+/// has no fastest cluster: ask with `fastest = 0`.
+fn refusal(p: &[f64], fastest: usize) -> Option<DispatchError> {
+    let bad = |f: fn(&f64) -> bool| p.iter().position(f).map(|i| i as u16);
+    if p.is_empty() {
+        Some(DispatchError::NoClusters)
+    } else if p.len() > N {
+        Some(DispatchError::TooManyClusters)
+    } else if let Some(i) = bad(|x| !x.is_finite() || *x < 0.0) {
+        Some(if p[usize::from(i)].is_finite() {
+            DispatchError::ProbabilityNegative(i)
+        } else {
+            DispatchError::ProbabilityNotFinite(i)
+        })
+    } else if p.iter().all(|&x| x == 0.0) {
+        Some(DispatchError::AllProbabilitiesZero)
+    } else {
+        let max = p.iter().cloned().fold(0.0, f64::max);
+        let sum: f64 = p.iter().map(|x| x / max).sum();
+        match p
+            .iter()
+            .position(|&x| x > 0.0 && (x / max) / sum < MIN_PROBABILITY)
+        {
+            Some(i) => Some(DispatchError::ProbabilityTooSmall(i as u16)),
+            None if fastest >= p.len() => Some(DispatchError::FastestOutOfRange),
+            None => None,
+        }
+    }
+}
+
+/// A seeded generator for the deterministic sweeps (proptest's ChaCha: no other dependency).
+fn rng(seed: u8) -> TestRng {
+    TestRng::from_seed(RngAlgorithm::ChaCha, &[seed; 32])
+}
+
+/// A uniform draw in `[0, 1)`: the top 53 bits of `g`'s next word.
+fn unit(g: &mut TestRng) -> f64 {
+    (g.next_u64() >> 11) as f64 / (1u64 << 53) as f64
 }
 
 /// Small integer weights, at least one positive: the kernel must take its exact path.
@@ -170,14 +218,8 @@ proptest! {
     #[test]
     fn billiard_counts_stay_within_the_n7_bound(p in probabilities(), f in 0usize..N, n in 1usize..3000) {
         let fastest = f % p.len();
-        let mut b = match billiard(&p, fastest) {
-            Ok(b) => b,
-            Err(e) => {
-                prop_assert!(p.iter().all(|&x| x == 0.0), "{:?} refused: {:?}", p, e);
-                prop_assert_eq!(e, DispatchError::AllProbabilitiesZero);
-                return Ok(());
-            }
-        };
+        prop_assume!(refusal(&p, fastest).is_none());
+        let mut b = billiard(&p, fastest).unwrap();
         let bounds = Bounds::of(&p, &reciprocals(&b), fastest);
         let mut y = vec![0u64; p.len()];
         for i in 1..=n as u64 {
@@ -203,7 +245,8 @@ proptest! {
     #[test]
     fn billiard_is_the_exact_sequence_of_its_effective_probabilities(p in probabilities(), f in 0usize..N, n in 1usize..500) {
         let fastest = f % p.len();
-        let Ok(mut b) = billiard(&p, fastest) else { return Ok(()) };
+        prop_assume!(refusal(&p, fastest).is_none());
+        let mut b = billiard(&p, fastest).unwrap();
         let inv = reciprocals(&b);
         let q = normalised(&p);
         for (j, pe) in effective(&inv).into_iter().enumerate() {
@@ -217,7 +260,8 @@ proptest! {
     #[test]
     fn billiard_and_rtdp_replay_deterministically(p in probabilities(), f in 0usize..N, n in 1usize..400, cut in 0usize..400) {
         let fastest = f % p.len();
-        let Ok(mut a) = billiard(&p, fastest) else { return Ok(()) };
+        prop_assume!(refusal(&p, fastest).is_none());
+        let mut a = billiard(&p, fastest).unwrap();
         let mut b = billiard(&p, fastest).unwrap();
         for _ in 0..cut.min(n) {
             prop_assert_eq!(a.dispatch(), b.dispatch());
@@ -246,7 +290,8 @@ proptest! {
         f in 0usize..N,
     ) {
         let fastest = f % p.len();
-        let Ok(reference) = billiard(&p, fastest) else { return Ok(()) };
+        prop_assume!(refusal(&p, fastest).is_none());
+        let reference = billiard(&p, fastest).unwrap();
         let mut r = match Rtdp::<N, T>::new(&p, &shares, fastest) {
             Ok(r) => r,
             Err(e) => {
@@ -285,7 +330,8 @@ proptest! {
     /// cluster of positive width.
     #[test]
     fn bernoulli_table_is_the_cumulative_of_p(p in probabilities(), draws in prop::collection::vec(any::<u32>(), 64)) {
-        let Ok(b) = Bernoulli::<N>::new(&p) else { return Ok(()) };
+        prop_assume!(refusal(&p, 0).is_none());
+        let b = Bernoulli::<N>::new(&p).unwrap();
         let q = normalised(&p);
         let widths: Vec<u64> = (0..p.len()).map(|j| b.width(j)).collect();
         prop_assert_eq!(widths.iter().sum::<u64>(), 1u64 << 32);
@@ -306,16 +352,20 @@ proptest! {
 
     /// Clusters with `P_j = 0` are never chosen by any dispatcher, wherever they sit.
     #[test]
-    fn zero_probability_clusters_are_never_chosen(p in probabilities(), f in 0usize..N, seed in any::<u64>()) {
+    fn zero_probability_clusters_are_never_chosen(
+        p in probabilities(),
+        f in 0usize..N,
+        draws in prop::collection::vec(any::<u32>(), 1000),
+    ) {
         let fastest = f % p.len();
-        let Ok(mut b) = billiard(&p, fastest) else { return Ok(()) };
+        prop_assume!(refusal(&p, fastest).is_none());
+        let mut b = billiard(&p, fastest).unwrap();
         let mut r = Rtdp::<N, T>::new(&p, &[1.0], fastest).unwrap();
         let rnd = Bernoulli::<N>::new(&p).unwrap();
-        let mut g = SplitMix(seed);
-        for _ in 0..1000 {
+        for d in draws {
             prop_assert!(p[b.dispatch()] > 0.0);
             prop_assert!(p[r.dispatch(0).unwrap()] > 0.0);
-            prop_assert!(p[rnd.pick(g.next_u32())] > 0.0);
+            prop_assert!(p[rnd.pick(d)] > 0.0);
         }
     }
 
@@ -328,30 +378,10 @@ proptest! {
         ], 0..=N + 1),
         fastest in 0usize..=N + 1,
     ) {
-        let got = Billiard::<N>::new(&p, fastest);
-        let bad = |f: fn(&f64) -> bool| p.iter().position(f).map(|i| i as u16);
-        let want = if p.is_empty() {
-            Err(DispatchError::NoClusters)
-        } else if p.len() > N {
-            Err(DispatchError::TooManyClusters)
-        } else if let Some(i) = bad(|x| !x.is_finite() || *x < 0.0) {
-            Err(if p[i as usize].is_finite() {
-                DispatchError::ProbabilityNegative(i)
-            } else {
-                DispatchError::ProbabilityNotFinite(i)
-            })
-        } else if p.iter().all(|&x| x == 0.0) {
-            Err(DispatchError::AllProbabilitiesZero)
-        } else {
-            let max = p.iter().cloned().fold(0.0, f64::max);
-            let sum: f64 = p.iter().map(|x| x / max).sum();
-            match p.iter().position(|&x| x > 0.0 && (x / max) / sum < MIN_PROBABILITY) {
-                Some(i) => Err(DispatchError::ProbabilityTooSmall(i as u16)),
-                None if fastest >= p.len() => Err(DispatchError::FastestOutOfRange),
-                None => Ok(()),
-            }
-        };
-        prop_assert_eq!(got.map(|_| ()), want);
+        let got = Billiard::<N>::new(&p, fastest).map(|_| ());
+        prop_assert_eq!(got, refusal(&p, fastest).map_or(Ok(()), Err));
+        let got = Bernoulli::<N>::new(&p).map(|_| ());
+        prop_assert_eq!(got, refusal(&p, 0).map_or(Ok(()), Err));
     }
 }
 
@@ -373,7 +403,7 @@ fn worked_examples_give_the_hand_computed_sequences() {
 /// sequence comes to the proven bound, the evidence that it cannot be tightened much.
 #[test]
 fn empirical_worst_deviation_is_within_the_proven_bound() {
-    let mut g = SplitMix(0x5EED_D15C);
+    let mut g = rng(0x5E);
     let (mut worst_hi, mut worst_lo) = (f64::MIN, f64::MAX);
     // Smallest distance to the proven bound on each side, in requests, where that side is at
     // least one request away from zero.
@@ -383,7 +413,7 @@ fn empirical_worst_deviation_is_within_the_proven_bound() {
         let p: Vec<f64> = (0..len)
             .map(|_| match g.next_u64() % 4 {
                 0 => (1 + g.next_u64() % 10) as f64,
-                _ => 0.01 + g.unit(),
+                _ => 0.01 + unit(&mut g),
             })
             .collect();
         let fastest = (g.next_u64() % len as u64) as usize;
@@ -452,9 +482,9 @@ fn billiard_is_far_better_balanced_than_bernoulli() {
             .map(|j| (1.0 + q[j]).max(1.0 + (p.len() as f64 - 1.0) * q[j]))
             .fold(0.0, f64::max);
         assert!(bil <= n7 + EPS && bil < 2.0, "{p:?}: billiard {bil}");
-        for seed in [1u64, 2, 3] {
+        for seed in [1u8, 2, 3] {
             let rnd = Bernoulli::<N>::new(p).unwrap();
-            let mut g = SplitMix(seed);
+            let mut g = rng(seed);
             let ber = max_deviation(p, || rnd.pick(g.next_u32()));
             eprintln!("{p:?} seed {seed}: max |Y - nq| billiard {bil:.3}, Bernoulli {ber:.1}");
             assert!(
@@ -465,7 +495,7 @@ fn billiard_is_far_better_balanced_than_bernoulli() {
     }
 }
 
-/// Bernoulli dispatch converges to `P`: over 100,000 draws of a seeded SplitMix64, every
+/// Bernoulli dispatch converges to `P`: over 100,000 draws of a seeded generator, every
 /// cluster's count is within 4 standard deviations of the binomial (`n p (1 - p)`, with `p` the
 /// effective width over `2^32`) plus one.
 #[test]
@@ -473,8 +503,8 @@ fn bernoulli_frequencies_converge_to_p() {
     const DRAWS: u64 = 100_000;
     for p in BALANCE_CASES {
         let rnd = Bernoulli::<N>::new(p).unwrap();
-        for seed in [11u64, 12, 13] {
-            let mut g = SplitMix(seed);
+        for seed in [11u8, 12, 13] {
+            let mut g = rng(seed);
             let mut y = vec![0u64; p.len()];
             for _ in 0..DRAWS {
                 y[rnd.pick(g.next_u32())] += 1;
@@ -490,128 +520,6 @@ fn bernoulli_frequencies_converge_to_p() {
             }
         }
     }
-}
-
-// ---- End-to-end: `qosgate sequence` ------------------------------------------------------------
-
-fn qosgate(args: &[&str]) -> Output {
-    Command::new(bin::path())
-        .args(args)
-        .output()
-        .expect("running qosgate")
-}
-
-/// Runs a command that must succeed and print one JSON array of cluster indices.
-fn clusters(args: &[&str]) -> Vec<usize> {
-    let o = qosgate(args);
-    assert!(
-        o.status.success(),
-        "{args:?}: exit {:?}: {}",
-        o.status,
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let out = String::from_utf8(o.stdout).expect("UTF-8");
-    serde_json::from_str(&out).unwrap_or_else(|e| panic!("{args:?}: not a JSON array ({e}): {out}"))
-}
-
-/// Runs a command that must fail; returns its standard error.
-fn fails(args: &[&str]) -> String {
-    let o = qosgate(args);
-    assert!(!o.status.success(), "{args:?} succeeded");
-    assert!(o.stdout.is_empty(), "{args:?} printed to stdout");
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-#[test]
-fn cli_billiard_prints_the_kernel_sequence() {
-    let o = qosgate(&["sequence", "billiard", "--p", "0.5,0.3,0.2", "-n", "10"]);
-    assert_eq!(
-        String::from_utf8_lossy(&o.stdout),
-        "[1,2,0,1,0,2,0,1,0,0]\n"
-    );
-    let got = clusters(&[
-        "sequence",
-        "billiard",
-        "--p",
-        "3,0,1,4",
-        "--fastest",
-        "3",
-        "-n",
-        "5000",
-    ]);
-    let mut b = billiard(&[3.0, 0.0, 1.0, 4.0], 3).unwrap();
-    assert_eq!(got, (0..5000).map(|_| b.dispatch()).collect::<Vec<_>>());
-    assert_eq!(
-        clusters(&["sequence", "billiard", "--p", "1", "-n", "0"]),
-        Vec::<usize>::new()
-    );
-}
-
-#[test]
-fn cli_rtdp_follows_each_types_own_sequence() {
-    let got = clusters(&[
-        "sequence",
-        "rtdp",
-        "--p",
-        "0.5,0.3,0.2",
-        "--shares",
-        "0.25,0.25,0.25,0.25",
-        "--types",
-        "0,0,1,3,0,2,1,0",
-    ]);
-    // Type 0's requests are the billiard's 1st..4th decisions (1, 2, 0, 1); types 1, 2, 3 start
-    // their own at 1.
-    assert_eq!(got, [1, 2, 1, 1, 0, 1, 2, 1]);
-}
-
-#[test]
-fn cli_bad_input_names_the_option_and_fails() {
-    let cases: [(&[&str], &str); 9] = [
-        (
-            &["billiard", "--p", "0.5,NaN", "-n", "3"],
-            "--p: entry 1 is NaN",
-        ),
-        (
-            &["billiard", "--p=0.5,-0.5", "-n", "3"],
-            "--p: entry 1 is -0.5",
-        ),
-        (
-            &["billiard", "--p", "0,0", "-n", "3"],
-            "--p: every probability is zero",
-        ),
-        (
-            &["billiard", "--p", "1,1e-12", "-n", "3"],
-            "--p: entry 1 is 0.000000000001",
-        ),
-        (
-            &["billiard", "--p", "0.5,0.5", "--fastest", "2", "-n", "3"],
-            "--fastest: cluster 2",
-        ),
-        (
-            &["rtdp", "--p", "1,1", "--shares", "1,inf", "--types", "0"],
-            "--shares: entry 1 is inf",
-        ),
-        (
-            &["rtdp", "--p", "1,1", "--shares", "1,1", "--types", "0,2"],
-            "--types: entry 1 is request type 2",
-        ),
-        (
-            &["rtdp", "--p", "1,1", "--shares", "1,0", "--types", "0,1"],
-            "share in --shares is 0",
-        ),
-        (
-            &["rtdp", "--p", "1,1", "--shares", "0", "--types", "0"],
-            "--shares: every share is zero",
-        ),
-    ];
-    for (args, want) in cases {
-        let mut all = vec!["sequence"];
-        all.extend_from_slice(args);
-        let err = fails(&all);
-        assert!(err.contains(want), "{all:?}: stderr {err:?} lacks {want:?}");
-    }
-    let many = vec!["1"; 300].join(",");
-    assert!(fails(&["sequence", "billiard", "--p", &many, "-n", "1"]).contains("300 clusters"));
 }
 
 /// `size_of` of the public structures (printed with `--nocapture`); no heap anywhere.

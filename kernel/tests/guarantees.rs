@@ -5,10 +5,11 @@
 //! kernel computes for its user, on the resource type and discipline it actually runs, with greedy
 //! conforming users (a full burst at once, then exactly at rate) and best-effort background load.
 
-mod common;
+mod driver;
 
-use common::{Scenario, User};
+use driver::{Scenario, User};
 use proptest::prelude::*;
+use qosgate_kernel::Error;
 use qosgate_kernel::bound::BoundSpec;
 use qosgate_kernel::bucket::{Bucket, Knowledge};
 use qosgate_kernel::fairq::{Discipline, FairQueue};
@@ -285,10 +286,13 @@ proptest! {
         assert_bounds_hold(&s)?;
     }
 
-    /// Exact mode: a charge is accepted only if the work charged in every window `[s, t]` stays
-    /// within `sigma + rho (t - s)` (the interval form of Eq. 3).
+    /// Exact mode is exactly the interval form of Eq. 3: a charge is accepted if and only if,
+    /// with it, the work charged in every window `[s, t]` stays within `sigma + rho (t - s)`
+    /// (a window from any instant starts at the first charge it holds, so the windows from each
+    /// accepted charge to now are all of them; the bucket starts full). Refused charges say
+    /// `NonConforming` and change nothing.
     #[test]
-    fn exact_mode_never_lets_a_nonconforming_task_through(
+    fn exact_mode_accepts_exactly_the_conforming_tasks(
         rho in 1u64..1_000,
         m in 1u64..4,
         imax in 1u64..1_000,
@@ -301,30 +305,56 @@ proptest! {
         for (dt, work) in attempts {
             now += dt;
             let work = work.min(imax);
-            if b.charge(now, work).is_ok() {
-                accepted.push((now, work));
-                // Every window ending now, in instructions (MIPS x ticks, exact).
-                let mut sum = 0i128;
-                for &(s, w) in accepted.iter().rev() {
-                    sum += i128::from(instructions(w).unwrap());
-                    let allowed = i128::from(instructions(sigma).unwrap()) + i128::from(rho) * i128::from(now - s);
-                    prop_assert!(sum <= allowed, "window from {s} to {now}: {sum} > {allowed}");
+            // Every window ending now with this task in it, in instructions (MIPS x ticks, exact).
+            let mut sum = i128::from(instructions(work).unwrap());
+            let mut conforms = true;
+            for &(s, w) in accepted.iter().rev() {
+                sum += i128::from(instructions(w).unwrap());
+                let allowed = i128::from(instructions(sigma).unwrap()) + i128::from(rho) * i128::from(now - s);
+                conforms &= sum <= allowed;
+            }
+            let before = b.clone();
+            match b.charge(now, work) {
+                Ok(_) => {
+                    prop_assert!(conforms, "a {} MI task at {} breaks a window", work, now);
+                    accepted.push((now, work));
+                }
+                Err(e) => {
+                    prop_assert!(!conforms, "a conforming {} MI task at {} refused: {:?}", work, now, e);
+                    prop_assert_eq!(e, Error::NonConforming);
+                    prop_assert_eq!(&b, &before);
                 }
             }
         }
     }
 
-    /// Eq. 1 at every registration: whatever is admitted or refused, every registered user keeps
-    /// rho <= g, its current share.
+    /// Eq. 1 at every registration: a user is admitted exactly when, with it, every user's rho
+    /// fits its share `C w / sum w` (and a flow is free; refused otherwise with the reason), and
+    /// every registered user keeps rho <= g, its current share.
     #[test]
-    fn registration_never_leaves_a_user_with_rho_above_its_share(
+    fn registration_admits_exactly_what_eq1_allows(
         capacity in 1u64..10_000,
         attempts in prop::collection::vec((1u16..=5, 1u64..5_000), 1..12),
     ) {
-        let mut res = common::Res::new(Kind::Gs, Discipline::Wfq, &[capacity], 100, 8).unwrap();
+        const FLOWS: usize = 8;
+        let mut res = driver::Res::new(Kind::Gs, Discipline::Wfq, &[capacity], 100, FLOWS as u16).unwrap();
+        // (weight, rho) of the users admitted so far.
+        let mut admitted: Vec<(u16, u64)> = Vec::new();
         for (weight, rho) in attempts {
             let reg = Registration { weight, rho, sigma: 100, imax: 100, knowledge: Knowledge::Exact };
-            let _ = res.register(reg);
+            let w_after: u64 = admitted.iter().map(|u| u64::from(u.0)).sum::<u64>() + u64::from(weight);
+            let fits = |(w, r): (u16, u64)| u128::from(r) * u128::from(w_after) <= u128::from(capacity) * u128::from(w);
+            let want = if admitted.len() == FLOWS {
+                Err(Error::Full)
+            } else if fits((weight, rho)) && admitted.iter().all(|&u| fits(u)) {
+                Ok(())
+            } else {
+                Err(Error::RateExceedsShare)
+            };
+            prop_assert_eq!(res.register(reg).map(|_| ()), want, "register({}, {}) after {:?}", weight, rho, admitted);
+            if want.is_ok() {
+                admitted.push((weight, rho));
+            }
             for (flow, r) in res.registry().iter() {
                 let g = res.rate(flow, RateBasis::Current).unwrap();
                 prop_assert!(r.rho <= g, "rho {} > g {}", r.rho, g);

@@ -1,4 +1,5 @@
-//! Backfilling (`kernel/src/backfill.rs`) and trace replay (`harness/src/replay.rs`), issue 4.
+//! Trace replay (`harness/src/models/cluster/replay.rs`) through the backfilling kernel
+//! (`kernel/src/backfill.rs`, whose own unit tests are in `kernel/tests/backfill.rs`), issue 4.
 //!
 //! - `replay_matches_the_reference_model`: random job sets replayed under each policy give
 //!   exactly the start times of an independent, per-second model of the issue's rules. The model
@@ -11,18 +12,20 @@
 //! - `failures_checkpoint_and_resume_exactly`: random node failures and repairs: every job runs
 //!   for exactly its run time in total, however often it is interrupted; nodes in use plus nodes
 //!   down never exceed the cluster; the accounts add up at every instant.
-//! - Unit tests of the kernel's typed errors and the replay's error messages.
+//! - The real traces (the committed cut-downs, and the full traces when `QOSGATE_TRACES` names
+//!   them) under every policy, and the replay's error messages.
 
 use std::collections::HashMap;
+use std::path::Path;
 
 use fixed::types::U16F16;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use qosgate_harness::models::cluster::replay::{self, NodeEvent, Outcome};
 use qosgate_harness::workload::swf;
-use qosgate_kernel::backfill::{Backfill, Job, Policy};
+use qosgate_kernel::backfill::Policy;
 use qosgate_kernel::units::{TICKS_PER_SECOND, Ticks};
-use qosgate_kernel::{Error, Param};
+use qosgate_testkit::traces::{fixture, full_traces};
 
 /// 256 cases per property, or `PROPTEST_CASES` for a deeper run.
 fn cases() -> u32 {
@@ -389,114 +392,57 @@ proptest! {
     }
 }
 
-/// Every shared trace under every policy (the CLI's scheduler): the promises of
-/// `check_records` on real workloads. The Lublin trace overloads its 256 nodes and its queue
-/// grows to thousands of jobs (a conservative replay of all 10,000 takes 1.4 s optimised): its
-/// first 2,500 jobs keep this test quick in a debug build.
+/// Replays the first `first` jobs of the trace at `path` (read strictly, with the machine size
+/// `procs` if given) under FCFS, EASY, conservative and selective backfilling, and checks the
+/// promises of `check_records`.
+fn replay_trace(path: &Path, procs: Option<u32>, first: usize) {
+    let options = swf::Options {
+        skip_invalid: false,
+        machine_procs: procs,
+    };
+    let mut trace = swf::read_path(path, &options).unwrap();
+    trace.jobs.truncate(first);
+    for which in 0..4 {
+        let policy = policy(which);
+        let out = replay::replay(&trace.jobs, policy, trace.machine_procs, &[], |_| {})
+            .unwrap_or_else(|e| panic!("{} under {policy:?}: {e:#}", path.display()));
+        check_records(&trace.jobs, trace.machine_procs, &out)
+            .unwrap_or_else(|e| panic!("{} under {policy:?}: {e}", path.display()));
+    }
+}
+
+/// The committed cut-downs (300 jobs of each trace) under every policy (the CLI's scheduler):
+/// the promises of `check_records` on real workloads.
 #[test]
-fn shared_traces_replay_under_every_policy() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/traces");
-    let traces = [
+fn trace_cut_downs_replay_under_every_policy() {
+    for (name, procs) in [
+        ("SDSC-SP2-1998-first300.swf", None),
+        ("HPC2N-2002-subset3171-first300.swf", None),
+        ("NASA-iPSC-1993-3.1-cln-first300.swf", None),
+        ("SDSC-BLUE-2000-30days-first300.swf", Some(1152)),
+        ("lublin_256-first300.swf", None),
+    ] {
+        replay_trace(&fixture(name), procs, usize::MAX);
+    }
+}
+
+/// The same on the full traces, when `QOSGATE_TRACES` names them. The Lublin trace overloads
+/// its 256 nodes and its queue grows to thousands of jobs (a conservative replay of all 10,000
+/// takes 1.4 s optimised): its first 2,500 jobs keep this test quick in a debug build.
+#[test]
+fn full_traces_replay_under_every_policy() {
+    let Some(dir) = full_traces("full_traces_replay_under_every_policy") else {
+        return;
+    };
+    for (name, procs, first) in [
         ("SDSC-SP2-1998-first5000.swf", None, usize::MAX),
         ("HPC2N-2002-subset3171.swf", None, usize::MAX),
         ("NASA-iPSC-1993-3.1-cln.swf", None, usize::MAX),
         ("SDSC-BLUE-2000-30days-subset.swf", Some(1152), usize::MAX),
         ("lublin_256.swf", None, 2500),
-    ];
-    for (name, procs, first) in traces {
-        let options = swf::Options {
-            skip_invalid: false,
-            machine_procs: procs,
-        };
-        let mut trace = swf::read_path(&dir.join(name), &options).unwrap();
-        trace.jobs.truncate(first);
-        for which in 0..4 {
-            let policy = policy(which);
-            let out = replay::replay(&trace.jobs, policy, trace.machine_procs, &[], |_| {})
-                .unwrap_or_else(|e| panic!("{name} under {policy:?}: {e:#}"));
-            check_records(&trace.jobs, trace.machine_procs, &out)
-                .unwrap_or_else(|e| panic!("{name} under {policy:?}: {e}"));
-        }
+    ] {
+        replay_trace(&dir.join(name), procs, first);
     }
-}
-
-fn job(id: u64, nodes: u32, estimate: Ticks) -> Job {
-    Job {
-        id,
-        submit: 0,
-        nodes,
-        estimate,
-    }
-}
-
-#[test]
-fn bad_jobs_and_calls_are_typed_errors_that_change_nothing() {
-    let mut b = Backfill::<2, 6>::new(Policy::Conservative, 4).unwrap();
-    let refused = |r: Result<(), qosgate_kernel::Refused<Job>>| r.unwrap_err().reason;
-    assert_eq!(
-        refused(b.submit(0, job(1, 0, 5))),
-        Error::InvalidParameter(Param::Capacity)
-    );
-    assert_eq!(
-        refused(b.submit(0, job(1, 1, 0))),
-        Error::InvalidParameter(Param::Delay)
-    );
-    assert_eq!(refused(b.submit(0, job(1, 5, 5))), Error::TaskTooLarge);
-    assert_eq!(refused(b.submit(1, job(1, 1, Ticks::MAX))), Error::Overflow);
-    b.submit(10, job(1, 4, 5)).unwrap();
-    assert_eq!(refused(b.submit(9, job(3, 1, 1))), Error::TimeWentBackwards);
-    b.submit(10, job(2, 4, 5)).unwrap();
-    assert_eq!(refused(b.submit(10, job(3, 1, 1))), Error::Full);
-    assert_eq!(b.accounts().submitted, 2);
-    // Job 1 starts at 10, job 2 is reserved after it.
-    let mut started = Vec::new();
-    b.schedule(10, |s| started.push(s)).unwrap();
-    assert_eq!(started.len(), 1);
-    assert_eq!(b.waiting()[0].reservation, Some(15));
-    let h = started[0].handle;
-    assert_eq!(b.interrupt(15, h), Err(Error::Idle));
-    assert_eq!(b.node_down(11, 1), Err(Error::NotFree));
-    assert_eq!(b.node_up(11, 1), Err(Error::NotReserved));
-    assert_eq!(b.cancel(11, 99), Err(Error::Unknown));
-    assert_eq!(b.schedule(9, |_| {}), Err(Error::TimeWentBackwards));
-    // Completing early at 12 moves job 2's reservation to 12; a stale handle is unknown.
-    let ended = b.complete(12, h).unwrap();
-    assert!(!ended.overran);
-    assert_eq!(b.complete(12, h), Err(Error::Unknown));
-    b.schedule(12, |s| started.push(s)).unwrap();
-    assert_eq!(started.len(), 2);
-    assert_eq!(started[1].run.start, 12);
-    assert_eq!(b.accounts().completed, 1);
-}
-
-#[test]
-fn an_interrupted_job_waits_at_its_place_with_its_remaining_estimate() {
-    let mut b = Backfill::<4, 10>::new(Policy::Easy, 2).unwrap();
-    b.submit(0, job(1, 2, 100)).unwrap();
-    let mut started = Vec::new();
-    b.schedule(0, |s| started.push(s)).unwrap();
-    b.submit(
-        5,
-        Job {
-            submit: 5,
-            ..job(2, 1, 10)
-        },
-    )
-    .unwrap();
-    // A node fails at 30: job 1 stops with 70 left and heads the queue again, before job 2.
-    let left = b.interrupt(30, started[0].handle).unwrap();
-    assert_eq!(left.estimate, 70);
-    b.node_down(30, 1).unwrap();
-    let ids: Vec<u64> = b.waiting().iter().map(|w| w.job.id).collect();
-    assert_eq!(ids, [1, 2]);
-    // Only one node is up: job 2 backfills, job 1 cannot start until the repair.
-    let pass = b.schedule(30, |s| started.push(s)).unwrap();
-    assert_eq!((pass.started, pass.head), (1, None));
-    b.node_up(50, 1).unwrap();
-    b.complete(50, started[1].handle).unwrap();
-    b.schedule(50, |s| started.push(s)).unwrap();
-    assert_eq!(started[2].run.planned_end, 120);
-    assert_eq!(b.accounts().interrupted, 1);
 }
 
 #[test]

@@ -1,0 +1,38 @@
+//! N4 of `SPEC-NOTES` literally: Eq. 5 with N4's `eta` over the active set, drop every provider
+//! with `P_i <= 0`, re-solve, until nothing is dropped. The reference for the kernel's one-pass
+//! water-filling ([`qosgate_kernel::broker::route`]).
+
+use qosgate_kernel::broker::Provider;
+
+/// The routing probabilities of N4's drop-and-re-solve for arrivals of rate `l` and variance
+/// `v` (`sigma_I^2`), one per provider (0 for a dropped one). Meaningful on the inputs `route`
+/// accepts; each round drops at least one provider or ends, so at most `ps.len() + 1` rounds.
+pub fn drop_and_resolve(l: f64, v: f64, ps: &[Provider]) -> Vec<f64> {
+    let w: Vec<f64> = ps
+        .iter()
+        .map(|p| (p.cost * (1.0 + p.cs2 + p.mu * (l * l * v - 1.0) / l)).sqrt())
+        .collect();
+    let mut active = vec![true; ps.len()];
+    loop {
+        let mu: f64 = (0..ps.len()).filter(|&i| active[i]).map(|i| ps[i].mu).sum();
+        let ws: f64 = (0..ps.len()).filter(|&i| active[i]).map(|i| w[i]).sum();
+        let p: Vec<f64> = (0..ps.len())
+            .map(|i| {
+                if active[i] {
+                    ps[i].mu / l - (mu - l) / l * w[i] / ws
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+        let drop: Vec<usize> = (0..ps.len())
+            .filter(|&i| active[i] && p[i] <= 0.0)
+            .collect();
+        if drop.is_empty() {
+            return p;
+        }
+        for i in drop {
+            active[i] = false;
+        }
+    }
+}

@@ -1,0 +1,42 @@
+//! Running a command-line binary in an end-to-end test. The harness's tests pass
+//! `env!("CARGO_BIN_EXE_qosgate")`, which cargo sets for the package that owns the binary and
+//! builds before its tests.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+/// Runs `bin` with `args` and waits for it.
+pub fn run(bin: &str, args: &[&str]) -> Output {
+    Command::new(bin)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("running {bin}: {e}"))
+}
+
+/// Runs `bin` with `args` and `input` on its standard input.
+pub fn run_with_stdin(bin: &str, args: &[&str], input: &[u8]) -> Output {
+    let mut child = Command::new(bin)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("running {bin}: {e}"));
+    child
+        .stdin
+        .take()
+        .expect("a piped standard input")
+        .write_all(input)
+        .expect("writing the standard input");
+    child.wait_with_output().expect("the process finishes")
+}
+
+/// The standard output (UTF-8, as every command of the workspace prints).
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("UTF-8 output")
+}
+
+/// The standard error, invalid UTF-8 replaced.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}

@@ -1,0 +1,36 @@
+//! Test oracles of the qosgate workspace: independent models and invariant checks that the
+//! property tests (`kernel/tests`, `harness/tests`) and the fuzz targets (`fuzz/`) share, so that
+//! each is written once. Dev-only: no crate of the workspace depends on it outside its tests.
+//!
+//! Every check returns `Err` with a message naming what broke; a property test turns it into a
+//! failure (`.map_err(TestCaseError::fail)?`), a fuzz target into a panic (`.unwrap()`).
+//!
+//! - [`slots`]: the slot table as a list of applied intervals, summed at each instant.
+//! - [`broker`]: N4's drop-and-re-solve, the reference for the broker's one-pass water-filling.
+//! - [`leases`]: the lease manager's state invariants and a preemption choice's promises.
+//! - [`transfer`]: optimality of a split of load for a convex cost (PAP, the broker).
+//! - [`cli`]: running a command-line binary and reading its output.
+//! - [`traces`]: the committed trace cut-downs, and the full traces a user points to.
+//! - `swf` (feature `harness`): the invariants of a trace the SWF reader accepts.
+
+pub mod broker;
+pub mod cli;
+pub mod leases;
+pub mod slots;
+#[cfg(feature = "harness")]
+pub mod swf;
+pub mod traces;
+pub mod transfer;
+
+/// The outcome of a check: `Err` names the invariant that broke.
+pub type Check = Result<(), String>;
+
+/// Returns `Err(format!(..))` from the enclosing check unless `cond` holds.
+macro_rules! ensure {
+    ($cond:expr, $($msg:tt)+) => {
+        if !$cond {
+            return Err(format!($($msg)+));
+        }
+    };
+}
+pub(crate) use ensure;
