@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, criterion_group, criterion_main};
-use qosgate_kernel::bucket::{Bucket, Conformance, Knowledge};
+use qosgate_kernel::bucket::{Bucket, Conformance, Knowledge, Oversize};
 use qosgate_kernel::fairq::{Discipline, FairQueue, FlowId};
 use qosgate_kernel::registry::Registration;
 use qosgate_kernel::resource::{Kind, Resource};
@@ -202,6 +202,7 @@ fn registry_admission(c: &mut Criterion) {
             sigma: 2 * MAX_TASK,
             imax: MAX_TASK,
             knowledge: Knowledge::Exact,
+            oversize: Oversize::Refuse,
         };
         let mut resource =
             Resource::<N, 16, 1>::new(Kind::Gs, Discipline::Wfq, &[CAPACITY], MAX_TASK, N as u16)

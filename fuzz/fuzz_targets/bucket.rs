@@ -8,7 +8,7 @@ mod common;
 use arbitrary::Arbitrary;
 use common::{K, Num, instr};
 use libfuzzer_sys::fuzz_target;
-use qosgate_kernel::bucket::{Bucket, Charge, Conformance, Knowledge};
+use qosgate_kernel::bucket::{Bucket, Charge, Conformance, Knowledge, Oversize};
 use qosgate_kernel::units::{MAX_TASK_WORK, Work};
 use qosgate_kernel::{Error, Param};
 
@@ -22,6 +22,8 @@ struct Input {
     sigma: Num,
     imax: Num,
     knowledge: K,
+    /// An `Exact` bucket admits tasks above `I_max` (up to sigma).
+    admit: bool,
     /// Bring invalid parameters into range instead of stopping at the constructor's error.
     repair: bool,
     ops: Vec<Op>,
@@ -59,6 +61,7 @@ struct Model {
     sigma: u64,
     imax: u64,
     knowledge: Knowledge,
+    oversize: Oversize,
     now: u64,
     submitted: u64,
     /// Receipts not fed back yet, in feedback modes.
@@ -119,7 +122,11 @@ impl Model {
             assert_eq!(got, Err(Error::InvalidParameter(Param::Work)));
             return;
         }
-        if work > self.imax {
+        let largest = match (self.knowledge, self.oversize) {
+            (Knowledge::Exact, Oversize::Admit) => self.sigma,
+            _ => self.imax,
+        };
+        if work > largest {
             assert_eq!(got, Err(Error::TaskTooLarge));
             return;
         }
@@ -271,7 +278,7 @@ fn run(input: Input) {
     } else {
         None
     };
-    let mut b = match (built, expected_err) {
+    let b = match (built, expected_err) {
         (Ok(b), None) => b,
         (Err(e), Some(p)) => {
             assert_eq!(e, Error::InvalidParameter(p));
@@ -288,11 +295,19 @@ fn run(input: Input) {
         }
         (got, want) => panic!("Bucket::new: got {got:?}, expected error {want:?}"),
     };
+    let oversize = if input.admit {
+        Oversize::Admit
+    } else {
+        Oversize::Refuse
+    };
+    let mut b = b.with_oversize(oversize);
+    assert_eq!(b.oversize(), oversize);
     let mut m = Model {
         rho,
         sigma,
         imax,
         knowledge,
+        oversize,
         now,
         submitted: 0,
         receipts: Vec::new(),

@@ -10,7 +10,7 @@ use std::collections::{HashMap, VecDeque};
 use arbitrary::Arbitrary;
 use common::{D, K, Num, Num16};
 use libfuzzer_sys::fuzz_target;
-use qosgate_kernel::bucket::Knowledge;
+use qosgate_kernel::bucket::{Knowledge, Oversize};
 use qosgate_kernel::fairq::{Discipline, FlowId};
 use qosgate_kernel::registry::{RateBasis, Registration};
 use qosgate_kernel::resource::{Class, Completion, Counts, Decision, Kind, Resource, Task};
@@ -62,6 +62,7 @@ enum Op {
         sigma: Num,
         imax: Num,
         knowledge: K,
+        admit: bool,
     },
     /// A registration likely to pass Eq. 1 and 2: rho a fraction of the share it would get.
     RegisterFit {
@@ -70,6 +71,7 @@ enum Op {
         imax: u64,
         burst: u8,
         knowledge: K,
+        admit: bool,
     },
     Deregister(u8),
     SubmitGs {
@@ -468,7 +470,8 @@ impl Model {
             return refused(got, Error::Unknown);
         };
         // Eq. 4 is checked only when workloads are known exactly.
-        if work > MAX_TASK_WORK || (work > reg.imax && reg.knowledge == Knowledge::Exact) {
+        let eq4 = reg.knowledge == Knowledge::Exact && reg.oversize == Oversize::Refuse;
+        if work > MAX_TASK_WORK || (work > reg.imax && eq4) {
             return refused(got, Error::TaskTooLarge);
         }
         if work == 0 {
@@ -703,6 +706,7 @@ fn registration(
     sigma: u64,
     imax: u64,
     knowledge: Knowledge,
+    admit: bool,
 ) -> Registration {
     Registration {
         weight,
@@ -710,6 +714,11 @@ fn registration(
         sigma,
         imax,
         knowledge,
+        oversize: if admit {
+            Oversize::Admit
+        } else {
+            Oversize::Refuse
+        },
     }
 }
 
@@ -787,6 +796,7 @@ fn run(input: Input) {
                 sigma,
                 imax,
                 knowledge,
+                admit,
             } => {
                 let reg = registration(
                     weight.get(),
@@ -794,6 +804,7 @@ fn run(input: Input) {
                     sigma.get(),
                     imax.get(),
                     knowledge.get(),
+                    admit,
                 );
                 m.register(&mut r, reg);
             }
@@ -803,6 +814,7 @@ fn run(input: Input) {
                 imax,
                 burst,
                 knowledge,
+                admit,
             } => {
                 let w = weight.get().max(1);
                 let share =
@@ -812,7 +824,10 @@ fn run(input: Input) {
                     .max(1);
                 let imax = 1 + imax % m.max_task;
                 let sigma = imax.saturating_mul(1 + u64::from(burst % 8));
-                m.register(&mut r, registration(w, rho, sigma, imax, knowledge.get()));
+                m.register(
+                    &mut r,
+                    registration(w, rho, sigma, imax, knowledge.get(), admit),
+                );
             }
             Op::Deregister(f) => m.deregister(&mut r, flow_id(f)),
             Op::SubmitGs { flow, work } => m.submit_gs(&mut r, flow_id(flow), work.get()),

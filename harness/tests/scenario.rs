@@ -8,7 +8,9 @@ use qosgate_harness::experiments::kokkinos2009::params::Layout;
 use qosgate_harness::experiments::kokkinos2009::presets::{
     self, Arrivals, Spread, Table6, Variant, Workload,
 };
-use qosgate_harness::models::grid::scenario::{self, Dist, Knowledge, MetaOrder, Scenario};
+use qosgate_harness::models::grid::scenario::{
+    self, Dist, Knowledge, MetaOrder, Oversize, Scenario,
+};
 
 const QOSGATE: &str = env!("CARGO_BIN_EXE_qosgate");
 
@@ -47,11 +49,37 @@ fn variants() -> Vec<Scenario> {
         .iter()
         .map(|n| presets::get(n).unwrap())
         .collect();
-    for (spread, workload, knowledge) in [
-        (Spread::Un5, Workload::Fixed, Knowledge::Exact),
-        (Spread::Mixed, Workload::S0, Knowledge::ConservativeFeedback),
-        (Spread::Un50, Workload::S30, Knowledge::Window(10)),
-        (Spread::Un20, Workload::S10, Knowledge::Aggressive),
+    for (spread, workload, knowledge, oversize) in [
+        (
+            Spread::Un5,
+            Workload::Fixed,
+            Knowledge::Exact,
+            Oversize::Refuse,
+        ),
+        (
+            Spread::Un20,
+            Workload::S0,
+            Knowledge::Exact,
+            Oversize::Admit,
+        ),
+        (
+            Spread::Mixed,
+            Workload::S0,
+            Knowledge::ConservativeFeedback,
+            Oversize::Refuse,
+        ),
+        (
+            Spread::Un50,
+            Workload::S30,
+            Knowledge::Window(10),
+            Oversize::Refuse,
+        ),
+        (
+            Spread::Un20,
+            Workload::S10,
+            Knowledge::Aggressive,
+            Oversize::Refuse,
+        ),
     ] {
         all.push(
             Variant {
@@ -60,6 +88,7 @@ fn variants() -> Vec<Scenario> {
                 gs_interarrival: spread,
                 gs_workload: workload,
                 knowledge,
+                oversize,
                 layout: Layout::Multi,
                 order: MetaOrder::Wfq,
                 sec644: false,

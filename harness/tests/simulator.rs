@@ -1,15 +1,16 @@
 //! The grid simulator (`harness/src/sim/`, issue 5) on random scenarios: random resources (every
 //! type, WFQ or SCFQ, one to three CPUs), random GS users (exact workload knowledge, rho within
-//! the resources' capacity, tasks within their `I_max`) and BE users, random distributions and
-//! deadlines.
+//! the resources' capacity, workloads of mean 0.8 `I_max` (exponential ones exceed it), with or
+//! without admitting tasks above it) and BE users, random distributions and deadlines.
 //!
 //! Checked on every run's records (the event log):
 //! - every task created appears exactly once, numbered in creation order;
 //! - a completed task's times are in order: created <= released <= arrived <= started <=
 //!   finished <= returned; a failed task was handled as BE at a GS_BE_EQUAL resource;
-//! - **every task handled as GS completed within the end-to-end bound the kernel guaranteed it**
-//!   (withholding, transfers and the resource's bound);
-//! - a GS user's task above its `I_max` is never handled as GS (Eq. 4);
+//! - **every task within its `I_max` handled as GS completed within the end-to-end bound the
+//!   kernel guaranteed it** (withholding, transfers and the resource's bound);
+//! - a GS user's task above its `I_max` is handled as GS only if the user admits such tasks
+//!   (`oversize = "admit"`; else Eq. 4 refuses it), and never above its `sigma`;
 //! - the same scenario and replication give the same records (byte-identical JSON).
 //!
 //! Scenarios where a GS user cannot register anywhere are refused by the simulator (an error
@@ -21,8 +22,8 @@ use qosgate_harness::models::Model;
 use qosgate_harness::models::grid::Grid;
 use qosgate_harness::models::grid::record::{Outcome, TaskClass, TaskRecord};
 use qosgate_harness::models::grid::scenario::{
-    Discipline, Dist, Knowledge, Meta, MetaOrder, Network, ResourceConfig, ResourceKind, Scenario,
-    UserClass, UserConfig,
+    Discipline, Dist, Knowledge, Meta, MetaOrder, Network, Oversize, ResourceConfig, ResourceKind,
+    Scenario, UserClass, UserConfig,
 };
 
 /// 64 cases per property, or `PROPTEST_CASES`.
@@ -80,8 +81,9 @@ fn user(i: usize) -> impl Strategy<Value = UserConfig> {
         1_000_000u64..50_000_000,
         10.0..400.0f64,
         50.0..3_000.0f64,
+        proptest::option::of(prop_oneof![Just(Oversize::Refuse), Just(Oversize::Admit)]),
     )
-        .prop_flat_map(move |(gs, weight, rho, m, imax, gap, deadline)| {
+        .prop_flat_map(move |(gs, weight, rho, m, imax, gap, deadline, oversize)| {
             (
                 dist(imax as f64 * 0.8),
                 dist(gap),
@@ -96,6 +98,7 @@ fn user(i: usize) -> impl Strategy<Value = UserConfig> {
                     sigma_mi: gs.then_some(m * imax),
                     max_task_mi: gs.then_some(imax),
                     knowledge: gs.then_some(Knowledge::Exact),
+                    oversize: oversize.filter(|_| gs),
                     workload,
                     interarrival,
                     phase_s,
@@ -183,18 +186,23 @@ fn check(s: &Scenario) -> Result<(), TestCaseError> {
         }
         if r.handled_as == TaskClass::Gs {
             prop_assert_eq!(r.outcome, Outcome::Completed, "{:?}", r);
-            let bound = r.bound.unwrap();
-            let delay = r.delay().unwrap();
-            prop_assert!(
-                delay <= bound + 1e-6,
-                "task {} of {} took {} s, bound {} s: {:?}",
-                r.task,
-                r.user,
-                delay,
-                bound,
-                r
-            );
-            prop_assert!(r.workload_mi <= user.max_task_mi.unwrap());
+            if r.workload_mi <= user.max_task_mi.unwrap() {
+                let bound = r.bound.unwrap();
+                let delay = r.delay().unwrap();
+                prop_assert!(
+                    delay <= bound + 1e-6,
+                    "task {} of {} took {} s, bound {} s: {:?}",
+                    r.task,
+                    r.user,
+                    delay,
+                    bound,
+                    r
+                );
+            } else {
+                // Above I_max (Eq. 4) only when the user admits it, and never above sigma.
+                prop_assert_eq!(user.oversize, Some(Oversize::Admit), "{:?}", r);
+                prop_assert!(r.workload_mi <= user.sigma_mi.unwrap(), "{:?}", r);
+            }
         }
     }
     let again = Grid::simulate(s, 0).map_err(|e| TestCaseError::fail(format!("{e:#}")))?;

@@ -10,7 +10,7 @@
 //! `O(log users + CPUs)`; complete `O(1)` plus closing a temporary flow; next finish `O(CPUs)`.
 
 use qosgate_kernel::Error;
-use qosgate_kernel::bucket::Knowledge;
+use qosgate_kernel::bucket::{Knowledge, Oversize};
 use qosgate_kernel::fairq::{Discipline, FlowId};
 use qosgate_kernel::registry::Registration;
 use qosgate_kernel::resource::{Class, Completion, Decision, Kind, Task};
@@ -301,6 +301,7 @@ pub unsafe extern "C" fn qg_scheduler_register(
                 sigma: r.sigma,
                 imax: r.imax,
                 knowledge: knowledge(r.knowledge, r.window)?,
+                oversize: Oversize::Refuse,
             };
             let out = instance::output(flow)?;
             out.write(s.register(reg)?);

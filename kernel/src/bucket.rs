@@ -31,7 +31,9 @@
 use core::num::NonZeroU64;
 
 use crate::error::{Error, Param};
-use crate::units::{Instructions, MAX_TASK_WORK, Mips, Ticks, Work, instructions};
+use crate::units::{
+    Instructions, MAX_TASK_WORK, Mips, TICKS_PER_SECOND, Ticks, Work, instructions,
+};
 
 /// What the scheduler knows of a task's work when it submits it (Sec. 4.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,6 +49,26 @@ pub enum Knowledge {
     Window(u16),
     /// Tasks go uncharged until feedback: no deterministic delay bound exists.
     Aggressive,
+}
+
+/// What to do with a task whose work is known (`Exact`) and exceeds the registration's `I_max`.
+///
+/// Eq. 4 (`I_i^j <= I_ir^max`) is an agreement made at registration, and the delay bound of
+/// Eq. 5 covers only tasks within it. A user whose workloads have no finite maximum (seed 004
+/// Sec. 6.4.3 draws them from an exponential distribution and sets `I_max` to its mean) cannot
+/// keep that agreement: [`Oversize::Refuse`] then sends every larger task elsewhere (the GS user
+/// "schedules it like a BE task", Sec. 3.4), [`Oversize::Admit`] charges it its real work like
+/// any other and submits it without a bound covering it. Under the other modes a task's size is
+/// unknown when it is sent, so no task is refused for its size and the rule has no effect.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Oversize {
+    /// Eq. 4 is enforced: a task above `I_max` is refused with [`Error::TaskTooLarge`].
+    #[default]
+    Refuse,
+    /// A task above `I_max` is taken (up to `sigma`, the most a bucket can ever cover); the delay
+    /// bound does not cover it.
+    Admit,
 }
 
 /// Whether a task conforms, and if not, when it will.
@@ -78,6 +100,7 @@ pub struct Bucket {
     sigma: Instructions,
     imax: Work,
     knowledge: Knowledge,
+    oversize: Oversize,
     level: Instructions,
     at: Ticks,
     submitted: Work,
@@ -113,6 +136,7 @@ impl Bucket {
             sigma,
             imax,
             knowledge,
+            oversize: Oversize::Refuse,
             level: sigma,
             at: now,
             submitted: 0,
@@ -120,9 +144,23 @@ impl Bucket {
         })
     }
 
+    /// The bucket with `rule` for tasks above `I_max` (the default is [`Oversize::Refuse`]).
+    #[must_use]
+    pub fn with_oversize(self, rule: Oversize) -> Self {
+        Self {
+            oversize: rule,
+            ..self
+        }
+    }
+
     /// The workload-knowledge mode.
     pub fn knowledge(&self) -> Knowledge {
         self.knowledge
+    }
+
+    /// The rule for tasks above `I_max`.
+    pub fn oversize(&self) -> Oversize {
+        self.oversize
     }
 
     /// `J(t)`: work accounted so far, in MI (charges plus feedback corrections).
@@ -165,7 +203,8 @@ impl Bucket {
     /// `O(1)`, one division only when the task must wait.
     ///
     /// Errors: `InvalidParameter(Work)` for zero work; [`Error::TaskTooLarge`] if `work > I_max`
-    /// (Eq. 4); [`Error::Full`] if 65,535 tasks await feedback; [`Error::TimeWentBackwards`].
+    /// (Eq. 4), or, with [`Oversize::Admit`] under `Exact`, if `work > sigma` (such a task could
+    /// never conform); [`Error::Full`] if 65,535 tasks await feedback; [`Error::TimeWentBackwards`].
     #[inline]
     pub fn check(&self, now: Ticks, work: Work) -> Result<Conformance, Error> {
         self.assess(now, work).map(|(verdict, _, _)| verdict)
@@ -191,6 +230,18 @@ impl Bucket {
         Ok(Charge { charged })
     }
 
+    /// The largest task [`Bucket::check`] takes, MI: `I_max`, or `sigma` when an `Exact` bucket
+    /// admits oversized tasks.
+    fn largest_task(&self) -> Work {
+        match (self.knowledge, self.oversize) {
+            // sigma came from whole MI (`instructions(sigma)` at construction): exact.
+            (Knowledge::Exact, Oversize::Admit) => {
+                u64::try_from(self.sigma).map_or(0, |i| i / TICKS_PER_SECOND)
+            }
+            _ => self.imax,
+        }
+    }
+
     /// The verdict for a task of `work` MI at `now`, with the credit then and the credit needed.
     #[inline]
     fn assess(
@@ -201,14 +252,14 @@ impl Bucket {
         if work == 0 {
             return Err(Error::InvalidParameter(Param::Work));
         }
-        if work > self.imax {
+        if work > self.largest_task() {
             return Err(Error::TaskTooLarge);
         }
         let level = self.level(now)?;
         if self.awaits_feedback() && self.outstanding == u16::MAX {
             return Err(Error::Full);
         }
-        // charge_for(work) <= imax <= sigma, which fits in Instructions.
+        // charge_for(work) <= largest_task() <= sigma, which fits in Instructions.
         let need = instructions(self.charge_for(work))?;
         if let Knowledge::Window(n) = self.knowledge
             && self.outstanding >= n
@@ -291,6 +342,25 @@ mod tests {
         );
         assert!(b.charge(546_408_267, 419_900_000).is_ok());
         assert_eq!(b.submitted(), 6 * 419_900_000);
+    }
+
+    /// Admitting oversized tasks: a task of 2.5 I_max is charged its real work (it fits sigma =
+    /// 5 I_max), a task of sigma + 1 MI can never conform and is refused; a conservative bucket
+    /// still charges I_max (it never sees sizes), and the default still refuses (Eq. 4).
+    #[test]
+    fn an_admitting_exact_bucket_takes_tasks_up_to_sigma() {
+        let big = 1_049_750_000;
+        assert_eq!(u1(Knowledge::Exact).check(0, big), Err(Error::TaskTooLarge));
+        let mut b = u1(Knowledge::Exact).with_oversize(Oversize::Admit);
+        assert_eq!(b.oversize(), Oversize::Admit);
+        assert_eq!(b.charge(0, big), Ok(Charge { charged: big }));
+        assert_eq!(b.submitted(), big);
+        assert_eq!(b.check(0, 2_099_500_001), Err(Error::TaskTooLarge));
+        // sigma - big = 1,049,750,000 MI left: exactly one more such task now.
+        assert_eq!(b.charge(0, big), Ok(Charge { charged: big }));
+        assert_eq!(b.check(0, 1), Ok(Conformance::After(2)));
+        let c = u1(Knowledge::Conservative).with_oversize(Oversize::Admit);
+        assert_eq!(c.check(0, 419_900_001), Err(Error::TaskTooLarge));
     }
 
     #[test]

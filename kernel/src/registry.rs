@@ -25,7 +25,7 @@
 
 use heapless::Vec;
 
-use crate::bucket::Knowledge;
+use crate::bucket::{Knowledge, Oversize};
 use crate::error::{Error, Param};
 use crate::fairq::FlowId;
 use crate::units::{MAX_TASK_WORK, Mips, Weight, Work};
@@ -44,6 +44,9 @@ pub struct Registration {
     pub imax: Work,
     /// How the user's tasks are charged (Sec. 4.2); decides the bound's form (Eq. 5 or 9).
     pub knowledge: Knowledge,
+    /// Whether a task above `imax` whose size is known (`Exact`) is refused (Eq. 4) or taken
+    /// without a bound covering it.
+    pub oversize: Oversize,
 }
 
 impl Registration {
@@ -55,6 +58,7 @@ impl Registration {
             sigma: 0,
             imax,
             knowledge: Knowledge::Exact,
+            oversize: Oversize::Refuse,
         }
     }
 
@@ -233,6 +237,7 @@ mod tests {
             sigma: 10,
             imax: 10,
             knowledge: Knowledge::Exact,
+            oversize: Oversize::Refuse,
         }
     }
 

@@ -36,6 +36,7 @@
 use heapless::Vec;
 
 use crate::bound::BoundSpec;
+use crate::bucket::{Knowledge, Oversize};
 use crate::error::{Error, Param, Refused};
 use crate::fairq::{Discipline, FairQueue, FlowId};
 use crate::registry::{RateBasis, Registration, Registry};
@@ -319,7 +320,7 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
     /// Errors, with the task handed back: [`Error::WrongClass`] at a BE resource;
     /// [`Error::Unknown`] if `flow` is no GS registration; [`Error::TaskTooLarge`] above the
     /// user's `I_max` (Eq. 4) when the registration knows workloads exactly
-    /// ([`Knowledge::Exact`](crate::bucket::Knowledge::Exact)); `InvalidParameter(Work)` for zero
+    /// ([`Knowledge::Exact`]) and refuses oversized tasks ([`Oversize::Refuse`]); `InvalidParameter(Work)` for zero
     /// work; [`Error::TimeWentBackwards`]; [`Error::Full`] when `QUEUE` tasks wait (at a
     /// preemptive resource, counting one entry per running BE task); those of
     /// [`FairQueue::enqueue`]. Without exact knowledge the task's size is unknown when it is sent (seed 004 Sec. 4.2),
@@ -333,8 +334,8 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
             Ok(r) => *r,
             Err(e) => return Err(Refused::new(e, task)),
         };
-        let exact = reg.knowledge == crate::bucket::Knowledge::Exact;
-        if task.work > MAX_TASK_WORK || (exact && task.work > reg.imax) {
+        let eq4 = reg.knowledge == Knowledge::Exact && reg.oversize == Oversize::Refuse;
+        if task.work > MAX_TASK_WORK || (eq4 && task.work > reg.imax) {
             return Err(Refused::new(Error::TaskTooLarge, task));
         }
         if task.work == 0 {
@@ -682,6 +683,7 @@ mod tests {
             sigma: 100,
             imax: 50,
             knowledge: Knowledge::Exact,
+            oversize: Oversize::Refuse,
         }
     }
 
@@ -807,15 +809,22 @@ mod tests {
         );
     }
 
-    /// Eq. 4 needs the task's size: checked with exact knowledge; without it the size is
-    /// unknown when the task is sent, so a larger task is taken (up to `MAX_TASK_WORK`).
+    /// Eq. 4 needs the task's size: checked with exact knowledge unless the registration admits
+    /// oversized tasks; without it the size is unknown when the task is sent, so a larger task
+    /// is taken (up to `MAX_TASK_WORK`).
     #[test]
     fn eq4_is_checked_only_when_workloads_are_known() {
-        let mut r = R::new(Kind::Gs, Discipline::Scfq, &[10], 100, 2).unwrap();
+        let mut r = R::new(Kind::Gs, Discipline::Scfq, &[10], 100, 3).unwrap();
         let exact = r.register(gs(2)).unwrap();
         let blind = r
             .register(Registration {
                 knowledge: Knowledge::ConservativeFeedback,
+                ..gs(2)
+            })
+            .unwrap();
+        let admitting = r
+            .register(Registration {
+                oversize: Oversize::Admit,
                 ..gs(2)
             })
             .unwrap();
@@ -825,6 +834,7 @@ mod tests {
             Error::TaskTooLarge
         );
         r.submit_gs(0, blind, big).unwrap();
+        r.submit_gs(0, admitting, Task { id: 3, ..big }).unwrap();
         let huge = Task {
             id: 2,
             work: MAX_TASK_WORK + 1,

@@ -11,7 +11,7 @@ use driver::{Scenario, User};
 use proptest::prelude::*;
 use qosgate_kernel::Error;
 use qosgate_kernel::bound::BoundSpec;
-use qosgate_kernel::bucket::{Bucket, Knowledge};
+use qosgate_kernel::bucket::{Bucket, Knowledge, Oversize};
 use qosgate_kernel::fairq::{Discipline, FairQueue};
 use qosgate_kernel::registry::{RateBasis, Registration};
 use qosgate_kernel::resource::Kind;
@@ -341,7 +341,9 @@ proptest! {
         // (weight, rho) of the users admitted so far.
         let mut admitted: Vec<(u16, u64)> = Vec::new();
         for (weight, rho) in attempts {
-            let reg = Registration { weight, rho, sigma: 100, imax: 100, knowledge: Knowledge::Exact };
+            let reg = Registration {
+                weight, rho, sigma: 100, imax: 100, knowledge: Knowledge::Exact, oversize: Oversize::Refuse,
+            };
             let w_after: u64 = admitted.iter().map(|u| u64::from(u.0)).sum::<u64>() + u64::from(weight);
             let fits = |(w, r): (u16, u64)| u128::from(r) * u128::from(w_after) <= u128::from(capacity) * u128::from(w);
             let want = if admitted.len() == FLOWS {

@@ -71,6 +71,9 @@ pub struct Verdict {
     /// Why a statement that does not hold cannot hold here, in one line (printed only when it
     /// does not hold): a known inconsistency of the paper, with its SPEC-NOTES item.
     pub why: Option<String>,
+    /// How the statement fares under another reading of the paper, where the paper admits two
+    /// (printed as `Other reading:` whether or not the statement holds).
+    pub other_reading: Option<String>,
 }
 
 impl Verdict {
@@ -78,6 +81,14 @@ impl Verdict {
     pub fn because(self, why: &str) -> Self {
         Self {
             why: Some(why.to_owned()),
+            ..self
+        }
+    }
+
+    /// The verdict with `note`, how the statement fares under another reading of the paper.
+    pub fn other_reading(self, note: String) -> Self {
+        Self {
+            other_reading: Some(note),
             ..self
         }
     }
@@ -101,6 +112,7 @@ pub fn verdict(claim: &str, criterion: &str, failures: &[String], evidence: Stri
         holds: failures.is_empty(),
         evidence,
         why: None,
+        other_reading: None,
     }
 }
 
@@ -143,6 +155,9 @@ impl Report {
                 ));
                 if let (false, Some(why)) = (v.holds, &v.why) {
                     out.push_str(&wrap(&format!("Why: {why}"), 100));
+                }
+                if let Some(note) = &v.other_reading {
+                    out.push_str(&wrap(&format!("Other reading: {note}"), 100));
                 }
                 out.push('\n');
             }

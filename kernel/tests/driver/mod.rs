@@ -7,7 +7,7 @@
 //! for decisions until it has none, as a firmware or the harness would.
 
 use qosgate_kernel::bound::BoundSpec;
-use qosgate_kernel::bucket::{Bucket, Conformance, Knowledge};
+use qosgate_kernel::bucket::{Bucket, Conformance, Knowledge, Oversize};
 use qosgate_kernel::fairq::{Discipline, FlowId};
 use qosgate_kernel::registry::{RateBasis, Registration};
 use qosgate_kernel::resource::{Class, Decision, Kind, Resource, Task};
@@ -93,6 +93,7 @@ impl Scenario {
                 sigma: u.m * u.imax,
                 imax: u.imax,
                 knowledge: Knowledge::Exact,
+                oversize: Oversize::Refuse,
             };
             let flow = res.register(reg).expect("planned registration fits Eq. 1");
             let bucket = Bucket::new(0, rho, reg.sigma, u.imax, Knowledge::Exact).unwrap();

@@ -5,7 +5,7 @@
 //!
 //! Units are the kernel's ([`qosgate_kernel::units`]): rates in MIPS, work in MI.
 
-use qosgate_kernel::bucket::Knowledge;
+use qosgate_kernel::bucket::{Knowledge, Oversize};
 use qosgate_kernel::registry::Registration;
 use qosgate_kernel::units::{Mips, Weight, Work};
 use serde::Serialize;
@@ -38,6 +38,7 @@ impl User {
             sigma: self.sigma,
             imax: self.imax,
             knowledge: Knowledge::Exact,
+            oversize: Oversize::Refuse,
         }
     }
 }

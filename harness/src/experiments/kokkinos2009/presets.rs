@@ -41,8 +41,8 @@ use qosgate_kernel::units::{TICKS_PER_SECOND, Ticks, Work};
 use super::bounds;
 use super::params::{self, Layout};
 use crate::models::grid::scenario::{
-    self, Discipline, Dist, Knowledge, Meta, MetaOrder, Network, ResourceConfig, ResourceKind,
-    Scenario, UserClass, UserConfig,
+    self, Discipline, Dist, Knowledge, Meta, MetaOrder, Network, Oversize, ResourceConfig,
+    ResourceKind, Scenario, UserClass, UserConfig,
 };
 
 /// Table 2: the fixed inter-arrival times of U1, U2, U3 (in [`params::USERS`] order), seconds.
@@ -287,6 +287,10 @@ pub struct Variant {
     /// What the meta-scheduler knows of U1-U3's workloads (Sec. 6.4.3); it also sets their
     /// deadlines (module doc).
     pub knowledge: Knowledge,
+    /// What an `Exact` user does with a task above its `I_max` (Sec. 6.4.3 draws workloads
+    /// from an exponential with `I_max` its mean): [`Oversize::Refuse`] applies Eq. 4 (the task
+    /// is handled as BE), [`Oversize::Admit`] sends it as GS without a bound covering it.
+    pub oversize: Oversize,
     /// One CPU of the total capacity per resource, or 30 / 20 / 10 CPUs of 26,000 MIPS (Table 5,
     /// Sec. 6.4.1); the deadlines follow (Eq. 10).
     pub layout: Layout,
@@ -344,6 +348,7 @@ impl Variant {
         gs_interarrival: Spread::Fixed,
         gs_workload: Workload::Fixed,
         knowledge: Knowledge::Exact,
+        oversize: Oversize::Refuse,
         layout: Layout::Single,
         order: MetaOrder::Edf,
         sec644: false,
@@ -363,7 +368,7 @@ impl Variant {
     ///
     /// The name is `kokkinos2009-` and the Table 6 scenario, then one suffix for each field
     /// that differs from [`Variant::PRESET`]: `-multi`, `-u4-546`, `-un20`, `-s10`, `-window5`
-    /// (or `-conservative`, `-conservative-feedback`, `-aggressive`), `-wfq`, `-sec644`,
+    /// (or `-conservative`, `-conservative-feedback`, `-aggressive`), `-admit`, `-wfq`, `-sec644`,
     /// `-be-first` or `-random-phase`.
     ///
     /// Errors: a `u4_interarrival_s` that is not a positive number of seconds (named by its key,
@@ -376,6 +381,7 @@ impl Variant {
             gs_interarrival,
             gs_workload,
             knowledge,
+            oversize,
             layout,
             order,
             sec644,
@@ -412,6 +418,8 @@ impl Variant {
                 sigma_mi: gs.then_some(u.sigma),
                 max_task_mi: gs.then_some(u.imax),
                 knowledge: gs.then_some(knowledge),
+                oversize: (gs && knowledge == Knowledge::Exact && oversize != Oversize::Refuse)
+                    .then_some(oversize),
                 workload: gs_workload.of(u.imax),
                 interarrival: gs_interarrival.around(gap),
                 phase_s: None,
@@ -427,6 +435,7 @@ impl Variant {
                 sigma_mi: None,
                 max_task_mi: None,
                 knowledge: None,
+                oversize: None,
                 workload: Dist::Fixed(BE_WORKLOAD_MI as f64),
                 interarrival: Dist::Fixed(gap),
                 phase_s: None,
@@ -571,6 +580,9 @@ fn name(v: &Variant) -> String {
         Knowledge::Window(n) => name.push_str(&format!("-window{n}")),
         Knowledge::Aggressive => name.push_str("-aggressive"),
     }
+    if v.oversize == Oversize::Admit && v.knowledge == Knowledge::Exact {
+        name.push_str("-admit");
+    }
     if v.order == MetaOrder::Wfq {
         name.push_str("-wfq");
     }
@@ -598,6 +610,9 @@ fn description(v: &Variant, users: &[UserConfig]) -> String {
     };
     let knowledge = match v.knowledge {
         _ if v.resources == Table6::Be => "no GS registration".to_owned(),
+        Knowledge::Exact if v.oversize == Oversize::Admit => {
+            "exact knowledge, tasks above I_max admitted".to_owned()
+        }
         Knowledge::Exact => "exact knowledge".to_owned(),
         Knowledge::Conservative => "conservative knowledge".to_owned(),
         Knowledge::ConservativeFeedback => "conservative knowledge with feedback".to_owned(),

@@ -160,6 +160,10 @@ pub struct UserConfig {
     /// GS users: what the meta-scheduler knows of a task's workload (seed 004 Sec. 4.2).
     #[serde(default)]
     pub knowledge: Option<Knowledge>,
+    /// GS users with `exact` knowledge: what becomes of a task above `max_task_mi` (Eq. 4);
+    /// absent: `refuse`.
+    #[serde(default)]
+    pub oversize: Option<Oversize>,
     /// Task workload, MI.
     pub workload: Dist,
     /// Time between task creations, seconds.
@@ -182,6 +186,28 @@ pub enum UserClass {
     Gs,
     /// Best effort.
     Be,
+}
+
+/// What a GS user with exact knowledge does with a task above its `max_task_mi` (the kernel's
+/// [`qosgate_kernel::bucket::Oversize`]). In TOML: `"refuse"` or `"admit"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Oversize {
+    /// Eq. 4: the task is not sent under a guarantee; the meta-scheduler handles it as best
+    /// effort.
+    Refuse,
+    /// The task is charged its real work and sent as GS when it conforms (up to `sigma_mi`); its
+    /// delay bound does not cover it.
+    Admit,
+}
+
+impl From<Oversize> for qosgate_kernel::bucket::Oversize {
+    fn from(o: Oversize) -> Self {
+        match o {
+            Oversize::Refuse => Self::Refuse,
+            Oversize::Admit => Self::Admit,
+        }
+    }
 }
 
 /// Workload knowledge of seed 004 Sec. 4.2 (the kernel's [`qosgate_kernel::bucket::Knowledge`]).
@@ -516,6 +542,7 @@ fn check_users(p: &mut Problems, users: &[UserConfig], resources: &[ResourceConf
                     ("sigma_mi", u.sigma_mi.is_some()),
                     ("max_task_mi", u.max_task_mi.is_some()),
                     ("knowledge", u.knowledge.is_some()),
+                    ("oversize", u.oversize.is_some()),
                 ];
                 for (key, _) in given.iter().filter(|(_, some)| *some) {
                     p.add(
@@ -551,6 +578,12 @@ fn check_gs_user(p: &mut Problems, i: usize, u: &UserConfig, resources: &[Resour
     }
     if u.knowledge == Some(Knowledge::Window(0)) {
         p.add(at("knowledge.window"), "must be at least 1 task");
+    }
+    if u.oversize.is_some() && u.knowledge.is_some_and(|k| k != Knowledge::Exact) {
+        p.add(
+            at("oversize"),
+            "only a user with exact knowledge sees a task's size before sending it: remove it",
+        );
     }
     if let Some(imax) = u.max_task_mi
         && (imax == 0 || imax > MAX_TASK_WORK)
@@ -785,6 +818,7 @@ pub fn to_toml(s: &Scenario) -> String {
             sigma_mi,
             max_task_mi,
             knowledge,
+            oversize,
             workload,
             interarrival,
             phase_s,
@@ -825,6 +859,18 @@ pub fn to_toml(s: &Scenario) -> String {
                 "knowledge",
                 &k,
                 "what the meta-scheduler knows of workloads",
+            );
+        }
+        if let Some(o) = oversize {
+            let o = match o {
+                Oversize::Refuse => "refuse",
+                Oversize::Admit => "admit",
+            };
+            kv(
+                &mut out,
+                "oversize",
+                &string(o),
+                "a task above max_task_mi: refuse (Eq. 4) or admit",
             );
         }
         kv(&mut out, "workload", &dist(workload), "MI per task");
@@ -926,6 +972,9 @@ mod tests {
                 sigma_mi: knowledge.map(|_| 50_000),
                 max_task_mi: knowledge.map(|_| 10_000),
                 knowledge,
+                oversize: knowledge
+                    .filter(|k| *k == Knowledge::Exact)
+                    .map(|_| Oversize::Admit),
                 workload,
                 interarrival,
                 phase_s: (class == UserClass::Be).then_some(Dist::Uniform { min: 0.0, max: 2.5 }),
@@ -1038,14 +1087,19 @@ mod tests {
     fn every_problem_of_a_file_gets_its_own_located_line() {
         let mut s = one_of_each();
         s.replications = 0;
+        s.users[1].oversize = Some(Oversize::Refuse);
         s.users[5].weight = 0;
         let text = to_toml(&s);
         let msg = format!("{:#}", parse(&text, "f.toml").unwrap_err());
         let lines: Vec<&str> = msg.lines().collect();
-        assert_eq!(lines.len(), 2, "{msg}");
+        assert_eq!(lines.len(), 3, "{msg}");
         assert!(lines[0].starts_with("f.toml:") && lines[0].contains(": replications: "));
         assert!(
-            lines[1].contains(": users[5].weight: must be at least 1"),
+            lines[1].contains(": users[1].oversize: only a user with exact knowledge"),
+            "{msg}"
+        );
+        assert!(
+            lines[2].contains(": users[5].weight: must be at least 1"),
             "{msg}"
         );
         // The same checks on a scenario built in code, without positions.

@@ -26,7 +26,10 @@
 //!   learns the real workload when the task ends (feedback reaches it one hop later); under
 //!   full-aggressive submission, which has no bound, it plans with the bound of conforming
 //!   tasks, which it cannot tell from the others. A task's recorded `bound` is what the
-//!   meta-scheduler planned with: a guarantee only with exact knowledge.
+//!   meta-scheduler planned with: a guarantee only with exact knowledge and a task within the
+//!   user's `I_max`. An exact user that admits larger tasks (`oversize = "admit"`) charges them
+//!   their real work and sends them under the same planning; one that refuses them (Eq. 4, the
+//!   default) finds no resource for them, and they go as best effort.
 //! - **BE tasks** are collected by the meta-scheduler and dispatched at the end of each
 //!   collection period (EDF/EST or WFQ/EST: the kernel's [`MetaScheduler`](qosgate_kernel::meta::MetaScheduler)), to the resource
 //!   where they would start earliest. The start estimate of a resource is its backlog: the work
@@ -54,7 +57,7 @@ use std::collections::VecDeque;
 use super::capacity::{Meta, Res};
 use super::record::{Outcome, Run, TaskClass, TaskRecord};
 use super::scenario::{
-    Discipline, Knowledge, MetaOrder, ResourceKind, Scenario, UserClass, UserConfig,
+    Discipline, Knowledge, MetaOrder, Oversize, ResourceKind, Scenario, UserClass, UserConfig,
 };
 use crate::des::queue::Queue;
 use crate::des::rng::{SplitMix, replication_seed};
@@ -252,12 +255,14 @@ impl World {
                         u.name
                     );
                 };
+                let oversize = u.oversize.unwrap_or(Oversize::Refuse).into();
                 let reg = Registration {
                     weight: u.weight,
                     rho,
                     sigma,
                     imax,
                     knowledge: knowledge.into(),
+                    oversize,
                 };
                 let mut refusals = Vec::new();
                 for (r, site) in sites.iter_mut().enumerate() {
@@ -267,7 +272,8 @@ impl World {
                     match site.res.register(reg) {
                         Ok(flow) => {
                             let bucket = Bucket::new(0, rho, sigma, imax, knowledge.into())
-                                .map_err(|e| anyhow!("user {}'s (rho, sigma): {e}", u.name))?;
+                                .map_err(|e| anyhow!("user {}'s (rho, sigma): {e}", u.name))?
+                                .with_oversize(oversize);
                             user.registrations.push((r, flow, bucket));
                             registrations.push((u.name.clone(), site.name.clone()));
                             break;
