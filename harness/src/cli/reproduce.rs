@@ -1,11 +1,16 @@
-//! `qosgate reproduce`: a paper's experiments (or every paper's), judged against its claims.
+//! `qosgate reproduce`: a paper's experiments (or every paper's), judged against its claims;
+//! whole, or as shards whose run files are judged together later.
 
 use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
 
+use crate::experiments::runfile;
+use crate::experiments::shard::Shard;
 use crate::experiments::{self, Options, PAPERS, Paper};
+use crate::report::html;
 
 /// Options of `qosgate reproduce`.
 #[derive(Debug, Clone, Args)]
@@ -14,7 +19,7 @@ pub struct ReproduceArgs {
     #[arg(value_name = "PAPER", required_unless_present = "list")]
     pub paper: Option<String>,
     /// List the papers, their parts and figures, and stop.
-    #[arg(long, conflicts_with_all = ["only", "out", "replications"])]
+    #[arg(long, conflicts_with_all = ["only", "out", "replications", "shard", "runs", "from"])]
     pub list: bool,
     /// Run only this part (`claim1`) or the part that shows this figure (`fig4`).
     #[arg(long, value_name = "PART|FIGURE")]
@@ -22,16 +27,31 @@ pub struct ReproduceArgs {
     /// Replications per point (default: the experiment's).
     #[arg(long, value_name = "N")]
     pub replications: Option<u32>,
-    /// Write CSV and SVG files per figure and summary.json into this directory (with `all`,
-    /// one subdirectory per paper).
-    #[arg(long, value_name = "DIR")]
-    pub out: Option<std::path::PathBuf>,
+    /// Write CSV and SVG files per figure, summary.json, index.html (the page) and timing.txt
+    /// into this directory (with `all`, one subdirectory per paper and an index.html of every
+    /// verdict).
+    #[arg(long, value_name = "DIR", conflicts_with = "shard")]
+    pub out: Option<PathBuf>,
+    /// Simulate only the K-th (0-based) of N disjoint slices of the runs and write them to
+    /// `--runs DIR` instead of judging them (`--from` judges the shards together).
+    #[arg(long, value_name = "K/N", requires = "runs")]
+    pub shard: Option<Shard>,
+    /// Write every run simulated as one JSON line into this directory (`PAPER.jsonl`, or
+    /// `PAPER-KofN.jsonl` with `--shard`).
+    #[arg(long, value_name = "DIR", conflicts_with = "from")]
+    pub runs: Option<PathBuf>,
+    /// Judge from the runs in these run directories (their `*.jsonl` files) or files instead
+    /// of simulating: every run of the reproduction, once, with the same --only and
+    /// --replications.
+    #[arg(long, value_name = "DIR", num_args = 1.., conflicts_with = "shard")]
+    pub from: Vec<PathBuf>,
 }
 
 /// Runs `qosgate reproduce`.
 ///
 /// Errors: an unknown paper or part, zero replications, a simulation error (named by its
-/// scenario), an unwritable output directory, or a failed write.
+/// scenario), run files that are not every run once (each problem named by file and line), an
+/// unwritable output directory, or a failed write.
 pub fn exec(args: &ReproduceArgs, out: &mut dyn Write) -> Result<()> {
     if args.list {
         return list(out);
@@ -56,24 +76,63 @@ pub fn exec(args: &ReproduceArgs, out: &mut dyn Write) -> Result<()> {
         only: args.only.clone(),
         progress: std::io::stderr().is_terminal(),
     };
-    for paper in papers {
-        let report = paper.reproduce(&options)?;
-        out.write_all(report.text().as_bytes())
+    if let (Some(shard), Some(dir)) = (args.shard, &args.runs) {
+        for paper in papers {
+            let stored = paper.run_shard(&options, shard, dir)?;
+            eprint!("{}", stored.timing.text());
+            writeln!(
+                out,
+                "{} shard {shard}: wrote {} of the {} runs to {}.",
+                paper.id(),
+                stored.runs,
+                stored.of,
+                stored.path.display()
+            )
             .context("writing the report")?;
+        }
+        return out.flush().context("writing output");
+    }
+    let mut stored = if args.from.is_empty() {
+        None
+    } else {
+        Some(experiments::by_paper(&papers, runfile::read(&args.from)?)?)
+    };
+    let mut pages = Vec::new();
+    for (i, paper) in papers.iter().enumerate() {
+        let done = match stored.as_mut() {
+            Some(runs) => paper.judge_stored(&options, std::mem::take(&mut runs[i]))?,
+            None => paper.reproduce(&options, args.runs.as_deref())?,
+        };
+        out.write_all(done.report.text().as_bytes())
+            .context("writing the report")?;
+        eprint!("{}", done.timing.text());
         if let Some(dir) = &args.out {
             let dir = if id == "all" {
                 dir.join(paper.id())
             } else {
                 dir.clone()
             };
-            report.write_files(&dir)?;
+            done.report.write_files(&dir, &done.timing)?;
             writeln!(
                 out,
-                "Wrote the CSV and SVG files and summary.json to {}.",
+                "Wrote the CSV and SVG files, summary.json and the page index.html to {}.",
                 dir.display()
             )
             .context("writing the report")?;
         }
+        pages.push(done.report);
+    }
+    if let (Some(dir), "all") = (&args.out, id) {
+        let reports: Vec<(&str, &_)> = pages.iter().map(|r| (r.paper, r)).collect();
+        let path = dir.join("index.html");
+        std::fs::write(&path, html::index(&reports))
+            .with_context(|| format!("writing {}", path.display()))?;
+        writeln!(
+            out,
+            "Wrote the index of every paper's verdicts to {}.",
+            path.display()
+        )
+        .context("writing the report")?;
     }
     out.flush().context("writing output")
 }

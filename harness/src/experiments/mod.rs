@@ -8,21 +8,30 @@
 //!
 //! [`Paper`] is the object-safe face of an experiment that the registry ([`PAPERS`]) lists and
 //! the command line drives: `qosgate reproduce <id>|all [--only <part or figure>] [--list]`,
-//! `qosgate presets` and `qosgate run --preset NAME`.
+//! `qosgate presets` and `qosgate run --preset NAME`. A reproduction runs whole, or as
+//! [`shard`]s that write their runs to [`runfile`]s and are judged together from them
+//! (`--shard K/N --runs DIR`, then `--from DIR`), with the same result byte for byte.
 //!
 //! A new paper is a folder here with a type implementing [`Experiment`] and a line in
 //! [`PAPERS`] (docs/adding-a-paper.md walks through it).
 
 pub mod kokkinos2009;
+pub mod runfile;
 pub mod runner;
+pub mod shard;
 
 use std::fmt::Debug;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 use anyhow::{Result, bail};
 
 use crate::models::{AnyScenario, Model};
-use crate::report::{Report, Section};
+use crate::report::{Parameters, Report, Section, Timing};
+use runfile::StoredRun;
 pub use runner::Runs;
+use runner::{Done, Plan};
+use shard::Shard;
 
 /// A paper's experiments.
 pub trait Experiment: Sync {
@@ -41,6 +50,9 @@ pub trait Experiment: Sync {
 
     /// The claims, in the paper's order.
     fn parts(&self) -> Vec<Part<Self>>;
+    /// The parameter sets the variants use: one per mode, each literal (the paper's printed
+    /// numbers) or calibrated (one documented change), with what it sets.
+    fn parameters(&self) -> Vec<Parameters>;
     /// The scenario of one variant.
     ///
     /// Errors: a variant the model refuses (named).
@@ -79,6 +91,29 @@ pub struct Options {
     pub progress: bool,
 }
 
+/// A judged reproduction and how long its simulations took (kept apart: the report is the same
+/// however the runs were made, the timing never is).
+#[derive(Debug, Clone)]
+pub struct Reproduction {
+    /// The figures and verdicts.
+    pub report: Report,
+    /// The simulations' time.
+    pub timing: Timing,
+}
+
+/// A shard's runs, simulated and written to a run file.
+#[derive(Debug, Clone)]
+pub struct StoredShard {
+    /// The run file written.
+    pub path: PathBuf,
+    /// The shard's runs.
+    pub runs: usize,
+    /// The reproduction's runs, every shard's.
+    pub of: usize,
+    /// The simulations' time.
+    pub timing: Timing,
+}
+
 /// A paper in the registry: the object-safe face of an [`Experiment`].
 pub trait Paper: Sync {
     /// [`Experiment::ID`].
@@ -97,11 +132,24 @@ pub trait Paper: Sync {
     ///
     /// Errors: a preset that cannot be built.
     fn presets(&self) -> Result<Vec<Box<dyn AnyScenario>>>;
-    /// Runs the parts `options` selects and judges them.
+    /// Runs the parts `options` selects and judges them; with `store`, also writes every run to
+    /// a run file in that directory ([`runfile`]).
     ///
     /// Errors: an `only` that names no part or figure, zero replications, a scenario or
-    /// simulation error (named by its scenario and replication).
-    fn reproduce(&self, options: &Options) -> Result<Report>;
+    /// simulation error (named by its scenario and replication), a failed write.
+    fn reproduce(&self, options: &Options, store: Option<&Path>) -> Result<Reproduction>;
+    /// Runs shard `shard` of the runs of the parts `options` selects and writes them to a run
+    /// file in `store`.
+    ///
+    /// Errors: those of [`Paper::reproduce`].
+    fn run_shard(&self, options: &Options, shard: Shard, store: &Path) -> Result<StoredShard>;
+    /// Judges the parts `options` selects from stored runs: they must be every run of those
+    /// parts, once, of this paper, this qosgate version and these replications
+    /// ([`runner::Plan::merge`]).
+    ///
+    /// Errors: an `only` that names no part or figure, zero replications, and every problem of
+    /// the runs, named by file and line.
+    fn judge_stored(&self, options: &Options, runs: Vec<StoredRun>) -> Result<Reproduction>;
 }
 
 impl<E: Experiment> Paper for E {
@@ -121,23 +169,83 @@ impl<E: Experiment> Paper for E {
         Experiment::presets(self)
     }
 
-    fn reproduce(&self, options: &Options) -> Result<Report> {
-        let mut parts = self.parts();
-        if let Some(only) = &options.only {
-            parts.retain(|p| p.id == only || p.figures.contains(&only.as_str()));
-            if parts.is_empty() {
-                bail!(
-                    "--only {only}: {} has no such part or figure; it has: {}",
-                    E::ID,
-                    self.contents()
-                        .iter()
-                        .map(|(id, figs)| format!("{id} ({})", figs.join(", ")))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                );
-            }
+    fn reproduce(&self, options: &Options, store: Option<&Path>) -> Result<Reproduction> {
+        let parts = selected(self, options)?;
+        let plan = Plan::new(self, &parts, options.replications)?;
+        let start = Instant::now();
+        let done = plan.simulate(Shard::WHOLE, options.progress)?;
+        let elapsed = start.elapsed().as_secs_f64();
+        if let Some(dir) = store {
+            runfile::write(dir, E::ID, Shard::WHOLE, &plan.lines(Shard::WHOLE, &done)?)?;
         }
-        runner::run(self, &parts, options)
+        let timing = timing::<E>(&done, Some(elapsed));
+        Ok(Reproduction {
+            report: plan.judge(self.parameters(), done)?,
+            timing,
+        })
+    }
+
+    fn run_shard(&self, options: &Options, shard: Shard, store: &Path) -> Result<StoredShard> {
+        let parts = selected(self, options)?;
+        let plan = Plan::new(self, &parts, options.replications)?;
+        let start = Instant::now();
+        let done = plan.simulate(shard, options.progress)?;
+        let elapsed = start.elapsed().as_secs_f64();
+        Ok(StoredShard {
+            path: runfile::write(store, E::ID, shard, &plan.lines(shard, &done)?)?,
+            runs: done.len(),
+            of: plan.len(),
+            timing: timing::<E>(&done, Some(elapsed)),
+        })
+    }
+
+    fn judge_stored(&self, options: &Options, runs: Vec<StoredRun>) -> Result<Reproduction> {
+        let parts = selected(self, options)?;
+        let plan = Plan::new(self, &parts, options.replications)?;
+        let done = plan.merge(runs)?;
+        let timing = timing::<E>(&done, None);
+        Ok(Reproduction {
+            report: plan.judge(self.parameters(), done)?,
+            timing,
+        })
+    }
+}
+
+/// The parts of `experiment` that `options.only` selects (all without it).
+///
+/// Errors: an `only` that names no part or figure (the message lists them).
+fn selected<E: Experiment>(experiment: &E, options: &Options) -> Result<Vec<Part<E>>> {
+    let mut parts = experiment.parts();
+    if let Some(only) = &options.only {
+        parts.retain(|p| p.id == only || p.figures.contains(&only.as_str()));
+        if parts.is_empty() {
+            bail!(
+                "--only {only}: {} has no such part or figure; it has: {}",
+                E::ID,
+                experiment
+                    .contents()
+                    .iter()
+                    .map(|(id, figs)| format!("{id} ({})", figs.join(", ")))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
+    }
+    Ok(parts)
+}
+
+/// The timing of `done`; `elapsed` is the wall time of simulating them here (`None`: read from
+/// run files).
+fn timing<E: Experiment>(
+    done: &[Done<<E::Model as Model>::Metrics>],
+    elapsed_s: Option<f64>,
+) -> Timing {
+    Timing {
+        paper: E::ID,
+        runs: done.len(),
+        events: done.iter().map(|d| d.events).sum(),
+        elapsed_s,
+        runs_s: done.iter().map(|d| d.wall_s).sum(),
     }
 }
 
@@ -155,6 +263,29 @@ pub fn paper(id: &str) -> Result<&'static dyn Paper> {
             PAPERS.iter().map(|p| p.id()).collect::<Vec<_>>().join(", ")
         ),
     }
+}
+
+/// `runs` split by paper: `result[i]` holds the runs of `papers[i]`, in the order read.
+///
+/// Errors: runs of a paper that is not among `papers`, each named by file and line (at most a
+/// dozen, then how many more).
+pub fn by_paper(papers: &[&dyn Paper], runs: Vec<StoredRun>) -> Result<Vec<Vec<StoredRun>>> {
+    let mut split: Vec<Vec<StoredRun>> = papers.iter().map(|_| Vec::new()).collect();
+    let mut foreign = Vec::new();
+    for run in runs {
+        match papers.iter().position(|p| p.id() == run.line.paper) {
+            Some(i) => split[i].push(run),
+            None => foreign.push(format!("{}: a run of {}", run.origin, run.line.paper)),
+        }
+    }
+    if !foreign.is_empty() {
+        bail!(
+            "runs of a paper this command does not reproduce ({}):\n  {}",
+            papers.iter().map(|p| p.id()).collect::<Vec<_>>().join(", "),
+            runner::listed_lines(&foreign)
+        );
+    }
+    Ok(split)
 }
 
 /// Every paper's presets, in registry order.

@@ -17,11 +17,14 @@
 pub mod cluster;
 pub mod grid;
 
+use std::fmt::Debug;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use rayon::prelude::*;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 
 use crate::config;
 
@@ -32,12 +35,18 @@ use crate::config;
 pub trait Model {
     /// The model's name in scenario files (`model = "grid"`).
     const NAME: &'static str;
-    /// What one simulation is asked to do: a value with named fields, read from TOML.
-    type Scenario: Clone + Send + Sync;
+    /// What one simulation is asked to do: a value with named fields, read from TOML. Its
+    /// `Debug` form identifies it: a stored run names the scenario it was simulated from by a
+    /// fingerprint of that form, so runs of a changed scenario are refused.
+    type Scenario: Clone + Debug + Send + Sync;
     /// What one replication produces (its per-item records and counters).
     type Run: Send;
-    /// The metrics of one replication.
-    type Metrics: Send + Sync;
+    /// The metrics of one replication. They are stored as JSON (`qosgate reproduce --runs`) and
+    /// read back to be judged (`--from`): serialising and deserialising must give the same value
+    /// back, every `f64` to the bit (serde_json's `float_roundtrip` reads what it writes; a
+    /// non-finite `f64` is written as `null` and cannot be read back, so a metric that may be
+    /// undefined is an `Option`).
+    type Metrics: Serialize + DeserializeOwned + Send + Sync;
 
     /// The scenario's name, for messages.
     fn name(scenario: &Self::Scenario) -> &str;
@@ -53,6 +62,8 @@ pub trait Model {
     fn metrics(scenario: &Self::Scenario, run: &Self::Run) -> Self::Metrics;
     /// Events the run processed (for events-per-second figures).
     fn events(run: &Self::Run) -> u64;
+    /// The seed replication `k` of `scenario` draws its random numbers from.
+    fn seed(scenario: &Self::Scenario, k: u32) -> u64;
     /// Whether every replication gives the same run (no random draw is used), so one suffices.
     fn deterministic(scenario: &Self::Scenario) -> bool;
 }

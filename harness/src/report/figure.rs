@@ -16,12 +16,16 @@ pub struct Figure {
     pub id: &'static str,
     /// Title, with the paper's figure number.
     pub title: String,
-    /// What the groups are.
+    /// What the groups are, with the unit where they are numbers.
     pub x_label: String,
     /// What is measured, with unit.
     pub y_label: String,
     /// Group labels (rows of the printed table).
     pub groups: Vec<String>,
+    /// Where the groups are points of a numeric axis (an inter-arrival time, a load), each
+    /// group's value in the unit of `x_label`: the figure is drawn as lines over that axis, with
+    /// confidence bands. `None` for groups that are categories: drawn as bars.
+    pub x_values: Option<Vec<f64>>,
     /// Series names (columns of the printed table).
     pub series: Vec<String>,
     /// `values[series][group]`; `None` where the metric is undefined in every replication.
@@ -35,16 +39,15 @@ pub struct Figure {
 }
 
 impl Figure {
-    /// The plain-text table: one row per group, one column per series (`mean ± half-width`),
-    /// then the paper's numbers where it prints them.
-    pub fn text(&self) -> String {
-        let mut headers: Vec<(&str, Align)> = vec![("", Align::Left)];
-        headers.extend(self.series.iter().map(|s| (s.as_str(), Align::Right)));
-        let paper_names: Vec<String> = self.series.iter().map(|s| format!("{s} (paper)")).collect();
+    /// The table's header and rows: one row per group, one column per series (`mean ±
+    /// half-width`, `-` where undefined), then the paper's numbers where it prints them.
+    pub fn cells(&self) -> (Vec<String>, Vec<Vec<String>>) {
+        let mut headers = vec![String::new()];
+        headers.extend(self.series.iter().cloned());
         if self.paper.is_some() {
-            headers.extend(paper_names.iter().map(|s| (s.as_str(), Align::Right)));
+            headers.extend(self.series.iter().map(|s| format!("{s} (paper)")));
         }
-        let rows: Vec<Vec<String>> = self
+        let rows = self
             .groups
             .iter()
             .enumerate()
@@ -64,6 +67,17 @@ impl Figure {
                 }
                 row
             })
+            .collect();
+        (headers, rows)
+    }
+
+    /// The plain-text table of [`Figure::cells`], under the title and the measure.
+    pub fn text(&self) -> String {
+        let (headers, rows) = self.cells();
+        let headers: Vec<(&str, Align)> = headers
+            .iter()
+            .enumerate()
+            .map(|(i, h)| (h.as_str(), if i == 0 { Align::Left } else { Align::Right }))
             .collect();
         format!(
             "{} ({})\n\n{}",
@@ -132,6 +146,7 @@ mod tests {
             x_label: "x".into(),
             y_label: "y".into(),
             groups: vec!["GB 1093".into()],
+            x_values: None,
             series: vec!["U1".into(), "U2".into()],
             values: vec![
                 vec![None],

@@ -4,16 +4,26 @@
 //! - [`stats`]: estimates over replications (mean and 95 % confidence half-width).
 //! - [`table`]: aligned plain-text tables, wrapped prose, grouped numbers.
 //! - [`figure`]: the one figure type: a table, a CSV file and an SVG drawing ([`svg`]).
-//! - This module: [`Report`] (a paper's sections, with the run's size and time), [`Section`]
-//!   (a claim with its figures and verdicts) and [`Verdict`].
+//! - [`html`]: the page a person looks at (`index.html`), and the index of every paper's.
+//! - [`timing`]: how long the simulations took, kept out of everything else.
+//! - This module: [`Report`] (a paper's sections, with the run's size, parameters and seeds),
+//!   [`Section`] (a claim with its figures and verdicts) and [`Verdict`].
+//!
+//! A report depends on the runs' metrics only, never on how long they took or where they ran:
+//! printed, written as files or as a page, it is the same byte for byte for a reproduction run
+//! whole or judged from its shards' run files. [`Timing`] (wall time, events per second) is
+//! printed apart (standard error) and written as `timing.txt`, the one file of `--out` that
+//! differs from run to run.
 //!
 //! A verdict is computed from the runs, never decided in advance: [`verdict`] holds only when
 //! no failure was found, and a claim whose data is missing fails.
 
 pub mod figure;
+pub mod html;
 pub mod stats;
 pub mod svg;
 pub mod table;
+pub mod timing;
 
 use std::path::Path;
 
@@ -22,6 +32,7 @@ use serde::Serialize;
 
 pub use figure::Figure;
 use table::wrap;
+pub use timing::Timing;
 
 /// Everything a reproduction measured and judged.
 #[derive(Debug, Clone, Serialize)]
@@ -30,6 +41,8 @@ pub struct Report {
     pub paper: &'static str,
     /// What is reproduced (`seed 004 Sec. 6.4`).
     pub title: &'static str,
+    /// The parameter sets the variants use (one per mode).
+    pub parameters: Vec<Parameters>,
     /// Replications of each variant with a random distribution.
     pub random_replications: u32,
     /// Replications of each variant whose distributions are all fixed (deterministic).
@@ -40,10 +53,43 @@ pub struct Report {
     pub variants: usize,
     /// Simulation events processed over all runs.
     pub events: u64,
-    /// Wall time of the simulations, seconds.
-    pub wall_s: f64,
+    /// The seeds the runs drew from, as inclusive ranges `[first, last]`, ascending.
+    pub seeds: Vec<[u64; 2]>,
+    /// Every variant's key (its named parameters), in the order the parts first name them.
+    pub variant_keys: Vec<String>,
     /// The sections, in the paper's order.
     pub sections: Vec<Section>,
+}
+
+/// One parameter set of a paper's variants.
+#[derive(Debug, Clone, Serialize)]
+pub struct Parameters {
+    /// Literal or calibrated.
+    pub mode: Mode,
+    /// What it sets, with the paper's tables and sections (and, calibrated, the one change and
+    /// why).
+    pub description: String,
+}
+
+/// Whether a parameter set is the paper's as printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// The paper's printed numbers.
+    Literal,
+    /// The printed numbers with one documented change, where SPEC-NOTES shows they cannot give
+    /// the paper's claims.
+    Calibrated,
+}
+
+impl Mode {
+    /// `literal` or `calibrated`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Literal => "literal",
+            Mode::Calibrated => "calibrated",
+        }
+    }
 }
 
 /// One claim of the paper with its figures.
@@ -92,6 +138,48 @@ impl Verdict {
             ..self
         }
     }
+
+    /// The reason shown with the verdict (`Why:`): [`Verdict::why`], only when the statement does
+    /// not hold.
+    pub fn shown_why(&self) -> Option<&str> {
+        self.why.as_deref().filter(|_| !self.holds)
+    }
+}
+
+/// How a claim fares as a whole: a claim is split into statements, each of which holds or not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Standing {
+    /// Every statement holds.
+    Holds,
+    /// Some statements hold, some do not.
+    Partial,
+    /// No statement holds (a claim without statements is one of these: nothing was shown).
+    DoesNotHold,
+}
+
+impl Standing {
+    /// The standing of `verdicts` together.
+    pub fn of<'a>(verdicts: impl IntoIterator<Item = &'a Verdict>) -> Self {
+        let (mut held, mut total) = (0, 0);
+        for v in verdicts {
+            total += 1;
+            held += usize::from(v.holds);
+        }
+        match (held, total) {
+            (0, _) => Standing::DoesNotHold,
+            (h, t) if h == t => Standing::Holds,
+            _ => Standing::Partial,
+        }
+    }
+
+    /// `holds`, `partial` or `does not hold`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Standing::Holds => "holds",
+            Standing::Partial => "partial",
+            Standing::DoesNotHold => "does not hold",
+        }
+    }
 }
 
 /// A verdict: it holds if nothing is in `failures` (listed after the evidence otherwise).
@@ -132,8 +220,6 @@ impl Report {
             100,
         );
         out.push('\n');
-        let mut held = 0;
-        let mut total = 0;
         for s in &self.sections {
             out.push_str(&format!("== {}\n\n", s.heading));
             for f in &s.figures {
@@ -141,8 +227,6 @@ impl Report {
                 out.push('\n');
             }
             for v in &s.verdicts {
-                total += 1;
-                held += usize::from(v.holds);
                 out.push_str(&wrap(&format!("Paper: {}", v.claim), 100));
                 out.push_str(&wrap(&format!("Criterion: {}", v.criterion), 100));
                 out.push_str(&wrap(
@@ -153,7 +237,7 @@ impl Report {
                     ),
                     100,
                 ));
-                if let (false, Some(why)) = (v.holds, &v.why) {
+                if let Some(why) = v.shown_why() {
                     out.push_str(&wrap(&format!("Why: {why}"), 100));
                 }
                 if let Some(note) = &v.other_reading {
@@ -162,23 +246,31 @@ impl Report {
                 out.push('\n');
             }
         }
+        let (held, total) = self.tally();
         out.push_str(&format!(
-            "{held} of {total} claims hold. {} variants, {} runs, {:.1} M events in {:.1} s of \
-             simulation ({:.1} M events/s).\n",
+            "{held} of {total} claims hold. {} variants, {} runs, {:.1} M events.\n",
             self.variants,
             self.runs,
             self.events as f64 / 1e6,
-            self.wall_s,
-            self.events as f64 / 1e6 / self.wall_s.max(1e-9),
         ));
         out
     }
 
-    /// Writes `<id>.csv` and `<id>.svg` per figure and `summary.json` into `dir` (created if
-    /// missing).
+    /// The verdicts, `(held, total)`.
+    pub fn tally(&self) -> (usize, usize) {
+        let verdicts = self.sections.iter().flat_map(|s| &s.verdicts);
+        (
+            verdicts.clone().filter(|v| v.holds).count(),
+            verdicts.count(),
+        )
+    }
+
+    /// Writes `<id>.csv` and `<id>.svg` per figure, `summary.json`, `index.html` (the page,
+    /// [`html`]) and `timing.txt` (`timing`'s text, the one file that differs between two runs
+    /// of one reproduction) into `dir` (created if missing).
     ///
     /// Errors: the directory cannot be created or a file written (named), or a plot fails.
-    pub fn write_files(&self, dir: &Path) -> Result<()> {
+    pub fn write_files(&self, dir: &Path, timing: &Timing) -> Result<()> {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         let write = |name: String, text: &str| {
             let path = dir.join(name);
@@ -190,7 +282,9 @@ impl Report {
         }
         let mut json = serde_json::to_string_pretty(self).context("rendering summary.json")?;
         json.push('\n');
-        write("summary.json".into(), &json)
+        write("summary.json".into(), &json)?;
+        write("index.html".into(), &html::page(self)?)?;
+        write(html::TIMING_FILE.into(), &timing.text())
     }
 }
 

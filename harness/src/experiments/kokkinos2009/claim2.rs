@@ -32,6 +32,7 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
         x_label: "resource scenario (Table 6), U4 inter-arrival s/t".into(),
         y_label: "total execution time, CPU-seconds".into(),
         groups: points.iter().map(|(g, _)| g.clone()).collect(),
+        x_values: None,
         series: resources.iter().map(|r| (*r).to_owned()).collect(),
         values: resources
             .iter()
@@ -52,6 +53,7 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
         x_label: "U4 inter-arrival, s/t".into(),
         y_label: "standard deviation across R1-R3, CPU-seconds".into(),
         groups: U4_RATES.iter().map(|&r| rate(r)).collect(),
+        x_values: Some(U4_RATES.to_vec()),
         series: TABLE6.iter().map(|&t| t6(t).to_owned()).collect(),
         values: TABLE6
             .iter()

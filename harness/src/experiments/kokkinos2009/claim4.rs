@@ -41,6 +41,7 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
             .iter()
             .map(|&w| workload_name(w).to_owned())
             .collect(),
+        x_values: None,
         series: METHODS
             .iter()
             .map(|(_, n)| *n)

@@ -111,6 +111,7 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
         x_label: "statistic".into(),
         y_label: "seconds".into(),
         groups,
+        x_values: None,
         series: ORDERS.iter().map(|&o| order_name(o).to_owned()).collect(),
         values: values.to_vec(),
         paper: Some(paper.to_vec()),
@@ -122,6 +123,7 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
         x_label: "U4 inter-arrival, s/t".into(),
         y_label: "deadline fairness (mean relative lateness)".into(),
         groups: U4_TABLE4.iter().map(|&r| rate(r)).collect(),
+        x_values: Some(U4_TABLE4.to_vec()),
         series: ARRIVALS
             .iter()
             .flat_map(|&a| {

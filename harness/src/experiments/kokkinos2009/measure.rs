@@ -284,6 +284,7 @@ pub(super) fn per_user_figure(
         x_label: x_label.into(),
         y_label: y_label.into(),
         groups: points.iter().map(|(g, _)| g.clone()).collect(),
+        x_values: None,
         series: users.iter().map(|u| (*u).to_owned()).collect(),
         values: users
             .iter()

@@ -101,6 +101,7 @@ use super::{Experiment, Part};
 use crate::models::AnyScenario;
 use crate::models::grid::Grid;
 use crate::models::grid::scenario::Scenario;
+use crate::report::{Mode, Parameters};
 use presets::Variant;
 
 /// Seed 004 Sec. 6.4 ([`Experiment`]).
@@ -156,6 +157,21 @@ impl Experiment for Kokkinos2009 {
                 judge: multicpu::judge,
             },
         ]
+    }
+
+    fn parameters(&self) -> Vec<Parameters> {
+        vec![Parameters {
+            mode: Mode::Literal,
+            description: "The paper's grid as printed (Tables 2-6: users U1-U5, resources R1-R3, \
+                          registrations; Table 7's workloads, Table 4's U4 inter-arrival times, \
+                          Sec. 6.4's spreads, knowledge methods and orderings), SCFQ at the \
+                          resources, EDF/EST at the meta-scheduler unless a figure compares \
+                          orderings, a 1 s collection period. Where the paper is silent \
+                          (SPEC-NOTES N6): deadlines 1.10 x each GS user's end-to-end bound \
+                          under GBP, 1000-byte transfers on 1 Gb/s links, a 200,000 s \
+                          horizon, two flow slots per resource (presets.rs states each choice)."
+                .into(),
+        }]
     }
 
     fn scenario(&self, variant: &Variant) -> Result<Scenario> {

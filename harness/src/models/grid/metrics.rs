@@ -36,13 +36,13 @@
 //!   to the sum. A task that never completed has no `Y` and adds nothing (the formula is
 //!   undefined for it; it shows in the misses and failures instead).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::record::{Outcome, TaskClass, TaskRecord};
 use super::scenario::{Scenario, UserClass};
 
 /// The metrics of one run.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Metrics {
     /// Per user, in scenario order.
     pub users: Vec<UserMetrics>,
@@ -66,7 +66,7 @@ pub struct Metrics {
 }
 
 /// One user's metrics.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct UserMetrics {
     /// The user's name.
     pub user: String,
@@ -78,7 +78,7 @@ pub struct UserMetrics {
 }
 
 /// Counts and rates over a set of tasks. A rate over no task is `None`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Rates {
     /// Tasks in the set.
     pub tasks: u64,
@@ -101,7 +101,7 @@ pub struct Rates {
 }
 
 /// One resource's use.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ResourceUse {
     /// The resource's name.
     pub resource: String,

@@ -21,6 +21,7 @@ use std::io::Write;
 use anyhow::Result;
 
 use super::{AnyScenario, Entry, Model, RunOptions};
+use crate::des::rng::replication_seed;
 use crate::des::stack::run_on_big_stack;
 use metrics::Metrics;
 use record::Run;
@@ -57,6 +58,10 @@ impl Model for Grid {
 
     fn events(run: &Run) -> u64 {
         run.events
+    }
+
+    fn seed(scenario: &Scenario, k: u32) -> u64 {
+        replication_seed(scenario.seed, k)
     }
 
     fn deterministic(scenario: &Scenario) -> bool {

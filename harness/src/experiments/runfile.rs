@@ -1,0 +1,173 @@
+//! Run files: one JSON line per simulated run, what `qosgate reproduce --runs DIR` writes and
+//! `--from DIR` judges from.
+//!
+//! A shard `K/N` of paper `P` writes `DIR/P-KofN.jsonl` (a whole reproduction `DIR/P.jsonl`),
+//! through a temporary file renamed into place, so a file that exists is complete. Each line is
+//! a [`Line`]: the paper, the qosgate version, the replication counts, the shard, the variant's
+//! key, a fingerprint of its scenario, the replication, its seed, the events it processed, its
+//! own wall time, and its metrics (the model's `Metrics` as JSON; serde_json's
+//! `float_roundtrip` reads every `f64` back to the bit).
+//!
+//! Reading ([`read`]) takes directories (every `*.jsonl` directly in them, by name) and files,
+//! and locates every line as `path:line`. Matching the lines to a reproduction's runs, and every
+//! check a merge makes (missing, duplicate, foreign runs), is [`super::runner::Plan::merge`]'s.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+
+use super::shard::Shard;
+
+/// The qosgate version that writes run files; a merge takes only runs of this version.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// How many times each variant runs: the replication counts a reproduction was asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Replications {
+    /// Replications of each variant with random draws.
+    pub random: u32,
+    /// Replications of each deterministic variant.
+    pub fixed: u32,
+}
+
+/// One run, as one line of a run file. `M` is the model's metrics when writing, and the raw
+/// JSON of them when reading (parsed by the paper that owns the run).
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Line<M> {
+    /// The paper's id.
+    pub paper: String,
+    /// The qosgate version that simulated it ([`VERSION`]).
+    pub qosgate: String,
+    /// The replication counts of the reproduction it is part of.
+    pub replications: Replications,
+    /// The shard that simulated it (`0/1` for a whole reproduction).
+    pub shard: Shard,
+    /// The variant's key (its `Debug` form).
+    pub variant: String,
+    /// A fingerprint of the variant's scenario ([`fingerprint`]).
+    pub scenario: String,
+    /// The replication, from 0.
+    pub replication: u32,
+    /// The seed the replication drew from.
+    pub seed: u64,
+    /// Simulation events processed.
+    pub events: u64,
+    /// The run's own wall time (simulation and metrics, on its thread), seconds. The only field
+    /// that differs between two runs of one shard; never part of a judged result.
+    pub wall_s: f64,
+    /// The metrics.
+    pub metrics: M,
+}
+
+/// A line read from a run file, with where it was read.
+#[derive(Debug)]
+pub struct StoredRun {
+    /// `path:line` (1-based).
+    pub origin: String,
+    /// The line, its metrics still raw JSON.
+    pub line: Line<Box<RawValue>>,
+}
+
+/// The file shard `shard` of `paper` writes in a run directory.
+pub fn file_name(paper: &str, shard: Shard) -> String {
+    if shard == Shard::WHOLE {
+        format!("{paper}.jsonl")
+    } else {
+        format!("{paper}-{}of{}.jsonl", shard.index(), shard.count())
+    }
+}
+
+/// Writes `lines` (each one JSON line, without its newline) as `dir/<file_name>`, creating
+/// `dir` if missing and replacing an older file: the text goes to a temporary file first, then is
+/// renamed into place. Returns the path.
+///
+/// Errors: the directory cannot be created or the file written (named).
+pub fn write(dir: &Path, paper: &str, shard: Shard, lines: &[String]) -> Result<PathBuf> {
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let path = dir.join(file_name(paper, shard));
+    let partial = dir.join(format!(".{}.partial", file_name(paper, shard)));
+    let mut text = String::new();
+    for l in lines {
+        text.push_str(l);
+        text.push('\n');
+    }
+    std::fs::write(&partial, text).with_context(|| format!("writing {}", partial.display()))?;
+    std::fs::rename(&partial, &path)
+        .with_context(|| format!("renaming {} to {}", partial.display(), path.display()))?;
+    Ok(path)
+}
+
+/// Reads every run of `paths`: a directory stands for the `*.jsonl` files directly in it (by
+/// name), a file for itself.
+///
+/// Errors: a path that cannot be read, a directory without run files, or a line that is not a
+/// run ([`Line`]), each named by path (and line).
+pub fn read(paths: &[PathBuf]) -> Result<Vec<StoredRun>> {
+    let mut files = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let mut found: Vec<PathBuf> = std::fs::read_dir(p)
+                .with_context(|| format!("reading the run directory {}", p.display()))?
+                .map(|e| e.map(|e| e.path()))
+                .collect::<std::io::Result<_>>()
+                .with_context(|| format!("reading the run directory {}", p.display()))?;
+            found.retain(|f| f.extension().is_some_and(|e| e == "jsonl") && f.is_file());
+            if found.is_empty() {
+                bail!(
+                    "{} holds no run file (*.jsonl): was it written by `qosgate reproduce \
+                     --runs`?",
+                    p.display()
+                );
+            }
+            found.sort();
+            files.extend(found);
+        } else {
+            files.push(p.clone());
+        }
+    }
+    let mut runs = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f)
+            .with_context(|| format!("reading the run file {}", f.display()))?;
+        for (i, l) in text.lines().enumerate() {
+            let origin = format!("{}:{}", f.display(), i + 1);
+            let line = serde_json::from_str(l)
+                .with_context(|| format!("{origin}: not a run of `qosgate reproduce --runs`"))?;
+            runs.push(StoredRun { origin, line });
+        }
+    }
+    Ok(runs)
+}
+
+/// A fingerprint of a scenario's `Debug` form: FNV-1a, 64 bits, in hex. Two builds that turn a
+/// variant into different scenarios give (all but surely) different fingerprints.
+pub fn fingerprint(scenario: &impl std::fmt::Debug) -> String {
+    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    let hash = format!("{scenario:?}")
+        .bytes()
+        .fold(OFFSET, |h, b| (h ^ u64::from(b)).wrapping_mul(PRIME));
+    format!("{hash:016x}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fingerprints_are_fnv1a_of_the_debug_form() {
+        // FNV-1a of the empty string is the offset basis; of "a", the published test vector.
+        assert_eq!(fingerprint(&format_args!("")), "cbf29ce484222325");
+        assert_eq!(fingerprint(&format_args!("a")), "af63dc4c8601ec8c");
+    }
+
+    #[test]
+    fn shards_and_whole_runs_have_their_own_file_names() {
+        assert_eq!(file_name("p", Shard::WHOLE), "p.jsonl");
+        assert_eq!(file_name("p", Shard::new(2, 4).unwrap()), "p-2of4.jsonl");
+    }
+}
