@@ -251,8 +251,9 @@ impl<'p, E: Experiment> Plan<'p, E> {
     /// replication, the same scenario and seed), read once, and every run must be there.
     ///
     /// Errors: every problem, each line named by `path:line` (at most [`LISTED`], then a count):
-    /// a foreign run, a duplicate (both places named), metrics that do not parse, and the missing
-    /// runs (with the shard that should hold each, when the files agree on a shard count).
+    /// the missing runs first (with the shard that should hold each, when the files agree on a
+    /// shard count), then each foreign run, duplicate (both places named) and metrics that do
+    /// not parse.
     pub fn merge(&self, stored: Vec<StoredRun>) -> Result<Vec<Done<<E::Model as Model>::Metrics>>> {
         let index: BTreeMap<(&str, u32), usize> = self
             .jobs
@@ -279,7 +280,8 @@ impl<'p, E: Experiment> Plan<'p, E> {
             }
             if line.replications != self.replications {
                 problems.push(at(format!(
-                    "a run of a reproduction with {} replication(s) of each random variant and {}                      of each deterministic one; this one has {} and {} (--replications)",
+                    "a run of a reproduction with {} replication(s) of each random variant and {} \
+                     of each deterministic one; this one has {} and {} (--replications)",
                     line.replications.random,
                     line.replications.fixed,
                     self.replications.random,
@@ -301,7 +303,8 @@ impl<'p, E: Experiment> Plan<'p, E> {
                 || line.seed != E::Model::seed(&self.scenarios[v], k)
             {
                 problems.push(at(format!(
-                    "{} replication {k} was simulated from another scenario or seed than this                      build's (scenario {}, seed {}; here {}, {})",
+                    "{} replication {k} was simulated from another scenario or seed than this \
+                     build's (scenario {}, seed {}; here {}, {})",
                     line.variant,
                     line.scenario,
                     line.seed,
@@ -356,13 +359,17 @@ impl<'p, E: Experiment> Plan<'p, E> {
                     }
                 })
                 .collect();
-            problems.push(format!(
-                "missing {} of the {} runs of {}: {}",
-                missing.len(),
-                self.jobs.len(),
-                E::ID,
-                listed(&runs)
-            ));
+            // First: the one problem a merge of too few shards has.
+            problems.insert(
+                0,
+                format!(
+                    "missing {} of the {} runs of {}: {}",
+                    missing.len(),
+                    self.jobs.len(),
+                    E::ID,
+                    listed(&runs)
+                ),
+            );
         }
         if !problems.is_empty() {
             bail!(

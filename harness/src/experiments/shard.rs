@@ -88,7 +88,7 @@ impl FromStr for Shard {
                 .parse::<u32>()
                 .with_context(|| format!("shard {s:?}: {what} {v:?} is not a whole number"))
         };
-        Shard::new(number("K", k)?, number("N", n)?).with_context(|| format!("shard {s:?}"))
+        Shard::new(number("K", k)?, number("N", n)?)
     }
 }
 
