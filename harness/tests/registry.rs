@@ -53,9 +53,28 @@ fn all_writes_one_directory_per_paper() {
         dir.to_str().expect("a UTF-8 temp dir"),
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    for file in ["multicpu.csv", "multicpu.svg", "summary.json"] {
+    for file in [
+        "multicpu.csv",
+        "multicpu.svg",
+        "summary.json",
+        "index.html",
+        "timing.txt",
+    ] {
         assert!(dir.join("kokkinos2009").join(file).is_file(), "{file}");
     }
+    // The index of every paper's verdicts links to each paper's page.
+    let index = std::fs::read_to_string(dir.join("index.html")).expect("the index");
+    assert!(
+        index.contains("<a href=\"kokkinos2009/index.html\">kokkinos2009</a>"),
+        "{index}"
+    );
+    assert!(
+        index
+            .contains("With multi-CPU resources the GS users (U1, U2, U3) still miss no deadline."),
+        "{index}"
+    );
+    let page = std::fs::read_to_string(dir.join("kokkinos2009/index.html")).expect("the page");
+    assert!(page.contains("<figure id=\"multicpu\">\n<svg"), "{page}");
     std::fs::remove_dir_all(&dir).expect("removing the output");
 }
 

@@ -494,6 +494,22 @@ fn reproduce_writes_a_csv_and_an_svg_per_figure_and_a_verdict_per_claim() {
     ] {
         assert!(ids.iter().any(|i| i == id), "{id} missing");
     }
+    // The page draws every figure inline and states every verdict.
+    let page = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    for id in &ids {
+        assert!(
+            page.contains(&format!("<figure id=\"{id}\">\n<svg")),
+            "{id}"
+        );
+    }
+    for (claim, _) in &verdicts {
+        let html = claim
+            .replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+            .replace('"', "&quot;");
+        assert!(page.contains(&format!("<td>{html}</td>")), "{claim}");
+    }
     // The printed verdicts are summary.json's, in its order.
     let printed: Vec<bool> = stdout
         .lines()

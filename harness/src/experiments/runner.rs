@@ -463,6 +463,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn seeds_are_shown_as_runs_of_consecutive_values() {
+        assert_eq!(ranges(&[]), Vec::<[u64; 2]>::new());
+        assert_eq!(ranges(&[1, 2, 3, 7, 9, 10]), [[1, 3], [7, 7], [9, 10]]);
+        assert_eq!(
+            ranges(&[u64::MAX - 1, u64::MAX]),
+            [[u64::MAX - 1, u64::MAX]]
+        );
+    }
+
+    #[test]
     fn estimates_skip_undefined_replications_and_missing_variants() {
         let mut runs = Runs::<Option<f64>>::empty();
         runs.0.insert(key(&"v"), vec![Some(1.0), None, Some(3.0)]);

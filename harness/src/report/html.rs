@@ -372,3 +372,133 @@ fn esc(s: &str) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::stats::Estimate;
+    use crate::report::{Mode, Parameters, verdict};
+
+    fn report() -> Report {
+        let fig = Figure {
+            id: "fig1",
+            title: "Fig. 1: delay".into(),
+            x_label: "load, tasks/s".into(),
+            y_label: "delay, s".into(),
+            groups: vec!["1".into(), "2".into()],
+            x_values: Some(vec![1.0, 2.0]),
+            series: vec!["A & B".into()],
+            values: vec![vec![
+                Some(Estimate {
+                    mean: 1.5,
+                    half_width: Some(0.25),
+                    n: 3,
+                }),
+                None,
+            ]],
+            paper: None,
+            decimals: 2,
+        };
+        let holds = verdict("It <grows>.", "Each \"mean\" above.", &[], "1 < 2.".into());
+        let fails = verdict(
+            "It shrinks.",
+            "Each below.",
+            &["at 2".into()],
+            "2 > 1.".into(),
+        )
+        .because("the load rises")
+        .other_reading("holds when read backwards".into());
+        let explained_but_held = holds.clone().because("never shown: it holds");
+        Report {
+            paper: "p2020",
+            title: "a paper",
+            parameters: vec![Parameters {
+                mode: Mode::Literal,
+                description: "as printed".into(),
+            }],
+            random_replications: 3,
+            fixed_replications: 1,
+            runs: 7,
+            variants: 3,
+            events: 2_500_000,
+            seeds: vec![[1, 3], [7, 7]],
+            variant_keys: vec!["V { a: 1 }".into()],
+            sections: vec![
+                Section {
+                    heading: "Claim 1".into(),
+                    figures: vec![fig],
+                    verdicts: vec![holds, explained_but_held],
+                },
+                Section {
+                    heading: "Claim 2".into(),
+                    figures: vec![],
+                    verdicts: vec![fails.clone(), verdict("x", "y", &[], "z".into())],
+                },
+                Section {
+                    heading: "Claim 3".into(),
+                    figures: vec![],
+                    verdicts: vec![fails],
+                },
+            ],
+        }
+    }
+
+    #[test]
+    fn a_page_holds_every_claim_figure_and_fact_and_needs_nothing_else() {
+        let page = page(&report()).unwrap();
+        assert!(page.starts_with("<!DOCTYPE html>") && page.ends_with("</html>\n"));
+        assert!(!page.contains("<script"), "no script");
+        // Every link and frame is a file beside the page.
+        for attr in ["src=\"", "href=\""] {
+            for (i, _) in page.match_indices(attr) {
+                let value = page[i + attr.len()..].split('"').next().unwrap();
+                assert!(!value.contains(':') && !value.starts_with('/'), "{value}");
+            }
+        }
+        for text in [
+            "<title>p2020: a paper (qosgate reproduce)</title>",
+            "3 of 5 statements hold",
+            // Claims: 1 holds, 1 partial, 1 does not hold.
+            "Claims: 1 <span class=\"badge holds\">holds</span>, 1 <span class=\"badge \
+             partial\">partial</span>, 1 <span class=\"badge fails\">does not hold</span>.",
+            "<span class=\"badge mode\">literal</span> as printed",
+            "3 of each variant with random distributions, 1 of each deterministic one",
+            "<td>1–3, 7 (each run",
+            "3 variants, 7 runs, 2.5 M simulation events",
+            "<iframe src=\"timing.txt\"",
+            "<a href=\"summary.json\">",
+            "<a href=\"fig1.csv\">fig1.csv</a>, <a href=\"fig1.svg\">fig1.svg</a>",
+            "<figure id=\"fig1\">\n<svg",
+            "<code>V { a: 1 }</code>",
+            "It &lt;grows&gt;.",
+            "Each &quot;mean&quot; above.",
+            "<th>A &amp; B</th>",
+            "<tr><th>1</th><td class=\"num\">1.50 ± 0.25</td></tr>",
+            "<tr><th>2</th><td class=\"num\">-</td></tr>",
+            "<p><b>Why:</b> the load rises</p>",
+            "<p><b>Other reading:</b> holds when read backwards</p>",
+            "<section id=\"section-2\"><h2>Claim 2 <span class=\"badge partial\">",
+        ] {
+            assert!(page.contains(text), "{text} missing");
+        }
+        // `Why:` only where the statement does not hold.
+        assert!(!page.contains("never shown"));
+        assert_eq!(page.matches("<b>Why:</b>").count(), 2);
+    }
+
+    #[test]
+    fn the_index_lists_every_verdict_of_every_paper_with_links() {
+        let r = report();
+        let mut other = report();
+        other.paper = "q2021";
+        let index = index(&[("p2020", &r), ("q2021", &other)]);
+        assert!(
+            index.contains("2 paper(s): 6 of 10 statements hold."),
+            "{index}"
+        );
+        assert!(index.contains("<a href=\"q2021/index.html\">q2021</a>"));
+        assert!(index.contains("<a href=\"p2020/index.html#section-3\">Claim 3</a>"));
+        assert_eq!(index.matches("<td>It shrinks.</td>").count(), 4);
+        assert!(!index.contains("<script"));
+    }
+}

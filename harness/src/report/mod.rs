@@ -293,6 +293,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_claim_holds_when_all_its_statements_do_partially_when_some_do() {
+        let ok = verdict("c", "k", &[], "n.".into());
+        let bad = verdict("c", "k", &["f".into()], "n.".into());
+        assert_eq!(Standing::of([&ok, &ok]), Standing::Holds);
+        assert_eq!(Standing::of([&ok, &bad]), Standing::Partial);
+        assert_eq!(Standing::of([&bad, &bad]), Standing::DoesNotHold);
+        assert_eq!(Standing::of([]), Standing::DoesNotHold);
+        assert_eq!(bad.clone().because("w").shown_why(), Some("w"));
+        assert_eq!(ok.because("w").shown_why(), None);
+    }
+
+    #[test]
     fn a_verdict_holds_only_without_failures_and_lists_them() {
         let ok = verdict("c", "k", &[], "numbers.".into());
         assert!(ok.holds);

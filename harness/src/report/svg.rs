@@ -507,3 +507,148 @@ fn color(i: usize) -> RGBColor {
     ];
     OKABE_ITO[i % OKABE_ITO.len()]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn est(mean: f64, half: Option<f64>) -> Option<Estimate> {
+        Some(Estimate {
+            mean,
+            half_width: half,
+            n: 2,
+        })
+    }
+
+    fn bars() -> Figure {
+        Figure {
+            id: "misses",
+            title: "Deadline misses".into(),
+            x_label: "scenario".into(),
+            y_label: "missed, %".into(),
+            groups: vec!["GB 1093".into(), "BE 1093".into()],
+            x_values: None,
+            series: vec!["U1".into(), "U4".into()],
+            values: vec![
+                vec![est(0.0, Some(0.0)), est(40.0, Some(5.0))],
+                vec![None, est(10.0, None)],
+            ],
+            paper: None,
+            decimals: 1,
+        }
+    }
+
+    #[test]
+    fn figure_has_its_title_labels_bars_and_whiskers() {
+        let fig = bars();
+        let s = svg(&fig).unwrap();
+        assert!(s.starts_with("<svg"));
+        for text in [
+            "Deadline misses",
+            "GB",
+            "1093",
+            "BE",
+            "U1",
+            "U4",
+            "missed, %",
+        ] {
+            assert!(s.contains(text), "{text} missing");
+        }
+        assert!(!s.contains("log scale"));
+        // One whisker (three strokes) for the only non-zero interval.
+        let mut plain = fig.clone();
+        plain.values[0][1] = est(40.0, None);
+        let strokes = |s: &str| s.matches("<polyline").count();
+        assert_eq!(strokes(&s), strokes(&svg(&plain).unwrap()) + 3);
+    }
+
+    #[test]
+    fn numeric_groups_are_lines_with_bands_and_decades_a_log_axis() {
+        let fig = Figure {
+            x_label: "load, tasks/s".into(),
+            y_label: "delay, s".into(),
+            groups: vec!["1".into(), "10".into(), "1000".into()],
+            x_values: Some(vec![1.0, 10.0, 1000.0]),
+            values: vec![
+                vec![est(2.0, Some(0.5)), est(3.0, Some(0.5)), est(4.0, None)],
+                vec![est(1.0, None), None, est(900.0, None)],
+            ],
+            ..bars()
+        };
+        let s = svg(&fig).unwrap();
+        // Both axes span two decades or more: both logarithmic, and marked.
+        assert!(s.contains("load, tasks/s (log scale)"), "{s}");
+        assert!(s.contains("delay, s (log scale)"), "{s}");
+        // One band (series U1: two intervals), a marker per defined value, no bars.
+        assert_eq!(s.matches("<polygon").count(), 1);
+        assert_eq!(s.matches("<circle").count(), 5);
+        // U4's missing middle value breaks its line: U1's line and U4's two single points.
+        let lines = s.matches("<polyline").count();
+        let mut joined = fig.clone();
+        joined.values[1][1] = est(5.0, None);
+        assert_eq!(
+            svg(&joined).unwrap().matches("<polyline").count(),
+            lines - 1
+        );
+        // Without intervals, no band; within a decade, linear axes.
+        let mut narrow = fig.clone();
+        narrow.x_values = Some(vec![1.0, 2.0, 3.0]);
+        narrow.values = vec![vec![est(2.0, None), est(3.0, None), est(4.0, None)]; 2];
+        let s = svg(&narrow).unwrap();
+        assert!(!s.contains("log scale") && !s.contains("<polygon"), "{s}");
+    }
+
+    #[test]
+    fn scales_are_logarithmic_only_for_positive_values_spanning_two_decades() {
+        assert!(matches!(Scale::of([1.0, 100.0], true), Scale::Log(..)));
+        assert!(matches!(Scale::of([1.0, 99.0], true), Scale::Linear(..)));
+        assert!(matches!(
+            Scale::of([0.0, 1.0, 1e6], true),
+            Scale::Linear(..)
+        ));
+        assert!(matches!(Scale::of([-1.0, 1e6], true), Scale::Linear(..)));
+        // A linear axis from zero starts at 0 for non-negative values, below it otherwise.
+        assert_eq!(Scale::of([2.0, 5.0], true).low(), 0.0);
+        assert!(Scale::of([-2.0, 5.0], true).low() < -2.0);
+        assert!(Scale::of([2.0, 5.0], false).low() > 1.0);
+        assert_eq!(Scale::of([f64::NAN], true), Scale::Linear(0.0, 1.0));
+    }
+
+    #[test]
+    fn ticks_and_labels_read_plainly() {
+        assert_eq!(tick(1093.0), "1093");
+        assert_eq!(tick(2.5), "2.5");
+        assert_eq!(tick(0.25), "0.25");
+        assert_eq!(tick(0.001), "0.001");
+        assert_eq!(tick(1e-5), "1e-5");
+        assert_eq!(tick(2e6), "2e6");
+        assert_eq!(tick(-0.0), "0");
+        assert_eq!(
+            wrap("mean of the delay of 1 MI", 10),
+            ["mean of", "the delay", "of 1 MI"]
+        );
+        assert_eq!(wrap("unbreakable-word x", 4), ["unbreakable-word", "x"]);
+    }
+
+    #[test]
+    fn figures_of_the_wrong_shape_are_errors() {
+        let fig = Figure {
+            groups: vec!["a".into()],
+            series: vec!["s".into()],
+            values: vec![vec![]],
+            ..bars()
+        };
+        assert!(svg(&fig).is_err());
+        let unnamed = Figure {
+            values: vec![vec![None], vec![None]],
+            ..fig.clone()
+        };
+        assert!(svg(&unnamed).is_err());
+        let misplaced = Figure {
+            values: vec![vec![None]],
+            x_values: Some(vec![1.0, 2.0]),
+            ..fig
+        };
+        assert!(svg(&misplaced).is_err());
+    }
+}
