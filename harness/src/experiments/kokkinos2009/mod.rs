@@ -73,8 +73,9 @@
 //!    26,000 MIPS x U4 1093, 546, 55 s/t: U1, U2 and U3 each miss 0 % in every variant.
 //!
 //! With `--out DIR`: `<id>.csv` (one row per group and series: mean, half-width, replications)
-//! and `<id>.svg` (grouped bars with the intervals) per figure, and `summary.json` (every
-//! figure's values and every verdict).
+//! and `<id>.svg` per figure (grouped bars with the intervals; Figs. 7 and 12, over U4's
+//! inter-arrival time, lines with confidence bands), `summary.json` (every figure's values and
+//! every verdict), `index.html` (the page: [`crate::report::html`]) and `timing.txt`.
 
 //!
 //! # Files
