@@ -45,7 +45,7 @@ figure{margin:18px 0;overflow-x:auto}figure svg{max-width:100%;height:auto}\
 figcaption{color:#59636e;font-size:14px}\
 details{margin:6px 0}summary{cursor:pointer;color:#0969da}\
 p.note{color:#59636e}td p{margin:0 0 6px}td p:last-child{margin:0}\
-iframe{border:1px solid #d1d9e0;width:100%;height:44px;background:#f6f8fa}\
+iframe{border:1px solid #d1d9e0;width:100%;height:64px;background:#f6f8fa}\
 nav ol{columns:2;margin:8px 0}ol.variants{columns:1}";
 
 /// The page of one reproduction.
