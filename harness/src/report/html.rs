@@ -67,13 +67,8 @@ pub fn page(r: &Report) -> Result<String> {
     out.push_str("<nav><ol>\n<li><a href=\"#run\">The run</a></li>\n");
     out.push_str("<li><a href=\"#verdicts\">Verdicts</a></li>\n");
     for (i, s) in r.sections.iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "<li><a href=\"#{}\">{}</a> {}</li>",
-            anchor(i),
-            esc(&s.heading),
-            badge(Standing::of(&s.verdicts))
-        );
+        let (id, h, b) = (anchor(i), esc(&s.heading), standing(s));
+        let _ = writeln!(out, "<li><a href=\"#{id}\">{h}</a> {b}</li>");
     }
     out.push_str("</ol></nav>\n");
     run(&mut out, r);
@@ -254,13 +249,8 @@ fn verdicts(out: &mut String, r: &Report) {
 
 /// One claim: its figures, then its statements with criteria, numbers and verdicts.
 fn section(out: &mut String, i: usize, s: &Section) -> Result<()> {
-    let _ = writeln!(
-        out,
-        "<section id=\"{}\"><h2>{} {}</h2>",
-        anchor(i),
-        esc(&s.heading),
-        badge(Standing::of(&s.verdicts))
-    );
+    let (id, h, b) = (anchor(i), esc(&s.heading), standing(s));
+    let _ = writeln!(out, "<section id=\"{id}\"><h2>{h} {b}</h2>");
     for f in &s.figures {
         figure(out, f)?;
     }
@@ -332,6 +322,11 @@ fn claims_tally(sections: &[Section]) -> String {
         })
         .collect();
     format!("Claims: {}.", parts.join(", "))
+}
+
+/// A claim's standing as a badge.
+fn standing(s: &Section) -> String {
+    badge(Standing::of(&s.verdicts))
 }
 
 /// A statement's verdict as a badge.
