@@ -3,8 +3,9 @@
 //!
 //! The module map, from the edge inwards:
 //! - [`cli`]: the command line, the only module that knows clap; one file per subcommand.
-//! - [`experiments`]: the registry of reproduced papers and the runner they share; one folder
-//!   per paper (`kokkinos2009`: seed 004's grid, presets, bounds and claims).
+//! - [`experiments`]: the registry of reproduced papers and the runner they share (whole, or in
+//!   shards whose run files are judged together); one folder per paper (`kokkinos2009`: seed
+//!   004's grid, presets, bounds and claims).
 //! - [`models`]: the simulated systems, each a scenario schema, a world, records and metrics
 //!   (`grid`: seed 004's grid; `cluster`: trace replay under backfilling).
 //! - [`gateway`]: the gateway's solvers and dispatch sequences as a user asks for them (JSON
@@ -14,7 +15,8 @@
 //! - [`config`]: TOML scenario files with `file:line:column` diagnostics, for every model.
 //! - [`des`]: the discrete-event core: the event queue, seeded streams, time conversions, the
 //!   simulation thread.
-//! - [`report`]: estimates, tables, figures (CSV, SVG), verdicts and reports.
+//! - [`report`]: estimates, tables, figures (CSV, SVG), verdicts, reports and their pages
+//!   (HTML).
 //!
 //! Dependencies point down this list (a model never imports an experiment, nothing but
 //! [`cli`] imports clap); `main.rs` only parses the command line, calls [`cli::run()`] and turns

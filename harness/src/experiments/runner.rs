@@ -250,7 +250,7 @@ impl<'p, E: Experiment> Plan<'p, E> {
     /// plan (this paper, this qosgate version, these replication counts, a planned variant and
     /// replication, the same scenario and seed), read once, and every run must be there.
     ///
-    /// Errors: every problem, each line named by `path:line` (at most [`LISTED`], then a count):
+    /// Errors: every problem, each line named by `path:line` (the first dozen, then a count):
     /// the missing runs first (with the shard that should hold each, when the files agree on a
     /// shard count), then each foreign run, duplicate (both places named) and metrics that do
     /// not parse.
