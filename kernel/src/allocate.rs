@@ -528,7 +528,7 @@ pub fn pap<const N: usize>(
     let n = clusters.len();
     check::entries(n, N, Input::Clusters)?;
     let big_lambda = check::non_negative(external_rate, Input::ExternalRate)?;
-    check::in_range(epsilon, MIN_EPSILON..=MAX_EPSILON, Input::Epsilon)?;
+    check::in_range(epsilon, MIN_EPSILON, MAX_EPSILON, Input::Epsilon)?;
     let mut der = [Derived::default(); N];
     let mut capacity = 0.0;
     // n <= N: every cluster has its slot.

@@ -519,7 +519,7 @@ pub fn objective(
     let mut total = 0.0;
     for (i, (pr, &pi)) in providers.iter().zip(p).enumerate() {
         check_provider(i, pr)?;
-        check::in_range(pi, 0.0..=1.0, Input::P(i))?;
+        check::in_range(pi, 0.0, 1.0, Input::P(i))?;
         sum_p += pi;
         let slack = pr.mu - pi * l;
         if slack <= 0.0 {

@@ -5,8 +5,6 @@
 //! A value is checked for being finite first, so NaN and the infinities are always
 //! [`Problem::NotFinite`], whatever else the input must be.
 
-use core::ops::RangeInclusive;
-
 use crate::error::{Invalid, Problem};
 
 /// `Err` with `problem` for `input`.
@@ -15,6 +13,7 @@ fn invalid<T, I>(input: I, problem: Problem) -> Result<T, Invalid<I>> {
 }
 
 /// `x`, if it is finite.
+#[inline]
 pub(crate) fn finite<I>(x: f64, input: I) -> Result<f64, Invalid<I>> {
     if x.is_finite() {
         Ok(x)
@@ -41,13 +40,9 @@ pub(crate) fn positive<I: Copy>(x: f64, input: I) -> Result<f64, Invalid<I>> {
     }
 }
 
-/// `x`, if it is finite and inside `range`.
-pub(crate) fn in_range<I: Copy>(
-    x: f64,
-    range: RangeInclusive<f64>,
-    input: I,
-) -> Result<f64, Invalid<I>> {
-    if range.contains(&finite(x, input)?) {
+/// `x`, if it is finite and in `lo ..= hi`.
+pub(crate) fn in_range<I: Copy>(x: f64, lo: f64, hi: f64, input: I) -> Result<f64, Invalid<I>> {
+    if lo <= finite(x, input)? && x <= hi {
         Ok(x)
     } else {
         invalid(input, Problem::OutOfRange)
@@ -101,15 +96,17 @@ mod tests {
             assert_eq!(problem(finite(bad, "x")), Some(NotFinite));
             assert_eq!(problem(non_negative(bad, "x")), Some(NotFinite));
             assert_eq!(problem(positive(bad, "x")), Some(NotFinite));
-            assert_eq!(problem(in_range(bad, 0.0..=1.0, "x")), Some(NotFinite));
+            assert_eq!(problem(in_range(bad, 0.0, 1.0, "x")), Some(NotFinite));
         }
         assert_eq!(problem(non_negative(-1e-300, "x")), Some(Negative));
         assert_eq!(non_negative(-0.0, "x"), Ok(-0.0));
         assert_eq!(problem(positive(-2.0, "x")), Some(Negative));
         assert_eq!(problem(positive(0.0, "x")), Some(NotPositive));
         assert_eq!(positive(5e-324, "x"), Ok(5e-324));
-        assert_eq!(problem(in_range(1.5, 0.0..=1.0, "x")), Some(OutOfRange));
-        assert_eq!(in_range(1.0, 0.0..=1.0, "x"), Ok(1.0));
+        assert_eq!(problem(in_range(1.5, 0.0, 1.0, "x")), Some(OutOfRange));
+        assert_eq!(problem(in_range(-0.5, 0.0, 1.0, "x")), Some(OutOfRange));
+        assert_eq!(in_range(1.0, 0.0, 1.0, "x"), Ok(1.0));
+        assert_eq!(in_range(0.0, 0.0, 1.0, "x"), Ok(0.0));
     }
 
     #[test]

@@ -88,7 +88,7 @@
 //! [`Billiard<N>`] holds a cluster index, a reciprocal and a key per cluster: `18 N + 16`
 //! bytes at most (160 for `N = 8` on x86_64); [`Rtdp<N, T>`] holds the reciprocals and a key per cluster and type:
 //! `10 N + 8 N T + T + 24` at most (360 for `<8, 4>`, 2,712 for `<64, 4>`); [`Bernoulli<N>`] is
-//! `4 N + 4` (36 for `N = 8`); [`DispatchError`] is 6. No heap.
+//! `4 N + 4` (36 for `N = 8`); [`DispatchError`] is 8. No heap.
 
 use core::fmt;
 use core::num::NonZeroU64;
@@ -132,8 +132,16 @@ pub enum Input {
 }
 
 /// Why a dispatcher could not be set up, or a request not dispatched. Indices are 0-based.
+///
+/// `repr(u8)`: a discriminant byte of its own. Packed into the niche of [`Problem`] instead (6
+/// bytes), it changed the layout of `Result<Rtdp, DispatchError>` so that the C API's
+/// `qg_rtdp_init` copied the dispatcher in unaligned pieces: 8 % more instructions on a
+/// Cortex-M3, and a frame 320 B larger.
+///
+/// [`Problem`]: crate::Problem
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(u8)]
 pub enum DispatchError {
     /// An input's shape or value is wrong (see [`Input`] for what each must be).
     Invalid(Invalid<Input>),

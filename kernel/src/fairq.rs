@@ -430,20 +430,18 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
             let d = TICKS_PER_SECOND * u64::from(self.gps_weight);
             let ahead = key.since(self.v).max(0) as u64;
             // `now >= at`: checked above, and `at` only moves towards `now`.
-            let avail = now.saturating_sub(self.at);
-            let gain = mul_div(avail.get(), n, d, false).unwrap_or(u64::MAX);
+            let avail = now.get() - self.at.get();
+            let gain = mul_div(avail, n, d, false).unwrap_or(u64::MAX);
             // The flow's GPS departure is later than `now` iff `ahead > gain`.
             if ahead > gain {
                 self.v = self.v.wrapping_add(gain);
                 self.at = now;
                 return Ok(());
             }
-            // `need <= avail`, so `at` stays at or before `now`.
-            let need = mul_div(ahead, d, n, true)
-                .map_or(avail, Ticks::new)
-                .min(avail);
+            // `need <= avail`, so `at + need` stays at or before `now`.
+            let need = mul_div(ahead, d, n, true).unwrap_or(avail).min(avail);
             self.v = key;
-            self.at = self.at.saturating_add(need);
+            self.at = Ticks::new(self.at.get() + need);
             self.gps.remove(flow);
             if let Some(&fl) = self.flows.get(usize::from(flow)) {
                 self.gps_weight -= u32::from(fl.weight);

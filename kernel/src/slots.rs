@@ -418,7 +418,7 @@ impl<'a> Profile<'a> {
         let mut candidate = fits(d0, r0).then_some(from);
         for s in later {
             // The run of fitting steps from the candidate reaches s.at (> candidate).
-            if let Some(c) = candidate.filter(|&c| s.at.saturating_sub(c) >= duration) {
+            if let Some(c) = candidate.filter(|&c| s.at.get() - c.get() >= duration.get()) {
                 return Ok(Some(c));
             }
             if !fits(s.down, s.reserved) {
@@ -428,7 +428,7 @@ impl<'a> Profile<'a> {
             }
         }
         // The last step runs to Ticks::MAX, the end of schedulable time.
-        Ok(candidate.filter(|&c| Ticks::MAX.saturating_sub(c) >= duration))
+        Ok(candidate.filter(|&c| u64::MAX - c.get() >= duration.get()))
     }
 
     fn overcommitted(&self, from: Ticks) -> Option<Span> {
