@@ -24,10 +24,11 @@ use qosgate_kernel::registry::Registration;
 use qosgate_kernel::resource::{Kind, Resource};
 use qosgate_kernel::units::{Mips, Ticks, Work, exec_ticks};
 
-/// Capacity of the benchmarked resource, MIPS (R1 of seed 004 Table 3).
-const CAPACITY: Mips = 780_000;
-/// Fake-clock step of the bucket benchmarks, ticks.
-const BUCKET_STEP: Ticks = 4;
+/// Capacity of the benchmarked resource (R1 of seed 004 Table 3).
+const CAPACITY: Mips = Mips::new(780_000);
+/// Fake-clock step of the bucket benchmarks, ticks. The fake clocks count plain ticks and hand
+/// the kernel `Ticks::new(now)`, as a firmware's timer would.
+const BUCKET_STEP: u64 = 4;
 /// Tasks kept queued on every flow of the fair-queue benchmarks.
 const PER_FLOW: usize = 2;
 /// Length of the precomputed ring of task sizes (a power of two).
@@ -41,18 +42,25 @@ fn configure(group: &mut BenchmarkGroup<'_, WallTime>) {
 /// Task sizes 1, 2, 3 MI in turn: at `CAPACITY` MIPS, 4 ticks refill 3.12 MI, so every task of an
 /// `Exact` bucket of rate `CAPACITY` conforms.
 fn bucket_work(i: u64) -> Work {
-    1 + i % 3
+    Work::new(1 + i % 3)
 }
 
 fn new_bucket() -> Bucket {
-    Bucket::new(0, CAPACITY, 1_000, 100, Knowledge::Exact).expect("valid bucket")
+    Bucket::new(
+        Ticks::ZERO,
+        CAPACITY,
+        Work::new(1_000),
+        Work::new(100),
+        Knowledge::Exact,
+    )
+    .expect("valid bucket")
 }
 
 fn bucket(c: &mut Criterion) {
     // The pattern must keep conforming, or the benchmark would time the refusal path.
     let mut b = new_bucket();
     for i in 1..=1_000_000u64 {
-        let now = i * BUCKET_STEP;
+        let now = Ticks::new(i * BUCKET_STEP);
         assert_eq!(b.check(now, bucket_work(i)), Ok(Conformance::Now));
         b.charge(now, bucket_work(i)).expect("conforms");
     }
@@ -65,21 +73,25 @@ fn bucket(c: &mut Criterion) {
     group.bench_function("check_charge", |bencher| {
         bencher.iter(|| {
             i += 1;
-            let now = black_box(i * BUCKET_STEP);
+            let now = black_box(Ticks::new(i * BUCKET_STEP));
             let work = black_box(bucket_work(i));
             let c = b.check(now, work);
             let r = b.charge(now, work);
             black_box((c, r))
         });
     });
-    assert_eq!(b.submitted(), (1..=i).map(bucket_work).sum::<Work>());
+    let submitted: u64 = (1..=i).map(|i| bucket_work(i).get()).sum();
+    assert_eq!(b.submitted(), Work::new(submitted));
 
     let b = new_bucket();
     let mut i = 0u64;
     group.bench_function("check", |bencher| {
         bencher.iter(|| {
             i += 1;
-            black_box(&b).check(black_box(i * BUCKET_STEP), black_box(bucket_work(i)))
+            black_box(&b).check(
+                black_box(Ticks::new(i * BUCKET_STEP)),
+                black_box(bucket_work(i)),
+            )
         });
     });
 
@@ -91,19 +103,17 @@ fn flow_weight(i: usize) -> u16 {
     1 + (i % 7) as u16
 }
 
-/// The `i`-th task size, 1,000 to 5,999 MI, and its execution time at `CAPACITY`.
-fn task(i: usize) -> (Work, Ticks) {
-    let work = 1_000 + (i as u64 * 7919) % 5_000;
-    (
-        work,
-        exec_ticks(work, CAPACITY).expect("capacity is not zero"),
-    )
+/// The `i`-th task size, 1,000 to 5,999 MI, and its execution time at `CAPACITY` in ticks.
+fn task(i: usize) -> (Work, u64) {
+    let work = Work::new(1_000 + (i as u64 * 7919) % 5_000);
+    let ticks = exec_ticks(work, CAPACITY).expect("capacity is not zero");
+    (work, ticks.get())
 }
 
 /// A queue of `F` flows of weights `1 + i % 7`, each holding `PER_FLOW` tasks, at time `now`.
 fn steady_queue<const F: usize, const Q: usize>(
     discipline: Discipline,
-    tasks: &[(Work, Ticks)],
+    tasks: &[(Work, u64)],
     now: Ticks,
 ) -> FairQueue<u32, F, Q> {
     assert!(
@@ -125,19 +135,20 @@ fn steady_queue<const F: usize, const Q: usize>(
     q
 }
 
-/// One dequeue at `now`, then an enqueue of task `k` on the flow just served. Returns the clock
-/// after the new task's execution time.
+/// One dequeue at `now` (ticks), then an enqueue of task `k` on the flow just served. Returns
+/// the clock after the new task's execution time.
 fn pair<const F: usize, const Q: usize>(
     q: &mut FairQueue<u32, F, Q>,
-    now: Ticks,
-    (work, ticks): (Work, Ticks),
+    now: u64,
+    (work, ticks): (Work, u64),
     k: u32,
-) -> Ticks {
+) -> u64 {
+    let at = Ticks::new(now);
     let d = q
-        .dequeue(now)
+        .dequeue(at)
         .expect("clock is monotonic")
         .expect("queue is backlogged");
-    let tag = q.enqueue(now, d.flow, work, k).expect("queued");
+    let tag = q.enqueue(at, d.flow, work, k).expect("queued");
     black_box((d, tag));
     now + ticks
 }
@@ -147,13 +158,13 @@ fn fairq_pair<const F: usize, const Q: usize>(
     discipline: Discipline,
     name: &str,
 ) {
-    let tasks: Vec<(Work, Ticks)> = (0..WORKS).map(task).collect();
+    let tasks: Vec<(Work, u64)> = (0..WORKS).map(task).collect();
 
     // Steady-state check: after every pair, every flow holds PER_FLOW tasks again, and a long run
     // stays clear of errors (a refused task or a time error would panic in `pair`). The benchmark
     // then continues on the same queue and clock.
-    let mut q = Box::new(steady_queue::<F, Q>(discipline, &tasks, 0));
-    let mut now: Ticks = 0;
+    let mut q = Box::new(steady_queue::<F, Q>(discipline, &tasks, Ticks::ZERO));
+    let mut now = 0;
     let mut k = 0usize;
     for _ in 0..200_000 {
         now = pair(&mut q, now, tasks[k % WORKS], k as u32);
@@ -182,7 +193,7 @@ fn fairq(c: &mut Criterion) {
 }
 
 /// Largest task of the benchmarked resource and of its users, MI.
-const MAX_TASK: Work = 5_000;
+const MAX_TASK: Work = Work::new(5_000);
 
 /// `registry/admissible/{8,64}`: `Registry::<N>::admissible` for a newcomer with `N - 1` users
 /// registered, every one of which still fits (so the scan covers every user).
@@ -198,8 +209,8 @@ fn registry_admission(c: &mut Criterion) {
         let w_after = u64::from(total_weight) + u64::from(newcomer_weight);
         let gs = |w: u16| Registration {
             weight: w,
-            rho: (CAPACITY * u64::from(w) / w_after).max(1),
-            sigma: 2 * MAX_TASK,
+            rho: Mips::new((CAPACITY.get() * u64::from(w) / w_after).max(1)),
+            sigma: Work::new(2 * MAX_TASK.get()),
             imax: MAX_TASK,
             knowledge: Knowledge::Exact,
             oversize: Oversize::Refuse,

@@ -22,7 +22,7 @@ use qosgate_kernel::lease::{
     Action, Class, Event, Kind, Manager, Overheads, Policy, SEARCH, Spec, State,
 };
 use qosgate_kernel::preempt::{Candidate, select};
-use qosgate_kernel::units::{TICKS_PER_SECOND, Ticks};
+use qosgate_kernel::units::Ticks;
 
 /// `n` running leases: classes alternate in runs (C, S, S, C, S, ...), nodes 1 to 8.
 fn candidates(n: usize) -> (Vec<Candidate>, u32) {
@@ -38,7 +38,7 @@ fn candidates(n: usize) -> (Vec<Candidate>, u32) {
             Candidate {
                 class,
                 nodes,
-                overhead: u64::from(nodes) * o.cost(action),
+                overhead: u64::from(nodes) * o.cost(action).get(),
             }
         })
         .collect();
@@ -86,28 +86,28 @@ impl Cycle {
         let mut m = Box::new(Manager::new(nodes, Overheads::PAPER, Policy::Moml).unwrap());
         let forever = Spec {
             nodes: 1,
-            work: 1 << 60,
+            work: Ticks::new(1 << 60),
             kind: Kind::External {
                 class: Class::Suspendable,
                 deadline: None,
             },
         };
         for _ in 0..nodes {
-            m.submit(0, forever, &mut |_| {}).unwrap();
+            m.submit(Ticks::ZERO, forever, &mut |_| {}).unwrap();
         }
         Self {
             m,
-            now: 0,
+            now: Ticks::ZERO,
             nodes,
             events: 0,
         }
     }
 
     fn step(&mut self) {
-        self.now += 1_000 * TICKS_PER_SECOND;
+        self.now = self.now.saturating_add(Ticks::from_secs(1_000));
         let local = Spec {
             nodes: self.nodes / 2,
-            work: 10 * TICKS_PER_SECOND,
+            work: Ticks::from_secs(10),
             kind: Kind::Local,
         };
         let mut events = 0usize;

@@ -27,8 +27,8 @@ use qosgate_kernel::units::{Nodes, Ticks};
 const CAP: usize = 4096 + 4;
 const NODES: Nodes = 1024;
 /// Job length and the gap that follows each (shorter than a job, so no job fits in a gap).
-const LEN: Ticks = 10;
-const GAP: Ticks = 3;
+const LEN: Ticks = Ticks::new(10);
+const GAP: Ticks = Ticks::new(3);
 
 /// A node count above half the cluster, varying so that adjacent steps always differ.
 fn width(i: u64) -> Nodes {
@@ -50,7 +50,7 @@ impl Window {
             next: 0,
         };
         for _ in 0..breakpoints / 2 {
-            w.place(0);
+            w.place(Ticks::ZERO);
         }
         assert_eq!(w.table.len(), breakpoints);
         w
@@ -62,11 +62,12 @@ impl Window {
         let s = self.table.earliest_fit(from, n, LEN).unwrap().unwrap();
         // Leave a gap shorter than a job after the last one.
         let s = match self.live.back() {
-            Some(&(_, e, _)) if s == e => s + GAP,
+            Some(&(_, e, _)) if s == e => s.saturating_add(GAP),
             _ => s,
         };
-        self.table.reserve(s, s + LEN, n).unwrap();
-        self.live.push_back((s, s + LEN, n));
+        let e = s.saturating_add(LEN);
+        self.table.reserve(s, e, n).unwrap();
+        self.live.push_back((s, e, n));
     }
 
     fn step(&mut self) {

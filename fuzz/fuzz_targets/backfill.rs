@@ -96,7 +96,7 @@ fn check(s: &Sched, c: &Counts, placed: bool) {
         assert_eq!(u64::from(down), c.down, "down at {t}");
         assert!(table.free_at(t) >= 0, "overcommitted at {t}");
     }
-    let far = 1u64 << 50;
+    let far = Ticks::new(1 << 50);
     let near_the_end = now >= far
         || s.waiting().iter().any(|w| w.job.estimate >= far)
         || s.running().any(|(_, r)| r.job.estimate >= far);
@@ -126,12 +126,12 @@ fuzz_target!(|input: Input| {
         return;
     };
     let mut c = Counts::default();
-    let mut now: Ticks = 0;
+    let mut now = Ticks::ZERO;
     for step in input.steps.iter().take(200) {
         let t = if step.back {
-            now.saturating_sub(step.dt.get())
+            now.saturating_sub(step.dt.ticks())
         } else {
-            now.saturating_add(step.dt.get() % 1000)
+            now.saturating_add(Ticks::new(step.dt.get() % 1000))
         };
         let before = s.clone();
         let result: Result<(), Error> = match step.op {
@@ -144,7 +144,7 @@ fuzz_target!(|input: Input| {
                     id: u64::from(id),
                     submit: t,
                     nodes: u32::try_from(nodes.get()).unwrap_or(u32::MAX),
-                    estimate: estimate.get(),
+                    estimate: estimate.ticks(),
                 };
                 let r = s.submit(t, job);
                 if let Err(refused) = &r {
@@ -183,7 +183,7 @@ fuzz_target!(|input: Input| {
                 match handle {
                     Some(h) => {
                         let r = s.interrupt(t, h).map(|job| {
-                            assert!(job.estimate > 0);
+                            assert!(job.estimate > Ticks::ZERO);
                         });
                         if r.is_ok() {
                             c.interrupted += 1;

@@ -12,7 +12,7 @@ use libfuzzer_sys::fuzz_target;
 use qosgate_kernel::bound::{BoundSpec, Pipelining, chain, end_to_end, meets_deadline};
 use qosgate_kernel::bucket::Knowledge;
 use qosgate_kernel::fairq::Discipline;
-use qosgate_kernel::units::TICKS_PER_SECOND;
+use qosgate_kernel::units::{Mips, TICKS_PER_SECOND, Ticks, Work};
 use qosgate_kernel::{Error, Param};
 
 #[derive(Arbitrary, Debug, Clone, Copy)]
@@ -43,15 +43,15 @@ impl Spec {
         };
         BoundSpec {
             discipline: self.discipline.get(),
-            sigma: self.sigma.get(),
-            imax: self.imax.get(),
+            sigma: self.sigma.work(),
+            imax: self.imax.work(),
             knowledge: self.knowledge.get(),
-            rate: self.rate.get(),
-            cpu,
+            rate: self.rate.mips(),
+            cpu: Mips::new(cpu),
             cpus,
-            capacity,
-            resource_imax: self.resource_imax.get(),
-            others_imax: self.others_imax.get(),
+            capacity: Mips::new(capacity),
+            resource_imax: self.resource_imax.work(),
+            others_imax: self.others_imax.work(),
             residual: self.residual,
         }
     }
@@ -71,6 +71,23 @@ struct Input {
 const MAX: u128 = u64::MAX as u128;
 const M: u128 = TICKS_PER_SECOND as u128;
 
+/// `t` as a 128-bit number of ticks, for the references.
+fn wide(t: Ticks) -> u128 {
+    u128::from(t.get())
+}
+
+/// A reference result in ticks, or `Overflow` beyond the kernel's clock.
+fn ticks(t: u128) -> Result<Ticks, Error> {
+    u64::try_from(t)
+        .map(Ticks::new)
+        .map_err(|_| Error::Overflow)
+}
+
+/// Every rate and capacity of `s` is positive, and it has a CPU.
+fn has_capacity(s: &BoundSpec) -> bool {
+    s.rate > Mips::ZERO && s.cpu > Mips::ZERO && s.cpus > 0 && s.capacity > Mips::ZERO
+}
+
 fn window(s: &BoundSpec) -> u128 {
     match s.knowledge {
         Knowledge::Window(n) => u128::from(n),
@@ -85,9 +102,9 @@ fn blocking(s: &BoundSpec) -> u128 {
         Discipline::Wfq => s.resource_imax,
         Discipline::Scfq => s.others_imax,
     };
-    u128::from(b)
+    u128::from(b.get())
         + if s.residual {
-            u128::from(s.resource_imax)
+            u128::from(s.resource_imax.get())
         } else {
             0
         }
@@ -96,27 +113,28 @@ fn blocking(s: &BoundSpec) -> u128 {
 /// The paper's latency, every term floored: never above the exact real value, so never above a
 /// sound bound. `rate` and `cpu` must be non-zero.
 fn latency_floor(s: &BoundSpec) -> u128 {
-    (window(s) + 1) * u128::from(s.imax) * M / u128::from(s.rate)
-        + blocking(s) * M / u128::from(s.cpu)
+    (window(s) + 1) * u128::from(s.imax.get()) * M / u128::from(s.rate.get())
+        + blocking(s) * M / u128::from(s.cpu.get())
 }
 
 /// A generous bound on every intermediate the kernel may form, in MI: if this times 10^6 fits
 /// comfortably in a u64, no overflow is excusable.
 fn magnitude(s: &BoundSpec) -> u128 {
-    u128::from(s.sigma)
-        + (window(s) + 1) * u128::from(s.imax)
-        + (u128::from(s.cpus) + 2) * u128::from(s.resource_imax)
-        + u128::from(s.others_imax)
+    u128::from(s.sigma.get())
+        + (window(s) + 1) * u128::from(s.imax.get())
+        + (u128::from(s.cpus) + 2) * u128::from(s.resource_imax.get())
+        + u128::from(s.others_imax.get())
 }
 
 /// Checks one spec on its own and returns its bound.
-fn check_spec(s: &BoundSpec) -> Result<u64, Error> {
+fn check_spec(s: &BoundSpec) -> Result<Ticks, Error> {
     let (b, l, a) = (s.burst(), s.latency(), s.at_resource());
     // The burst term is exactly sigma / g, rounded up.
-    let exact_burst = if s.rate == 0 {
+    let exact_burst = if s.rate == Mips::ZERO {
         Err(Error::InvalidParameter(Param::Rate))
     } else {
-        u64::try_from((u128::from(s.sigma) * M).div_ceil(u128::from(s.rate)))
+        u64::try_from((u128::from(s.sigma.get()) * M).div_ceil(u128::from(s.rate.get())))
+            .map(Ticks::new)
             .map_err(|_| Error::Overflow)
     };
     assert_eq!(b, exact_burst, "burst of {s:?}");
@@ -131,12 +149,15 @@ fn check_spec(s: &BoundSpec) -> Result<u64, Error> {
                     s.knowledge != Knowledge::Aggressive,
                     "a bound for aggressive submission"
                 );
-                assert!(s.rate > 0 && s.cpu > 0 && s.cpus > 0 && s.capacity > 0);
+                assert!(has_capacity(s));
             }
             Err(Error::NoBound) => assert_eq!(s.knowledge, Knowledge::Aggressive),
-            Err(Error::InvalidParameter(Param::Rate)) => assert_eq!(s.rate, 0, "{s:?}"),
+            Err(Error::InvalidParameter(Param::Rate)) => assert_eq!(s.rate, Mips::ZERO, "{s:?}"),
             Err(Error::InvalidParameter(Param::Capacity)) => {
-                assert!(s.cpu == 0 || s.cpus == 0 || s.capacity == 0, "{s:?}")
+                assert!(
+                    s.cpu == Mips::ZERO || s.cpus == 0 || s.capacity == Mips::ZERO,
+                    "{s:?}"
+                )
             }
             Err(Error::Overflow) => {}
             Err(e) => panic!("unexpected error {e:?} for {s:?}"),
@@ -145,11 +166,7 @@ fn check_spec(s: &BoundSpec) -> Result<u64, Error> {
     if s.knowledge == Knowledge::Aggressive {
         assert!(l.is_err());
     }
-    let valid = s.knowledge != Knowledge::Aggressive
-        && s.rate > 0
-        && s.cpu > 0
-        && s.cpus > 0
-        && s.capacity > 0;
+    let valid = s.knowledge != Knowledge::Aggressive && has_capacity(s);
     if valid && magnitude(s) * M <= MAX / 4 {
         assert!(
             l.is_ok() && a.is_ok(),
@@ -159,7 +176,7 @@ fn check_spec(s: &BoundSpec) -> Result<u64, Error> {
     if let (Ok(l), Ok(x)) = (l, a) {
         let floor = latency_floor(s);
         assert!(
-            u128::from(l) >= floor,
+            u128::from(l.get()) >= floor,
             "latency {l} below the paper's {floor}: {s:?}"
         );
         assert!(x >= b.unwrap() && x >= l);
@@ -167,7 +184,7 @@ fn check_spec(s: &BoundSpec) -> Result<u64, Error> {
         // (Eq. 5 / 9 / Table 1) up to rounding: one tick per rounded term.
         if s.cpus == 1 && s.capacity == s.cpu && s.rate <= s.cpu {
             assert!(
-                u128::from(l) <= floor + 4,
+                u128::from(l.get()) <= floor + 4,
                 "single-CPU latency {l} far above {floor}: {s:?}"
             );
         }
@@ -187,7 +204,7 @@ fn check_spec(s: &BoundSpec) -> Result<u64, Error> {
 
 /// `worse` never has a smaller bound than `s` (when both have one), and a valid spec made worse
 /// only loses its bound to overflow.
-fn monotone(s: &BoundSpec, base: Result<u64, Error>, worse: BoundSpec, what: &str) {
+fn monotone(s: &BoundSpec, base: Result<Ticks, Error>, worse: BoundSpec, what: &str) {
     let w = check_spec(&worse);
     if let (Ok(a), Ok(b)) = (base, w) {
         assert!(
@@ -205,13 +222,14 @@ fn run(input: Input) {
     let a = check_spec(&s);
     let d = input.delta.get();
     let d16 = u16::try_from(d).unwrap_or(u16::MAX);
-    if let Some(sigma) = s.sigma.checked_add(d) {
+    let dw = Work::new(d);
+    if let Some(sigma) = s.sigma.checked_add(dw) {
         monotone(&s, a, BoundSpec { sigma, ..s }, "sigma up");
     }
-    if let Some(imax) = s.imax.checked_add(d) {
+    if let Some(imax) = s.imax.checked_add(dw) {
         monotone(&s, a, BoundSpec { imax, ..s }, "imax up");
     }
-    if let Some(ri) = s.resource_imax.checked_add(d) {
+    if let Some(ri) = s.resource_imax.checked_add(dw) {
         monotone(
             &s,
             a,
@@ -222,7 +240,7 @@ fn run(input: Input) {
             "resource imax up",
         );
     }
-    if let Some(oi) = s.others_imax.checked_add(d) {
+    if let Some(oi) = s.others_imax.checked_add(dw) {
         monotone(
             &s,
             a,
@@ -233,8 +251,8 @@ fn run(input: Input) {
             "others imax up",
         );
     }
-    let down = |x: u64| (x - x.min(d)).max(1);
-    if s.rate > 1 {
+    let down = |x: Mips| Mips::new((x.get() - x.get().min(d)).max(1));
+    if s.rate.get() > 1 {
         monotone(
             &s,
             a,
@@ -245,7 +263,7 @@ fn run(input: Input) {
             "rate down",
         );
     }
-    if s.cpu > 1 {
+    if s.cpu.get() > 1 {
         monotone(
             &s,
             a,
@@ -256,7 +274,7 @@ fn run(input: Input) {
             "cpu down",
         );
     }
-    if s.capacity > 1 {
+    if s.capacity.get() > 1 {
         monotone(
             &s,
             a,
@@ -298,21 +316,21 @@ fn run(input: Input) {
     }
 
     // End to end (Eq. 6) and its pipelined form.
-    let (wh, tr) = (input.withhold.get(), input.transfer.get());
-    let at = a.unwrap_or(input.deadline.get());
+    let (wh, tr) = (input.withhold.ticks(), input.transfer.ticks());
+    let at = a.unwrap_or(input.deadline.ticks());
     let seq = end_to_end(at, wh, tr, Pipelining::Sequential);
     let pip = end_to_end(at, wh, tr, Pipelining::Pipelined);
-    let exact = u128::from(at) + u128::from(wh) + u128::from(tr);
-    assert_eq!(seq, u64::try_from(exact).map_err(|_| Error::Overflow));
-    let exact_p = u128::from(at) + u128::from(wh.max(tr));
-    assert_eq!(pip, u64::try_from(exact_p).map_err(|_| Error::Overflow));
+    let exact = wide(at) + wide(wh) + wide(tr);
+    assert_eq!(seq, ticks(exact));
+    let exact_p = wide(at) + wide(wh.max(tr));
+    assert_eq!(pip, ticks(exact_p));
     if let Ok(x) = seq {
         assert!(pip.unwrap() <= x);
     }
 
     // Eq. 7.
-    let dl = input.deadline.get();
-    for b in [at, seq.unwrap_or(0)] {
+    let dl = input.deadline.ticks();
+    for b in [at, seq.unwrap_or(Ticks::ZERO)] {
         let want = if b <= dl {
             Ok(())
         } else {
@@ -343,20 +361,20 @@ fn run(input: Input) {
     let min_rate = hops.iter().map(|h| h.rate).min().unwrap();
     let max_sigma = hops.iter().map(|h| h.sigma).max().unwrap();
     let expect = (|| {
-        if min_rate == 0 {
+        if min_rate == Mips::ZERO {
             return Err(Error::InvalidParameter(Param::Rate));
         }
-        let mut total = (u128::from(max_sigma) * M).div_ceil(u128::from(min_rate));
+        let mut total = (u128::from(max_sigma.get()) * M).div_ceil(u128::from(min_rate.get()));
         if total > MAX {
             return Err(Error::Overflow);
         }
         for h in &hops {
-            total += u128::from(h.latency()?);
+            total += wide(h.latency()?);
             if total > MAX {
                 return Err(Error::Overflow);
             }
         }
-        u64::try_from(total + u128::from(wh) + u128::from(tr)).map_err(|_| Error::Overflow)
+        ticks(total + wide(wh) + wide(tr))
     })();
     assert_eq!(c, expect, "chain of {hops:?}");
     if let Ok(x) = c {
@@ -366,7 +384,7 @@ fn run(input: Input) {
                 .at_resource()
                 .expect("a hop of a bounded chain has a bound");
             assert!(
-                u128::from(x) >= u128::from(b) + u128::from(wh) + u128::from(tr),
+                wide(x) >= wide(b) + wide(wh) + wide(tr),
                 "chain {x} below a hop's bound {b}"
             );
         }

@@ -12,9 +12,9 @@ use arbitrary::Arbitrary;
 use common::{Float, within};
 use libfuzzer_sys::fuzz_target;
 use qosgate_kernel::broker::{
-    BrokerError, Input, ModelField, Provider, ReliableCloud, TransientCluster, no_redirection,
-    objective, route,
+    BrokerError, Input, Provider, ReliableCloud, TransientCluster, no_redirection, objective, route,
 };
+use qosgate_kernel::{Invalid, Problem};
 use qosgate_testkit::broker::drop_and_resolve;
 use qosgate_testkit::transfer::no_pairwise_transfer_lowers;
 
@@ -102,8 +102,12 @@ fn run(input: In) {
     for p in input.providers.iter().take(N + 1) {
         match p.get() {
             Ok(p) => ps.push(p),
-            // A model error names a model field; nothing else.
-            Err(BrokerError::Model(_)) => return,
+            // A model error names a model field, or the model's result is out of range.
+            Err(BrokerError::Invalid(Invalid {
+                input: Input::Model(_),
+                ..
+            })) => return,
+            Err(BrokerError::Overflow) => return,
             Err(e) => panic!("a service model returned {e:?}"),
         }
     }
@@ -129,7 +133,7 @@ fn run(input: In) {
             }
             match objective(l, v, &ps, r.p()) {
                 Ok(_) => {}
-                Err(BrokerError::Model(ModelField::Result)) => return,
+                Err(BrokerError::Overflow) => return,
                 Err(e) => panic!("Eq. 1 of an Ok routing: {e:?}"),
             }
             if well_scaled(l, v, &ps) {
@@ -148,18 +152,34 @@ fn run(input: In) {
             }
         }
         Err(e) => match e {
-            BrokerError::NoProviders => assert!(ps.is_empty()),
-            BrokerError::TooManyProviders => assert!(ps.len() > N),
-            BrokerError::NotFinite(Input::ArrivalRate) => assert!(!l.is_finite()),
-            BrokerError::OutOfRange(Input::ArrivalRate) => assert!(l <= 0.0),
-            BrokerError::NotFinite(Input::ArrivalVariance) => assert!(!v.is_finite()),
-            BrokerError::OutOfRange(Input::ArrivalVariance) => assert!(v < 0.0),
-            BrokerError::NotFinite(Input::Mu(i)) => assert!(!ps[i].mu.is_finite()),
-            BrokerError::OutOfRange(Input::Mu(i)) => assert!(ps[i].mu <= 0.0),
-            BrokerError::NotFinite(Input::Cs2(i)) => assert!(!ps[i].cs2.is_finite()),
-            BrokerError::OutOfRange(Input::Cs2(i)) => assert!(ps[i].cs2 < 0.0),
-            BrokerError::NotFinite(Input::Cost(i)) => assert!(!ps[i].cost.is_finite()),
-            BrokerError::OutOfRange(Input::Cost(i)) => assert!(ps[i].cost <= 0.0),
+            BrokerError::Invalid(Invalid { input, problem }) => {
+                let value = match input {
+                    Input::Providers => {
+                        let empty = problem == Problem::Empty;
+                        assert!(if empty { ps.is_empty() } else { ps.len() > N });
+                        return;
+                    }
+                    Input::ArrivalRate => l,
+                    Input::ArrivalVariance => v,
+                    Input::Mu(i) => ps[i].mu,
+                    Input::Cs2(i) => ps[i].cs2,
+                    Input::Cost(i) => ps[i].cost,
+                    other => panic!("route never names {other:?}"),
+                };
+                match problem {
+                    Problem::NotFinite => assert!(!value.is_finite(), "{input:?}"),
+                    Problem::Negative => assert!(value < 0.0, "{input:?}"),
+                    Problem::NotPositive => assert_eq!(value, 0.0, "{input:?}"),
+                    _ => panic!("route never finds {input:?} {problem:?}"),
+                }
+                // Only the rate, mu and the cost must be positive.
+                if problem == Problem::NotPositive {
+                    assert!(matches!(
+                        input,
+                        Input::ArrivalRate | Input::Mu(_) | Input::Cost(_)
+                    ));
+                }
+            }
             BrokerError::EtaNotPositive { provider } => {
                 let p = &ps[provider];
                 let eta = 1.0 + p.cs2 + p.mu * (l * l * v - 1.0) / l;
@@ -169,7 +189,7 @@ fn run(input: In) {
                 );
             }
             BrokerError::Overload => assert!(total_mu <= l * (1.0 + 1e-12)),
-            BrokerError::Unstable { .. } | BrokerError::Model(ModelField::Result) => {
+            BrokerError::Unstable { .. } | BrokerError::Overflow => {
                 // Rounding at extreme ratios; never on well-scaled inputs.
                 assert!(!well_scaled(l, v, &ps), "{e:?} on a well-scaled instance");
             }

@@ -9,7 +9,7 @@ use arbitrary::Arbitrary;
 use common::{K, Num, instr};
 use libfuzzer_sys::fuzz_target;
 use qosgate_kernel::bucket::{Bucket, Charge, Conformance, Knowledge, Oversize};
-use qosgate_kernel::units::{MAX_TASK_WORK, Work};
+use qosgate_kernel::units::{MAX_TASK_WORK, Mips, Ticks, Work};
 use qosgate_kernel::{Error, Param};
 
 /// Upper bound on single-charge iterations per input (keeps executions fast).
@@ -57,13 +57,13 @@ enum Op {
 }
 
 struct Model {
-    rho: u64,
-    sigma: u64,
-    imax: u64,
+    rho: Mips,
+    sigma: Work,
+    imax: Work,
     knowledge: Knowledge,
     oversize: Oversize,
-    now: u64,
-    submitted: u64,
+    now: Ticks,
+    submitted: Work,
     /// Receipts not fed back yet, in feedback modes.
     receipts: Vec<Charge>,
 }
@@ -77,7 +77,7 @@ impl Model {
         match self.knowledge {
             Knowledge::Exact => work,
             Knowledge::Conservative | Knowledge::ConservativeFeedback => self.imax,
-            Knowledge::Window(_) | Knowledge::Aggressive => 0,
+            Knowledge::Window(_) | Knowledge::Aggressive => Work::ZERO,
         }
     }
 
@@ -103,10 +103,11 @@ impl Model {
             assert!(b.outstanding() <= n, "outstanding above the window");
         }
         // Credit never decreases while time passes and nothing happens.
-        if let Some(later) = self.now.checked_add(1) {
+        let tick = Ticks::new(1);
+        if let Some(later) = self.now.checked_add(tick) {
             assert!(b.level(later).unwrap() >= level);
         }
-        if let Some(earlier) = self.now.checked_sub(1) {
+        if let Some(earlier) = self.now.checked_sub(tick) {
             // `at` never passes the model's clock; earlier instants are either valid or refused.
             match b.level(earlier) {
                 Ok(l) => assert!(l <= level),
@@ -118,7 +119,7 @@ impl Model {
     /// What `check` must answer, from the level the bucket reports (itself checked elsewhere).
     fn check(&self, b: &Bucket, work: Work) {
         let got = b.check(self.now, work);
-        if work == 0 {
+        if work == Work::ZERO {
             assert_eq!(got, Err(Error::InvalidParameter(Param::Work)));
             return;
         }
@@ -150,15 +151,15 @@ impl Model {
         let Ok(Conformance::After(t)) = got else {
             panic!("level {level} below {need}: expected After, got {got:?}");
         };
-        assert!(t >= 1);
-        let want = (need - level).div_euclid(i128::from(self.rho))
-            + i128::from((need - level).rem_euclid(i128::from(self.rho)) != 0);
-        assert_eq!(i128::from(t), want, "T is not ceil(deficit / rho)");
+        let rho = i128::from(self.rho.get());
+        assert!(t >= Ticks::new(1));
+        let want = (need - level).div_euclid(rho) + i128::from((need - level).rem_euclid(rho) != 0);
+        assert_eq!(i128::from(t.get()), want, "T is not ceil(deficit / rho)");
         // T is exact: the credit covers the charge after t ticks, not after t - 1.
         if let Some(at) = self.now.checked_add(t) {
             let l = i128::from(b.level(at).unwrap());
             assert!(l >= need, "after T={t} the level {l} is still below {need}");
-            let l1 = i128::from(b.level(at - 1).unwrap());
+            let l1 = i128::from(b.level(at.saturating_sub(Ticks::new(1))).unwrap());
             assert!(
                 l1 < need,
                 "T={t} is not the smallest wait: level {l1} at T-1"
@@ -174,11 +175,11 @@ impl Model {
         match verdict {
             Ok(Conformance::Now) => {
                 let charged = self.charge_for(work);
-                if self.submitted.checked_add(charged).is_none() {
+                let Some(submitted) = self.submitted.checked_add(charged) else {
                     assert_eq!(got, Err(Error::Overflow));
                     assert_eq!(*b, before, "a refused charge changed the bucket");
                     return false;
-                }
+                };
                 // The outstanding-receipt counter is a u16: a 65,536th receipt is refused.
                 if self.feedback_mode() && self.receipts.len() == usize::from(u16::MAX) {
                     assert_eq!(got, Err(Error::Full));
@@ -193,7 +194,7 @@ impl Model {
                     level - instr(charged),
                     "credit did not drop by the charge"
                 );
-                self.submitted += charged;
+                self.submitted = submitted;
                 if self.feedback_mode() {
                     self.receipts.push(receipt);
                 }
@@ -221,7 +222,7 @@ impl Model {
             assert_eq!(got, Err(want));
             assert_eq!(*b, before, "a refused feedback changed the bucket");
         };
-        if actual == 0 {
+        if actual == Work::ZERO {
             return refused(b, got, Error::InvalidParameter(Param::Work));
         }
         if !self.feedback_mode() {
@@ -241,8 +242,8 @@ impl Model {
         if new_level < i128::from(i64::MIN) || new_level > max_instr {
             return refused(b, got, Error::Overflow);
         }
-        let new_submitted =
-            i128::from(self.submitted) + i128::from(actual) - i128::from(receipt.charged);
+        let new_submitted = i128::from(self.submitted.get()) + i128::from(actual.get())
+            - i128::from(receipt.charged.get());
         if new_submitted < 0 || new_submitted > i128::from(u64::MAX) {
             return refused(b, got, Error::Overflow);
         }
@@ -253,7 +254,7 @@ impl Model {
             new_level.min(instr(self.sigma)),
             "feedback mis-corrected the credit"
         );
-        self.submitted = new_submitted as u64;
+        self.submitted = Work::new(new_submitted as u64);
         // The bucket counts receipts, it cannot tell them apart: a forged one retires any.
         match genuine {
             Some(i) => self.receipts.swap_remove(i),
@@ -263,13 +264,17 @@ impl Model {
 }
 
 fn run(input: Input) {
-    let now = input.start.get();
+    let now = input.start.ticks();
     let (mut rho, mut sigma, mut imax) = (input.rho.get(), input.sigma.get(), input.imax.get());
     let mut knowledge = input.knowledge.get();
-    let built = Bucket::new(now, rho, sigma, imax, knowledge);
+    let new = |rho, sigma, imax, k| {
+        Bucket::new(now, Mips::new(rho), Work::new(sigma), Work::new(imax), k)
+    };
+    let built = new(rho, sigma, imax, knowledge);
+    let max_task = MAX_TASK_WORK.get();
     let expected_err = if rho == 0 {
         Some(Param::Rate)
-    } else if imax == 0 || imax > MAX_TASK_WORK {
+    } else if imax == 0 || imax > max_task {
         Some(Param::MaxWork)
     } else if knowledge == Knowledge::Window(0) {
         Some(Param::Window)
@@ -286,12 +291,12 @@ fn run(input: Input) {
                 return;
             }
             rho = rho.max(1);
-            imax = 1 + imax.saturating_sub(1) % MAX_TASK_WORK;
+            imax = 1 + imax.saturating_sub(1) % max_task;
             if knowledge == Knowledge::Window(0) {
                 knowledge = Knowledge::Window(1);
             }
             sigma = imax + sigma % (common::MAX_INSTR_WORK - imax + 1);
-            Bucket::new(now, rho, sigma, imax, knowledge).expect("repaired parameters")
+            new(rho, sigma, imax, knowledge).expect("repaired parameters")
         }
         (got, want) => panic!("Bucket::new: got {got:?}, expected error {want:?}"),
     };
@@ -303,30 +308,30 @@ fn run(input: Input) {
     let mut b = b.with_oversize(oversize);
     assert_eq!(b.oversize(), oversize);
     let mut m = Model {
-        rho,
-        sigma,
-        imax,
+        rho: Mips::new(rho),
+        sigma: Work::new(sigma),
+        imax: Work::new(imax),
         knowledge,
         oversize,
         now,
-        submitted: 0,
+        submitted: Work::ZERO,
         receipts: Vec::new(),
     };
     // A new bucket is full.
-    assert_eq!(i128::from(b.level(now).unwrap()), instr(sigma));
+    assert_eq!(i128::from(b.level(now).unwrap()), instr(m.sigma));
     m.invariants(&b);
     let mut budget = BUDGET;
     for op in input.ops {
         match op {
-            Op::Advance(dt) => m.now = m.now.saturating_add(dt.get()),
-            Op::Check(w) => m.check(&b, w.get()),
+            Op::Advance(dt) => m.now = m.now.saturating_add(dt.ticks()),
+            Op::Check(w) => m.check(&b, w.work()),
             Op::Charge(w) => {
-                m.check(&b, w.get());
-                m.charge(&mut b, w.get());
+                m.check(&b, w.work());
+                m.charge(&mut b, w.work());
             }
             Op::ChargeMany { work, times } => {
                 for _ in 0..times {
-                    if budget == 0 || !m.charge(&mut b, work.get()) {
+                    if budget == 0 || !m.charge(&mut b, work.work()) {
                         break;
                     }
                     budget -= 1;
@@ -342,11 +347,11 @@ fn run(input: Input) {
                     let forged = Charge {
                         charged: m.charge_for(m.imax),
                     };
-                    m.feedback(&mut b, forged, None, actual.get());
+                    m.feedback(&mut b, forged, None, actual.work());
                 } else {
                     let i = usize::from(pick) % m.receipts.len();
                     let r = m.receipts[i];
-                    m.feedback(&mut b, r, Some(i), actual.get());
+                    m.feedback(&mut b, r, Some(i), actual.work());
                 }
             }
             Op::FeedbackExact { pick } => {
@@ -354,14 +359,14 @@ fn run(input: Input) {
                     let i = usize::from(pick) % m.receipts.len();
                     let r = m.receipts[i];
                     // The real work of an uncharged (window, aggressive) task is at least 1 MI.
-                    m.feedback(&mut b, r, Some(i), r.charged.max(1));
+                    m.feedback(&mut b, r, Some(i), r.charged.max(Work::new(1)));
                 }
             }
             Op::Forged { charged, actual } => {
                 let forged = Charge {
-                    charged: charged.get(),
+                    charged: charged.work(),
                 };
-                m.feedback(&mut b, forged, None, actual.get());
+                m.feedback(&mut b, forged, None, actual.work());
             }
         }
         m.invariants(&b);

@@ -12,7 +12,8 @@ mod common;
 use arbitrary::Arbitrary;
 use common::Num;
 use libfuzzer_sys::fuzz_target;
-use qosgate_kernel::dispatch::{Bernoulli, Billiard, DispatchError, MIN_PROBABILITY, Rtdp};
+use qosgate_kernel::dispatch::{self, Bernoulli, Billiard, DispatchError, MIN_PROBABILITY, Rtdp};
+use qosgate_kernel::{Invalid, Problem};
 
 const N: usize = 8;
 const T: usize = 4;
@@ -77,17 +78,18 @@ struct Input {
 /// The error set-up must return for `p` (before the fastest check), or `None` if `p` is good.
 fn expected_error(p: &[f64]) -> Option<DispatchError> {
     if p.is_empty() {
-        return Some(DispatchError::NoClusters);
+        return invalid(dispatch::Input::Probabilities, Problem::Empty);
     }
     if p.len() > N {
-        return Some(DispatchError::TooManyClusters);
+        return invalid(dispatch::Input::Probabilities, Problem::TooMany);
     }
     if let Some(i) = p.iter().position(|x| !x.is_finite() || *x < 0.0) {
-        return Some(if p[i].is_finite() {
-            DispatchError::ProbabilityNegative(i as u16)
+        let problem = if p[i].is_finite() {
+            Problem::Negative
         } else {
-            DispatchError::ProbabilityNotFinite(i as u16)
-        });
+            Problem::NotFinite
+        };
+        return invalid(dispatch::Input::Probability(i as u16), problem);
     }
     let max = p.iter().cloned().fold(0.0, f64::max);
     if max == 0.0 {
@@ -97,6 +99,11 @@ fn expected_error(p: &[f64]) -> Option<DispatchError> {
     p.iter()
         .position(|&x| x > 0.0 && (x / max) / sum < MIN_PROBABILITY)
         .map(|i| DispatchError::ProbabilityTooSmall(i as u16))
+}
+
+/// Set-up's refusal of `input` for `problem`.
+fn invalid(input: dispatch::Input, problem: Problem) -> Option<DispatchError> {
+    Some(DispatchError::Invalid(Invalid { input, problem }))
 }
 
 /// N7 for counts `y` after `n` decisions, against `q` (the caller's normalised probabilities).
@@ -114,8 +121,13 @@ fn check_n7(y: &[u64], n: u64, q: &[f64]) {
 fuzz_target!(|input: Input| {
     let p: Vec<f64> = input.p.iter().map(|x| x.get()).collect();
     let fastest = usize::from(input.fastest) % (p.len() + 2);
-    let want =
-        expected_error(&p).or((fastest >= p.len()).then_some(DispatchError::FastestOutOfRange));
+    let want = expected_error(&p).or_else(|| {
+        if fastest >= p.len() {
+            invalid(dispatch::Input::Fastest, Problem::OutOfRange)
+        } else {
+            None
+        }
+    });
     let billiard = Billiard::<N>::new(&p, fastest);
     assert_eq!(
         billiard.as_ref().err().copied(),

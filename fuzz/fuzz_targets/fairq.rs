@@ -12,7 +12,7 @@ use arbitrary::Arbitrary;
 use common::{D, Num, Num16};
 use libfuzzer_sys::fuzz_target;
 use qosgate_kernel::fairq::{Discipline, FairQueue, FlowId};
-use qosgate_kernel::units::MAX_CAPACITY;
+use qosgate_kernel::units::{MAX_CAPACITY, Mips, Ticks, Work};
 use qosgate_kernel::vtime::{InvWeight, MAX_SPAN, VirtualTime};
 use qosgate_kernel::{Error, Param, Refused};
 
@@ -265,7 +265,7 @@ impl Model {
         let item = self.next_item;
         self.next_item += 1;
         let len = q.len();
-        let got = q.enqueue(now, id, work, item);
+        let got = q.enqueue(Ticks::new(now), id, Work::new(work), item);
         let f = usize::from(id);
         let refused = |got: Result<VirtualTime, Refused<u32>>, want: Error| {
             assert_eq!(got, Err(Refused { reason: want, item }), "enqueue");
@@ -294,7 +294,7 @@ impl Model {
         let v = q.virtual_time();
         assert!(v.since(self.v) >= 0, "virtual time went back");
         self.v = v;
-        let span = InvWeight::new(weight).unwrap().span(work);
+        let span = InvWeight::new(weight).unwrap().span(Work::new(work));
         let starts: &[VirtualTime] = match (self.discipline, self.last[f]) {
             (_, None) => &[v],
             (Discipline::Scfq, Some(last)) if !self.queues[f].is_empty() => &[last.max(v)],
@@ -341,7 +341,9 @@ impl Model {
     }
 
     fn dequeue(&mut self, q: &mut Q, now: u64) -> bool {
-        let got = q.dequeue(now).expect("dequeue at a monotone clock");
+        let got = q
+            .dequeue(Ticks::new(now))
+            .expect("dequeue at a monotone clock");
         self.clock = self.clock.max(now);
         let Some(d) = got else {
             assert_eq!(self.len(), 0, "dequeue returned None with tasks queued");
@@ -354,7 +356,7 @@ impl Model {
             .unwrap_or_else(|| panic!("dequeued from flow {f}, which the model has empty"));
         // Per-flow FIFO: it is the oldest task of its flow.
         assert_eq!(d.item, head.item, "flow {f} out of FIFO order");
-        assert_eq!((d.work, d.finish), (head.work, head.tag));
+        assert_eq!((d.work.get(), d.finish), (head.work, head.tag));
         assert_eq!(self.fate.insert(d.item, Fate::Dequeued), Some(Fate::Queued));
         // Smallest finish tag first, ties to the lower flow.
         for (g, qg) in self.queues.iter().enumerate() {
@@ -376,8 +378,9 @@ impl Model {
 fn run(input: Input) {
     let discipline = input.discipline.get();
     let capacity = input.capacity.get();
-    let valid = (1..=MAX_CAPACITY).contains(&capacity);
-    let mut q = match Q::new(discipline, capacity) {
+    let max = MAX_CAPACITY.get();
+    let valid = (1..=max).contains(&capacity);
+    let mut q = match Q::new(discipline, Mips::new(capacity)) {
         Ok(q) => {
             assert!(valid, "capacity {capacity} accepted");
             q
@@ -385,7 +388,7 @@ fn run(input: Input) {
         Err(e) => {
             assert!(!valid, "capacity {capacity} refused");
             assert_eq!(e, Error::InvalidParameter(Param::Capacity));
-            Q::new(discipline, capacity.clamp(1, MAX_CAPACITY)).unwrap()
+            Q::new(discipline, Mips::new(capacity.clamp(1, max))).unwrap()
         }
     };
     let mut m = Model {
@@ -447,9 +450,9 @@ impl Model {
         let item = self.next_item;
         self.next_item += 1;
         let got = if front {
-            q.push_side_front(work, item)
+            q.push_side_front(Work::new(work), item)
         } else {
-            q.push_side(work, item)
+            q.push_side(Work::new(work), item)
         };
         if self.waiting() == QUEUE {
             assert_eq!(
@@ -473,7 +476,7 @@ impl Model {
     }
 
     fn pop_side(&mut self, q: &mut Q) -> bool {
-        let got = q.pop_side();
+        let got = q.pop_side().map(|(item, work)| (item, work.get()));
         assert_eq!(got, self.side.pop_front(), "pop_side");
         if let Some((item, _)) = got {
             assert_eq!(self.fate.insert(item, Fate::Dequeued), Some(Fate::Queued));

@@ -85,14 +85,14 @@ fn spec(now: Ticks, nodes_: Num, work: Num, kind: K) -> Spec {
         K::Local => Kind::Local,
         K::External(c, d) => Kind::External {
             class: CLASSES[usize::from(c % 4)],
-            deadline: d.map(|d| now.saturating_add(d.get())),
+            deadline: d.map(|d| now.saturating_add(d.ticks())),
         },
         K::Zero => Kind::Reservation(Notice::Zero),
-        K::At(x) => Kind::Reservation(Notice::At(now.saturating_add(x.get()))),
+        K::At(x) => Kind::Reservation(Notice::At(now.saturating_add(x.ticks()))),
     };
     Spec {
         nodes: nodes(nodes_),
-        work: work.get(),
+        work: work.ticks(),
         kind,
     }
 }
@@ -169,7 +169,7 @@ fn check_select(cands: &[Candidate], need: Nodes, p: Policy) {
 }
 
 fuzz_target!(|input: Input| {
-    let [s, r, mi, c] = input.overheads.map(Num::get);
+    let [s, r, mi, c] = input.overheads.map(Num::ticks);
     let o = Overheads {
         suspend: s,
         resume: r,
@@ -183,7 +183,7 @@ fuzz_target!(|input: Input| {
     };
     let mut live = BTreeSet::new();
     let mut ended = BTreeSet::new();
-    let mut now: Ticks = 0;
+    let mut now = Ticks::ZERO;
     for op in input.ops.iter().take(48) {
         let mut log = vec![];
         match op {
@@ -193,7 +193,7 @@ fuzz_target!(|input: Input| {
                 work,
                 kind,
             } => {
-                now = now.saturating_add(gap.get());
+                now = now.saturating_add(gap.ticks());
                 m.advance(now, &mut |e| log.push(e)).unwrap();
                 track(&mut live, &mut ended, &log);
                 log.clear();
@@ -209,7 +209,7 @@ fuzz_target!(|input: Input| {
                 }
             }
             Op::Advance(d) => {
-                now = now.saturating_add(d.get());
+                now = now.saturating_add(d.ticks());
                 m.advance(now, &mut |e| log.push(e)).unwrap();
             }
             Op::Next => {

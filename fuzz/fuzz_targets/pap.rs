@@ -16,6 +16,7 @@ use qosgate_kernel::allocate::{
     Cluster, Input, MAX_EPSILON, MIN_EPSILON, PapError, biggest_cluster_first, least_rate_first,
     objective, pap, round_robin,
 };
+use qosgate_kernel::{Invalid, Problem};
 
 const N: usize = 8;
 
@@ -141,28 +142,39 @@ fn run(input: In) {
         }
         Err(e) => {
             match e {
-                PapError::NoClusters => assert!(cs.is_empty()),
-                PapError::TooManyClusters => assert!(cs.len() > N),
-                PapError::NotFinite(Input::ExternalRate) => assert!(!l.is_finite()),
-                PapError::Negative(Input::ExternalRate) => assert!(l < 0.0),
-                PapError::EpsilonOutOfRange => {
-                    assert!(!(MIN_EPSILON..=MAX_EPSILON).contains(&eps))
-                }
+                PapError::Invalid(Invalid { input, problem }) => match (input, problem) {
+                    (Input::Clusters, Problem::Empty) => assert!(cs.is_empty()),
+                    (Input::Clusters, Problem::TooMany) => assert!(cs.len() > N),
+                    (Input::ExternalRate, Problem::NotFinite) => assert!(!l.is_finite()),
+                    (Input::ExternalRate, Problem::Negative) => assert!(l < 0.0),
+                    (Input::Epsilon, Problem::NotFinite) => assert!(!eps.is_finite()),
+                    (Input::Epsilon, Problem::OutOfRange) => {
+                        assert!(!(MIN_EPSILON..=MAX_EPSILON).contains(&eps))
+                    }
+                    (
+                        Input::Theta(_)
+                        | Input::Omega(_)
+                        | Input::LocalRate(_)
+                        | Input::Tau(_)
+                        | Input::Mu(_),
+                        _,
+                    ) => {
+                        // A cluster's own error: the first failing cluster's check says the same.
+                        let first = cs.iter().enumerate().find_map(|(j, c)| c.check(j).err());
+                        assert_eq!(Some(e), first);
+                    }
+                    _ => panic!("pap never returns {e:?}"),
+                },
                 PapError::Infeasible => assert!(l >= cap || !cap.is_finite() || cap.is_nan()),
                 PapError::NoConvergence => {
                     let load = l == 0.0 || (l >= 1e-6 * cap && l <= 0.999 * cap);
                     let scaled = cs.iter().all(well_scaled) && load;
                     assert!(!scaled, "no convergence on a well-scaled instance");
                 }
-                PapError::Unstable { .. }
-                | PapError::LengthMismatch
-                | PapError::InvalidWorkload => {
+                PapError::Unstable { .. } | PapError::AllSpeedsZero | PapError::Overflow => {
                     panic!("pap never returns {e:?}")
                 }
-                PapError::NotFinite(_)
-                | PapError::Negative(_)
-                | PapError::ThetaZero { .. }
-                | PapError::OmegaBelowThetaSquared { .. }
+                PapError::OmegaBelowThetaSquared { .. }
                 | PapError::MuBelowTauSquared { .. }
                 | PapError::Saturated { .. }
                 | PapError::OutOfRange { .. } => {

@@ -14,7 +14,7 @@ use qosgate_kernel::bucket::{Knowledge, Oversize};
 use qosgate_kernel::fairq::{Discipline, FlowId};
 use qosgate_kernel::registry::{RateBasis, Registration};
 use qosgate_kernel::resource::{Class, Completion, Counts, Decision, Kind, Resource, Task};
-use qosgate_kernel::units::{MAX_CAPACITY, MAX_TASK_WORK, Mips, Work, exec_ticks, work_in};
+use qosgate_kernel::units::{MAX_CAPACITY, MAX_TASK_WORK, Mips, Ticks, Work, exec_ticks, work_in};
 use qosgate_kernel::{Error, Param, Refused};
 
 const FLOWS: usize = 8;
@@ -116,8 +116,8 @@ struct Run {
     task: Task,
     class: Class,
     flow: Option<FlowId>,
-    started: u64,
-    finish: u64,
+    started: Ticks,
+    finish: Ticks,
 }
 
 struct Model {
@@ -135,8 +135,13 @@ struct Model {
     be: VecDeque<Task>,
     fate: HashMap<u32, Fate>,
     next_id: u32,
-    now: u64,
+    now: Ticks,
     closing: [bool; FLOWS],
+}
+
+/// `x` as a 128-bit number, for Eq. 1's exact products.
+fn wide(x: Mips) -> u128 {
+    u128::from(x.get())
 }
 
 impl Model {
@@ -186,9 +191,7 @@ impl Model {
     /// bound on the fair queue's, which also counts flows still closing under WFQ).
     fn eq1_holds_with(&self, new: &Registration) -> bool {
         let w = self.reg_weight() + u128::from(new.weight);
-        let fits = |r: &Registration| {
-            u128::from(r.rho) * w <= u128::from(self.capacity) * u128::from(r.weight)
-        };
+        let fits = |r: &Registration| wide(r.rho) * w <= wide(self.capacity) * u128::from(r.weight);
         fits(new) && self.regs.iter().flatten().all(fits)
     }
 
@@ -251,7 +254,7 @@ impl Model {
             .iter()
             .flatten()
             .filter(|r| !r.is_temporary())
-            .map(|r| u128::from(self.capacity) * u128::from(r.weight) / u128::from(r.rho))
+            .map(|r| wide(self.capacity) * u128::from(r.weight) / wide(r.rho))
             .min()
             .map_or(u64::MAX, |m| u64::try_from(m).unwrap_or(u64::MAX));
         assert_eq!(reg.max_total_weight(self.capacity), max_w);
@@ -263,7 +266,7 @@ impl Model {
         let w = self.reg_weight();
         for (f, x) in reg.iter() {
             assert!(
-                u128::from(x.rho) * w <= u128::from(self.capacity) * u128::from(x.weight),
+                wide(x.rho) * w <= wide(self.capacity) * u128::from(x.weight),
                 "Eq. 1 broken for flow {f}: rho {} * W {w} > C {} * w {}",
                 x.rho,
                 self.capacity,
@@ -325,12 +328,8 @@ impl Model {
                 } else {
                     w
                 };
-                let g = u128::from(self.capacity) * u128::from(x.weight) / total;
-                assert_eq!(
-                    u128::from(cur.rate),
-                    g.min(u128::from(u64::MAX)),
-                    "current g"
-                );
+                let g = wide(self.capacity) * u128::from(x.weight) / total;
+                assert_eq!(wide(cur.rate), g.min(u128::from(u64::MAX)), "current g");
             }
             let mut others: Work = self
                 .regs
@@ -338,21 +337,21 @@ impl Model {
                 .enumerate()
                 .filter(|(g, _)| *g != usize::from(f))
                 .filter_map(|(_, r)| r.filter(|r| !r.is_temporary()).map(|r| r.imax))
-                .fold(0, Work::saturating_add);
+                .fold(Work::ZERO, Work::saturating_add);
             if self.kind == Kind::GsBeEqual {
                 // A maximal BE task for every temporary user that can be present at once: the
                 // slots not held by a GS user, no more than Eq. 1 admits.
                 let free = (usize::from(self.max_flows) - self.gs_count()) as u64;
                 let gs = || self.regs.iter().flatten().filter(|r| !r.is_temporary());
                 let max_w = gs()
-                    .map(|r| u128::from(self.capacity) * u128::from(r.weight) / u128::from(r.rho))
+                    .map(|r| wide(self.capacity) * u128::from(r.weight) / wide(r.rho))
                     .min()
                     .map_or(u64::MAX, |w| u64::try_from(w).unwrap_or(u64::MAX));
                 let gs_w: u64 = gs().map(|r| u64::from(r.weight)).sum();
                 let smallest = gs().map(|r| r.weight).min().unwrap_or(1).max(1);
                 let room = max_w.saturating_sub(gs_w) / u64::from(smallest);
                 let slots = free.min(room);
-                others = others.saturating_add(slots.saturating_mul(self.max_task));
+                others = others.saturating_add(self.max_task.saturating_mul(slots));
             }
             assert_eq!(
                 cur.others_imax, others,
@@ -433,7 +432,7 @@ impl Model {
         if self.kind == Kind::Be {
             return assert_eq!(got, Err(Error::WrongClass));
         }
-        if new.rho == 0 {
+        if new.rho == Mips::ZERO {
             return assert_eq!(got, Err(Error::InvalidParameter(Param::Rate)));
         }
         self.check_admission(&new, got.map(|_| ()));
@@ -474,7 +473,7 @@ impl Model {
         if work > MAX_TASK_WORK || (work > reg.imax && eq4) {
             return refused(got, Error::TaskTooLarge);
         }
-        if work == 0 {
+        if work == Work::ZERO {
             return refused(got, Error::InvalidParameter(Param::Work));
         }
         if self.room() == 0 {
@@ -501,7 +500,7 @@ impl Model {
         let refused = |got: Result<(), Refused<Task>>, reason| {
             assert_eq!(got, Err(Refused { reason, item: task }), "submit_be");
         };
-        if work == 0 {
+        if work == Work::ZERO {
             return refused(got, Error::InvalidParameter(Param::Work));
         }
         // Sec. 3.4: only a resource that also serves GS limits a BE task to I_r^max.
@@ -593,7 +592,7 @@ impl Model {
                 assert_eq!(self.fair_len(), 0, "BE started while GS tasks wait");
             }
             let finish =
-                exec_ticks(task.work, self.mips[cpu]).map_or(u64::MAX, |d| now.saturating_add(d));
+                exec_ticks(task.work, self.mips[cpu]).map_or(Ticks::MAX, |d| now.saturating_add(d));
             let want = Decision::Start {
                 cpu: cpu as u16,
                 task,
@@ -621,8 +620,8 @@ impl Model {
                 .find(|&i| self.running[i].is_some_and(|c| c.class == Class::Be));
             if let Some(cpu) = victim {
                 let run = self.running[cpu].take().unwrap();
-                let done = work_in(self.mips[cpu], now - run.started);
-                let left = run.task.work.saturating_sub(done).max(1);
+                let done = work_in(self.mips[cpu], now.saturating_sub(run.started));
+                let left = run.task.work.saturating_sub(done).max(Work::new(1));
                 let Some(Decision::Preempt { cpu: c, task }) = got else {
                     panic!(
                         "GS waiting and BE running on CPU {cpu}: expected a preemption, got {got:?}"
@@ -631,7 +630,7 @@ impl Model {
                 assert_eq!(usize::from(c), cpu, "preempted the wrong CPU");
                 assert_eq!(task.id, run.task.id);
                 assert!(
-                    task.work >= 1 && task.work <= run.task.work,
+                    task.work >= Work::new(1) && task.work <= run.task.work,
                     "paused work {task:?}"
                 );
                 assert_eq!(task.work, left, "paused work is not what is left");
@@ -710,9 +709,9 @@ fn registration(
 ) -> Registration {
     Registration {
         weight,
-        rho,
-        sigma,
-        imax,
+        rho: Mips::new(rho),
+        sigma: Work::new(sigma),
+        imax: Work::new(imax),
         knowledge,
         oversize: if admit {
             Oversize::Admit
@@ -725,13 +724,14 @@ fn registration(
 fn run(input: Input) {
     let kind = input.kind.get();
     let discipline = input.discipline.get();
-    let mut cpus: Vec<Mips> = input.cpus.iter().map(|c| c.get()).collect();
-    let (mut max_task, mut max_flows) = (input.max_task.get(), input.max_flows.get());
+    let mut cpus: Vec<Mips> = input.cpus.iter().map(|c| c.mips()).collect();
+    let (mut max_task, mut max_flows) = (input.max_task.work(), input.max_flows.get());
     let built = R::new(kind, discipline, &cpus, max_task, max_flows);
-    let sum = cpus.iter().try_fold(0u64, |s, &c| s.checked_add(c));
-    let bad = if cpus.is_empty() || cpus.len() > CPUS || cpus.contains(&0) || sum.is_none() {
+    let sum = cpus.iter().try_fold(Mips::ZERO, |s, &c| s.checked_add(c));
+    let bad = if cpus.is_empty() || cpus.len() > CPUS || cpus.contains(&Mips::ZERO) || sum.is_none()
+    {
         Some(Param::Capacity)
-    } else if max_task == 0 || max_task > MAX_TASK_WORK {
+    } else if max_task == Work::ZERO || max_task > MAX_TASK_WORK {
         Some(Param::MaxWork)
     } else if max_flows == 0 || usize::from(max_flows) > FLOWS {
         Some(Param::Flows)
@@ -754,12 +754,12 @@ fn run(input: Input) {
             }
             cpus.truncate(CPUS);
             if cpus.is_empty() {
-                cpus.push(1);
+                cpus.push(Mips::new(1));
             }
             for c in &mut cpus {
-                *c = (*c).clamp(1, MAX_CAPACITY / CPUS as u64);
+                *c = Mips::new(c.get().clamp(1, MAX_CAPACITY.get() / CPUS as u64));
             }
-            max_task = 1 + max_task.saturating_sub(1) % MAX_TASK_WORK;
+            max_task = Work::new(1 + max_task.get().saturating_sub(1) % MAX_TASK_WORK.get());
             max_flows = 1 + max_flows.saturating_sub(1) % FLOWS as u16;
             R::new(kind, discipline, &cpus, max_task, max_flows).expect("repaired parameters")
         }
@@ -772,7 +772,7 @@ fn run(input: Input) {
     let mut m = Model {
         kind,
         discipline,
-        capacity: cpus.iter().sum(),
+        capacity: Mips::new(cpus.iter().map(|c| c.get()).sum()),
         mips: cpus,
         running: vec![None; n],
         cursor: 0,
@@ -783,13 +783,13 @@ fn run(input: Input) {
         be: VecDeque::new(),
         fate: HashMap::new(),
         next_id: 0,
-        now: 0,
+        now: Ticks::ZERO,
         closing: [false; FLOWS],
     };
     m.invariants(&r);
     for op in input.ops {
         match op {
-            Op::Advance(dt) => m.now = m.now.saturating_add(dt.get()),
+            Op::Advance(dt) => m.now = m.now.saturating_add(dt.ticks()),
             Op::Register {
                 weight,
                 rho,
@@ -817,12 +817,11 @@ fn run(input: Input) {
                 admit,
             } => {
                 let w = weight.get().max(1);
-                let share =
-                    u128::from(m.capacity) * u128::from(w) / (m.reg_weight() + u128::from(w));
+                let share = wide(m.capacity) * u128::from(w) / (m.reg_weight() + u128::from(w));
                 let rho = u64::try_from(share >> (shift % 8))
                     .unwrap_or(u64::MAX)
                     .max(1);
-                let imax = 1 + imax % m.max_task;
+                let imax = 1 + imax % m.max_task.get();
                 let sigma = imax.saturating_mul(1 + u64::from(burst % 8));
                 m.register(
                     &mut r,
@@ -830,14 +829,14 @@ fn run(input: Input) {
                 );
             }
             Op::Deregister(f) => m.deregister(&mut r, flow_id(f)),
-            Op::SubmitGs { flow, work } => m.submit_gs(&mut r, flow_id(flow), work.get()),
+            Op::SubmitGs { flow, work } => m.submit_gs(&mut r, flow_id(flow), work.work()),
             Op::SubmitGsFit { flow, work } => {
                 let flow = flow_id(flow);
-                let imax = m.gs(flow).map_or(1, |g| g.imax);
-                m.submit_gs(&mut r, flow, 1 + work % imax);
+                let imax = m.gs(flow).map_or(1, |g| g.imax.get());
+                m.submit_gs(&mut r, flow, Work::new(1 + work % imax));
             }
-            Op::SubmitBe(work) => m.submit_be(&mut r, work.get()),
-            Op::SubmitBeFit(work) => m.submit_be(&mut r, 1 + work % m.max_task),
+            Op::SubmitBe(work) => m.submit_be(&mut r, work.work()),
+            Op::SubmitBeFit(work) => m.submit_be(&mut r, Work::new(1 + work % m.max_task.get())),
             Op::Decide => {
                 m.decide(&mut r);
             }

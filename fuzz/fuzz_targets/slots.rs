@@ -71,15 +71,15 @@ struct Input {
 
 fn time(t: &Time, table: &SlotTable<B>) -> Ticks {
     match *t {
-        Time::Num(n) => n.get(),
+        Time::Num(n) => n.ticks(),
         Time::Known(i, d) => {
             let steps = table.steps();
             let base = if steps.is_empty() {
                 0
             } else {
-                steps[usize::from(i) % steps.len()].at
+                steps[usize::from(i) % steps.len()].at.get()
             };
-            base.saturating_add_signed(i64::from(d.signum()))
+            Ticks::new(base.saturating_add_signed(i64::from(d.signum())))
         }
     }
 }
@@ -96,12 +96,13 @@ fn check(t: &SlotTable<B>, m: &Model) {
     assert!(t.steps().windows(2).all(|w| w[0].at < w[1].at));
     assert!(t.steps().iter().all(|s| s.at < MAX && s.down <= t.nodes()));
     for s in t.steps() {
-        for x in [s.at.saturating_sub(1), s.at, s.at.saturating_add(1)] {
+        let tick = Ticks::new(1);
+        for x in [s.at.saturating_sub(tick), s.at, s.at.saturating_add(tick)] {
             assert_eq!(t.free_at(x), m.free_at(x), "free_at({x})");
         }
     }
     assert_eq!(t.free_at(MAX), m.free_at(MAX));
-    assert_eq!(t.free_at(0), m.free_at(0));
+    assert_eq!(t.free_at(Ticks::ZERO), m.free_at(Ticks::ZERO));
 }
 
 fuzz_target!(|input: Input| {
@@ -129,12 +130,13 @@ fuzz_target!(|input: Input| {
                 nodes: k,
             } => {
                 let s = time(start, &t);
-                Some((*kind, s, s.saturating_add(len.get()), nodes(*k)))
+                Some((*kind, s, s.saturating_add(len.ticks()), nodes(*k)))
             }
             Op::Undo { which, trim } if !done.is_empty() => {
                 let (kind, s, e, k) = done[usize::from(*which) % done.len()];
                 // Undo the tail [s + trim, e) (early completion / repair).
-                let s2 = s.saturating_add(u64::from(*trim)).min(e.saturating_sub(1));
+                let trim = Ticks::new(u64::from(*trim));
+                let s2 = s.saturating_add(trim).min(e.saturating_sub(Ticks::new(1)));
                 Some((kind.inverse(), s2.max(s), e, k))
             }
             Op::Undo { .. } => None,
@@ -143,12 +145,13 @@ fuzz_target!(|input: Input| {
                 nodes: k,
                 duration,
             } => {
-                let (f, k, d) = (time(from, &t), nodes(*k), duration.get());
+                let (f, k, d) = (time(from, &t), nodes(*k), duration.ticks());
                 let got = t.earliest_fit(f, k, d);
                 assert_eq!(got, m.earliest_fit(f, k, d), "earliest_fit({f}, {k}, {d})");
                 if let Ok(Some(s)) = got {
                     assert!(s >= f);
-                    assert!(t.min_free(s, s + d).unwrap() >= i64::from(k));
+                    let end = s.checked_add(d).expect("a fit ends within the clock");
+                    assert!(t.min_free(s, end).unwrap() >= i64::from(k));
                 }
                 None
             }

@@ -24,7 +24,7 @@ use proptest::test_runner::TestCaseError;
 use qosgate_harness::models::cluster::replay::{self, NodeEvent, Outcome};
 use qosgate_harness::workload::swf;
 use qosgate_kernel::backfill::Policy;
-use qosgate_kernel::units::{TICKS_PER_SECOND, Ticks};
+use qosgate_kernel::units::Ticks;
 use qosgate_testkit::traces::{fixture, full_traces};
 
 /// 256 cases per property, or `PROPTEST_CASES` for a deeper run.
@@ -311,7 +311,7 @@ proptest! {
                 }
             }
             // The head's earliest start in the profile after the pass (what EASY protects).
-            let now = at.at * TICKS_PER_SECOND;
+            let now = Ticks::from_secs(at.at);
             let fit = s.waiting().first().and_then(|w| {
                 let fit = s.table().earliest_fit(now, w.job.nodes, w.job.estimate);
                 fit.ok().flatten().map(|t| (w.job.id, t))
@@ -370,7 +370,7 @@ proptest! {
                 }
             }
             let in_use: u32 = s.running().map(|(_, r)| r.job.nodes).sum();
-            let (down, _) = s.table().counts_at(at.at * TICKS_PER_SECOND);
+            let (down, _) = s.table().counts_at(Ticks::from_secs(at.at));
             if in_use + down > nodes {
                 broken.push(format!("{in_use} in use and {down} down at {}", at.at));
             }

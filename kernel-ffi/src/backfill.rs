@@ -13,6 +13,7 @@ use core::ffi::c_void;
 use fixed::types::U16F16;
 use qosgate_kernel::Error;
 use qosgate_kernel::backfill::{Job, Policy, Started};
+use qosgate_kernel::units::Ticks;
 
 use crate::config::Backfill;
 use crate::instance::{self, storage};
@@ -143,11 +144,11 @@ pub unsafe extern "C" fn qg_backfill_submit(
             let j = instance::read(job)?;
             let job = Job {
                 id: j.id,
-                submit: j.submit,
+                submit: Ticks::new(j.submit),
                 nodes: j.nodes,
-                estimate: j.estimate,
+                estimate: Ticks::new(j.estimate),
             };
-            b.submit(now, job).map_err(|r| r.reason)?;
+            b.submit(Ticks::new(now), job).map_err(|r| r.reason)?;
             Ok(QG_OK)
         })
     }
@@ -175,12 +176,12 @@ pub unsafe extern "C" fn qg_backfill_schedule(
         instance::with(backfill, |b: &mut Backfill| {
             let on_start = on_start.ok_or(QG_ERR_NULL)?;
             let out = instance::optional_output(count)?;
-            let pass = b.schedule(now, |s: Started| {
+            let pass = b.schedule(Ticks::new(now), |s: Started| {
                 trace!("qosgate: {}", s.run);
                 let started = qg_started {
                     id: s.run.job.id,
-                    start: s.run.start,
-                    planned_end: s.run.planned_end,
+                    start: s.run.start.get(),
+                    planned_end: s.run.planned_end.get(),
                     nodes: s.run.job.nodes,
                 };
                 // The callback and its context are the caller's (its guarantee, forwarded by the
@@ -219,12 +220,12 @@ pub unsafe extern "C" fn qg_backfill_complete(
                 .find(|(h, _)| h.id() == id)
                 .map(|(h, _)| h)
                 .ok_or(QG_ERR_UNKNOWN)?;
-            let e = b.complete(now, handle)?;
+            let e = b.complete(Ticks::new(now), handle)?;
             if let Some(out) = out {
                 out.write(qg_ended {
                     id,
-                    start: e.run.start,
-                    end: e.end,
+                    start: e.run.start.get(),
+                    end: e.end.get(),
                     overran: e.overran,
                 });
             }

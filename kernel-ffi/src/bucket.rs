@@ -15,6 +15,7 @@
 
 use qosgate_kernel::Error;
 use qosgate_kernel::bucket::{Bucket, Charge, Conformance};
+use qosgate_kernel::units::{Mips, Ticks, Work};
 
 use crate::instance::{self, storage};
 use crate::log::trace;
@@ -76,7 +77,7 @@ impl From<Conformance> for qg_conformance {
     fn from(c: Conformance) -> Self {
         let (kind, wait) = match c {
             Conformance::Now => (QG_CONFORMANCE_NOW, 0),
-            Conformance::After(t) => (QG_CONFORMANCE_AFTER, t),
+            Conformance::After(t) => (QG_CONFORMANCE_AFTER, t.get()),
             Conformance::OnFeedback => (QG_CONFORMANCE_ON_FEEDBACK, 0),
         };
         Self { kind, wait }
@@ -110,7 +111,15 @@ pub unsafe extern "C" fn qg_bucket_init(
                 let c = instance::read(config)?;
                 Ok((knowledge(c.knowledge, c.window)?, c))
             },
-            |(k, c)| Bucket::new(now, c.rho, c.sigma, c.imax, k),
+            |(k, c)| {
+                Bucket::new(
+                    Ticks::new(now),
+                    Mips::new(c.rho),
+                    Work::new(c.sigma),
+                    Work::new(c.imax),
+                    k,
+                )
+            },
         )
     }
 }
@@ -136,7 +145,7 @@ pub unsafe extern "C" fn qg_bucket_check(
     unsafe {
         instance::with(bucket, |b: &mut Bucket| {
             let out = instance::output(out)?;
-            let c = b.check(now, work)?;
+            let c = b.check(Ticks::new(now), Work::new(work))?;
             trace!("qosgate: bucket check {} MI: {}", work, c);
             out.write(c.into());
             Ok(QG_OK)
@@ -165,10 +174,10 @@ pub unsafe extern "C" fn qg_bucket_charge(
     unsafe {
         instance::with(bucket, |b: &mut Bucket| {
             let out = instance::optional_output(charged)?;
-            let receipt = b.charge(now, work)?;
+            let receipt = b.charge(Ticks::new(now), Work::new(work))?;
             trace!("qosgate: bucket charged {}", receipt);
             if let Some(out) = out {
-                out.write(receipt.charged);
+                out.write(receipt.charged.get());
             }
             Ok(QG_OK)
         })
@@ -196,7 +205,10 @@ pub unsafe extern "C" fn qg_bucket_feedback(
     // SAFETY: forwarded from this function's contract.
     unsafe {
         instance::with(bucket, |b: &mut Bucket| {
-            b.feedback(now, Charge { charged }, actual)?;
+            let receipt = Charge {
+                charged: Work::new(charged),
+            };
+            b.feedback(Ticks::new(now), receipt, Work::new(actual))?;
             trace!("qosgate: bucket feedback {} MI for {} MI", actual, charged);
             Ok(QG_OK)
         })
@@ -220,7 +232,7 @@ pub unsafe extern "C" fn qg_bucket_level(
     unsafe {
         instance::with(bucket, |b: &mut Bucket| {
             let out = instance::output(instructions)?;
-            out.write(b.level(now)?);
+            out.write(b.level(Ticks::new(now))?);
             Ok(QG_OK)
         })
     }
@@ -241,7 +253,7 @@ pub unsafe extern "C" fn qg_bucket_submitted(
     // SAFETY: forwarded from this function's contract.
     unsafe {
         instance::with(bucket, |b: &mut Bucket| {
-            instance::output(submitted)?.write(b.submitted());
+            instance::output(submitted)?.write(b.submitted().get());
             Ok(QG_OK)
         })
     }

@@ -14,6 +14,7 @@ use qosgate_kernel::bucket::{Knowledge, Oversize};
 use qosgate_kernel::fairq::{Discipline, FlowId};
 use qosgate_kernel::registry::Registration;
 use qosgate_kernel::resource::{Class, Completion, Decision, Kind, Task};
+use qosgate_kernel::units::{Mips, Ticks, Work};
 
 use crate::config::{QG_MAX_CPUS, Scheduler};
 use crate::instance::{self, storage};
@@ -177,16 +178,16 @@ impl From<Decision> for qg_decision {
                 kind: QG_DECISION_START,
                 cpu,
                 task_id: task.id,
-                work: task.work,
+                work: task.work.get(),
                 task_class: class(c),
                 flow: flow(f),
-                finish,
+                finish: finish.get(),
             },
             Decision::Preempt { cpu, task } => Self {
                 kind: QG_DECISION_PREEMPT,
                 cpu,
                 task_id: task.id,
-                work: task.work,
+                work: task.work.get(),
                 task_class: QG_CLASS_BE,
                 flow: QG_NO_FLOW,
                 finish: 0,
@@ -200,10 +201,10 @@ impl From<Completion> for qg_completion {
         Self {
             cpu: c.cpu,
             task_id: c.task.id,
-            work: c.task.work,
+            work: c.task.work.get(),
             task_class: class(c.class),
             flow: flow(c.flow),
-            started: c.started,
+            started: c.started.get(),
         }
     }
 }
@@ -267,11 +268,13 @@ pub unsafe extern "C" fn qg_scheduler_init(
                 if c.cpus > QG_MAX_CPUS {
                     return Err(QG_ERR_PARAM_CAPACITY);
                 }
-                let cpus = instance::slice(c.cpu_mips, c.cpus)?;
+                // `Mips` is a `#[repr(transparent)]` newtype over `u64`: the caller's array of
+                // MIPS is an array of `Mips` as it stands, read in place.
+                let cpus = instance::slice(c.cpu_mips.cast::<Mips>(), c.cpus)?;
                 Ok((kind(c.kind)?, discipline(c.discipline)?, cpus, c))
             },
             |(kind, discipline, cpus, c)| {
-                Scheduler::new(kind, discipline, cpus, c.max_task, c.max_flows)
+                Scheduler::new(kind, discipline, cpus, Work::new(c.max_task), c.max_flows)
             },
         )
     }
@@ -297,9 +300,9 @@ pub unsafe extern "C" fn qg_scheduler_register(
             let r = instance::read(registration)?;
             let reg = Registration {
                 weight: r.weight,
-                rho: r.rho,
-                sigma: r.sigma,
-                imax: r.imax,
+                rho: Mips::new(r.rho),
+                sigma: Work::new(r.sigma),
+                imax: Work::new(r.imax),
                 knowledge: knowledge(r.knowledge, r.window)?,
                 oversize: Oversize::Refuse,
             };
@@ -344,11 +347,17 @@ pub unsafe extern "C" fn qg_scheduler_submit_gs(
     task_id: u32,
     work: u64,
 ) -> qg_status {
-    let task = Task { id: task_id, work };
+    let task = Task {
+        id: task_id,
+        work: Work::new(work),
+    };
     // SAFETY: forwarded from this function's contract.
     unsafe {
         instance::with(scheduler, |s: &mut Scheduler| {
-            Ok(done(s.submit_gs(now, flow, task).map_err(|r| r.reason)))
+            Ok(done(
+                s.submit_gs(Ticks::new(now), flow, task)
+                    .map_err(|r| r.reason),
+            ))
         })
     }
 }
@@ -368,11 +377,16 @@ pub unsafe extern "C" fn qg_scheduler_submit_be(
     task_id: u32,
     work: u64,
 ) -> qg_status {
-    let task = Task { id: task_id, work };
+    let task = Task {
+        id: task_id,
+        work: Work::new(work),
+    };
     // SAFETY: forwarded from this function's contract.
     unsafe {
         instance::with(scheduler, |s: &mut Scheduler| {
-            Ok(done(s.submit_be(now, task).map_err(|r| r.reason)))
+            Ok(done(
+                s.submit_be(Ticks::new(now), task).map_err(|r| r.reason),
+            ))
         })
     }
 }
@@ -394,7 +408,7 @@ pub unsafe extern "C" fn qg_scheduler_next(
     unsafe {
         instance::with(scheduler, |s: &mut Scheduler| {
             let out = instance::output(decision)?;
-            match s.next_decision(now)? {
+            match s.next_decision(Ticks::new(now))? {
                 Some(d) => {
                     trace!("qosgate: {}", d);
                     out.write(d.into());
@@ -424,7 +438,7 @@ pub unsafe extern "C" fn qg_scheduler_complete(
     unsafe {
         instance::with(scheduler, |s: &mut Scheduler| {
             let out = instance::optional_output(completion)?;
-            let c = s.complete(now, cpu)?;
+            let c = s.complete(Ticks::new(now), cpu)?;
             trace!("qosgate: {}", c);
             if let Some(out) = out {
                 out.write(c.into());
@@ -454,7 +468,7 @@ pub unsafe extern "C" fn qg_scheduler_next_finish(
             match s.next_finish() {
                 Some((c, t)) => {
                     cpu.write(c);
-                    at.write(t);
+                    at.write(t.get());
                     Ok(QG_OK)
                 }
                 None => Ok(QG_NONE),

@@ -7,6 +7,7 @@
 //! insertions or removals (`O(B)` moves); `free_at` a binary search.
 
 use qosgate_kernel::Error;
+use qosgate_kernel::units::Ticks;
 
 use crate::config::SlotTable;
 use crate::instance::{self, storage};
@@ -66,9 +67,9 @@ pub unsafe extern "C" fn qg_slots_earliest_fit(
     unsafe {
         instance::with(table, |t: &mut SlotTable| {
             let out = instance::output(start)?;
-            match t.earliest_fit(from, nodes, duration)? {
+            match t.earliest_fit(Ticks::new(from), nodes, Ticks::new(duration))? {
                 Some(s) => {
-                    out.write(s);
+                    out.write(s.get());
                     Ok(QG_OK)
                 }
                 None => Ok(QG_NONE),
@@ -94,6 +95,7 @@ pub unsafe extern "C" fn qg_slots_reserve(
     // SAFETY: forwarded from this function's contract.
     unsafe {
         instance::with(table, |t: &mut SlotTable| {
+            let (start, end) = (Ticks::new(start), Ticks::new(end));
             Ok(done(t.reserve(start, end, nodes).map_err(|r| r.reason)))
         })
     }
@@ -116,6 +118,7 @@ pub unsafe extern "C" fn qg_slots_release(
     // SAFETY: forwarded from this function's contract.
     unsafe {
         instance::with(table, |t: &mut SlotTable| {
+            let (start, end) = (Ticks::new(start), Ticks::new(end));
             Ok(done(t.release(start, end, nodes).map_err(|r| r.reason)))
         })
     }
@@ -136,7 +139,7 @@ pub unsafe extern "C" fn qg_slots_free_at(
     // SAFETY: forwarded from this function's contract.
     unsafe {
         instance::with(table, |t: &mut SlotTable| {
-            instance::output(free)?.write(t.free_at(at));
+            instance::output(free)?.write(t.free_at(Ticks::new(at)));
             Ok(QG_OK)
         })
     }

@@ -9,16 +9,19 @@
 //! | -1 ..= -5 | the caller's side of the contract, as far as it can be checked (see docs/firmware.md) |
 //! | -10 ..= -23 | [`Error`], one per variant |
 //! | -30 ..= -38 | [`Error::InvalidParameter`], one per [`Param`] |
-//! | -40 ..= -54 | [`PapError`], one per variant (the offending cluster is not reported) |
-//! | -60 ..= -73 | [`DispatchError`], one per variant (the offending index is not reported) |
+//! | -40 ..= -54 | [`PapError`]: its own causes, and its [`Invalid`] inputs by input and [`Problem`] (the offending cluster is not reported) |
+//! | -60 ..= -73 | [`DispatchError`]: likewise (the offending index is not reported) |
 //!
-//! Codes never change meaning; new ones take new values. [`qg_status_str`] names any code.
+//! Codes never change meaning; new ones take new values. [`qg_status_str`] names any code. The
+//! kernel's solvers report a bad input as the shared [`Invalid`] (input, problem); the codes
+//! predate that and keep their meaning: each maps an (input, problem) pair to the code the same
+//! input had before.
 
 use core::ffi::{CStr, c_char};
 
-use qosgate_kernel::allocate::PapError;
-use qosgate_kernel::dispatch::DispatchError;
-use qosgate_kernel::{Error, Param};
+use qosgate_kernel::allocate::{self, PapError};
+use qosgate_kernel::dispatch::{self, DispatchError};
+use qosgate_kernel::{Error, Invalid, Param, Problem};
 
 use crate::log::trace;
 
@@ -187,13 +190,7 @@ impl From<PapError> for qg_status {
     fn from(e: PapError) -> Self {
         trace!("qosgate: PAP refused: {}", e);
         match e {
-            PapError::NoClusters => QG_ERR_PAP_NO_CLUSTERS,
-            PapError::TooManyClusters => QG_ERR_PAP_TOO_MANY_CLUSTERS,
-            PapError::LengthMismatch => QG_ERR_PAP_LENGTH_MISMATCH,
-            PapError::NotFinite(_) => QG_ERR_PAP_NOT_FINITE,
-            PapError::Negative(_) => QG_ERR_PAP_NEGATIVE,
-            PapError::EpsilonOutOfRange => QG_ERR_PAP_EPSILON,
-            PapError::ThetaZero { .. } => QG_ERR_PAP_THETA_ZERO,
+            PapError::Invalid(i) => pap_input(i),
             PapError::OmegaBelowThetaSquared { .. } => QG_ERR_PAP_OMEGA_BELOW_THETA_SQUARED,
             PapError::MuBelowTauSquared { .. } => QG_ERR_PAP_MU_BELOW_TAU_SQUARED,
             PapError::Saturated { .. } => QG_ERR_PAP_SATURATED,
@@ -201,8 +198,24 @@ impl From<PapError> for qg_status {
             PapError::Infeasible => QG_ERR_PAP_INFEASIBLE,
             PapError::Unstable { .. } => QG_ERR_PAP_UNSTABLE,
             PapError::NoConvergence => QG_ERR_PAP_NO_CONVERGENCE,
-            PapError::InvalidWorkload => QG_ERR_PAP_INVALID_WORKLOAD,
+            PapError::AllSpeedsZero | PapError::Overflow => QG_ERR_PAP_INVALID_WORKLOAD,
         }
+    }
+}
+
+/// The code of a bad PAP input: the list's length, epsilon, a zero theta and the workload
+/// helpers' inputs have their own codes; any other value is not finite or negative.
+fn pap_input(e: Invalid<allocate::Input>) -> qg_status {
+    use allocate::Input;
+    match (e.input, e.problem) {
+        (Input::Clusters, Problem::Empty) => QG_ERR_PAP_NO_CLUSTERS,
+        (Input::Clusters, _) => QG_ERR_PAP_TOO_MANY_CLUSTERS,
+        (Input::LambdaHats, _) => QG_ERR_PAP_LENGTH_MISMATCH,
+        (Input::Epsilon, _) => QG_ERR_PAP_EPSILON,
+        (Input::Theta(_), Problem::NotPositive) => QG_ERR_PAP_THETA_ZERO,
+        (input, _) if input.is_workload() => QG_ERR_PAP_INVALID_WORKLOAD,
+        (_, Problem::NotFinite) => QG_ERR_PAP_NOT_FINITE,
+        (_, _) => QG_ERR_PAP_NEGATIVE,
     }
 }
 
@@ -210,21 +223,30 @@ impl From<DispatchError> for qg_status {
     fn from(e: DispatchError) -> Self {
         trace!("qosgate: dispatch refused: {}", e);
         match e {
-            DispatchError::NoClusters => QG_ERR_DISPATCH_NO_CLUSTERS,
-            DispatchError::TooManyClusters => QG_ERR_DISPATCH_TOO_MANY_CLUSTERS,
-            DispatchError::ProbabilityNotFinite(_) => QG_ERR_DISPATCH_PROBABILITY_NOT_FINITE,
-            DispatchError::ProbabilityNegative(_) => QG_ERR_DISPATCH_PROBABILITY_NEGATIVE,
+            DispatchError::Invalid(i) => dispatch_input(i),
             DispatchError::AllProbabilitiesZero => QG_ERR_DISPATCH_ALL_PROBABILITIES_ZERO,
             DispatchError::ProbabilityTooSmall(_) => QG_ERR_DISPATCH_PROBABILITY_TOO_SMALL,
-            DispatchError::FastestOutOfRange => QG_ERR_DISPATCH_FASTEST_OUT_OF_RANGE,
-            DispatchError::NoTypes => QG_ERR_DISPATCH_NO_TYPES,
-            DispatchError::TooManyTypes => QG_ERR_DISPATCH_TOO_MANY_TYPES,
-            DispatchError::ShareNotFinite(_) => QG_ERR_DISPATCH_SHARE_NOT_FINITE,
-            DispatchError::ShareNegative(_) => QG_ERR_DISPATCH_SHARE_NEGATIVE,
             DispatchError::AllSharesZero => QG_ERR_DISPATCH_ALL_SHARES_ZERO,
             DispatchError::UnknownType => QG_ERR_DISPATCH_UNKNOWN_TYPE,
             DispatchError::ZeroShare => QG_ERR_DISPATCH_ZERO_SHARE,
         }
+    }
+}
+
+/// The code of a bad dispatcher input: a list is empty or too long, a value is not finite or
+/// negative, the fastest cluster is out of range.
+fn dispatch_input(e: Invalid<dispatch::Input>) -> qg_status {
+    use dispatch::Input;
+    match (e.input, e.problem) {
+        (Input::Probabilities, Problem::Empty) => QG_ERR_DISPATCH_NO_CLUSTERS,
+        (Input::Probabilities, _) => QG_ERR_DISPATCH_TOO_MANY_CLUSTERS,
+        (Input::Probability(_), Problem::NotFinite) => QG_ERR_DISPATCH_PROBABILITY_NOT_FINITE,
+        (Input::Probability(_), _) => QG_ERR_DISPATCH_PROBABILITY_NEGATIVE,
+        (Input::Fastest, _) => QG_ERR_DISPATCH_FASTEST_OUT_OF_RANGE,
+        (Input::Shares, Problem::Empty) => QG_ERR_DISPATCH_NO_TYPES,
+        (Input::Shares, _) => QG_ERR_DISPATCH_TOO_MANY_TYPES,
+        (Input::Share(_), Problem::NotFinite) => QG_ERR_DISPATCH_SHARE_NOT_FINITE,
+        (Input::Share(_), _) => QG_ERR_DISPATCH_SHARE_NEGATIVE,
     }
 }
 

@@ -323,3 +323,111 @@ fn every_conformance_reaches_c() {
         assert_eq!(out, now);
     }
 }
+
+/// The kernel reports a bad solver input as one shared type (input, problem); each keeps the
+/// status code it had, one per refusal that `qg_pap_solve` and the dispatchers' `init` can give.
+#[test]
+fn solver_refusals_keep_their_status_codes() {
+    use qosgate_ffi::dispatch::*;
+    use qosgate_ffi::pap::*;
+
+    // The README's three clusters: feasible at external rate 2.
+    let ok = qg_cluster {
+        theta: 1.0,
+        omega: 1.25,
+        local_rate: 0.2,
+        tau: 2.0,
+        mu: 4.04,
+    };
+    let pap = |clusters: &[qg_cluster], rate: f64, epsilon: f64| {
+        let mut out = qg_allocation {
+            z: 0.0,
+            lambda_hat: [0.0; 8],
+            active: [false; 8],
+            clusters: 0,
+        };
+        // SAFETY: a live array of `clusters.len()` clusters and a live output.
+        unsafe { qg_pap_solve(clusters.as_ptr(), clusters.len(), rate, epsilon, &mut out) }
+    };
+    let one = |c: qg_cluster| pap(&[c], 0.1, 1e-9);
+    assert_eq!(pap(&[ok], 0.1, 1e-9), QG_OK);
+    assert_eq!(pap(&[], 0.1, 1e-9), QG_ERR_PAP_NO_CLUSTERS);
+    assert_eq!(pap(&[ok; 9], 0.1, 1e-9), QG_ERR_PAP_TOO_MANY_CLUSTERS);
+    assert_eq!(pap(&[ok], f64::NAN, 1e-9), QG_ERR_PAP_NOT_FINITE);
+    assert_eq!(pap(&[ok], -1.0, 1e-9), QG_ERR_PAP_NEGATIVE);
+    for epsilon in [0.9, 0.0, f64::NAN, f64::INFINITY] {
+        assert_eq!(pap(&[ok], 0.1, epsilon), QG_ERR_PAP_EPSILON, "{epsilon}");
+    }
+    let theta = |theta| qg_cluster { theta, ..ok };
+    assert_eq!(one(theta(f64::INFINITY)), QG_ERR_PAP_NOT_FINITE);
+    assert_eq!(one(theta(-1.0)), QG_ERR_PAP_NEGATIVE);
+    assert_eq!(one(qg_cluster { mu: -1.0, ..ok }), QG_ERR_PAP_NEGATIVE);
+    assert_eq!(one(theta(0.0)), QG_ERR_PAP_THETA_ZERO);
+    assert_eq!(
+        one(qg_cluster { omega: 0.5, ..ok }),
+        QG_ERR_PAP_OMEGA_BELOW_THETA_SQUARED
+    );
+    assert_eq!(
+        one(qg_cluster { mu: 3.0, ..ok }),
+        QG_ERR_PAP_MU_BELOW_TAU_SQUARED
+    );
+    assert_eq!(
+        one(qg_cluster {
+            local_rate: 0.5,
+            ..ok
+        }),
+        QG_ERR_PAP_SATURATED
+    );
+    assert_eq!(pap(&[ok], 100.0, 1e-9), QG_ERR_PAP_INFEASIBLE);
+
+    let mut b = Box::new(qg_billiard::zeroed());
+    let billiard = |b: &mut qg_billiard, p: &[f64], fastest: usize| {
+        // SAFETY: live storage of its size and a live array of `p.len()` values.
+        unsafe { qg_billiard_init(b, size_of::<qg_billiard>(), p.as_ptr(), p.len(), fastest) }
+    };
+    assert_eq!(billiard(&mut b, &[0.5, 0.5], 0), QG_OK);
+    assert_eq!(billiard(&mut b, &[], 0), QG_ERR_DISPATCH_NO_CLUSTERS);
+    assert_eq!(
+        billiard(&mut b, &[1.0; 9], 0),
+        QG_ERR_DISPATCH_TOO_MANY_CLUSTERS
+    );
+    assert_eq!(
+        billiard(&mut b, &[1.0, f64::NAN], 0),
+        QG_ERR_DISPATCH_PROBABILITY_NOT_FINITE
+    );
+    assert_eq!(
+        billiard(&mut b, &[1.0, -1.0], 0),
+        QG_ERR_DISPATCH_PROBABILITY_NEGATIVE
+    );
+    assert_eq!(
+        billiard(&mut b, &[0.0, 0.0], 0),
+        QG_ERR_DISPATCH_ALL_PROBABILITIES_ZERO
+    );
+    assert_eq!(
+        billiard(&mut b, &[1.0, 1e-12], 0),
+        QG_ERR_DISPATCH_PROBABILITY_TOO_SMALL
+    );
+    assert_eq!(
+        billiard(&mut b, &[1.0, 1.0], 2),
+        QG_ERR_DISPATCH_FASTEST_OUT_OF_RANGE
+    );
+
+    let mut r = Box::new(qg_rtdp::zeroed());
+    let rtdp = |r: &mut qg_rtdp, shares: &[f64]| {
+        let p = [0.5, 0.5];
+        // SAFETY: live storage of its size and live arrays of the lengths passed.
+        unsafe {
+            let size = size_of::<qg_rtdp>();
+            qg_rtdp_init(r, size, p.as_ptr(), 2, shares.as_ptr(), shares.len(), 0)
+        }
+    };
+    assert_eq!(rtdp(&mut r, &[1.0, 1.0]), QG_OK);
+    assert_eq!(rtdp(&mut r, &[]), QG_ERR_DISPATCH_NO_TYPES);
+    assert_eq!(rtdp(&mut r, &[1.0; 5]), QG_ERR_DISPATCH_TOO_MANY_TYPES);
+    assert_eq!(
+        rtdp(&mut r, &[1.0, f64::NAN]),
+        QG_ERR_DISPATCH_SHARE_NOT_FINITE
+    );
+    assert_eq!(rtdp(&mut r, &[1.0, -1.0]), QG_ERR_DISPATCH_SHARE_NEGATIVE);
+    assert_eq!(rtdp(&mut r, &[0.0, 0.0]), QG_ERR_DISPATCH_ALL_SHARES_ZERO);
+}

@@ -70,9 +70,14 @@
 //! Eq. 30) generate workloads, which is the harness's business (`qosgate_harness::workload`).
 //!
 //! # Errors
-//! Every precondition is a [`PapError`] naming the offending input; nothing panics.
+//! A bad input is [`PapError::Invalid`] naming it (the crate's shared [`Invalid`], checked by
+//! the shared `check` module); every other refusal is a cause of PAP's own ([`PapError`]).
+//! Nothing panics.
 
 use core::fmt;
+
+use crate::check;
+use crate::error::{Invalid, wraps_invalid};
 
 /// The smallest relative precision [`pap`] accepts: the sum of `N` rates is only known to about
 /// `N` ulps, and `1e-12` leaves room for thousands of clusters.
@@ -101,54 +106,61 @@ pub struct Cluster {
     pub mu: f64,
 }
 
-/// An input of [`pap`], [`objective`] or a baseline, as named in errors (indices are positions in
-/// the slice passed, from 0).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// An input of [`pap`], [`objective`], a baseline or a workload helper, as [`Invalid`] names it
+/// (indices are positions in the slice passed, from 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Input {
-    /// The external arrival rate `Lambda`.
+    /// The list of clusters (of a baseline: its local rates or speeds, one per cluster).
+    Clusters,
+    /// The external arrival rate `Lambda`, `>= 0`.
     ExternalRate,
-    /// The precision `epsilon`.
+    /// The precision `epsilon`, in [`MIN_EPSILON`]`..=`[`MAX_EPSILON`].
     Epsilon,
-    /// `theta_j` of cluster `j`.
+    /// `theta_j` of cluster `j`, `> 0`.
     Theta(usize),
-    /// `omega_j` of cluster `j`.
+    /// `omega_j` of cluster `j`, `>= 0`.
     Omega(usize),
-    /// `lambda_j` (local rate) of cluster `j`.
+    /// `lambda_j` (local rate) of cluster `j`, `>= 0`.
     LocalRate(usize),
-    /// `tau_j` of cluster `j`.
+    /// `tau_j` of cluster `j`, `>= 0`.
     Tau(usize),
-    /// `mu_j` of cluster `j`.
+    /// `mu_j` of cluster `j`, `>= 0`.
     Mu(usize),
-    /// A given `lambda_hat_j` ([`objective`]).
+    /// The given loads of [`objective`], one per cluster.
+    LambdaHats,
+    /// A given `lambda_hat_j` ([`objective`]), `>= 0`.
     LambdaHat(usize),
-    /// A cluster's total speed (BCF, Eq. 27).
+    /// A cluster's total speed (BCF, Eq. 27), `>= 0`.
     Speed(usize),
-    /// A workload-model parameter (Eq. 16-19, 28-30).
-    Workload,
+    /// The mean number of VMs of a request (Eq. 16, 17), `>= 0`.
+    MeanVms,
+    /// The mean duration of a request (Eq. 16, 17), `>= 0`.
+    MeanDuration,
+    /// A cluster's total speed `S` in a service time (Eq. 16, 17), `> 0`.
+    TotalSpeed,
+    /// The mean of a service time (Eq. 18, 19), `>= 0`.
+    Mean,
+    /// The coefficient of variation of a service time (Eq. 18, 19), `>= 0`.
+    Cv,
+}
+
+impl Input {
+    /// Whether this is a parameter of the workload helpers (Eq. 16-19).
+    pub fn is_workload(self) -> bool {
+        matches!(
+            self,
+            Input::MeanVms | Input::MeanDuration | Input::TotalSpeed | Input::Mean | Input::Cv
+        )
+    }
 }
 
 /// Why PAP, a baseline or a helper refused its input. Indices are positions in the slice (from 0).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum PapError {
-    /// No clusters were given.
-    NoClusters,
-    /// More clusters than the allocation's capacity `N`.
-    TooManyClusters,
-    /// The slices passed together differ in length.
-    LengthMismatch,
-    /// The input is NaN or infinite.
-    NotFinite(Input),
-    /// The input is negative.
-    Negative(Input),
-    /// `epsilon` lies outside [`MIN_EPSILON`]`..=`[`MAX_EPSILON`].
-    EpsilonOutOfRange,
-    /// `theta_j` is zero.
-    ThetaZero {
-        /// The cluster.
-        cluster: usize,
-    },
+    /// An input's shape or value is wrong (see [`Input`] for what each must be).
+    Invalid(Invalid<Input>),
     /// `omega_j < theta_j^2`: no distribution has these moments.
     OmegaBelowThetaSquared {
         /// The cluster.
@@ -180,23 +192,37 @@ pub enum PapError {
     },
     /// The iteration caps were hit, or `f64` cannot resolve the root to `epsilon`.
     NoConvergence,
-    /// A workload-model parameter is out of range (see the helper's docs).
-    InvalidWorkload,
+    /// Every cluster's speed is zero: BCF has nothing to share the load in proportion to.
+    AllSpeedsZero,
+    /// A sum of the inputs (LRF's local rates, BCF's speeds) or a helper's result is not a
+    /// finite `f64`.
+    Overflow,
 }
+
+wraps_invalid!(PapError, Input);
 
 impl fmt::Display for Input {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Input::Clusters => f.write_str("clusters"),
             Input::ExternalRate => f.write_str("external rate"),
-            Input::Epsilon => f.write_str("epsilon"),
+            Input::Epsilon => write!(
+                f,
+                "epsilon (relative precision, in [{MIN_EPSILON:e}, {MAX_EPSILON}])"
+            ),
             Input::Theta(j) => write!(f, "cluster {j}: theta"),
             Input::Omega(j) => write!(f, "cluster {j}: omega"),
             Input::LocalRate(j) => write!(f, "cluster {j}: local rate"),
             Input::Tau(j) => write!(f, "cluster {j}: tau"),
             Input::Mu(j) => write!(f, "cluster {j}: mu"),
+            Input::LambdaHats => f.write_str("lambda_hat values (one per cluster)"),
             Input::LambdaHat(j) => write!(f, "cluster {j}: lambda_hat"),
             Input::Speed(j) => write!(f, "cluster {j}: speed"),
-            Input::Workload => f.write_str("workload parameter"),
+            Input::MeanVms => f.write_str("mean VMs"),
+            Input::MeanDuration => f.write_str("mean duration"),
+            Input::TotalSpeed => f.write_str("total speed"),
+            Input::Mean => f.write_str("mean service time"),
+            Input::Cv => f.write_str("coefficient of variation"),
         }
     }
 }
@@ -204,16 +230,7 @@ impl fmt::Display for Input {
 impl fmt::Display for PapError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PapError::NoClusters => f.write_str("no clusters"),
-            PapError::TooManyClusters => f.write_str("more clusters than the solver's capacity"),
-            PapError::LengthMismatch => f.write_str("slices of different lengths"),
-            PapError::NotFinite(i) => write!(f, "{i} is not finite"),
-            PapError::Negative(i) => write!(f, "{i} is negative"),
-            PapError::EpsilonOutOfRange => write!(
-                f,
-                "epsilon outside [{MIN_EPSILON:e}, {MAX_EPSILON}] (relative precision)"
-            ),
-            PapError::ThetaZero { cluster } => write!(f, "cluster {cluster}: theta is zero"),
+            PapError::Invalid(e) => write!(f, "{e}"),
             PapError::OmegaBelowThetaSquared { cluster } => {
                 write!(f, "cluster {cluster}: omega < theta^2")
             }
@@ -233,7 +250,8 @@ impl fmt::Display for PapError {
                 write!(f, "cluster {cluster}: utilisation >= 1 at this load")
             }
             PapError::NoConvergence => f.write_str("no convergence within the iteration caps"),
-            PapError::InvalidWorkload => f.write_str("workload parameter out of range"),
+            PapError::AllSpeedsZero => f.write_str("every cluster's speed is zero"),
+            PapError::Overflow => f.write_str("a sum or result is not a finite f64"),
         }
     }
 }
@@ -295,16 +313,6 @@ impl<const N: usize> Allocation<N> {
     }
 }
 
-fn finite_nonneg(x: f64, at: Input) -> Result<f64, PapError> {
-    if !x.is_finite() {
-        Err(PapError::NotFinite(at))
-    } else if x < 0.0 {
-        Err(PapError::Negative(at))
-    } else {
-        Ok(x)
-    }
-}
-
 /// Per-cluster constants derived once from a checked [`Cluster`].
 #[derive(Clone, Copy, Debug, Default)]
 struct Derived {
@@ -354,8 +362,8 @@ impl Cluster {
 
     /// Checks every precondition of N2 for this cluster (index `j` is used in the errors).
     ///
-    /// Errors: [`PapError::NotFinite`], [`PapError::Negative`] for any field;
-    /// [`PapError::ThetaZero`]; [`PapError::OmegaBelowThetaSquared`];
+    /// Errors: [`PapError::Invalid`] for a field that is not finite or negative, or a zero
+    /// `theta_j` ([`Problem::NotPositive`](crate::Problem::NotPositive)); [`PapError::OmegaBelowThetaSquared`];
     /// [`PapError::MuBelowTauSquared`]; [`PapError::Saturated`] if `rho_j >= 1`;
     /// [`PapError::OutOfRange`] if a derived constant overflows or vanishes.
     pub fn check(&self, j: usize) -> Result<(), PapError> {
@@ -363,14 +371,13 @@ impl Cluster {
     }
 
     fn derive(&self, j: usize) -> Result<Derived, PapError> {
-        let theta = finite_nonneg(self.theta, Input::Theta(j))?;
-        let omega = finite_nonneg(self.omega, Input::Omega(j))?;
-        let lambda = finite_nonneg(self.local_rate, Input::LocalRate(j))?;
-        let tau = finite_nonneg(self.tau, Input::Tau(j))?;
-        let mu = finite_nonneg(self.mu, Input::Mu(j))?;
-        if theta == 0.0 {
-            return Err(PapError::ThetaZero { cluster: j });
-        }
+        // Every field is finite and non-negative before theta is found zero.
+        let theta = check::non_negative(self.theta, Input::Theta(j))?;
+        let omega = check::non_negative(self.omega, Input::Omega(j))?;
+        let lambda = check::non_negative(self.local_rate, Input::LocalRate(j))?;
+        let tau = check::non_negative(self.tau, Input::Tau(j))?;
+        let mu = check::non_negative(self.mu, Input::Mu(j))?;
+        let theta = check::positive(theta, Input::Theta(j))?;
         if omega < theta * theta {
             return Err(PapError::OmegaBelowThetaSquared { cluster: j });
         }
@@ -413,12 +420,12 @@ impl Cluster {
 
     /// `T_j` (Eq. 4 with N3): the mean response time of external requests at external rate `x`.
     ///
-    /// Errors: those of [`Cluster::check`]; [`PapError::NotFinite`] / [`PapError::Negative`]
-    /// (`LambdaHat(0)`) for `x`; [`PapError::Unstable`] (`cluster: 0`) if
+    /// Errors: those of [`Cluster::check`]; [`PapError::Invalid`] (`LambdaHat(0)`) for an `x`
+    /// that is not finite or negative; [`PapError::Unstable`] (`cluster: 0`) if
     /// `rho_j + theta_j x >= 1`.
     pub fn response_time(&self, x: f64) -> Result<f64, PapError> {
         let d = self.derive(0)?;
-        let x = finite_nonneg(x, Input::LambdaHat(0))?;
+        let x = check::non_negative(x, Input::LambdaHat(0))?;
         let s = d.a - self.theta * x;
         if s <= 0.0 {
             return Err(PapError::Unstable { cluster: 0 });
@@ -437,7 +444,7 @@ impl Cluster {
     /// [`Cluster::response_time`].
     pub fn marginal_cost(&self, x: f64) -> Result<f64, PapError> {
         let d = self.derive(0)?;
-        let x = finite_nonneg(x, Input::LambdaHat(0))?;
+        let x = check::non_negative(x, Input::LambdaHat(0))?;
         let (a, th, om) = (d.a, self.theta, self.omega);
         let s = a - th * x;
         if s <= 0.0 {
@@ -458,16 +465,15 @@ impl Cluster {
 /// `Lambda = sum_j lambda_hat_j` (in index order) and `T_j` from Eq. 4 with N3. Clusters with
 /// `lambda_hat_j = 0` contribute nothing (even if saturated); an empty load gives `0`.
 ///
-/// Errors: [`PapError::LengthMismatch`]; [`PapError::NotFinite`] / [`PapError::Negative`]
-/// (`LambdaHat(j)`); a cluster's own errors ([`Cluster::check`], except `Saturated` where
-/// `lambda_hat_j = 0`) with its index; [`PapError::Unstable`] if `rho_j + theta_j lambda_hat_j >= 1`.
+/// Errors: [`PapError::Invalid`] for loads that are not one per cluster (`LambdaHats`), or one
+/// that is not finite or negative (`LambdaHat(j)`); a cluster's own errors ([`Cluster::check`],
+/// except `Saturated` where `lambda_hat_j = 0`) with its index; [`PapError::Unstable`] if
+/// `rho_j + theta_j lambda_hat_j >= 1`.
 pub fn objective(clusters: &[Cluster], lambda_hat: &[f64]) -> Result<f64, PapError> {
-    if clusters.len() != lambda_hat.len() {
-        return Err(PapError::LengthMismatch);
-    }
+    check::same_length(lambda_hat.len(), clusters.len(), Input::LambdaHats)?;
     let mut total = 0.0;
     for (j, (c, &x)) in clusters.iter().zip(lambda_hat).enumerate() {
-        let x = finite_nonneg(x, Input::LambdaHat(j))?;
+        let x = check::non_negative(x, Input::LambdaHat(j))?;
         match c.derive(j) {
             Ok(_) => {}
             Err(PapError::Saturated { .. }) if x == 0.0 => {}
@@ -510,27 +516,19 @@ pub fn objective(clusters: &[Cluster], lambda_hat: &[f64]) -> Result<f64, PapErr
 /// returned `z` is `psi_k + t` rounded to `f64`: when `Lambda` is tiny next to the capacities, `z`
 /// may round to `psi_k` although the rates are resolved. Caps, complexity and memory: module docs.
 ///
-/// Errors: [`PapError::NoClusters`]; [`PapError::TooManyClusters`] (more than `N`);
-/// [`PapError::NotFinite`] / [`PapError::Negative`] for `Lambda` or any field;
-/// [`PapError::EpsilonOutOfRange`] (also for a NaN epsilon); per cluster, those of
-/// [`Cluster::check`]; [`PapError::Infeasible`] if `Lambda >= sum_j (1 - rho_j)/theta_j`;
-/// [`PapError::NoConvergence`] if a cap is hit.
+/// Errors: [`PapError::Invalid`] for no clusters or more than `N` (`Clusters`), a `Lambda` that
+/// is not finite or negative, an `epsilon` that is not finite or outside its range; per
+/// cluster, those of [`Cluster::check`]; [`PapError::Infeasible`] if
+/// `Lambda >= sum_j (1 - rho_j)/theta_j`; [`PapError::NoConvergence`] if a cap is hit.
 pub fn pap<const N: usize>(
     clusters: &[Cluster],
     external_rate: f64,
     epsilon: f64,
 ) -> Result<Allocation<N>, PapError> {
     let n = clusters.len();
-    if n == 0 {
-        return Err(PapError::NoClusters);
-    }
-    if n > N {
-        return Err(PapError::TooManyClusters);
-    }
-    let big_lambda = finite_nonneg(external_rate, Input::ExternalRate)?;
-    if !(MIN_EPSILON..=MAX_EPSILON).contains(&epsilon) {
-        return Err(PapError::EpsilonOutOfRange);
-    }
+    check::entries(n, N, Input::Clusters)?;
+    let big_lambda = check::non_negative(external_rate, Input::ExternalRate)?;
+    check::in_range(epsilon, MIN_EPSILON, MAX_EPSILON, Input::Epsilon)?;
     let mut der = [Derived::default(); N];
     let mut capacity = 0.0;
     // n <= N: every cluster has its slot.
@@ -689,17 +687,23 @@ pub fn pap<const N: usize>(
     Err(PapError::NoConvergence)
 }
 
-fn check_rate(external_rate: f64) -> Result<f64, PapError> {
-    finite_nonneg(external_rate, Input::ExternalRate)
+/// The checks every baseline starts with: `n` clusters (`1 ..= N`) and the external rate,
+/// returned.
+fn baseline_inputs<const N: usize>(n: usize, external_rate: f64) -> Result<f64, PapError> {
+    check::entries(n, N, Input::Clusters)?;
+    Ok(check::non_negative(external_rate, Input::ExternalRate)?)
 }
 
-fn check_len<const N: usize>(n: usize) -> Result<(), PapError> {
-    if n == 0 {
-        Err(PapError::NoClusters)
-    } else if n > N {
-        Err(PapError::TooManyClusters)
+/// `sum_j check(values[j], input(j))` in index order, or `Overflow` if it is not finite.
+fn checked_sum(values: &[f64], input: fn(usize) -> Input) -> Result<f64, PapError> {
+    let mut sum = 0.0;
+    for (j, &x) in values.iter().enumerate() {
+        sum += check::non_negative(x, input(j))?;
+    }
+    if sum.is_finite() {
+        Ok(sum)
     } else {
-        Ok(())
+        Err(PapError::Overflow)
     }
 }
 
@@ -721,14 +725,13 @@ fn from_shares<const N: usize>(
 /// Round Robin (Eq. 25): `Lambda / N` to each of `clusters` clusters. Ignores capacity (a
 /// baseline may overload a cluster; [`objective`] then reports [`PapError::Unstable`]).
 ///
-/// Errors: [`PapError::NoClusters`], [`PapError::TooManyClusters`], [`PapError::NotFinite`] /
-/// [`PapError::Negative`] for `Lambda`.
+/// Errors: [`PapError::Invalid`] for no clusters or more than `N`, and for a `Lambda` that is
+/// not finite or negative.
 pub fn round_robin<const N: usize>(
     clusters: usize,
     external_rate: f64,
 ) -> Result<Allocation<N>, PapError> {
-    check_len::<N>(clusters)?;
-    let l = check_rate(external_rate)?;
+    let l = baseline_inputs::<N>(clusters, external_rate)?;
     let n = clusters as f64;
     Ok(from_shares(clusters, l, |_| 1.0 / n))
 }
@@ -739,22 +742,16 @@ pub fn round_robin<const N: usize>(
 /// and equals the printed form for `N = 2`. One cluster gets everything; if no cluster has local
 /// load, every cluster gets `Lambda / N`.
 ///
-/// Errors: [`PapError::NoClusters`], [`PapError::TooManyClusters`], [`PapError::NotFinite`] /
-/// [`PapError::Negative`] for `Lambda` or a local rate (`LocalRate(j)`).
+/// Errors: [`PapError::Invalid`] for no clusters or more than `N`, and for a `Lambda` or a
+/// local rate (`LocalRate(j)`) that is not finite or negative; [`PapError::Overflow`] if the
+/// local rates' sum is not finite.
 pub fn least_rate_first<const N: usize>(
     local_rates: &[f64],
     external_rate: f64,
 ) -> Result<Allocation<N>, PapError> {
     let n = local_rates.len();
-    check_len::<N>(n)?;
-    let l = check_rate(external_rate)?;
-    let mut sum = 0.0;
-    for (j, &r) in local_rates.iter().enumerate() {
-        sum += finite_nonneg(r, Input::LocalRate(j))?;
-    }
-    if !sum.is_finite() {
-        return Err(PapError::NotFinite(Input::LocalRate(0)));
-    }
+    let l = baseline_inputs::<N>(n, external_rate)?;
+    let sum = checked_sum(local_rates, Input::LocalRate)?;
     if n == 1 {
         return Ok(from_shares(1, l, |_| 1.0));
     }
@@ -771,63 +768,58 @@ pub fn least_rate_first<const N: usize>(
 /// Biggest Cluster First (Eq. 27): `Lambda` in proportion to each cluster's total speed
 /// `sum_i s_ij` (MIPS, or any common unit).
 ///
-/// Errors: [`PapError::NoClusters`], [`PapError::TooManyClusters`], [`PapError::NotFinite`] /
-/// [`PapError::Negative`] for `Lambda` or a speed (`Speed(j)`), [`PapError::InvalidWorkload`] if
-/// every speed is zero or their sum overflows.
+/// Errors: [`PapError::Invalid`] for no clusters or more than `N`, and for a `Lambda` or a
+/// speed (`Speed(j)`) that is not finite or negative; [`PapError::AllSpeedsZero`];
+/// [`PapError::Overflow`] if the speeds' sum is not finite.
 pub fn biggest_cluster_first<const N: usize>(
     speeds: &[f64],
     external_rate: f64,
 ) -> Result<Allocation<N>, PapError> {
     let n = speeds.len();
-    check_len::<N>(n)?;
-    let l = check_rate(external_rate)?;
-    let mut sum = 0.0;
-    for (j, &s) in speeds.iter().enumerate() {
-        sum += finite_nonneg(s, Input::Speed(j))?;
-    }
-    if !(sum.is_finite() && sum > 0.0) {
-        return Err(PapError::InvalidWorkload);
+    let l = baseline_inputs::<N>(n, external_rate)?;
+    let sum = checked_sum(speeds, Input::Speed)?;
+    if sum == 0.0 {
+        return Err(PapError::AllSpeedsZero);
     }
     Ok(from_shares(n, l, |j| {
         speeds.get(j).copied().unwrap_or(0.0) / sum
     }))
 }
 
-fn workload(x: f64) -> Result<f64, PapError> {
+/// `x`, a helper's result, if it is finite.
+fn finite_result(x: f64) -> Result<f64, PapError> {
     if x.is_finite() {
         Ok(x)
     } else {
-        Err(PapError::InvalidWorkload)
+        Err(PapError::Overflow)
     }
 }
 
 /// Eq. 16 / 17: a mean service time `v d / S` from the mean number of VMs `v`, the mean duration
 /// `d` and the cluster's total speed `S = sum_i s_ij` (`theta_j` for external requests, `tau_j` for
-/// local ones). Errors: [`PapError::InvalidWorkload`] unless `v, d >= 0`, `S > 0`, all finite, and
-/// the result finite.
+/// local ones). Errors: [`PapError::Invalid`] unless `v, d >= 0` and `S > 0`, all finite
+/// (`MeanVms`, `MeanDuration`, `TotalSpeed`); [`PapError::Overflow`] if the result is not.
 pub fn mean_service_time(mean_vms: f64, mean_duration: f64, speed: f64) -> Result<f64, PapError> {
-    let ok = |x: f64| x.is_finite() && x >= 0.0;
-    if !(ok(mean_vms) && ok(mean_duration) && ok(speed) && speed > 0.0) {
-        return Err(PapError::InvalidWorkload);
-    }
-    workload(mean_vms * mean_duration / speed)
+    let v = check::non_negative(mean_vms, Input::MeanVms)?;
+    let d = check::non_negative(mean_duration, Input::MeanDuration)?;
+    let s = check::positive(speed, Input::TotalSpeed)?;
+    finite_result(v * d / s)
 }
 
 /// Eq. 18 / 19: the second moment `(cv m)^2 + m^2` of a service time of mean `m` and coefficient of
 /// variation `cv` (`omega_j` from `theta_j` and `alpha_j`, `mu_j` from `tau_j` and `beta_j`; seed 000
-/// uses `alpha = 0.5`, `beta = 0.1`). Always `>= m^2`. Errors: [`PapError::InvalidWorkload`]
-/// unless `m, cv >= 0`, finite, and the result finite.
+/// uses `alpha = 0.5`, `beta = 0.1`). Always `>= m^2`. Errors: [`PapError::Invalid`] unless
+/// `m, cv >= 0`, finite (`Mean`, `Cv`); [`PapError::Overflow`] if the result is not finite.
 pub fn second_moment(mean: f64, cv: f64) -> Result<f64, PapError> {
-    if !(mean.is_finite() && cv.is_finite() && mean >= 0.0 && cv >= 0.0) {
-        return Err(PapError::InvalidWorkload);
-    }
-    let s = cv * mean;
-    workload(s * s + mean * mean)
+    let m = check::non_negative(mean, Input::Mean)?;
+    let s = check::non_negative(cv, Input::Cv)? * m;
+    finite_result(s * s + m * m)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Problem;
 
     fn c(theta: f64, lambda: f64, tau: f64) -> Cluster {
         Cluster {
@@ -862,9 +854,19 @@ mod tests {
     #[test]
     fn caps_and_errors() {
         let cl = [c(1.0, 0.1, 1.0), c(2.0, 0.2, 1.0)];
-        assert_eq!(pap::<1>(&cl, 0.1, 1e-9), Err(PapError::TooManyClusters));
-        assert_eq!(pap::<2>(&[], 0.1, 1e-9), Err(PapError::NoClusters));
+        let invalid = |input, problem| PapError::Invalid(Invalid { input, problem });
+        assert_eq!(
+            pap::<1>(&cl, 0.1, 1e-9),
+            Err(invalid(Input::Clusters, Problem::TooMany))
+        );
+        assert_eq!(
+            pap::<2>(&[], 0.1, 1e-9),
+            Err(invalid(Input::Clusters, Problem::Empty))
+        );
         assert_eq!(pap::<2>(&cl, 10.0, 1e-9), Err(PapError::Infeasible));
-        assert_eq!(pap::<2>(&cl, 0.1, 0.0), Err(PapError::EpsilonOutOfRange));
+        assert_eq!(
+            pap::<2>(&cl, 0.1, 0.0),
+            Err(invalid(Input::Epsilon, Problem::OutOfRange))
+        );
     }
 }

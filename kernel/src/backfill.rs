@@ -256,7 +256,7 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
         let () = Self::SIZES;
         Ok(Self {
             policy,
-            now: 0,
+            now: Ticks::ZERO,
             table: SlotTable::new(nodes)?,
             queue: Vec::new(),
             running: Vec::new(),
@@ -349,7 +349,7 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
         if job.nodes == 0 {
             return Err(refuse(Error::InvalidParameter(Param::Capacity)));
         }
-        if job.estimate == 0 {
+        if job.estimate == Ticks::ZERO {
             return Err(refuse(Error::InvalidParameter(Param::Delay)));
         }
         if job.nodes > self.table.nodes() {
@@ -611,7 +611,8 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
         self.advance(now)?;
         let run = self.take_running(handle)?;
         let job = Job {
-            estimate: run.planned_end - now,
+            // `now` is before the planned end (checked above).
+            estimate: run.planned_end.saturating_sub(now),
             ..run.job
         };
         let reservation = match self.policy {
@@ -733,8 +734,8 @@ fn unreserve<const B: usize>(table: &mut SlotTable<B>, w: &Waiting) {
 
 /// Selective: whether a waiting job's expected slowdown at `now` has reached the threshold.
 fn starving(job: &Job, now: Ticks, threshold: U16F16) -> bool {
-    let wait = u128::from(now.saturating_sub(job.submit));
-    let estimate = u128::from(job.estimate);
+    let wait = u128::from(now.saturating_sub(job.submit).get());
+    let estimate = u128::from(job.estimate.get());
     ((wait + estimate) << 16) >= u128::from(threshold.to_bits()) * estimate
 }
 
@@ -751,12 +752,16 @@ mod tests {
         Backfill::new(policy, nodes).unwrap()
     }
 
-    fn job(id: JobId, submit: Ticks, nodes: Nodes, estimate: Ticks) -> Job {
+    fn t(ticks: u64) -> Ticks {
+        Ticks::new(ticks)
+    }
+
+    fn job(id: JobId, submit: u64, nodes: Nodes, estimate: u64) -> Job {
         Job {
             id,
-            submit,
+            submit: t(submit),
             nodes,
-            estimate,
+            estimate: t(estimate),
         }
     }
 
@@ -768,10 +773,10 @@ mod tests {
     }
 
     /// One pass at `now`: what it reports, and the ids it started, in start order.
-    fn pass(b: &mut Cluster, now: Ticks) -> (Pass, Vec<JobId, 8>) {
+    fn pass(b: &mut Cluster, now: u64) -> (Pass, Vec<JobId, 8>) {
         let mut ids = Vec::new();
         let pass = b
-            .schedule(now, |s| ids.push(s.handle.id()).unwrap())
+            .schedule(t(now), |s| ids.push(s.handle.id()).unwrap())
             .unwrap();
         (pass, ids)
     }
@@ -781,10 +786,10 @@ mod tests {
     }
 
     /// `(id, reservation)` of every waiting job, in queue order.
-    fn waiting(b: &Cluster) -> Vec<(JobId, Option<Ticks>), 8> {
+    fn waiting(b: &Cluster) -> Vec<(JobId, Option<u64>), 8> {
         b.waiting()
             .iter()
-            .map(|w| (w.job.id, w.reservation))
+            .map(|w| (w.job.id, w.reservation.map(Ticks::get)))
             .collect()
     }
 
@@ -808,7 +813,7 @@ mod tests {
         assert_eq!((p.started, ids.as_slice()), (1, &[1][..]));
         assert_eq!(waiting(&b), [(2, None), (3, None)]);
         assert_eq!(p.head, None, "only EASY reports a head reservation");
-        b.complete(100, handle(&b, 1)).unwrap();
+        b.complete(t(100), handle(&b, 1)).unwrap();
         assert_eq!(pass(&mut b, 100).1, [2, 3]);
     }
 
@@ -831,15 +836,15 @@ mod tests {
         );
         let (p, ids) = pass(&mut b, 0);
         assert_eq!(ids, [1, 4]);
-        assert_eq!(p.head, Some((2, 100)));
-        b.submit(60, job(5, 60, 1, 30)).unwrap();
+        assert_eq!(p.head, Some((2, t(100))));
+        b.submit(t(60), job(5, 60, 1, 30)).unwrap();
         let (p, ids) = pass(&mut b, 60);
         assert!(ids.is_empty());
-        assert_eq!(p.head, Some((2, 100)));
-        b.complete(70, handle(&b, 4)).unwrap();
+        assert_eq!(p.head, Some((2, t(100))));
+        b.complete(t(70), handle(&b, 4)).unwrap();
         let (p, ids) = pass(&mut b, 70);
         assert_eq!(ids, [5]);
-        assert_eq!(p.head, Some((2, 100)));
+        assert_eq!(p.head, Some((2, t(100))));
         assert_eq!(waiting(&b), [(2, None), (3, None)]);
     }
 
@@ -864,7 +869,7 @@ mod tests {
             waiting(&b),
             [(2, Some(100)), (3, Some(100)), (4, Some(150))]
         );
-        b.complete(40, handle(&b, 1)).unwrap();
+        b.complete(t(40), handle(&b, 1)).unwrap();
         assert_eq!(pass(&mut b, 40).1, [2, 3]);
         assert_eq!(waiting(&b), [(4, Some(90))]);
         assert!(accounted(&b));
@@ -895,23 +900,23 @@ mod tests {
     #[test]
     fn an_interrupted_job_keeps_its_remaining_work_across_a_failure() {
         let mut b = cluster(Policy::Conservative, 4);
-        b.submit(0, job(1, 0, 2, 100)).unwrap();
+        b.submit(t(0), job(1, 0, 2, 100)).unwrap();
         pass(&mut b, 0);
-        let back = b.interrupt(30, handle(&b, 1)).unwrap();
+        let back = b.interrupt(t(30), handle(&b, 1)).unwrap();
         assert_eq!(back, job(1, 0, 2, 70));
         assert_eq!(waiting(&b), [(1, Some(30))]);
-        b.node_down(30, 3).unwrap();
+        b.node_down(t(30), 3).unwrap();
         assert_eq!(waiting(&b), [(1, None)]);
         assert!(pass(&mut b, 40).1.is_empty());
-        b.node_up(50, 3).unwrap();
+        b.node_up(t(50), 3).unwrap();
         assert_eq!(pass(&mut b, 50).1, [1]);
         let (_, run) = b.running().next().unwrap();
         assert_eq!(
             (run.start, run.planned_end, run.job.estimate),
-            (50, 120, 70)
+            (t(50), t(120), t(70))
         );
         assert_eq!((b.accounts().interrupted, b.accounts().starts), (1, 2));
-        assert_eq!(b.interrupt(120, handle(&b, 1)), Err(Error::Idle));
+        assert_eq!(b.interrupt(t(120), handle(&b, 1)), Err(Error::Idle));
         assert!(accounted(&b));
     }
 
@@ -927,10 +932,10 @@ mod tests {
         );
         pass(&mut b, 0);
         assert_eq!(waiting(&b), [(2, Some(100)), (3, Some(150))]);
-        assert_eq!(b.cancel(10, 2), Ok(job(2, 0, 4, 50)));
-        assert_eq!(b.cancel(10, 2), Err(Error::Unknown));
+        assert_eq!(b.cancel(t(10), 2), Ok(job(2, 0, 4, 50)));
+        assert_eq!(b.cancel(t(10), 2), Err(Error::Unknown));
         assert_eq!(
-            b.cancel(10, 1),
+            b.cancel(t(10), 1),
             Err(Error::Unknown),
             "a running job is not waiting"
         );
@@ -958,13 +963,13 @@ mod tests {
                 .enumerate()
             {
                 let (id, nodes, estimate) = j;
-                b.submit(i as Ticks, job(id, i as Ticks, nodes, estimate))
+                b.submit(t(i as u64), job(id, i as u64, nodes, estimate))
                     .unwrap();
                 assert!(accounted(&b), "{policy:?} after submitting {id}");
             }
             pass(&mut b, 5);
             assert!(accounted(&b));
-            b.cancel(6, 4).unwrap();
+            b.cancel(t(6), 4).unwrap();
             assert!(accounted(&b));
             let mut now = 6;
             let mut interrupted = false;
@@ -973,11 +978,11 @@ mod tests {
                 let running: Vec<(Handle, Running), 8> =
                     b.running().map(|(h, r)| (h, *r)).collect();
                 for (h, r) in running {
-                    if !interrupted && now < r.planned_end {
-                        b.interrupt(now, h).unwrap();
+                    if !interrupted && t(now) < r.planned_end {
+                        b.interrupt(t(now), h).unwrap();
                         interrupted = true;
-                    } else if r.planned_end <= now {
-                        b.complete(now, h).unwrap();
+                    } else if r.planned_end <= t(now) {
+                        b.complete(t(now), h).unwrap();
                     }
                     assert!(accounted(&b), "{policy:?} at {now}");
                 }

@@ -83,15 +83,13 @@ impl BoundSpec {
     /// CPU, CPU count or total capacity; `InvalidParameter(Rate)` for a zero rate;
     /// [`Error::Overflow`].
     pub fn latency(&self) -> Result<Ticks, Error> {
-        if self.cpu == 0 || self.capacity == 0 || self.cpus == 0 {
+        if self.cpu == Mips::ZERO || self.capacity == Mips::ZERO || self.cpus == 0 {
             return Err(Error::InvalidParameter(Param::Capacity));
         }
         let window = match self.knowledge {
             Knowledge::Aggressive => return Err(Error::NoBound),
-            Knowledge::Window(n) => Work::from(n)
-                .checked_mul(self.imax)
-                .ok_or(Error::Overflow)?,
-            _ => 0,
+            Knowledge::Window(n) => self.imax.checked_mul(u64::from(n)).ok_or(Error::Overflow)?,
+            _ => Work::ZERO,
         };
         let ahead = secs(window, self.rate, Param::Rate)?;
         // The task itself runs on one CPU: never faster than C (see "Multi-CPU" above).
@@ -100,21 +98,26 @@ impl BoundSpec {
             Discipline::Wfq => self.resource_imax,
             Discipline::Scfq => self.others_imax,
         };
-        let residual = if self.residual { self.resource_imax } else { 0 };
+        let residual = if self.residual {
+            self.resource_imax
+        } else {
+            Work::ZERO
+        };
         let blocking = blocking.checked_add(residual).ok_or(Error::Overflow)?;
         let cpu = secs(blocking, self.cpu, Param::Capacity)?;
         let spread = match self.cpus {
-            0 | 1 => 0,
+            0 | 1 => Ticks::ZERO,
             m => {
-                let running = Work::from(m)
-                    .checked_mul(self.resource_imax)
+                let running = self
+                    .resource_imax
+                    .checked_mul(u64::from(m))
                     .ok_or(Error::Overflow)?;
                 secs(running, self.capacity, Param::Capacity)?
             }
         };
         [ahead, own, cpu, spread]
             .into_iter()
-            .try_fold(0, |sum: Ticks, t| sum.checked_add(t))
+            .try_fold(Ticks::ZERO, |sum, t| sum.checked_add(t))
             .ok_or(Error::Overflow)
     }
 
@@ -161,7 +164,7 @@ pub fn chain(hops: &[BoundSpec], withhold: Ticks, transfer: Ticks) -> Result<Tic
         .iter()
         .min_by_key(|h| h.rate)
         .ok_or(Error::InvalidParameter(Param::Rate))?;
-    let sigma = hops.iter().map(|h| h.sigma).max().unwrap_or(0);
+    let sigma = hops.iter().map(|h| h.sigma).max().unwrap_or(Work::ZERO);
     let mut total = secs(sigma, slowest.rate, Param::Rate)?;
     for h in hops {
         total = total.checked_add(h.latency()?).ok_or(Error::Overflow)?;
@@ -183,10 +186,12 @@ pub fn meets_deadline(bound: Ticks, deadline: Ticks) -> Result<(), Error> {
 
 /// `work / rate` in ticks, rounded up; a zero rate is an invalid `param`.
 fn secs(work: Work, rate: Mips, param: Param) -> Result<Ticks, Error> {
-    if rate == 0 {
+    if rate == Mips::ZERO {
         return Err(Error::InvalidParameter(param));
     }
-    mul_div(work, TICKS_PER_SECOND, rate, true).ok_or(Error::Overflow)
+    mul_div(work.get(), TICKS_PER_SECOND, rate.get(), true)
+        .map(Ticks::new)
+        .ok_or(Error::Overflow)
 }
 
 #[cfg(test)]
@@ -197,17 +202,21 @@ mod tests {
     fn u1(discipline: Discipline) -> BoundSpec {
         BoundSpec {
             discipline,
-            sigma: 2_099_500_000,
-            imax: 419_900_000,
+            sigma: Work::new(2_099_500_000),
+            imax: Work::new(419_900_000),
             knowledge: Knowledge::Exact,
-            rate: 780_000,
-            cpu: 780_000,
+            rate: Mips::new(780_000),
+            cpu: Mips::new(780_000),
             cpus: 1,
-            capacity: 780_000,
-            resource_imax: 419_900_000,
-            others_imax: 0,
+            capacity: Mips::new(780_000),
+            resource_imax: Work::new(419_900_000),
+            others_imax: Work::ZERO,
             residual: false,
         }
+    }
+
+    fn t(micros: u64) -> Ticks {
+        Ticks::new(micros)
     }
 
     #[test]
@@ -215,7 +224,7 @@ mod tests {
         // ((sigma + I)(N + 1) + I_r) / C with N = 0: (2,519,400,000 + 419,900,000) / 780,000 s.
         // sigma/g = 2,691.666667 s, I/g = I_r/C = 538.333334 s, each rounded up to a tick.
         let b = u1(Discipline::Wfq).at_resource().unwrap();
-        assert_eq!(b, 2_691_666_667 + 2 * 538_333_334);
+        assert_eq!(b, t(2_691_666_667 + 2 * 538_333_334));
     }
 
     /// Eq. 8 (a resource of capacity C admitting N users of weight 1, tasks up to I, bursts
@@ -224,16 +233,16 @@ mod tests {
     fn eq8_is_eq5_at_equal_shares() {
         let (c, i, n, m) = (520_000u64, 71_383_000u64, 4u64, 5u64);
         let spec = BoundSpec {
-            sigma: m * i,
-            imax: i,
-            rate: c / n,
-            cpu: c,
-            capacity: c,
-            resource_imax: i,
+            sigma: Work::new(m * i),
+            imax: Work::new(i),
+            rate: Mips::new(c / n),
+            cpu: Mips::new(c),
+            capacity: Mips::new(c),
+            resource_imax: Work::new(i),
             ..u1(Discipline::Wfq)
         };
         let eq8 = (((m + 1) * n + 1) * i * 1_000_000).div_ceil(c);
-        let b = spec.at_resource().unwrap();
+        let b = spec.at_resource().unwrap().get();
         // Three terms each rounded up: at most 3 ticks above the exact value.
         assert!(b >= eq8 && b <= eq8 + 3, "{b} vs {eq8}");
     }
@@ -243,35 +252,36 @@ mod tests {
         let mut wfq = u1(Discipline::Wfq);
         let mut scfq = u1(Discipline::Scfq);
         for b in [&mut wfq, &mut scfq] {
-            b.rate = 260_000;
-            b.others_imax = 2 * 419_900_000;
+            b.rate = Mips::new(260_000);
+            b.others_imax = Work::new(2 * 419_900_000);
         }
         assert!(scfq.at_resource().unwrap() > wfq.at_resource().unwrap());
         // SCFQ blocks for the two other flows' maxima (ceil(2 I / C) = 1,076,666,667 ticks), WFQ
         // for the resource's one maximum (ceil(I / C) = 538,333,334).
         assert_eq!(
-            scfq.latency().unwrap() - wfq.latency().unwrap(),
-            1_076_666_667 - 538_333_334
+            scfq.latency().unwrap().checked_sub(wfq.latency().unwrap()),
+            Some(t(1_076_666_667 - 538_333_334))
         );
     }
 
     #[test]
     fn window_residual_and_aggressive_change_the_bound_as_the_paper_says() {
         let exact = u1(Discipline::Wfq).at_resource().unwrap();
+        let above_exact = |b: &BoundSpec| b.at_resource().unwrap().checked_sub(exact);
         let mut w = u1(Discipline::Wfq);
         w.knowledge = Knowledge::Window(5);
         // Eq. 9 adds n I / g = ceil(5 x 538.333333 s).
-        assert_eq!(w.at_resource().unwrap() - exact, 2_691_666_667);
+        assert_eq!(above_exact(&w), Some(t(2_691_666_667)));
         let mut r = u1(Discipline::Wfq);
         r.residual = true;
-        assert_eq!(r.at_resource().unwrap() - exact, 538_333_333);
+        assert_eq!(above_exact(&r), Some(t(538_333_333)));
         r.knowledge = Knowledge::Aggressive;
         assert_eq!(r.at_resource(), Err(Error::NoBound));
         r.knowledge = Knowledge::Exact;
-        r.rate = 0;
+        r.rate = Mips::ZERO;
         assert_eq!(r.at_resource(), Err(Error::InvalidParameter(Param::Rate)));
-        r.rate = 1;
-        r.cpu = 0;
+        r.rate = Mips::new(1);
+        r.cpu = Mips::ZERO;
         assert_eq!(
             r.at_resource(),
             Err(Error::InvalidParameter(Param::Capacity))
@@ -280,19 +290,26 @@ mod tests {
 
     #[test]
     fn end_to_end_and_chain() {
-        assert_eq!(end_to_end(10, 3, 4, Pipelining::Sequential), Ok(17));
-        assert_eq!(end_to_end(10, 3, 4, Pipelining::Pipelined), Ok(14));
+        assert_eq!(
+            end_to_end(t(10), t(3), t(4), Pipelining::Sequential),
+            Ok(t(17))
+        );
+        assert_eq!(
+            end_to_end(t(10), t(3), t(4), Pipelining::Pipelined),
+            Ok(t(14))
+        );
         let a = u1(Discipline::Wfq);
         let mut b = a;
-        b.rate = 390_000;
+        b.rate = Mips::new(390_000);
         // Burst paid once at the slower rate, latencies added.
-        let c = chain(&[a, b], 5, 7).unwrap();
+        let c = chain(&[a, b], t(5), t(7)).unwrap();
+        let parts = [b.burst(), a.latency(), b.latency()].map(|p| p.unwrap().get());
+        assert_eq!(c, t(parts.iter().sum::<u64>() + 12));
         assert_eq!(
-            c,
-            b.burst().unwrap() + a.latency().unwrap() + b.latency().unwrap() + 12
+            chain(&[], Ticks::ZERO, Ticks::ZERO),
+            Err(Error::InvalidParameter(Param::Rate))
         );
-        assert_eq!(chain(&[], 0, 0), Err(Error::InvalidParameter(Param::Rate)));
-        assert_eq!(meets_deadline(5, 5), Ok(()));
-        assert_eq!(meets_deadline(6, 5), Err(Error::DeadlineUnmet));
+        assert_eq!(meets_deadline(t(5), t(5)), Ok(()));
+        assert_eq!(meets_deadline(t(6), t(5)), Err(Error::DeadlineUnmet));
     }
 }

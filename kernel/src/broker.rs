@@ -49,11 +49,16 @@
 //! The stack holds a few `[f64; N]`; nothing allocates.
 //!
 //! # Errors
-//! Every precondition is a [`BrokerError`] naming the offending input; nothing panics.
+//! A bad input is [`BrokerError::Invalid`] naming it (the crate's shared [`Invalid`], checked by
+//! the shared `check` module); every other refusal is a cause of the broker's own
+//! ([`BrokerError`]). Nothing panics.
 
 use core::fmt;
 
 use heapless::Vec;
+
+use crate::check;
+use crate::error::{Invalid, wraps_invalid};
 
 /// One provider as the broker sees it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -133,37 +138,37 @@ impl ReliableCloud {
     pub const PAPER_CS2: f64 = 1.0;
 }
 
-/// A service-model field, as named in [`BrokerError::Model`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A service-model field, as [`Input::Model`] names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum ModelField {
-    /// Mean request size `W`.
+    /// Mean request size `W`, `> 0`.
     Work,
-    /// Node count `M`.
+    /// Node count `M`, `> 0`.
     Nodes,
-    /// Node speed `tau`.
+    /// Node speed `tau`, `> 0`.
     Speed,
-    /// Transfer time `L`.
+    /// Transfer time `L`, `>= 0`.
     Transfer,
-    /// `t_a`.
+    /// `t_a`, `> 0`.
     AvailabilityMean,
-    /// `sigma_a^2`.
+    /// `sigma_a^2`, `>= 0`.
     AvailabilityVariance,
-    /// `t_u`.
+    /// `t_u`, `>= 0`.
     UnavailabilityMean,
-    /// `sigma_u^2`.
+    /// `sigma_u^2`, `>= 0`.
     UnavailabilityVariance,
-    /// The cloud's `C_S^2`.
+    /// The cloud's `C_S^2`, `>= 0`.
     Cs2,
-    /// The resulting `mu` or `C_S^2` is not a finite positive (resp. non-negative) number.
-    Result,
 }
 
-/// An input of [`route`], [`objective`] or [`no_redirection`] (indices are positions in the slice,
-/// from 0).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// An input of [`route`], [`objective`], [`no_redirection`], [`eta`] or a service model, as
+/// [`Invalid`] names it (indices are positions in the slice, from 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Input {
+    /// The list of providers (`1 ..= N` of them).
+    Providers,
     /// `lambda`, `> 0`.
     ArrivalRate,
     /// `sigma_I^2`, `>= 0`.
@@ -174,24 +179,22 @@ pub enum Input {
     Cs2(usize),
     /// `K_i`, `> 0`.
     Cost(usize),
+    /// The given routing of [`objective`], one `P_i` per provider.
+    Routing,
     /// A given `P_i`, in `[0, 1]`.
     P(usize),
+    /// The local provider of [`no_redirection`], an index below the number of providers.
+    Local,
+    /// A field of a service model ([`TransientCluster`], [`ReliableCloud`]).
+    Model(ModelField),
 }
 
 /// Why the broker or a service model refused its input.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum BrokerError {
-    /// No providers were given.
-    NoProviders,
-    /// More providers than the capacity `N`.
-    TooManyProviders,
-    /// The slices passed together differ in length, or an index is out of range.
-    LengthMismatch,
-    /// The input is NaN or infinite.
-    NotFinite(Input),
-    /// The input is outside its range (stated on [`Input`]).
-    OutOfRange(Input),
+    /// An input's shape or value is wrong (see [`Input`] for what each must be).
+    Invalid(Invalid<Input>),
     /// `eta_i <= 0` (N4): Eq. 1 is not convex in `P_i` under the heavy-traffic approximation
     /// (very regular arrivals, `lambda^2 sigma_I^2 < 1`, at a fast provider), so Eq. 5 is not a
     /// minimum.
@@ -208,19 +211,27 @@ pub enum BrokerError {
     },
     /// The given `P` does not sum to 1 (within `1e-9`).
     NotProbability,
-    /// A service-model parameter is not finite or out of range.
-    Model(ModelField),
+    /// An intermediate or a result (`eta_i`, the water level, a service model's `mu` or
+    /// `C_S^2`) is not a finite `f64` of the sign it must have: the inputs span too many orders
+    /// of magnitude.
+    Overflow,
 }
+
+wraps_invalid!(BrokerError, Input);
 
 impl fmt::Display for Input {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Input::ArrivalRate => f.write_str("arrival rate (must be > 0)"),
-            Input::ArrivalVariance => f.write_str("arrival variance (must be >= 0)"),
-            Input::Mu(i) => write!(f, "provider {i}: mu (must be > 0)"),
-            Input::Cs2(i) => write!(f, "provider {i}: cs2 (must be >= 0)"),
-            Input::Cost(i) => write!(f, "provider {i}: cost (must be > 0)"),
-            Input::P(i) => write!(f, "provider {i}: P (must be in [0, 1])"),
+            Input::Providers => f.write_str("providers"),
+            Input::ArrivalRate => f.write_str("arrival rate"),
+            Input::ArrivalVariance => f.write_str("arrival variance"),
+            Input::Mu(i) => write!(f, "provider {i}: mu"),
+            Input::Cs2(i) => write!(f, "provider {i}: cs2"),
+            Input::Cost(i) => write!(f, "provider {i}: cost"),
+            Input::Routing => f.write_str("P values (one per provider)"),
+            Input::P(i) => write!(f, "provider {i}: P (in [0, 1])"),
+            Input::Local => f.write_str("the local provider's index"),
+            Input::Model(m) => write!(f, "service model: {m}"),
         }
     }
 }
@@ -228,16 +239,15 @@ impl fmt::Display for Input {
 impl fmt::Display for ModelField {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            ModelField::Work => "work (must be > 0)",
-            ModelField::Nodes => "nodes (must be > 0)",
-            ModelField::Speed => "speed (must be > 0)",
-            ModelField::Transfer => "transfer (must be >= 0)",
-            ModelField::AvailabilityMean => "availability_mean (must be > 0)",
-            ModelField::AvailabilityVariance => "availability_variance (must be >= 0)",
-            ModelField::UnavailabilityMean => "unavailability_mean (must be >= 0)",
-            ModelField::UnavailabilityVariance => "unavailability_variance (must be >= 0)",
-            ModelField::Cs2 => "cs2 (must be >= 0)",
-            ModelField::Result => "resulting mu or cs2 (out of f64 range)",
+            ModelField::Work => "work",
+            ModelField::Nodes => "nodes",
+            ModelField::Speed => "speed",
+            ModelField::Transfer => "transfer",
+            ModelField::AvailabilityMean => "availability_mean",
+            ModelField::AvailabilityVariance => "availability_variance",
+            ModelField::UnavailabilityMean => "unavailability_mean",
+            ModelField::UnavailabilityVariance => "unavailability_variance",
+            ModelField::Cs2 => "cs2",
         })
     }
 }
@@ -245,11 +255,7 @@ impl fmt::Display for ModelField {
 impl fmt::Display for BrokerError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            BrokerError::NoProviders => f.write_str("no providers"),
-            BrokerError::TooManyProviders => f.write_str("more providers than the capacity"),
-            BrokerError::LengthMismatch => f.write_str("slices of different lengths"),
-            BrokerError::NotFinite(i) => write!(f, "{i} is not finite"),
-            BrokerError::OutOfRange(i) => write!(f, "{i} out of range"),
+            BrokerError::Invalid(e) => write!(f, "{e}"),
             BrokerError::EtaNotPositive { provider } => write!(
                 f,
                 "provider {provider}: eta <= 0 (arrivals too regular for the heavy-traffic model)"
@@ -259,7 +265,7 @@ impl fmt::Display for BrokerError {
                 write!(f, "provider {provider}: arrival rate * P >= mu")
             }
             BrokerError::NotProbability => f.write_str("P does not sum to 1"),
-            BrokerError::Model(m) => write!(f, "service model: {m}"),
+            BrokerError::Overflow => f.write_str("an intermediate or a result is out of f64 range"),
         }
     }
 }
@@ -292,57 +298,37 @@ impl<const N: usize> Routing<N> {
     }
 }
 
-fn finite(x: f64, at: Input) -> Result<f64, BrokerError> {
-    if x.is_finite() {
-        Ok(x)
-    } else {
-        Err(BrokerError::NotFinite(at))
-    }
-}
-
-fn positive(x: f64, at: Input) -> Result<f64, BrokerError> {
-    if finite(x, at)? > 0.0 {
-        Ok(x)
-    } else {
-        Err(BrokerError::OutOfRange(at))
-    }
-}
-
-fn nonneg(x: f64, at: Input) -> Result<f64, BrokerError> {
-    if finite(x, at)? >= 0.0 {
-        Ok(x)
-    } else {
-        Err(BrokerError::OutOfRange(at))
-    }
-}
-
-fn check_arrivals(rate: f64, variance: f64) -> Result<(f64, f64), BrokerError> {
-    let l = positive(rate, Input::ArrivalRate)?;
-    let v = nonneg(variance, Input::ArrivalVariance)?;
+fn check_arrivals(rate: f64, variance: f64) -> Result<(f64, f64), Invalid<Input>> {
+    let l = check::positive(rate, Input::ArrivalRate)?;
+    let v = check::non_negative(variance, Input::ArrivalVariance)?;
     Ok((l, v))
 }
 
-fn check_provider(i: usize, p: &Provider) -> Result<(), BrokerError> {
-    positive(p.mu, Input::Mu(i))?;
-    nonneg(p.cs2, Input::Cs2(i))?;
-    positive(p.cost, Input::Cost(i))?;
+fn check_provider(i: usize, p: &Provider) -> Result<(), Invalid<Input>> {
+    check::positive(p.mu, Input::Mu(i))?;
+    check::non_negative(p.cs2, Input::Cs2(i))?;
+    check::positive(p.cost, Input::Cost(i))?;
     Ok(())
 }
 
-fn check_len<const N: usize>(n: usize) -> Result<(), BrokerError> {
-    if n == 0 {
-        Err(BrokerError::NoProviders)
-    } else if n > N {
-        Err(BrokerError::TooManyProviders)
-    } else {
-        Ok(())
+/// The checks [`route`] and [`no_redirection`] start with: `1 ..= N` providers, the arrivals
+/// and every provider; returns `(lambda, sigma_I^2)`.
+fn check_inputs<const N: usize>(
+    rate: f64,
+    variance: f64,
+    providers: &[Provider],
+) -> Result<(f64, f64), Invalid<Input>> {
+    check::entries(providers.len(), N, Input::Providers)?;
+    let arrivals = check_arrivals(rate, variance)?;
+    for (i, p) in providers.iter().enumerate() {
+        check_provider(i, p)?;
     }
+    Ok(arrivals)
 }
 
 /// N4's `eta_i = 1 + C_Si^2 + mu_i (lambda^2 sigma_I^2 - 1) / lambda` (the printed Eq. 6 is not
-/// the minimiser's). Errors: those of the inputs ([`BrokerError::NotFinite`],
-/// [`BrokerError::OutOfRange`] with provider index 0), or [`BrokerError::Model`]`(Result)` if the
-/// result is not finite.
+/// the minimiser's). Errors: [`BrokerError::Invalid`] for the arrivals or the provider (named
+/// with index 0), or [`BrokerError::Overflow`] if the result is not finite.
 pub fn eta(
     arrival_rate: f64,
     arrival_variance: f64,
@@ -360,7 +346,7 @@ fn eta_unchecked(l: f64, v: f64, p: &Provider) -> Result<f64, BrokerError> {
     if e.is_finite() {
         Ok(e)
     } else {
-        Err(BrokerError::Model(ModelField::Result))
+        Err(BrokerError::Overflow)
     }
 }
 
@@ -371,26 +357,23 @@ fn eta_unchecked(l: f64, v: f64, p: &Provider) -> Result<f64, BrokerError> {
 /// Guarantees on `Ok`: every `P_i` in `[0, 1]`; `sum_i P_i = 1` up to a few ulps (the result is
 /// rescaled by its sum); `lambda P_i < mu_i` for every provider.
 ///
-/// Errors: [`BrokerError::NoProviders`], [`BrokerError::TooManyProviders`];
-/// [`BrokerError::NotFinite`] / [`BrokerError::OutOfRange`] for `lambda`, `sigma_I^2` or a
-/// provider's field; [`BrokerError::EtaNotPositive`]; [`BrokerError::Overload`] if
-/// `sum_i mu_i <= lambda`; [`BrokerError::Unstable`] if rounding leaves a provider at
-/// `lambda P_i >= mu_i` (only at extreme ratios of costs or rates, where the exact optimum keeps a
-/// provider stable by less than `f64` resolves); [`BrokerError::Model`]`(Result)` if an
-/// intermediate overflows.
+/// Errors: [`BrokerError::Invalid`] for no providers or more than `N`, and for `lambda`,
+/// `sigma_I^2` or a provider's field out of its range; [`BrokerError::EtaNotPositive`];
+/// [`BrokerError::Overload`] if `sum_i mu_i <= lambda`; [`BrokerError::Unstable`] if rounding
+/// leaves a provider at `lambda P_i >= mu_i` (only at extreme ratios of costs or rates, where the
+/// exact optimum keeps a provider stable by less than `f64` resolves); [`BrokerError::Overflow`]
+/// if an intermediate overflows.
 pub fn route<const N: usize>(
     arrival_rate: f64,
     arrival_variance: f64,
     providers: &[Provider],
 ) -> Result<Routing<N>, BrokerError> {
     let n = providers.len();
-    check_len::<N>(n)?;
-    let (l, v) = check_arrivals(arrival_rate, arrival_variance)?;
+    let (l, v) = check_inputs::<N>(arrival_rate, arrival_variance, providers)?;
     // Each provider with its index, mu_i, w_i and mu_i / w_i (n <= N: each has its slot).
     let mut ranked = Vec::<Ranked, N>::new();
     let mut total_mu = 0.0;
     for (i, p) in providers.iter().enumerate() {
-        check_provider(i, p)?;
         let e = eta_unchecked(l, v, p)?;
         if e <= 0.0 {
             return Err(BrokerError::EtaNotPositive { provider: i });
@@ -398,7 +381,7 @@ pub fn route<const N: usize>(
         let wi = libm::sqrt(p.cost) * libm::sqrt(e);
         let r = p.mu / wi;
         if !(wi.is_finite() && wi > 0.0 && r.is_finite() && r > 0.0) {
-            return Err(BrokerError::Model(ModelField::Result));
+            return Err(BrokerError::Overflow);
         }
         let _ = ranked.push(Ranked {
             index: i,
@@ -409,7 +392,7 @@ pub fn route<const N: usize>(
         total_mu += p.mu;
     }
     if !total_mu.is_finite() {
-        return Err(BrokerError::Model(ModelField::Result));
+        return Err(BrokerError::Overflow);
     }
     if total_mu <= l {
         return Err(BrokerError::Overload);
@@ -439,7 +422,7 @@ pub fn route<const N: usize>(
     }
     let c = (m_sum - l) / w_sum;
     if !c.is_finite() {
-        return Err(BrokerError::Model(ModelField::Result));
+        return Err(BrokerError::Overflow);
     }
     if c <= 0.0 {
         // sum mu > lambda, yet the level rounds to 0: the active providers' exact shares leave
@@ -462,7 +445,7 @@ pub fn route<const N: usize>(
         sum += p;
     }
     if !(sum.is_finite() && sum > 0.0) {
-        return Err(BrokerError::Model(ModelField::Result));
+        return Err(BrokerError::Overflow);
     }
     for (i, (p, provider)) in out.p.iter_mut().zip(providers).enumerate() {
         *p = (*p / sum).min(1.0);
@@ -488,7 +471,7 @@ struct Ranked {
 
 /// The No-Redirection baseline (seed 002 Sec. VI): every request to provider `local`.
 ///
-/// Errors: as [`route`]'s input checks; [`BrokerError::LengthMismatch`] if `local >= n`;
+/// Errors: as [`route`]'s input checks; [`BrokerError::Invalid`] (`Local`) if `local >= n`;
 /// [`BrokerError::Unstable`] if `lambda >= mu_local`.
 pub fn no_redirection<const N: usize>(
     arrival_rate: f64,
@@ -497,41 +480,38 @@ pub fn no_redirection<const N: usize>(
     local: usize,
 ) -> Result<Routing<N>, BrokerError> {
     let n = providers.len();
-    check_len::<N>(n)?;
-    let (l, _) = check_arrivals(arrival_rate, arrival_variance)?;
-    for (i, p) in providers.iter().enumerate() {
-        check_provider(i, p)?;
-    }
-    let p = providers.get(local).ok_or(BrokerError::LengthMismatch)?;
-    if l >= p.mu {
+    let (l, _) = check_inputs::<N>(arrival_rate, arrival_variance, providers)?;
+    let local = check::index(local, n, Input::Local)?;
+    let mu = providers.get(local).map_or(0.0, |p| p.mu);
+    if l >= mu {
         return Err(BrokerError::Unstable { provider: local });
     }
     let mut out = Routing::<N> {
         p: [0.0; N],
         len: n,
     };
-    *out.p.get_mut(local).ok_or(BrokerError::LengthMismatch)? = 1.0;
+    // `local < n <= N`: the slot exists.
+    if let Some(p) = out.p.get_mut(local) {
+        *p = 1.0;
+    }
     Ok(out)
 }
 
 /// Eq. 1 with Eq. 3 (N4's `+`) and Eq. 4: `sum_i K_i E[T_i]` over all providers for routing `p`.
 ///
-/// Errors: [`BrokerError::LengthMismatch`]; input checks as [`route`];
-/// [`BrokerError::NotFinite`] / [`BrokerError::OutOfRange`] (`P(i)`) for a `P_i` outside `[0, 1]`;
-/// [`BrokerError::NotProbability`] if `|sum_i P_i - 1| > 1e-9`; [`BrokerError::Unstable`] if
-/// `lambda P_i >= mu_i`; [`BrokerError::Model`]`(Result)` if the sum overflows.
+/// Errors: [`BrokerError::Invalid`] for a routing that is not one `P_i` per provider
+/// (`Routing`), no providers, the arrivals or a provider as [`route`], a `P_i` that is not
+/// finite or outside `[0, 1]`; [`BrokerError::NotProbability`] if `|sum_i P_i - 1| > 1e-9`;
+/// [`BrokerError::Unstable`] if `lambda P_i >= mu_i`; [`BrokerError::Overflow`] if the sum
+/// overflows.
 pub fn objective(
     arrival_rate: f64,
     arrival_variance: f64,
     providers: &[Provider],
     p: &[f64],
 ) -> Result<f64, BrokerError> {
-    if providers.len() != p.len() {
-        return Err(BrokerError::LengthMismatch);
-    }
-    if providers.is_empty() {
-        return Err(BrokerError::NoProviders);
-    }
+    check::same_length(p.len(), providers.len(), Input::Routing)?;
+    check::entries(providers.len(), usize::MAX, Input::Providers)?;
     let (l, v) = check_arrivals(arrival_rate, arrival_variance)?;
     let ls = l * libm::sqrt(v);
     let ci_excess = ls * ls - 1.0;
@@ -539,10 +519,7 @@ pub fn objective(
     let mut total = 0.0;
     for (i, (pr, &pi)) in providers.iter().zip(p).enumerate() {
         check_provider(i, pr)?;
-        finite(pi, Input::P(i))?;
-        if !(0.0..=1.0).contains(&pi) {
-            return Err(BrokerError::OutOfRange(Input::P(i)));
-        }
+        check::in_range(pi, 0.0, 1.0, Input::P(i))?;
         sum_p += pi;
         let slack = pr.mu - pi * l;
         if slack <= 0.0 {
@@ -557,24 +534,18 @@ pub fn objective(
     if total.is_finite() {
         Ok(total)
     } else {
-        Err(BrokerError::Model(ModelField::Result))
+        Err(BrokerError::Overflow)
     }
 }
 
-fn model_pos(x: f64, f: ModelField) -> Result<f64, BrokerError> {
-    if x.is_finite() && x > 0.0 {
-        Ok(x)
-    } else {
-        Err(BrokerError::Model(f))
-    }
+/// A service model's field `x`, `> 0`.
+fn model_positive(x: f64, field: ModelField) -> Result<f64, Invalid<Input>> {
+    check::positive(x, Input::Model(field))
 }
 
-fn model_nonneg(x: f64, f: ModelField) -> Result<f64, BrokerError> {
-    if x.is_finite() && x >= 0.0 {
-        Ok(x)
-    } else {
-        Err(BrokerError::Model(f))
-    }
+/// A service model's field `x`, `>= 0`.
+fn model_non_negative(x: f64, field: ModelField) -> Result<f64, Invalid<Input>> {
+    check::non_negative(x, Input::Model(field))
 }
 
 fn service(mean: f64, cs2: f64) -> Result<Service, BrokerError> {
@@ -582,7 +553,7 @@ fn service(mean: f64, cs2: f64) -> Result<Service, BrokerError> {
     if mean.is_finite() && mean > 0.0 && mu.is_finite() && mu > 0.0 && cs2.is_finite() {
         Ok(Service { mu, cs2 })
     } else {
-        Err(BrokerError::Model(ModelField::Result))
+        Err(BrokerError::Overflow)
     }
 }
 
@@ -598,17 +569,17 @@ impl TransientCluster {
     /// the Kleinrock completion time alone: the transfer time `L_s` adds to the mean (Eq. 12) but
     /// the paper does not fold it into `C_Ss`.
     ///
-    /// Errors: [`BrokerError::Model`] naming the first field out of range (see the fields), or
-    /// `Result` if `mu` or `C_S^2` overflows or vanishes.
+    /// Errors: [`BrokerError::Invalid`] naming the first field out of its range (see the
+    /// fields), or [`BrokerError::Overflow`] if `mu` or `C_S^2` overflows or vanishes.
     pub fn service(&self) -> Result<Service, BrokerError> {
-        let w = model_pos(self.work, ModelField::Work)?;
-        let m = model_pos(self.nodes, ModelField::Nodes)?;
-        let tau = model_pos(self.speed, ModelField::Speed)?;
-        let l = model_nonneg(self.transfer, ModelField::Transfer)?;
-        let ta = model_pos(self.availability_mean, ModelField::AvailabilityMean)?;
-        let va = model_nonneg(self.availability_variance, ModelField::AvailabilityVariance)?;
-        let tu = model_nonneg(self.unavailability_mean, ModelField::UnavailabilityMean)?;
-        let vu = model_nonneg(
+        let w = model_positive(self.work, ModelField::Work)?;
+        let m = model_positive(self.nodes, ModelField::Nodes)?;
+        let tau = model_positive(self.speed, ModelField::Speed)?;
+        let l = model_non_negative(self.transfer, ModelField::Transfer)?;
+        let ta = model_positive(self.availability_mean, ModelField::AvailabilityMean)?;
+        let va = model_non_negative(self.availability_variance, ModelField::AvailabilityVariance)?;
+        let tu = model_non_negative(self.unavailability_mean, ModelField::UnavailabilityMean)?;
+        let vu = model_non_negative(
             self.unavailability_variance,
             ModelField::UnavailabilityVariance,
         )?;
@@ -625,14 +596,14 @@ impl TransientCluster {
 impl ReliableCloud {
     /// Eq. 13: `mu_c = 1 / (W / (M_c tau_c) + L_c)`, with the given `C_Sc^2` (the paper: 1).
     ///
-    /// Errors: [`BrokerError::Model`] naming the first field out of range, or `Result` if `mu`
-    /// overflows or vanishes.
+    /// Errors: [`BrokerError::Invalid`] naming the first field out of its range, or
+    /// [`BrokerError::Overflow`] if `mu` overflows or vanishes.
     pub fn service(&self) -> Result<Service, BrokerError> {
-        let w = model_pos(self.work, ModelField::Work)?;
-        let m = model_pos(self.nodes, ModelField::Nodes)?;
-        let tau = model_pos(self.speed, ModelField::Speed)?;
-        let l = model_nonneg(self.transfer, ModelField::Transfer)?;
-        let cs2 = model_nonneg(self.cs2, ModelField::Cs2)?;
+        let w = model_positive(self.work, ModelField::Work)?;
+        let m = model_positive(self.nodes, ModelField::Nodes)?;
+        let tau = model_positive(self.speed, ModelField::Speed)?;
+        let l = model_non_negative(self.transfer, ModelField::Transfer)?;
+        let cs2 = model_non_negative(self.cs2, ModelField::Cs2)?;
         service(w / tau / m + l, cs2)
     }
 }
@@ -660,9 +631,13 @@ mod tests {
             cost: 1.0,
         };
         assert_eq!(route::<2>(2.0, 0.25, &[p, p]), Err(BrokerError::Overload));
+        let too_many = Invalid {
+            input: Input::Providers,
+            problem: crate::Problem::TooMany,
+        };
         assert_eq!(
             route::<1>(0.5, 4.0, &[p, p]),
-            Err(BrokerError::TooManyProviders)
+            Err(BrokerError::Invalid(too_many))
         );
     }
 }

@@ -120,8 +120,8 @@ impl Bucket {
         imax: Work,
         knowledge: Knowledge,
     ) -> Result<Self, Error> {
-        let rho = NonZeroU64::new(rho).ok_or(Error::InvalidParameter(Param::Rate))?;
-        if imax == 0 || imax > MAX_TASK_WORK {
+        let rho = NonZeroU64::new(rho.get()).ok_or(Error::InvalidParameter(Param::Rate))?;
+        if imax == Work::ZERO || imax > MAX_TASK_WORK {
             return Err(Error::InvalidParameter(Param::MaxWork));
         }
         if knowledge == Knowledge::Window(0) {
@@ -139,7 +139,7 @@ impl Bucket {
             oversize: Oversize::Refuse,
             level: sigma,
             at: now,
-            submitted: 0,
+            submitted: Work::ZERO,
             outstanding: 0,
         })
     }
@@ -183,7 +183,7 @@ impl Bucket {
         // exact in u64 through a wrapping difference. A gain at least that large, or too large
         // for u64, fills the bucket; a smaller one keeps the level below sigma, inside i64.
         let room = self.sigma.wrapping_sub(self.level) as u64;
-        Ok(match self.rho.get().checked_mul(dt) {
+        Ok(match self.rho.get().checked_mul(dt.get()) {
             Some(gain) if gain < room => self.level.wrapping_add(gain as Instructions),
             _ => self.sigma,
         })
@@ -195,7 +195,7 @@ impl Bucket {
         match self.knowledge {
             Knowledge::Exact => work,
             Knowledge::Conservative | Knowledge::ConservativeFeedback => self.imax,
-            Knowledge::Window(_) | Knowledge::Aggressive => 0,
+            Knowledge::Window(_) | Knowledge::Aggressive => Work::ZERO,
         }
     }
 
@@ -236,7 +236,7 @@ impl Bucket {
         match (self.knowledge, self.oversize) {
             // sigma came from whole MI (`instructions(sigma)` at construction): exact.
             (Knowledge::Exact, Oversize::Admit) => {
-                u64::try_from(self.sigma).map_or(0, |i| i / TICKS_PER_SECOND)
+                Work::new(u64::try_from(self.sigma).map_or(0, |i| i / TICKS_PER_SECOND))
             }
             _ => self.imax,
         }
@@ -249,7 +249,7 @@ impl Bucket {
         now: Ticks,
         work: Work,
     ) -> Result<(Conformance, Instructions, Instructions), Error> {
-        if work == 0 {
+        if work == Work::ZERO {
             return Err(Error::InvalidParameter(Param::Work));
         }
         if work > self.largest_task() {
@@ -272,7 +272,7 @@ impl Bucket {
         // need <= I_max in instructions < 2^60 and level >= i64::MIN: the deficit is below 2^64,
         // exact in u64 through a wrapping difference.
         let deficit = need.wrapping_sub(level) as u64;
-        let wait: Ticks = deficit.div_ceil(self.rho.get());
+        let wait = Ticks::new(deficit.div_ceil(self.rho.get()));
         Ok((Conformance::After(wait), level, need))
     }
 
@@ -282,7 +282,7 @@ impl Bucket {
     /// Errors: [`Error::Unknown`] if no task awaits feedback; `InvalidParameter(Work)` if `actual`
     /// is zero; [`Error::Overflow`] if the correction does not fit; [`Error::TimeWentBackwards`].
     pub fn feedback(&mut self, now: Ticks, receipt: Charge, actual: Work) -> Result<(), Error> {
-        if actual == 0 {
+        if actual == Work::ZERO {
             return Err(Error::InvalidParameter(Param::Work));
         }
         let level = self.level(now)?;
@@ -298,8 +298,10 @@ impl Bucket {
             .map_err(|_| Error::Overflow)?
             .min(self.sigma);
         let submitted = u64::try_from(
-            i128::from(self.submitted) + i128::from(actual) - i128::from(receipt.charged),
+            i128::from(self.submitted.get()) + i128::from(actual.get())
+                - i128::from(receipt.charged.get()),
         )
+        .map(Work::new)
         .map_err(|_| Error::Overflow)?;
         self.level = level;
         self.at = now;
@@ -316,32 +318,36 @@ impl Bucket {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::units::TICKS_PER_SECOND as S;
+    use crate::units::TICKS_PER_SECOND;
+
+    const T0: Ticks = Ticks::ZERO;
+    /// U1's maximum task (seed 004 Table 3).
+    const IMAX: Work = Work::new(419_900_000);
+
+    fn t(micros: u64) -> Ticks {
+        Ticks::new(micros)
+    }
+
+    fn w(mi: u64) -> Work {
+        Work::new(mi)
+    }
 
     // U1 of seed 004 Table 3: rho 768,473 MIPS, sigma 2,099,500,000 MI, I_max 419,900,000 MI.
     fn u1(k: Knowledge) -> Bucket {
-        Bucket::new(0, 768_473, 2_099_500_000, 419_900_000, k).unwrap()
+        Bucket::new(T0, Mips::new(768_473), w(2_099_500_000), IMAX, k).unwrap()
     }
 
     #[test]
     fn a_full_bucket_passes_sigma_then_withholds_for_the_exact_refill_time() {
         let mut b = u1(Knowledge::Exact);
         for _ in 0..5 {
-            assert_eq!(
-                b.charge(0, 419_900_000),
-                Ok(Charge {
-                    charged: 419_900_000
-                })
-            );
+            assert_eq!(b.charge(T0, IMAX), Ok(Charge { charged: IMAX }));
         }
         // Empty: the next task needs 419,900,000 MI at 768,473 MIPS = 546.408267 s, rounded up.
-        assert_eq!(b.check(0, 419_900_000), Ok(Conformance::After(546_408_267)));
-        assert_eq!(
-            b.charge(546_408_266, 419_900_000),
-            Err(Error::NonConforming)
-        );
-        assert!(b.charge(546_408_267, 419_900_000).is_ok());
-        assert_eq!(b.submitted(), 6 * 419_900_000);
+        assert_eq!(b.check(T0, IMAX), Ok(Conformance::After(t(546_408_267))));
+        assert_eq!(b.charge(t(546_408_266), IMAX), Err(Error::NonConforming));
+        assert!(b.charge(t(546_408_267), IMAX).is_ok());
+        assert_eq!(b.submitted(), w(6 * 419_900_000));
     }
 
     /// Admitting oversized tasks: a task of 2.5 I_max is charged its real work (it fits sigma =
@@ -349,84 +355,91 @@ mod tests {
     /// still charges I_max (it never sees sizes), and the default still refuses (Eq. 4).
     #[test]
     fn an_admitting_exact_bucket_takes_tasks_up_to_sigma() {
-        let big = 1_049_750_000;
-        assert_eq!(u1(Knowledge::Exact).check(0, big), Err(Error::TaskTooLarge));
+        let big = w(1_049_750_000);
+        assert_eq!(
+            u1(Knowledge::Exact).check(T0, big),
+            Err(Error::TaskTooLarge)
+        );
         let mut b = u1(Knowledge::Exact).with_oversize(Oversize::Admit);
         assert_eq!(b.oversize(), Oversize::Admit);
-        assert_eq!(b.charge(0, big), Ok(Charge { charged: big }));
+        assert_eq!(b.charge(T0, big), Ok(Charge { charged: big }));
         assert_eq!(b.submitted(), big);
-        assert_eq!(b.check(0, 2_099_500_001), Err(Error::TaskTooLarge));
+        assert_eq!(b.check(T0, w(2_099_500_001)), Err(Error::TaskTooLarge));
         // sigma - big = 1,049,750,000 MI left: exactly one more such task now.
-        assert_eq!(b.charge(0, big), Ok(Charge { charged: big }));
-        assert_eq!(b.check(0, 1), Ok(Conformance::After(2)));
+        assert_eq!(b.charge(T0, big), Ok(Charge { charged: big }));
+        assert_eq!(b.check(T0, w(1)), Ok(Conformance::After(t(2))));
         let c = u1(Knowledge::Conservative).with_oversize(Oversize::Admit);
-        assert_eq!(c.check(0, 419_900_001), Err(Error::TaskTooLarge));
+        assert_eq!(c.check(T0, w(419_900_001)), Err(Error::TaskTooLarge));
     }
 
     #[test]
     fn credit_never_exceeds_sigma() {
         let b = u1(Knowledge::Exact);
-        assert_eq!(b.level(1_000_000 * S).unwrap(), 2_099_500_000 * S as i64);
-        assert_eq!(b.level(u64::MAX).unwrap(), 2_099_500_000 * S as i64);
+        let sigma = 2_099_500_000 * TICKS_PER_SECOND as i64;
+        assert_eq!(b.level(Ticks::from_secs(1_000_000)).unwrap(), sigma);
+        assert_eq!(b.level(Ticks::MAX).unwrap(), sigma);
     }
 
     #[test]
     fn conservative_charges_imax_and_ignores_feedback() {
         let mut b = u1(Knowledge::Conservative);
-        let r = b.charge(0, 1).unwrap();
-        assert_eq!(r.charged, 419_900_000);
-        b.feedback(0, r, 1).unwrap();
-        assert_eq!(b.submitted(), 419_900_000);
+        let r = b.charge(T0, w(1)).unwrap();
+        assert_eq!(r.charged, IMAX);
+        b.feedback(T0, r, w(1)).unwrap();
+        assert_eq!(b.submitted(), IMAX);
     }
 
     #[test]
     fn conservative_feedback_refunds_the_overcharge() {
         let mut b = u1(Knowledge::ConservativeFeedback);
-        let receipts: [Charge; 5] = core::array::from_fn(|_| b.charge(0, 100).unwrap());
-        assert!(matches!(b.check(0, 100), Ok(Conformance::After(_))));
+        let receipts: [Charge; 5] = core::array::from_fn(|_| b.charge(T0, w(100)).unwrap());
+        assert!(matches!(b.check(T0, w(100)), Ok(Conformance::After(_))));
         // One refund of I_max - 100 MI leaves the credit 100 MI short of the next I_max charge:
         // 100 MI at 768,473 MIPS is 131 ticks.
-        b.feedback(0, receipts[0], 100).unwrap();
-        assert_eq!(b.check(0, 100), Ok(Conformance::After(131)));
-        b.feedback(0, receipts[1], 100).unwrap();
-        assert_eq!(b.check(0, 100), Ok(Conformance::Now));
-        assert_eq!(b.submitted(), 3 * 419_900_000 + 200);
+        b.feedback(T0, receipts[0], w(100)).unwrap();
+        assert_eq!(b.check(T0, w(100)), Ok(Conformance::After(t(131))));
+        b.feedback(T0, receipts[1], w(100)).unwrap();
+        assert_eq!(b.check(T0, w(100)), Ok(Conformance::Now));
+        assert_eq!(b.submitted(), w(3 * 419_900_000 + 200));
     }
 
     #[test]
     fn window_lets_n_tasks_through_then_waits_for_feedback() {
         let mut b = u1(Knowledge::Window(2));
-        let r0 = b.charge(0, 419_900_000).unwrap();
-        b.charge(0, 419_900_000).unwrap();
-        assert_eq!(b.check(0, 1), Ok(Conformance::OnFeedback));
-        assert_eq!(b.charge(0, 1), Err(Error::NonConforming));
-        b.feedback(0, r0, 419_900_000).unwrap();
-        assert_eq!(b.check(0, 1), Ok(Conformance::Now));
-        assert_eq!(b.submitted(), 419_900_000);
+        let r0 = b.charge(T0, IMAX).unwrap();
+        b.charge(T0, IMAX).unwrap();
+        assert_eq!(b.check(T0, w(1)), Ok(Conformance::OnFeedback));
+        assert_eq!(b.charge(T0, w(1)), Err(Error::NonConforming));
+        b.feedback(T0, r0, IMAX).unwrap();
+        assert_eq!(b.check(T0, w(1)), Ok(Conformance::Now));
+        assert_eq!(b.submitted(), IMAX);
     }
 
     #[test]
     fn aggressive_feedback_debt_withholds_later_tasks() {
-        let mut b = Bucket::new(0, 1, 10, 10, Knowledge::Aggressive).unwrap();
-        let rs: [Charge; 3] = core::array::from_fn(|_| b.charge(0, 10).unwrap());
+        let mut b = Bucket::new(T0, Mips::new(1), w(10), w(10), Knowledge::Aggressive).unwrap();
+        let rs: [Charge; 3] = core::array::from_fn(|_| b.charge(T0, w(10)).unwrap());
         for r in rs {
-            b.feedback(0, r, 10).unwrap();
+            b.feedback(T0, r, w(10)).unwrap();
         }
         // 30 MI reported against 10 MI of credit: 20 MI of debt at 1 MIPS is 20 s.
-        assert_eq!(b.check(0, 1), Ok(Conformance::After(20 * S)));
-        assert_eq!(b.feedback(0, rs[0], 1), Err(Error::Unknown));
+        assert_eq!(
+            b.check(T0, w(1)),
+            Ok(Conformance::After(Ticks::from_secs(20)))
+        );
+        assert_eq!(b.feedback(T0, rs[0], w(1)), Err(Error::Unknown));
     }
 
     /// Found by `cargo fuzz run bucket`: the counter of tasks awaiting feedback overflowed.
     #[test]
     fn too_many_tasks_awaiting_feedback_is_full_not_an_overflow() {
-        let mut b = Bucket::new(0, 1, 1, 1, Knowledge::Aggressive).unwrap();
+        let mut b = Bucket::new(T0, Mips::new(1), w(1), w(1), Knowledge::Aggressive).unwrap();
         for _ in 0..u16::MAX {
-            b.charge(0, 1).unwrap();
+            b.charge(T0, w(1)).unwrap();
         }
         let before = b.clone();
-        assert_eq!(b.check(0, 1), Err(Error::Full));
-        assert_eq!(b.charge(0, 1), Err(Error::Full));
+        assert_eq!(b.check(T0, w(1)), Err(Error::Full));
+        assert_eq!(b.charge(T0, w(1)), Err(Error::Full));
         assert_eq!(b, before);
     }
 
@@ -434,40 +447,42 @@ mod tests {
     /// whose feedback debt is near `i64::MIN`.
     #[test]
     fn a_refill_beyond_i64_still_pays_a_deep_debt_exactly() {
-        let max = crate::units::MAX_TASK_WORK; // 2^39 MI; sigma = 2^39 x 10^6 instructions
-        let mut b = Bucket::new(0, max, max, max, Knowledge::Aggressive).unwrap();
-        let (r1, r2) = (b.charge(0, 1).unwrap(), b.charge(0, 1).unwrap());
-        b.feedback(0, r1, 4_886_563_925_370).unwrap();
-        b.feedback(0, r2, 4_886_563_925_371).unwrap();
-        assert_eq!(b.level(0), Ok(-9_223_372_036_853_000_000));
+        let max = MAX_TASK_WORK; // 2^39 MI; sigma = 2^39 x 10^6 instructions
+        let rho = Mips::new(max.get());
+        let mut b = Bucket::new(T0, rho, max, max, Knowledge::Aggressive).unwrap();
+        let (r1, r2) = (b.charge(T0, w(1)).unwrap(), b.charge(T0, w(1)).unwrap());
+        b.feedback(T0, r1, w(4_886_563_925_370)).unwrap();
+        b.feedback(T0, r2, w(4_886_563_925_371)).unwrap();
+        assert_eq!(b.level(T0), Ok(-9_223_372_036_853_000_000));
         // 2^39 MIPS for 2^24 + 1 ticks: just above i64::MAX instructions, yet the credit ends
         // around 5.5e11 instructions, far below sigma (5.5e17).
-        assert_eq!(b.level((1 << 24) + 1), Ok(549_757_589_696));
+        assert_eq!(b.level(t((1 << 24) + 1)), Ok(549_757_589_696));
     }
 
     #[test]
     fn bad_inputs_are_typed_errors() {
+        let new = |rho, sigma, imax, k| Bucket::new(T0, Mips::new(rho), w(sigma), w(imax), k);
         assert_eq!(
-            Bucket::new(0, 0, 10, 1, Knowledge::Exact),
+            new(0, 10, 1, Knowledge::Exact),
             Err(Error::InvalidParameter(Param::Rate))
         );
         assert_eq!(
-            Bucket::new(0, 1, 1, 2, Knowledge::Exact),
+            new(1, 1, 2, Knowledge::Exact),
             Err(Error::InvalidParameter(Param::Burst))
         );
         assert_eq!(
-            Bucket::new(0, 1, u64::MAX, 2, Knowledge::Exact),
+            new(1, u64::MAX, 2, Knowledge::Exact),
             Err(Error::InvalidParameter(Param::Burst))
         );
         assert_eq!(
-            Bucket::new(0, 1, 1, 1, Knowledge::Window(0)),
+            new(1, 1, 1, Knowledge::Window(0)),
             Err(Error::InvalidParameter(Param::Window))
         );
         let b = u1(Knowledge::Exact);
-        assert_eq!(b.check(0, 419_900_001), Err(Error::TaskTooLarge));
-        assert_eq!(b.check(0, 0), Err(Error::InvalidParameter(Param::Work)));
+        assert_eq!(b.check(T0, w(419_900_001)), Err(Error::TaskTooLarge));
+        assert_eq!(b.check(T0, w(0)), Err(Error::InvalidParameter(Param::Work)));
         let mut b = u1(Knowledge::Exact);
-        b.charge(10, 1).unwrap();
-        assert_eq!(b.check(9, 1), Err(Error::TimeWentBackwards));
+        b.charge(t(10), w(1)).unwrap();
+        assert_eq!(b.check(t(9), w(1)), Err(Error::TimeWentBackwards));
     }
 }

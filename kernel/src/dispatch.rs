@@ -77,8 +77,10 @@
 //! picked, and every positive one (`q_j >= 2^-30`) has width `>= 3`. `O(log N)` per draw.
 //!
 //! # Errors
-//! Set-up returns a [`DispatchError`] naming the input (cluster or type index) at fault; a
-//! billiard decision cannot fail; an RTDP decision fails only for an unknown or zero-share type.
+//! Set-up returns a [`DispatchError`]: [`DispatchError::Invalid`] (the crate's shared
+//! [`Invalid`], checked by the shared `check` module) for an input of the wrong shape or value,
+//! named with its cluster or type index; a cause of the dispatcher's own otherwise. A billiard
+//! decision cannot fail; an RTDP decision fails only for an unknown or zero-share type.
 //! Nothing is changed on error.
 //!
 //! # Memory
@@ -86,10 +88,13 @@
 //! [`Billiard<N>`] holds a cluster index, a reciprocal and a key per cluster: `18 N + 16`
 //! bytes at most (160 for `N = 8` on x86_64); [`Rtdp<N, T>`] holds the reciprocals and a key per cluster and type:
 //! `10 N + 8 N T + T + 24` at most (360 for `<8, 4>`, 2,712 for `<64, 4>`); [`Bernoulli<N>`] is
-//! `4 N + 4` (36 for `N = 8`); [`DispatchError`] is 4. No heap.
+//! `4 N + 4` (36 for `N = 8`); [`DispatchError`] is 8. No heap.
 
 use core::fmt;
 use core::num::NonZeroU64;
+
+use crate::check;
+use crate::error::{Invalid, wraps_invalid};
 
 /// The most clusters any dispatcher accepts (`2^14`), whatever its capacity `N`.
 pub const MAX_CLUSTERS: usize = 1 << 14;
@@ -110,32 +115,40 @@ const MAX_INV: u64 = 1 << 62;
 /// `f64` error of `q_j` (a few units of `2^-53` per cluster summed).
 const SNAP_TOLERANCE: f64 = 1.0 / (1u64 << 36) as f64;
 
-/// Why a dispatcher could not be set up, or a request not dispatched. Indices are 0-based.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// An input of a dispatcher's set-up, as [`Invalid`] names it (indices are 0-based).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Input {
+    /// The probability list: `1 ..= N` entries (and at most [`MAX_CLUSTERS`]).
+    Probabilities,
+    /// `P_j`, finite and `>= 0`.
+    Probability(u16),
+    /// The fastest cluster's index, below the number of clusters.
+    Fastest,
+    /// The share list of RTDP: `1 ..= T` entries.
+    Shares,
+    /// `share(i)`, finite and `>= 0`.
+    Share(u16),
+}
+
+/// Why a dispatcher could not be set up, or a request not dispatched. Indices are 0-based.
+///
+/// `repr(u8)`: a discriminant byte of its own. Packed into the niche of [`Problem`] instead (6
+/// bytes), it changed the layout of `Result<Rtdp, DispatchError>` so that the C API's
+/// `qg_rtdp_init` copied the dispatcher in unaligned pieces: 8 % more instructions on a
+/// Cortex-M3, and a frame 320 B larger.
+///
+/// [`Problem`]: crate::Problem
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(u8)]
 pub enum DispatchError {
-    /// The probability list is empty.
-    NoClusters,
-    /// More clusters than the capacity `N` (or [`MAX_CLUSTERS`]).
-    TooManyClusters,
-    /// `P_j` is NaN or infinite.
-    ProbabilityNotFinite(u16),
-    /// `P_j` is negative.
-    ProbabilityNegative(u16),
+    /// An input's shape or value is wrong (see [`Input`] for what each must be).
+    Invalid(Invalid<Input>),
     /// Every `P_j` is zero.
     AllProbabilitiesZero,
     /// `P_j / sum P` is positive but below [`MIN_PROBABILITY`].
     ProbabilityTooSmall(u16),
-    /// The fastest cluster's index is not below the number of clusters.
-    FastestOutOfRange,
-    /// The share list is empty.
-    NoTypes,
-    /// More request types than the capacity `T`.
-    TooManyTypes,
-    /// `share(i)` is NaN or infinite.
-    ShareNotFinite(u16),
-    /// `share(i)` is negative.
-    ShareNegative(u16),
     /// Every share is zero.
     AllSharesZero,
     /// The request type is not below the number of types.
@@ -145,22 +158,28 @@ pub enum DispatchError {
     ZeroShare,
 }
 
+wraps_invalid!(DispatchError, Input);
+
+impl fmt::Display for Input {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Probabilities => f.write_str("probabilities"),
+            Self::Probability(j) => write!(f, "P_{j}"),
+            Self::Fastest => f.write_str("the fastest cluster's index"),
+            Self::Shares => f.write_str("request-type shares"),
+            Self::Share(i) => write!(f, "share of request type {i}"),
+        }
+    }
+}
+
 impl fmt::Display for DispatchError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::NoClusters => f.write_str("no clusters (empty probability list)"),
-            Self::TooManyClusters => f.write_str("more clusters than the dispatcher's capacity"),
-            Self::ProbabilityNotFinite(j) => write!(f, "P_{j} is not finite"),
-            Self::ProbabilityNegative(j) => write!(f, "P_{j} is negative"),
+            Self::Invalid(e) => write!(f, "{e}"),
             Self::AllProbabilitiesZero => f.write_str("every probability P_j is zero"),
             Self::ProbabilityTooSmall(j) => {
                 write!(f, "P_{j} is positive but below 2^-30 of the total")
             }
-            Self::FastestOutOfRange => f.write_str("fastest cluster index out of range"),
-            Self::NoTypes => f.write_str("no request types (empty share list)"),
-            Self::TooManyTypes => f.write_str("more request types than the dispatcher's capacity"),
-            Self::ShareNotFinite(i) => write!(f, "share of request type {i} is not finite"),
-            Self::ShareNegative(i) => write!(f, "share of request type {i} is negative"),
             Self::AllSharesZero => f.write_str("every request type's share is zero"),
             Self::UnknownType => f.write_str("unknown request type"),
             Self::ZeroShare => f.write_str("request type has share zero: no cluster to pick"),
@@ -170,25 +189,19 @@ impl fmt::Display for DispatchError {
 
 impl core::error::Error for DispatchError {}
 
-/// Checks that every value is finite and `>= 0` with at least one positive; returns
-/// `(max, sum of value / max)`. The sum lies in `[1, len]`, so it cannot overflow.
+/// Checks that every value is finite and `>= 0` (each named by `input(index)`) with at least one
+/// positive (else `all_zero`); returns `(max, sum of value / max)`. The sum lies in `[1, len]`,
+/// so it cannot overflow.
 fn validate(
     values: &[f64],
-    not_finite: fn(u16) -> DispatchError,
-    negative: fn(u16) -> DispatchError,
+    input: fn(u16) -> Input,
     all_zero: DispatchError,
 ) -> Result<(f64, f64), DispatchError> {
     let mut max = 0.0f64;
     for (i, &v) in values.iter().enumerate() {
         // Callers check `values.len() <= MAX_CLUSTERS` (or `T`, reported saturated) first.
         let i = u16::try_from(i).unwrap_or(u16::MAX);
-        if !v.is_finite() {
-            return Err(not_finite(i));
-        }
-        if v < 0.0 {
-            return Err(negative(i));
-        }
-        max = max.max(v);
+        max = max.max(check::non_negative(v, input(i))?);
     }
     if max <= 0.0 {
         return Err(all_zero);
@@ -264,18 +277,8 @@ struct Reciprocals<const N: usize> {
 
 impl<const N: usize> Reciprocals<N> {
     fn new(p: &[f64]) -> Result<Self, DispatchError> {
-        if p.is_empty() {
-            return Err(DispatchError::NoClusters);
-        }
-        if p.len() > N || p.len() > MAX_CLUSTERS {
-            return Err(DispatchError::TooManyClusters);
-        }
-        let (max, sum) = validate(
-            p,
-            DispatchError::ProbabilityNotFinite,
-            DispatchError::ProbabilityNegative,
-            DispatchError::AllProbabilitiesZero,
-        )?;
+        check::entries(p.len(), N.min(MAX_CLUSTERS), Input::Probabilities)?;
+        let (max, sum) = validate(p, Input::Probability, DispatchError::AllProbabilitiesZero)?;
         let mut r = Self {
             cluster: [0; N],
             inv: [0; N],
@@ -373,12 +376,12 @@ impl<const N: usize> Reciprocals<N> {
     }
 
     /// [`Reciprocals::new`] plus the fastest cluster's index, checked: the set-up shared by
-    /// [`Billiard`] and [`Rtdp`]. Errors: those of `new`, [`DispatchError::FastestOutOfRange`].
+    /// [`Billiard`] and [`Rtdp`]. Errors: those of `new`, [`DispatchError::Invalid`]
+    /// (`Fastest`) for an index not below the number of clusters.
     fn with_fastest(p: &[f64], fastest: usize) -> Result<(Self, u16), DispatchError> {
         let rec = Self::new(p)?;
-        if fastest >= usize::from(rec.clusters) {
-            return Err(DispatchError::FastestOutOfRange);
-        }
+        let fastest = check::index(fastest, usize::from(rec.clusters), Input::Fastest)?;
+        // Below `clusters`, a u16.
         Ok((rec, fastest as u16))
     }
 
@@ -453,10 +456,9 @@ impl<const N: usize> Billiard<N> {
     /// The sequence for probabilities `p` (any non-negative scale; normalised here), with
     /// `X_fastest = 1`. Set-up only: floating point, `O(N)` plus the rational search.
     ///
-    /// Errors: [`DispatchError::NoClusters`], [`DispatchError::TooManyClusters`] (`p.len() > N`
-    /// or `>` [`MAX_CLUSTERS`]), [`DispatchError::ProbabilityNotFinite`],
-    /// [`DispatchError::ProbabilityNegative`], [`DispatchError::AllProbabilitiesZero`],
-    /// [`DispatchError::ProbabilityTooSmall`], [`DispatchError::FastestOutOfRange`].
+    /// Errors: [`DispatchError::Invalid`] for an empty `p`, more than `N` (or [`MAX_CLUSTERS`])
+    /// entries, an entry that is not finite or negative, a `fastest` not below `p.len()`;
+    /// [`DispatchError::AllProbabilitiesZero`], [`DispatchError::ProbabilityTooSmall`].
     pub fn new(p: &[f64], fastest: usize) -> Result<Self, DispatchError> {
         let (rec, fastest) = Reciprocals::with_fastest(p, fastest)?;
         Ok(Self {
@@ -514,23 +516,13 @@ impl<const N: usize, const T: usize> Rtdp<N, T> {
     /// RTDP for cluster probabilities `p`, request-type shares `shares` (any non-negative scale)
     /// and the fastest cluster.
     ///
-    /// Errors: those of [`Billiard::new`], and [`DispatchError::NoTypes`],
-    /// [`DispatchError::TooManyTypes`] (`shares.len() > T`), [`DispatchError::ShareNotFinite`],
-    /// [`DispatchError::ShareNegative`], [`DispatchError::AllSharesZero`].
+    /// Errors: those of [`Billiard::new`]; [`DispatchError::Invalid`] for an empty `shares`,
+    /// more than `T` entries, an entry that is not finite or negative;
+    /// [`DispatchError::AllSharesZero`].
     pub fn new(p: &[f64], shares: &[f64], fastest: usize) -> Result<Self, DispatchError> {
         let (rec, fastest) = Reciprocals::with_fastest(p, fastest)?;
-        if shares.is_empty() {
-            return Err(DispatchError::NoTypes);
-        }
-        if shares.len() > T {
-            return Err(DispatchError::TooManyTypes);
-        }
-        validate(
-            shares,
-            DispatchError::ShareNotFinite,
-            DispatchError::ShareNegative,
-            DispatchError::AllSharesZero,
-        )?;
+        check::entries(shares.len(), T, Input::Shares)?;
+        validate(shares, Input::Share, DispatchError::AllSharesZero)?;
         let initial = rec.initial_keys(fastest);
         let mut live = [false; T];
         for (l, &s) in live.iter_mut().zip(shares) {
@@ -602,16 +594,11 @@ pub struct Bernoulli<const N: usize> {
 impl<const N: usize> Bernoulli<N> {
     /// Random dispatch for probabilities `p` (any non-negative scale).
     ///
-    /// Errors: as [`Billiard::new`] except `FastestOutOfRange`.
+    /// Errors: as [`Billiard::new`], which has a `fastest` this has not.
     pub fn new(p: &[f64]) -> Result<Self, DispatchError> {
         // Validates p exactly as the billiard does (including the 2^-30 floor).
         let rec = Reciprocals::<N>::new(p)?;
-        let (max, sum) = validate(
-            p,
-            DispatchError::ProbabilityNotFinite,
-            DispatchError::ProbabilityNegative,
-            DispatchError::AllProbabilitiesZero,
-        )?;
+        let (max, sum) = validate(p, Input::Probability, DispatchError::AllProbabilitiesZero)?;
         let last = rec
             .cluster
             .get(usize::from(rec.len).saturating_sub(1))
@@ -720,20 +707,29 @@ mod tests {
 
     #[test]
     fn set_up_errors_name_the_input() {
+        use crate::error::Problem::*;
         use DispatchError as E;
-        assert_eq!(Billiard::<2>::new(&[], 0), Err(E::NoClusters));
-        assert_eq!(Billiard::<2>::new(&[1.0; 3], 0), Err(E::TooManyClusters));
+        use Input::*;
+        let invalid = |input, problem| E::Invalid(Invalid { input, problem });
+        assert_eq!(
+            Billiard::<2>::new(&[], 0),
+            Err(invalid(Probabilities, Empty))
+        );
+        assert_eq!(
+            Billiard::<2>::new(&[1.0; 3], 0),
+            Err(invalid(Probabilities, TooMany))
+        );
         assert_eq!(
             Billiard::<3>::new(&[1.0, f64::NAN], 0),
-            Err(E::ProbabilityNotFinite(1))
+            Err(invalid(Probability(1), NotFinite))
         );
         assert_eq!(
             Billiard::<3>::new(&[f64::INFINITY], 0),
-            Err(E::ProbabilityNotFinite(0))
+            Err(invalid(Probability(0), NotFinite))
         );
         assert_eq!(
             Billiard::<3>::new(&[1.0, -0.1], 0),
-            Err(E::ProbabilityNegative(1))
+            Err(invalid(Probability(1), Negative))
         );
         assert_eq!(
             Billiard::<3>::new(&[0.0, -0.0], 0),
@@ -745,20 +741,23 @@ mod tests {
         );
         assert_eq!(
             Billiard::<3>::new(&[1.0, 1.0], 2),
-            Err(E::FastestOutOfRange)
+            Err(invalid(Fastest, OutOfRange))
         );
-        assert_eq!(Rtdp::<3, 2>::new(&[1.0], &[], 0), Err(E::NoTypes));
+        assert_eq!(
+            Rtdp::<3, 2>::new(&[1.0], &[], 0),
+            Err(invalid(Shares, Empty))
+        );
         assert_eq!(
             Rtdp::<3, 2>::new(&[1.0], &[1.0; 3], 0),
-            Err(E::TooManyTypes)
+            Err(invalid(Shares, TooMany))
         );
         assert_eq!(
             Rtdp::<3, 2>::new(&[1.0], &[1.0, f64::NAN], 0),
-            Err(E::ShareNotFinite(1))
+            Err(invalid(Share(1), NotFinite))
         );
         assert_eq!(
             Rtdp::<3, 2>::new(&[1.0], &[-1.0], 0),
-            Err(E::ShareNegative(0))
+            Err(invalid(Share(0), Negative))
         );
         assert_eq!(Rtdp::<3, 2>::new(&[1.0], &[0.0], 0), Err(E::AllSharesZero));
         let mut r = Rtdp::<3, 2>::new(&[1.0, 1.0], &[1.0, 0.0], 0).unwrap();

@@ -1,7 +1,29 @@
-//! The crate's error type: one small `Copy` enum, a variant per cause.
+//! The crate's errors, and the one rule that says which call returns which.
 //!
-//! Calls that are handed an item to store (a task) and cannot store it return it inside
-//! [`Refused`], so nothing is lost on a full structure or a bad input.
+//! # The rule
+//! - The **state machines** ([`crate::bucket`], [`crate::registry`], [`crate::fairq`],
+//!   [`crate::resource`], [`crate::meta`], [`crate::slots`], [`crate::backfill`],
+//!   [`crate::lease`], [`crate::preempt`]) return [`Error`]: their causes are shared (a full
+//!   structure, an unknown handle, an overflow, time going backwards, a bad parameter named by
+//!   [`Param`], ...). A call handed an item to store (a task, a request) that it cannot store
+//!   returns the item inside [`Refused`], so nothing is lost.
+//! - The **configuration-time solvers** ([`crate::allocate`], [`crate::broker`], the set-up of
+//!   [`crate::dispatch`]) each return their own enum ([`PapError`], [`BrokerError`],
+//!   [`DispatchError`]) for the causes that are theirs: a saturated cluster, an overloaded
+//!   broker, `eta <= 0`, an unstable provider, a request type of share zero, moments no
+//!   distribution has, no convergence. Every problem with the shape or the value of **one
+//!   input** (an empty or too long list, lists of different lengths, a value that is not
+//!   finite, negative, zero where it must be positive, or out of its range) is one shared type,
+//!   [`Invalid`], that names the input (with its index) and the [`Problem`]; each solver's enum
+//!   wraps it as one variant, `Invalid`. The solvers check their inputs through one small
+//!   shared module (`check`), never their own copies.
+//!
+//! Every error type is small, `Copy`, `Display`, [`core::error::Error`], and `defmt::Format`
+//! under the `defmt` feature. Nothing is half-applied when one is returned.
+//!
+//! [`PapError`]: crate::allocate::PapError
+//! [`BrokerError`]: crate::broker::BrokerError
+//! [`DispatchError`]: crate::dispatch::DispatchError
 
 use core::fmt;
 
@@ -76,6 +98,51 @@ pub struct Refused<T> {
     pub item: T,
 }
 
+/// What is wrong with one input of a configuration-time solver (see the module's rule).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Problem {
+    /// A list has no entry.
+    Empty,
+    /// A list has more entries than the solver's capacity.
+    TooMany,
+    /// A list does not have one entry per entry of the list it goes with.
+    LengthMismatch,
+    /// A value is NaN or infinite.
+    NotFinite,
+    /// A value is below zero.
+    Negative,
+    /// A value is zero where it must be positive (a negative one is [`Problem::Negative`]).
+    NotPositive,
+    /// A value is outside the range its input's documentation states.
+    OutOfRange,
+}
+
+/// One input of a configuration-time solver that has the wrong shape or value: `input` (the
+/// solver's own `Input` enum, which carries the cluster, provider or request-type index) and
+/// what is wrong with it. Each solver's error wraps it as its `Invalid` variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Invalid<I> {
+    /// The input, as the solver names it.
+    pub input: I,
+    /// What is wrong with it.
+    pub problem: Problem,
+}
+
+/// `impl From<Invalid<$input>> for $error`: the solver error `$error` wraps its inputs'
+/// problems as its `Invalid` variant, so its checks can use `?`.
+macro_rules! wraps_invalid {
+    ($error:ty, $input:ty) => {
+        impl From<crate::error::Invalid<$input>> for $error {
+            fn from(e: crate::error::Invalid<$input>) -> Self {
+                Self::Invalid(e)
+            }
+        }
+    };
+}
+pub(crate) use wraps_invalid;
+
 impl<T> Refused<T> {
     pub(crate) fn new(reason: Error, item: T) -> Self {
         Self { reason, item }
@@ -124,6 +191,34 @@ impl fmt::Display for Param {
     }
 }
 
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Problem::Empty => "is empty",
+            Problem::TooMany => "has more entries than the capacity",
+            Problem::LengthMismatch => "has the wrong number of entries",
+            Problem::NotFinite => "is not finite",
+            Problem::Negative => "is negative",
+            Problem::NotPositive => "is zero (it must be positive)",
+            Problem::OutOfRange => "is out of range",
+        })
+    }
+}
+
+impl<I: fmt::Display> fmt::Display for Invalid<I> {
+    /// The input and its problem: `cluster 2: theta is not finite`; a list (named in the
+    /// plural) `no clusters`, `more clusters than the solver's capacity`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let input = &self.input;
+        match self.problem {
+            Problem::Empty => write!(f, "no {input}"),
+            Problem::TooMany => write!(f, "more {input} than the solver's capacity"),
+            Problem::LengthMismatch => write!(f, "{input}: wrong number of entries"),
+            problem => write!(f, "{input} {problem}"),
+        }
+    }
+}
+
 impl<T> fmt::Display for Refused<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "refused: {}", self.reason)
@@ -131,4 +226,40 @@ impl<T> fmt::Display for Refused<T> {
 }
 
 impl core::error::Error for Error {}
+impl core::error::Error for Problem {}
+impl<I: fmt::Debug + fmt::Display> core::error::Error for Invalid<I> {}
 impl<T: fmt::Debug> core::error::Error for Refused<T> {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    extern crate std;
+    use std::string::ToString;
+
+    #[test]
+    fn an_invalid_input_says_which_and_what() {
+        for (input, problem, text) in [
+            ("clusters", Problem::Empty, "no clusters"),
+            (
+                "clusters",
+                Problem::TooMany,
+                "more clusters than the solver's capacity",
+            ),
+            (
+                "loads",
+                Problem::LengthMismatch,
+                "loads: wrong number of entries",
+            ),
+            ("theta", Problem::NotFinite, "theta is not finite"),
+            ("mu", Problem::Negative, "mu is negative"),
+            (
+                "arrival rate",
+                Problem::NotPositive,
+                "arrival rate is zero (it must be positive)",
+            ),
+            ("P_1", Problem::OutOfRange, "P_1 is out of range"),
+        ] {
+            assert_eq!(Invalid { input, problem }.to_string(), text);
+        }
+    }
+}

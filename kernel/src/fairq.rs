@@ -159,7 +159,7 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
     ///
     /// Errors: `InvalidParameter(Capacity)` if `capacity` is zero or above [`MAX_CAPACITY`].
     pub fn new(discipline: Discipline, capacity: Mips) -> Result<Self, Error> {
-        if capacity == 0 || capacity > MAX_CAPACITY {
+        if capacity == Mips::ZERO || capacity > MAX_CAPACITY {
             return Err(Error::InvalidParameter(Param::Capacity));
         }
         Ok(Self {
@@ -175,7 +175,7 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
             gps_weight: 0,
             total_weight: 0,
             in_use: 0,
-            at: 0,
+            at: Ticks::ZERO,
         })
     }
 
@@ -328,7 +328,7 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
         let Some(f) = self.open_flow(flow).copied() else {
             return refuse(Error::Unknown);
         };
-        if work == 0 {
+        if work == Work::ZERO {
             return refuse(Error::InvalidParameter(Param::Work));
         }
         if self.pool.available() == 0 {
@@ -425,11 +425,12 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
         }
         // V grows by N / D raw units per tick, N = C * 2^16, D = 10^6 * W_B; both fit in u64
         // (C <= MAX_CAPACITY = 2^40, W_B < 2^32), so the common path is one 64-bit mul-div.
-        let n = self.capacity << FRAC_BITS;
+        let n = self.capacity.get() << FRAC_BITS;
         while let Some((flow, key)) = self.gps.peek() {
             let d = TICKS_PER_SECOND * u64::from(self.gps_weight);
             let ahead = key.since(self.v).max(0) as u64;
-            let avail = now - self.at;
+            // `now >= at`: checked above, and `at` only moves towards `now`.
+            let avail = now.get() - self.at.get();
             let gain = mul_div(avail, n, d, false).unwrap_or(u64::MAX);
             // The flow's GPS departure is later than `now` iff `ahead > gain`.
             if ahead > gain {
@@ -437,10 +438,10 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
                 self.at = now;
                 return Ok(());
             }
-            // `need <= avail`, so it fits.
+            // `need <= avail`, so `at + need` stays at or before `now`.
             let need = mul_div(ahead, d, n, true).unwrap_or(avail).min(avail);
             self.v = key;
-            self.at += need;
+            self.at = Ticks::new(self.at.get() + need);
             self.gps.remove(flow);
             if let Some(&fl) = self.flows.get(usize::from(flow)) {
                 self.gps_weight -= u32::from(fl.weight);
@@ -476,6 +477,16 @@ mod tests {
 
     type Q = FairQueue<u32, 4, 16>;
 
+    const T0: Ticks = Ticks::ZERO;
+
+    fn w(mi: u64) -> Work {
+        Work::new(mi)
+    }
+
+    fn secs(s: u64) -> Ticks {
+        Ticks::from_secs(s)
+    }
+
     fn drain(q: &mut Q, now: Ticks) -> Vec<u32> {
         core::iter::from_fn(|| q.dequeue(now).unwrap())
             .map(|d| d.item)
@@ -485,41 +496,45 @@ mod tests {
     #[test]
     fn weights_share_service_in_proportion() {
         for d in [Discipline::Wfq, Discipline::Scfq] {
-            let mut q = Q::new(d, 1).unwrap();
+            let mut q = Q::new(d, Mips::new(1)).unwrap();
             let a = q.open(1).unwrap();
             let b = q.open(3).unwrap();
             for i in 0..4 {
-                q.enqueue(0, a, 10, i).unwrap();
-                q.enqueue(0, b, 10, 10 + i).unwrap();
+                q.enqueue(T0, a, w(10), i).unwrap();
+                q.enqueue(T0, b, w(10), 10 + i).unwrap();
             }
             // b's tags are 10/3 apart, a's 10 apart: three turns of b per turn of a; the tie at 10
             // goes to the lower flow.
-            assert_eq!(drain(&mut q, 0), [10, 11, 0, 12, 13, 1, 2, 3], "{d:?}");
+            assert_eq!(drain(&mut q, T0), [10, 11, 0, 12, 13, 1, 2, 3], "{d:?}");
         }
     }
 
     #[test]
     fn refused_tasks_come_back_and_change_nothing() {
-        let mut q = FairQueue::<u32, 2, 2>::new(Discipline::Wfq, 1).unwrap();
+        let mut q = FairQueue::<u32, 2, 2>::new(Discipline::Wfq, Mips::new(1)).unwrap();
         let a = q.open(1).unwrap();
-        q.enqueue(5, a, 1, 1).unwrap();
-        q.enqueue(5, a, 1, 2).unwrap();
+        let (t4, t5) = (Ticks::new(4), Ticks::new(5));
+        q.enqueue(t5, a, w(1), 1).unwrap();
+        q.enqueue(t5, a, w(1), 2).unwrap();
         assert_eq!(
-            q.enqueue(5, a, 1, 3),
+            q.enqueue(t5, a, w(1), 3),
             Err(Refused {
                 reason: Error::Full,
                 item: 3
             })
         );
-        assert_eq!(q.enqueue(5, 1, 1, 4).unwrap_err().reason, Error::Unknown);
-        assert_eq!(q.enqueue(4, a, 1, 5).unwrap_err().reason, Error::Full);
-        q.dequeue(5).unwrap();
         assert_eq!(
-            q.enqueue(4, a, 1, 5).unwrap_err().reason,
+            q.enqueue(t5, 1, w(1), 4).unwrap_err().reason,
+            Error::Unknown
+        );
+        assert_eq!(q.enqueue(t4, a, w(1), 5).unwrap_err().reason, Error::Full);
+        q.dequeue(t5).unwrap();
+        assert_eq!(
+            q.enqueue(t4, a, w(1), 5).unwrap_err().reason,
             Error::TimeWentBackwards
         );
         assert_eq!(
-            q.enqueue(5, a, 0, 6).unwrap_err().reason,
+            q.enqueue(t5, a, w(0), 6).unwrap_err().reason,
             Error::InvalidParameter(Param::Work)
         );
         assert_eq!(q.len(), 1);
@@ -529,19 +544,19 @@ mod tests {
     fn wfq_clock_follows_gps() {
         // Capacity 1 MIPS, two flows of weight 1, one task of 2 MI each at t=0. In GPS both are
         // served at 0.5 MIPS and finish at t=4 s, when V = 2 MI per unit weight.
-        let mut q = Q::new(Discipline::Wfq, 1).unwrap();
+        let mut q = Q::new(Discipline::Wfq, Mips::new(1)).unwrap();
         let a = q.open(1).unwrap();
         let b = q.open(1).unwrap();
-        q.enqueue(0, a, 2, 0).unwrap();
-        q.enqueue(0, b, 2, 1).unwrap();
-        q.dequeue(2 * TICKS_PER_SECOND).unwrap();
+        q.enqueue(T0, a, w(2), 0).unwrap();
+        q.enqueue(T0, b, w(2), 1).unwrap();
+        q.dequeue(secs(2)).unwrap();
         assert_eq!(q.virtual_time(), VirtualTime::from_bits(1 << 16));
-        q.dequeue(4 * TICKS_PER_SECOND).unwrap();
+        q.dequeue(secs(4)).unwrap();
         assert_eq!(q.virtual_time(), VirtualTime::from_bits(2 << 16));
         assert_eq!(q.gps_weight, 0);
         // Idle GPS: the clock stays where it stopped and a new task starts from it.
         assert_eq!(
-            q.enqueue(9 * TICKS_PER_SECOND, a, 1, 2),
+            q.enqueue(secs(9), a, w(1), 2),
             Ok(VirtualTime::from_bits(3 << 16))
         );
     }
@@ -550,11 +565,11 @@ mod tests {
     /// earlier. The queue refuses it instead.
     #[test]
     fn tags_never_span_more_than_half_the_clock() {
-        let mut q = Q::new(Discipline::Wfq, crate::units::MAX_CAPACITY).unwrap();
+        let mut q = Q::new(Discipline::Wfq, MAX_CAPACITY).unwrap();
         let (a, p) = (q.open(1).unwrap(), q.open(1).unwrap());
-        q.enqueue(0, a, 1, 0).unwrap();
-        q.enqueue(0, p, 1 << 46, 1).unwrap();
-        let r = q.enqueue(100 * TICKS_PER_SECOND, p, 1 << 46, 2);
+        q.enqueue(T0, a, w(1), 0).unwrap();
+        q.enqueue(T0, p, w(1 << 46), 1).unwrap();
+        let r = q.enqueue(secs(100), p, w(1 << 46), 2);
         assert_eq!(
             r,
             Err(Refused {
@@ -562,22 +577,22 @@ mod tests {
                 item: 2
             })
         );
-        assert_eq!(drain(&mut q, 100 * TICKS_PER_SECOND), [0, 1]);
+        assert_eq!(drain(&mut q, secs(100)), [0, 1]);
     }
 
     #[test]
     fn closing_flow_keeps_its_weight_until_gps_serves_it() {
-        let mut q = Q::new(Discipline::Wfq, 1).unwrap();
+        let mut q = Q::new(Discipline::Wfq, Mips::new(1)).unwrap();
         let a = q.open(2).unwrap();
-        q.enqueue(0, a, 4, 0).unwrap();
+        q.enqueue(T0, a, w(4), 0).unwrap();
         assert_eq!(q.close(a), Err(Error::Busy));
-        q.dequeue(0).unwrap();
+        q.dequeue(T0).unwrap();
         q.close(a).unwrap();
         assert_eq!(q.total_weight(), 2);
         assert!(!q.is_open(a));
-        q.dequeue(3 * TICKS_PER_SECOND).unwrap();
+        q.dequeue(secs(3)).unwrap();
         assert_eq!(q.total_weight(), 2);
-        q.dequeue(4 * TICKS_PER_SECOND).unwrap();
+        q.dequeue(secs(4)).unwrap();
         assert_eq!(q.total_weight(), 0);
         assert_eq!(q.open(1), Ok(0));
     }

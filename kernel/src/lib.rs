@@ -31,8 +31,13 @@
 //!   preemption timing.
 //!
 //! # Errors
-//! Every fallible call returns [`Error`]; a call handed an item it cannot store returns it in
-//! [`Refused`]. Nothing is half-applied.
+//! One rule (stated in full in [`error`]): the state machines (bucket, registry, fair queue,
+//! resource, meta-scheduler, slots, backfill, leases, preemption), the bound calculus and the
+//! unit conversions return the crate's [`Error`], and a call handed an item it cannot store
+//! returns it in [`Refused`]; the configuration-time solvers ([`allocate`], [`broker`], the
+//! set-up of [`dispatch`]) return their own enum for the causes that are theirs, and every
+//! problem with one input's shape or value as the shared [`Invalid`] (input, [`Problem`]),
+//! which their enums wrap as one variant. Nothing is half-applied.
 //!
 //! # Memory
 //! Every structure's size is fixed at compile time; [`footprint`] lists them for the reference
@@ -46,6 +51,7 @@ pub mod backfill;
 pub mod bound;
 pub mod broker;
 pub mod bucket;
+mod check;
 pub mod dispatch;
 pub mod error;
 pub mod fairq;
@@ -63,4 +69,4 @@ pub mod units;
 mod vecops;
 pub mod vtime;
 
-pub use error::{Error, Param, Refused};
+pub use error::{Error, Invalid, Param, Problem, Refused};

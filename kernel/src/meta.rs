@@ -137,10 +137,10 @@ impl<const USERS: usize, const BATCH: usize, const SLOTS: usize>
     /// Adds an assignment target of `speed` MIPS accepting tasks up to `max_task` MI; its start
     /// estimate is 0. Errors: `InvalidParameter(Capacity)` or `(MaxWork)`; [`Error::Full`].
     pub fn add_slot(&mut self, speed: Mips, max_task: Work) -> Result<u16, Error> {
-        if speed == 0 {
+        if speed == Mips::ZERO {
             return Err(Error::InvalidParameter(Param::Capacity));
         }
-        if max_task == 0 || max_task > MAX_TASK_WORK {
+        if max_task == Work::ZERO || max_task > MAX_TASK_WORK {
             return Err(Error::InvalidParameter(Param::MaxWork));
         }
         let id = self.slots.len() as u16;
@@ -148,7 +148,7 @@ impl<const USERS: usize, const BATCH: usize, const SLOTS: usize>
             .push(Slot {
                 speed,
                 max_task,
-                ready_at: 0,
+                ready_at: Ticks::ZERO,
             })
             .map_err(|_| Error::Full)?;
         Ok(id)
@@ -191,7 +191,7 @@ impl<const USERS: usize, const BATCH: usize, const SLOTS: usize>
         if !known {
             return refuse(Error::Unknown);
         }
-        if task.work == 0 {
+        if task.work == Work::ZERO {
             return refuse(Error::InvalidParameter(Param::Work));
         }
         if !self.slots.iter().any(|s| s.max_task >= task.work) {
@@ -252,113 +252,85 @@ impl<const USERS: usize, const BATCH: usize, const SLOTS: usize>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::units::TICKS_PER_SECOND as S;
     extern crate std;
     use std::vec::Vec;
 
-    fn drain(m: &mut MetaScheduler<4, 16, 2>, now: Ticks) -> Vec<(u32, u16, Ticks)> {
+    type Meta = MetaScheduler<4, 16, 2>;
+
+    fn secs(s: u64) -> Ticks {
+        Ticks::from_secs(s)
+    }
+
+    /// A task of `work` MI for `user`, due at `deadline` seconds.
+    fn task(id: u32, user: FlowId, work: u64, deadline: u64) -> BeTask {
+        BeTask {
+            id,
+            user,
+            work: Work::new(work),
+            deadline: secs(deadline),
+        }
+    }
+
+    fn drain(m: &mut Meta, now: Ticks) -> Vec<(u32, u16, Ticks)> {
         core::iter::from_fn(|| m.dispatch(now).unwrap())
             .map(|a| (a.task.id, a.slot, a.start))
             .collect()
     }
 
+    fn slot(m: &mut Meta, speed: u64, max_task: u64) -> Result<u16, Error> {
+        m.add_slot(Mips::new(speed), Work::new(max_task))
+    }
+
     #[test]
     fn wfq_orders_by_user_not_by_task() {
-        let mut m = MetaScheduler::<4, 16, 2>::new(Order::Wfq, 10).unwrap();
+        let mut m = Meta::new(Order::Wfq, Mips::new(10)).unwrap();
         let (a, b) = (m.add_user(1).unwrap(), m.add_user(1).unwrap());
-        m.add_slot(10, 100).unwrap();
+        slot(&mut m, 10, 100).unwrap();
         // User a floods four tasks before b's one; b is served second, not last.
         for id in 0..4 {
-            m.submit(
-                0,
-                BeTask {
-                    id,
-                    user: a,
-                    work: 10,
-                    deadline: 0,
-                },
-            )
-            .unwrap();
+            m.submit(Ticks::ZERO, task(id, a, 10, 0)).unwrap();
         }
-        m.submit(
-            0,
-            BeTask {
-                id: 9,
-                user: b,
-                work: 10,
-                deadline: 0,
-            },
-        )
-        .unwrap();
-        let order: Vec<u32> = drain(&mut m, S).iter().map(|x| x.0).collect();
+        m.submit(Ticks::ZERO, task(9, b, 10, 0)).unwrap();
+        let order: Vec<u32> = drain(&mut m, secs(1)).iter().map(|x| x.0).collect();
         assert_eq!(order, [0, 9, 1, 2, 3]);
     }
 
     #[test]
     fn edf_orders_by_deadline_and_est_picks_the_earliest_start() {
-        let mut m = MetaScheduler::<4, 16, 2>::new(Order::Edf, 10).unwrap();
+        let mut m = Meta::new(Order::Edf, Mips::new(10)).unwrap();
         let u = m.add_user(1).unwrap();
-        m.add_slot(10, 100).unwrap();
-        m.add_slot(5, 20).unwrap();
-        m.set_ready(0, 3 * S).unwrap();
-        m.submit(
-            0,
-            BeTask {
-                id: 1,
-                user: u,
-                work: 50,
-                deadline: 9 * S,
-            },
-        )
-        .unwrap();
-        m.submit(
-            0,
-            BeTask {
-                id: 2,
-                user: u,
-                work: 10,
-                deadline: 5 * S,
-            },
-        )
-        .unwrap();
-        m.submit(
-            0,
-            BeTask {
-                id: 3,
-                user: u,
-                work: 10,
-                deadline: 5 * S,
-            },
-        )
-        .unwrap();
+        slot(&mut m, 10, 100).unwrap();
+        slot(&mut m, 5, 20).unwrap();
+        m.set_ready(0, secs(3)).unwrap();
+        m.submit(Ticks::ZERO, task(1, u, 50, 9)).unwrap();
+        m.submit(Ticks::ZERO, task(2, u, 10, 5)).unwrap();
+        m.submit(Ticks::ZERO, task(3, u, 10, 5)).unwrap();
         // Task 2 (earliest deadline, first arrival) starts at once on slot 1 (free at 1 s) and
         // holds it 2 s; task 3 then starts on slot 1 at 3 s, tied with slot 0 (ready at 3 s):
         // the lower slot wins. Task 1 (50 MI) fits only slot 0, after task 3.
-        assert_eq!(drain(&mut m, S), [(2, 1, S), (3, 0, 3 * S), (1, 0, 4 * S)]);
+        assert_eq!(
+            drain(&mut m, secs(1)),
+            [(2, 1, secs(1)), (3, 0, secs(3)), (1, 0, secs(4))]
+        );
     }
 
     #[test]
     fn tasks_no_slot_accepts_are_refused_at_submission() {
-        let mut m = MetaScheduler::<4, 16, 2>::new(Order::Edf, 10).unwrap();
+        let mut m = Meta::new(Order::Edf, Mips::new(10)).unwrap();
         let u = m.add_user(1).unwrap();
-        m.add_slot(10, 5).unwrap();
-        let t = BeTask {
-            id: 1,
-            user: u,
-            work: 6,
-            deadline: 0,
-        };
+        slot(&mut m, 10, 5).unwrap();
+        let t = task(1, u, 6, 0);
         assert_eq!(
-            m.submit(0, t),
+            m.submit(Ticks::ZERO, t),
             Err(Refused {
                 reason: Error::TaskTooLarge,
                 item: t
             })
         );
         let t = BeTask { user: 3, ..t };
-        assert_eq!(m.submit(0, t).unwrap_err().reason, Error::Unknown);
+        assert_eq!(m.submit(Ticks::ZERO, t).unwrap_err().reason, Error::Unknown);
         assert_eq!(
-            m.add_slot(0, 5),
+            slot(&mut m, 0, 5),
             Err(Error::InvalidParameter(Param::Capacity))
         );
     }

@@ -54,8 +54,8 @@ impl Registration {
     pub fn temporary(weight: Weight, imax: Work) -> Self {
         Self {
             weight,
-            rho: 0,
-            sigma: 0,
+            rho: Mips::ZERO,
+            sigma: Work::ZERO,
             imax,
             knowledge: Knowledge::Exact,
             oversize: Oversize::Refuse,
@@ -64,7 +64,7 @@ impl Registration {
 
     /// Whether this is a temporary best-effort user.
     pub fn is_temporary(&self) -> bool {
-        self.rho == 0
+        self.rho == Mips::ZERO
     }
 
     /// Checks the registration on its own: `weight >= 1`, `1 <= imax <= MAX_TASK_WORK`, and for a
@@ -74,7 +74,7 @@ impl Registration {
         if self.weight == 0 {
             return bad(Param::Weight);
         }
-        if self.imax == 0 || self.imax > MAX_TASK_WORK {
+        if self.imax == Work::ZERO || self.imax > MAX_TASK_WORK {
             return bad(Param::MaxWork);
         }
         if !self.is_temporary() && self.sigma < self.imax {
@@ -172,7 +172,7 @@ impl<const FLOWS: usize> Registry<FLOWS> {
         }
         let w_after = u128::from(total_weight) + u128::from(new.weight);
         let fits = |r: &Registration| {
-            u128::from(r.rho) * w_after <= u128::from(capacity) * u128::from(r.weight)
+            u128::from(r.rho.get()) * w_after <= u128::from(capacity.get()) * u128::from(r.weight)
         };
         if fits(new) && self.iter().all(|(_, r)| fits(r)) {
             Ok(())
@@ -204,8 +204,8 @@ impl<const FLOWS: usize> Registry<FLOWS> {
         self.iter()
             .filter_map(|(_, r)| {
                 // Temporary users (rho = 0) are not held to Eq. 1.
-                let w =
-                    (u128::from(capacity) * u128::from(r.weight)).checked_div(u128::from(r.rho))?;
+                let w = (u128::from(capacity.get()) * u128::from(r.weight))
+                    .checked_div(u128::from(r.rho.get()))?;
                 Some(u64::try_from(w).unwrap_or(u64::MAX))
             })
             .min()
@@ -222,7 +222,7 @@ impl<const FLOWS: usize> Registry<FLOWS> {
     pub fn others_imax(&self, flow: FlowId) -> Work {
         self.iter()
             .filter(|(f, r)| *f != flow && !r.is_temporary())
-            .fold(0, |s, (_, r)| s.saturating_add(r.imax))
+            .fold(Work::ZERO, |s, (_, r)| s.saturating_add(r.imax))
     }
 }
 
@@ -230,12 +230,12 @@ impl<const FLOWS: usize> Registry<FLOWS> {
 mod tests {
     use super::*;
 
-    fn gs(w: Weight, rho: Mips) -> Registration {
+    fn gs(w: Weight, rho: u64) -> Registration {
         Registration {
             weight: w,
-            rho,
-            sigma: 10,
-            imax: 10,
+            rho: Mips::new(rho),
+            sigma: Work::new(10),
+            imax: Work::new(10),
             knowledge: Knowledge::Exact,
             oversize: Oversize::Refuse,
         }
@@ -244,51 +244,50 @@ mod tests {
     #[test]
     fn eq1_checks_newcomer_and_every_registered_user() {
         let mut reg = Registry::<4>::default();
+        let (c, max) = (Mips::new(100), Work::new(10));
         // C' = 100. A (w=1, rho=40) alone: g = 100.
-        reg.admissible(100, 0, 10, &gs(1, 40)).unwrap();
+        reg.admissible(c, 0, max, &gs(1, 40)).unwrap();
         reg.insert(0, gs(1, 40));
         // B (w=1, rho=50): g = 50 each; A's 40 <= 50 and B's 50 <= 50.
-        reg.admissible(100, 1, 10, &gs(1, 50)).unwrap();
+        reg.admissible(c, 1, max, &gs(1, 50)).unwrap();
         reg.insert(1, gs(1, 50));
         // C (w=1, rho=1): g = 33 each; B's 50 > 33.
         assert_eq!(
-            reg.admissible(100, 2, 10, &gs(1, 1)),
+            reg.admissible(c, 2, max, &gs(1, 1)),
             Err(Error::RateExceedsShare)
         );
         // A temporary user claims weight only: same failure.
-        let be = Registration::temporary(1, 10);
+        let be = Registration::temporary(1, max);
+        assert_eq!(reg.admissible(c, 2, max, &be), Err(Error::RateExceedsShare));
         assert_eq!(
-            reg.admissible(100, 2, 10, &be),
-            Err(Error::RateExceedsShare)
-        );
-        assert_eq!(
-            reg.admissible(100, 2, 9, &gs(1, 1)),
+            reg.admissible(c, 2, Work::new(9), &gs(1, 1)),
             Err(Error::TaskTooLarge)
         );
-        assert_eq!(reg.others_imax(0), 10);
+        assert_eq!(reg.others_imax(0), max);
         assert_eq!(reg.gs_len(), 2);
         // A: 100 * 1 / 40 = 2.5, B: 100 * 1 / 50 = 2: at most weight 2 in all.
-        assert_eq!(reg.max_total_weight(100), 2);
+        assert_eq!(reg.max_total_weight(c), 2);
     }
 
     #[test]
     fn registrations_are_validated() {
         let reg = Registry::<1>::default();
+        let (c, max) = (Mips::new(9), Work::new(10));
         let mut r = gs(0, 1);
         assert_eq!(
-            reg.admissible(9, 0, 10, &r),
+            reg.admissible(c, 0, max, &r),
             Err(Error::InvalidParameter(Param::Weight))
         );
         r = gs(1, 1);
-        r.sigma = 9;
+        r.sigma = Work::new(9);
         assert_eq!(
-            reg.admissible(9, 0, 10, &r),
+            reg.admissible(c, 0, max, &r),
             Err(Error::InvalidParameter(Param::Burst))
         );
-        r.sigma = 10;
-        r.imax = 0;
+        r.sigma = max;
+        r.imax = Work::ZERO;
         assert_eq!(
-            reg.admissible(9, 0, 10, &r),
+            reg.admissible(c, 0, max, &r),
             Err(Error::InvalidParameter(Param::MaxWork))
         );
     }

@@ -208,14 +208,14 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
         max_flows: u16,
     ) -> Result<Self, Error> {
         let bad = |p| Error::InvalidParameter(p);
-        if cpus.is_empty() || cpus.len() > CPUS || cpus.contains(&0) {
+        if cpus.is_empty() || cpus.len() > CPUS || cpus.contains(&Mips::ZERO) {
             return Err(bad(Param::Capacity));
         }
         let capacity = cpus
             .iter()
-            .try_fold(0u64, |s, &c| s.checked_add(c))
+            .try_fold(Mips::ZERO, |s, &c| s.checked_add(c))
             .ok_or(bad(Param::Capacity))?;
-        if max_task == 0 || max_task > MAX_TASK_WORK {
+        if max_task == Work::ZERO || max_task > MAX_TASK_WORK {
             return Err(bad(Param::MaxWork));
         }
         if max_flows == 0 || usize::from(max_flows) > FLOWS {
@@ -234,12 +234,12 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
             max_task,
             max_flows,
             capacity,
-            cpu_min: cpus.iter().copied().min().unwrap_or(1),
+            cpu_min: cpus.iter().copied().min().unwrap_or(Mips::new(1)),
             cpus: list,
             next_cpu: 0,
             fair: FairQueue::new(discipline, capacity)?,
             registry: Registry::default(),
-            now: 0,
+            now: Ticks::ZERO,
         })
     }
 
@@ -338,7 +338,7 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
         if task.work > MAX_TASK_WORK || (eq4 && task.work > reg.imax) {
             return Err(Refused::new(Error::TaskTooLarge, task));
         }
-        if task.work == 0 {
+        if task.work == Work::ZERO {
             return Err(Refused::new(Error::InvalidParameter(Param::Work), task));
         }
         self.enqueue(now, flow, task, Class::Gs)
@@ -354,7 +354,7 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
     /// [`Registry::admissible`] for its temporary registration (the paper's "failed" BE task).
     pub fn submit_be(&mut self, now: Ticks, task: Task) -> Result<(), Refused<Task>> {
         let refuse = |e| Err(Refused::new(e, task));
-        if task.work == 0 {
+        if task.work == Work::ZERO {
             return refuse(Error::InvalidParameter(Param::Work));
         }
         let limit = if self.kind == Kind::Be {
@@ -474,8 +474,9 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
                 } else {
                     total
                 };
-                let g = u128::from(self.capacity) * u128::from(reg.weight) / u128::from(w.max(1));
-                Mips::try_from(g).unwrap_or(Mips::MAX)
+                let g =
+                    u128::from(self.capacity.get()) * u128::from(reg.weight) / u128::from(w.max(1));
+                Mips::new(u64::try_from(g).unwrap_or(u64::MAX))
             }
         })
     }
@@ -494,13 +495,13 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
     pub fn bound_spec(&self, flow: FlowId, basis: RateBasis) -> Result<BoundSpec, Error> {
         let reg = *self.gs_registration(flow)?;
         let others_imax = match basis {
-            RateBasis::Reserved => Work::from(self.max_flows - 1).saturating_mul(self.max_task),
+            RateBasis::Reserved => self.max_task.saturating_mul(u64::from(self.max_flows - 1)),
             RateBasis::Current => {
                 let be_slots = match self.kind {
                     Kind::GsBeEqual => self.temporary_room(),
                     _ => 0,
                 };
-                let be = be_slots.saturating_mul(self.max_task);
+                let be = self.max_task.saturating_mul(be_slots);
                 self.registry.others_imax(flow).saturating_add(be)
             }
         };
@@ -651,11 +652,11 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
         let cpu = self.round_robin(|c| c.running.is_some_and(|r| r.class == Class::Be))?;
         let c = self.cpus.get_mut(cpu)?;
         let run = c.running?;
-        let done = work_in(c.mips, now - run.started);
+        let done = work_in(c.mips, now.saturating_sub(run.started));
         // A task paused at its finish instant keeps 1 MI, so it is resumed rather than lost.
         let task = Task {
             id: run.task.id,
-            work: run.task.work.saturating_sub(done).max(1),
+            work: run.task.work.saturating_sub(done).max(Work::new(1)),
         };
         self.fair
             .push_side_front(task.work, (task.id, Class::Be))
@@ -672,16 +673,45 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
 mod tests {
     use super::*;
     use crate::bucket::Knowledge;
-    use crate::units::TICKS_PER_SECOND as S;
 
     type R = Resource<8, 16, 4>;
 
-    fn gs(rho: Mips) -> Registration {
+    const T0: Ticks = Ticks::ZERO;
+
+    fn secs(s: u64) -> Ticks {
+        Ticks::from_secs(s)
+    }
+
+    fn task(id: u32, work: u64) -> Task {
+        Task {
+            id,
+            work: Work::new(work),
+        }
+    }
+
+    impl<const F: usize, const Q: usize, const C: usize> Resource<F, Q, C> {
+        /// A resource with CPUs of `cpus` MIPS and a maximum task of `max_task` MI.
+        fn with(
+            kind: Kind,
+            discipline: Discipline,
+            cpus: &[u64],
+            max_task: u64,
+            max_flows: u16,
+        ) -> Result<Self, Error> {
+            let mut mips = Vec::<Mips, C>::new();
+            for &c in cpus {
+                mips.push(Mips::new(c)).map_err(|_| Error::Full)?;
+            }
+            Self::new(kind, discipline, &mips, Work::new(max_task), max_flows)
+        }
+    }
+
+    fn gs(rho: u64) -> Registration {
         Registration {
             weight: 1,
-            rho,
-            sigma: 100,
-            imax: 50,
+            rho: Mips::new(rho),
+            sigma: Work::new(100),
+            imax: Work::new(50),
             knowledge: Knowledge::Exact,
             oversize: Oversize::Refuse,
         }
@@ -702,23 +732,23 @@ mod tests {
     /// Sec. 3.4 checks a BE task's size only where it shares the resource with GS tasks.
     #[test]
     fn only_resources_that_serve_gs_refuse_be_tasks_above_their_max() {
-        let big = Task { id: 1, work: 101 };
+        let big = task(1, 101);
         for kind in [Kind::GsBeEqual, Kind::GsBePriority { preemptive: false }] {
-            let mut r = R::new(kind, Discipline::Wfq, &[10], 100, 4).unwrap();
+            let mut r = R::with(kind, Discipline::Wfq, &[10], 100, 4).unwrap();
             assert_eq!(
-                r.submit_be(0, big).unwrap_err().reason,
+                r.submit_be(T0, big).unwrap_err().reason,
                 Error::TaskTooLarge,
                 "{kind:?}"
             );
         }
-        let mut be = R::new(Kind::Be, Discipline::Wfq, &[10], 100, 4).unwrap();
-        be.submit_be(0, big).unwrap();
+        let mut be = R::with(Kind::Be, Discipline::Wfq, &[10], 100, 4).unwrap();
+        be.submit_be(T0, big).unwrap();
         let beyond = Task {
             id: 2,
-            work: MAX_TASK_WORK + 1,
+            work: Work::new(MAX_TASK_WORK.get() + 1),
         };
         assert_eq!(
-            be.submit_be(0, beyond).unwrap_err().reason,
+            be.submit_be(T0, beyond).unwrap_err().reason,
             Error::TaskTooLarge
         );
     }
@@ -726,7 +756,7 @@ mod tests {
     #[test]
     fn priority_serves_gs_first_and_preemptive_pauses_be() {
         for preemptive in [false, true] {
-            let mut r = R::new(
+            let mut r = R::with(
                 Kind::GsBePriority { preemptive },
                 Discipline::Wfq,
                 &[10],
@@ -735,70 +765,70 @@ mod tests {
             )
             .unwrap();
             let u = r.register(gs(5)).unwrap();
-            r.submit_be(0, Task { id: 1, work: 100 }).unwrap();
-            assert_eq!(start(&mut r, 0), (0, 1, Class::Be));
-            r.submit_gs(2 * S, u, Task { id: 2, work: 10 }).unwrap();
-            let d = r.next_decision(2 * S).unwrap();
+            r.submit_be(T0, task(1, 100)).unwrap();
+            assert_eq!(start(&mut r, T0), (0, 1, Class::Be));
+            r.submit_gs(secs(2), u, task(2, 10)).unwrap();
+            let d = r.next_decision(secs(2)).unwrap();
             if preemptive {
                 // 2 s at 10 MIPS did 20 MI of the BE task's 100.
                 assert_eq!(
                     d,
                     Some(Decision::Preempt {
                         cpu: 0,
-                        task: Task { id: 1, work: 80 }
+                        task: task(1, 80)
                     })
                 );
-                assert_eq!(start(&mut r, 2 * S), (0, 2, Class::Gs));
-                r.complete(3 * S, 0).unwrap();
-                assert_eq!(start(&mut r, 3 * S), (0, 1, Class::Be));
+                assert_eq!(start(&mut r, secs(2)), (0, 2, Class::Gs));
+                r.complete(secs(3), 0).unwrap();
+                assert_eq!(start(&mut r, secs(3)), (0, 1, Class::Be));
             } else {
                 assert_eq!(d, None);
-                r.complete(10 * S, 0).unwrap();
-                assert_eq!(start(&mut r, 10 * S), (0, 2, Class::Gs));
+                r.complete(secs(10), 0).unwrap();
+                assert_eq!(start(&mut r, secs(10)), (0, 2, Class::Gs));
             }
         }
     }
 
     #[test]
     fn equal_admits_be_as_temporary_users_while_eq1_holds() {
-        let mut r = R::new(Kind::GsBeEqual, Discipline::Scfq, &[10], 100, 8).unwrap();
+        let mut r = R::with(Kind::GsBeEqual, Discipline::Scfq, &[10], 100, 8).unwrap();
         r.register(gs(5)).unwrap();
         // A BE user of weight 1 makes g = 5 for the GS user: still rho <= g.
-        r.submit_be(0, Task { id: 1, work: 7 }).unwrap();
+        r.submit_be(T0, task(1, 7)).unwrap();
         assert_eq!(r.registry().len(), 2);
         // A second would make g = 10/3 < 5: the task fails with the reason and comes back.
-        let t = Task { id: 2, work: 7 };
+        let t = task(2, 7);
         assert_eq!(
-            r.submit_be(0, t),
+            r.submit_be(T0, t),
             Err(Refused {
                 reason: Error::RateExceedsShare,
                 item: t
             })
         );
-        assert_eq!(start(&mut r, 0), (0, 1, Class::Be));
-        let c = r.complete(S, 0).unwrap();
+        assert_eq!(start(&mut r, T0), (0, 1, Class::Be));
+        let c = r.complete(secs(1), 0).unwrap();
         assert_eq!(c.class, Class::Be);
         assert_eq!(r.registry().len(), 1);
-        r.submit_be(S, t).unwrap();
+        r.submit_be(secs(1), t).unwrap();
     }
 
     #[test]
     fn multi_cpu_hands_tasks_out_round_robin() {
-        let mut r = R::new(Kind::Be, Discipline::Wfq, &[1, 2, 3], 100, 1).unwrap();
+        let mut r = R::with(Kind::Be, Discipline::Wfq, &[1, 2, 3], 100, 1).unwrap();
         for id in 0..5 {
-            r.submit_be(0, Task { id, work: 6 }).unwrap();
+            r.submit_be(T0, task(id, 6)).unwrap();
         }
-        assert_eq!(start(&mut r, 0).0, 0);
-        assert_eq!(start(&mut r, 0).0, 1);
-        assert_eq!(start(&mut r, 0).0, 2);
-        assert_eq!(r.next_decision(0), Ok(None));
+        assert_eq!(start(&mut r, T0).0, 0);
+        assert_eq!(start(&mut r, T0).0, 1);
+        assert_eq!(start(&mut r, T0).0, 2);
+        assert_eq!(r.next_decision(T0), Ok(None));
         // CPU 2 (3 MIPS) ends first, at 2 s; CPU 1 next, at 3 s.
-        assert_eq!(r.next_finish(), Some((2, 2 * S)));
-        r.complete(2 * S, 2).unwrap();
-        r.complete(3 * S, 1).unwrap();
+        assert_eq!(r.next_finish(), Some((2, secs(2))));
+        r.complete(secs(2), 2).unwrap();
+        r.complete(secs(3), 1).unwrap();
         // The cursor wrapped to CPU 0, which is busy: CPU 1 comes first, then CPU 2.
-        assert_eq!(start(&mut r, 3 * S).0, 1);
-        assert_eq!(start(&mut r, 3 * S).0, 2);
+        assert_eq!(start(&mut r, secs(3)).0, 1);
+        assert_eq!(start(&mut r, secs(3)).0, 2);
         assert_eq!(
             r.counts(),
             Counts {
@@ -814,7 +844,7 @@ mod tests {
     /// is taken (up to `MAX_TASK_WORK`).
     #[test]
     fn eq4_is_checked_only_when_workloads_are_known() {
-        let mut r = R::new(Kind::Gs, Discipline::Scfq, &[10], 100, 3).unwrap();
+        let mut r = R::with(Kind::Gs, Discipline::Scfq, &[10], 100, 3).unwrap();
         let exact = r.register(gs(2)).unwrap();
         let blind = r
             .register(Registration {
@@ -828,62 +858,60 @@ mod tests {
                 ..gs(2)
             })
             .unwrap();
-        let big = Task { id: 1, work: 51 };
+        let big = task(1, 51);
         assert_eq!(
-            r.submit_gs(0, exact, big).unwrap_err().reason,
+            r.submit_gs(T0, exact, big).unwrap_err().reason,
             Error::TaskTooLarge
         );
-        r.submit_gs(0, blind, big).unwrap();
-        r.submit_gs(0, admitting, Task { id: 3, ..big }).unwrap();
+        r.submit_gs(T0, blind, big).unwrap();
+        r.submit_gs(T0, admitting, Task { id: 3, ..big }).unwrap();
         let huge = Task {
             id: 2,
-            work: MAX_TASK_WORK + 1,
+            work: Work::new(MAX_TASK_WORK.get() + 1),
         };
         assert_eq!(
-            r.submit_gs(0, blind, huge).unwrap_err().reason,
+            r.submit_gs(T0, blind, huge).unwrap_err().reason,
             Error::TaskTooLarge
         );
     }
 
     #[test]
     fn wrong_class_unknown_and_busy_are_reported() {
-        let mut r = R::new(Kind::Gs, Discipline::Wfq, &[10], 100, 2).unwrap();
-        let t = Task { id: 9, work: 5 };
-        assert_eq!(r.submit_be(0, t).unwrap_err().reason, Error::WrongClass);
-        assert_eq!(r.submit_gs(0, 3, t).unwrap_err().reason, Error::Unknown);
+        let mut r = R::with(Kind::Gs, Discipline::Wfq, &[10], 100, 2).unwrap();
+        let t = task(9, 5);
+        assert_eq!(r.submit_be(T0, t).unwrap_err().reason, Error::WrongClass);
+        assert_eq!(r.submit_gs(T0, 3, t).unwrap_err().reason, Error::Unknown);
         let u = r.register(gs(5)).unwrap();
         assert_eq!(
-            r.submit_gs(0, u, Task { id: 1, work: 51 })
-                .unwrap_err()
-                .reason,
+            r.submit_gs(T0, u, task(1, 51)).unwrap_err().reason,
             Error::TaskTooLarge
         );
-        r.submit_gs(0, u, t).unwrap();
+        r.submit_gs(T0, u, t).unwrap();
         assert_eq!(r.deregister(u), Err(Error::Busy));
-        start(&mut r, 0);
+        start(&mut r, T0);
         assert_eq!(r.deregister(u), Err(Error::Busy));
-        assert_eq!(r.complete(0, 1), Err(Error::Unknown));
-        r.complete(S, 0).unwrap();
-        assert_eq!(r.complete(S, 0), Err(Error::Idle));
+        assert_eq!(r.complete(T0, 1), Err(Error::Unknown));
+        r.complete(secs(1), 0).unwrap();
+        assert_eq!(r.complete(secs(1), 0), Err(Error::Idle));
         // The resource's clock is at 1 s: an arrival dated earlier is refused (it would move the
         // clock back and let a CPU start a task before its previous one ended).
         assert_eq!(
-            r.submit_gs(S / 2, u, t).unwrap_err().reason,
+            r.submit_gs(Ticks::new(500_000), u, t).unwrap_err().reason,
             Error::TimeWentBackwards
         );
         assert!(r.deregister(u).is_ok());
         assert_eq!(
-            R::new(Kind::Gs, Discipline::Wfq, &[], 1, 1).unwrap_err(),
+            R::with(Kind::Gs, Discipline::Wfq, &[], 1, 1).unwrap_err(),
             Error::InvalidParameter(Param::Capacity)
         );
-        let mut b = R::new(Kind::Be, Discipline::Wfq, &[1], 1, 1).unwrap();
+        let mut b = R::with(Kind::Be, Discipline::Wfq, &[1], 1, 1).unwrap();
         assert_eq!(b.register(gs(1)), Err(Error::WrongClass));
     }
 
     #[test]
     fn gs_and_be_tasks_share_the_queue_and_a_paused_task_always_has_a_place() {
         for preemptive in [false, true] {
-            let mut r = Resource::<4, 4, 2>::new(
+            let mut r = Resource::<4, 4, 2>::with(
                 Kind::GsBePriority { preemptive },
                 Discipline::Scfq,
                 &[10, 10],
@@ -895,25 +923,25 @@ mod tests {
             // Two BE tasks run; GS tasks then fill the four entries, less, at a preemptive
             // resource, the two kept for pausing the BE tasks.
             for id in 0..2 {
-                r.submit_be(0, Task { id, work: 100 }).unwrap();
+                r.submit_be(T0, task(id, 100)).unwrap();
             }
-            start(&mut r, 0);
-            start(&mut r, 0);
+            start(&mut r, T0);
+            start(&mut r, T0);
             let mut id = 10;
-            while r.submit_gs(0, u, Task { id, work: 10 }).is_ok() {
+            while r.submit_gs(T0, u, task(id, 10)).is_ok() {
                 id += 1;
             }
             assert_eq!(r.counts().queued_gs, if preemptive { 2 } else { 4 });
             assert_eq!(
-                r.submit_be(0, Task { id, work: 1 }).unwrap_err().reason,
+                r.submit_be(T0, task(id, 1)).unwrap_err().reason,
                 Error::Full
             );
             if preemptive {
                 // Each BE task is paused into the entry kept for it, and a GS task takes its CPU.
                 for _ in 0..2 {
-                    let d = r.next_decision(S).unwrap();
+                    let d = r.next_decision(secs(1)).unwrap();
                     assert!(matches!(d, Some(Decision::Preempt { .. })), "{d:?}");
-                    assert_eq!(start(&mut r, S).2, Class::Gs);
+                    assert_eq!(start(&mut r, secs(1)).2, Class::Gs);
                 }
                 assert_eq!(r.counts().queued_be, 2);
             }

@@ -402,7 +402,7 @@ impl<'a> Profile<'a> {
         if nodes == 0 {
             return Err(Error::InvalidParameter(Param::Capacity));
         }
-        if duration == 0 {
+        if duration == Ticks::ZERO {
             return Err(Error::InvalidParameter(Param::Delay));
         }
         if nodes > self.nodes {
@@ -418,7 +418,7 @@ impl<'a> Profile<'a> {
         let mut candidate = fits(d0, r0).then_some(from);
         for s in later {
             // The run of fitting steps from the candidate reaches s.at (> candidate).
-            if let Some(c) = candidate.filter(|&c| s.at - c >= duration) {
+            if let Some(c) = candidate.filter(|&c| s.at.get() - c.get() >= duration.get()) {
                 return Ok(Some(c));
             }
             if !fits(s.down, s.reserved) {
@@ -428,7 +428,7 @@ impl<'a> Profile<'a> {
             }
         }
         // The last step runs to Ticks::MAX, the end of schedulable time.
-        Ok(candidate.filter(|&c| Ticks::MAX - c >= duration))
+        Ok(candidate.filter(|&c| u64::MAX - c.get() >= duration.get()))
     }
 
     fn overcommitted(&self, from: Ticks) -> Option<Span> {
@@ -460,7 +460,7 @@ fn forget_before(steps: &mut VecView<Step>, t: Ticks) {
         // The breakpoints after `t` keep their order; the current one moves to time 0.
         vecops::drain_front(steps, past - 1);
         if let Some(first) = steps.first_mut() {
-            first.at = 0;
+            first.at = Ticks::ZERO;
         }
     }
 }
@@ -595,44 +595,54 @@ fn insert_breakpoint(steps: &mut VecView<Step>, step: Step) -> Result<(), Step> 
 mod tests {
     use super::*;
 
+    fn t(ticks: u64) -> Ticks {
+        Ticks::new(ticks)
+    }
+
     #[test]
     fn conservative_backfilling_places_each_job_at_its_earliest_fit() {
-        let mut t = SlotTable::<8>::new(4).unwrap();
+        let mut table = SlotTable::<8>::new(4).unwrap();
         // A running job of 3 nodes until 10, then a queued 4-node job: it waits for 10.
-        t.reserve(0, 10, 3).unwrap();
-        assert_eq!(t.earliest_fit(0, 4, 5), Ok(Some(10)));
-        t.reserve(10, 15, 4).unwrap();
+        table.reserve(t(0), t(10), 3).unwrap();
+        assert_eq!(table.earliest_fit(t(0), 4, t(5)), Ok(Some(t(10))));
+        table.reserve(t(10), t(15), 4).unwrap();
         // A short 1-node job backfills now; a long one would delay the 4-node job.
-        assert_eq!(t.earliest_fit(0, 1, 10), Ok(Some(0)));
-        assert_eq!(t.earliest_fit(0, 1, 11), Ok(Some(15)));
+        assert_eq!(table.earliest_fit(t(0), 1, t(10)), Ok(Some(t(0))));
+        assert_eq!(table.earliest_fit(t(0), 1, t(11)), Ok(Some(t(15))));
         // The running job completes early at 6: its tail is released (a breakpoint at 6).
-        assert_eq!(t.len(), 3);
-        t.release(6, 10, 3).unwrap();
-        assert_eq!(t.earliest_fit(0, 4, 4), Ok(Some(6)));
-        assert_eq!(t.len(), 4);
+        assert_eq!(table.len(), 3);
+        table.release(t(6), t(10), 3).unwrap();
+        assert_eq!(table.earliest_fit(t(0), 4, t(4)), Ok(Some(t(6))));
+        assert_eq!(table.len(), 4);
     }
 
     #[test]
     fn a_failure_reports_the_reservations_it_hits() {
-        let mut t = SlotTable::<8>::new(4).unwrap();
-        t.reserve(0, 10, 4).unwrap();
-        let hit = t.node_down(5, Ticks::MAX, 1).unwrap();
-        assert_eq!(hit, Some(Span { start: 5, end: 10 }));
-        assert_eq!(t.free_at(7), -1);
-        assert_eq!(t.free_at(12), 3);
-        // Stopping the request frees its nodes from the failure on.
-        t.release(5, 10, 4).unwrap();
-        assert_eq!(t.overcommitted(0), None);
-        // A repair at 20.
-        t.node_up(20, Ticks::MAX, 1).unwrap();
-        assert_eq!(t.free_at(20), 4);
+        let mut table = SlotTable::<8>::new(4).unwrap();
+        table.reserve(t(0), t(10), 4).unwrap();
+        let hit = table.node_down(t(5), Ticks::MAX, 1).unwrap();
         assert_eq!(
-            t.node_up(20, 30, 1),
+            hit,
+            Some(Span {
+                start: t(5),
+                end: t(10)
+            })
+        );
+        assert_eq!(table.free_at(t(7)), -1);
+        assert_eq!(table.free_at(t(12)), 3);
+        // Stopping the request frees its nodes from the failure on.
+        table.release(t(5), t(10), 4).unwrap();
+        assert_eq!(table.overcommitted(t(0)), None);
+        // A repair at 20.
+        table.node_up(t(20), Ticks::MAX, 1).unwrap();
+        assert_eq!(table.free_at(t(20)), 4);
+        assert_eq!(
+            table.node_up(t(20), t(30), 1),
             Err(Refused::new(
                 Error::NotReserved,
                 Request {
-                    start: 20,
-                    end: 30,
+                    start: t(20),
+                    end: t(30),
                     nodes: 1
                 }
             ))

@@ -2,9 +2,9 @@
 //!
 //! | quantity | type | unit | range |
 //! | --- | --- | --- | --- |
-//! | time, durations | [`Ticks`] (`u64`) | 1 microsecond | 584,000 years |
-//! | work, task sizes, bursts (sigma) | [`Work`] (`u64`) | MI, million instructions | |
-//! | capacity, rates (rho, g) | [`Mips`] (`u64`) | MI per second | |
+//! | time instants and durations | [`Ticks`] (newtype over `u64`) | 1 microsecond | 584,000 years |
+//! | work, task sizes, bursts (sigma) | [`Work`] (newtype over `u64`) | MI, million instructions | |
+//! | capacity, rates (rho, g) | [`Mips`] (newtype over `u64`) | MI per second | |
 //! | bucket credit | [`Instructions`] (`i64`) | instructions = MI x 10^6 = MIPS x tick | +- 9.2e18 |
 //! | weights | [`Weight`] (`u16`) | dimensionless, `>= 1` | 1 ..= 65,535 |
 //! | nodes of a cluster (VMs, processors) | [`Nodes`] (`u32`) | one node | 0 ..= 4,294,967,295 |
@@ -13,19 +13,134 @@
 //! integers in [`Instructions`]: the leaky bucket never rounds. Durations of work are rounded *up*
 //! (a bound must never be under-estimated); work done in a duration is rounded *down*.
 //!
+//! # Newtypes
+//! [`Ticks`], [`Work`] and [`Mips`] are `#[repr(transparent)]` newtypes over `u64`, so that
+//! passing a rate where a burst is expected (`Bucket::new(now, rho, sigma, imax, ..)` takes four
+//! numbers of three units) is a compile error, at no cost in size or speed. Each is built with
+//! `new` and read with `get` (the field is private: the representation is not part of the API,
+//! and every place that leaves the unit is a visible `get`). They carry only the operations the
+//! kernel uses, all explicit about overflow (`checked_*`, `saturating_*`): no `+` or `-` that
+//! could wrap silently in a release build. A product or quotient of two units changes the unit,
+//! so it is a named function: [`exec_ticks`] (`Work / Mips -> Ticks`, rounded up), [`work_in`]
+//! (`Mips x Ticks -> Work`, rounded down) and [`instructions`] (`Work -> Instructions`).
+//!
+//! One type, [`Ticks`], holds both instants and durations. The kernel has no clock and no epoch:
+//! `now` is whatever the caller counts from (boot, the start of a simulation), so an instant is
+//! the duration since the caller's origin, and the two share one representation and one range.
+//! Splitting them (smoltcp's `Instant` and `Duration`) would mainly guard against adding two
+//! instants, which the kernel's code never needs to do, at the price of three mixed operator sets
+//! and a second type in every signature that takes both (`earliest_fit(from, nodes, duration)`).
+//!
 //! Configuration may arrive in floating point (seconds, MIPS); the `*_from_f64` helpers convert it
 //! once, at set-up, checking that it is finite and in range. Nothing on a per-task path uses floats.
 
+use core::fmt;
 use core::num::{NonZeroU64, NonZeroU128};
 
 use crate::error::{Error, Param};
 
-/// Time and durations, in microseconds.
-pub type Ticks = u64;
-/// Computational work, in million instructions (MI).
-pub type Work = u64;
-/// Computational capacity or rate, in million instructions per second (MIPS).
-pub type Mips = u64;
+/// Defines a unit: a `#[repr(transparent)]` newtype over `u64` with `ZERO`, `MAX`, `new`, `get`,
+/// `Display` with its unit's symbol, and the listed overflow-explicit operations.
+macro_rules! unit {
+    ($(#[$doc:meta])* $name:ident, $symbol:literal, [$($op:ident),* $(,)?]) => {
+        $(#[$doc])*
+        #[repr(transparent)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+        #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+        pub struct $name(u64);
+
+        impl $name {
+            /// Zero.
+            pub const ZERO: Self = Self(0);
+            /// The largest value.
+            pub const MAX: Self = Self(u64::MAX);
+
+            #[doc = concat!("A value of `n` ", $symbol, ".")]
+            #[inline]
+            pub const fn new(n: u64) -> Self {
+                Self(n)
+            }
+
+            #[doc = concat!("The value, in ", $symbol, ".")]
+            #[inline]
+            pub const fn get(self) -> u64 {
+                self.0
+            }
+
+            $(unit!(@op $op);)*
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, concat!("{} ", $symbol), self.0)
+            }
+        }
+    };
+    (@op checked_add) => {
+        unit!(@checked checked_add, Self, [0], "`self + rhs`, or `None` on overflow.");
+    };
+    (@op checked_sub) => {
+        unit!(@checked checked_sub, Self, [0], "`self - rhs`, or `None` if `rhs` is larger.");
+    };
+    (@op checked_mul) => {
+        unit!(@checked checked_mul, u64, [], "`self` times the count `rhs`, or `None` on overflow.");
+    };
+    (@op saturating_add) => {
+        unit!(@saturating saturating_add, Self, [0], "`self + rhs`, at most `MAX`.");
+    };
+    (@op saturating_sub) => {
+        unit!(@saturating saturating_sub, Self, [0], "`self - rhs`, at least zero.");
+    };
+    (@op saturating_mul) => {
+        unit!(@saturating saturating_mul, u64, [], "`self` times the count `rhs`, at most `MAX`.");
+    };
+    // `rhs` is another value of the unit (its field `0` is read) or a plain count.
+    (@checked $op:ident, $rhs:ty, [$($field:tt)?], $doc:literal) => {
+        #[doc = $doc]
+        #[inline]
+        pub const fn $op(self, rhs: $rhs) -> Option<Self> {
+            match self.0.$op(rhs $(.$field)?) {
+                Some(n) => Some(Self(n)),
+                None => None,
+            }
+        }
+    };
+    (@saturating $op:ident, $rhs:ty, [$($field:tt)?], $doc:literal) => {
+        #[doc = $doc]
+        #[inline]
+        pub const fn $op(self, rhs: $rhs) -> Self {
+            Self(self.0.$op(rhs $(.$field)?))
+        }
+    };
+}
+
+unit!(
+    /// A time instant or a duration, in microseconds (ticks).
+    Ticks,
+    "µs",
+    [checked_add, checked_sub, saturating_add, saturating_sub]
+);
+unit!(
+    /// Computational work, in million instructions (MI).
+    Work,
+    "MI",
+    [checked_add, saturating_add, saturating_sub, checked_mul, saturating_mul]
+);
+unit!(
+    /// Computational capacity or rate, in million instructions per second (MIPS).
+    Mips,
+    "MIPS",
+    [checked_add]
+);
+
+impl Ticks {
+    /// `secs` whole seconds, saturating at [`Ticks::MAX`] (about 584,000 years).
+    #[inline]
+    pub const fn from_secs(secs: u64) -> Self {
+        Self(secs.saturating_mul(TICKS_PER_SECOND))
+    }
+}
+
 /// Work in single instructions: the unit of bucket credit (`MI * 10^6`, or `MIPS * ticks`).
 pub type Instructions = i64;
 /// A share weight; zero is not a weight.
@@ -39,7 +154,11 @@ pub const TICKS_PER_SECOND: u64 = 1_000_000;
 /// The largest task a resource may declare as its maximum (2^39 MI, about 5.5e11 MI: 244 days of
 /// work on one 26,000 MIPS CPU). The limit keeps every finish tag of a queue of `2^8` maximal tasks
 /// inside the half-range of the wrap-around virtual clock (see [`crate::vtime`]).
-pub const MAX_TASK_WORK: Work = 1 << 39;
+pub const MAX_TASK_WORK: Work = Work(1 << 39);
+
+/// The largest capacity a resource or queue accepts: 2^40 MIPS (about 4e7 times the paper's
+/// largest resource). It keeps the fair queue's clock arithmetic in 64 bits.
+pub const MAX_CAPACITY: Mips = Mips(1 << 40);
 
 /// Time to execute `work` at `rate`, rounded up to whole ticks.
 ///
@@ -47,30 +166,29 @@ pub const MAX_TASK_WORK: Work = 1 << 39;
 /// if the duration does not fit in [`Ticks`].
 #[inline]
 pub fn exec_ticks(work: Work, rate: Mips) -> Result<Ticks, Error> {
-    if rate == 0 {
+    if rate == Mips::ZERO {
         return Err(Error::InvalidParameter(Param::Capacity));
     }
-    mul_div(work, TICKS_PER_SECOND, rate, true).ok_or(Error::Overflow)
+    mul_div(work.0, TICKS_PER_SECOND, rate.0, true)
+        .map(Ticks)
+        .ok_or(Error::Overflow)
 }
 
-/// Work done in `ticks` at `rate`, rounded down to whole MI (saturating at `Work::MAX`).
+/// Work done in `ticks` at `rate`, rounded down to whole MI (saturating at [`Work::MAX`]).
 #[inline]
 pub fn work_in(rate: Mips, ticks: Ticks) -> Work {
-    let instr = u128::from(rate) * u128::from(ticks);
-    Work::try_from(instr / u128::from(TICKS_PER_SECOND)).unwrap_or(Work::MAX)
+    let instr = u128::from(rate.0) * u128::from(ticks.0);
+    Work(u64::try_from(instr / u128::from(TICKS_PER_SECOND)).unwrap_or(u64::MAX))
 }
 
 /// `work` expressed in instructions. Errors: [`Error::Overflow`] above about 9.2e12 MI.
 #[inline]
 pub fn instructions(work: Work) -> Result<Instructions, Error> {
-    work.checked_mul(TICKS_PER_SECOND)
+    work.0
+        .checked_mul(TICKS_PER_SECOND)
         .and_then(|i| Instructions::try_from(i).ok())
         .ok_or(Error::Overflow)
 }
-
-/// The largest capacity a resource or queue accepts: 2^40 MIPS (about 4e7 times the paper's
-/// largest resource). It keeps the fair queue's clock arithmetic in 64 bits.
-pub const MAX_CAPACITY: Mips = 1 << 40;
 
 /// `a * b / d`, rounded up or down; `None` if `d` is zero or the result exceeds `u64`. Uses 64-bit
 /// arithmetic when the product fits, 128-bit otherwise.
@@ -101,12 +219,13 @@ fn mul_div_wide(a: u64, b: u64, d: NonZeroU64, up: bool) -> Option<u64> {
 /// Errors: [`Error::InvalidParameter`] with `param` if `secs` is negative, not finite, or too large.
 pub fn ticks_from_secs_f64(secs: f64, param: Param) -> Result<Ticks, Error> {
     let ticks = libm::ceil(secs * TICKS_PER_SECOND as f64);
-    to_u64(ticks, param)
+    to_u64(ticks, param).map(Ticks)
 }
 
 /// A floating-point quantity (MI, MIPS) from configuration to an integer, rounding in the
 /// direction `up` says: up for demands (a user's rho, sigma, maximum task), down for supplies (a
-/// resource's capacity), so that conversion never makes a guarantee look better than it is.
+/// resource's capacity), so that conversion never makes a guarantee look better than it is. The
+/// caller names the unit: `Work::new(quantity_from_f64(..)?)`, `Mips::new(..)`.
 ///
 /// Errors: [`Error::InvalidParameter`] with `param` if `x` is negative, not finite, or too large.
 pub fn quantity_from_f64(x: f64, up: bool, param: Param) -> Result<u64, Error> {
@@ -130,14 +249,12 @@ mod tests {
     #[test]
     fn exec_time_rounds_up_and_matches_the_paper_example() {
         // One U1 task (419,900,000 MI) on R1 (780,000 MIPS): 538.33... s, rounded up.
-        assert_eq!(exec_ticks(419_900_000, 780_000), Ok(538_333_334));
-        assert_eq!(exec_ticks(1, 3), Ok(333_334));
-        assert_eq!(exec_ticks(0, 3), Ok(0));
-        assert_eq!(
-            exec_ticks(5, 0),
-            Err(Error::InvalidParameter(Param::Capacity))
-        );
-        assert_eq!(exec_ticks(u64::MAX, 1), Err(Error::Overflow));
+        let exec = |w, r| exec_ticks(Work::new(w), Mips::new(r)).map(Ticks::get);
+        assert_eq!(exec(419_900_000, 780_000), Ok(538_333_334));
+        assert_eq!(exec(1, 3), Ok(333_334));
+        assert_eq!(exec(0, 3), Ok(0));
+        assert_eq!(exec(5, 0), Err(Error::InvalidParameter(Param::Capacity)));
+        assert_eq!(exec(u64::MAX, 1), Err(Error::Overflow));
     }
 
     #[test]
@@ -151,14 +268,31 @@ mod tests {
 
     #[test]
     fn work_done_rounds_down_and_saturates() {
-        assert_eq!(work_in(3, 333_333), 0);
-        assert_eq!(work_in(3, 333_334), 1);
-        assert_eq!(work_in(u64::MAX, u64::MAX), Work::MAX);
+        let done = |r, t| work_in(Mips::new(r), Ticks::new(t)).get();
+        assert_eq!(done(3, 333_333), 0);
+        assert_eq!(done(3, 333_334), 1);
+        assert_eq!(work_in(Mips::MAX, Ticks::MAX), Work::MAX);
+    }
+
+    #[test]
+    fn units_convert_and_print_with_their_symbols() {
+        assert_eq!(Ticks::from_secs(3), Ticks::new(3 * TICKS_PER_SECOND));
+        assert_eq!(Ticks::from_secs(u64::MAX), Ticks::MAX);
+        assert_eq!(instructions(Work::new(2)), Ok(2_000_000));
+        assert_eq!(instructions(Work::MAX), Err(Error::Overflow));
+        extern crate std;
+        use std::string::ToString;
+        assert_eq!(Ticks::new(5).to_string(), "5 µs");
+        assert_eq!(Work::new(6).to_string(), "6 MI");
+        assert_eq!(Mips::new(7).to_string(), "7 MIPS");
     }
 
     #[test]
     fn float_configuration_is_checked() {
-        assert_eq!(ticks_from_secs_f64(1.5, Param::Delay), Ok(1_500_000));
+        assert_eq!(
+            ticks_from_secs_f64(1.5, Param::Delay),
+            Ok(Ticks::new(1_500_000))
+        );
         assert!(ticks_from_secs_f64(-1.0, Param::Delay).is_err());
         assert!(ticks_from_secs_f64(f64::NAN, Param::Delay).is_err());
         assert!(quantity_from_f64(f64::INFINITY, true, Param::Rate).is_err());

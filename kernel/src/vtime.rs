@@ -103,7 +103,7 @@ impl InvWeight {
     /// to [`crate::units::MAX_TASK_WORK`].
     #[inline]
     pub fn span(self, work: Work) -> u64 {
-        let p = (u128::from(work) * u128::from(self.0)).div_ceil(1 << (48 - FRAC_BITS));
+        let p = (u128::from(work.get()) * u128::from(self.0)).div_ceil(1 << (48 - FRAC_BITS));
         u64::try_from(p).unwrap_or(u64::MAX)
     }
 }
@@ -124,10 +124,10 @@ mod tests {
 
     #[test]
     fn span_is_work_over_weight_in_sixteenth_bits() {
-        assert_eq!(InvWeight::new(1).unwrap().span(3), 3 << 16);
-        assert_eq!(InvWeight::new(4).unwrap().span(2), 1 << 15);
+        assert_eq!(InvWeight::new(1).unwrap().span(Work::new(3)), 3 << 16);
+        assert_eq!(InvWeight::new(4).unwrap().span(Work::new(2)), 1 << 15);
         // 1/3 rounds up, never down.
-        assert_eq!(InvWeight::new(3).unwrap().span(1), 21_846);
+        assert_eq!(InvWeight::new(3).unwrap().span(Work::new(1)), 21_846);
         assert!(InvWeight::new(0).is_none());
         assert_eq!(InvWeight::new(1), Some(InvWeight::ONE));
     }

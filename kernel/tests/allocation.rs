@@ -23,6 +23,7 @@ use qosgate_kernel::allocate::{
 use qosgate_kernel::broker::{
     self, BrokerError, ModelField, Provider, ReliableCloud, TransientCluster, no_redirection, route,
 };
+use qosgate_kernel::{Invalid, Problem};
 use qosgate_testkit::broker::drop_and_resolve;
 use qosgate_testkit::transfer::no_pairwise_transfer_lowers;
 
@@ -30,6 +31,16 @@ const N: usize = 16;
 
 /// The transfers tried between two clusters or providers, as fractions of the most that fits.
 const FRACTIONS: [f64; 4] = [1e-3, 0.1, 0.5, 0.999];
+
+/// PAP's refusal of `input` for `problem`.
+fn pap_invalid(input: Input, problem: Problem) -> PapError {
+    PapError::Invalid(Invalid { input, problem })
+}
+
+/// The broker's refusal of `input` for `problem`.
+fn broker_invalid(input: broker::Input, problem: Problem) -> BrokerError {
+    BrokerError::Invalid(Invalid { input, problem })
+}
 
 /// 1024 cases per property, or `PROPTEST_CASES` for a deeper run.
 fn cases() -> u32 {
@@ -253,11 +264,11 @@ proptest! {
         let mut bad = cs.clone();
         let c = &mut bad[j];
         let want = match how {
-            0 => { c.theta = f64::NAN; PapError::NotFinite(Input::Theta(j)) }
-            1 => { c.omega = f64::INFINITY; PapError::NotFinite(Input::Omega(j)) }
-            2 => { c.local_rate = -1.0; PapError::Negative(Input::LocalRate(j)) }
-            3 => { c.mu = -0.0 - 1e-300; PapError::Negative(Input::Mu(j)) }
-            4 => { c.theta = 0.0; c.omega = 1.0; PapError::ThetaZero { cluster: j } }
+            0 => { c.theta = f64::NAN; pap_invalid(Input::Theta(j), Problem::NotFinite) }
+            1 => { c.omega = f64::INFINITY; pap_invalid(Input::Omega(j), Problem::NotFinite) }
+            2 => { c.local_rate = -1.0; pap_invalid(Input::LocalRate(j), Problem::Negative) }
+            3 => { c.mu = -0.0 - 1e-300; pap_invalid(Input::Mu(j), Problem::Negative) }
+            4 => { c.theta = 0.0; c.omega = 1.0; pap_invalid(Input::Theta(j), Problem::NotPositive) }
             5 => { c.omega = c.theta * c.theta * 0.999; PapError::OmegaBelowThetaSquared { cluster: j } }
             6 => { c.mu = c.tau * c.tau * 0.999; PapError::MuBelowTauSquared { cluster: j } }
             7 => { c.local_rate = 1.0; c.tau = 1.0; c.mu = 1.5; PapError::Saturated { cluster: j } }
@@ -327,12 +338,12 @@ proptest! {
         let mut bad = ps.clone();
         let (mut l2, mut v2) = (l, v);
         let want = match how {
-            0 => { bad[i].mu = f64::NAN; BrokerError::NotFinite(broker::Input::Mu(i)) }
-            1 => { bad[i].mu = 0.0; BrokerError::OutOfRange(broker::Input::Mu(i)) }
-            2 => { bad[i].cs2 = -0.5; BrokerError::OutOfRange(broker::Input::Cs2(i)) }
-            3 => { bad[i].cost = 0.0; BrokerError::OutOfRange(broker::Input::Cost(i)) }
-            4 => { l2 = 0.0; BrokerError::OutOfRange(broker::Input::ArrivalRate) }
-            5 => { v2 = f64::NEG_INFINITY; BrokerError::NotFinite(broker::Input::ArrivalVariance) }
+            0 => { bad[i].mu = f64::NAN; broker_invalid(broker::Input::Mu(i), Problem::NotFinite) }
+            1 => { bad[i].mu = 0.0; broker_invalid(broker::Input::Mu(i), Problem::NotPositive) }
+            2 => { bad[i].cs2 = -0.5; broker_invalid(broker::Input::Cs2(i), Problem::Negative) }
+            3 => { bad[i].cost = 0.0; broker_invalid(broker::Input::Cost(i), Problem::NotPositive) }
+            4 => { l2 = 0.0; broker_invalid(broker::Input::ArrivalRate, Problem::NotPositive) }
+            5 => { v2 = f64::NEG_INFINITY; broker_invalid(broker::Input::ArrivalVariance, Problem::NotFinite) }
             6 => { l2 = ps.iter().map(|p| p.mu).sum::<f64>() * 1.01; BrokerError::Overload }
             _ => {
                 // Deterministic arrivals (sigma_I = 0) at a provider 10x faster than the load:
@@ -435,20 +446,32 @@ fn pap_input_errors_are_typed() {
         tau: 1.0,
         mu: 1.0,
     };
-    assert_eq!(pap::<2>(&[], 0.1, 1e-9), Err(PapError::NoClusters));
-    assert_eq!(pap::<1>(&[c, c], 0.1, 1e-9), Err(PapError::TooManyClusters));
+    assert_eq!(
+        pap::<2>(&[], 0.1, 1e-9),
+        Err(pap_invalid(Input::Clusters, Problem::Empty))
+    );
+    assert_eq!(
+        pap::<1>(&[c, c], 0.1, 1e-9),
+        Err(pap_invalid(Input::Clusters, Problem::TooMany))
+    );
     assert_eq!(
         pap::<2>(&[c], f64::NAN, 1e-9),
-        Err(PapError::NotFinite(Input::ExternalRate))
+        Err(pap_invalid(Input::ExternalRate, Problem::NotFinite))
     );
     assert_eq!(
         pap::<2>(&[c], -1.0, 1e-9),
-        Err(PapError::Negative(Input::ExternalRate))
+        Err(pap_invalid(Input::ExternalRate, Problem::Negative))
     );
-    for eps in [0.0, 1e-13, 0.6, f64::NAN, f64::INFINITY] {
+    for (eps, problem) in [
+        (0.0, Problem::OutOfRange),
+        (1e-13, Problem::OutOfRange),
+        (0.6, Problem::OutOfRange),
+        (f64::NAN, Problem::NotFinite),
+        (f64::INFINITY, Problem::NotFinite),
+    ] {
         assert_eq!(
             pap::<2>(&[c], 0.1, eps),
-            Err(PapError::EpsilonOutOfRange),
+            Err(pap_invalid(Input::Epsilon, problem)),
             "{eps}"
         );
     }
@@ -459,7 +482,7 @@ fn pap_input_errors_are_typed() {
     );
     assert_eq!(
         allocate::objective(&[c], &[]),
-        Err(PapError::LengthMismatch)
+        Err(pap_invalid(Input::LambdaHats, Problem::LengthMismatch))
     );
 }
 
@@ -477,10 +500,21 @@ fn baselines_follow_eq25_to_27() {
     let bcf = biggest_cluster_first::<4>(&[128_000.0, 384_000.0, 537_600.0], 1.0).unwrap();
     assert!((bcf.lambda_hat()[1] - 384_000.0 / 1_049_600.0).abs() < 1e-15);
     assert_eq!(bcf.z(), None);
-    assert_eq!(round_robin::<2>(3, 1.0), Err(PapError::TooManyClusters));
+    assert_eq!(
+        round_robin::<2>(3, 1.0),
+        Err(pap_invalid(Input::Clusters, Problem::TooMany))
+    );
     assert_eq!(
         least_rate_first::<4>(&[0.1, -0.3], 1.0),
-        Err(PapError::Negative(Input::LocalRate(1)))
+        Err(pap_invalid(Input::LocalRate(1), Problem::Negative))
+    );
+    assert_eq!(
+        biggest_cluster_first::<4>(&[0.0, 0.0], 1.0),
+        Err(PapError::AllSpeedsZero)
+    );
+    assert_eq!(
+        biggest_cluster_first::<4>(&[f64::MAX, f64::MAX], 1.0),
+        Err(PapError::Overflow)
     );
 }
 
@@ -521,7 +555,10 @@ fn service_models_follow_eq8_to_13() {
             ..cl
         }
         .service(),
-        Err(BrokerError::Model(ModelField::AvailabilityMean))
+        Err(broker_invalid(
+            broker::Input::Model(ModelField::AvailabilityMean),
+            Problem::NotPositive
+        ))
     );
     assert_eq!(
         ReliableCloud {
@@ -529,7 +566,10 @@ fn service_models_follow_eq8_to_13() {
             ..cloud
         }
         .service(),
-        Err(BrokerError::Model(ModelField::Nodes))
+        Err(broker_invalid(
+            broker::Input::Model(ModelField::Nodes),
+            Problem::NotFinite
+        ))
     );
 }
 
@@ -564,6 +604,15 @@ fn service_time_helpers_follow_eq16_to_19() {
     assert_eq!(mean_service_time(5.0, 420.0, 2100.0), Ok(1.0));
     assert_eq!(
         mean_service_time(5.0, 420.0, 0.0),
-        Err(PapError::InvalidWorkload)
+        Err(pap_invalid(Input::TotalSpeed, Problem::NotPositive))
     );
+    assert_eq!(
+        mean_service_time(-5.0, 420.0, 1.0),
+        Err(pap_invalid(Input::MeanVms, Problem::Negative))
+    );
+    assert_eq!(
+        second_moment(2.0, f64::NAN),
+        Err(pap_invalid(Input::Cv, Problem::NotFinite))
+    );
+    assert_eq!(second_moment(1e200, 1e200), Err(PapError::Overflow));
 }

@@ -11,7 +11,8 @@
 
 use proptest::prelude::*;
 use proptest::test_runner::{RngAlgorithm, TestCaseError, TestRng};
-use qosgate_kernel::dispatch::{Bernoulli, Billiard, DispatchError, MIN_PROBABILITY, Rtdp};
+use qosgate_kernel::dispatch::{Bernoulli, Billiard, DispatchError, Input, MIN_PROBABILITY, Rtdp};
+use qosgate_kernel::{Invalid, Problem};
 
 /// Cluster capacity of the dispatchers under test.
 const N: usize = 8;
@@ -119,16 +120,18 @@ fn probabilities() -> impl Strategy<Value = Vec<f64>> {
 /// has no fastest cluster: ask with `fastest = 0`.
 fn refusal(p: &[f64], fastest: usize) -> Option<DispatchError> {
     let bad = |f: fn(&f64) -> bool| p.iter().position(f).map(|i| i as u16);
+    let invalid = |input, problem| Some(DispatchError::Invalid(Invalid { input, problem }));
     if p.is_empty() {
-        Some(DispatchError::NoClusters)
+        invalid(Input::Probabilities, Problem::Empty)
     } else if p.len() > N {
-        Some(DispatchError::TooManyClusters)
+        invalid(Input::Probabilities, Problem::TooMany)
     } else if let Some(i) = bad(|x| !x.is_finite() || *x < 0.0) {
-        Some(if p[usize::from(i)].is_finite() {
-            DispatchError::ProbabilityNegative(i)
+        let problem = if p[usize::from(i)].is_finite() {
+            Problem::Negative
         } else {
-            DispatchError::ProbabilityNotFinite(i)
-        })
+            Problem::NotFinite
+        };
+        invalid(Input::Probability(i), problem)
     } else if p.iter().all(|&x| x == 0.0) {
         Some(DispatchError::AllProbabilitiesZero)
     } else {
@@ -139,7 +142,7 @@ fn refusal(p: &[f64], fastest: usize) -> Option<DispatchError> {
             .position(|&x| x > 0.0 && (x / max) / sum < MIN_PROBABILITY)
         {
             Some(i) => Some(DispatchError::ProbabilityTooSmall(i as u16)),
-            None if fastest >= p.len() => Some(DispatchError::FastestOutOfRange),
+            None if fastest >= p.len() => invalid(Input::Fastest, Problem::OutOfRange),
             None => None,
         }
     }
@@ -539,7 +542,7 @@ fn dispatcher_sizes_are_fixed_and_small() {
     for (name, bytes) in sizes {
         eprintln!("{name}: {bytes} bytes");
     }
-    assert!(size_of::<DispatchError>() <= 4);
+    assert!(size_of::<DispatchError>() <= 8);
     assert!(size_of::<Billiard<8>>() <= 18 * 8 + 16);
     assert!(size_of::<Bernoulli<8>>() <= 4 * 8 + 4);
 }

@@ -15,9 +15,10 @@ use qosgate_kernel::bucket::{Bucket, Knowledge, Oversize};
 use qosgate_kernel::fairq::{Discipline, FairQueue};
 use qosgate_kernel::registry::{RateBasis, Registration};
 use qosgate_kernel::resource::Kind;
-use qosgate_kernel::units::{TICKS_PER_SECOND, Ticks, instructions};
+use qosgate_kernel::units::{Mips, TICKS_PER_SECOND, Ticks, Work, instructions};
 
-const S: Ticks = TICKS_PER_SECOND;
+/// One second, in ticks.
+const S: u64 = TICKS_PER_SECOND;
 
 fn kind() -> impl Strategy<Value = Kind> {
     prop_oneof![
@@ -109,10 +110,10 @@ fn assert_bounds_hold(s: &Scenario) -> Result<(), TestCaseError> {
     let reserved = s.run_on(RateBasis::Reserved);
     for r in current.gs.iter().chain(&reserved.gs) {
         prop_assert!(
-            r.finished - r.arrived <= r.bound,
-            "user {} waited {} ticks at the resource, bound {}",
+            r.delay() <= r.bound,
+            "user {} waited {} at the resource, bound {}",
             r.user,
-            r.finished - r.arrived,
+            r.delay(),
             r.bound
         );
     }
@@ -124,7 +125,7 @@ fn assert_bounds_hold(s: &Scenario) -> Result<(), TestCaseError> {
 /// stays within SCFQ's own bound, which is what the kernel gives an SCFQ resource.
 #[test]
 fn scfq_can_exceed_the_wfq_form_bound_so_it_has_its_own() {
-    let user = |weight, imax, tasks: &[(u64, Ticks)]| User {
+    let user = |weight, imax, tasks: &[(u64, u64)]| User {
         weight,
         rho_pct: 100,
         m: 1,
@@ -171,31 +172,31 @@ fn scfq_can_exceed_the_wfq_form_bound_so_it_has_its_own() {
     let over_wfq_form = out
         .gs
         .iter()
-        .filter(|r| r.finished - r.arrived > wfq_form(r.user))
+        .filter(|r| r.delay() > wfq_form(r.user))
         .count();
     assert!(
         over_wfq_form > 0,
         "some task exceeds the WFQ-form bound under SCFQ"
     );
     assert!(
-        out.gs.iter().all(|r| r.finished - r.arrived <= r.bound),
+        out.gs.iter().all(|r| r.delay() <= r.bound),
         "all within SCFQ's bound"
     );
 }
 
 /// Eq. 10 as printed, `sigma/g + I_i/g + blocking/C_min`, for comparison with the kernel's bound.
 fn eq10_as_printed(spec: &BoundSpec) -> Ticks {
-    let secs = |work: u64, rate: u64| {
-        (u128::from(work) * u128::from(S)).div_ceil(u128::from(rate)) as Ticks
+    let secs = |work: Work, rate: Mips| {
+        (u128::from(work.get()) * u128::from(S)).div_ceil(u128::from(rate.get())) as u64
     };
     let blocking = match spec.discipline {
         Discipline::Wfq => spec.resource_imax,
         Discipline::Scfq => spec.others_imax,
     };
-    secs(spec.sigma, spec.rate) + secs(spec.imax, spec.rate) + secs(blocking, spec.cpu)
+    Ticks::new(secs(spec.sigma, spec.rate) + secs(spec.imax, spec.rate) + secs(blocking, spec.cpu))
 }
 
-fn lone_user(cpus: &[u64], imax: u64, tasks: &[(u64, Ticks)]) -> Scenario {
+fn lone_user(cpus: &[u64], imax: u64, tasks: &[(u64, u64)]) -> Scenario {
     Scenario {
         kind: Kind::Gs,
         discipline: Discipline::Scfq,
@@ -219,9 +220,9 @@ fn lone_user(cpus: &[u64], imax: u64, tasks: &[(u64, Ticks)]) -> Scenario {
 fn eq10_as_printed_is_not_a_bound_on_many_cpus() {
     let out = lone_user(&[50, 50], 10, &[(100, 0), (60, 0), (100, 0)]).run();
     let printed = eq10_as_printed(&out.specs[0]);
-    assert_eq!(printed, 200_000);
-    assert!(out.gs.iter().any(|r| r.finished - r.arrived > printed));
-    assert!(out.gs.iter().all(|r| r.finished - r.arrived <= r.bound));
+    assert_eq!(printed, Ticks::new(200_000));
+    assert!(out.gs.iter().any(|r| r.delay() > printed));
+    assert!(out.gs.iter().all(|r| r.delay() <= r.bound));
 }
 
 /// Charging the task's own run at C_min is not enough: on three unequal CPUs of a preemptive
@@ -255,12 +256,8 @@ fn multi_cpu_bound_needs_the_idle_cpu_term() {
     let out = s.run();
     let spec = out.specs[0];
     let own_at_cmin_only = BoundSpec { cpus: 1, ..spec }.at_resource().unwrap();
-    assert!(
-        out.gs
-            .iter()
-            .any(|r| r.finished - r.arrived > own_at_cmin_only)
-    );
-    assert!(out.gs.iter().all(|r| r.finished - r.arrived <= r.bound));
+    assert!(out.gs.iter().any(|r| r.delay() > own_at_cmin_only));
+    assert!(out.gs.iter().all(|r| r.delay() <= r.bound));
 }
 
 /// 1024 cases per property, or `PROPTEST_CASES` for a deeper run.
@@ -298,13 +295,13 @@ proptest! {
         imax in 1u64..1_000,
         attempts in prop::collection::vec((0..2 * S, 1u64..1_000), 1..60),
     ) {
-        let sigma = m * imax;
-        let mut b = Bucket::new(0, rho, sigma, imax, Knowledge::Exact).unwrap();
+        let (sigma, imax) = (Work::new(m * imax), Work::new(imax));
+        let mut b = Bucket::new(Ticks::ZERO, Mips::new(rho), sigma, imax, Knowledge::Exact).unwrap();
         let mut now = 0;
-        let mut accepted: Vec<(Ticks, u64)> = Vec::new();
+        let mut accepted: Vec<(u64, Work)> = Vec::new();
         for (dt, work) in attempts {
             now += dt;
-            let work = work.min(imax);
+            let work = Work::new(work).min(imax);
             // Every window ending now with this task in it, in instructions (MIPS x ticks, exact).
             let mut sum = i128::from(instructions(work).unwrap());
             let mut conforms = true;
@@ -314,7 +311,7 @@ proptest! {
                 conforms &= sum <= allowed;
             }
             let before = b.clone();
-            match b.charge(now, work) {
+            match b.charge(Ticks::new(now), work) {
                 Ok(_) => {
                     prop_assert!(conforms, "a {} MI task at {} breaks a window", work, now);
                     accepted.push((now, work));
@@ -337,12 +334,24 @@ proptest! {
         attempts in prop::collection::vec((1u16..=5, 1u64..5_000), 1..12),
     ) {
         const FLOWS: usize = 8;
-        let mut res = driver::Res::new(Kind::Gs, Discipline::Wfq, &[capacity], 100, FLOWS as u16).unwrap();
+        let mut res = driver::Res::new(
+            Kind::Gs,
+            Discipline::Wfq,
+            &[Mips::new(capacity)],
+            Work::new(100),
+            FLOWS as u16,
+        )
+        .unwrap();
         // (weight, rho) of the users admitted so far.
         let mut admitted: Vec<(u16, u64)> = Vec::new();
         for (weight, rho) in attempts {
             let reg = Registration {
-                weight, rho, sigma: 100, imax: 100, knowledge: Knowledge::Exact, oversize: Oversize::Refuse,
+                weight,
+                rho: Mips::new(rho),
+                sigma: Work::new(100),
+                imax: Work::new(100),
+                knowledge: Knowledge::Exact,
+                oversize: Oversize::Refuse,
             };
             let w_after: u64 = admitted.iter().map(|u| u64::from(u.0)).sum::<u64>() + u64::from(weight);
             let fits = |(w, r): (u16, u64)| u128::from(r) * u128::from(w_after) <= u128::from(capacity) * u128::from(w);
@@ -372,18 +381,18 @@ proptest! {
         discipline in discipline(),
         flows in prop::collection::vec((1u16..=8, prop::collection::vec(1u64..=1_000, 1..20)), 2..=6),
     ) {
-        let mut q = FairQueue::<(usize, u64), 8, 256>::new(discipline, 1_000).unwrap();
+        let mut q = FairQueue::<(usize, u64), 8, 256>::new(discipline, Mips::new(1_000)).unwrap();
         let mut lmax = [0u64; 8];
         for (i, (w, tasks)) in flows.iter().enumerate() {
             let f = q.open(*w).unwrap();
             for &work in tasks {
-                q.enqueue(0, f, work, (i, work)).unwrap();
+                q.enqueue(Ticks::ZERO, f, Work::new(work), (i, work)).unwrap();
                 lmax[i] = lmax[i].max(work);
             }
         }
         let mut left: Vec<usize> = flows.iter().map(|f| f.1.len()).collect();
         let mut served = vec![0u64; flows.len()];
-        while let Some(d) = q.dequeue(0).unwrap() {
+        while let Some(d) = q.dequeue(Ticks::ZERO).unwrap() {
             let (i, work) = d.item;
             served[i] += work;
             left[i] -= 1;

@@ -36,7 +36,14 @@ fn cases() -> u32 {
 
 /// Seconds in ticks.
 const fn s(secs: u64) -> Ticks {
-    secs * TICKS_PER_SECOND
+    Ticks::from_secs(secs)
+}
+
+const T0: Ticks = Ticks::ZERO;
+
+/// `a + b`, in a test where it cannot overflow.
+fn plus(a: Ticks, b: Ticks) -> Ticks {
+    a.checked_add(b).expect("no overflow in the test's times")
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -405,7 +412,7 @@ fn suspension_ends_exactly_when_the_reservation_starts() {
     let mut m = manager(4, Policy::Moml);
     let mut log = vec![];
     let be = m
-        .submit(0, external(Class::Suspendable, 4, s(1000)), &mut |e| {
+        .submit(T0, external(Class::Suspendable, 4, s(1000)), &mut |e| {
             log.push(e)
         })
         .unwrap();
@@ -428,14 +435,14 @@ fn suspension_ends_exactly_when_the_reservation_starts() {
     assert_eq!(
         changes(&log),
         [
-            (be, 0, Queued, Running, s(1000)),
+            (be, T0, Queued, Running, s(1000)),
             (be, s(340), Running, Stopping(Action::Suspend), s(660)),
             (be, s(500), Stopping(Action::Suspend), Suspended, s(660)),
             (ar, s(500), Reserved, Running, s(100)),
-            (ar, s(600), Running, State::Done(End::Completed), 0),
+            (ar, s(600), Running, State::Done(End::Completed), T0),
             (be, s(600), Suspended, Resuming, s(660)),
             (be, s(726), Resuming, Running, s(660)),
-            (be, s(1386), Running, State::Done(End::Completed), 0),
+            (be, s(1386), Running, State::Done(End::Completed), T0),
         ]
     );
     let a = m.accounts();
@@ -451,7 +458,7 @@ fn an_immediate_local_request_starts_when_the_suspension_ends() {
     let mut m = manager(4, Policy::Mov);
     let mut log = vec![];
     let be = m
-        .submit(0, external(Class::Suspendable, 4, s(1000)), &mut |e| {
+        .submit(T0, external(Class::Suspendable, 4, s(1000)), &mut |e| {
             log.push(e)
         })
         .unwrap();
@@ -464,15 +471,15 @@ fn an_immediate_local_request_starts_when_the_suspension_ends() {
     assert_eq!(
         changes(&log),
         [
-            (be, 0, Queued, Running, s(1000)),
+            (be, T0, Queued, Running, s(1000)),
             (be, s(100), Running, Stopping(Action::Suspend), s(900)),
             (be, s(260), Stopping(Action::Suspend), Suspended, s(900)),
             (lo, s(260), Reserved, Running, s(50)),
-            (lo, s(310), Running, State::Done(End::Completed), 0),
+            (lo, s(310), Running, State::Done(End::Completed), T0),
             // 4 nodes are free again only when the local request ends.
             (be, s(310), Suspended, Resuming, s(900)),
             (be, s(436), Resuming, Running, s(900)),
-            (be, s(1336), Running, State::Done(End::Completed), 0),
+            (be, s(1336), Running, State::Done(End::Completed), T0),
         ]
     );
 }
@@ -485,13 +492,13 @@ fn less_valuable_leases_go_first_and_cancellation_is_instant() {
     let mut log = vec![];
     let mut push = |e| log.push(e);
     let c1 = m
-        .submit(0, external(Class::Cancelable, 1, s(1000)), &mut push)
+        .submit(T0, external(Class::Cancelable, 1, s(1000)), &mut push)
         .unwrap();
     let c2 = m
-        .submit(0, external(Class::Cancelable, 1, s(1000)), &mut push)
+        .submit(T0, external(Class::Cancelable, 1, s(1000)), &mut push)
         .unwrap();
     let su = m
-        .submit(0, external(Class::Suspendable, 2, s(1000)), &mut push)
+        .submit(T0, external(Class::Suspendable, 2, s(1000)), &mut push)
         .unwrap();
     let lo = m.submit(s(100), local(2, s(10)), &mut push).unwrap();
     let cancelled = State::Done(End::Cancelled(Cause::Preempted(lo)));
@@ -521,12 +528,12 @@ fn migration_hands_back_the_remaining_work() {
             deadline: Some(s(5000)),
         },
     };
-    let mi = m.submit(0, mi, &mut |e| log.push(e)).unwrap();
+    let mi = m.submit(T0, mi, &mut |e| log.push(e)).unwrap();
     let lo = m
         .submit(s(100), local(4, s(10)), &mut |e| log.push(e))
         .unwrap();
     drain(&mut m, &mut log);
-    let gone = s(472) + TICKS_PER_SECOND / 2;
+    let gone = plus(s(472), Ticks::new(TICKS_PER_SECOND / 2));
     assert_eq!(
         changes(&log)[1..],
         [
@@ -539,7 +546,13 @@ fn migration_hands_back_the_remaining_work() {
                 s(900)
             ),
             (lo, gone, Reserved, Running, s(10)),
-            (lo, gone + s(10), Running, State::Done(End::Completed), 0),
+            (
+                lo,
+                plus(gone, s(10)),
+                Running,
+                State::Done(End::Completed),
+                T0
+            ),
         ]
     );
     assert_eq!(m.accounts().migrated, 1);
@@ -555,7 +568,7 @@ fn dc_requests_are_rejected_when_they_cannot_start_in_time() {
         work: s(100),
         kind: Kind::External { class, deadline },
     };
-    m.submit(0, external(Class::NonPreemptable, 3, s(1000)), &mut push)
+    m.submit(T0, external(Class::NonPreemptable, 3, s(1000)), &mut push)
         .unwrap();
     // Only one node is free until 1000 s.
     let a = m
@@ -591,7 +604,7 @@ fn dc_requests_are_rejected_when_they_cannot_start_in_time() {
 fn short_notice_reservation_cannot_wait_for_a_suspension() {
     let mut m = manager(4, Policy::Moml);
     let mut log = vec![];
-    m.submit(0, external(Class::Suspendable, 4, s(1000)), &mut |e| {
+    m.submit(T0, external(Class::Suspendable, 4, s(1000)), &mut |e| {
         log.push(e)
     })
     .unwrap();
@@ -617,9 +630,9 @@ fn a_local_request_waits_behind_non_preemptable_leases() {
     let mut m = manager(4, Policy::Mov);
     let mut log = vec![];
     let mut push = |e| log.push(e);
-    m.submit(0, external(Class::NonPreemptable, 3, s(1000)), &mut push)
+    m.submit(T0, external(Class::NonPreemptable, 3, s(1000)), &mut push)
         .unwrap();
-    m.submit(0, external(Class::Suspendable, 1, s(1000)), &mut push)
+    m.submit(T0, external(Class::Suspendable, 1, s(1000)), &mut push)
         .unwrap();
     // Even preempting the suspendable lease leaves 1 node: it waits for 1000 s instead.
     let lo = m.submit(s(5), local(2, s(10)), &mut push).unwrap();
@@ -633,53 +646,55 @@ fn refusals_hand_the_request_back_and_change_nothing() {
     let mut push = |_| {};
     let ok = local(1, s(1));
     let refused = |reason, item| Err(Refused { reason, item });
-    let bad = local(0, 1);
+    let tick = Ticks::new(1);
+    let bad = local(0, tick);
     assert_eq!(
-        m.submit(0, bad, &mut push),
+        m.submit(T0, bad, &mut push),
         refused(Error::InvalidParameter(Param::Capacity), bad)
     );
-    let bad = local(5, 1);
+    let bad = local(5, tick);
     assert_eq!(
-        m.submit(0, bad, &mut push),
+        m.submit(T0, bad, &mut push),
         refused(Error::TaskTooLarge, bad)
     );
-    let bad = local(1, 0);
+    let bad = local(1, T0);
     assert_eq!(
-        m.submit(0, bad, &mut push),
+        m.submit(T0, bad, &mut push),
         refused(Error::InvalidParameter(Param::Work), bad)
     );
     let bad = Spec {
         kind: Kind::External {
             class: Class::Suspendable,
-            deadline: Some(9),
+            deadline: Some(Ticks::new(9)),
         },
         ..ok
     };
     assert_eq!(
-        m.submit(0, bad, &mut push),
+        m.submit(T0, bad, &mut push),
         refused(Error::InvalidParameter(Param::Delay), bad)
     );
     let bad = local(1, Ticks::MAX);
-    m.submit(5, ok, &mut push).unwrap();
-    assert_eq!(m.submit(5, bad, &mut push), refused(Error::Overflow, bad));
+    let (t4, t5, t6) = (Ticks::new(4), Ticks::new(5), Ticks::new(6));
+    m.submit(t5, ok, &mut push).unwrap();
+    assert_eq!(m.submit(t5, bad, &mut push), refused(Error::Overflow, bad));
     let bad = Spec {
-        kind: Kind::Reservation(Notice::At(4)),
+        kind: Kind::Reservation(Notice::At(t4)),
         ..ok
     };
     assert_eq!(
-        m.submit(5, bad, &mut push),
+        m.submit(t5, bad, &mut push),
         refused(Error::InvalidParameter(Param::Delay), bad)
     );
     assert_eq!(
-        m.submit(4, ok, &mut push),
+        m.submit(t4, ok, &mut push),
         refused(Error::TimeWentBackwards, ok)
     );
-    m.submit(5, ok, &mut push).unwrap();
-    assert_eq!(m.submit(5, ok, &mut push), refused(Error::Full, ok));
-    assert_eq!(m.cancel(5, 99, &mut push), Err(Error::Unknown));
-    assert_eq!(m.advance(4, &mut push), Err(Error::TimeWentBackwards));
-    m.cancel(6, 0, &mut push).unwrap();
-    m.fail(6, 1, &mut push).unwrap();
+    m.submit(t5, ok, &mut push).unwrap();
+    assert_eq!(m.submit(t5, ok, &mut push), refused(Error::Full, ok));
+    assert_eq!(m.cancel(t5, 99, &mut push), Err(Error::Unknown));
+    assert_eq!(m.advance(t4, &mut push), Err(Error::TimeWentBackwards));
+    m.cancel(t6, 0, &mut push).unwrap();
+    m.fail(t6, 1, &mut push).unwrap();
     let a = m.accounts();
     assert_eq!(
         (a.submitted, a.cancelled, a.failed, a.ended()),
@@ -707,8 +722,16 @@ fn footprint_of_the_reference_configuration() {
 /// One thing the driver does, after advancing to the next submission instant.
 #[derive(Clone, Debug)]
 enum Op {
-    Submit { gap: u64, spec: Spec, offset: u64 },
-    Cancel { gap: u64, pick: usize },
+    /// After `gap`, submit `spec`; `offset` ticks shift a reservation's start.
+    Submit {
+        gap: Ticks,
+        spec: Spec,
+        offset: Ticks,
+    },
+    Cancel {
+        gap: Ticks,
+        pick: usize,
+    },
 }
 
 fn class() -> impl Strategy<Value = Class> {
@@ -731,7 +754,8 @@ fn op(nodes: Nodes) -> impl Strategy<Value = Op> {
                     Kind::External { class: c, deadline: None },
                 k => k,
             };
-            Op::Submit { gap: s(gap), spec: Spec { nodes: n, work: s(w) + offset, kind }, offset }
+            let offset = Ticks::new(offset);
+            Op::Submit { gap: s(gap), spec: Spec { nodes: n, work: plus(s(w), offset), kind }, offset }
         }),
         1 => (0..=400u64, 0..64usize).prop_map(|(gap, pick)| Op::Cancel { gap: s(gap), pick }),
     ]
@@ -796,13 +820,13 @@ fn run_scenario(
 ) -> Result<(), TestCaseError> {
     let mut m: Manager<32, 64> = Manager::new(nodes, o, policy).unwrap();
     let mut log: Vec<Event> = vec![];
-    let mut now = 0;
+    let mut now = T0;
     let mut dc_checks = vec![];
     for op in ops {
         let gap = match op {
             Op::Submit { gap, .. } | Op::Cancel { gap, .. } => *gap,
         };
-        let at = now + gap;
+        let at = plus(now, gap);
         while let Some(t) = m.next_event().filter(|&t| t <= at) {
             m.advance(t, &mut |e| log.push(e)).unwrap();
             check_manager(&m)?;
@@ -813,7 +837,7 @@ fn run_scenario(
             Op::Submit { spec, offset, .. } => {
                 let mut spec = *spec;
                 if let Kind::Reservation(Notice::At(x)) = spec.kind {
-                    spec.kind = Kind::Reservation(Notice::At(now + x + offset));
+                    spec.kind = Kind::Reservation(Notice::At(plus(plus(now, x), *offset)));
                 }
                 if let Kind::External {
                     deadline: Some(d),
@@ -822,7 +846,7 @@ fn run_scenario(
                 {
                     spec.kind = Kind::External {
                         class,
-                        deadline: Some(now + d),
+                        deadline: Some(plus(now, d)),
                     };
                 }
                 // What the slot table promised a DC request before its submission.
@@ -873,7 +897,7 @@ fn run_scenario(
             .unwrap();
         let ok = match (fit, deadline) {
             (Some(f), None) => f == at,
-            (Some(f), Some(d)) => f + work <= d,
+            (Some(f), Some(d)) => plus(f, work) <= d,
             (None, _) => false,
         };
         prop_assert_eq!(
@@ -894,7 +918,7 @@ fn check_trace(
 ) -> Result<(), TestCaseError> {
     let mut lives: BTreeMap<LeaseId, Life> = BTreeMap::new();
     let mut in_use: i64 = 0;
-    let mut last_at: Ticks = 0;
+    let mut last_at = T0;
     let mut counted = [0u64; 5];
     let count = |counted: &mut [u64; 5], end: End| {
         counted[match end {
@@ -976,14 +1000,14 @@ fn check_trace(
                 if holds_nodes(to) {
                     in_use += held;
                 }
-                let spent = at - life.since;
+                let spent = at.saturating_sub(life.since);
                 match (from, to) {
                     (Queued | Reserved, Running) => {
                         life.starts += 1;
                         life.run_starts.push(at);
                     }
                     (Running, _) => {
-                        life.ran += spent;
+                        life.ran = plus(life.ran, spent);
                         prop_assert!(spent <= life.run_remaining);
                         if to == State::Done(End::Completed) {
                             // The last run is exactly the work that remained.
@@ -1023,15 +1047,15 @@ fn check_trace(
                         life.end = Some(end);
                         count(&mut counted, end);
                         prop_assert_eq!(
-                            spec.work - life.ran,
-                            remaining,
+                            spec.work.checked_sub(life.ran),
+                            Some(remaining),
                             "work done + remaining of {}",
                             id
                         );
                         match end {
                             End::Completed => prop_assert_eq!(life.ran, spec.work),
                             End::Migrated => {
-                                prop_assert!(remaining > 0 && spec.class() == Class::Migratable)
+                                prop_assert!(remaining > T0 && spec.class() == Class::Migratable)
                             }
                             End::Cancelled(Cause::Preempted(_)) => {
                                 prop_assert_eq!(spec.class(), Class::Cancelable)
@@ -1068,13 +1092,13 @@ fn check_trace(
                 id,
                 life.end
             );
-            prop_assert_eq!(life.ran, 0);
+            prop_assert_eq!(life.ran, T0);
         }
         // Preempted only for a local request or a reservation, with Haizea's timing.
         for stop in &life.stops {
             let by = &lives[&stop.by];
             let t = o.stop(stop.action);
-            prop_assert_eq!(stop.end - stop.begin, t);
+            prop_assert_eq!(stop.end.checked_sub(stop.begin), Some(t));
             match by.spec.unwrap().kind {
                 Kind::Reservation(Notice::At(at)) => {
                     prop_assert_eq!(stop.end, at, "suspension ends at the start")

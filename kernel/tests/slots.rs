@@ -20,6 +20,15 @@ use qosgate_testkit::slots::{Kind, Model};
 const H: u64 = 24;
 const MAX: Ticks = Ticks::MAX;
 
+fn t(ticks: u64) -> Ticks {
+    Ticks::new(ticks)
+}
+
+/// `MAX - back`: an instant at the end of time.
+fn before_max(back: u64) -> Ticks {
+    t(u64::MAX - back)
+}
+
 /// 256 cases per property, or `PROPTEST_CASES` for a deeper run.
 fn cases() -> u32 {
     std::env::var("PROPTEST_CASES")
@@ -39,15 +48,25 @@ enum Op {
 
 /// Times that matter: the horizon's ticks, and the ends of time.
 fn start_time() -> impl Strategy<Value = Ticks> {
-    prop_oneof![8 => 0..=H, 1 => Just(MAX)]
+    prop_oneof![8 => (0..=H).prop_map(t), 1 => Just(MAX)]
 }
 
 fn end_time() -> impl Strategy<Value = Ticks> {
-    prop_oneof![8 => 0..=H, 2 => Just(MAX)]
+    prop_oneof![8 => (0..=H).prop_map(t), 2 => Just(MAX)]
 }
 
 fn duration() -> impl Strategy<Value = Ticks> {
-    prop_oneof![8 => 0..=H + 4, 1 => Just(MAX), 1 => Just(MAX - 3), 1 => Just(MAX / 2)]
+    prop_oneof![
+        8 => (0..=H + 4).prop_map(t),
+        1 => Just(MAX),
+        1 => Just(before_max(3)),
+        1 => Just(t(u64::MAX / 2))
+    ]
+}
+
+/// The horizon's ticks and a little beyond, or the end of time.
+fn instant() -> impl Strategy<Value = Ticks> {
+    prop_oneof![8 => (0..=H + 2).prop_map(t), 1 => Just(MAX)]
 }
 
 fn op(nodes: Nodes) -> impl Strategy<Value = Op> {
@@ -62,17 +81,26 @@ fn op(nodes: Nodes) -> impl Strategy<Value = Op> {
     let interval = prop_oneof![
         6 => (0..H, 1..=H + 1).prop_map(|(s, len)| {
             let e = s + len;
-            (s, if e > H { MAX } else { e })
+            (t(s), if e > H { MAX } else { t(e) })
         }),
         1 => (start_time(), end_time()),
     ];
     prop_oneof![
         10 => (kind, interval, n.clone()).prop_map(|(k, (s, e), n)| Op::Mutate(k, s, e, n)),
-        4 => (prop_oneof![6 => 0..=H, 1 => Just(H + 7), 1 => Just(MAX - 2), 1 => Just(MAX)], n, duration())
+        4 => (
+            prop_oneof![
+                6 => (0..=H).prop_map(t),
+                1 => Just(t(H + 7)),
+                1 => Just(before_max(2)),
+                1 => Just(MAX)
+            ],
+            n,
+            duration()
+        )
             .prop_map(|(f, n, d)| Op::Fit(f, n, d)),
         1 => (start_time(), end_time()).prop_map(|(s, e)| Op::MinFree(s, e)),
-        1 => prop_oneof![8 => 0..=H + 2, 1 => Just(MAX)].prop_map(Op::Overcommitted),
-        1 => prop_oneof![8 => 0..=H + 2, 1 => Just(MAX)].prop_map(Op::Forget),
+        1 => instant().prop_map(Op::Overcommitted),
+        1 => instant().prop_map(Op::Forget),
     ]
 }
 
@@ -81,36 +109,36 @@ fn scenario() -> impl Strategy<Value = (Nodes, Vec<Op>)> {
 }
 
 /// Every tick of the horizon, the tail and the instants at the end of time agree.
-fn check_equal<const B: usize>(t: &SlotTable<B>, m: &Model) -> Result<(), TestCaseError> {
+fn check_equal<const B: usize>(table: &SlotTable<B>, m: &Model) -> Result<(), TestCaseError> {
     prop_assert_eq!(
-        t.steps(),
+        table.steps(),
         &m.steps()[..],
         "breakpoints differ from the model's"
     );
-    for tick in (0..=H + 2).chain([MAX - 1, MAX]) {
-        prop_assert_eq!(t.free_at(tick), m.free_at(tick), "free at {}", tick);
+    for tick in (0..=H + 2).map(t).chain([before_max(1), MAX]) {
+        prop_assert_eq!(table.free_at(tick), m.free_at(tick), "free at {}", tick);
     }
     // Minimality and order, stated directly (the equality above implies them).
-    let s = t.steps();
+    let s = table.steps();
     prop_assert!(s.windows(2).all(|w| w[0].at < w[1].at));
     prop_assert!(
         s.windows(2)
             .all(|w| (w[0].down, w[0].reserved) != (w[1].down, w[1].reserved))
     );
     prop_assert!(s.first().is_none_or(|f| (f.down, f.reserved) != (0, 0)));
-    prop_assert!(s.iter().all(|x| x.at < MAX && x.down <= t.nodes()));
+    prop_assert!(s.iter().all(|x| x.at < MAX && x.down <= table.nodes()));
     Ok(())
 }
 
 fn run<const B: usize>(nodes: Nodes, ops: &[Op]) -> Result<(), TestCaseError> {
-    let mut t = SlotTable::<B>::new(nodes).unwrap();
+    let mut table = SlotTable::<B>::new(nodes).unwrap();
     let mut m = Model::new(nodes, B);
     for &op in ops {
-        let before = t.clone();
+        let before = table.clone();
         match op {
             Op::Mutate(kind, s, e, n) => {
                 let want = m.apply(kind, s, e, n);
-                let got = kind.apply_to(&mut t, s, e, n);
+                let got = kind.apply_to(&mut table, s, e, n);
                 match (got, want) {
                     (Ok(g), Ok(w)) => {
                         if matches!(kind, Kind::Down) {
@@ -127,14 +155,14 @@ fn run<const B: usize>(nodes: Nodes, ops: &[Op]) -> Result<(), TestCaseError> {
                                 nodes: n
                             }
                         );
-                        prop_assert_eq!(&t, &before, "a refused {:?} changed the table", op);
+                        prop_assert_eq!(&table, &before, "a refused {:?} changed the table", op);
                     }
                     (g, w) => prop_assert!(false, "{:?}: table {:?}, model {:?}", op, g, w),
                 }
             }
             Op::Fit(from, n, d) => {
                 prop_assert_eq!(
-                    t.earliest_fit(from, n, d),
+                    table.earliest_fit(from, n, d),
                     m.earliest_fit(from, n, d),
                     "earliest_fit({}, {}, {})",
                     from,
@@ -142,16 +170,16 @@ fn run<const B: usize>(nodes: Nodes, ops: &[Op]) -> Result<(), TestCaseError> {
                     d
                 );
             }
-            Op::MinFree(s, e) => prop_assert_eq!(t.min_free(s, e), m.min_free(s, e)),
+            Op::MinFree(s, e) => prop_assert_eq!(table.min_free(s, e), m.min_free(s, e)),
             Op::Overcommitted(from) => {
-                prop_assert_eq!(t.overcommitted(from), m.overcommitted(from))
+                prop_assert_eq!(table.overcommitted(from), m.overcommitted(from))
             }
             Op::Forget(at) => {
                 m.forget_before(at);
-                t.forget_before(at);
+                table.forget_before(at);
             }
         }
-        check_equal(&t, &m)?;
+        check_equal(&table, &m)?;
     }
     Ok(())
 }
@@ -180,34 +208,38 @@ proptest! {
         nodes in 1..=8u32,
         jobs in prop::collection::vec((0..20u64, 1..=8u32, 1..=12u64, 0..=12u64), 1..40),
     ) {
-        let mut t = SlotTable::<256>::new(nodes).unwrap();
+        let mut table = SlotTable::<256>::new(nodes).unwrap();
         let mut arrival = 0;
-        let mut held: Vec<(Ticks, Ticks, Nodes)> = vec![];
+        let mut held: Vec<(u64, u64, Nodes)> = vec![];
         for (gap, n, dur, run) in jobs {
             arrival += gap;
             let n = n.min(nodes);
-            let s = t.earliest_fit(arrival, n, dur).unwrap().expect("a finite profile always fits");
+            let s = table
+                .earliest_fit(t(arrival), n, t(dur))
+                .unwrap()
+                .expect("a finite profile always fits")
+                .get();
             prop_assert!(s >= arrival);
-            prop_assert!(t.min_free(s, s + dur).unwrap() >= i64::from(n));
-            t.reserve(s, s + dur, n).unwrap();
+            prop_assert!(table.min_free(t(s), t(s + dur)).unwrap() >= i64::from(n));
+            table.reserve(t(s), t(s + dur), n).unwrap();
             held.push((s, s + dur, n));
             // Early completion: the job runs `run` ticks of its `dur` estimate.
             let run = run.min(dur);
             if run < dur && run > 0 {
-                t.release(s + run, s + dur, n).unwrap();
+                table.release(t(s + run), t(s + dur), n).unwrap();
                 held.last_mut().unwrap().1 = s + run;
             }
             let horizon = held.iter().map(|h| h.1).max().unwrap();
             for tick in 0..=horizon {
                 let used: u32 = held.iter().filter(|h| h.0 <= tick && tick < h.1).map(|h| h.2).sum();
                 prop_assert!(used <= nodes);
-                prop_assert_eq!(t.free_at(tick), i64::from(nodes - used));
+                prop_assert_eq!(table.free_at(t(tick)), i64::from(nodes - used));
             }
         }
         for (s, e, n) in held {
-            t.release(s, e, n).unwrap();
+            table.release(t(s), t(e), n).unwrap();
         }
-        prop_assert!(t.is_empty());
+        prop_assert!(table.is_empty());
     }
 
     /// A failure over reserved nodes makes exactly the hit span negative; releasing the
@@ -216,79 +248,95 @@ proptest! {
     fn failure_reports_the_hit_span_and_releasing_the_hit_reservations_resolves_it(
         nodes in 2..=8u32,
         jobs in prop::collection::vec((0..30u64, 1..=8u32, 1..=10u64), 1..20),
-        fail in (0..40u64, 1..=8u32, prop_oneof![Just(MAX), (1..20u64).prop_map(|d| d)]),
+        fail in (0..40u64, 1..=8u32, prop_oneof![Just(None), (1..20u64).prop_map(Some)]),
     ) {
-        let mut t = SlotTable::<128>::new(nodes).unwrap();
+        let mut table = SlotTable::<128>::new(nodes).unwrap();
         let mut held = vec![];
         for (from, n, dur) in jobs {
             let n = n.min(nodes);
-            let s = t.earliest_fit(from, n, dur).unwrap().unwrap();
-            t.reserve(s, s + dur, n).unwrap();
-            held.push((s, s + dur, n));
+            let s = table.earliest_fit(t(from), n, t(dur)).unwrap().unwrap();
+            let e = s.checked_add(t(dur)).unwrap();
+            table.reserve(s, e, n).unwrap();
+            held.push((s, e, n));
         }
         let (at, n, len) = fail;
         let n = n.min(nodes);
-        let end = if len == MAX { MAX } else { at + len };
-        let span = t.node_down(at, end, n).unwrap();
+        // A failure until further notice, or for `len` ticks.
+        let at = t(at);
+        let end = len.map_or(MAX, |len| at.saturating_add(t(len)));
+        let span = table.node_down(at, end, n).unwrap();
         // The span runs from the first to the last hit instant: it starts with the first
         // overcommitted run and nothing after it is overcommitted.
-        prop_assert_eq!(span.map(|s| s.start), t.overcommitted(at).map(|s| s.start));
-        prop_assert_eq!(span.is_none(), t.overcommitted(0).is_none());
+        prop_assert_eq!(span.map(|s| s.start), table.overcommitted(at).map(|s| s.start));
+        prop_assert_eq!(span.is_none(), table.overcommitted(Ticks::ZERO).is_none());
         if let Some(span) = span {
-            prop_assert!(t.overcommitted(at).unwrap().end <= span.end);
-            prop_assert_eq!(t.overcommitted(span.end), None);
-            prop_assert!(t.min_free(span.start, span.end).unwrap() < 0);
+            prop_assert!(table.overcommitted(at).unwrap().end <= span.end);
+            prop_assert_eq!(table.overcommitted(span.end), None);
+            prop_assert!(table.min_free(span.start, span.end).unwrap() < 0);
             prop_assert!(span.start >= at && span.end <= end);
             for &(s, e, k) in held.iter().filter(|h| h.0 < span.end && span.start < h.1) {
-                t.release(s, e, k).unwrap();
+                table.release(s, e, k).unwrap();
             }
         }
-        prop_assert_eq!(t.overcommitted(0), None);
-        prop_assert!(t.min_free(0, MAX).unwrap() >= 0);
-        t.node_up(at, end, n).unwrap();
-        prop_assert!(t.min_free(0, MAX).unwrap() >= 0);
+        prop_assert_eq!(table.overcommitted(Ticks::ZERO), None);
+        prop_assert!(table.min_free(Ticks::ZERO, MAX).unwrap() >= 0);
+        table.node_up(at, end, n).unwrap();
+        prop_assert!(table.min_free(Ticks::ZERO, MAX).unwrap() >= 0);
     }
 }
 
 #[test]
 fn undoing_every_operation_restores_the_empty_table() {
-    let mut t = SlotTable::<8>::new(4).unwrap();
-    t.reserve(0, 10, 2).unwrap();
-    t.reserve(5, MAX, 2).unwrap();
-    assert_eq!(t.node_down(3, 7, 1), Ok(Some(Span { start: 5, end: 7 })));
-    assert_eq!(t.free_at(6), -1);
-    t.release(5, MAX, 2).unwrap();
-    t.node_up(3, 7, 1).unwrap();
-    t.release(0, 10, 2).unwrap();
-    assert!(t.is_empty());
+    let mut table = SlotTable::<8>::new(4).unwrap();
+    table.reserve(t(0), t(10), 2).unwrap();
+    table.reserve(t(5), MAX, 2).unwrap();
+    assert_eq!(
+        table.node_down(t(3), t(7), 1),
+        Ok(Some(Span {
+            start: t(5),
+            end: t(7)
+        }))
+    );
+    assert_eq!(table.free_at(t(6)), -1);
+    table.release(t(5), MAX, 2).unwrap();
+    table.node_up(t(3), t(7), 1).unwrap();
+    table.release(t(0), t(10), 2).unwrap();
+    assert!(table.is_empty());
 }
 
 #[test]
 fn edges_of_time_are_typed_errors_never_panics() {
-    let mut t = SlotTable::<4>::new(3).unwrap();
+    let mut table = SlotTable::<4>::new(3).unwrap();
     let r = |reason, start, end, nodes| Refused {
         reason,
         item: Request { start, end, nodes },
     };
-    assert_eq!(t.earliest_fit(MAX, 1, 1), Err(Error::Overflow));
-    assert_eq!(t.earliest_fit(1, 1, MAX), Err(Error::Overflow));
-    assert_eq!(t.earliest_fit(0, 1, MAX), Ok(Some(0)));
+    let zero = Ticks::ZERO;
+    assert_eq!(table.earliest_fit(MAX, 1, t(1)), Err(Error::Overflow));
+    assert_eq!(table.earliest_fit(t(1), 1, MAX), Err(Error::Overflow));
+    assert_eq!(table.earliest_fit(zero, 1, MAX), Ok(Some(zero)));
     assert_eq!(
-        t.reserve(MAX, MAX, 1),
+        table.reserve(MAX, MAX, 1),
         Err(r(Error::InvalidParameter(Param::Delay), MAX, MAX, 1))
     );
-    assert_eq!(t.reserve(0, 1, 4), Err(r(Error::TaskTooLarge, 0, 1, 4)));
-    t.reserve(MAX - 1, MAX, 3).unwrap();
-    assert_eq!(t.steps().len(), 1);
-    assert_eq!(t.earliest_fit(0, 1, MAX - 1), Ok(Some(0)));
-    assert_eq!(t.earliest_fit(0, 1, MAX), Ok(None));
-    assert_eq!(t.free_at(MAX), 0);
+    assert_eq!(
+        table.reserve(zero, t(1), 4),
+        Err(r(Error::TaskTooLarge, zero, t(1), 4))
+    );
+    table.reserve(before_max(1), MAX, 3).unwrap();
+    assert_eq!(table.steps().len(), 1);
+    assert_eq!(table.earliest_fit(zero, 1, before_max(1)), Ok(Some(zero)));
+    assert_eq!(table.earliest_fit(zero, 1, MAX), Ok(None));
+    assert_eq!(table.free_at(MAX), 0);
     // Two more breakpoints fit (4), a third interval in the middle does not.
-    t.reserve(10, 20, 1).unwrap();
-    assert_eq!(t.reserve(30, 40, 1), Err(r(Error::Full, 30, 40, 1)));
+    table.reserve(t(10), t(20), 1).unwrap();
+    assert_eq!(
+        table.reserve(t(30), t(40), 1),
+        Err(r(Error::Full, t(30), t(40), 1))
+    );
     // Extending an existing step needs no new breakpoint.
-    t.reserve(20, 25, 1).unwrap();
-    assert_eq!(t.steps().len(), 3);
+    table.reserve(t(20), t(25), 1).unwrap();
+    assert_eq!(table.steps().len(), 3);
     assert!(SlotTable::<4>::new(0).is_err());
 }
 

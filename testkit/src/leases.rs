@@ -5,9 +5,8 @@
 use qosgate_kernel::lease::{Manager, State};
 use qosgate_kernel::preempt::{Candidate, Choice, Class};
 use qosgate_kernel::units::Nodes;
-use qosgate_kernel::units::Ticks;
 
-use crate::{Check, ensure};
+use crate::{Check, LAST_INSTANT, ensure};
 
 /// The manager's own state: holds match states (a lease holds nodes exactly while reserved,
 /// running, stopping or resuming), no ended lease is kept, `done + remaining = work`, only
@@ -60,8 +59,7 @@ pub fn manager<const LEASES: usize, const BREAKPOINTS: usize>(
     }
     cuts.extend(m.table().steps().iter().map(|s| s.at));
     for &t in &cuts {
-        // No interval contains the instant Ticks::MAX: the table reports the step before it.
-        let t = t.min(Ticks::MAX - 1);
+        let t = t.min(LAST_INSTANT);
         let held: i64 = m
             .leases()
             .iter()

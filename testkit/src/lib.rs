@@ -22,6 +22,12 @@ pub mod swf;
 pub mod traces;
 pub mod transfer;
 
+use qosgate_kernel::units::Ticks;
+
+/// The last instant a slot table's intervals can contain: no interval contains `Ticks::MAX`, so a
+/// table reports the step before it there.
+pub const LAST_INSTANT: Ticks = Ticks::new(u64::MAX - 1);
+
 /// The outcome of a check: `Err` names the invariant that broke.
 pub type Check = Result<(), String>;
 

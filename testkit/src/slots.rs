@@ -11,6 +11,8 @@ use qosgate_kernel::slots::{Request, SlotTable, Span, Step};
 use qosgate_kernel::units::{Nodes, Ticks};
 use qosgate_kernel::{Error, Param, Refused};
 
+use crate::LAST_INSTANT;
+
 const MAX: Ticks = Ticks::MAX;
 
 /// The four mutations of a slot table.
@@ -105,12 +107,12 @@ impl Model {
     /// Free nodes at `t`, negative when overcommitted, as `SlotTable::free_at` reports it: no
     /// interval contains the instant `Ticks::MAX`, so the table reports the step before it.
     pub fn free_at(&self, t: Ticks) -> i64 {
-        self.free(t.min(MAX - 1))
+        self.free(t.min(LAST_INSTANT))
     }
 
     /// Every instant at which the profile may change, sorted, 0 included, `MAX` excluded.
     fn cuts(&self) -> Vec<Ticks> {
-        let mut v: Vec<Ticks> = vec![0];
+        let mut v: Vec<Ticks> = vec![Ticks::ZERO];
         for a in &self.applied {
             v.extend([a.start, a.end]);
         }
@@ -230,7 +232,7 @@ impl Model {
         if nodes == 0 {
             return Err(Error::InvalidParameter(Param::Capacity));
         }
-        if duration == 0 {
+        if duration == Ticks::ZERO {
             return Err(Error::InvalidParameter(Param::Delay));
         }
         if nodes > self.nodes {
@@ -270,11 +272,11 @@ impl Model {
     /// Every instant before `at` takes the value at `at` (read as [`Model::free_at`] reads it);
     /// later ones keep theirs.
     pub fn forget_before(&mut self, at: Ticks) {
-        let at = at.min(MAX - 1);
+        let at = at.min(LAST_INSTANT);
         self.applied.retain(|a| a.end > at);
         for a in &mut self.applied {
             if a.start <= at {
-                a.start = 0;
+                a.start = Ticks::ZERO;
             }
         }
     }

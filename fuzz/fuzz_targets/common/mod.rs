@@ -5,7 +5,7 @@
 use arbitrary::Arbitrary;
 use qosgate_kernel::bucket::Knowledge;
 use qosgate_kernel::fairq::Discipline;
-use qosgate_kernel::units::{MAX_CAPACITY, MAX_TASK_WORK, TICKS_PER_SECOND};
+use qosgate_kernel::units::{MAX_CAPACITY, MAX_TASK_WORK, Mips, TICKS_PER_SECOND, Ticks, Work};
 
 /// The largest work, in MI, whose credit in instructions (`MI * 10^6`) fits in an `i64`.
 pub const MAX_INSTR_WORK: u64 = i64::MAX as u64 / TICKS_PER_SECOND;
@@ -44,20 +44,35 @@ impl Num {
             Num::Two => 2,
             Num::Max => u64::MAX,
             Num::MaxMinus1 => u64::MAX - 1,
-            Num::MaxTask => MAX_TASK_WORK,
-            Num::MaxTaskPlus1 => MAX_TASK_WORK + 1,
+            Num::MaxTask => MAX_TASK_WORK.get(),
+            Num::MaxTaskPlus1 => MAX_TASK_WORK.get() + 1,
             Num::MaxInstr => MAX_INSTR_WORK,
             Num::MaxInstrPlus1 => MAX_INSTR_WORK + 1,
             Num::I64Max => i64::MAX as u64,
             Num::Million => TICKS_PER_SECOND,
-            Num::MaxCapacity => MAX_CAPACITY,
-            Num::MaxCapacityPlus1 => MAX_CAPACITY + 1,
+            Num::MaxCapacity => MAX_CAPACITY.get(),
+            Num::MaxCapacityPlus1 => MAX_CAPACITY.get() + 1,
             Num::Pow2(k) => 1u64 << (k % 64),
             Num::Pow2Minus1(k) => (1u64 << (k % 64)) - 1,
             Num::Small(x) => u64::from(x),
             Num::Medium(x) => u64::from(x),
             Num::Raw(x) => x,
         }
+    }
+
+    /// The number as a time or duration.
+    pub fn ticks(self) -> Ticks {
+        Ticks::new(self.get())
+    }
+
+    /// The number as work.
+    pub fn work(self) -> Work {
+        Work::new(self.get())
+    }
+
+    /// The number as a capacity or rate.
+    pub fn mips(self) -> Mips {
+        Mips::new(self.get())
     }
 }
 
@@ -121,9 +136,9 @@ impl D {
     }
 }
 
-/// `MI` in instructions, exactly (`i128`, never overflows).
-pub fn instr(work: u64) -> i128 {
-    i128::from(work) * i128::from(TICKS_PER_SECOND)
+/// `work` in instructions, exactly (`i128`, never overflows).
+pub fn instr(work: Work) -> i128 {
+    i128::from(work.get()) * i128::from(TICKS_PER_SECOND)
 }
 
 /// An `f64` that lands on the edges far more often than a uniform draw of bits would: zeros of

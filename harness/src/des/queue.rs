@@ -50,14 +50,14 @@ impl<E> Default for Queue<E> {
         Self {
             heap: BinaryHeap::new(),
             seq: 0,
-            now: 0,
+            now: Ticks::ZERO,
             processed: 0,
         }
     }
 }
 
 impl<E> Queue<E> {
-    /// The time of the event being processed (0 before the first).
+    /// The time of the event being processed (zero before the first).
     pub fn now(&self) -> Ticks {
         self.now
     }
@@ -96,17 +96,22 @@ impl<E> Queue<E> {
 #[cfg(test)]
 mod tests {
     use super::Queue;
+    use qosgate_kernel::units::Ticks;
+
+    fn t(ticks: u64) -> Ticks {
+        Ticks::new(ticks)
+    }
 
     #[test]
     fn events_come_by_time_then_in_scheduling_order() {
         let mut q = Queue::default();
-        q.at(5, "b");
-        q.at(3, "a");
-        q.at(5, "c");
+        q.at(t(5), "b");
+        q.at(t(3), "a");
+        q.at(t(5), "c");
         assert_eq!(q.pop(), Some("a"));
-        assert_eq!(q.now(), 3);
-        q.after(2, "d");
-        q.at(1, "e");
+        assert_eq!(q.now(), t(3));
+        q.after(t(2), "d");
+        q.at(t(1), "e");
         let rest: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
         // "e" was scheduled in the past: clamped to now (3), so it comes first.
         assert_eq!(rest, ["e", "b", "c", "d"]);

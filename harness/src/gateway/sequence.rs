@@ -9,7 +9,8 @@
 //! Capacities: at most [`CLUSTERS`] clusters and [`TYPES`] request types.
 
 use anyhow::{Result, anyhow};
-use qosgate_kernel::dispatch::{Billiard, DispatchError, Rtdp};
+use qosgate_kernel::dispatch::{Billiard, DispatchError, Input, Rtdp};
+use qosgate_kernel::{Invalid, Problem};
 
 /// The most clusters `qosgate sequence` accepts.
 pub const CLUSTERS: usize = 256;
@@ -68,28 +69,34 @@ fn set_up_error(e: DispatchError, p: &[f64], shares: &[f64], fastest: usize) -> 
     use DispatchError as E;
     let at = |v: &[f64], i: u16| v.get(usize::from(i)).copied().unwrap_or(f64::NAN);
     match e {
-        E::NoClusters => anyhow!("--p: no probabilities given"),
-        E::TooManyClusters => anyhow!("--p: {} clusters, at most {CLUSTERS}", p.len()),
-        E::ProbabilityNotFinite(j) | E::ProbabilityNegative(j) => {
-            anyhow!("--p: entry {j} is {}: {e}", at(p, j))
-        }
+        E::Invalid(invalid) => bad_input(invalid, p, shares, fastest),
         E::ProbabilityTooSmall(j) => anyhow!(
             "--p: entry {j} is {}, positive but below 2^-30 of the total (use 0 to exclude \
              the cluster)",
             at(p, j)
         ),
         E::AllProbabilitiesZero => anyhow!("--p: every probability is zero"),
-        E::FastestOutOfRange => anyhow!(
+        E::AllSharesZero => anyhow!("--shares: every share is zero"),
+        E::UnknownType | E::ZeroShare => anyhow!("{e}"),
+    }
+}
+
+/// A bad input of the set-up, named by its option and, for an entry, its value.
+fn bad_input(e: Invalid<Input>, p: &[f64], shares: &[f64], fastest: usize) -> anyhow::Error {
+    let at = |v: &[f64], i: u16| v.get(usize::from(i)).copied().unwrap_or(f64::NAN);
+    match (e.input, e.problem) {
+        (Input::Probabilities, Problem::Empty) => anyhow!("--p: no probabilities given"),
+        (Input::Probabilities, _) => anyhow!("--p: {} clusters, at most {CLUSTERS}", p.len()),
+        (Input::Probability(j), _) => anyhow!("--p: entry {j} is {}: {e}", at(p, j)),
+        (Input::Fastest, _) => anyhow!(
             "--fastest: cluster {fastest} does not exist (--p lists {} cluster(s), 0-based)",
             p.len()
         ),
-        E::NoTypes => anyhow!("--shares: no shares given"),
-        E::TooManyTypes => anyhow!("--shares: {} request types, at most {TYPES}", shares.len()),
-        E::ShareNotFinite(i) | E::ShareNegative(i) => {
-            anyhow!("--shares: entry {i} is {}: {e}", at(shares, i))
+        (Input::Shares, Problem::Empty) => anyhow!("--shares: no shares given"),
+        (Input::Shares, _) => {
+            anyhow!("--shares: {} request types, at most {TYPES}", shares.len())
         }
-        E::AllSharesZero => anyhow!("--shares: every share is zero"),
-        E::UnknownType | E::ZeroShare => anyhow!("{e}"),
+        (Input::Share(i), _) => anyhow!("--shares: entry {i} is {}: {e}", at(shares, i)),
     }
 }
 

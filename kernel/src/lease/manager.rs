@@ -62,7 +62,7 @@ impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS>
             leases: Vec::new(),
             overheads,
             policy,
-            now: 0,
+            now: Ticks::ZERO,
             next_id: 0,
             accounts: Accounts::default(),
         })
@@ -173,7 +173,7 @@ impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS>
                 id,
                 spec,
                 state,
-                done: 0,
+                done: Ticks::ZERO,
                 hold,
                 mark: now,
                 stop: None,
@@ -247,7 +247,7 @@ impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS>
         if spec.nodes > self.table.nodes() {
             return Err(Error::TaskTooLarge);
         }
-        if spec.work == 0 {
+        if spec.work == Ticks::ZERO {
             return Err(Error::InvalidParameter(Param::Work));
         }
         let start = match spec.kind {
@@ -525,7 +525,11 @@ impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS>
             .find(|l| matches!(l.state, State::Queued | State::Suspended))
         {
             let from = l.state;
-            let lead = if from == State::Suspended { resume } else { 0 };
+            let lead = if from == State::Suspended {
+                resume
+            } else {
+                Ticks::ZERO
+            };
             let Some(end) = t
                 .checked_add(lead)
                 .and_then(|x| x.checked_add(l.remaining()))
@@ -558,40 +562,41 @@ mod tests {
     use heapless::Vec;
 
     use super::*;
+    use crate::lease::fixture::{OVERHEADS, t};
     use State::{Done, Queued, Reserved, Resuming, Running, Stopping, Suspended};
 
     /// Room for 8 leases; `t_s = 10`, `t_r = 7`, `t_m = 20`, `t_c = 3`.
     type Cluster = Manager<8, 16>;
 
-    const OVERHEADS: Overheads = Overheads {
-        suspend: 10,
-        resume: 7,
-        migrate: 20,
-        cancel: 3,
-    };
-
     type Log = Vec<Event, 32>;
 
-    const fn spec(nodes: Nodes, work: Ticks, kind: Kind) -> Spec {
-        Spec { nodes, work, kind }
+    const fn spec(nodes: Nodes, work: u64, kind: Kind) -> Spec {
+        Spec {
+            nodes,
+            work: t(work),
+            kind,
+        }
     }
 
-    const fn external(class: Class, deadline: Option<Ticks>) -> Kind {
-        Kind::External { class, deadline }
+    fn external(class: Class, deadline: Option<u64>) -> Kind {
+        Kind::External {
+            class,
+            deadline: deadline.map(t),
+        }
     }
 
     /// A cluster of `nodes` nodes given each `(now, spec)` in turn (ids from 0), and its log.
-    fn submitted(nodes: Nodes, requests: &[(Ticks, Spec)]) -> (Cluster, Log) {
+    fn submitted(nodes: Nodes, requests: &[(u64, Spec)]) -> (Cluster, Log) {
         let mut m = Manager::new(nodes, OVERHEADS, Policy::Moml).unwrap();
         let mut log = Log::new();
         for &(now, s) in requests {
-            m.submit(now, s, &mut |e| log.push(e).unwrap()).unwrap();
+            m.submit(t(now), s, &mut |e| log.push(e).unwrap()).unwrap();
         }
         (m, log)
     }
 
     /// [`submitted`], then every transition left.
-    fn drained(nodes: Nodes, requests: &[(Ticks, Spec)]) -> (Cluster, Log) {
+    fn drained(nodes: Nodes, requests: &[(u64, Spec)]) -> (Cluster, Log) {
         let (mut m, mut log) = submitted(nodes, requests);
         while let Some(t) = m.next_event() {
             m.advance(t, &mut |e| log.push(e).unwrap()).unwrap();
@@ -600,7 +605,7 @@ mod tests {
     }
 
     /// `(id, at, from, to, remaining)` of every state change, in order.
-    fn changes(log: &Log) -> Vec<(LeaseId, Ticks, State, State, Ticks), 32> {
+    fn changes(log: &Log) -> Vec<(LeaseId, u64, State, State, u64), 32> {
         log.iter()
             .filter_map(|e| match *e {
                 Event::Changed {
@@ -609,7 +614,7 @@ mod tests {
                     from,
                     to,
                     remaining,
-                } => Some((id, at, from, to, remaining)),
+                } => Some((id, at.get(), from, to, remaining.get())),
                 _ => None,
             })
             .collect()
@@ -631,8 +636,10 @@ mod tests {
         })
     }
 
-    fn hold(m: &Cluster, id: LeaseId) -> Option<(Ticks, Ticks)> {
-        m.lease(id).and_then(Lease::hold).map(|h| (h.start, h.end))
+    fn hold(m: &Cluster, id: LeaseId) -> Option<(u64, u64)> {
+        m.lease(id)
+            .and_then(Lease::hold)
+            .map(|h| (h.start.get(), h.end.get()))
     }
 
     /// 4 nodes. A Cancelable lease (0) of 4 nodes runs from 0 for 100. A local request (1) of
@@ -650,8 +657,8 @@ mod tests {
         let stop = Stop {
             by: 1,
             action: Action::Cancel,
-            begin: 10,
-            end: 13,
+            begin: t(10),
+            end: t(13),
         };
         assert_eq!(preempted(&log), [(0, stop)]);
         let cancelled = Done(End::Cancelled(Cause::Preempted(1)));
@@ -679,7 +686,7 @@ mod tests {
             4,
             &[
                 (0, spec(4, 100, external(Class::Suspendable, None))),
-                (30, spec(4, 20, Kind::Reservation(Notice::At(60)))),
+                (30, spec(4, 20, Kind::Reservation(Notice::At(t(60))))),
             ],
         );
         let suspend = Stopping(Action::Suspend);
@@ -733,7 +740,7 @@ mod tests {
         let requests = [
             (0, spec(2, 100, external(Class::NonPreemptable, None))),
             (10, spec(2, 10, Kind::Local)),
-            (20, spec(1, 10, Kind::Reservation(Notice::At(50)))),
+            (20, spec(1, 10, Kind::Reservation(Notice::At(t(50))))),
         ];
         let (m, _) = submitted(2, &requests);
         assert_eq!(hold(&m, 1), Some((100, 110)));

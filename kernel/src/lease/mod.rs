@@ -131,3 +131,24 @@ pub use spec::{Kind, LeaseId, Notice, Spec};
 pub use stop::{Action, Overheads, Stop};
 
 pub use crate::preempt::{Class, Policy};
+
+/// What the unit tests of the manager and of the preemption plan share.
+#[cfg(test)]
+mod fixture {
+    use super::Overheads;
+    use crate::units::Ticks;
+
+    /// Per-VM overheads small enough to follow by hand: `t_s = 10`, `t_r = 7`, `t_m = 20`,
+    /// `t_c = 3`.
+    pub(super) const OVERHEADS: Overheads = Overheads {
+        suspend: t(10),
+        resume: t(7),
+        migrate: t(20),
+        cancel: t(3),
+    };
+
+    /// `ticks` ticks: the tests count time in plain ticks.
+    pub(super) const fn t(ticks: u64) -> Ticks {
+        Ticks::new(ticks)
+    }
+}

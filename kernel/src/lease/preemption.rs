@@ -111,7 +111,7 @@ impl Target {
             id,
             class,
             nodes,
-            overhead: u64::from(nodes).saturating_mul(overheads.cost(action)),
+            overhead: u64::from(nodes).saturating_mul(overheads.cost(action).get()),
             begin,
             release,
             run_end: run.end,
@@ -338,45 +338,34 @@ pub fn plan<const B: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lease::fixture::{OVERHEADS, t};
 
-    /// Per-VM overheads small enough to follow by hand: `t_s = 10`, `t_r = 7`, `t_m = 20`,
-    /// `t_c = 3`.
-    const OVERHEADS: Overheads = Overheads {
-        suspend: 10,
-        resume: 7,
-        migrate: 20,
-        cancel: 3,
-    };
-
-    const fn run(start: Ticks, end: Ticks) -> Span {
-        Span { start, end }
+    const fn run(start: u64, end: u64) -> Span {
+        Span {
+            start: t(start),
+            end: t(end),
+        }
     }
 
-    const fn demand(now: Ticks, at: Option<Ticks>, nodes: Nodes, work: Ticks) -> Demand {
+    fn demand(now: u64, at: Option<u64>, nodes: Nodes, work: u64) -> Demand {
         Demand {
-            now,
-            at,
+            now: t(now),
+            at: at.map(t),
             nodes,
-            work,
+            work: t(work),
         }
     }
 
     /// A target given as plain data, its stop beginning at `begin` and ending at `release`.
-    const fn target(
-        id: LeaseId,
-        class: Class,
-        nodes: Nodes,
-        begin: Ticks,
-        release: Ticks,
-    ) -> Target {
+    const fn target(id: LeaseId, class: Class, nodes: Nodes, begin: u64, release: u64) -> Target {
         Target {
             id,
             class,
             nodes,
             overhead: nodes as u64,
-            begin,
-            release,
-            run_end: 100,
+            begin: t(begin),
+            release: t(release),
+            run_end: t(100),
         }
     }
 
@@ -397,18 +386,18 @@ mod tests {
                 suspended.overhead,
                 suspended.run_end
             ),
-            (90, 100, 34, 200)
+            (t(90), t(100), 34, t(200))
         );
         let migrated = new(Class::Migratable, Some(100), 80, run(0, 200)).unwrap();
         assert_eq!(
             (migrated.begin, migrated.release, migrated.overhead),
-            (80, 100, 40)
+            (t(80), t(100), 40)
         );
         assert_eq!(new(Class::Migratable, Some(100), 81, run(0, 200)), None);
         let cancelled = new(Class::Cancelable, None, 50, run(0, 54)).unwrap();
         assert_eq!(
             (cancelled.begin, cancelled.release, cancelled.overhead),
-            (50, 53, 6)
+            (t(50), t(53), 6)
         );
         assert_eq!(new(Class::Cancelable, None, 50, run(0, 53)), None);
         assert_eq!(new(Class::Cancelable, None, 50, run(53, 90)), None);
@@ -425,9 +414,9 @@ mod tests {
             class: Class::PREEMPTABLE[k as usize % 3],
             nodes: k + 1,
             overhead: u64::from(k) * 3,
-            begin: u64::from(k),
-            release: u64::from(k) + 10,
-            run_end: u64::from(k) + 20,
+            begin: t(u64::from(k)),
+            release: t(u64::from(k) + 10),
+            run_end: t(u64::from(k) + 20),
         };
         for k in 0..MAX_CANDIDATES as u32 {
             targets.push(nth(k)).unwrap();
@@ -451,7 +440,7 @@ mod tests {
     fn cluster() -> SlotTable<16> {
         let mut table = SlotTable::new(10).unwrap();
         for (start, end, nodes) in [(0, 100, 2), (0, 100, 4), (0, 1000, 2), (30, 80, 2)] {
-            table.reserve(start, end, nodes).unwrap();
+            table.reserve(t(start), t(end), nodes).unwrap();
         }
         table
     }
@@ -533,7 +522,7 @@ mod tests {
             need(&table, &t, &demand(10, None, 1, 5)),
             Err(Error::NotFree)
         );
-        let forever = demand(10, Some(20), 5, Ticks::MAX);
+        let forever = demand(10, Some(20), 5, u64::MAX);
         assert_eq!(
             plan(&table, &t, &forever, Policy::Mlip),
             Err(Error::Overflow)
@@ -547,7 +536,7 @@ mod tests {
     #[test]
     fn the_policy_chooses_among_plain_candidates() {
         let mut table = SlotTable::<8>::new(8).unwrap();
-        table.reserve(0, 100, 8).unwrap();
+        table.reserve(t(0), t(100), 8).unwrap();
         let t = targets(&[
             Target {
                 overhead: 400,

@@ -30,10 +30,10 @@ pub struct Overheads {
 impl Overheads {
     /// Seed 000 Sec. 5: suspend 160 s, resume 126 s, migrate 372.5 s, cancel negligible (0).
     pub const PAPER: Overheads = Overheads {
-        suspend: 160 * TICKS_PER_SECOND,
-        resume: 126 * TICKS_PER_SECOND,
-        migrate: 372 * TICKS_PER_SECOND + TICKS_PER_SECOND / 2,
-        cancel: 0,
+        suspend: Ticks::from_secs(160),
+        resume: Ticks::from_secs(126),
+        migrate: Ticks::new(372 * TICKS_PER_SECOND + TICKS_PER_SECOND / 2),
+        cancel: Ticks::ZERO,
     };
 
     /// How long `action` holds the lease's nodes before releasing them.
@@ -108,13 +108,14 @@ mod tests {
     #[test]
     fn paper_overheads_in_ticks() {
         let o = Overheads::default();
-        assert_eq!(o.suspend, 160_000_000);
-        assert_eq!(o.resume, 126_000_000);
-        assert_eq!(o.migrate, 372_500_000);
-        assert_eq!(o.cancel, 0);
-        assert_eq!(o.cost(Action::Suspend), 286_000_000);
+        let t = Ticks::new;
+        assert_eq!(o.suspend, t(160_000_000));
+        assert_eq!(o.resume, t(126_000_000));
+        assert_eq!(o.migrate, t(372_500_000));
+        assert_eq!(o.cancel, Ticks::ZERO);
+        assert_eq!(o.cost(Action::Suspend), t(286_000_000));
         assert_eq!(o.cost(Action::Migrate), o.stop(Action::Migrate));
-        assert_eq!(o.stop(Action::Suspend), 160_000_000);
+        assert_eq!(o.stop(Action::Suspend), t(160_000_000));
     }
 
     /// Each preemptable class has its action; a non-preemptable lease has none.

@@ -5,6 +5,9 @@
 //! emptied in one burst and then refilled exactly at rate. Best-effort tasks arrive at given
 //! times. At each instant the driver processes completions, then arrivals, then asks the resource
 //! for decisions until it has none, as a firmware or the harness would.
+//!
+//! A scenario is written in plain numbers (the units are in each field's doc), as a strategy
+//! draws them; the driver converts them to the kernel's units when it runs it.
 
 use qosgate_kernel::bound::BoundSpec;
 use qosgate_kernel::bucket::{Bucket, Conformance, Knowledge, Oversize};
@@ -24,9 +27,10 @@ pub struct User {
     pub rho_pct: u64,
     /// sigma = m * imax.
     pub m: u64,
-    pub imax: Work,
+    /// The largest task, MI.
+    pub imax: u64,
     /// (size in percent of imax, idle gap before submission in ticks), per task.
-    pub tasks: Vec<(u64, Ticks)>,
+    pub tasks: Vec<(u64, u64)>,
 }
 
 /// A resource and its load.
@@ -34,13 +38,15 @@ pub struct User {
 pub struct Scenario {
     pub kind: Kind,
     pub discipline: Discipline,
-    pub cpus: Vec<Mips>,
-    pub max_task: Work,
+    /// The CPUs' capacities, MIPS.
+    pub cpus: Vec<u64>,
+    /// The resource's largest task, MI.
+    pub max_task: u64,
     /// Weight units left free for temporary BE users (GS_BE_EQUAL).
     pub be_room: u64,
     pub users: Vec<User>,
-    /// (arrival, work) of best-effort tasks, arrival-sorted.
-    pub be: Vec<(Ticks, Work)>,
+    /// (arrival in ticks, work in MI) of best-effort tasks, arrival-sorted.
+    pub be: Vec<(u64, u64)>,
 }
 
 /// One finished GS task.
@@ -50,6 +56,13 @@ pub struct GsRecord {
     pub arrived: Ticks,
     pub finished: Ticks,
     pub bound: Ticks,
+}
+
+impl GsRecord {
+    /// Its time at the resource, from arrival to completion.
+    pub fn delay(&self) -> Ticks {
+        self.finished.saturating_sub(self.arrived)
+    }
 }
 
 /// What happened.
@@ -79,7 +92,9 @@ impl Scenario {
     /// Panics (failing the test) if the kernel loses a task, refuses a conforming GS task, or
     /// breaks Eq. 1 at registration.
     pub fn run_on(&self, basis: RateBasis) -> Outcome {
-        let mut res = Res::new(self.kind, self.discipline, &self.cpus, self.max_task, 8).unwrap();
+        let cpus: Vec<Mips> = self.cpus.iter().map(|&c| Mips::new(c)).collect();
+        let max_task = Work::new(self.max_task);
+        let mut res = Res::new(self.kind, self.discipline, &cpus, max_task, 8).unwrap();
         let capacity: u64 = self.cpus.iter().sum();
         let total_w: u64 =
             self.users.iter().map(|u| u64::from(u.weight)).sum::<u64>() + self.be_room;
@@ -89,20 +104,21 @@ impl Scenario {
             let rho = (cap * u.rho_pct / 100).max(1);
             let reg = Registration {
                 weight: u.weight,
-                rho,
-                sigma: u.m * u.imax,
-                imax: u.imax,
+                rho: Mips::new(rho),
+                sigma: Work::new(u.m * u.imax),
+                imax: Work::new(u.imax),
                 knowledge: Knowledge::Exact,
                 oversize: Oversize::Refuse,
             };
             let flow = res.register(reg).expect("planned registration fits Eq. 1");
-            let bucket = Bucket::new(0, rho, reg.sigma, u.imax, Knowledge::Exact).unwrap();
+            let bucket =
+                Bucket::new(Ticks::ZERO, reg.rho, reg.sigma, reg.imax, Knowledge::Exact).unwrap();
             live.push(Live {
                 flow,
                 bucket,
                 next: 0,
-                ready_at: 0,
-                bound: 0,
+                ready_at: Ticks::ZERO,
+                bound: Ticks::ZERO,
             });
         }
         let mut out = Outcome::default();
@@ -116,7 +132,7 @@ impl Scenario {
             out.specs.push(spec);
         }
         for (i, l) in live.iter_mut().enumerate() {
-            schedule_next(&self.users[i], l, 0);
+            schedule_next(&self.users[i], l, Ticks::ZERO);
         }
 
         let mut arrived: std::collections::HashMap<u32, (usize, Ticks)> = Default::default();
@@ -128,7 +144,7 @@ impl Scenario {
                 .filter(|l| l.next < usize::MAX)
                 .map(|l| l.ready_at)
                 .min();
-            let t_be = self.be.get(be_next).map(|b| b.0);
+            let t_be = self.be.get(be_next).map(|b| Ticks::new(b.0));
             let t_done = res.next_finish().map(|f| f.1);
             let Some(t) = [t_gs, t_be, t_done].into_iter().flatten().min() else {
                 break;
@@ -170,19 +186,23 @@ impl Scenario {
                 schedule_next(u, l, t);
             }
             while let Some(&(at, work)) = self.be.get(be_next) {
-                if at != t {
+                if Ticks::new(at) != t {
                     break;
                 }
                 be_next += 1;
                 out.be_submitted += 1;
-                if res.submit_be(t, Task { id: next_id, work }).is_err() {
+                let task = Task {
+                    id: next_id,
+                    work: Work::new(work),
+                };
+                if res.submit_be(t, task).is_err() {
                     out.be_refused += 1;
                 }
                 next_id += 1;
             }
             while let Some(d) = res.next_decision(t).unwrap() {
                 if let Decision::Preempt { task, .. } = d {
-                    assert!(task.work >= 1);
+                    assert!(task.work >= Work::new(1));
                     out.preemptions += 1;
                 }
             }
@@ -210,7 +230,7 @@ impl Scenario {
 }
 
 fn size(u: &User, k: usize) -> Work {
-    (u.imax * u.tasks[k].0 / 100).max(1)
+    Work::new((u.imax * u.tasks[k].0 / 100).max(1))
 }
 
 /// The first instant at or after `after + gap` at which the user's next task conforms.
@@ -219,10 +239,10 @@ fn schedule_next(u: &User, l: &mut Live, after: Ticks) {
         l.next = usize::MAX;
         return;
     };
-    let t = after + gap;
+    let t = after.checked_add(Ticks::new(gap)).unwrap();
     l.ready_at = match l.bucket.check(t, size(u, l.next)).unwrap() {
         Conformance::Now => t,
-        Conformance::After(w) => t + w,
+        Conformance::After(w) => t.checked_add(w).unwrap(),
         Conformance::OnFeedback => unreachable!("exact mode never waits for feedback"),
     };
 }

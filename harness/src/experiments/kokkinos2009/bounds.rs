@@ -6,7 +6,8 @@
 //! [`RateBasis`] values. Nothing here re-implements the calculus: the numbers are the kernel's
 //! ([`Resource::bound_spec`], [`BoundSpec::at_resource`], [`bound::end_to_end`]).
 //!
-//! Times are kept in [`Ticks`] (microseconds) and shown as seconds; rates in MIPS.
+//! Times are kept in [`Ticks`] (microseconds) and shown as seconds; rates in MIPS. A [`Row`] is
+//! the output record: its rates and work are plain numbers, named with their unit.
 
 use anyhow::{Context, Result};
 use qosgate_kernel::bound::{self, BoundSpec, Pipelining};
@@ -14,13 +15,14 @@ use qosgate_kernel::bucket::Knowledge;
 use qosgate_kernel::fairq::{Discipline, FlowId};
 use qosgate_kernel::registry::{RateBasis, Registration};
 use qosgate_kernel::resource::{Kind, Resource};
-use qosgate_kernel::units::{Mips, TICKS_PER_SECOND, Ticks, Work};
+use qosgate_kernel::units::{TICKS_PER_SECOND, Ticks};
 use qosgate_kernel::{Error, Param};
 use serde::{Serialize, Serializer};
 
 use std::fmt::Write as _;
 
 use super::params::{Grid, Layout};
+use crate::des::time;
 use crate::report::table::{Align, grouped, table, wrap};
 
 /// Flow capacity of the resources built here: the largest accepted `--max-users`.
@@ -77,7 +79,7 @@ impl Default for Config {
     fn default() -> Self {
         Self {
             max_users: 8,
-            transfer: 0,
+            transfer: Ticks::ZERO,
         }
     }
 }
@@ -105,20 +107,20 @@ pub struct Row {
     pub cpus: usize,
     /// Total capacity `C'`, MIPS.
     #[serde(rename = "capacity_mips")]
-    pub capacity: Mips,
+    pub capacity: u64,
     /// Slowest CPU `C_min`, MIPS (the `C` of every bound term, Eq. 10).
     #[serde(rename = "cpu_min_mips")]
-    pub cpu_min: Mips,
+    pub cpu_min: u64,
     /// Whether [`Resource::register`] accepted the user.
     pub registered: bool,
     /// `ok`, or the kernel error's text.
     pub outcome: String,
     /// `g` on [`RateBasis::Reserved`] (= rho), MIPS.
     #[serde(rename = "g_reserved_mips")]
-    pub g_reserved: Option<Mips>,
+    pub g_reserved: Option<u64>,
     /// `g` on [`RateBasis::Current`] (= `C' w / W`, rounded down), MIPS.
     #[serde(rename = "g_current_mips")]
-    pub g_current: Option<Mips>,
+    pub g_current: Option<u64>,
     /// Bound from arrival at the resource to completion, Reserved basis.
     #[serde(rename = "bound_reserved_s", serialize_with = "ser_secs")]
     pub bound_reserved: Option<Ticks>,
@@ -148,7 +150,7 @@ pub struct Report {
     pub max_users: u16,
     /// The resources' maximum task `I_r^max`, MI.
     #[serde(rename = "max_task_mi")]
-    pub max_task: Work,
+    pub max_task: u64,
     /// Transfer delay `d` (`--pipelined-delay`).
     #[serde(rename = "transfer_delay_s", serialize_with = "ser_secs_plain")]
     pub transfer: Ticks,
@@ -189,9 +191,9 @@ pub fn compute(grid: &Grid, cfg: &Config) -> Result<Report> {
     Ok(Report {
         grid: "seed004",
         max_users: cfg.max_users,
-        max_task: grid.max_task,
+        max_task: grid.max_task.get(),
         transfer: cfg.transfer,
-        withhold: 0,
+        withhold: Ticks::ZERO,
         deadline_factor: DEADLINE_TENTHS as f64 / 10.0,
         rows: keyed.into_iter().map(|(_, r)| r).collect(),
     })
@@ -245,7 +247,7 @@ impl Combo {
             )
             .with_context(|| {
                 format!(
-                    "building {} ({}, {} CPU(s), {} MIPS in all, I_r^max {} MI) with --max-users \
+                    "building {} ({}, {} CPU(s), {} in all, I_r^max {}) with --max-users \
                      {} (accepted: 1 to {FLOWS})",
                     spec.name,
                     self.label(),
@@ -291,8 +293,8 @@ impl Combo {
             discipline: self.discipline,
             layout: self.layout,
             cpus: grid.resources[resource_idx].cpus(self.layout).len(),
-            capacity: res.capacity(),
-            cpu_min: res.cpu_min(),
+            capacity: res.capacity().get(),
+            cpu_min: res.cpu_min().get(),
             registered: outcome.is_ok(),
             outcome: match outcome {
                 Ok(_) => "ok".to_owned(),
@@ -320,17 +322,17 @@ impl Combo {
             let spec = res.bound_spec(flow, basis).with_context(|| what(basis))?;
             let at = bound_or_none(&spec).with_context(|| what(basis))?;
             let e2e = at
-                .map(|b| bound::end_to_end(b, 0, cfg.transfer, Pipelining::Pipelined))
+                .map(|b| bound::end_to_end(b, Ticks::ZERO, cfg.transfer, Pipelining::Pipelined))
                 .transpose()
                 .with_context(|| what(basis))?;
             match basis {
                 RateBasis::Reserved => {
-                    row.g_reserved = Some(spec.rate);
+                    row.g_reserved = Some(spec.rate.get());
                     row.bound_reserved = at;
                     row.end_to_end_reserved = e2e;
                 }
                 RateBasis::Current => {
-                    row.g_current = Some(spec.rate);
+                    row.g_current = Some(spec.rate.get());
                     row.bound_current = at;
                     row.end_to_end_current = e2e;
                     row.deadline = e2e.map(deadline_of).transpose().with_context(|| {
@@ -363,8 +365,10 @@ fn bound_or_none(spec: &BoundSpec) -> Result<Option<Ticks>, Error> {
 
 /// `ceil(1.10 x bound)` in ticks.
 fn deadline_of(bound: Ticks) -> Result<Ticks, Error> {
-    let d = (u128::from(bound) * u128::from(DEADLINE_TENTHS)).div_ceil(10);
-    Ticks::try_from(d).map_err(|_| Error::Overflow)
+    let d = (u128::from(bound.get()) * u128::from(DEADLINE_TENTHS)).div_ceil(10);
+    u64::try_from(d)
+        .map(Ticks::new)
+        .map_err(|_| Error::Overflow)
 }
 
 /// The stable JSON name of a resource kind.
@@ -388,12 +392,8 @@ pub fn discipline_id(d: Discipline) -> &'static str {
 
 /// Ticks as seconds with all six decimals, exact (`3768.333335`).
 pub fn secs(t: Ticks) -> String {
+    let t = t.get();
     format!("{}.{:06}", t / TICKS_PER_SECOND, t % TICKS_PER_SECOND)
-}
-
-/// Ticks as seconds for JSON (the nearest `f64`).
-fn ticks_to_f64(t: Ticks) -> f64 {
-    t as f64 / TICKS_PER_SECOND as f64
 }
 
 fn ser_kind<S: Serializer>(k: &Kind, s: S) -> Result<S::Ok, S::Error> {
@@ -406,13 +406,13 @@ fn ser_discipline<S: Serializer>(d: &Discipline, s: S) -> Result<S::Ok, S::Error
 
 fn ser_secs<S: Serializer>(t: &Option<Ticks>, s: S) -> Result<S::Ok, S::Error> {
     match t {
-        Some(t) => s.serialize_f64(ticks_to_f64(*t)),
+        Some(t) => s.serialize_f64(time::secs(*t)),
         None => s.serialize_none(),
     }
 }
 
 fn ser_secs_plain<S: Serializer>(t: &Ticks, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_f64(ticks_to_f64(*t))
+    s.serialize_f64(time::secs(*t))
 }
 
 /// The `qosgate bounds` table, with its heading and legend.
@@ -482,7 +482,7 @@ while a flow's queue is shorter than M. \"none\" = no bound (refused registratio
 aggressive submission).";
 
 /// Ticks as seconds without trailing zeros (`2.5`, `0`).
-fn short_secs(t: u64) -> String {
+fn short_secs(t: Ticks) -> String {
     let s = secs(t);
     s.trim_end_matches('0').trim_end_matches('.').to_owned()
 }
@@ -491,7 +491,7 @@ fn opt<T: ToString>(v: Option<T>) -> String {
     v.map_or_else(|| "none".to_owned(), |v| v.to_string())
 }
 
-fn opt_secs(v: Option<u64>) -> String {
+fn opt_secs(v: Option<Ticks>) -> String {
     v.map_or_else(|| "none".to_owned(), secs)
 }
 
@@ -526,6 +526,10 @@ mod tests {
 
     const I_R: u64 = 419_900_000;
 
+    fn t(micros: u64) -> Ticks {
+        Ticks::new(micros)
+    }
+
     fn report(max_users: u16, transfer: Ticks) -> Report {
         compute(
             &seed004(),
@@ -554,7 +558,7 @@ mod tests {
 
     #[test]
     fn every_registration_in_every_combination_has_a_row() {
-        let rep = report(8, 0);
+        let rep = report(8, Ticks::ZERO);
         assert_eq!(rep.rows.len(), 3 * 4 * 2 * 2);
         assert!(rep.rows.iter().all(|r| r.registered && r.outcome == "ok"));
         // Grouped by registration, in the order of Sec. 6.4.
@@ -577,14 +581,14 @@ mod tests {
 
     #[test]
     fn u1_alone_at_r1_gs_wfq_single() {
-        let rep = report(8, 0);
+        let rep = report(8, Ticks::ZERO);
         let r = find(&rep, "U1", Kind::Gs, Discipline::Wfq, Layout::Single);
         assert_eq!((r.cpus, r.capacity, r.cpu_min), (1, 780_000, 780_000));
         // Current: g = C' w / W = 780,000 / 1.
         // sigma / g = 2,099,500,000e6 / 780,000 = 2,691,666,666.7 -> 2,691,666,667 us;
         // I_i / g = I_r / C = 419,900,000e6 / 780,000 = 538,333,333.3 -> 538,333,334 us.
         assert_eq!(r.g_current, Some(780_000));
-        assert_eq!(r.bound_current, Some(2_691_666_667 + 2 * 538_333_334));
+        assert_eq!(r.bound_current, Some(t(2_691_666_667 + 2 * 538_333_334)));
         assert_eq!(secs(r.bound_current.unwrap()), "3768.333335");
         // Reserved: g = rho = 768,473.
         // sigma / g = 2,732,041,333.2 -> 2,732,041,334; I_i / g = 546,408,266.6 -> 546,408,267;
@@ -592,30 +596,32 @@ mod tests {
         assert_eq!(r.g_reserved, Some(768_473));
         assert_eq!(
             r.bound_reserved,
-            Some(2_732_041_334 + 546_408_267 + 538_333_334)
+            Some(t(2_732_041_334 + 546_408_267 + 538_333_334))
         );
         // d = 0: end to end = at the resource; deadline = ceil(1.1 x 3,768,333,335).
         assert_eq!(r.end_to_end_current, r.bound_current);
-        assert_eq!(r.deadline, Some(4_145_166_669));
+        assert_eq!(r.deadline, Some(t(4_145_166_669)));
     }
 
     #[test]
     fn scfq_blocks_for_the_other_flows_instead_of_one_maximal_task() {
-        let rep = report(8, 0);
+        let rep = report(8, Ticks::ZERO);
         // U1 is alone at R1: on the Current basis SCFQ has no other flow to wait for, so it is
         // WFQ minus ceil(I_r / C) = 538,333,334 us.
         let w = find(&rep, "U1", Kind::Gs, Discipline::Wfq, Layout::Single);
         let s = find(&rep, "U1", Kind::Gs, Discipline::Scfq, Layout::Single);
-        assert_eq!(s.bound_current, Some(2_691_666_667 + 538_333_334));
+        assert_eq!(s.bound_current, Some(t(2_691_666_667 + 538_333_334)));
         assert_eq!(
-            w.bound_current.unwrap() - s.bound_current.unwrap(),
-            538_333_334
+            w.bound_current
+                .unwrap()
+                .checked_sub(s.bound_current.unwrap()),
+            Some(t(538_333_334))
         );
         // Reserved: any of the other max_users - 1 = 7 slots may hold an I_r task:
         // ceil(7 x 419,900,000e6 / 780,000) = 3,768,333,334 us instead of 538,333,334.
         assert_eq!(
             s.bound_reserved,
-            Some(2_732_041_334 + 546_408_267 + 3_768_333_334)
+            Some(t(2_732_041_334 + 546_408_267 + 3_768_333_334))
         );
 
         // U2 at R2 with U3: g = 520,000 / 2 = 260,000 on the Current basis.
@@ -627,18 +633,24 @@ mod tests {
         assert_eq!(w.g_current, Some(260_000));
         assert_eq!(
             w.bound_current,
-            Some(1_372_750_000 + 274_550_000 + 807_500_000)
+            Some(t(1_372_750_000 + 274_550_000 + 807_500_000))
         );
-        assert_eq!(s.bound_current, Some(1_372_750_000 + 274_550_000 + 807_500));
+        assert_eq!(
+            s.bound_current,
+            Some(t(1_372_750_000 + 274_550_000 + 807_500))
+        );
         // U3 at R2, SCFQ Current: waits for U2's I = 71,383,000 MI: 137,275,000 us.
         // sigma / g = 2,099,500e6 / 260,000 = 8,075,000; I_i / g = 1,615,000.
         let s = find(&rep, "U3", Kind::Gs, Discipline::Scfq, Layout::Single);
-        assert_eq!(s.bound_current, Some(8_075_000 + 1_615_000 + 137_275_000));
+        assert_eq!(
+            s.bound_current,
+            Some(t(8_075_000 + 1_615_000 + 137_275_000))
+        );
     }
 
     #[test]
     fn multi_cpu_uses_total_capacity_for_g_and_c_min_for_blocking() {
-        let rep = report(8, 0);
+        let rep = report(8, Ticks::ZERO);
         let r = find(&rep, "U1", Kind::Gs, Discipline::Wfq, Layout::Multi);
         assert_eq!((r.cpus, r.capacity, r.cpu_min), (30, 780_000, 26_000));
         // g = C' w / W = 780,000 as in the single layout (Sec. 5.2).
@@ -646,7 +658,7 @@ mod tests {
         // I_i / min(g, C_min) = 419,900,000e6 / 26,000 = 16,150,000,000 exactly; I_r / C_min the
         // same; M I_r / C' = 30 x 419,900,000e6 / 780,000 = 16,150,000,000 again.
         assert_eq!(r.g_current, Some(780_000));
-        assert_eq!(r.bound_current, Some(2_691_666_667 + 3 * 16_150_000_000));
+        assert_eq!(r.bound_current, Some(t(2_691_666_667 + 3 * 16_150_000_000)));
         // U3 at R2 (20 CPUs, C' = 520,000, g = 260,000): sigma / g = 8,075,000;
         // I_i / C_min = 419,900e6 / 26,000 = 16,150,000; I_r / C_min = 16,150,000,000;
         // M I_r / C' = 20 x 419,900,000e6 / 520,000 = 16,150,000,000.
@@ -654,19 +666,19 @@ mod tests {
         assert_eq!((r.cpus, r.capacity, r.cpu_min), (20, 520_000, 26_000));
         assert_eq!(
             r.bound_current,
-            Some(8_075_000 + 16_150_000 + 2 * 16_150_000_000)
+            Some(t(8_075_000 + 16_150_000 + 2 * 16_150_000_000))
         );
         // SCFQ, current basis: U3 waits for U2's 71,383,000 MI on C_min: 2,745,500,000.
         let r = find(&rep, "U3", Kind::Gs, Discipline::Scfq, Layout::Multi);
         assert_eq!(
             r.bound_current,
-            Some(8_075_000 + 16_150_000 + 2_745_500_000 + 16_150_000_000)
+            Some(t(8_075_000 + 16_150_000 + 2_745_500_000 + 16_150_000_000))
         );
     }
 
     #[test]
     fn non_preemptive_priority_adds_the_residual_best_effort_task() {
-        let rep = report(8, 0);
+        let rep = report(8, Ticks::ZERO);
         for (layout, c) in [(Layout::Single, 780_000u64), (Layout::Multi, 26_000)] {
             let np = find(
                 &rep,
@@ -689,8 +701,10 @@ mod tests {
             let one = (I_R * 1_000_000).div_ceil(c);
             let two = (2 * I_R * 1_000_000).div_ceil(c);
             assert_eq!(
-                np.bound_current.unwrap() - gs.bound_current.unwrap(),
-                two - one
+                np.bound_current
+                    .unwrap()
+                    .checked_sub(gs.bound_current.unwrap()),
+                Some(t(two - one))
             );
         }
         // Single CPU: 1,076,666,667 - 538,333,334.
@@ -703,23 +717,23 @@ mod tests {
         );
         assert_eq!(
             np.bound_current,
-            Some(2_691_666_667 + 538_333_334 + 1_076_666_667)
+            Some(t(2_691_666_667 + 538_333_334 + 1_076_666_667))
         );
     }
 
     #[test]
     fn pipelined_delay_adds_once_and_scales_the_deadline() {
-        let rep = report(8, 2_500_000);
+        let rep = report(8, t(2_500_000));
         let r = find(&rep, "U1", Kind::Gs, Discipline::Wfq, Layout::Single);
-        assert_eq!(r.end_to_end_current, Some(3_768_333_335 + 2_500_000));
-        assert_eq!(r.end_to_end_reserved, Some(3_816_782_935 + 2_500_000));
+        assert_eq!(r.end_to_end_current, Some(t(3_768_333_335 + 2_500_000)));
+        assert_eq!(r.end_to_end_reserved, Some(t(3_816_782_935 + 2_500_000)));
         // ceil(1.1 x 3,770,833,335) = ceil(4,147,916,668.5).
-        assert_eq!(r.deadline, Some(4_147_916_669));
+        assert_eq!(r.deadline, Some(t(4_147_916_669)));
     }
 
     #[test]
     fn a_full_resource_refuses_and_the_row_says_why() {
-        let rep = report(1, 0);
+        let rep = report(1, Ticks::ZERO);
         let r = find(&rep, "U3", Kind::Gs, Discipline::Wfq, Layout::Single);
         assert!(!r.registered);
         assert_eq!(r.outcome, Error::Full.to_string());
@@ -738,7 +752,7 @@ mod tests {
             &seed004(),
             &Config {
                 max_users: 0,
-                transfer: 0,
+                transfer: Ticks::ZERO,
             },
         )
         .unwrap_err();
@@ -749,11 +763,11 @@ mod tests {
         assert!(msg.contains("--pipelined-delay -1"), "{msg}");
         let msg = format!("{:#}", Config::from_args(8, f64::NAN).unwrap_err());
         assert!(msg.contains("invalid parameter: delay"), "{msg}");
-        assert_eq!(Config::from_args(8, 1.5).unwrap().transfer, 1_500_000);
+        assert_eq!(Config::from_args(8, 1.5).unwrap().transfer, t(1_500_000));
         // A delay near the end of the clock overflows the end-to-end bound: an error, named.
         let cfg = Config {
             max_users: 8,
-            transfer: Ticks::MAX - 1,
+            transfer: t(u64::MAX - 1),
         };
         let msg = format!("{:#}", compute(&seed004(), &cfg).unwrap_err());
         assert!(
@@ -764,7 +778,7 @@ mod tests {
 
     #[test]
     fn json_field_names_and_units() {
-        let rep = report(8, 0);
+        let rep = report(8, Ticks::ZERO);
         let v = serde_json::to_value(&rep).unwrap();
         let row = &v["rows"][0];
         assert_eq!(row["user"], "U1");
@@ -775,7 +789,7 @@ mod tests {
         assert_eq!(row["g_reserved_mips"], 768_473);
         assert!(row["deadline_1_10x_end_to_end_current_s"].is_f64());
         assert_eq!(v["deadline_factor"], 1.1);
-        let refused = serde_json::to_value(report(1, 0)).unwrap();
+        let refused = serde_json::to_value(report(1, Ticks::ZERO)).unwrap();
         let u3 = &refused["rows"][32];
         assert_eq!(u3["registered"], false);
         assert!(u3["bound_current_s"].is_null());
@@ -792,8 +806,8 @@ mod tests {
 
     #[test]
     fn short_seconds_drop_trailing_zeros() {
-        assert_eq!(short_secs(2_500_000), "2.5");
-        assert_eq!(short_secs(0), "0");
-        assert_eq!(short_secs(10_000_000), "10");
+        assert_eq!(short_secs(t(2_500_000)), "2.5");
+        assert_eq!(short_secs(Ticks::ZERO), "0");
+        assert_eq!(short_secs(t(10_000_000)), "10");
     }
 }

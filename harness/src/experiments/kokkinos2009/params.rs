@@ -80,7 +80,7 @@ impl Layout {
 }
 
 /// Capacity of one kallisto.hellasgrid.gr processor, MIPS (Sec. 6.2, Table 5).
-pub const CPU_MIPS: Mips = 26_000;
+pub const CPU_MIPS: Mips = Mips::new(26_000);
 
 /// The resources' maximum task `I_r^max`, MI, the same at every resource.
 ///
@@ -89,29 +89,29 @@ pub const CPU_MIPS: Mips = 26_000;
 /// tasks of U4 and U5): the smallest value that admits every task of the paper's workload (Eq. 2
 /// and the BE size check of Sec. 3.4 are both `<=`), and so the tightest `I_r / C` terms. Any
 /// larger value only loosens the bounds.
-pub const MAX_TASK: Work = 419_900_000;
+pub const MAX_TASK: Work = Work::new(419_900_000);
 
 /// The users of Tables 2 and 3.
 pub const USERS: [User; 3] = [
     User {
         name: "U1",
-        rho: 768_473,
-        sigma: 2_099_500_000,
-        imax: 419_900_000,
+        rho: Mips::new(768_473),
+        sigma: Work::new(2_099_500_000),
+        imax: Work::new(419_900_000),
         weight: 1,
     },
     User {
         name: "U2",
-        rho: 21_773,
-        sigma: 356_915_000,
-        imax: 71_383_000,
+        rho: Mips::new(21_773),
+        sigma: Work::new(356_915_000),
+        imax: Work::new(71_383_000),
         weight: 1,
     },
     User {
         name: "U3",
-        rho: 699,
-        sigma: 2_099_500,
-        imax: 419_900,
+        rho: Mips::new(699),
+        sigma: Work::new(2_099_500),
+        imax: Work::new(419_900),
         weight: 1,
     },
 ];
@@ -120,17 +120,17 @@ pub const USERS: [User; 3] = [
 pub const RESOURCES: [ResourceSpec; 3] = [
     ResourceSpec {
         name: "R1",
-        capacity: 780_000,
+        capacity: Mips::new(780_000),
         multi_cpus: 30,
     },
     ResourceSpec {
         name: "R2",
-        capacity: 520_000,
+        capacity: Mips::new(520_000),
         multi_cpus: 20,
     },
     ResourceSpec {
         name: "R3",
-        capacity: 260_000,
+        capacity: Mips::new(260_000),
         multi_cpus: 10,
     },
 ];
@@ -182,12 +182,13 @@ mod tests {
         // Table 5: the total capacity is the CPU count times 26,000 MIPS, in both layouts.
         for r in RESOURCES {
             for layout in Layout::ALL {
-                assert_eq!(r.cpus(layout).iter().sum::<Mips>(), r.capacity);
+                let total: u64 = r.cpus(layout).iter().map(|c| c.get()).sum();
+                assert_eq!(total, r.capacity.get());
             }
         }
         for u in USERS {
             // Table 3: sigma = 5 x the Table 2 workload.
-            assert_eq!(u.sigma, 5 * u.imax);
+            assert_eq!(u.sigma.get(), 5 * u.imax.get());
             // Eq. 2 holds for every user.
             assert!(u.imax <= MAX_TASK);
             assert!(u.registration().validate().is_ok());

@@ -40,6 +40,7 @@ use qosgate_kernel::units::{TICKS_PER_SECOND, Ticks, Work};
 
 use super::bounds;
 use super::params::{self, Layout};
+use crate::des::time;
 use crate::models::grid::scenario::{
     self, Discipline, Dist, Knowledge, Meta, MetaOrder, Network, Oversize, ResourceConfig,
     ResourceKind, Scenario, UserClass, UserConfig,
@@ -209,7 +210,8 @@ impl Workload {
     /// The distribution for a user whose Table 2 workload is `imax` MI (Table 7's means are
     /// exact integers: `imax x 9 / 10`, `imax x 7 / 10`).
     pub fn of(self, imax: Work) -> Dist {
-        let mean = |percent: Work| (imax * percent / 100) as f64;
+        let imax = imax.get();
+        let mean = |percent: u64| (imax * percent / 100) as f64;
         match self {
             Workload::Fixed => Dist::Fixed(imax as f64),
             Workload::S0 => Dist::Exponential { mean: mean(100) },
@@ -399,8 +401,8 @@ impl Variant {
                 name: spec.name.to_owned(),
                 kind,
                 discipline: DISCIPLINE,
-                cpus: spec.cpus(layout),
-                max_task_mi: grid.max_task,
+                cpus: spec.cpus(layout).iter().map(|c| c.get()).collect(),
+                max_task_mi: grid.max_task.get(),
                 max_users: MAX_USERS,
             })
             .collect();
@@ -414,9 +416,9 @@ impl Variant {
                 name: u.name.to_owned(),
                 class: if gs { UserClass::Gs } else { UserClass::Be },
                 weight: u.weight,
-                rho_mips: gs.then_some(u.rho),
-                sigma_mi: gs.then_some(u.sigma),
-                max_task_mi: gs.then_some(u.imax),
+                rho_mips: gs.then_some(u.rho.get()),
+                sigma_mi: gs.then_some(u.sigma.get()),
+                max_task_mi: gs.then_some(u.imax.get()),
                 knowledge: gs.then_some(knowledge),
                 oversize: (gs && knowledge == Knowledge::Exact && oversize != Oversize::Refuse)
                     .then_some(oversize),
@@ -436,7 +438,7 @@ impl Variant {
                 max_task_mi: None,
                 knowledge: None,
                 oversize: None,
-                workload: Dist::Fixed(BE_WORKLOAD_MI as f64),
+                workload: Dist::Fixed(BE_WORKLOAD_MI.get() as f64),
                 interarrival: Dist::Fixed(gap),
                 phase_s: None,
                 deadline_s: be_deadline,
@@ -549,14 +551,14 @@ pub fn gs_deadlines(layout: Layout, knowledge: Knowledge) -> Result<[f64; 3]> {
                 row.outcome
             )
         })?;
-        out[user] = ticks as f64 / TICKS_PER_SECOND as f64;
+        out[user] = time::secs(ticks);
     }
     Ok(out)
 }
 
 /// One hop's transfer delay: [`DATA_BYTES`] at [`BANDWIDTH_BPS`], microseconds rounded up (8).
 fn hop_ticks() -> Ticks {
-    (DATA_BYTES * 8 * TICKS_PER_SECOND).div_ceil(BANDWIDTH_BPS)
+    Ticks::new((DATA_BYTES * 8 * TICKS_PER_SECOND).div_ceil(BANDWIDTH_BPS))
 }
 
 fn name(v: &Variant) -> String {
@@ -717,17 +719,17 @@ mod tests {
         );
         // Table 7's printed means.
         assert_eq!(
-            Workload::S10.of(419_900_000),
+            Workload::S10.of(Work::new(419_900_000)),
             Dist::Exponential {
                 mean: 377_910_000.0
             }
         );
         assert_eq!(
-            Workload::S30.of(71_383_000),
+            Workload::S30.of(Work::new(71_383_000)),
             Dist::Exponential { mean: 49_968_100.0 }
         );
         assert_eq!(
-            Workload::S30.of(419_900),
+            Workload::S30.of(Work::new(419_900)),
             Dist::Exponential { mean: 293_930.0 }
         );
     }

@@ -249,6 +249,10 @@ pub const MAX_SECONDS: f64 = 1e12;
 /// The largest burst sigma, MI: the kernel's leaky bucket keeps its credit in instructions
 /// (`i64`, MI x 10^6).
 const MAX_SIGMA: u64 = TOML_INT_MAX / TICKS_PER_SECOND;
+/// The kernel's largest total capacity, MIPS, as a scenario file states it.
+const MAX_CAPACITY_MIPS: u64 = MAX_CAPACITY.get();
+/// The kernel's largest task, MI, as a scenario file states it.
+const MAX_TASK_MI: u64 = MAX_TASK_WORK.get();
 
 /// Reads and checks the scenario file at `path` (see [`parse`]).
 ///
@@ -467,16 +471,16 @@ fn check_resources(p: &mut Problems, resources: &[ResourceConfig]) {
             }
         }
         let total = r.cpus.iter().try_fold(0u64, |s, &c| s.checked_add(c));
-        if total.is_none_or(|t| t > MAX_CAPACITY) {
+        if total.is_none_or(|t| t > MAX_CAPACITY_MIPS) {
             p.add(
                 at("cpus"),
-                format!("total capacity above {MAX_CAPACITY} MIPS, the kernel's largest"),
+                format!("total capacity above {MAX_CAPACITY_MIPS} MIPS, the kernel's largest"),
             );
         }
-        if r.max_task_mi == 0 || r.max_task_mi > MAX_TASK_WORK {
+        if r.max_task_mi == 0 || r.max_task_mi > MAX_TASK_MI {
             p.add(
                 at("max_task_mi"),
-                format!("must be 1 to {MAX_TASK_WORK} MI, got {}", r.max_task_mi),
+                format!("must be 1 to {MAX_TASK_MI} MI, got {}", r.max_task_mi),
             );
         }
         if r.max_users == 0 || usize::from(r.max_users) > capacity::FLOWS {
@@ -519,7 +523,7 @@ fn check_users(p: &mut Problems, users: &[UserConfig], resources: &[ResourceConf
             &at("workload"),
             &u.workload,
             "MI",
-            MAX_TASK_WORK as f64,
+            MAX_TASK_MI as f64,
             false,
         );
         check_dist(
@@ -586,11 +590,11 @@ fn check_gs_user(p: &mut Problems, i: usize, u: &UserConfig, resources: &[Resour
         );
     }
     if let Some(imax) = u.max_task_mi
-        && (imax == 0 || imax > MAX_TASK_WORK)
+        && (imax == 0 || imax > MAX_TASK_MI)
     {
         p.add(
             at("max_task_mi"),
-            format!("must be 1 to {MAX_TASK_WORK} MI, got {imax}"),
+            format!("must be 1 to {MAX_TASK_MI} MI, got {imax}"),
         );
     }
     if let Some(sigma) = u.sigma_mi {

@@ -51,7 +51,7 @@ use qosgate_kernel::fairq::{self, FlowId};
 use qosgate_kernel::meta::{BeTask, Order};
 use qosgate_kernel::registry::{RateBasis, Registration};
 use qosgate_kernel::resource::{Class, Decision, Kind, Task};
-use qosgate_kernel::units::{MAX_TASK_WORK, TICKS_PER_SECOND, Ticks, Work};
+use qosgate_kernel::units::{MAX_TASK_WORK, Mips, TICKS_PER_SECOND, Ticks, Work};
 use std::collections::VecDeque;
 
 use super::capacity::{Meta, Res};
@@ -132,8 +132,8 @@ struct Site {
     res: Box<Res>,
     /// Work queued (submitted, not started), MI.
     queued_work: u128,
-    /// Speed of each CPU, MIPS.
-    speeds: Vec<u64>,
+    /// Speed of each CPU.
+    speeds: Vec<Mips>,
     /// Per CPU, while it runs a task: (task, expected end).
     cpus: Vec<Option<(usize, Ticks)>>,
     generation: Vec<u64>,
@@ -189,7 +189,8 @@ impl World {
             .flat_map(|r| r.cpus.iter())
             .sum();
         let mut meta = Box::new(
-            Meta::new(order, be_capacity.max(1)).map_err(|e| anyhow!("the meta-scheduler: {e}"))?,
+            Meta::new(order, Mips::new(be_capacity.max(1)))
+                .map_err(|e| anyhow!("the meta-scheduler: {e}"))?,
         );
         let mut sites = Vec::with_capacity(scenario.resources.len());
         for r in &scenario.resources {
@@ -197,23 +198,24 @@ impl World {
                 Discipline::Wfq => fairq::Discipline::Wfq,
                 Discipline::Scfq => fairq::Discipline::Scfq,
             };
+            let cpus: Vec<Mips> = r.cpus.iter().map(|&c| Mips::new(c)).collect();
             let res = Res::new(
                 kind_of(r.kind),
                 discipline,
-                &r.cpus,
-                r.max_task_mi,
+                &cpus,
+                Work::new(r.max_task_mi),
                 r.max_users,
             )
             .map_err(|e| anyhow!("resource {}: {e}", r.name))?;
             let slot = if r.kind == ResourceKind::Gs {
                 None
             } else {
-                let speed = r.cpus.iter().sum();
+                let speed = Mips::new(r.cpus.iter().sum());
                 // A BE resource takes any task (Sec. 3.4 checks size only where GS is served).
                 let takes = if r.kind == ResourceKind::Be {
                     MAX_TASK_WORK
                 } else {
-                    r.max_task_mi
+                    Work::new(r.max_task_mi)
                 };
                 Some(
                     meta.add_slot(speed, takes)
@@ -226,7 +228,7 @@ impl World {
                 discipline: r.discipline,
                 res: Box::new(res),
                 queued_work: 0,
-                speeds: r.cpus.clone(),
+                speeds: cpus,
                 cpus: vec![None; r.cpus.len()],
                 generation: vec![0; r.cpus.len()],
                 slot,
@@ -258,9 +260,9 @@ impl World {
                 let oversize = u.oversize.unwrap_or(Oversize::Refuse).into();
                 let reg = Registration {
                     weight: u.weight,
-                    rho,
-                    sigma,
-                    imax,
+                    rho: Mips::new(rho),
+                    sigma: Work::new(sigma),
+                    imax: Work::new(imax),
                     knowledge: knowledge.into(),
                     oversize,
                 };
@@ -271,9 +273,15 @@ impl World {
                     }
                     match site.res.register(reg) {
                         Ok(flow) => {
-                            let bucket = Bucket::new(0, rho, sigma, imax, knowledge.into())
-                                .map_err(|e| anyhow!("user {}'s (rho, sigma): {e}", u.name))?
-                                .with_oversize(oversize);
+                            let bucket = Bucket::new(
+                                Ticks::ZERO,
+                                reg.rho,
+                                reg.sigma,
+                                reg.imax,
+                                reg.knowledge,
+                            )
+                            .map_err(|e| anyhow!("user {}'s (rho, sigma): {e}", u.name))?
+                            .with_oversize(oversize);
                             user.registrations.push((r, flow, bucket));
                             registrations.push((u.name.clone(), site.name.clone()));
                             break;
@@ -302,7 +310,7 @@ impl World {
         for (i, user) in users.iter_mut().enumerate() {
             let first = match &user.cfg.phase_s {
                 Some(phase) => ticks(phase.sample(&mut user.rng)),
-                None => 0,
+                None => Ticks::ZERO,
             };
             if first < horizon {
                 queue.at(first, Event::Create(i));
@@ -321,7 +329,7 @@ impl World {
             sites,
             meta,
             collect_pending: false,
-            period: ticks(scenario.meta.collection_period_s).max(1),
+            period: ticks(scenario.meta.collection_period_s).max(Ticks::new(1)),
             horizon: ticks(scenario.horizon_s),
             hop_in,
             hop_out,
@@ -383,8 +391,8 @@ impl World {
     fn create(&mut self, u: usize, now: Ticks) -> Result<()> {
         let user = &mut self.users[u];
         // A task has work; a gap is at least one tick.
-        let work = user.cfg.workload.sample(&mut user.rng).round().max(1.0) as Work;
-        let gap = ticks(user.cfg.interarrival.sample(&mut user.rng)).max(1);
+        let work = Work::new(user.cfg.workload.sample(&mut user.rng).round().max(1.0) as u64);
+        let gap = ticks(user.cfg.interarrival.sample(&mut user.rng)).max(Ticks::new(1));
         let handled = if user.cfg.class == UserClass::Gs && !user.registrations.is_empty() {
             TaskClass::Gs
         } else {
@@ -421,7 +429,7 @@ impl World {
         let task = &self.tasks[t];
         let cfg = &self.users[task.user].cfg;
         match (cfg.knowledge, cfg.max_task_mi) {
-            (Some(k), Some(imax)) if k != Knowledge::Exact => imax,
+            (Some(k), Some(imax)) if k != Knowledge::Exact => Work::new(imax),
             _ => task.work,
         }
     }
@@ -439,7 +447,7 @@ impl World {
             let mut chosen = None;
             for (k, (r, flow, bucket)) in self.users[u].registrations.iter().enumerate() {
                 let wait = match bucket.check(now, work) {
-                    Ok(Conformance::Now) => 0,
+                    Ok(Conformance::Now) => Ticks::ZERO,
                     Ok(Conformance::After(w)) => w,
                     Ok(Conformance::OnFeedback) => {
                         waits_feedback = true;
@@ -474,9 +482,10 @@ impl World {
             match chosen {
                 Some((k, wait, end)) => {
                     let task = &mut self.tasks[t];
-                    task.bound = Some(end - task.created);
-                    task.backlogged |= wait > 0;
-                    task.release = Some((k, now + wait));
+                    // `end >= now >= created`.
+                    task.bound = Some(end.saturating_sub(task.created));
+                    task.backlogged |= wait > Ticks::ZERO;
+                    task.release = Some((k, now.saturating_add(wait)));
                     self.users[u].releasing = true;
                     self.queue.after(wait, Event::Release(u));
                 }
@@ -557,7 +566,8 @@ impl World {
             Ok(()) => {
                 if !self.collect_pending {
                     self.collect_pending = true;
-                    let next = (now / self.period + 1) * self.period;
+                    let period = self.period.get();
+                    let next = Ticks::new((now.get() / period + 1) * period);
                     self.queue.at(next, Event::Collect);
                 }
                 Ok(())
@@ -582,13 +592,15 @@ impl World {
                 .iter()
                 .zip(&site.speeds)
                 .filter_map(|(c, mips)| {
-                    c.map(|(_, end)| u128::from(end.saturating_sub(now)) * u128::from(*mips))
+                    c.map(|(_, end)| {
+                        u128::from(end.saturating_sub(now).get()) * u128::from(mips.get())
+                    })
                 })
                 .sum::<u128>()
                 / u128::from(TICKS_PER_SECOND);
-            let capacity = u128::from(site.res.capacity());
+            let capacity = u128::from(site.res.capacity().get());
             let backlog = (site.queued_work + running) * u128::from(TICKS_PER_SECOND) / capacity;
-            let ready = now.saturating_add(Ticks::try_from(backlog).unwrap_or(Ticks::MAX));
+            let ready = now.saturating_add(Ticks::new(u64::try_from(backlog).unwrap_or(u64::MAX)));
             self.meta
                 .set_ready(slot, ready)
                 .map_err(|e| anyhow!("slot of {}: {e}", site.name))?;
@@ -629,7 +641,7 @@ impl World {
             TaskClass::Be => site.res.submit_be(now, kt),
         };
         match submitted {
-            Ok(()) => site.queued_work += u128::from(kt.work),
+            Ok(()) => site.queued_work += u128::from(kt.work.get()),
             Err(refused) => {
                 let outcome = match refused.reason {
                     Error::RateExceedsShare | Error::Full => Outcome::Failed,
@@ -677,7 +689,7 @@ impl World {
                     cpu, task, finish, ..
                 }) => {
                     let c = usize::from(cpu);
-                    site.queued_work = site.queued_work.saturating_sub(u128::from(task.work));
+                    site.queued_work = site.queued_work.saturating_sub(u128::from(task.work.get()));
                     site.cpus[c] = Some((task.id as usize, finish));
                     site.generation[c] += 1;
                     let generation = site.generation[c];
@@ -696,7 +708,7 @@ impl World {
                     let c = usize::from(cpu);
                     site.cpus[c] = None;
                     site.generation[c] += 1;
-                    site.queued_work += u128::from(task.work);
+                    site.queued_work += u128::from(task.work.get());
                 }
             }
         }
@@ -737,7 +749,7 @@ impl World {
                     started: opt(t.started),
                     finished: opt(t.finished),
                     returned: opt(t.returned),
-                    workload_mi: t.work,
+                    workload_mi: t.work.get(),
                     deadline: secs(t.deadline),
                     bound: opt(t.bound),
                     backlogged: t.backlogged,
