@@ -12,10 +12,14 @@
 //! - [`cli`]: running a command-line binary and reading its output.
 //! - [`traces`]: the committed trace cut-downs, and the full traces a user points to.
 //! - `swf` (feature `harness`): the invariants of a trace the SWF reader accepts.
+//! - `lwf` (feature `harness`): lease workloads written from generated leases, and the
+//!   invariants of a workload the LWF reader accepts and of its replay.
 
 pub mod broker;
 pub mod cli;
 pub mod leases;
+#[cfg(feature = "harness")]
+pub mod lwf;
 pub mod slots;
 #[cfg(feature = "harness")]
 pub mod swf;

@@ -5,6 +5,7 @@
 
 pub mod backfill;
 pub mod bounds;
+pub mod leases;
 pub mod reproduce;
 pub mod run;
 pub mod sequence;
@@ -40,6 +41,8 @@ pub enum Command {
     /// Replay an SWF trace on one cluster under FCFS or EASY, conservative or selective
     /// backfilling (rules in README.md, "Trace replay").
     Backfill(backfill::BackfillArgs),
+    /// Replay a Haizea lease workload (LWF) on one cluster with preemption (docs/leases.md).
+    Leases(leases::LeasesArgs),
     /// Write a seeded synthetic trace (SWF) to standard output: the replay benchmarks' workload.
     Synth(synth::SynthArgs),
     /// Simulate one scenario (a TOML file or a built-in preset) and print its metrics.
@@ -59,6 +62,7 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<()> {
         Command::Solve(cmd) => solve::exec(cmd, out),
         Command::Sequence(cmd) => sequence::exec(cmd, out),
         Command::Backfill(args) => backfill::exec(args, out),
+        Command::Leases(args) => leases::exec(args, out),
         Command::Synth(args) => synth::exec(args, out),
         Command::Run(args) => run::exec(args, out),
         Command::Presets => presets(out),

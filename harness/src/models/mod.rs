@@ -4,6 +4,8 @@
 //!
 //! - [`grid`]: seed 004's grid (users, a meta-scheduler, resources and links).
 //! - [`cluster`]: one cluster replaying a job trace under a backfilling policy.
+//! - [`leases`]: one cluster replaying a lease workload (Haizea's LWF) through the kernel's
+//!   lease manager.
 //!
 //! Two layers:
 //! - [`Model`] is the static interface the experiment runner uses: typed scenarios, runs and
@@ -16,6 +18,7 @@
 
 pub mod cluster;
 pub mod grid;
+pub mod leases;
 
 use std::fmt::Debug;
 use std::io::Write;

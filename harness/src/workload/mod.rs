@@ -7,10 +7,13 @@
 //!   mean (not seed 000's Eq. 28).
 //! - [`swf`]: the Standard Workload Format (Parallel Workloads Archive): a strict or
 //!   skip-invalid reader with every skip counted by reason, and a writer.
+//! - [`lwf`]: Haizea's lease workloads (LWF, XML): the subset `qosgate leases` replays, every
+//!   error with its line and column.
 //! - [`synth`]: seeded synthetic job traces (`qosgate synth`), the replay benchmarks' load.
 //!
 //! Generating workloads is the harness's business: the kernel only schedules what it is handed.
 pub mod das2;
 pub mod dist;
+pub mod lwf;
 pub mod swf;
 pub mod synth;

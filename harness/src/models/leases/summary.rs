@@ -1,0 +1,168 @@
+//! `qosgate leases`: replays an LWF lease workload on one cluster ([`super::replay`]) and
+//! reports every lease and the accounts.
+//!
+//! Output: a line naming the workload, the cluster, the policy and the overheads; a table with
+//! one row per lease (label, kind, nodes, arrival, start, end, suspensions, outcome, reason;
+//! times in seconds from the workload's start, `-` where there is none); a table of the
+//! suspensions (the lease, the one it made room for, the suspension and the resumption
+//! intervals); and the accounts. With `--json`, one JSON object with the same (every record's
+//! fields, see [`Record`]).
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use serde::Serialize;
+
+use super::replay::{self, Accounts, Params, Record};
+use crate::des::time::secs;
+use crate::report::table::{Align, table};
+use crate::workload::lwf;
+
+/// A replay to run and report.
+#[derive(Debug, Clone)]
+pub struct Request {
+    /// The workload, an LWF file.
+    pub lwf: PathBuf,
+    /// How to replay it.
+    pub params: Params,
+    /// The policy's name as the user typed it (`moml`), for the report.
+    pub policy_name: &'static str,
+    /// Print one JSON object instead of the tables.
+    pub json: bool,
+}
+
+/// What `--json` prints.
+#[derive(Debug, Serialize)]
+struct JsonReport<'a> {
+    lwf: String,
+    workload: Option<&'a str>,
+    nodes: u32,
+    policy: &'static str,
+    suspend_s: f64,
+    resume_s: f64,
+    until_s: Option<f64>,
+    leases: &'a [Record],
+    accounts: &'a Accounts,
+    last_s: f64,
+}
+
+/// Reads and replays the workload `req` names and writes the report to `out`.
+///
+/// Errors: an unreadable or bad file (`file:line:column: ...`), a replay error (named), a
+/// failed write.
+pub fn run(req: &Request, out: &mut dyn Write) -> Result<()> {
+    let workload = lwf::read_path(&req.lwf)?;
+    let r = replay::replay(&workload, &req.params)
+        .with_context(|| format!("replaying {}", req.lwf.display()))?;
+    let p = &req.params;
+    if req.json {
+        let report = JsonReport {
+            lwf: req.lwf.display().to_string(),
+            workload: workload.name.as_deref(),
+            nodes: r.nodes,
+            policy: req.policy_name,
+            suspend_s: secs(p.overheads.suspend),
+            resume_s: secs(p.overheads.resume),
+            until_s: p.until.map(secs),
+            leases: &r.records,
+            accounts: &r.accounts,
+            last_s: r.last,
+        };
+        let mut json = serde_json::to_string_pretty(&report).context("rendering JSON")?;
+        json.push('\n');
+        out.write_all(json.as_bytes()).context("writing JSON")?;
+    } else {
+        out.write_all(text(req, workload.name.as_deref(), &r).as_bytes())
+            .context("writing the report")?;
+    }
+    out.flush().context("writing output")
+}
+
+/// The text report.
+fn text(req: &Request, name: Option<&str>, r: &replay::Replay) -> String {
+    let p = &req.params;
+    let mut s = format!(
+        "{}{}: {} leases on {} nodes, policy {}, suspend {} s, resume {} s{}\n\n",
+        req.lwf.display(),
+        name.map(|n| format!(" ({n})")).unwrap_or_default(),
+        r.records.len(),
+        r.nodes,
+        req.policy_name,
+        secs(p.overheads.suspend),
+        secs(p.overheads.resume),
+        p.until
+            .map(|u| format!(", until {} s", secs(u)))
+            .unwrap_or_default(),
+    );
+    let time = |t: Option<f64>| t.map_or_else(|| "-".to_string(), |t| t.to_string());
+    let rows: Vec<Vec<String>> = r
+        .records
+        .iter()
+        .map(|l| {
+            vec![
+                l.lease.clone(),
+                l.kind.name().to_string(),
+                l.nodes.to_string(),
+                l.arrival.to_string(),
+                time(l.start),
+                time(l.end),
+                l.preemptions.len().to_string(),
+                l.outcome.name().to_string(),
+                l.reason.clone(),
+            ]
+        })
+        .collect();
+    s.push_str(&table(
+        &[
+            ("lease", Align::Left),
+            ("kind", Align::Left),
+            ("nodes", Align::Right),
+            ("arrival", Align::Right),
+            ("start", Align::Right),
+            ("end", Align::Right),
+            ("suspended", Align::Right),
+            ("outcome", Align::Left),
+            ("reason", Align::Left),
+        ],
+        &rows,
+    ));
+    let span = |[a, b]: [f64; 2]| format!("{a} - {b}");
+    let suspensions: Vec<Vec<String>> = r
+        .records
+        .iter()
+        .flat_map(|l| {
+            l.preemptions.iter().map(|p| {
+                vec![
+                    l.lease.clone(),
+                    p.by.clone(),
+                    span(p.suspend),
+                    p.resume.map_or_else(|| "-".to_string(), span),
+                ]
+            })
+        })
+        .collect();
+    if !suspensions.is_empty() {
+        s.push('\n');
+        s.push_str(&table(
+            &[
+                ("lease", Align::Left),
+                ("for", Align::Left),
+                ("suspended (s)", Align::Right),
+                ("resumed (s)", Align::Right),
+            ],
+            &suspensions,
+        ));
+    }
+    let a = &r.accounts;
+    s.push_str(&format!(
+        "\naccounts: {} leases = {} completed + {} rejected + {} unfinished; {} preemption{}\n",
+        a.leases,
+        a.completed,
+        a.rejected,
+        a.unfinished,
+        a.preemptions,
+        if a.preemptions == 1 { "" } else { "s" }
+    ));
+    s
+}
