@@ -36,9 +36,9 @@
 //! # Cost and memory
 //! Enqueue and dequeue are `O(log FLOWS)`: the ready set is a tournament tree (`tree.rs`,
 //! a fixed `ceil(log2 FLOWS)` comparisons per change), WFQ's GPS set a heap (`heap.rs`);
-//! tags need no division. WFQ's fluid clock costs one
-//! 64-bit multiply-divide per call, plus one per GPS departure the call passes (at most `FLOWS`
-//! per call, amortised one per task); 128-bit arithmetic only when a product overflows 64 bits.
+//! tags need no division. WFQ's fluid clock costs a 128-bit multiplication and comparison per
+//! GPS departure a call passes (at most `FLOWS` per call, amortised one per task) and one
+//! division per call, 64-bit unless the time since the last call is very long.
 //! Opening a flow scans for a free slot: `O(FLOWS)`; the side FIFO's operations are `O(1)`.
 //! Memory: see [`core::mem::size_of`] in the README.
 //!
@@ -47,13 +47,15 @@
 //! in the queue's side FIFO, which shares the `QUEUE` entries with the flows: `QUEUE` bounds all
 //! waiting tasks together. The side FIFO is served only when the caller pops it.
 
+use core::num::NonZeroU64;
+
 use heapless::Vec;
 
 use crate::error::{Error, Param, Refused};
 use crate::heap::FlowHeap;
 use crate::pool::{Fifo, Pool};
 use crate::tree::FlowTree;
-use crate::units::{MAX_CAPACITY, Mips, TICKS_PER_SECOND, Ticks, Weight, Work, mul_div};
+use crate::units::{MAX_CAPACITY, Mips, TICKS_PER_SECOND, Ticks, Weight, Work};
 use crate::vtime::{FRAC_BITS, InvWeight, MAX_SPAN, VirtualTime};
 
 /// A flow handle, handed out by [`FairQueue::open`]: an index below the `FLOWS` capacity.
@@ -412,36 +414,49 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
         }))
     }
 
-    /// Brings the WFQ fluid clock to `now`; bounded by `2 FLOWS` iterations. SCFQ only checks time.
+    /// Brings the WFQ fluid clock to `now`: at most one GPS departure per flow backlogged in
+    /// GPS, each a 128-bit multiplication and comparison, then one division. SCFQ only checks
+    /// time.
+    ///
+    /// GPS serves `C` MI/s shared by the backlogged flows in proportion to their weights, so `v`
+    /// grows by `C / W_B` per second. The clock counts the service of the elapsed time as a
+    /// *budget*, exactly, in units that need no division: `elapsed * C * 2^16` (ticks times raw
+    /// virtual-time units per second). Bringing `v` to the next departure costs
+    /// `(key - v) * W_B * 10^6` of it, and what is left when no departure is reached moves `v` by
+    /// `budget / (W_B * 10^6)`, rounded down (GPS never runs ahead of the fluid system). The
+    /// clock used to convert each departure into ticks, a division per departure; in a
+    /// backlogged queue a call passes a departure almost every time, and those divisions were
+    /// most of a WFQ enqueue + dequeue pair.
     fn advance(&mut self, now: Ticks) -> Result<(), Error> {
         if now < self.at {
             return Err(Error::TimeWentBackwards);
         }
+        let elapsed = now.get() - self.at.get();
+        self.at = now;
         // SCFQ has no fluid clock. WFQ with no time passed has nothing to do: a flow whose GPS
         // departure falls exactly now starts the next task at v either way (max(F_last, v) = v).
-        if self.discipline == Discipline::Scfq || now == self.at {
-            self.at = now;
+        if self.discipline == Discipline::Scfq || elapsed == 0 {
             return Ok(());
         }
-        // V grows by N / D raw units per tick, N = C * 2^16, D = 10^6 * W_B; both fit in u64
-        // (C <= MAX_CAPACITY = 2^40, W_B < 2^32), so the common path is one 64-bit mul-div.
-        let n = self.capacity.get() << FRAC_BITS;
+        // Below 2^64 * 2^56 (C <= MAX_CAPACITY = 2^40): no overflow.
+        let mut budget = u128::from(elapsed) * u128::from(self.capacity.get() << FRAC_BITS);
         while let Some((flow, key)) = self.gps.peek() {
-            let d = TICKS_PER_SECOND * u64::from(self.gps_weight);
+            // `10^6 W_B < 2^52`. A non-empty GPS set has a positive weight; recover rather than
+            // divide by zero.
+            let Some(scale) = NonZeroU64::new(TICKS_PER_SECOND * u64::from(self.gps_weight)) else {
+                break;
+            };
             let ahead = key.since(self.v).max(0) as u64;
-            // `now >= at`: checked above, and `at` only moves towards `now`.
-            let avail = now.get() - self.at.get();
-            let gain = mul_div(avail, n, d, false).unwrap_or(u64::MAX);
-            // The flow's GPS departure is later than `now` iff `ahead > gain`.
-            if ahead > gain {
-                self.v = self.v.wrapping_add(gain);
-                self.at = now;
+            // Below 2^62 * 2^52: no overflow.
+            let cost = u128::from(ahead) * u128::from(scale.get());
+            if cost > budget {
+                // The departure lies beyond the budget, so `budget / scale < ahead`: `v` stays
+                // below the key, as the GPS invariant asks.
+                self.v = self.v.wrapping_add(div_below(budget, scale));
                 return Ok(());
             }
-            // `need <= avail`, so `at + need` stays at or before `now`.
-            let need = mul_div(ahead, d, n, true).unwrap_or(avail).min(avail);
+            budget -= cost;
             self.v = key;
-            self.at = Ticks::new(self.at.get() + need);
             self.gps.remove(flow);
             if let Some(&fl) = self.flows.get(usize::from(flow)) {
                 self.gps_weight -= u32::from(fl.weight);
@@ -450,7 +465,6 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
                 }
             }
         }
-        self.at = now;
         Ok(())
     }
 
@@ -467,6 +481,22 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
             *f = FREE_FLOW;
         }
     }
+}
+
+/// `n / d` for a quotient known to fit in 64 bits: one 64-bit division when `n` does too (the
+/// common case), else the 128-bit one, kept out of line (it is about 1.5 KiB of Thumb code).
+#[inline]
+fn div_below(n: u128, d: NonZeroU64) -> u64 {
+    match u64::try_from(n) {
+        Ok(n) => n / d,
+        Err(_) => div_wide(n, d),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn div_wide(n: u128, d: NonZeroU64) -> u64 {
+    u64::try_from(n / core::num::NonZeroU128::from(d)).unwrap_or(u64::MAX)
 }
 
 #[cfg(test)]
@@ -559,6 +589,27 @@ mod tests {
             q.enqueue(secs(9), a, w(1), 2),
             Ok(VirtualTime::from_bits(3 << 16))
         );
+    }
+
+    #[test]
+    fn one_advance_passes_several_gps_departures() {
+        // 7 MIPS; flows of weights 1, 2, 4 with tasks of 6, 4, 4 MI at t = 0: finish tags 6, 2
+        // and 1. In GPS v grows at 7 / 7 = 1 per second until the weight-4 flow leaves at v = 1
+        // (t = 1 s), then at 7 / 3 until the weight-2 flow leaves at v = 2 (t = 10/7 s), then at
+        // 7 per second: v = 2.5 at t = 1.5 s, with only the weight-1 flow left. One call at
+        // 1.5 s passes both departures, and lands on v exactly.
+        let mut q = Q::new(Discipline::Wfq, Mips::new(7)).unwrap();
+        for (weight, work) in [(1, 6), (2, 4), (4, 4)] {
+            let f = q.open(weight).unwrap();
+            q.enqueue(T0, f, w(work), u32::from(weight)).unwrap();
+        }
+        q.dequeue(Ticks::new(1_500_000)).unwrap();
+        assert_eq!(q.virtual_time(), VirtualTime::from_bits(5 << 15));
+        assert_eq!(q.gps_weight, 1);
+        // The last flow leaves at v = 6 (t = 2 s); GPS then idles and v stays.
+        q.dequeue(secs(3)).unwrap();
+        assert_eq!(q.virtual_time(), VirtualTime::from_bits(6 << 16));
+        assert_eq!(q.gps_weight, 0);
     }
 
     /// Found by `cargo fuzz run fairq`: a tag more than 2^63 after a queued one would compare as
