@@ -265,6 +265,7 @@ impl World {
                     imax: Work::new(imax),
                     knowledge: knowledge.into(),
                     oversize,
+                    entries: 0,
                 };
                 let mut refusals = Vec::new();
                 for (r, site) in sites.iter_mut().enumerate() {
