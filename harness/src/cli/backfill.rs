@@ -46,7 +46,7 @@ pub struct BackfillArgs {
     pub swf: std::path::PathBuf,
     /// Nodes of the cluster (default: the header's MaxProcs, else MaxNodes). Jobs wider than
     /// this are skipped and counted.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub nodes: Option<u32>,
     /// Write one CSV row per scheduled job here: job_id,submit,start,end,procs.
     #[arg(long, value_name = "FILE.csv")]
@@ -68,7 +68,7 @@ pub struct BackfillArgs {
     pub json: bool,
     /// Jobs waiting or running at once at most (1 to 1,048,576); a trace that needs more stops
     /// with an error naming the job.
-    #[arg(long, value_name = "N", default_value_t = replay::QUEUE)]
+    #[arg(long, value_name = "N", default_value_t = replay::QUEUE, allow_negative_numbers = true)]
     pub queue: usize,
 }
 

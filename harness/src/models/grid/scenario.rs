@@ -263,11 +263,10 @@ const MAX_TASK_MI: u64 = MAX_TASK_WORK.get();
 
 /// Reads and checks the scenario file at `path` (see [`parse`]).
 ///
-/// Errors: the file cannot be read (the path is named), or any error of [`parse`], located as
-/// `path:line:column`.
+/// Errors: the file cannot be read (the path is named) or is not UTF-8, or any error of
+/// [`parse`], located as `path:line:column`.
 pub fn load(path: &Path) -> Result<Scenario> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("reading the scenario file {}", path.display()))?;
+    let text = config::read_text(path).context("reading the scenario file")?;
     parse(&text, &path.display().to_string())
 }
 
