@@ -226,8 +226,15 @@ impl Model {
         assert_eq!(r.counts(), want, "counts differ from the model");
         // The entries set aside and unused never exceed the room (resource.rs, "Reserved
         // entries").
-        assert!(self.reserve_left() <= self.room(), "reserved entries beyond the room");
-        assert_eq!(r.be_room(), self.be_room(), "be_room differs from the model");
+        assert!(
+            self.reserve_left() <= self.room(),
+            "reserved entries beyond the room"
+        );
+        assert_eq!(
+            r.be_room(),
+            self.be_room(),
+            "be_room differs from the model"
+        );
         let live = self
             .fate
             .values()
@@ -490,7 +497,10 @@ impl Model {
         // beyond it, it takes one from the room BE may use too.
         let within = self.fair[usize::from(flow)].len() < usize::from(reg.entries);
         if within {
-            assert!(self.room() > 0, "no entry for a GS task within its reservation");
+            assert!(
+                self.room() > 0,
+                "no entry for a GS task within its reservation"
+            );
         } else if self.be_room() == 0 {
             return refused(got, Error::Full);
         }
