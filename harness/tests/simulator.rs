@@ -328,6 +328,15 @@ fn bad_scenarios_are_named_errors() {
         msg.contains("U1") && msg.contains("cannot register"),
         "{msg}"
     );
+    // A GS user setting aside a whole queue leaves best effort nowhere to wait there.
+    let mut s =
+        qosgate_harness::experiments::kokkinos2009::presets::get("kokkinos2009-gbp").unwrap();
+    s.users[0].queue_entries = Some(8192);
+    let msg = format!("{:#}", records(&s).unwrap_err());
+    assert!(
+        msg.contains("resource R1") && msg.contains("take its whole queue"),
+        "{msg}"
+    );
 }
 
 /// Issue 14, item 1: a best-effort user flooding the GBP grid (U4 every second, 40,000 tasks

@@ -44,8 +44,9 @@
 //!   left on its CPUs, over its total capacity (a fluid estimate, refreshed before every
 //!   dispatch). Its room is the entries a BE task may take there less the BE tasks on their way
 //!   to it: a resource without room is passed over, and when none that takes the next task has
-//!   room, the tasks wait at the meta-scheduler for the next period (up to
-//!   [`capacity::BATCH`] of them; a BE task finding the batch full is rejected).
+//!   room, the tasks wait at the meta-scheduler (up to [`capacity::BATCH`] of them; a BE task
+//!   finding the batch full is rejected) and are dispatched again at the end of the period in
+//!   which a task ends somewhere (only an end frees an entry).
 //! - **Resources** run the kernel's [`Resource`](qosgate_kernel::resource::Resource): the four
 //!   types, WFQ or SCFQ, one or many CPUs. A BE task a GS_BE_EQUAL resource cannot admit (Eq. 1,
 //!   or no free flow slot) fails (Sec. 6.3). A BE resource takes a BE task of any size; the
@@ -391,6 +392,17 @@ impl<'a> World<'a> {
                 register(u, &mut sites, hop_in, &mut user, &mut registrations)?;
             }
             users.push(user);
+        }
+        if let Some(full) = sites
+            .iter()
+            .find(|s| s.slot.is_some() && s.res.be_room() == 0)
+        {
+            bail!(
+                "resource {}: the GS users' queue_entries take its whole queue ({} entries): \
+                 best-effort tasks could never wait there",
+                full.name,
+                capacity::QUEUE
+            );
         }
         let mut queue = Queue::default();
         let horizon = ticks(scenario.horizon_s);
@@ -770,10 +782,7 @@ impl<'a> World<'a> {
             task.released = Some(now);
             self.queue.after(self.hop_in, Event::Arrive(t));
         }
-        // Tasks no resource had room for wait for the next period.
-        if !self.meta.is_empty() {
-            self.schedule_collect(now);
-        }
+        // Tasks no resource had room for wait until a task ends somewhere (`finish`).
         Ok(())
     }
 
@@ -866,7 +875,13 @@ impl<'a> World<'a> {
             task.feedback_pending = true;
             self.queue.after(self.hop_out, Event::Feedback(t));
         }
-        self.decide(r, now)
+        self.decide(r, now)?;
+        // A task ended: its CPU took the next waiting task, so its queue has an entry free. BE
+        // tasks that found no room try again at the end of this period.
+        if !self.meta.is_empty() {
+            self.schedule_collect(now);
+        }
+        Ok(())
     }
 
     /// Applies the resource's decisions at `now` until it has none; then lets users whose
