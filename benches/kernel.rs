@@ -214,6 +214,7 @@ fn registry_admission(c: &mut Criterion) {
             imax: MAX_TASK,
             knowledge: Knowledge::Exact,
             oversize: Oversize::Refuse,
+            entries: 0,
         };
         let mut resource =
             Resource::<N, 16, 1>::new(Kind::Gs, Discipline::Wfq, &[CAPACITY], MAX_TASK, N as u16)

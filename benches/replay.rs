@@ -34,7 +34,8 @@ fn replay_throughput(c: &mut Criterion) {
             nodes: NODES,
             load: LOAD,
             seed: 1,
-        });
+        })
+        .unwrap();
         group.throughput(Throughput::Elements(jobs));
         group.measurement_time(Duration::from_secs(if jobs > 100_000 { 40 } else { 15 }));
         group.bench_function(BenchmarkId::new(name, jobs), |b| {

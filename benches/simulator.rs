@@ -1,7 +1,7 @@
 //! Criterion benchmark of the grid simulator (`harness/src/sim/`): events per second on a large
 //! seed-004 scenario, the `kokkinos2009-gbp` preset with BE user U4 at 55 s per task (the
 //! paper's heaviest load) over a horizon of 2,000,000 s (about 50,000 tasks and 240,000
-//! events). One iteration is one replication, from scenario to records; criterion reports the
+//! events). One iteration is one replication, from scenario to metrics; criterion reports the
 //! time per replication and, as throughput, events per second.
 //!
 //! Run with `cargo bench --bench simulator`.

@@ -115,12 +115,12 @@
 
 #if defined(QG_TARGET_64BIT)
 // Bytes of a `qg_scheduler` (64-bit targets).
-#define QG_SCHEDULER_SIZE 14336
+#define QG_SCHEDULER_SIZE 14848
 #endif
 
 #if defined(QG_TARGET_32BIT)
 // Bytes of a `qg_scheduler` (32-bit targets).
-#define QG_SCHEDULER_SIZE 14312
+#define QG_SCHEDULER_SIZE 14832
 #endif
 
 // Resource type `GS`: guaranteed service only.
@@ -467,6 +467,9 @@ typedef struct {
   uint32_t knowledge;
   // The window n of `QG_KNOWLEDGE_WINDOW` (ignored otherwise).
   uint16_t window;
+  // Queue entries set aside for the user's waiting tasks: best-effort tasks never take them
+  // (0 for none). Last, so that a positional initialiser without it reserves nothing.
+  uint16_t entries;
 } qg_registration;
 
 // A decision of `qg_scheduler_next`.
@@ -728,7 +731,8 @@ qg_status qg_scheduler_init(qg_scheduler *storage, size_t size, const qg_schedul
 //
 // Errors: the pointer checks; `QG_ERR_ARGUMENT` for an unknown knowledge code;
 // `QG_ERR_WRONG_CLASS` at a BE resource; `QG_ERR_PARAM_*` for a bad registration;
-// `QG_ERR_TASK_TOO_LARGE` (Eq. 2); `QG_ERR_RATE_EXCEEDS_SHARE` (Eq. 1); `QG_ERR_FULL`.
+// `QG_ERR_TASK_TOO_LARGE` (Eq. 2); `QG_ERR_RATE_EXCEEDS_SHARE` (Eq. 1); `QG_ERR_FULL` (every flow
+// taken, or fewer than `entries` queue entries free and not set aside).
 //
 // # Safety
 // `scheduler` as for every call (see docs/firmware.md); `registration` readable; `flow` writable.

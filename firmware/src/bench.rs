@@ -127,6 +127,7 @@ fn scheduler(s: &mut qg_scheduler, counter: &mut Counter) -> Result<(Cost, Cost,
         imax: 1000,
         knowledge: QG_KNOWLEDGE_EXACT,
         window: 0,
+        entries: 0,
     };
     let (mut submit, mut next, mut complete) =
         (Tally::default(), Tally::default(), Tally::default());

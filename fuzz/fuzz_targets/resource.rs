@@ -63,6 +63,7 @@ enum Op {
         imax: Num,
         knowledge: K,
         admit: bool,
+        entries: u8,
     },
     /// A registration likely to pass Eq. 1 and 2: rho a fraction of the share it would get.
     RegisterFit {
@@ -72,6 +73,7 @@ enum Op {
         burst: u8,
         knowledge: K,
         admit: bool,
+        entries: u8,
     },
     Deregister(u8),
     SubmitGs {
@@ -222,6 +224,17 @@ impl Model {
             running,
         };
         assert_eq!(r.counts(), want, "counts differ from the model");
+        // The entries set aside and unused never exceed the room (resource.rs, "Reserved
+        // entries").
+        assert!(
+            self.reserve_left() <= self.room(),
+            "reserved entries beyond the room"
+        );
+        assert_eq!(
+            r.be_room(),
+            self.be_room(),
+            "be_room differs from the model"
+        );
         let live = self
             .fate
             .values()
@@ -435,6 +448,10 @@ impl Model {
         if new.rho == Mips::ZERO {
             return assert_eq!(got, Err(Error::InvalidParameter(Param::Rate)));
         }
+        // The entries it sets aside must be free and not set aside already.
+        if usize::from(new.entries) > self.be_room() {
+            return assert_eq!(got, Err(Error::Full), "register {new:?}");
+        }
         self.check_admission(&new, got.map(|_| ()));
         if let Ok(flow) = got {
             self.check_admitted(r, flow, new);
@@ -476,7 +493,15 @@ impl Model {
         if work == Work::ZERO {
             return refused(got, Error::InvalidParameter(Param::Work));
         }
-        if self.room() == 0 {
+        // Within its user's reservation a GS task always finds an entry, whatever BE holds;
+        // beyond it, it takes one from the room BE may use too.
+        let within = self.fair[usize::from(flow)].len() < usize::from(reg.entries);
+        if within {
+            assert!(
+                self.room() > 0,
+                "no entry for a GS task within its reservation"
+            );
+        } else if self.be_room() == 0 {
             return refused(got, Error::Full);
         }
         match got {
@@ -515,7 +540,7 @@ impl Model {
         match self.kind {
             Kind::Gs => refused(got, Error::WrongClass),
             Kind::GsBeEqual => {
-                if self.room() == 0 {
+                if self.be_room() == 0 {
                     return refused(got, Error::Full);
                 }
                 let temp = Registration::temporary(self.smallest_gs_weight(), work);
@@ -536,7 +561,7 @@ impl Model {
                 self.fate.insert(task.id, Fate::Queued);
             }
             Kind::Be | Kind::GsBePriority { .. } => {
-                if self.room() == 0 {
+                if self.be_room() == 0 {
                     return refused(got, Error::Full);
                 }
                 assert_eq!(got, Ok(()), "submit_be({work})");
@@ -559,6 +584,22 @@ impl Model {
             _ => 0,
         };
         QUEUE.saturating_sub(self.fair_len() + self.be.len() + reserved)
+    }
+
+    /// Entries set aside for GS users and not in use: for each, its `entries` less its waiting
+    /// tasks, when positive.
+    fn reserve_left(&self) -> usize {
+        self.regs
+            .iter()
+            .enumerate()
+            .filter_map(|(f, r)| r.filter(|r| !r.is_temporary()).map(|r| (f, r.entries)))
+            .map(|(f, e)| usize::from(e).saturating_sub(self.fair[f].len()))
+            .sum()
+    }
+
+    /// Entries a BE task (or a GS task beyond its user's reservation) may take.
+    fn be_room(&self) -> usize {
+        self.room().saturating_sub(self.reserve_left())
     }
 
     fn decide(&mut self, r: &mut R) -> bool {
@@ -706,6 +747,7 @@ fn registration(
     imax: u64,
     knowledge: Knowledge,
     admit: bool,
+    entries: u8,
 ) -> Registration {
     Registration {
         weight,
@@ -718,6 +760,8 @@ fn registration(
         } else {
             Oversize::Refuse
         },
+        // Mostly none, and now and then more than the whole queue.
+        entries: u16::from(entries) % (QUEUE as u16 + 2),
     }
 }
 
@@ -797,6 +841,7 @@ fn run(input: Input) {
                 imax,
                 knowledge,
                 admit,
+                entries,
             } => {
                 let reg = registration(
                     weight.get(),
@@ -805,6 +850,7 @@ fn run(input: Input) {
                     imax.get(),
                     knowledge.get(),
                     admit,
+                    entries,
                 );
                 m.register(&mut r, reg);
             }
@@ -815,6 +861,7 @@ fn run(input: Input) {
                 burst,
                 knowledge,
                 admit,
+                entries,
             } => {
                 let w = weight.get().max(1);
                 let share = wide(m.capacity) * u128::from(w) / (m.reg_weight() + u128::from(w));
@@ -825,7 +872,7 @@ fn run(input: Input) {
                 let sigma = imax.saturating_mul(1 + u64::from(burst % 8));
                 m.register(
                     &mut r,
-                    registration(w, rho, sigma, imax, knowledge.get(), admit),
+                    registration(w, rho, sigma, imax, knowledge.get(), admit, entries),
                 );
             }
             Op::Deregister(f) => m.deregister(&mut r, flow_id(f)),

@@ -50,7 +50,7 @@ fuzz_target!(|data: &[u8]| {
             assert!(
                 matches!(
                     eb.kind,
-                    ErrorKind::NoMachineSize | ErrorKind::ZeroMachineSize
+                    ErrorKind::NoMachineSize | ErrorKind::ZeroMachineSize | ErrorKind::LineTooLong
                 ),
                 "{eb}"
             );

@@ -464,3 +464,33 @@ fn replay_errors_name_the_job_or_node() {
     let e = replay::replay(&[], Policy::Easy, 8, &fail, |_| {}).unwrap_err();
     assert!(format!("{e:#}").contains("node 8"), "{e:#}");
 }
+
+/// Issue 14: the queue's capacity is the caller's; the job that finds it full is named, with
+/// the capacity, and a larger queue replays the same jobs to the end.
+#[test]
+fn a_full_queue_names_the_job_and_its_capacity() {
+    let jobs: Vec<swf::Job> = (1..=5)
+        .map(|id| swf::Job {
+            id,
+            submit: 0,
+            run: 10,
+            estimate: 10,
+            procs: 4,
+        })
+        .collect();
+    let e = replay::replay_limited(&jobs, Policy::Easy, 4, &[], 3).unwrap_err();
+    let full = e.downcast_ref::<replay::QueueFull>().expect("a QueueFull");
+    assert_eq!(
+        *full,
+        replay::QueueFull {
+            job: 4,
+            at: 0,
+            capacity: 3
+        }
+    );
+    let done = replay::replay_limited(&jobs, Policy::Easy, 4, &[], 5).unwrap();
+    assert_eq!(done.summary.makespan, 50);
+    assert!(replay::replay_limited(&jobs, Policy::Easy, 4, &[], 0).is_err());
+    let big = replay::replay_limited(&jobs, Policy::Easy, 4, &[], replay::MAX_QUEUE).unwrap();
+    assert_eq!(big.records, done.records);
+}

@@ -29,6 +29,7 @@ fn scenario() -> Scenario {
         max_task_mi: None,
         knowledge: None,
         oversize: None,
+        queue_entries: None,
         workload: Dist::Fixed(1000.0),
         interarrival: Dist::Fixed(10.0),
         phase_s: None,

@@ -125,7 +125,7 @@ fn a_scenario_file_loads_and_its_errors_carry_the_path() {
     std::fs::write(&bad, &text).unwrap();
     let msg = format!("{:#}", scenario::load(&bad).unwrap_err());
     let want = format!(
-        "{}:{}: replications: must be at least 1",
+        "{}:{}: replications: must be 1 to 10000, got 0",
         bad.display(),
         position(&text, "replications = 0", 15)
     );

@@ -18,13 +18,12 @@
 
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
-use qosgate_harness::models::Model;
-use qosgate_harness::models::grid::Grid;
 use qosgate_harness::models::grid::record::{Outcome, TaskClass, TaskRecord};
 use qosgate_harness::models::grid::scenario::{
     Discipline, Dist, Knowledge, Meta, MetaOrder, Network, Oversize, ResourceConfig, ResourceKind,
     Scenario, UserClass, UserConfig,
 };
+use qosgate_harness::models::grid::simulate_into;
 
 /// 64 cases per property, or `PROPTEST_CASES`.
 fn cases() -> u32 {
@@ -99,6 +98,7 @@ fn user(i: usize) -> impl Strategy<Value = UserConfig> {
                     max_task_mi: gs.then_some(imax),
                     knowledge: gs.then_some(Knowledge::Exact),
                     oversize: oversize.filter(|_| gs),
+                    queue_entries: None,
                     workload,
                     interarrival,
                     phase_s,
@@ -141,10 +141,26 @@ fn scenario() -> impl Strategy<Value = Scenario> {
         })
 }
 
+/// Replication 0 of `s` and every task's record, in task order.
+fn records(s: &Scenario) -> anyhow::Result<Vec<TaskRecord>> {
+    let mut records = Vec::new();
+    let run = simulate_into(s, 0, &mut |r| {
+        records.push(r.clone());
+        Ok(())
+    })?;
+    assert_eq!(
+        run.tasks,
+        records.len() as u64,
+        "one record per task created"
+    );
+    records.sort_by_key(|r| r.task);
+    Ok(records)
+}
+
 fn check(s: &Scenario) -> Result<(), TestCaseError> {
     // An overloaded grid (a GS user no resource admits) is refused: a valid answer, but not a
     // run to check.
-    let run = Grid::simulate(s, 0).map_err(|e| {
+    let run = records(s).map_err(|e| {
         let msg = format!("{e:#}");
         if msg.contains("cannot register") {
             TestCaseError::reject(msg)
@@ -152,7 +168,7 @@ fn check(s: &Scenario) -> Result<(), TestCaseError> {
             TestCaseError::fail(msg)
         }
     })?;
-    for (i, r) in run.records.iter().enumerate() {
+    for (i, r) in run.iter().enumerate() {
         prop_assert_eq!(r.task, i as u64);
         let user = s.users.iter().find(|u| u.name == r.user).unwrap();
         if r.outcome == Outcome::Completed {
@@ -205,13 +221,9 @@ fn check(s: &Scenario) -> Result<(), TestCaseError> {
             }
         }
     }
-    let again = Grid::simulate(s, 0).map_err(|e| TestCaseError::fail(format!("{e:#}")))?;
+    let again = records(s).map_err(|e| TestCaseError::fail(format!("{e:#}")))?;
     let json = |rs: &[TaskRecord]| serde_json::to_string(rs).unwrap();
-    prop_assert_eq!(
-        json(&run.records),
-        json(&again.records),
-        "not deterministic"
-    );
+    prop_assert_eq!(json(&run), json(&again), "not deterministic");
     Ok(())
 }
 
@@ -310,10 +322,60 @@ fn bad_scenarios_are_named_errors() {
         qosgate_harness::experiments::kokkinos2009::presets::get("kokkinos2009-gbp").unwrap();
     s.users[0].rho_mips = Some(2_000_000);
     s.users[0].sigma_mi = Some(4_000_000_000);
-    let e = Grid::simulate(&s, 0).unwrap_err();
+    let e = records(&s).unwrap_err();
     let msg = format!("{e:#}");
     assert!(
         msg.contains("U1") && msg.contains("cannot register"),
         "{msg}"
     );
+    // A GS user setting aside a whole queue leaves best effort nowhere to wait there.
+    let mut s =
+        qosgate_harness::experiments::kokkinos2009::presets::get("kokkinos2009-gbp").unwrap();
+    s.users[0].queue_entries = Some(8192);
+    let msg = format!("{:#}", records(&s).unwrap_err());
+    assert!(
+        msg.contains("resource R1") && msg.contains("take its whole queue"),
+        "{msg}"
+    );
+}
+
+/// Issue 14, item 1: a best-effort user flooding the GBP grid (U4 every second, 40,000 tasks
+/// where the three resources queue 24,576) never pushes a guaranteed task out: every task
+/// handled as GS completes within its bound, none fails, and the BE tasks that find every
+/// queue full wait at the meta-scheduler or are rejected there (its batch full), by name.
+#[test]
+fn best_effort_flooding_every_queue_never_pushes_a_guaranteed_task_out() {
+    let mut s =
+        qosgate_harness::experiments::kokkinos2009::presets::get("kokkinos2009-gbp").unwrap();
+    s.horizon_s = 40_000.0;
+    let u4 = s.users.iter_mut().find(|u| u.name == "U4").unwrap();
+    u4.interarrival = Dist::Fixed(1.0);
+    let records = records(&s).unwrap();
+    let gs: Vec<&TaskRecord> = records
+        .iter()
+        .filter(|r| r.handled_as == TaskClass::Gs)
+        .collect();
+    assert_eq!(gs.len(), 74 + 13 + 7, "U1-U3's tasks are all handled as GS");
+    for r in &gs {
+        assert_eq!(r.outcome, Outcome::Completed, "{r:?}");
+        assert!(r.delay().unwrap() <= r.bound.unwrap() + 1e-6, "{r:?}");
+    }
+    assert!(records.iter().all(|r| r.outcome != Outcome::Failed));
+    let waited = records
+        .iter()
+        .filter(|r| r.released.is_some_and(|at| at - r.created > 2.0))
+        .count();
+    let rejected: Vec<&TaskRecord> = records
+        .iter()
+        .filter(|r| r.outcome == Outcome::Rejected)
+        .collect();
+    assert!(waited > 0, "some BE tasks waited for room");
+    assert!(!rejected.is_empty(), "the batch filled");
+    for r in rejected {
+        let reason = r.reason.as_deref().unwrap();
+        assert!(
+            reason.contains("meta-scheduler's batch is full"),
+            "{reason}"
+        );
+    }
 }

@@ -31,10 +31,10 @@ pub struct qg_scheduler {
 
 /// Bytes of a `qg_scheduler` (64-bit targets).
 #[cfg(target_pointer_width = "64")]
-pub const QG_SCHEDULER_SIZE: usize = 14336;
+pub const QG_SCHEDULER_SIZE: usize = 14848;
 /// Bytes of a `qg_scheduler` (32-bit targets).
 #[cfg(target_pointer_width = "32")]
-pub const QG_SCHEDULER_SIZE: usize = 14312;
+pub const QG_SCHEDULER_SIZE: usize = 14832;
 
 storage!(qg_scheduler[QG_SCHEDULER_SIZE] holds Scheduler, error Error, tag b"qgsched1");
 
@@ -112,6 +112,9 @@ pub struct qg_registration {
     pub knowledge: u32,
     /// The window n of `QG_KNOWLEDGE_WINDOW` (ignored otherwise).
     pub window: u16,
+    /// Queue entries set aside for the user's waiting tasks: best-effort tasks never take them
+    /// (0 for none). Last, so that a positional initialiser without it reserves nothing.
+    pub entries: u16,
 }
 
 /// A decision of `qg_scheduler_next`.
@@ -284,7 +287,8 @@ pub unsafe extern "C" fn qg_scheduler_init(
 ///
 /// Errors: the pointer checks; `QG_ERR_ARGUMENT` for an unknown knowledge code;
 /// `QG_ERR_WRONG_CLASS` at a BE resource; `QG_ERR_PARAM_*` for a bad registration;
-/// `QG_ERR_TASK_TOO_LARGE` (Eq. 2); `QG_ERR_RATE_EXCEEDS_SHARE` (Eq. 1); `QG_ERR_FULL`.
+/// `QG_ERR_TASK_TOO_LARGE` (Eq. 2); `QG_ERR_RATE_EXCEEDS_SHARE` (Eq. 1); `QG_ERR_FULL` (every flow
+/// taken, or fewer than `entries` queue entries free and not set aside).
 ///
 /// # Safety
 /// `scheduler` as for every call (see docs/firmware.md); `registration` readable; `flow` writable.
@@ -305,6 +309,7 @@ pub unsafe extern "C" fn qg_scheduler_register(
                 imax: Work::new(r.imax),
                 knowledge: knowledge(r.knowledge, r.window)?,
                 oversize: Oversize::Refuse,
+                entries: r.entries,
             };
             let out = instance::output(flow)?;
             out.write(s.register(reg)?);

@@ -2,6 +2,7 @@
 //! the object as it was.
 
 use qosgate_ffi::bucket::*;
+use qosgate_ffi::config::QG_MAX_QUEUE;
 use qosgate_ffi::qg_status::{self, *};
 use qosgate_ffi::scheduler::*;
 use qosgate_ffi::slots::*;
@@ -87,6 +88,7 @@ fn out_of_range_codes_and_oversized_arrays_are_refused() {
         imax: 100,
         knowledge: 5,
         window: 0,
+        entries: 0,
     };
     let mut flow = 0;
     // SAFETY: live storage of `size` bytes, live configurations and outputs.
@@ -101,6 +103,50 @@ fn out_of_range_codes_and_oversized_arrays_are_refused() {
         assert_eq!(qg_scheduler_init(&mut *s, size, &c), QG_OK);
         let st = qg_scheduler_register(&mut *s, &user, &mut flow);
         assert_eq!(st, QG_ERR_ARGUMENT);
+    }
+}
+
+/// A user's `entries` reach the kernel: best-effort tasks fill the queue up to them, and the
+/// user's own tasks still find room.
+#[test]
+fn entries_set_aside_at_registration_keep_best_effort_out() {
+    let mut s = Box::new(qg_scheduler::zeroed());
+    let mips = [100];
+    let size = size_of::<qg_scheduler>();
+    let user = qg_registration {
+        weight: 1,
+        rho: 10,
+        sigma: 100,
+        imax: 100,
+        knowledge: QG_KNOWLEDGE_EXACT,
+        window: 0,
+        entries: 200,
+    };
+    let mut flow = 0;
+    // SAFETY: live storage of `size` bytes, live configurations and outputs.
+    unsafe {
+        let c = config(&mips, QG_KIND_GS_BE_PRIORITY);
+        assert_eq!(qg_scheduler_init(&mut *s, size, &c), QG_OK);
+        let greedy = qg_registration {
+            entries: 257,
+            ..user
+        };
+        let st = qg_scheduler_register(&mut *s, &greedy, &mut flow);
+        assert_eq!(st, QG_ERR_FULL);
+        assert_eq!(qg_scheduler_register(&mut *s, &user, &mut flow), QG_OK);
+        let mut id = 0;
+        while qg_scheduler_submit_be(&mut *s, 0, id, 10) == QG_OK {
+            id += 1;
+        }
+        assert_eq!(id as usize, QG_MAX_QUEUE - 200);
+        for _ in 0..200 {
+            assert_eq!(qg_scheduler_submit_gs(&mut *s, 0, flow, id, 10), QG_OK);
+            id += 1;
+        }
+        assert_eq!(
+            qg_scheduler_submit_gs(&mut *s, 0, flow, id, 10),
+            QG_ERR_FULL
+        );
     }
 }
 

@@ -37,6 +37,27 @@
 //! a computed bound is never below the exact one (and a hand calculation may differ by a few µs).
 //! End to end, the withholding time `T` and the transfer delay `d` add (Eq. 6) or overlap
 //! (pipelined form, `max(T, d)`); a chain of `K` resources pays the burst once (Eq. 11).
+//!
+//! # Queue entries: how many tasks a user can have waiting
+//! A resource's queue holds a fixed number of tasks; [`entries_needed`] bounds how many of them
+//! one (rho, sigma)-constrained user can occupy, so that the resource can set them aside
+//! ([`crate::registry::Registration::entries`]). Let every task leave the queue (start) at most
+//! `stay` after the bucket charged it (its release: for a task the bound covers, the transfer
+//! plus the bound at the resource). The tasks waiting at `t` were then all released in
+//! `[t - stay, t]`, and the bucket lets at most `sigma + rho stay` MI of charges through in an
+//! interval of that length (the interval form, inclusive). How many tasks that is depends on
+//! what a task is charged:
+//!
+//! | knowledge | tasks waiting at once, at most |
+//! | --- | --- |
+//! | `Exact` (each task charged its work, at least `smallest`) | `floor((sigma + rho stay) / smallest)` |
+//! | `Conservative` (each charged `I_max`) | `floor((sigma + rho stay) / I_max)` |
+//! | `Window(n)` (charged at feedback; a release needs credit `>= 0` and fewer than `n` awaiting feedback) | `n + floor((sigma + rho stay) / smallest)` |
+//! | `ConservativeFeedback`, `Aggressive` | no bound: refunds (or the absence of charges) let any number through |
+//!
+//! For `Window(n)`: the last release in the interval found the credit non-negative, so the
+//! feedback charged in the interval up to then is at most `sigma + rho stay`, and the tasks
+//! released in the interval whose feedback had not come by then number at most `n`.
 
 use crate::bucket::Knowledge;
 use crate::error::{Error, Param};
@@ -184,6 +205,41 @@ pub fn meets_deadline(bound: Ticks, deadline: Ticks) -> Result<(), Error> {
     }
 }
 
+/// The most tasks of one (rho, sigma)-constrained user that can wait at once, when each task
+/// starts at most `stay` after the bucket charged it and no task is smaller than `smallest` MI
+/// (the table of the module doc; `imax` is the user's `I_max`). `None` where the bucket bounds
+/// no count (`ConservativeFeedback`, `Aggressive`). Saturates at `u64::MAX`. `O(1)`.
+///
+/// Errors: `InvalidParameter(Work)` for `smallest` (or, under `Conservative`, `imax`) zero.
+pub fn entries_needed(
+    sigma: Work,
+    rho: Mips,
+    knowledge: Knowledge,
+    imax: Work,
+    smallest: Work,
+    stay: Ticks,
+) -> Result<Option<u64>, Error> {
+    let (unit, uncharged) = match knowledge {
+        Knowledge::Exact => (smallest, 0),
+        Knowledge::Conservative => (imax, 0),
+        Knowledge::Window(n) => (smallest, u64::from(n)),
+        Knowledge::ConservativeFeedback | Knowledge::Aggressive => return Ok(None),
+    };
+    if unit == Work::ZERO {
+        return Err(Error::InvalidParameter(Param::Work));
+    }
+    // In instructions (MI x 10^6 = MIPS x ticks): exact, and far inside u128.
+    let per_second = u128::from(TICKS_PER_SECOND);
+    let charges =
+        u128::from(sigma.get()) * per_second + u128::from(rho.get()) * u128::from(stay.get());
+    let tasks = charges / (u128::from(unit.get()) * per_second);
+    Ok(Some(
+        u64::try_from(tasks)
+            .unwrap_or(u64::MAX)
+            .saturating_add(uncharged),
+    ))
+}
+
 /// `work / rate` in ticks, rounded up; a zero rate is an invalid `param`.
 fn secs(work: Work, rate: Mips, param: Param) -> Result<Ticks, Error> {
     if rate == Mips::ZERO {
@@ -286,6 +342,45 @@ mod tests {
             r.at_resource(),
             Err(Error::InvalidParameter(Param::Capacity))
         );
+    }
+
+    /// U1 of seed 004 (Table 3, fixed 419.9 G-instruction tasks) spends at most 3,768 s between
+    /// its release and its start: `(sigma + rho stay) / I` = (2,099,500,000 + 768,473 x 3,768)
+    /// / 419,900,000 = 11.9 tasks.
+    #[test]
+    fn entries_needed_counts_the_charges_a_window_of_stay_lets_through() {
+        let (sigma, rho, imax) = (
+            Work::new(2_099_500_000),
+            Mips::new(768_473),
+            Work::new(419_900_000),
+        );
+        let stay = Ticks::from_secs(3_768);
+        let e = |k, smallest| entries_needed(sigma, rho, k, imax, Work::new(smallest), stay);
+        assert_eq!(e(Knowledge::Exact, 419_900_000), Ok(Some(11)));
+        // Conservative charges I_max whatever the task: the smallest task does not matter.
+        assert_eq!(e(Knowledge::Conservative, 1), Ok(Some(11)));
+        // Half-sized tasks: twice as many.
+        assert_eq!(e(Knowledge::Exact, 209_950_000), Ok(Some(23)));
+        assert_eq!(e(Knowledge::Window(5), 419_900_000), Ok(Some(16)));
+        assert_eq!(e(Knowledge::ConservativeFeedback, 1), Ok(None));
+        assert_eq!(e(Knowledge::Aggressive, 1), Ok(None));
+        assert_eq!(
+            e(Knowledge::Exact, 0),
+            Err(Error::InvalidParameter(Param::Work))
+        );
+        // A burst alone: sigma / smallest, exactly at the boundary.
+        let burst = entries_needed(sigma, rho, Knowledge::Exact, imax, imax, Ticks::ZERO);
+        assert_eq!(burst, Ok(Some(5)));
+        let fast = Mips::new(u64::MAX);
+        let huge = entries_needed(
+            sigma,
+            fast,
+            Knowledge::Exact,
+            imax,
+            Work::new(1),
+            Ticks::MAX,
+        );
+        assert_eq!(huge, Ok(Some(u64::MAX)));
     }
 
     #[test]

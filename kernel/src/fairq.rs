@@ -381,6 +381,22 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
         Ok(finish)
     }
 
+    /// The queued task [`Self::dequeue`] would take at `now`, left in place: `(item, work)`. Brings
+    /// the fluid clock to `now` as `dequeue` would.
+    ///
+    /// Errors: [`Error::TimeWentBackwards`].
+    pub fn peek(&mut self, now: Ticks) -> Result<Option<(&T, Work)>, Error> {
+        self.advance(now)?;
+        let Some((flow, _)) = self.ready.peek() else {
+            return Ok(None);
+        };
+        Ok(self
+            .flows
+            .get(usize::from(flow))
+            .and_then(|fl| self.pool.front(&fl.fifo))
+            .map(|e| (&e.item, e.work)))
+    }
+
     /// Takes the queued task with the smallest finish tag at `now`.
     ///
     /// Errors: [`Error::TimeWentBackwards`].

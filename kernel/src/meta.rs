@@ -13,7 +13,16 @@
 //!    start earliest, given the start estimates the caller keeps up to date with
 //!    [`MetaScheduler::set_ready`]; ties to the lower slot. The slot's estimate then moves to the
 //!    task's expected end at that slot's speed. Only slots whose maximum task admits the task
-//!    are considered.
+//!    and that have room for it are considered.
+//!
+//! # Room
+//! A slot's estimate would send work to a resource whose queue is full as readily as to any
+//! other. The caller also tells each slot how many more tasks it can take
+//! ([`MetaScheduler::set_room`]; unlimited until it does): an assignment takes one, and a slot
+//! with none left is passed over, as if it could never start the task. When no slot that admits
+//! the next task has room, [`MetaScheduler::dispatch`] leaves it (and everything behind it) in
+//! the batch for a later dispatch, so best-effort work waits at the meta-scheduler rather than
+//! being sent where it cannot wait.
 //!
 //! Memory: a fair queue of `USERS` flows and `BATCH` tasks or an EDF heap of `BATCH` tasks,
 //! whichever is larger (an enum: only the chosen ordering's storage is used), and `SLOTS` slots. Both phases are `O(log BATCH + SLOTS)` per task.
@@ -66,6 +75,8 @@ struct Slot {
     speed: Mips,
     max_task: Work,
     ready_at: Ticks,
+    /// Tasks it can still take.
+    room: u32,
 }
 
 /// EDF heap key: deadline, then arrival order.
@@ -135,7 +146,8 @@ impl<const USERS: usize, const BATCH: usize, const SLOTS: usize>
     }
 
     /// Adds an assignment target of `speed` MIPS accepting tasks up to `max_task` MI; its start
-    /// estimate is 0. Errors: `InvalidParameter(Capacity)` or `(MaxWork)`; [`Error::Full`].
+    /// estimate is 0 and its room unlimited (`u32::MAX`). Errors: `InvalidParameter(Capacity)` or
+    /// `(MaxWork)`; [`Error::Full`].
     pub fn add_slot(&mut self, speed: Mips, max_task: Work) -> Result<u16, Error> {
         if speed == Mips::ZERO {
             return Err(Error::InvalidParameter(Param::Capacity));
@@ -149,6 +161,7 @@ impl<const USERS: usize, const BATCH: usize, const SLOTS: usize>
                 speed,
                 max_task,
                 ready_at: Ticks::ZERO,
+                room: u32::MAX,
             })
             .map_err(|_| Error::Full)?;
         Ok(id)
@@ -161,6 +174,16 @@ impl<const USERS: usize, const BATCH: usize, const SLOTS: usize>
             .get_mut(usize::from(slot))
             .ok_or(Error::Unknown)?
             .ready_at = at;
+        Ok(())
+    }
+
+    /// Sets how many more tasks `slot` can take (the caller's count, from the resource's free
+    /// queue entries and the tasks on their way to it). Errors: [`Error::Unknown`].
+    pub fn set_room(&mut self, slot: u16, room: u32) -> Result<(), Error> {
+        self.slots
+            .get_mut(usize::from(slot))
+            .ok_or(Error::Unknown)?
+            .room = room;
         Ok(())
     }
 
@@ -210,37 +233,47 @@ impl<const USERS: usize, const BATCH: usize, const SLOTS: usize>
     }
 
     /// Orders and assigns the next waiting task at `now` (the end of a collection period).
+    /// `None` when no task waits, or when no slot that admits the next task has room: it then
+    /// stays first in the batch.
     ///
     /// Errors: [`Error::TimeWentBackwards`] (WFQ ordering).
     pub fn dispatch(&mut self, now: Ticks) -> Result<Option<Assignment>, Error> {
-        let task = match &mut self.batch {
-            Batch::Wfq(fair) => match fair.dequeue(now)? {
-                Some(d) => d.item,
-                None => return Ok(None),
-            },
-            Batch::Edf { heap, .. } => match heap.pop() {
-                Some((deadline, _, id, user, work)) => BeTask {
-                    id,
-                    user,
-                    work,
-                    deadline,
-                },
-                None => return Ok(None),
-            },
+        let next = match &mut self.batch {
+            Batch::Wfq(fair) => fair.peek(now)?.map(|(t, _)| *t),
+            Batch::Edf { heap, .. } => heap.peek().map(|&(deadline, _, id, user, work)| BeTask {
+                id,
+                user,
+                work,
+                deadline,
+            }),
+        };
+        let Some(task) = next else {
+            return Ok(None);
         };
         let best = self
             .slots
-            .iter_mut()
+            .iter()
             .enumerate()
-            .filter(|(_, s)| s.max_task >= task.work)
-            .map(|(i, s)| (s.ready_at.max(now), i, s))
-            .min_by_key(|&(start, i, _)| (start, i));
-        // Submission checked that a slot accepts the task, and slots are never removed or shrunk.
-        let Some((start, i, slot)) = best else {
+            .filter(|(_, s)| s.max_task >= task.work && s.room > 0)
+            .map(|(i, s)| (s.ready_at.max(now), i))
+            .min();
+        let Some((start, i)) = best else {
             return Ok(None);
         };
-        let run = exec_ticks(task.work, slot.speed).unwrap_or(Ticks::MAX);
-        slot.ready_at = start.saturating_add(run);
+        // The task peeked above, taken now (the WFQ clock is already at `now`).
+        match &mut self.batch {
+            Batch::Wfq(fair) => {
+                fair.dequeue(now)?;
+            }
+            Batch::Edf { heap, .. } => {
+                heap.pop();
+            }
+        }
+        if let Some(slot) = self.slots.get_mut(i) {
+            let run = exec_ticks(task.work, slot.speed).unwrap_or(Ticks::MAX);
+            slot.ready_at = start.saturating_add(run);
+            slot.room = slot.room.saturating_sub(1);
+        }
         Ok(Some(Assignment {
             task,
             slot: i as u16,
@@ -312,6 +345,34 @@ mod tests {
             drain(&mut m, secs(1)),
             [(2, 1, secs(1)), (3, 0, secs(3)), (1, 0, secs(4))]
         );
+    }
+
+    /// A slot without room is passed over; when every slot that admits the next task is full,
+    /// it waits in the batch (head of line) until the caller gives room again.
+    #[test]
+    fn full_slots_are_passed_over_and_the_task_waits_when_all_are_full() {
+        for order in [Order::Edf, Order::Wfq] {
+            let mut m = Meta::new(order, Mips::new(10)).unwrap();
+            let u = m.add_user(1).unwrap();
+            slot(&mut m, 10, 100).unwrap();
+            slot(&mut m, 1, 100).unwrap();
+            m.set_room(0, 1).unwrap();
+            m.set_room(1, 1).unwrap();
+            for id in 1..=3 {
+                m.submit(Ticks::ZERO, task(id, u, 10, id.into())).unwrap();
+            }
+            // Task 1 to the fast slot; task 2 to the slow one (the fast one is full, though it
+            // would start task 2 earlier); task 3 waits.
+            assert_eq!(
+                drain(&mut m, secs(1)),
+                [(1, 0, secs(1)), (2, 1, secs(1))],
+                "{order:?}"
+            );
+            assert_eq!(m.len(), 1);
+            assert_eq!(m.set_room(2, 1), Err(Error::Unknown));
+            m.set_room(1, 5).unwrap();
+            assert_eq!(drain(&mut m, secs(2)), [(3, 1, secs(11))], "{order:?}");
+        }
     }
 
     #[test]

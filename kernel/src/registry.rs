@@ -21,7 +21,7 @@
 //! GS_BE_EQUAL resource, best-effort tasks come and go as temporary users; the resource counts
 //! every free flow slot as one, see [`crate::resource::Resource::rate`].)
 //!
-//! Memory: `FLOWS` slots of [`Registration`] (32 bytes each), indexed by the fair queue's flow id.
+//! Memory: `FLOWS` slots of [`Registration`] (40 bytes each), indexed by the fair queue's flow id.
 
 use heapless::Vec;
 
@@ -47,6 +47,11 @@ pub struct Registration {
     /// Whether a task above `imax` whose size is known (`Exact`) is refused (Eq. 4) or taken
     /// without a bound covering it.
     pub oversize: Oversize,
+    /// Queue entries the resource sets aside for this user's waiting tasks: best-effort tasks
+    /// never take them, so a task of this user finds an entry while fewer than `entries` of its
+    /// tasks wait ([`crate::resource`]). [`crate::bound::entries_needed`] gives how many a
+    /// (rho, sigma)-conforming user can need. 0 reserves nothing (temporary users always).
+    pub entries: u16,
 }
 
 impl Registration {
@@ -59,6 +64,7 @@ impl Registration {
             imax,
             knowledge: Knowledge::Exact,
             oversize: Oversize::Refuse,
+            entries: 0,
         }
     }
 
@@ -238,6 +244,7 @@ mod tests {
             imax: Work::new(10),
             knowledge: Knowledge::Exact,
             oversize: Oversize::Refuse,
+            entries: 0,
         }
     }
 

@@ -28,10 +28,22 @@
 //! - At a preemptive resource, waiting tasks plus running BE tasks never exceed `QUEUE`, so a
 //!   running BE task can always be paused back into the queue: a GS arrival never waits for a BE
 //!   task.
+//! - **Reserved entries.** Each GS registration sets aside
+//!   [`entries`](crate::registry::Registration::entries) of the queue. The entries set aside and
+//!   not in use, `sum over GS users of max(entries - waiting tasks, 0)`, never exceed the room
+//!   (the free entries, less at a preemptive resource one per running BE task): a BE task takes
+//!   an entry only from the room beyond them ([`Resource::be_room`]), and so does a GS task
+//!   whose user already has `entries` tasks waiting. So a GS task of a user with fewer than
+//!   `entries` tasks waiting is never refused for want of an entry, whatever the best-effort
+//!   load. Every change keeps the invariant: a task within its user's reservation takes one
+//!   reserved entry (both sides fall by one); a start frees one entry and gives back at most one
+//!   reserved; a BE start or a pause moves one entry between the queue and a running BE task; a
+//!   registration sets aside only room that is free now.
 //! - At most `max_flows` flow slots are in use (GS users, temporary BE users, closing flows).
 //!
 //! Memory: a [`FairQueue`] of `FLOWS` flows and `QUEUE` waiting tasks (the BE FIFO included), a
-//! [`Registry`] of `FLOWS` users and `CPUS` CPU slots; no heap.
+//! [`Registry`] of `FLOWS` users and `CPUS` CPU slots; no heap. Keeping the reserved entries
+//! costs a counter and `O(1)` per call.
 
 use heapless::Vec;
 
@@ -184,6 +196,8 @@ pub struct Resource<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> {
     /// The GS tasks' fair queue; its side FIFO is the BE FIFO.
     fair: FairQueue<Queued, FLOWS, QUEUE>,
     registry: Registry<FLOWS>,
+    /// Entries set aside for GS users and not in use (see "Reserved entries").
+    reserve_left: u16,
     now: Ticks,
 }
 
@@ -239,6 +253,7 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
             next_cpu: 0,
             fair: FairQueue::new(discipline, capacity)?,
             registry: Registry::default(),
+            reserve_left: 0,
             now: Ticks::ZERO,
         })
     }
@@ -263,6 +278,11 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
         self.max_task
     }
 
+    /// The most users (flows) registered at once, temporary BE users included.
+    pub fn max_flows(&self) -> u16 {
+        self.max_flows
+    }
+
     /// Number of CPUs.
     pub fn cpus(&self) -> usize {
         self.cpus.len()
@@ -282,10 +302,12 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
         }
     }
 
-    /// Registers a GS user (Eq. 1, 2) and returns its flow id. `O(FLOWS)`.
+    /// Registers a GS user (Eq. 1, 2), sets aside its [`entries`](Registration::entries) of the
+    /// queue, and returns its flow id. `O(FLOWS)`.
     ///
     /// Errors: [`Error::WrongClass`] at a BE resource; `InvalidParameter(Rate)` for `rho = 0`; those
-    /// of [`Registry::admissible`]; [`Error::Full`] when `max_flows` users are registered.
+    /// of [`Registry::admissible`]; [`Error::Full`] when `max_flows` users are registered, or
+    /// when fewer than `entries` entries are free and not set aside ([`Self::be_room`]).
     pub fn register(&mut self, reg: Registration) -> Result<FlowId, Error> {
         if !self.kind.serves_gs() {
             return Err(Error::WrongClass);
@@ -293,7 +315,13 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
         if reg.is_temporary() {
             return Err(Error::InvalidParameter(Param::Rate));
         }
-        self.admit(reg)
+        if usize::from(reg.entries) > self.be_room() {
+            return Err(Error::Full);
+        }
+        let flow = self.admit(reg)?;
+        // `entries <= be_room() <= QUEUE - reserve_left < u16::MAX`.
+        self.reserve_left = self.reserve_left.saturating_add(reg.entries);
+        Ok(flow)
     }
 
     /// Deregisters a GS user that has nothing queued or running.
@@ -312,7 +340,10 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
             return Err(Error::Busy);
         }
         self.fair.close(flow)?;
-        self.registry.remove(flow).ok_or(Error::Unknown)
+        let reg = self.registry.remove(flow).ok_or(Error::Unknown)?;
+        // Nothing of the user waits (the queue closed): all its entries are unused.
+        self.reserve_left = self.reserve_left.saturating_sub(reg.entries);
+        Ok(reg)
     }
 
     /// A GS task of registered user `flow` arrives at `now`.
@@ -321,8 +352,9 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
     /// [`Error::Unknown`] if `flow` is no GS registration; [`Error::TaskTooLarge`] above the
     /// user's `I_max` (Eq. 4) when the registration knows workloads exactly
     /// ([`Knowledge::Exact`]) and refuses oversized tasks ([`Oversize::Refuse`]); `InvalidParameter(Work)` for zero
-    /// work; [`Error::TimeWentBackwards`]; [`Error::Full`] when `QUEUE` tasks wait (at a
-    /// preemptive resource, counting one entry per running BE task); those of
+    /// work; [`Error::TimeWentBackwards`]; [`Error::Full`] when the user already has its
+    /// [`entries`](Registration::entries) tasks waiting and no entry is free beyond those set
+    /// aside for the others ([`Self::be_room`]; never while it has fewer); those of
     /// [`FairQueue::enqueue`]. Without exact knowledge the task's size is unknown when it is sent (seed 004 Sec. 4.2),
     /// so a task above `I_max` is taken (up to [`MAX_TASK_WORK`]); the delay bound does not
     /// cover it.
@@ -350,7 +382,8 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
     /// `InvalidParameter(Work)` for zero work; [`Error::TaskTooLarge`] above `I_r^max` at a
     /// resource that also serves GS (Sec. 3.4 checks the size only there: `I_r^max` bounds what
     /// a BE task can hold a GS task up for), and above [`MAX_TASK_WORK`] at a BE resource;
-    /// [`Error::Full`] as for [`Self::submit_gs`]; [`Error::TimeWentBackwards`]; at GS_BE_EQUAL, those of
+    /// [`Error::Full`] when [`Self::be_room`] is 0 (at GS_BE_EQUAL, also when `max_flows` flows
+    /// are open); [`Error::TimeWentBackwards`]; at GS_BE_EQUAL, those of
     /// [`Registry::admissible`] for its temporary registration (the paper's "failed" BE task).
     pub fn submit_be(&mut self, now: Ticks, task: Task) -> Result<(), Refused<Task>> {
         let refuse = |e| Err(Refused::new(e, task));
@@ -371,7 +404,7 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
         match self.kind {
             Kind::Gs => refuse(Error::WrongClass),
             Kind::GsBeEqual => {
-                if self.room() == 0 {
+                if self.be_room() == 0 {
                     return refuse(Error::Full);
                 }
                 let temp = Registration::temporary(self.registry.smallest_gs_weight(), task.work);
@@ -386,7 +419,7 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
                 })
             }
             Kind::Be | Kind::GsBePriority { .. } => {
-                if self.room() == 0 {
+                if self.be_room() == 0 {
                     return refuse(Error::Full);
                 }
                 self.now = now;
@@ -493,31 +526,45 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
     ///
     /// Errors: [`Error::Unknown`] if `flow` is no GS registration.
     pub fn bound_spec(&self, flow: FlowId, basis: RateBasis) -> Result<BoundSpec, Error> {
-        let reg = *self.gs_registration(flow)?;
-        let others_imax = match basis {
-            RateBasis::Reserved => self.max_task.saturating_mul(u64::from(self.max_flows - 1)),
+        let reserved = self.reserved_spec(self.gs_registration(flow)?);
+        Ok(match basis {
+            RateBasis::Reserved => reserved,
             RateBasis::Current => {
                 let be_slots = match self.kind {
                     Kind::GsBeEqual => self.temporary_room(),
                     _ => 0,
                 };
                 let be = self.max_task.saturating_mul(be_slots);
-                self.registry.others_imax(flow).saturating_add(be)
+                BoundSpec {
+                    rate: self.rate(flow, basis)?,
+                    others_imax: self.registry.others_imax(flow).saturating_add(be),
+                    ..reserved
+                }
             }
-        };
-        Ok(BoundSpec {
+        })
+    }
+
+    /// The inputs of the bound of a GS user registering with `reg` here, on
+    /// [`RateBasis::Reserved`]: on that basis the bound depends on the registration and the
+    /// resource alone, so it is known before the user registers (to size its
+    /// [`entries`](Registration::entries) with [`crate::bound::entries_needed`]), and holds for
+    /// the life of the registration.
+    pub fn reserved_spec(&self, reg: &Registration) -> BoundSpec {
+        BoundSpec {
             discipline: self.fair.discipline(),
             sigma: reg.sigma,
             imax: reg.imax,
             knowledge: reg.knowledge,
-            rate: self.rate(flow, basis)?,
+            rate: reg.rho,
             cpu: self.cpu_min,
             cpus: self.cpus.len() as u16,
             capacity: self.capacity,
             resource_imax: self.max_task,
-            others_imax,
+            others_imax: self
+                .max_task
+                .saturating_mul(u64::from(self.max_flows.saturating_sub(1))),
             residual: self.kind == (Kind::GsBePriority { preemptive: false }),
-        })
+        }
     }
 
     /// How many temporary BE users a GS_BE_EQUAL resource can hold at once with its current GS
@@ -569,13 +616,38 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
         if now < self.now {
             return Err(Refused::new(Error::TimeWentBackwards, task));
         }
-        if self.room() == 0 {
+        let reserved = class == Class::Gs && self.within_reservation(flow);
+        let room = if reserved {
+            self.room()
+        } else {
+            self.be_room()
+        };
+        if room == 0 {
             return Err(Refused::new(Error::Full, task));
         }
         self.fair
             .enqueue(now, flow, task.work, (task.id, class))
-            .map(|_| self.now = now)
-            .map_err(|r| Refused::new(r.reason, task))
+            .map_err(|r| Refused::new(r.reason, task))?;
+        self.now = now;
+        if reserved {
+            // The invariant keeps `reserve_left <= room()`, and the task took one of those.
+            self.reserve_left = self.reserve_left.saturating_sub(1);
+        }
+        Ok(())
+    }
+
+    /// Whether GS user `flow` has fewer tasks waiting than the entries set aside for it.
+    fn within_reservation(&self, flow: FlowId) -> bool {
+        self.registry
+            .get(flow)
+            .is_some_and(|r| self.fair.flow_len(flow) < usize::from(r.entries))
+    }
+
+    /// Entries a best-effort task may take now: the free entries, less (at a preemptive
+    /// resource) one per running BE task, less the entries set aside for GS users and not in use.
+    /// A GS task beyond its user's reservation takes its entry from this room too.
+    pub fn be_room(&self) -> usize {
+        self.room().saturating_sub(usize::from(self.reserve_left))
     }
 
     /// Entries a new waiting task may take: the free ones, less, at a preemptive resource, one
@@ -612,14 +684,21 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
             return Ok(None);
         };
         let picked = match self.fair.dequeue(now)? {
-            Some(d) => Some((
-                Task {
-                    id: d.item.0,
-                    work: d.work,
-                },
-                d.item.1,
-                Some(d.flow),
-            )),
+            Some(d) => {
+                let entries = self.registry.get(d.flow).map_or(0, |r| r.entries);
+                if d.item.1 == Class::Gs && self.fair.flow_len(d.flow) < usize::from(entries) {
+                    // One more of its entries is unused; the start freed one for it.
+                    self.reserve_left = self.reserve_left.saturating_add(1);
+                }
+                Some((
+                    Task {
+                        id: d.item.0,
+                        work: d.work,
+                    },
+                    d.item.1,
+                    Some(d.flow),
+                ))
+            }
             None => self
                 .fair
                 .pop_side()
@@ -714,6 +793,7 @@ mod tests {
             imax: Work::new(50),
             knowledge: Knowledge::Exact,
             oversize: Oversize::Refuse,
+            entries: 0,
         }
     }
 
@@ -906,6 +986,76 @@ mod tests {
         );
         let mut b = R::with(Kind::Be, Discipline::Wfq, &[1], 1, 1).unwrap();
         assert_eq!(b.register(gs(1)), Err(Error::WrongClass));
+    }
+
+    /// The entries a registration sets aside are never taken by BE tasks: with the rest of the
+    /// queue full of BE tasks, the user still queues `entries` tasks; beyond them it competes
+    /// for the free entries like a BE task.
+    #[test]
+    fn best_effort_never_takes_the_entries_set_aside_for_a_gs_user() {
+        for kind in [
+            Kind::GsBeEqual,
+            Kind::GsBePriority { preemptive: false },
+            Kind::GsBePriority { preemptive: true },
+        ] {
+            let mut r =
+                Resource::<8, 8, 1>::with(kind, Discipline::Scfq, &[1_000], 100, 8).unwrap();
+            let too_many = Registration {
+                entries: 9,
+                ..gs(5)
+            };
+            assert_eq!(r.register(too_many), Err(Error::Full), "{kind:?}");
+            let u = r
+                .register(Registration {
+                    entries: 3,
+                    ..gs(5)
+                })
+                .unwrap();
+            assert_eq!(r.be_room(), 5, "{kind:?}");
+            let mut id = 0;
+            while r.submit_be(T0, task(id, 1)).is_ok() {
+                id += 1;
+            }
+            assert_eq!((id, r.be_room()), (5, 0), "{kind:?}");
+            for _ in 0..3 {
+                r.submit_gs(T0, u, task(id, 1)).unwrap();
+                id += 1;
+            }
+            let fourth = r.submit_gs(T0, u, task(id, 1));
+            assert_eq!(fourth.unwrap_err().reason, Error::Full, "{kind:?}");
+            // The GS task starts first (priority; at GS_BE_EQUAL equal tags go to flow 0). The
+            // entry it frees is set aside again: BE may not take it, the user may.
+            assert_eq!(start(&mut r, T0).2, Class::Gs, "{kind:?}");
+            assert_eq!(r.be_room(), 0, "{kind:?}");
+            let late = r.submit_be(T0, task(id, 1)).unwrap_err();
+            assert_eq!(late.reason, Error::Full, "{kind:?}");
+            r.submit_gs(T0, u, task(id, 1)).unwrap();
+        }
+    }
+
+    #[test]
+    fn deregistering_gives_the_set_aside_entries_back() {
+        let mut r = Resource::<4, 8, 1>::with(Kind::Gs, Discipline::Wfq, &[10], 100, 4).unwrap();
+        let u = r
+            .register(Registration {
+                entries: 6,
+                ..gs(5)
+            })
+            .unwrap();
+        assert_eq!(r.be_room(), 2);
+        let v = r.register(Registration {
+            entries: 3,
+            ..gs(1)
+        });
+        assert_eq!(v, Err(Error::Full));
+        r.deregister(u).unwrap();
+        assert_eq!(r.be_room(), 8);
+        r.register(Registration {
+            entries: 8,
+            ..gs(5)
+        })
+        .unwrap();
+        assert_eq!(r.be_room(), 0);
     }
 
     #[test]

@@ -10,8 +10,8 @@ mod driver;
 use driver::{Scenario, User};
 use proptest::prelude::*;
 use qosgate_kernel::Error;
-use qosgate_kernel::bound::BoundSpec;
-use qosgate_kernel::bucket::{Bucket, Knowledge, Oversize};
+use qosgate_kernel::bound::{BoundSpec, entries_needed};
+use qosgate_kernel::bucket::{Bucket, Conformance, Knowledge, Oversize};
 use qosgate_kernel::fairq::{Discipline, FairQueue};
 use qosgate_kernel::registry::{RateBasis, Registration};
 use qosgate_kernel::resource::Kind;
@@ -260,6 +260,75 @@ fn multi_cpu_bound_needs_the_idle_cpu_term() {
     assert!(out.gs.iter().all(|r| r.delay() <= r.bound));
 }
 
+/// The count of `bound::entries_needed` is reached: U1's tasks (Table 3), released greedily,
+/// put 11 in a window of 3,768 s (its stay), 5 of them the burst and 6 the rate's: the
+/// `rho stay` term is needed.
+#[test]
+fn greedy_equal_tasks_reach_the_entries_needed() {
+    let (sigma, rho, imax) = (
+        Work::new(2_099_500_000),
+        Mips::new(768_473),
+        Work::new(419_900_000),
+    );
+    let stay = Ticks::from_secs(3_768);
+    let mut b = Bucket::new(Ticks::ZERO, rho, sigma, imax, Knowledge::Exact).unwrap();
+    let mut now = Ticks::ZERO;
+    let mut released = Vec::new();
+    for _ in 0..40 {
+        if let Conformance::After(w) = b.check(now, imax).unwrap() {
+            now = now.checked_add(w).unwrap();
+        }
+        b.charge(now, imax).unwrap();
+        released.push(now);
+    }
+    let within = released.iter().filter(|&&r| r <= stay).count() as u64;
+    let bound = entries_needed(sigma, rho, Knowledge::Exact, imax, imax, stay)
+        .unwrap()
+        .unwrap();
+    assert_eq!((within, bound), (11, 11));
+}
+
+/// A resource serving both classes, under best-effort load enough to fill its queue many times
+/// (up to 400 tasks in the first 5 s, of up to `I_r` each), and 1-3 GS users whose tasks are at
+/// least half their `I_max = I_r` (so that the entries they need fit the driver's 256).
+fn crowded(cpus: impl Strategy<Value = Vec<u64>>) -> impl Strategy<Value = Scenario> {
+    let kind = prop_oneof![
+        Just(Kind::GsBeEqual),
+        Just(Kind::GsBePriority { preemptive: false }),
+        Just(Kind::GsBePriority { preemptive: true }),
+    ];
+    (kind, discipline(), cpus, 10u64..=400).prop_flat_map(|(kind, discipline, cpus, max_task)| {
+        let gap = prop_oneof![4 => Just(0u64), 2 => 0..S / 5, 1 => 0..20 * S];
+        let task = (50u64..=100, gap);
+        let user = (
+            1u16..=8,
+            1u64..=100,
+            1u64..=5,
+            prop::collection::vec(task, 1..25),
+        )
+            .prop_map(move |(weight, rho_pct, m, tasks)| User {
+                weight,
+                rho_pct,
+                m,
+                imax: max_task,
+                tasks,
+            });
+        let be = prop::collection::vec((0..5 * S, 1..=max_task), 0..400).prop_map(|mut v| {
+            v.sort();
+            v
+        });
+        (prop::collection::vec(user, 1..=3), be).prop_map(move |(users, be)| Scenario {
+            kind,
+            discipline,
+            cpus: cpus.clone(),
+            max_task,
+            be_room: if kind == Kind::GsBeEqual { 3 } else { 0 },
+            users,
+            be,
+        })
+    })
+}
+
 /// 1024 cases per property, or `PROPTEST_CASES` for a deeper run.
 fn cases() -> u32 {
     std::env::var("PROPTEST_CASES")
@@ -281,6 +350,56 @@ proptest! {
     #[test]
     fn conforming_gs_tasks_meet_their_bound_on_many_cpus(s in scenario(prop::collection::vec(50u64..=500, 2..=4))) {
         assert_bounds_hold(&s)?;
+    }
+
+    /// Issue 14: best effort never pushes a guaranteed task out of the queue. Each GS user sets
+    /// aside the entries `bound::entries_needed` gives it (from sigma, rho, its smallest task and
+    /// its bound), and then, however many BE tasks arrive, the resource accepts every conforming
+    /// GS task (the driver panics on a refusal) and every task still meets its bound.
+    #[test]
+    fn conforming_gs_tasks_are_never_refused_for_space_under_any_best_effort_load(
+        s in crowded(prop::collection::vec(200u64..=500, 1..=3)),
+    ) {
+        let out = s.run_reserving();
+        prop_assume!(out.is_some(), "the entries needed exceed the queue");
+        prop_assert!(out.unwrap().gs.iter().all(|r| r.delay() <= r.bound));
+    }
+
+    /// The count behind the reserved entries: a greedy exact-mode user (every task as soon as
+    /// it conforms, after random gaps) never releases more tasks within any window of `stay`
+    /// than `bound::entries_needed` says, whatever its task sizes (each at least `smallest`).
+    #[test]
+    fn a_conforming_user_releases_at_most_entries_needed_tasks_within_any_stay(
+        rho in 1u64..1_000,
+        m in 1u64..4,
+        imax in 1u64..1_000,
+        stay in 0..10 * S,
+        tasks in prop::collection::vec((0u64..=100, prop_oneof![3 => Just(0u64), 1 => 0..2 * S]), 1..80),
+        smallest_pct in 1u64..=100,
+    ) {
+        let (sigma, imax_w) = (Work::new(m * imax), Work::new(imax));
+        let smallest = (imax * smallest_pct / 100).max(1);
+        let mut b = Bucket::new(Ticks::ZERO, Mips::new(rho), sigma, imax_w, Knowledge::Exact).unwrap();
+        let mut now = Ticks::ZERO;
+        let mut released = Vec::new();
+        for (pct, gap) in tasks {
+            let work = Work::new(smallest + (imax - smallest) * pct / 100);
+            now = now.checked_add(Ticks::new(gap)).unwrap();
+            if let Conformance::After(w) = b.check(now, work).unwrap() {
+                now = now.checked_add(w).unwrap();
+            }
+            b.charge(now, work).unwrap();
+            released.push(now.get());
+        }
+        let bound = entries_needed(sigma, Mips::new(rho), Knowledge::Exact, imax_w, Work::new(smallest), Ticks::new(stay))
+            .unwrap()
+            .unwrap();
+        let most = released
+            .iter()
+            .map(|&t| released.iter().filter(|&&r| r <= t && r + stay >= t).count())
+            .max()
+            .unwrap() as u64;
+        prop_assert!(most <= bound, "{} tasks within {} ticks, bound {}", most, stay, bound);
     }
 
     /// Exact mode is exactly the interval form of Eq. 3: a charge is accepted if and only if,
@@ -352,6 +471,7 @@ proptest! {
                 imax: Work::new(100),
                 knowledge: Knowledge::Exact,
                 oversize: Oversize::Refuse,
+                entries: 0,
             };
             let w_after: u64 = admitted.iter().map(|u| u64::from(u.0)).sum::<u64>() + u64::from(weight);
             let fits = |(w, r): (u16, u64)| u128::from(r) * u128::from(w_after) <= u128::from(capacity) * u128::from(w);

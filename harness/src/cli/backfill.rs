@@ -7,6 +7,7 @@ use clap::Args;
 use fixed::types::U16F16;
 use qosgate_kernel::backfill::Policy;
 
+use crate::models::cluster::replay::{self, QueueFull};
 use crate::models::cluster::summary::{self, Request};
 
 /// The scheduling policies of `qosgate backfill`.
@@ -45,7 +46,7 @@ pub struct BackfillArgs {
     pub swf: std::path::PathBuf,
     /// Nodes of the cluster (default: the header's MaxProcs, else MaxNodes). Jobs wider than
     /// this are skipped and counted.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub nodes: Option<u32>,
     /// Write one CSV row per scheduled job here: job_id,submit,start,end,procs.
     #[arg(long, value_name = "FILE.csv")]
@@ -65,6 +66,10 @@ pub struct BackfillArgs {
     /// Print one JSON object instead of the table.
     #[arg(long)]
     pub json: bool,
+    /// Jobs waiting or running at once at most (1 to 1,048,576); a trace that needs more stops
+    /// with an error naming the job.
+    #[arg(long, value_name = "N", default_value_t = replay::QUEUE, allow_negative_numbers = true)]
+    pub queue: usize,
 }
 
 /// The kernel's policy for the command line's choice.
@@ -91,6 +96,12 @@ pub fn policy(name: PolicyName, threshold: f64) -> Result<Policy> {
 /// Errors: a bad option, an unreadable or bad trace, a replay error (named), a failed write.
 pub fn exec(args: &BackfillArgs, out: &mut dyn Write) -> Result<()> {
     let policy = policy(args.policy, args.threshold)?;
+    anyhow::ensure!(
+        (1..=replay::MAX_QUEUE).contains(&args.queue),
+        "--queue {}: the queue must hold 1 to {} jobs",
+        args.queue,
+        replay::MAX_QUEUE
+    );
     let req = Request {
         swf: args.swf.clone(),
         policy,
@@ -98,8 +109,19 @@ pub fn exec(args: &BackfillArgs, out: &mut dyn Write) -> Result<()> {
         selective_threshold: matches!(policy, Policy::Selective(_)).then_some(args.threshold),
         nodes: args.nodes,
         skip_invalid: args.skip_invalid,
+        queue: args.queue,
         csv: args.out.clone(),
         json: args.json,
     };
-    summary::run(&req, out)
+    summary::run(&req, out).map_err(|e| {
+        if e.chain().any(|c| c.is::<QueueFull>()) {
+            e.context(format!(
+                "the queue is full: raise --queue (now {}, at most {})",
+                args.queue,
+                replay::MAX_QUEUE
+            ))
+        } else {
+            e
+        }
+    })
 }

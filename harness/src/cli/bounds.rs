@@ -17,7 +17,12 @@ pub struct BoundsArgs {
 
     /// Flow limit of every resource: the most users registered at once (1 to 16). Also sets the
     /// SCFQ Reserved-basis bound, which assumes every other flow slot may hold a maximal task.
-    #[arg(long, value_name = "N", default_value_t = 8)]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 8,
+        allow_negative_numbers = true
+    )]
     pub max_users: u16,
 
     /// Transfer delay d to every resource, seconds; the end-to-end bound is

@@ -25,7 +25,7 @@ pub struct ReproduceArgs {
     #[arg(long, value_name = "PART|FIGURE")]
     pub only: Option<String>,
     /// Replications per point (default: the experiment's).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub replications: Option<u32>,
     /// Write CSV and SVG files per figure, summary.json, index.html (the page) and timing.txt
     /// into this directory (with `all`, one subdirectory per paper and an index.html of every

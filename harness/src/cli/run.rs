@@ -35,7 +35,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "DIR")]
     pub out: Option<std::path::PathBuf>,
     /// Replications (default: the scenario's).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub replications: Option<u32>,
 }
 

@@ -29,10 +29,10 @@ pub struct BilliardArgs {
     )]
     pub p: Vec<f64>,
     /// Index of the fastest cluster (X_j = 1 there, SPEC-NOTES N7); default 0.
-    #[arg(long, value_name = "J")]
+    #[arg(long, value_name = "J", allow_negative_numbers = true)]
     pub fastest: Option<usize>,
     /// How many decisions to print.
-    #[arg(short = 'n', value_name = "N")]
+    #[arg(short = 'n', value_name = "N", allow_negative_numbers = true)]
     pub n: u64,
 }
 
@@ -56,10 +56,15 @@ pub struct RtdpArgs {
     )]
     pub shares: Vec<f64>,
     /// The request types in arrival order, comma-separated indices into --shares.
-    #[arg(long, value_delimiter = ',', required = true)]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        required = true,
+        allow_hyphen_values = true
+    )]
     pub types: Vec<usize>,
     /// Index of the fastest cluster; default 0.
-    #[arg(long, value_name = "J")]
+    #[arg(long, value_name = "J", allow_negative_numbers = true)]
     pub fastest: Option<usize>,
 }
 

@@ -5,10 +5,10 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
-use serde::Deserialize;
+use serde::de::DeserializeOwned;
 
 use super::write_json;
-use crate::gateway::solve::{BrokerInput, PapInput, solve_broker, solve_pap};
+use crate::gateway::solve::{BrokerInput, PapInput, parse_input, solve_broker, solve_pap};
 
 /// `qosgate solve ...`
 #[derive(Debug, Subcommand)]
@@ -29,8 +29,8 @@ pub struct SolveArgs {
 
 /// Runs `qosgate solve pap|broker`.
 ///
-/// Errors: an unreadable input, bad JSON (located by serde), the kernel's refusal (the cluster
-/// or provider named), a failed write.
+/// Errors: an unreadable input, bytes that are not UTF-8 or bad JSON (located,
+/// `FILE:line:column`), the kernel's refusal (the cluster or provider named), a failed write.
 pub fn exec(cmd: &SolveCommand, out: &mut dyn Write) -> Result<()> {
     match cmd {
         SolveCommand::Pap(args) => {
@@ -48,20 +48,16 @@ pub fn exec(cmd: &SolveCommand, out: &mut dyn Write) -> Result<()> {
     }
 }
 
-/// The text of `path`, or of standard input for `-`.
-fn read_input(path: &Path) -> Result<String> {
+/// The problem in `path`, or on standard input for `-` ([`parse_input`]).
+fn parse<T: DeserializeOwned>(path: &Path) -> Result<T> {
     if path.as_os_str() == "-" {
-        let mut s = String::new();
+        let mut bytes = Vec::new();
         std::io::stdin()
-            .read_to_string(&mut s)
+            .read_to_end(&mut bytes)
             .context("reading standard input")?;
-        Ok(s)
+        parse_input(&bytes, "standard input")
     } else {
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))
+        let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+        parse_input(&bytes, &path.display().to_string())
     }
-}
-
-fn parse<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T> {
-    let text = read_input(path)?;
-    serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))
 }

@@ -12,7 +12,8 @@
 //! the path is looked up in the positions of the first pass.
 //!
 //! [`model_of`] reads the optional top-level `model = "..."` key that picks which model a file
-//! describes (`qosgate run FILE`).
+//! describes (`qosgate run FILE`). [`utf8`] locates the first byte of an input that is not
+//! UTF-8 text (TOML and JSON are both UTF-8), for every reader of text files.
 
 use std::ops::Range;
 
@@ -90,6 +91,29 @@ pub fn model_of(text: &str, origin: &str) -> Result<Option<(String, String)>> {
         DeValue::String(s) => Ok(Some((s.to_string(), at))),
         _ => Err(anyhow!("{at}: model: must be a string naming the model")),
     }
+}
+
+/// `bytes` as text.
+///
+/// Errors: `origin:line:column: not UTF-8 text (byte 0x..)`, at the first byte that is not part
+/// of a UTF-8 character (line and column as [`parse`] counts them).
+pub fn utf8<'a>(bytes: &'a [u8], origin: &str) -> Result<&'a str> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        let at = e.valid_up_to();
+        // The bytes before `valid_up_to` are valid UTF-8 by definition.
+        let before = std::str::from_utf8(bytes.get(..at).unwrap_or_default()).unwrap_or_default();
+        let (line, column) = line_column(before, at);
+        let byte = bytes.get(at).copied().unwrap_or_default();
+        anyhow!("{origin}:{line}:{column}: not UTF-8 text (byte 0x{byte:02x})")
+    })
+}
+
+/// Reads the file at `path` as text ([`utf8`]).
+///
+/// Errors: the file cannot be read (the path is named), or it is not UTF-8 (located).
+pub fn read_text(path: &std::path::Path) -> Result<String> {
+    let bytes = std::fs::read(path).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    utf8(&bytes, &path.display().to_string()).map(str::to_owned)
 }
 
 /// One thing wrong with a document: the key path and what is wrong.
@@ -294,6 +318,16 @@ mod tests {
             text.find("[[users]]").unwrap()
         );
         assert_eq!(index.locate("nowhere.at.all"), 0);
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_located() {
+        assert_eq!(utf8(b"a = 1\n", "t").unwrap(), "a = 1\n");
+        let e = utf8(b"a = 1\nb = \"\xc3\xa9\xff\"\n", "t.toml").unwrap_err();
+        assert_eq!(e.to_string(), "t.toml:2:7: not UTF-8 text (byte 0xff)");
+        // A character cut short at the end.
+        let e = utf8(b"x\xc3", "t").unwrap_err();
+        assert_eq!(e.to_string(), "t:1:2: not UTF-8 text (byte 0xc3)");
     }
 
     #[test]

@@ -19,11 +19,36 @@
 //!   (`transfer` defaults to 0, `cs2` to the paper's 1).
 //!
 //! Output: `{"p": [..]}`. Unknown fields are errors; every error names the input.
+//!
+//! # Reading
+//! [`parse_input`] takes the input's bytes: they must be UTF-8 (the first byte that is not is
+//! located) and one JSON value of the input's shape; an error reads
+//! `origin:line:column: what is wrong` (serde_json's message and position).
 
 use anyhow::{Result, anyhow, bail};
 use qosgate_kernel::allocate::{self, Cluster};
 use qosgate_kernel::broker::{self, Provider, ReliableCloud, TransientCluster};
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+
+use crate::config;
+
+/// A problem ([`PapInput`], [`BrokerInput`]) from the bytes of its JSON text; `origin` names
+/// it in messages (a file name, `standard input`).
+///
+/// Errors: bytes that are not UTF-8, or JSON that is not a value of `T` (a syntax error, an
+/// unknown or missing field, a value of the wrong type), each located as
+/// `origin:line:column: ...`.
+pub fn parse_input<T: DeserializeOwned>(bytes: &[u8], origin: &str) -> Result<T> {
+    let text = config::utf8(bytes, origin)?;
+    serde_json::from_str(text).map_err(|e| {
+        let message = e.to_string();
+        // serde_json appends " at line L column C"; the position goes in front instead.
+        let suffix = format!(" at line {} column {}", e.line(), e.column());
+        let message = message.strip_suffix(&suffix).unwrap_or(&message);
+        anyhow!("{origin}:{}:{}: {message}", e.line(), e.column())
+    })
+}
 
 /// The most clusters `solve pap` accepts.
 pub const MAX_CLUSTERS: usize = 64;

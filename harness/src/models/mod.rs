@@ -146,10 +146,10 @@ pub fn parse(text: &str, origin: &str) -> Result<Box<dyn AnyScenario>> {
 
 /// Reads and parses the scenario file at `path` ([`parse`]).
 ///
-/// Errors: the file cannot be read (the path is named), or any error of [`parse`].
+/// Errors: the file cannot be read (the path is named), is not UTF-8 (the first bad byte
+/// located), or any error of [`parse`].
 pub fn load(path: &Path) -> Result<Box<dyn AnyScenario>> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("reading the scenario file {}", path.display()))?;
+    let text = config::read_text(path).context("reading the scenario file")?;
     parse(&text, &path.display().to_string())
 }
 

@@ -631,6 +631,26 @@ impl Dist {
         self.with(|d| d.sample(rng))
     }
 
+    /// The smallest value a draw can take (the infimum of its support): a fixed value, a
+    /// uniform's `min`, and 0 for the forms with no positive lower bound.
+    pub fn smallest(&self) -> f64 {
+        match *self {
+            Dist::Fixed(value) => value,
+            Dist::Uniform { min, .. } => min,
+            _ => 0.0,
+        }
+    }
+
+    /// The largest value a draw can take (the supremum of its support): a fixed value, a
+    /// uniform's `max`, and infinity for the unbounded forms.
+    pub fn largest(&self) -> f64 {
+        match *self {
+            Dist::Fixed(value) => value,
+            Dist::Uniform { max, .. } => max,
+            _ => f64::INFINITY,
+        }
+    }
+
     /// Whether every draw is the same value.
     pub fn is_fixed(&self) -> bool {
         matches!(self, Dist::Fixed(_))

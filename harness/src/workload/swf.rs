@@ -9,7 +9,9 @@
 //!   are also parsed into their own fields. `MaxNodes` and `MaxProcs` must be integers in
 //!   `1..=u32::MAX`, and a repeated one must repeat the same value (else the line is invalid);
 //!   the other fields are free text. Comments need not be UTF-8 (they are decoded lossily).
-//! - Blank and whitespace-only lines are ignored.
+//! - Blank and whitespace-only lines are ignored. A line (comment or data) longer than
+//!   [`MAX_LINE`] bytes ends the reading with an error in both modes: no trace has one, and an
+//!   input without line ends (`/dev/zero`) is not a trace.
 //! - Every other line is a data line of exactly 18 whitespace-separated numbers: job number,
 //!   submit time, wait time, run time, allocated processors, average CPU time, used memory,
 //!   requested processors, requested time, requested memory, status, user id, group id,
@@ -19,13 +21,16 @@
 //! - Every field must be a finite decimal number (Rust's `f64` syntax: `12`, `-1`, `0.03`, `1e3`;
 //!   `inf` and `NaN` are rejected). Fields the replay does not use are checked, not kept.
 //! - The job number (field 1) and the processor counts (fields 5 and 8) must be integral
-//!   (`32` or `32.0`; `3.5` makes the line invalid). The job number must be `>= 0`.
+//!   (`32` or `32.0`; `3.5` makes the line invalid) and at most [`MAX_INTEGER`] in magnitude.
+//!   The job number must be `>= 0`, and no two data lines may carry the same one (the second
+//!   is invalid: records keyed by job number would otherwise collide).
 //! - Times (fields 2, 4 and 9) are seconds, possibly fractional (SDSC-BLUE has fractional
 //!   fields), and are **rounded to the nearest whole second, halves away from zero**
 //!   (`f64::round`) *before* any rule below is applied: a run time of `0.4` is `0` and the job is
 //!   skipped as "run time <= 0"; a requested time of `0.4` is `0`, i.e. unknown. A time whose
-//!   magnitude rounds above [`MAX_TIME`] makes the line invalid (so sums of a few times never
-//!   overflow a `u64`).
+//!   magnitude rounds above [`MAX_TIME`] makes the line invalid: the replay runs on the
+//!   kernel's microsecond clock, and with every time at most half its range a submit time plus
+//!   an estimate still fits it.
 //!
 //! # Replay semantics (issue 4, kept exact)
 //! - processors = allocated (field 5) if `> 0`, else requested (field 8);
@@ -44,6 +49,7 @@
 //! In strict mode (the default) the first bad line is an error naming its line number (1-based,
 //! counting every physical line) and what is wrong. With [`Options::skip_invalid`] bad lines are
 //! skipped and counted by reason in [`Trace::invalid`]. The replay skips above happen in both modes.
+//! [`read_path`] names the file, so a bad line reads `FILE: line N: what is wrong`.
 //!
 //! # Invariants of a returned [`Trace`] (checked by the fuzz target)
 //! Every job has `1 <= procs <= machine_procs`, `1 <= run <= estimate <= MAX_TIME` and
@@ -51,17 +57,28 @@
 //! `jobs.len() + skipped.total() + invalid.data_lines() == data_lines`; in strict mode
 //! `invalid.total() == 0`.
 
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::fmt;
 use std::fs::File;
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
 use anyhow::{Context, Result};
+use qosgate_kernel::units::TICKS_PER_SECOND;
 use serde::Serialize;
 
-/// The largest time (seconds) a field may hold after rounding: `2^53`, the last integer an `f64`
-/// holds exactly (about 285 million years).
-pub const MAX_TIME: u64 = 1 << 53;
+/// The largest time (seconds) a field may hold after rounding: half the kernel's clock
+/// (`u64` microseconds, [`qosgate_kernel::units::Ticks`]), 9,223,372,036,854 s (about 292,000
+/// years), so that a submit time plus an estimate is still an instant of the kernel's clock.
+pub const MAX_TIME: u64 = (u64::MAX / 2) / TICKS_PER_SECOND;
+
+/// The largest magnitude of an integral field (job number, processors): `2^53`, the last
+/// integer an `f64` holds exactly.
+pub const MAX_INTEGER: u64 = 1 << 53;
+
+/// The longest line read, bytes (its line end not counted).
+pub const MAX_LINE: usize = 1 << 16;
 
 /// Number of fields of a data line.
 pub const FIELDS: usize = 18;
@@ -160,8 +177,11 @@ pub struct Invalid {
     pub not_a_number: u64,
     /// Data lines with a fractional job number or processor count.
     pub fractional: u64,
-    /// Data lines with a negative job number or a time beyond [`MAX_TIME`].
+    /// Data lines with a negative job number, an integer beyond [`MAX_INTEGER`] or a time
+    /// beyond [`MAX_TIME`].
     pub out_of_range: u64,
+    /// Data lines repeating an earlier line's job number.
+    pub duplicate: u64,
     /// Header lines with a bad or conflicting `MaxNodes` / `MaxProcs`.
     pub header: u64,
 }
@@ -174,7 +194,12 @@ impl Invalid {
 
     /// Bad data lines (every reason but `header`).
     pub fn data_lines(&self) -> u64 {
-        self.not_utf8 + self.field_count + self.not_a_number + self.fractional + self.out_of_range
+        self.not_utf8
+            + self.field_count
+            + self.not_a_number
+            + self.fractional
+            + self.out_of_range
+            + self.duplicate
     }
 
     fn count(&mut self, kind: &ErrorKind) {
@@ -184,9 +209,14 @@ impl Invalid {
             ErrorKind::NotANumber { .. } => self.not_a_number += 1,
             ErrorKind::Fractional { .. } => self.fractional += 1,
             ErrorKind::OutOfRange { .. } => self.out_of_range += 1,
+            ErrorKind::Duplicate { .. } => self.duplicate += 1,
             ErrorKind::BadHeader { .. } | ErrorKind::ConflictingHeader { .. } => self.header += 1,
-            // Not line errors: never counted (`read` returns them in both modes).
-            ErrorKind::Io { .. } | ErrorKind::NoMachineSize | ErrorKind::ZeroMachineSize => {}
+            // Not line errors, or not skippable: never counted (`read` returns them in both
+            // modes).
+            ErrorKind::Io { .. }
+            | ErrorKind::LineTooLong
+            | ErrorKind::NoMachineSize
+            | ErrorKind::ZeroMachineSize => {}
         }
     }
 }
@@ -232,13 +262,14 @@ impl Trace {
         if i.total() > 0 {
             out.push_str(&format!(
                 "invalid lines {}: not UTF-8: {}, field count: {}, not a number: {}, \
-                 fractional: {}, out of range: {}, header: {}\n",
+                 fractional: {}, out of range: {}, duplicate job number: {}, header: {}\n",
                 i.total(),
                 i.not_utf8,
                 i.field_count,
                 i.not_a_number,
                 i.fractional,
                 i.out_of_range,
+                i.duplicate,
                 i.header,
             ));
         }
@@ -277,7 +308,16 @@ pub enum ErrorKind {
         /// The text (at most 32 characters of it).
         text: String,
     },
-    /// A negative job number, or a time beyond [`MAX_TIME`].
+    /// A line longer than [`MAX_LINE`] bytes (fatal in both modes).
+    LineTooLong,
+    /// A job number an earlier data line already has.
+    Duplicate {
+        /// The job number.
+        id: u64,
+        /// The earlier line (1-based).
+        first: u64,
+    },
+    /// A negative job number, an integer beyond [`MAX_INTEGER`], or a time beyond [`MAX_TIME`].
     OutOfRange {
         /// 1-based field number.
         field: usize,
@@ -333,11 +373,21 @@ impl fmt::Display for ErrorKind {
                 "field {field} ({}): `{text}` is not an integer",
                 Self::field_name(*field)
             ),
+            Self::LineTooLong => write!(
+                f,
+                "longer than {MAX_LINE} bytes without a line end: not an SWF trace"
+            ),
+            Self::Duplicate { id, first } => {
+                write!(f, "job number {id} is also the job number of line {first}")
+            }
             Self::OutOfRange { field, text } => {
-                let what = if *field == 1 {
-                    "must be >= 0".to_string()
-                } else {
-                    format!("must be at most {MAX_TIME} s in magnitude")
+                let what = match field {
+                    1 => format!("must be an integer from 0 to {MAX_INTEGER}"),
+                    5 | 8 => format!("must be at most {MAX_INTEGER} in magnitude"),
+                    _ => format!(
+                        "must be at most {MAX_TIME} s in magnitude, half the kernel's \
+                         microsecond clock"
+                    ),
                 };
                 write!(
                     f,
@@ -418,19 +468,30 @@ pub fn read<R: BufRead>(mut reader: R, options: &Options) -> Result<Trace, SwfEr
     let mut data_lines = 0u64;
     let mut buf = Vec::new();
     let mut line_no = 0u64;
+    // The line of each job number seen so far.
+    let mut ids: HashMap<u64, u64> = HashMap::new();
     loop {
         buf.clear();
-        let n = reader.read_until(b'\n', &mut buf).map_err(|e| SwfError {
-            line: Some(line_no + 1),
-            kind: ErrorKind::Io {
-                kind: e.kind(),
-                message: e.to_string(),
-            },
-        })?;
+        let n = (&mut reader)
+            .take(MAX_LINE as u64 + 1)
+            .read_until(b'\n', &mut buf)
+            .map_err(|e| SwfError {
+                line: Some(line_no + 1),
+                kind: ErrorKind::Io {
+                    kind: e.kind(),
+                    message: e.to_string(),
+                },
+            })?;
         if n == 0 {
             break;
         }
         line_no += 1;
+        if n > MAX_LINE && buf.last() != Some(&b'\n') {
+            return Err(SwfError {
+                line: Some(line_no),
+                kind: ErrorKind::LineTooLong,
+            });
+        }
         let start = buf
             .iter()
             .position(|b| !b.is_ascii_whitespace())
@@ -443,7 +504,17 @@ pub fn read<R: BufRead>(mut reader: R, options: &Options) -> Result<Trace, SwfEr
                 Ok(text) if text.trim().is_empty() => Ok(()),
                 Ok(text) => {
                     data_lines += 1;
-                    data_line(text).map(|r| records.push(r))
+                    data_line(text).and_then(|r| match ids.entry(r.id) {
+                        Entry::Occupied(first) => Err(ErrorKind::Duplicate {
+                            id: r.id,
+                            first: *first.get(),
+                        }),
+                        Entry::Vacant(slot) => {
+                            slot.insert(line_no);
+                            records.push(r);
+                            Ok(())
+                        }
+                    })
                 }
                 Err(_) => {
                     data_lines += 1;
@@ -587,7 +658,7 @@ fn number(field: usize, text: &str) -> Result<f64, ErrorKind> {
 /// A field that must be integral (job number, processors), within `|v| <= 2^53`.
 fn integer(field: usize, text: &str) -> Result<i64, ErrorKind> {
     if let Ok(v) = text.parse::<i64>() {
-        if v.unsigned_abs() <= MAX_TIME {
+        if v.unsigned_abs() <= MAX_INTEGER {
             return Ok(v);
         }
         return Err(ErrorKind::OutOfRange {
@@ -602,7 +673,7 @@ fn integer(field: usize, text: &str) -> Result<i64, ErrorKind> {
             text: clip(text),
         });
     }
-    if v.abs() > MAX_TIME as f64 {
+    if v.abs() > MAX_INTEGER as f64 {
         return Err(ErrorKind::OutOfRange {
             field,
             text: clip(text),
@@ -877,7 +948,7 @@ mod tests {
             ),
             (
                 "-2 0 -1 10 1 -1 -1 1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n",
-                "line 3: field 1 (job number): `-2` is out of range (must be >= 0)",
+                "line 3: field 1 (job number): `-2` is out of range (must be an integer from 0 to",
             ),
             (
                 "1 1e300 -1 10 1 -1 -1 1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n",
@@ -908,6 +979,7 @@ mod tests {
         let mut bytes = text.into_bytes();
         bytes.extend_from_slice(b"1 0 -1 10 1 \xff -1 1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n");
         bytes.extend_from_slice(line(2, 3, 10, 1, 1, -1).as_bytes());
+        bytes.extend_from_slice(line(2, 4, 10, 1, 1, -1).as_bytes());
         assert!(matches!(
             read(&bytes[..], &STRICT).unwrap_err(),
             SwfError {
@@ -924,12 +996,64 @@ mod tests {
                 not_a_number: 2,
                 fractional: 1,
                 out_of_range: 1,
+                duplicate: 1,
                 header: 1,
             }
         );
         assert_eq!(t.jobs.len(), 2);
-        assert_eq!(t.data_lines, 8);
-        assert!(t.summary().contains("invalid lines 7"), "{}", t.summary());
+        assert_eq!(t.data_lines, 9);
+        assert!(t.summary().contains("invalid lines 8"), "{}", t.summary());
+    }
+
+    /// Issue 14: a job number seen before, a time beyond the kernel's clock, a job number beyond
+    /// 2^53, each named at its line; an endless line stops the reading in both modes.
+    #[test]
+    fn duplicates_clock_range_and_endless_lines_are_named() {
+        let text = with_header(
+            4,
+            &[line(7, 0, 10, 1, 1, -1), line(7, 5, 10, 1, 1, -1)].concat(),
+        );
+        let e = parse_str(&text, &STRICT).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 3: job number 7 is also the job number of line 2"
+        );
+        let late = MAX_TIME + 1;
+        let text = with_header(4, &line(1, late as i64, 10, 1, 1, -1));
+        let e = parse_str(&text, &STRICT).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("line 2: field 2 (submit time): `9223372036855` is out of range"),
+            "{e}"
+        );
+        assert!(e.to_string().contains("kernel's microsecond clock"), "{e}");
+        let t = parse_str(&text, &SKIP).unwrap();
+        assert_eq!((t.jobs.len(), t.invalid.out_of_range), (0, 1));
+        let ok = with_header(4, &line(1, MAX_TIME as i64, 10, 1, 1, MAX_TIME as i64));
+        assert_eq!(parse_str(&ok, &STRICT).unwrap().jobs.len(), 1);
+        let huge_id = "18446744073709551616 0 -1 10 1 -1 -1 1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n";
+        let e = parse_str(&with_header(4, huge_id), &STRICT).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("must be an integer from 0 to 9007199254740992"),
+            "{e}"
+        );
+        let endless = vec![b'0'; MAX_LINE + 1];
+        for opts in [STRICT, SKIP] {
+            let e = read(&endless[..], &opts).unwrap_err();
+            assert_eq!((e.line, e.kind), (Some(1), ErrorKind::LineTooLong));
+        }
+        let mut longest = vec![b';'; MAX_LINE];
+        longest.push(b'\n');
+        let t = read(
+            &longest[..],
+            &Options {
+                machine_procs: Some(1),
+                ..STRICT
+            },
+        )
+        .unwrap();
+        assert_eq!(t.data_lines, 0);
     }
 
     #[test]

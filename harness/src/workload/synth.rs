@@ -14,9 +14,13 @@
 //!   `Σ width × run / (load × nodes × n)`, in whole seconds.
 //!
 //! The generator is [`SplitMix`] seeded with `seed`: the same arguments give the same trace on
-//! every machine.
+//! every machine. A trace must be one the SWF reader takes back: submit times at most
+//! [`MAX_TIME`] (a load so low that the arrivals spread beyond it is an error), and at most
+//! [`MAX_JOBS`] jobs (they are held in memory).
 
-use super::swf::Job;
+use anyhow::{Result, bail, ensure};
+
+use super::swf::{Job, MAX_TIME};
 use crate::des::rng::SplitMix;
 
 /// The parameters of a synthetic trace.
@@ -38,14 +42,25 @@ const RUN_MIN: f64 = 10.0;
 const RUN_MAX: f64 = 36.0 * 3600.0;
 /// Largest overestimation factor.
 const OVERESTIMATE_MAX: f64 = 5.0;
+/// The most jobs a trace may have (about 4 GB of jobs in memory).
+pub const MAX_JOBS: u64 = 100_000_000;
 
 /// The trace of `p`, in `(submit, id)` order, ids from 1.
 ///
-/// A `load` that is not positive and finite, or zero nodes, gives an empty trace.
-pub fn generate(p: &Params) -> Vec<Job> {
-    if p.nodes == 0 || !(p.load.is_finite() && p.load > 0.0) {
-        return Vec::new();
-    }
+/// Errors: zero nodes, a `load` that is not positive and finite, more than [`MAX_JOBS`] jobs, or
+/// arrivals spread beyond [`MAX_TIME`] (a load too low for the trace to fit the kernel's clock).
+pub fn generate(p: &Params) -> Result<Vec<Job>> {
+    ensure!(p.nodes > 0, "a cluster of 0 nodes");
+    ensure!(
+        p.load.is_finite() && p.load > 0.0,
+        "the offered load {:?} is not a positive number",
+        p.load
+    );
+    ensure!(
+        p.jobs <= MAX_JOBS,
+        "{} jobs: a trace has at most {MAX_JOBS}",
+        p.jobs
+    );
     let mut rng = SplitMix(p.seed);
     let top = f64::from(p.nodes).log2();
     let mut jobs: Vec<Job> = (1..=p.jobs)
@@ -69,12 +84,21 @@ pub fn generate(p: &Params) -> Vec<Job> {
         .collect();
     let area: f64 = jobs.iter().map(|j| f64::from(j.procs) * j.run as f64).sum();
     let mean_gap = area / (p.load * f64::from(p.nodes) * p.jobs.max(1) as f64);
-    let mut t = 0.0;
+    let mut t = 0.0_f64;
     for j in &mut jobs {
+        if !t.is_finite() || t > MAX_TIME as f64 {
+            bail!(
+                "at an offered load of {:?} the arrivals spread beyond {MAX_TIME} s (half the \
+                 kernel's microsecond clock, the latest submit time a trace may hold): job {} \
+                 would arrive at {t:e} s",
+                p.load,
+                j.id
+            );
+        }
         j.submit = t as u64;
         t += -mean_gap * (1.0 - rng.unit()).ln();
     }
-    jobs
+    Ok(jobs)
 }
 
 /// The trace as Standard Workload Format text: a header with `MaxProcs`, then one line per job
@@ -106,7 +130,7 @@ mod tests {
             load: 0.8,
             seed: 7,
         };
-        let jobs = generate(&p);
+        let jobs = generate(&p).unwrap();
         assert_eq!(jobs.len(), 20_000);
         let area: f64 = jobs.iter().map(|j| f64::from(j.procs) * j.run as f64).sum();
         let span = jobs.last().unwrap().submit as f64;
@@ -117,7 +141,35 @@ mod tests {
                 .all(|j| j.run >= 10 && j.estimate >= j.run && (1..=1024).contains(&j.procs))
         );
         assert!(jobs.windows(2).all(|w| w[0].submit <= w[1].submit));
-        assert_eq!(generate(&p), jobs, "same seed, same trace");
+        assert_eq!(generate(&p).unwrap(), jobs, "same seed, same trace");
+    }
+
+    /// Issue 14: a load so low that the arrivals leave the kernel's clock is an error, not
+    /// submit times of 2^64 - 1.
+    #[test]
+    fn a_load_too_low_for_the_clock_is_refused() {
+        let p = Params {
+            jobs: 10,
+            nodes: 8,
+            load: 1e-300,
+            seed: 1,
+        };
+        let e = generate(&p).unwrap_err().to_string();
+        assert!(e.contains("beyond 9223372036854 s"), "{e}");
+        for bad in [
+            Params { nodes: 0, ..p },
+            Params {
+                load: f64::NAN,
+                ..p
+            },
+            Params {
+                jobs: MAX_JOBS + 1,
+                load: 1.0,
+                ..p
+            },
+        ] {
+            assert!(generate(&bad).is_err(), "{bad:?}");
+        }
     }
 
     #[test]
@@ -128,7 +180,7 @@ mod tests {
             load: 0.9,
             seed: 1,
         };
-        let jobs = generate(&p);
+        let jobs = generate(&p).unwrap();
         let back = super::super::swf::parse_str(&to_swf(&p, &jobs), &Default::default()).unwrap();
         assert_eq!(back.machine_procs, 64);
         assert_eq!(back.jobs, jobs);

@@ -72,6 +72,7 @@ pub(crate) fn run(storage: &mut qg_scheduler) -> Result<[qg_decision; 5], Failur
         imax: 200,
         knowledge: QG_KNOWLEDGE_EXACT,
         window: 0,
+        entries: 0,
     };
     let mut seen = [EXPECTED_DECISIONS[0]; 5];
     let mut n = 0;

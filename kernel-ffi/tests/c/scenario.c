@@ -127,7 +127,7 @@ static void drain(uint64_t now, int *n) {
 static void run_scheduler(void) {
     static const uint64_t mips[] = {100};
     const qg_scheduler_config config = {QG_KIND_GS_BE_PRIORITY_PREEMPTIVE, QG_DISCIPLINE_WFQ, mips, 1, 1000, 4};
-    const qg_registration user = {1, 40, 400, 200, QG_KNOWLEDGE_EXACT, 0};
+    const qg_registration user = {1, 40, 400, 200, QG_KNOWLEDGE_EXACT, 0, 0};
     static const uint64_t when[] = {2 * S, 3 * S + S / 2, 7 * S + S / 2};
     static const uint32_t ends[] = {1, 2, 100};
     uint16_t u1, u2, u3, cpu;

@@ -9,15 +9,16 @@
 //! A scenario is written in plain numbers (the units are in each field's doc), as a strategy
 //! draws them; the driver converts them to the kernel's units when it runs it.
 
-use qosgate_kernel::bound::BoundSpec;
+use qosgate_kernel::Error;
+use qosgate_kernel::bound::{BoundSpec, entries_needed};
 use qosgate_kernel::bucket::{Bucket, Conformance, Knowledge, Oversize};
 use qosgate_kernel::fairq::{Discipline, FlowId};
 use qosgate_kernel::registry::{RateBasis, Registration};
 use qosgate_kernel::resource::{Class, Decision, Kind, Resource, Task};
 use qosgate_kernel::units::{Mips, Ticks, Work};
 
-/// The resource under test: 8 flows, 64 queued tasks per queue, 4 CPUs.
-pub type Res = Resource<8, 64, 4>;
+/// The resource under test: 8 flows, 256 queued tasks per queue, 4 CPUs.
+pub type Res = Resource<8, 256, 4>;
 
 /// One guaranteed-service user.
 #[derive(Clone, Debug)]
@@ -92,6 +93,20 @@ impl Scenario {
     /// Panics (failing the test) if the kernel loses a task, refuses a conforming GS task, or
     /// breaks Eq. 1 at registration.
     pub fn run_on(&self, basis: RateBasis) -> Outcome {
+        self.run_inner(basis, false)
+            .expect("without reservations every registration fits")
+    }
+
+    /// [`Scenario::run`] with every GS user setting aside the queue entries
+    /// [`entries_needed`] gives it: its tasks start at most its reserved-basis bound after the
+    /// bucket charged them (they arrive at that instant), and none is smaller than its smallest
+    /// task. Panics as `run_on` does, so a conforming GS task refused for want of an entry fails
+    /// the test whatever the best-effort load. `None` if the entries needed exceed the queue.
+    pub fn run_reserving(&self) -> Option<Outcome> {
+        self.run_inner(RateBasis::Current, true)
+    }
+
+    fn run_inner(&self, basis: RateBasis, reserve: bool) -> Option<Outcome> {
         let cpus: Vec<Mips> = self.cpus.iter().map(|&c| Mips::new(c)).collect();
         let max_task = Work::new(self.max_task);
         let mut res = Res::new(self.kind, self.discipline, &cpus, max_task, 8).unwrap();
@@ -102,15 +117,29 @@ impl Scenario {
         for u in &self.users {
             let cap = capacity * u64::from(u.weight) / total_w;
             let rho = (cap * u.rho_pct / 100).max(1);
-            let reg = Registration {
+            let mut reg = Registration {
                 weight: u.weight,
                 rho: Mips::new(rho),
                 sigma: Work::new(u.m * u.imax),
                 imax: Work::new(u.imax),
                 knowledge: Knowledge::Exact,
                 oversize: Oversize::Refuse,
+                entries: 0,
             };
-            let flow = res.register(reg).expect("planned registration fits Eq. 1");
+            if reserve {
+                let stay = res.reserved_spec(&reg).at_resource().unwrap();
+                let smallest = (0..u.tasks.len()).map(|k| size(u, k)).min().unwrap();
+                let needed =
+                    entries_needed(reg.sigma, reg.rho, reg.knowledge, reg.imax, smallest, stay)
+                        .unwrap()
+                        .unwrap();
+                reg.entries = u16::try_from(needed).unwrap();
+            }
+            let flow = match res.register(reg) {
+                Ok(flow) => flow,
+                Err(Error::Full) if reserve => return None,
+                Err(e) => panic!("a planned registration fits Eq. 1: {e}"),
+            };
             let bucket =
                 Bucket::new(Ticks::ZERO, reg.rho, reg.sigma, reg.imax, Knowledge::Exact).unwrap();
             live.push(Live {
@@ -218,7 +247,7 @@ impl Scenario {
             out.be_submitted,
             "no BE task lost"
         );
-        out
+        Some(out)
     }
 }
 

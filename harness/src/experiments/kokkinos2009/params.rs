@@ -39,6 +39,7 @@ impl User {
             imax: self.imax,
             knowledge: Knowledge::Exact,
             oversize: Oversize::Refuse,
+            entries: 0,
         }
     }
 }

@@ -422,6 +422,7 @@ impl Variant {
                 knowledge: gs.then_some(knowledge),
                 oversize: (gs && knowledge == Knowledge::Exact && oversize != Oversize::Refuse)
                     .then_some(oversize),
+                queue_entries: None,
                 workload: gs_workload.of(u.imax),
                 interarrival: gs_interarrival.around(gap),
                 phase_s: None,
@@ -438,6 +439,7 @@ impl Variant {
                 max_task_mi: None,
                 knowledge: None,
                 oversize: None,
+                queue_entries: None,
                 workload: Dist::Fixed(BE_WORKLOAD_MI.get() as f64),
                 interarrival: Dist::Fixed(gap),
                 phase_s: None,

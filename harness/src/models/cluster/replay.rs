@@ -21,9 +21,11 @@
 //! ([`qosgate_kernel::units::TICKS_PER_SECOND`]).
 //!
 //! # Capacity
-//! The scheduler holds at most [`QUEUE`] admitted and unfinished jobs; a replay that needs more
-//! stops with an error naming the job and the instant. It is about 9 MB and lives on the stack
-//! of a replay thread of its own. [`replay_in`] takes other capacities.
+//! The scheduler holds at most [`QUEUE`] admitted and unfinished jobs (waiting or running); a
+//! replay that needs more stops with a [`QueueFull`] error naming the job and the instant. It is
+//! about 9 MB and lives on the stack of a replay thread of its own. [`replay_limited`] takes any
+//! capacity up to [`MAX_QUEUE`] (a scheduler of 2^20 jobs, about 147 MB of address space, only
+//! touched as jobs arrive); [`replay_in`] takes other compiled capacities.
 
 use std::cmp::Reverse;
 use std::collections::{BTreeSet, BinaryHeap, HashMap};
@@ -37,12 +39,40 @@ use crate::des::stack::run_on_big_stack;
 use crate::des::time::ticks_exact;
 use crate::workload::swf;
 
-/// Admitted and unfinished jobs the replay scheduler holds at most.
+/// Admitted and unfinished jobs the replay scheduler holds at most, by default.
 pub const QUEUE: usize = 1 << 16;
 /// Breakpoints of its slot table (the kernel's minimum for [`QUEUE`]).
 pub const BREAKPOINTS: usize = 2 * QUEUE + 2;
 /// The replay's scheduler.
 pub type Scheduler = Backfill<QUEUE, BREAKPOINTS>;
+/// The largest capacity [`replay_limited`] takes.
+pub const MAX_QUEUE: usize = 1 << 20;
+/// Breakpoints of the largest scheduler's slot table.
+const MAX_BREAKPOINTS: usize = 2 * MAX_QUEUE + 2;
+
+/// A job arrived with the scheduler holding `capacity` admitted and unfinished jobs: the replay
+/// needs a larger queue ([`replay_limited`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct QueueFull {
+    /// The job's number.
+    pub job: u64,
+    /// Its submit time, seconds.
+    pub at: u64,
+    /// The queue's capacity, jobs.
+    pub capacity: usize,
+}
+
+impl std::fmt::Display for QueueFull {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "job {} arrives at {} s with {} jobs waiting or running, the queue's capacity",
+            self.job, self.at, self.capacity
+        )
+    }
+}
+
+impl std::error::Error for QueueFull {}
 
 /// A node failing or coming back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -121,7 +151,12 @@ pub struct Instant<'a, const Q: usize = QUEUE, const B: usize = BREAKPOINTS> {
 }
 
 fn ticks(secs: u64) -> Result<Ticks> {
-    ticks_exact(secs).with_context(|| format!("{secs} s is beyond the kernel's clock"))
+    ticks_exact(secs).with_context(|| {
+        format!(
+            "{secs} s is beyond the kernel's clock ({} s): the schedule runs past it",
+            u64::MAX / qosgate_kernel::units::TICKS_PER_SECOND
+        )
+    })
 }
 
 /// Replays `jobs` on `nodes` nodes under `policy`, with the node `failures` (empty for none).
@@ -141,6 +176,28 @@ pub fn replay(
     replay_in::<QUEUE, BREAKPOINTS>(jobs, policy, nodes, failures, observe)
 }
 
+/// [`replay`] with a queue of `queue` admitted and unfinished jobs (`1 ..=` [`MAX_QUEUE`]): a
+/// job arriving with `queue` jobs waiting or running stops the replay with [`QueueFull`].
+///
+/// Errors: `queue` out of range, and those of [`replay`].
+pub fn replay_limited(
+    jobs: &[swf::Job],
+    policy: Policy,
+    nodes: Nodes,
+    failures: &[NodeEvent],
+    queue: usize,
+) -> Result<Outcome> {
+    ensure!(
+        (1..=MAX_QUEUE).contains(&queue),
+        "a queue of {queue} jobs: it must hold 1 to {MAX_QUEUE}"
+    );
+    if queue <= QUEUE {
+        run_in::<QUEUE, BREAKPOINTS>(jobs, policy, nodes, failures, queue, |_| {})
+    } else {
+        run_in::<MAX_QUEUE, MAX_BREAKPOINTS>(jobs, policy, nodes, failures, queue, |_| {})
+    }
+}
+
 /// [`replay`] with a scheduler of `Q` admitted jobs and `B` breakpoints (`B >= 2 Q + 2`):
 /// smaller ones are cheaper to build, for small traces and tests.
 ///
@@ -152,8 +209,20 @@ pub fn replay_in<const Q: usize, const B: usize>(
     failures: &[NodeEvent],
     observe: impl FnMut(&Instant<Q, B>) + Send,
 ) -> Result<Outcome> {
+    run_in::<Q, B>(jobs, policy, nodes, failures, Q, observe)
+}
+
+/// The replay on a scheduler of `Q` jobs, admitting at most `queue <= Q` at once.
+fn run_in<const Q: usize, const B: usize>(
+    jobs: &[swf::Job],
+    policy: Policy,
+    nodes: Nodes,
+    failures: &[NodeEvent],
+    queue: usize,
+    observe: impl FnMut(&Instant<Q, B>) + Send,
+) -> Result<Outcome> {
     run_on_big_stack("replay", std::mem::size_of::<Backfill<Q, B>>(), || {
-        Driver::run(jobs, policy, nodes, failures, observe)
+        Driver::run(jobs, policy, nodes, failures, queue.min(Q), observe)
     })
 }
 
@@ -225,6 +294,8 @@ struct Driver<'a> {
     ends: BinaryHeap<Reverse<(u64, usize, u32)>>,
     records: Vec<Record>,
     interruptions: u64,
+    /// Admitted and unfinished jobs at most.
+    queue: usize,
 }
 
 impl<'a> Driver<'a> {
@@ -233,6 +304,7 @@ impl<'a> Driver<'a> {
         policy: Policy,
         nodes: Nodes,
         failures: &[NodeEvent],
+        queue: usize,
         mut observe: impl FnMut(&Instant<Q, B>),
     ) -> Result<Outcome> {
         let mut sorted = jobs.to_vec();
@@ -255,6 +327,7 @@ impl<'a> Driver<'a> {
             ends: BinaryHeap::new(),
             records: Vec::with_capacity(sorted.len()),
             interruptions: 0,
+            queue,
         };
         let mut sched = Backfill::<Q, B>::new(policy, nodes).context("a cluster needs nodes")?;
         let (mut next_job, mut next_failure) = (0, 0);
@@ -393,6 +466,14 @@ impl<'a> Driver<'a> {
     ) -> Result<()> {
         let j = self.jobs[i];
         ensure!(j.run > 0, "job {} has no run time", j.id);
+        if sched.waiting().len() + sched.running_len() >= self.queue {
+            return Err(QueueFull {
+                job: j.id,
+                at: j.submit,
+                capacity: self.queue,
+            }
+            .into());
+        }
         let job = Job {
             id: i as u64,
             submit: t,

@@ -32,6 +32,9 @@ pub struct Request {
     pub nodes: Option<u32>,
     /// Skip and count bad lines instead of failing on the first one.
     pub skip_invalid: bool,
+    /// Admitted and unfinished jobs the scheduler holds at most (`1 ..=`
+    /// [`replay::MAX_QUEUE`]; [`replay::QUEUE`] by default).
+    pub queue: usize,
     /// Write one CSV row per scheduled job here.
     pub csv: Option<PathBuf>,
     /// Print one JSON object instead of the table.
@@ -45,6 +48,8 @@ struct JsonReport<'a> {
     policy: &'static str,
     selective_threshold: Option<f64>,
     nodes: u32,
+    data_lines: u64,
+    jobs_read: usize,
     skipped: &'a Skipped,
     invalid: &'a Invalid,
     truncated_to_estimate: u64,
@@ -61,7 +66,7 @@ pub fn run(req: &Request, out: &mut dyn Write) -> Result<()> {
     };
     let trace = swf::read_path(&req.swf, &options)?;
     let nodes = trace.machine_procs;
-    let outcome = replay::replay(&trace.jobs, req.policy, nodes, &[], |_| {})
+    let outcome = replay::replay_limited(&trace.jobs, req.policy, nodes, &[], req.queue)
         .with_context(|| format!("replaying {}", req.swf.display()))?;
     if let Some(path) = &req.csv {
         write_csv(path, &outcome.records)?;
@@ -73,6 +78,8 @@ pub fn run(req: &Request, out: &mut dyn Write) -> Result<()> {
             policy: req.policy_name,
             selective_threshold: req.selective_threshold,
             nodes,
+            data_lines: trace.data_lines,
+            jobs_read: trace.jobs.len(),
             skipped: &trace.skipped,
             invalid: &trace.invalid,
             truncated_to_estimate: trace.truncated,

@@ -1,5 +1,10 @@
 //! The metrics of seed 004 Sec. 6.3, computed from one run's [`TaskRecord`]s.
 //!
+//! A [`Tally`] takes the records one at a time, as the simulator ends its tasks, and keeps only
+//! counts and running sums: memory does not grow with the run. [`Metrics::compute`] is the same
+//! over a list of records. Means are sums over counts; a weighted mean with its standard
+//! deviation is kept by West's update (1979), one pass, exact up to rounding whatever the order.
+//!
 //! Which tasks count: those created at or after the scenario's warm-up (`warmup_s`); earlier
 //! ones were simulated (they load the grid) but are left out of every metric, the resource use
 //! included. Percentages are of the tasks that count, 0 to 100.
@@ -35,6 +40,8 @@
 //!   tasks, with `D` the deadline, `Y` the delay and `N` all tasks created; only late tasks add
 //!   to the sum. A task that never completed has no `Y` and adds nothing (the formula is
 //!   undefined for it; it shows in the misses and failures instead).
+
+use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
@@ -112,90 +119,16 @@ pub struct ResourceUse {
 }
 
 impl Metrics {
-    /// The metrics of `records` (one run of `scenario`).
+    /// The metrics of `records` (one run of `scenario`): [`Tally`] over them.
     ///
     /// Users and resources come from the scenario, so one with no task still has a row. A record
     /// naming a user or resource the scenario lacks counts in the class and grid totals only.
     pub fn compute(scenario: &Scenario, records: &[TaskRecord]) -> Self {
-        let counted: Vec<&TaskRecord> = records
-            .iter()
-            .filter(|r| r.created >= scenario.warmup_s)
-            .collect();
-        let users = scenario
-            .users
-            .iter()
-            .map(|u| UserMetrics {
-                user: u.name.clone(),
-                class: match u.class {
-                    UserClass::Gs => TaskClass::Gs,
-                    UserClass::Be => TaskClass::Be,
-                },
-                rates: Rates::of(counted.iter().copied().filter(|r| r.user == u.name)),
-            })
-            .collect();
-        let resources: Vec<ResourceUse> = scenario
-            .resources
-            .iter()
-            .map(|res| {
-                let slowest = res.cpus.iter().copied().min().unwrap_or(0);
-                let mut use_ = ResourceUse {
-                    resource: res.name.clone(),
-                    tasks: 0,
-                    busy_s: 0.0,
-                };
-                for r in counted
-                    .iter()
-                    .filter(|r| r.resource.as_deref() == Some(res.name.as_str()))
-                {
-                    if let (Some(s), Some(f)) = (r.started, r.finished) {
-                        use_.tasks += 1;
-                        let mut exec = f - s;
-                        if slowest > 0 {
-                            exec = exec.min(r.workload_mi as f64 / slowest as f64);
-                        }
-                        use_.busy_s += exec;
-                    }
-                }
-                use_
-            })
-            .collect();
-        let resource_use_sd_s = population_sd(resources.iter().map(|r| r.busy_s));
-        let fastest = scenario
-            .resources
-            .iter()
-            .flat_map(|r| r.cpus.iter().copied())
-            .max()
-            .unwrap_or(0);
-        let net = &scenario.network;
-        let hops = (net.input_bytes + net.output_bytes) as f64 * 8.0 / net.bandwidth_bps;
-        let floor: Vec<(f64, f64)> = counted
-            .iter()
-            .filter(|r| r.delay().is_some() && fastest > 0)
-            .map(|r| {
-                let w = r.workload_mi as f64;
-                (w / fastest as f64 + hops, w)
-            })
-            .collect();
-        let floor = weighted_mean_sd(&floor);
-        let late: f64 = counted
-            .iter()
-            .filter_map(|r| r.delay().map(|y| (y - r.deadline).max(0.0) / r.deadline))
-            .sum();
-        Self {
-            users,
-            gs: Rates::of(counted.iter().copied().filter(|r| r.class == TaskClass::Gs)),
-            be: Rates::of(counted.iter().copied().filter(|r| r.class == TaskClass::Be)),
-            all: Rates::of(counted.iter().copied()),
-            resources,
-            resource_use_sd_s,
-            deadline_fairness: if counted.is_empty() {
-                0.0
-            } else {
-                late / counted.len() as f64
-            },
-            mi_delay_floor_mean_s: floor.map(|f| f.0),
-            mi_delay_floor_sd_s: floor.map(|f| f.1),
+        let mut tally = Tally::new(scenario);
+        for r in records {
+            tally.add(r);
         }
+        tally.finish()
     }
 
     /// The metrics of the user named `name`, if the scenario has it.
@@ -212,54 +145,237 @@ impl Metrics {
 impl Rates {
     /// The rates of a set of tasks.
     pub fn of<'a>(records: impl Iterator<Item = &'a TaskRecord>) -> Self {
-        let (mut tasks, mut missed, mut failed, mut rejected) = (0u64, 0u64, 0u64, 0u64);
-        let (mut gs, mut backlogged, mut as_be) = (0u64, 0u64, 0u64);
-        // Completed tasks: (delay s, workload MI).
-        let mut done: Vec<(f64, f64)> = Vec::new();
+        let mut tally = RatesTally::default();
         for r in records {
-            tasks += 1;
-            missed += u64::from(r.missed());
-            failed += u64::from(r.outcome == Outcome::Failed);
-            rejected += u64::from(r.outcome == Outcome::Rejected);
-            if r.class == TaskClass::Gs {
-                gs += 1;
-                backlogged += u64::from(r.backlogged);
-                as_be += u64::from(r.handled_as == TaskClass::Be);
-            }
-            if let Some(d) = r.delay() {
-                done.push((d, r.workload_mi as f64));
-            }
+            tally.add(r);
         }
-        let pct = |k: u64, of: u64| (of > 0).then(|| 100.0 * k as f64 / of as f64);
-        let per_mi = weighted_mean_sd(&done);
+        tally.finish()
+    }
+}
+
+/// The metrics of one run, gathered one record at a time (see the module doc). Records created
+/// before the warm-up are passed over.
+#[derive(Debug, Clone)]
+pub struct Tally {
+    warmup_s: f64,
+    users: Vec<(String, TaskClass, RatesTally)>,
+    user_index: HashMap<String, usize>,
+    gs: RatesTally,
+    be: RatesTally,
+    all: RatesTally,
+    /// Per resource: its use so far and its slowest CPU, MIPS.
+    resources: Vec<(ResourceUse, u64)>,
+    resource_index: HashMap<String, usize>,
+    /// The fastest CPU of the grid, MIPS, and a task's two transfers, seconds.
+    fastest: u64,
+    hops_s: f64,
+    floor: Weighted,
+    /// `sum |D - max(Y, D)| / D` over the counted tasks.
+    late: f64,
+}
+
+impl Tally {
+    /// An empty tally for runs of `scenario`.
+    pub fn new(scenario: &Scenario) -> Self {
+        let users = scenario
+            .users
+            .iter()
+            .map(|u| {
+                let class = match u.class {
+                    UserClass::Gs => TaskClass::Gs,
+                    UserClass::Be => TaskClass::Be,
+                };
+                (u.name.clone(), class, RatesTally::default())
+            })
+            .collect();
+        let user_index = scenario
+            .users
+            .iter()
+            .enumerate()
+            .map(|(i, u)| (u.name.clone(), i))
+            .collect();
+        let resources = scenario
+            .resources
+            .iter()
+            .map(|r| {
+                let use_ = ResourceUse {
+                    resource: r.name.clone(),
+                    tasks: 0,
+                    busy_s: 0.0,
+                };
+                (use_, r.cpus.iter().copied().min().unwrap_or(0))
+            })
+            .collect();
+        let resource_index = scenario
+            .resources
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.name.clone(), i))
+            .collect();
+        let net = &scenario.network;
         Self {
-            tasks,
-            missed_pct: pct(missed, tasks),
-            failed_pct: pct(failed, tasks),
-            rejected_pct: pct(rejected, tasks),
-            backlogged_pct: pct(backlogged, gs),
-            handled_as_be_pct: pct(as_be, gs),
-            delay_mean_s: (!done.is_empty())
-                .then(|| done.iter().map(|(d, _)| d).sum::<f64>() / done.len() as f64),
+            warmup_s: scenario.warmup_s,
+            users,
+            user_index,
+            gs: RatesTally::default(),
+            be: RatesTally::default(),
+            all: RatesTally::default(),
+            resources,
+            resource_index,
+            fastest: scenario
+                .resources
+                .iter()
+                .flat_map(|r| r.cpus.iter().copied())
+                .max()
+                .unwrap_or(0),
+            hops_s: (net.input_bytes + net.output_bytes) as f64 * 8.0 / net.bandwidth_bps,
+            floor: Weighted::default(),
+            late: 0.0,
+        }
+    }
+
+    /// Counts one task's record.
+    pub fn add(&mut self, r: &TaskRecord) {
+        if r.created < self.warmup_s {
+            return;
+        }
+        if let Some(&i) = self.user_index.get(&r.user) {
+            self.users[i].2.add(r);
+        }
+        match r.class {
+            TaskClass::Gs => self.gs.add(r),
+            TaskClass::Be => self.be.add(r),
+        }
+        self.all.add(r);
+        let resource = r.resource.as_ref().and_then(|n| self.resource_index.get(n));
+        if let (Some(&i), Some(s), Some(f)) = (resource, r.started, r.finished) {
+            let (use_, slowest) = &mut self.resources[i];
+            use_.tasks += 1;
+            let mut exec = f - s;
+            if *slowest > 0 {
+                exec = exec.min(r.workload_mi as f64 / *slowest as f64);
+            }
+            use_.busy_s += exec;
+        }
+        if let Some(y) = r.delay() {
+            if self.fastest > 0 {
+                let w = r.workload_mi as f64;
+                self.floor.add(w / self.fastest as f64 + self.hops_s, w);
+            }
+            self.late += (y - r.deadline).max(0.0) / r.deadline;
+        }
+    }
+
+    /// The metrics of the records counted.
+    pub fn finish(self) -> Metrics {
+        let users = self
+            .users
+            .into_iter()
+            .map(|(user, class, rates)| UserMetrics {
+                user,
+                class,
+                rates: rates.finish(),
+            })
+            .collect();
+        let resources: Vec<ResourceUse> = self.resources.into_iter().map(|(u, _)| u).collect();
+        let resource_use_sd_s = population_sd(resources.iter().map(|r| r.busy_s));
+        let counted = self.all.tasks;
+        let floor = self.floor.mean_sd();
+        Metrics {
+            users,
+            gs: self.gs.finish(),
+            be: self.be.finish(),
+            all: self.all.finish(),
+            resources,
+            resource_use_sd_s,
+            deadline_fairness: if counted == 0 {
+                0.0
+            } else {
+                self.late / counted as f64
+            },
+            mi_delay_floor_mean_s: floor.map(|f| f.0),
+            mi_delay_floor_sd_s: floor.map(|f| f.1),
+        }
+    }
+}
+
+/// The counts and sums behind one [`Rates`].
+#[derive(Debug, Clone, Default)]
+struct RatesTally {
+    tasks: u64,
+    missed: u64,
+    failed: u64,
+    rejected: u64,
+    gs: u64,
+    backlogged: u64,
+    as_be: u64,
+    /// Completed tasks: their number and the sum of their delays, seconds.
+    done: u64,
+    delay_sum: f64,
+    /// Completed tasks' delays weighted by their workloads.
+    per_mi: Weighted,
+}
+
+impl RatesTally {
+    fn add(&mut self, r: &TaskRecord) {
+        self.tasks += 1;
+        self.missed += u64::from(r.missed());
+        self.failed += u64::from(r.outcome == Outcome::Failed);
+        self.rejected += u64::from(r.outcome == Outcome::Rejected);
+        if r.class == TaskClass::Gs {
+            self.gs += 1;
+            self.backlogged += u64::from(r.backlogged);
+            self.as_be += u64::from(r.handled_as == TaskClass::Be);
+        }
+        if let Some(d) = r.delay() {
+            self.done += 1;
+            self.delay_sum += d;
+            self.per_mi.add(d, r.workload_mi as f64);
+        }
+    }
+
+    fn finish(&self) -> Rates {
+        let pct = |k: u64, of: u64| (of > 0).then(|| 100.0 * k as f64 / of as f64);
+        let per_mi = self.per_mi.mean_sd();
+        Rates {
+            tasks: self.tasks,
+            missed_pct: pct(self.missed, self.tasks),
+            failed_pct: pct(self.failed, self.tasks),
+            rejected_pct: pct(self.rejected, self.tasks),
+            backlogged_pct: pct(self.backlogged, self.gs),
+            handled_as_be_pct: pct(self.as_be, self.gs),
+            delay_mean_s: (self.done > 0).then(|| self.delay_sum / self.done as f64),
             mi_delay_mean_s: per_mi.map(|m| m.0),
             mi_delay_sd_s: per_mi.map(|m| m.1),
         }
     }
 }
 
-/// The mean and population standard deviation of `(value, weight)` pairs, weighted; `None` if
-/// the weights add up to zero.
-fn weighted_mean_sd(pairs: &[(f64, f64)]) -> Option<(f64, f64)> {
-    let total: f64 = pairs.iter().map(|(_, w)| w).sum();
-    (total > 0.0).then(|| {
-        let mean = pairs.iter().map(|(d, w)| d * w).sum::<f64>() / total;
-        let var = pairs
-            .iter()
-            .map(|(d, w)| w * (d - mean).powi(2))
-            .sum::<f64>()
-            / total;
-        (mean, var.sqrt())
-    })
+/// A weighted mean and population standard deviation kept in one pass (West 1979): the total
+/// weight, the mean so far, and the weighted sum of squared deviations from it.
+#[derive(Debug, Clone, Copy, Default)]
+struct Weighted {
+    total: f64,
+    mean: f64,
+    squares: f64,
+}
+
+impl Weighted {
+    /// Adds `value` with `weight` (a weight of 0 changes nothing).
+    fn add(&mut self, value: f64, weight: f64) {
+        if weight <= 0.0 {
+            return;
+        }
+        self.total += weight;
+        let delta = value - self.mean;
+        self.mean += delta * weight / self.total;
+        self.squares += weight * delta * (value - self.mean);
+    }
+
+    /// `(mean, standard deviation)`; `None` if the weights add up to zero.
+    fn mean_sd(&self) -> Option<(f64, f64)> {
+        (self.total > 0.0).then(|| (self.mean, (self.squares / self.total).max(0.0).sqrt()))
+    }
 }
 
 /// Population standard deviation (divisor n) of `xs`; 0 for none.
@@ -270,4 +386,34 @@ fn population_sd(xs: impl Iterator<Item = f64> + Clone) -> f64 {
     }
     let mean = xs.clone().sum::<f64>() / n as f64;
     (xs.map(|x| (x - mean).powi(2)).sum::<f64>() / n as f64).sqrt()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// West's one-pass update gives the two-pass weighted mean and deviation.
+    #[test]
+    fn one_pass_weighted_moments_match_two_passes() {
+        let pairs = [(3.0, 2.0), (10.0, 1.0), (7.5, 4.0), (1e3, 0.5), (-2.0, 3.0)];
+        let mut w = Weighted::default();
+        for (x, wt) in pairs {
+            w.add(x, wt);
+        }
+        let total: f64 = pairs.iter().map(|p| p.1).sum();
+        let mean = pairs.iter().map(|(x, wt)| x * wt).sum::<f64>() / total;
+        let var = pairs
+            .iter()
+            .map(|(x, wt)| wt * (x - mean).powi(2))
+            .sum::<f64>()
+            / total;
+        let (m, sd) = w.mean_sd().unwrap();
+        assert!((m - mean).abs() <= 1e-12 * mean.abs(), "{m} vs {mean}");
+        assert!(
+            (sd - var.sqrt()).abs() <= 1e-12 * var.sqrt(),
+            "{sd} vs {}",
+            var.sqrt()
+        );
+        assert_eq!(Weighted::default().mean_sd(), None);
+    }
 }

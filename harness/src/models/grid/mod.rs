@@ -6,7 +6,7 @@
 //! - [`capacity`]: the kernel capacities the simulator is built with.
 //! - [`world`]: one replication on the event queue; every scheduling decision is the kernel's.
 //! - [`record`]: what a run records of each task.
-//! - [`metrics`]: the metrics of Sec. 6.3, computed from the records.
+//! - [`metrics`]: the metrics of Sec. 6.3, tallied from the records as tasks end.
 //! - [`summary`]: what `qosgate run` prints and writes for a grid scenario.
 
 pub mod capacity;
@@ -47,13 +47,12 @@ impl Model for Grid {
 
     /// Replication `k` uses seed `scenario.seed + k`.
     fn simulate(scenario: &Scenario, k: u32) -> Result<Run> {
-        run_on_big_stack("simulation", capacity::KERNEL_BYTES, || {
-            world::World::new(scenario, k)?.run()
-        })
+        simulate_into(scenario, k, &mut |_| Ok(()))
     }
 
-    fn metrics(scenario: &Scenario, run: &Run) -> Metrics {
-        Metrics::compute(scenario, &run.records)
+    /// The metrics the run tallied as its tasks ended.
+    fn metrics(_: &Scenario, run: &Run) -> Metrics {
+        run.metrics.clone()
     }
 
     fn events(run: &Run) -> u64 {
@@ -93,6 +92,16 @@ impl AnyScenario for Scenario {
     fn run(&self, opts: &RunOptions, out: &mut dyn Write) -> Result<()> {
         summary::run(self, opts, out)
     }
+}
+
+/// [`Grid::simulate`], handing every task's record to `sink` as the task ends (in the order
+/// the simulation ends them).
+///
+/// Errors: those of [`Grid::simulate`], and the sink's.
+pub fn simulate_into(scenario: &Scenario, k: u32, sink: world::Sink<'_>) -> Result<Run> {
+    run_on_big_stack("simulation", capacity::KERNEL_BYTES, || {
+        world::World::new(scenario, k, sink)?.run()
+    })
 }
 
 /// The grid's entry in the scenario-file registry.

@@ -1,10 +1,15 @@
-//! What the simulator records of each task: one [`TaskRecord`] per task created, written when
-//! the task ends (`qosgate run --events FILE.jsonl` writes one JSON object per line).
+//! What the simulator records of each task: one [`TaskRecord`] per task created, made when the
+//! task ends and handed on at once (to the metrics' [`Tally`] and, with `qosgate run --events
+//! FILE.jsonl`, to the file as one JSON object per line); a [`Run`] keeps only the metrics.
 //!
 //! Times are seconds from the start of the run, as JSON numbers; `null` where the task never got
 //! that far (a failed BE task was never started).
 
 use serde::{Deserialize, Serialize};
+
+use super::metrics::Metrics;
+#[cfg(doc)]
+use super::metrics::Tally;
 
 /// Guaranteed service or best effort: how a task was created, and how it was handled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -22,10 +27,11 @@ pub enum TaskClass {
 pub enum Outcome {
     /// It ran to the end and its results reached the user.
     Completed,
-    /// No resource would take it (e.g. wider than every resource's `I_r^max`).
+    /// No place would take it: the meta-scheduler's batch or a resource's queue was full, or
+    /// no resource accepts its size (the reason says which).
     Rejected,
-    /// A GS_BE_EQUAL resource dropped it: admitting it would break a guarantee (seed 004 Sec.
-    /// 6.3, "failed BE tasks").
+    /// A GS_BE_EQUAL resource dropped a BE task: admitting it would break a guarantee (Eq. 1) or
+    /// every flow slot was taken (seed 004 Sec. 6.3, "failed BE tasks").
     Failed,
 }
 
@@ -68,7 +74,9 @@ pub struct TaskRecord {
     pub backlogged: bool,
     /// How it ended.
     pub outcome: Outcome,
-    /// Why it was rejected or failed (the kernel's error), else `None`.
+    /// Why it was rejected or failed, else `None`: which queue was full (the meta-scheduler's
+    /// batch, a resource's queue), a GS_BE_EQUAL resource without a free flow slot, or the
+    /// kernel's error.
     pub reason: Option<String>,
 }
 
@@ -95,11 +103,14 @@ impl TaskRecord {
     }
 }
 
-/// One replication's result.
+/// One replication's result: its metrics, computed as the tasks ended (the records went to the
+/// caller's sink).
 #[derive(Debug, Clone)]
 pub struct Run {
-    /// One record per task created, in task (creation) order.
-    pub records: Vec<TaskRecord>,
+    /// The metrics of every task's record.
+    pub metrics: Metrics,
+    /// Tasks created.
+    pub tasks: u64,
     /// Events processed.
     pub events: u64,
     /// The GS registrations made, `(user, resource)`, in order.

@@ -164,6 +164,13 @@ pub struct UserConfig {
     /// absent: `refuse`.
     #[serde(default)]
     pub oversize: Option<Oversize>,
+    /// GS users: entries of its resource's queue set aside for its waiting tasks, which best
+    /// effort never takes; at most this many of its tasks are on their way to the resource or
+    /// waiting there (the meta-scheduler holds the next one back). Absent: the most a conforming
+    /// user can need ([`qosgate_kernel::bound::entries_needed`] with the workload's smallest
+    /// value), up to an even share of the queue (`QUEUE / max_users`).
+    #[serde(default)]
+    pub queue_entries: Option<u16>,
     /// Task workload, MI.
     pub workload: Dist,
     /// Time between task creations, seconds.
@@ -256,11 +263,10 @@ const MAX_TASK_MI: u64 = MAX_TASK_WORK.get();
 
 /// Reads and checks the scenario file at `path` (see [`parse`]).
 ///
-/// Errors: the file cannot be read (the path is named), or any error of [`parse`], located as
-/// `path:line:column`.
+/// Errors: the file cannot be read (the path is named) or is not UTF-8, or any error of
+/// [`parse`], located as `path:line:column`.
 pub fn load(path: &Path) -> Result<Scenario> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("reading the scenario file {}", path.display()))?;
+    let text = config::read_text(path).context("reading the scenario file")?;
     parse(&text, &path.display().to_string())
 }
 
@@ -280,24 +286,81 @@ pub fn parse(text: &str, origin: &str) -> Result<Scenario> {
 /// Checks a scenario built in code with the rules [`parse`] applies to a file.
 ///
 /// Errors, one line per problem, `key: what is wrong`:
-/// - an empty `name`, zero `replications`, a `seed` above `i64::MAX` (TOML's integers);
+/// - an empty `name`, `replications` outside `1 ..= 10,000`, a `seed` above `i64::MAX` (TOML's
+///   integers); more tasks expected than a run may create ([`expected_tasks`] times the
+///   replications above [`capacity::MAX_TASKS`]), named at the user who creates the most (or at
+///   `replications`);
 /// - times (`horizon_s`, `collection_period_s`, `deadline_s`, inter-arrival values) that are not
 ///   finite, not positive, or above [`MAX_SECONDS`]; a negative `warmup_s`, or one not below
 ///   `horizon_s`;
 /// - a bandwidth that is not finite and positive; a transfer longer than [`MAX_SECONDS`];
-/// - no resources; a resource without a name, with a duplicate name, without CPUs, with more
-///   CPUs than the simulator runs, a CPU of 0 MIPS, a total capacity above the kernel's
-///   (2^40 MIPS), `max_task_mi` outside `1 ..= 2^39`, `max_users` outside `1 ..= 16`;
-/// - no users; a user without a name, with a duplicate name, weight 0, a distribution with an
+/// - no resources; more than 64 serving best effort; a resource without a name, with a
+///   duplicate name, without CPUs, with more CPUs than the simulator runs, a CPU of 0 MIPS, a
+///   total capacity above the kernel's (2^40 MIPS), `max_task_mi` outside `1 ..= 2^39`,
+///   `max_users` outside `1 ..= 16`;
+/// - no users, or more than 64; a user without a name, with a duplicate name, weight 0, a distribution with an
 ///   impossible parameter or no positive value (an empty workload), a `uniform` with
 ///   `min > max`;
 /// - a GS user without `rho_mips`, `sigma_mi`, `max_task_mi` or `knowledge`, with rho 0,
-///   `sigma_mi < max_task_mi`, `{ window = 0 }`; a GS user no resource could register (none
+///   `sigma_mi < max_task_mi`, `{ window = 0 }`, `queue_entries` outside `1 ..= 8192`; a GS user no resource could register (none
 ///   serves GS, none takes its `max_task_mi` (Eq. 2), none has the capacity for its rho alone
 ///   (Eq. 1));
-/// - a BE user with any of those four keys, or with no resource that serves best effort.
+/// - a BE user with any of those keys, or with no resource that serves best effort.
 pub fn validate(scenario: &Scenario) -> Result<()> {
     config::report(&format!("scenario `{}`", scenario.name), &check(scenario))
+}
+
+/// About how many tasks one replication creates: each user's `horizon_s` over the mean of its
+/// inter-arrival distribution, plus its first task. `f64`: the count may be astronomical.
+pub fn expected_tasks(s: &Scenario) -> f64 {
+    s.users.iter().map(|u| user_tasks(s, u)).sum()
+}
+
+fn user_tasks(s: &Scenario, u: &UserConfig) -> f64 {
+    s.horizon_s / u.interarrival.mean().max(f64::MIN_POSITIVE) + 1.0
+}
+
+/// Whether `replications` runs of `s` stay within the simulator's limits: `1 ..=`
+/// [`capacity::MAX_REPLICATIONS`] replications, and at most [`capacity::MAX_TASKS`] tasks
+/// expected in all. `replications` names the count in messages (`replications`, or the command
+/// line's `--replications`); too many tasks in one replication are named at the inter-arrival
+/// time of the user who creates the most.
+pub fn check_size(s: &Scenario, replications: u32, key: &str) -> Vec<Problem> {
+    let mut p = Problems::default();
+    let most = capacity::MAX_REPLICATIONS;
+    if !(1..=most).contains(&replications) {
+        p.add(key, format!("must be 1 to {most}, got {replications}"));
+        return p.0;
+    }
+    let per_run = expected_tasks(s);
+    let total = per_run * f64::from(replications);
+    if !total.is_finite() || total > capacity::MAX_TASKS {
+        let top = s
+            .users
+            .iter()
+            .enumerate()
+            .max_by(|a, b| user_tasks(s, a.1).total_cmp(&user_tasks(s, b.1)));
+        let limit = capacity::MAX_TASKS;
+        match top {
+            Some((i, u)) if per_run > limit => p.add(
+                format!("users[{i}].interarrival"),
+                format!(
+                    "a replication would create about {per_run:.3e} tasks ({} alone {:.3e}:                      horizon_s {} s over a mean inter-arrival of {} s), more than the {limit:e}                      a run may create: lengthen the inter-arrival time or shorten horizon_s",
+                    u.name,
+                    user_tasks(s, u),
+                    s.horizon_s,
+                    u.interarrival.mean()
+                ),
+            ),
+            _ => p.add(
+                key,
+                format!(
+                    "{replications} replications of about {per_run:.3e} tasks each make                      {total:.3e}, more than the {limit:e} a run may create"
+                ),
+            ),
+        }
+    }
+    p.0
 }
 
 /// A distribution of a quantity in `unit` whose values may not exceed `max`:
@@ -381,9 +444,6 @@ fn check(s: &Scenario) -> Vec<Problem> {
         p.add("name", "must not be empty");
     }
     p.toml_int("seed", s.seed);
-    if s.replications == 0 {
-        p.add("replications", "must be at least 1");
-    }
     p.seconds("horizon_s", s.horizon_s, false, MAX_SECONDS);
     p.seconds("warmup_s", s.warmup_s, true, MAX_SECONDS);
     if s.warmup_s.is_finite() && s.horizon_s.is_finite() && s.warmup_s >= s.horizon_s {
@@ -404,6 +464,19 @@ fn check(s: &Scenario) -> Vec<Problem> {
     check_network(&mut p, &s.network);
     check_resources(&mut p, &s.resources);
     check_users(&mut p, &s.users, &s.resources);
+    // The size needs sound times and distributions to mean anything.
+    if p.0.is_empty() {
+        p.0.extend(check_size(s, s.replications, "replications"));
+    } else if s.replications == 0 || s.replications > capacity::MAX_REPLICATIONS {
+        p.add(
+            "replications",
+            format!(
+                "must be 1 to {}, got {}",
+                capacity::MAX_REPLICATIONS,
+                s.replications
+            ),
+        );
+    }
     p.0
 }
 
@@ -438,6 +511,21 @@ fn check_network(p: &mut Problems, n: &Network) {
 fn check_resources(p: &mut Problems, resources: &[ResourceConfig]) {
     if resources.is_empty() {
         p.add("resources", "at least one resource is needed");
+    }
+    if let Some((i, _)) = resources
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.kind != ResourceKind::Gs)
+        .nth(capacity::SLOTS)
+    {
+        p.add(
+            format!("resources[{i}]"),
+            format!(
+                "more than {} resources serve best effort: the meta-scheduler assigns to at                  most {}",
+                capacity::SLOTS,
+                capacity::SLOTS
+            ),
+        );
     }
     let mut names: HashMap<&str, usize> = HashMap::new();
     for (i, r) in resources.iter().enumerate() {
@@ -504,6 +592,16 @@ fn check_users(p: &mut Problems, users: &[UserConfig], resources: &[ResourceConf
     if users.is_empty() {
         p.add("users", "at least one user is needed");
     }
+    if users.len() > capacity::META_USERS {
+        p.add(
+            format!("users[{}]", capacity::META_USERS),
+            format!(
+                "{} users: the simulator runs at most {} (the meta-scheduler's users)",
+                users.len(),
+                capacity::META_USERS
+            ),
+        );
+    }
     let mut names: HashMap<&str, usize> = HashMap::new();
     for (i, u) in users.iter().enumerate() {
         let at = |key: &str| format!("users[{i}].{key}");
@@ -547,6 +645,7 @@ fn check_users(p: &mut Problems, users: &[UserConfig], resources: &[ResourceConf
                     ("max_task_mi", u.max_task_mi.is_some()),
                     ("knowledge", u.knowledge.is_some()),
                     ("oversize", u.oversize.is_some()),
+                    ("queue_entries", u.queue_entries.is_some()),
                 ];
                 for (key, _) in given.iter().filter(|(_, some)| *some) {
                     p.add(
@@ -619,6 +718,17 @@ fn check_gs_user(p: &mut Problems, i: usize, u: &UserConfig, resources: &[Resour
     }
     if u.rho_mips == Some(0) {
         p.add(at("rho_mips"), "must be at least 1 MIPS");
+    }
+    if let Some(n) = u.queue_entries
+        && (n == 0 || usize::from(n) > capacity::QUEUE)
+    {
+        p.add(
+            at("queue_entries"),
+            format!(
+                "must be 1 to {} (a resource's queue), got {n}",
+                capacity::QUEUE
+            ),
+        );
     }
     let serving: Vec<&ResourceConfig> = resources
         .iter()
@@ -823,6 +933,7 @@ pub fn to_toml(s: &Scenario) -> String {
             max_task_mi,
             knowledge,
             oversize,
+            queue_entries,
             workload,
             interarrival,
             phase_s,
@@ -875,6 +986,14 @@ pub fn to_toml(s: &Scenario) -> String {
                 "oversize",
                 &string(o),
                 "a task above max_task_mi: refuse (Eq. 4) or admit",
+            );
+        }
+        if let Some(n) = queue_entries {
+            kv(
+                &mut out,
+                "queue_entries",
+                &n.to_string(),
+                "queue entries set aside at its resource",
             );
         }
         kv(&mut out, "workload", &dist(workload), "MI per task");
@@ -979,6 +1098,7 @@ mod tests {
                 oversize: knowledge
                     .filter(|k| *k == Knowledge::Exact)
                     .map(|_| Oversize::Admit),
+                queue_entries: None,
                 workload,
                 interarrival,
                 phase_s: (class == UserClass::Be).then_some(Dist::Uniform { min: 0.0, max: 2.5 }),
@@ -1108,7 +1228,52 @@ mod tests {
         );
         // The same checks on a scenario built in code, without positions.
         let msg = format!("{:#}", validate(&s).unwrap_err());
-        assert!(msg.contains("replications: must be at least 1"), "{msg}");
+        assert!(
+            msg.contains("replications: must be 1 to 10000, got 0"),
+            "{msg}"
+        );
+    }
+
+    /// Issue 14: a run that would create more tasks than the simulator may is refused before
+    /// it starts, at the user who creates the most, or at `replications`; too many users or
+    /// replications likewise.
+    #[test]
+    fn a_run_too_large_is_refused_at_the_key_that_makes_it() {
+        let mut s = one_of_each();
+        s.horizon_s = 1e12;
+        let problems = check(&s);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(
+            problems[0].path, "users[2].interarrival",
+            "the busiest user"
+        );
+        assert!(
+            problems[0].message.contains("more than the 1e9"),
+            "{problems:?}"
+        );
+        let mut s = one_of_each();
+        s.horizon_s = 1e6;
+        s.replications = 10_000;
+        let p = check_size(&s, 10_000, "replications");
+        assert_eq!(p.len(), 1, "{p:?}");
+        assert_eq!(p[0].path, "replications");
+        let p = check_size(&s, 10_001, "--replications");
+        assert_eq!(p[0].message, "must be 1 to 10000, got 10001");
+        let mut s = one_of_each();
+        let user = s.users[0].clone();
+        s.users = (0..65)
+            .map(|i| UserConfig {
+                name: format!("u{i}"),
+                ..user.clone()
+            })
+            .collect();
+        let problems = check(&s);
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.path == "users[64]" && p.message.contains("at most 64")),
+            "{problems:?}"
+        );
     }
 
     /// The forms beyond Sec. 6's: each broken rule located at its key, the unit's checks and

@@ -3,15 +3,20 @@
 //! over the replications), and optionally the event log.
 //!
 //! # Outputs
-//! - standard output: a table per user (tasks, deadline misses, failed, backlogged, handled as
-//!   BE, mean delay) and per resource (use), then the per-MI delay and the deadline fairness; or,
-//!   with `--json`, one JSON object with the same numbers, the registrations and every
-//!   replication's metrics;
-//! - `--events FILE.jsonl`: one JSON object per task, in the order the tasks ended (by the
-//!   instant they ended, then task number), replication after replication: the
-//!   [`TaskRecord`] fields plus `replication`;
+//! - standard output: a table per user (tasks, deadline misses, rejected, failed, backlogged,
+//!   handled as BE, mean delay) and per resource (use), then the per-MI delay and the deadline
+//!   fairness; or, with `--json`, one JSON object with the same numbers, the registrations and
+//!   every replication's metrics;
+//! - `--events FILE.jsonl`: one JSON object per task, written as the simulation ends the task
+//!   (so in the order the tasks ended; at one instant, in event order), replication after
+//!   replication: the [`TaskRecord`] fields plus `replication`. The replications then run one
+//!   after the other, so that nothing but the file grows with the run;
 //! - `--out DIR`: `summary.json` (what `--json` prints) and `users.csv` (one row per user with
 //!   the means and half-widths).
+//!
+//! Before anything runs, the replication count and the tasks it would create are checked
+//! ([`scenario::check_size`]): `--replications` outside `1 ..= 10,000`, or more than 10^9 tasks
+//! in all, is an error naming the option or the scenario's key.
 
 use std::fs::{self, File};
 use std::io::{BufWriter, Write};
@@ -20,10 +25,10 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use serde::Serialize;
 
-use super::Grid;
 use super::metrics::{Metrics, Rates};
 use super::record::{Run, TaskRecord};
-use super::scenario::Scenario;
+use super::scenario::{self, Scenario};
+use super::{Grid, simulate_into};
 use crate::models::{self, Model, RunOptions};
 use crate::report::stats::Estimate;
 use crate::report::table::{Align, table};
@@ -51,6 +56,7 @@ struct UserSummary {
     user: String,
     tasks: Option<Estimate>,
     missed_pct: Option<Estimate>,
+    rejected_pct: Option<Estimate>,
     failed_pct: Option<Estimate>,
     backlogged_pct: Option<Estimate>,
     handled_as_be_pct: Option<Estimate>,
@@ -74,14 +80,24 @@ fn over(runs: &[Metrics], f: impl Fn(&Metrics) -> Option<f64>) -> Option<Estimat
 /// Simulates `scenario` (its own replications, or `opts.replications`), prints the summary
 /// (or, with `opts.json`, one JSON object) and writes the files `opts` asks for.
 ///
-/// Errors: a simulation error (named by its replication), a failed write (the file named).
+/// Errors: too many replications or tasks (the option or key named), a simulation error (named
+/// by its replication), a failed write (the file named).
 pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Result<()> {
-    let replications = opts.replications.unwrap_or(scenario.replications).max(1);
-    let runs = models::replicate::<Grid>(scenario, replications)?;
+    let replications = match opts.replications {
+        Some(n) => {
+            let problems = scenario::check_size(scenario, n, "--replications");
+            if let Some(p) = problems.first() {
+                anyhow::bail!("{} {n}: {}", p.path, p.message);
+            }
+            n
+        }
+        None => scenario.replications,
+    };
+    let runs = match &opts.events {
+        Some(path) => simulate_writing_events(scenario, replications, path)?,
+        None => models::replicate::<Grid>(scenario, replications)?,
+    };
     let metrics: Vec<Metrics> = runs.iter().map(|r| Grid::metrics(scenario, r)).collect();
-    if let Some(path) = &opts.events {
-        write_events(path, &runs)?;
-    }
     let summary = summarize(scenario, replications, &runs, &metrics);
     let json = || -> Result<String> {
         let mut j = serde_json::to_string_pretty(&summary).context("rendering JSON")?;
@@ -118,6 +134,7 @@ fn summarize<'a>(
                 user: u.name.clone(),
                 tasks: of(&|r| Some(r.tasks as f64)),
                 missed_pct: of(&|r| r.missed_pct),
+                rejected_pct: of(&|r| r.rejected_pct),
                 failed_pct: of(&|r| r.failed_pct),
                 backlogged_pct: of(&|r| r.backlogged_pct),
                 handled_as_be_pct: of(&|r| r.handled_as_be_pct),
@@ -182,6 +199,7 @@ fn render(s: &Summary) -> String {
                 u.user.clone(),
                 show(&u.tasks, 0),
                 show(&u.missed_pct, 1),
+                show(&u.rejected_pct, 1),
                 show(&u.failed_pct, 1),
                 show(&u.backlogged_pct, 1),
                 show(&u.handled_as_be_pct, 1),
@@ -194,6 +212,7 @@ fn render(s: &Summary) -> String {
             ("user", Align::Left),
             ("tasks", Align::Right),
             ("missed %", Align::Right),
+            ("rejected %", Align::Right),
             ("failed %", Align::Right),
             ("backlogged %", Align::Right),
             ("as BE %", Align::Right),
@@ -222,24 +241,29 @@ fn render(s: &Summary) -> String {
     text
 }
 
-fn write_events(path: &Path, runs: &[Run]) -> Result<()> {
+/// Replications `0..n`, one after the other, each task's record written to `path` as the task
+/// ends.
+fn simulate_writing_events(scenario: &Scenario, n: u32, path: &Path) -> Result<Vec<Run>> {
     let file = File::create(path).with_context(|| format!("creating {}", path.display()))?;
     let mut w = BufWriter::new(file);
-    for (k, run) in runs.iter().enumerate() {
-        let mut order: Vec<&TaskRecord> = run.records.iter().collect();
-        order.sort_by(|a, b| a.ended().total_cmp(&b.ended()).then(a.task.cmp(&b.task)));
-        for record in order {
+    let mut runs = Vec::new();
+    for k in 0..n {
+        let mut write = |record: &TaskRecord| -> Result<()> {
             let line = Line {
-                replication: k as u32,
+                replication: k,
                 record,
             };
             serde_json::to_writer(&mut w, &line).context("rendering an event")?;
             w.write_all(b"\n")
-                .with_context(|| format!("writing {}", path.display()))?;
-        }
+                .with_context(|| format!("writing {}", path.display()))
+        };
+        let run = simulate_into(scenario, k, &mut write)
+            .with_context(|| format!("simulating {} (replication {k})", scenario.name))?;
+        runs.push(run);
     }
     w.flush()
-        .with_context(|| format!("writing {}", path.display()))
+        .with_context(|| format!("writing {}", path.display()))?;
+    Ok(runs)
 }
 
 fn write_users_csv(path: &Path, users: &[UserSummary]) -> Result<()> {
@@ -248,15 +272,17 @@ fn write_users_csv(path: &Path, users: &[UserSummary]) -> Result<()> {
         None => ",".to_owned(),
     };
     let mut text = String::from(
-        "user,tasks,tasks_hw,missed_pct,missed_pct_hw,failed_pct,failed_pct_hw,backlogged_pct,\
-         backlogged_pct_hw,handled_as_be_pct,handled_as_be_pct_hw,delay_mean_s,delay_mean_s_hw\n",
+        "user,tasks,tasks_hw,missed_pct,missed_pct_hw,rejected_pct,rejected_pct_hw,failed_pct,\
+         failed_pct_hw,backlogged_pct,backlogged_pct_hw,handled_as_be_pct,handled_as_be_pct_hw,\
+         delay_mean_s,delay_mean_s_hw\n",
     );
     for u in users {
         text.push_str(&format!(
-            "{},{},{},{},{},{},{}\n",
+            "{},{},{},{},{},{},{},{}\n",
             u.user,
             cell(&u.tasks),
             cell(&u.missed_pct),
+            cell(&u.rejected_pct),
             cell(&u.failed_pct),
             cell(&u.backlogged_pct),
             cell(&u.handled_as_be_pct),

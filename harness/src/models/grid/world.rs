@@ -1,8 +1,8 @@
 //! Seed 004's grid as a simulation: users, the central meta-scheduler, resources, links.
 //!
 //! The kernel decides everything a scheduler decides (conformance and withholding, registration,
-//! delay bounds, the resources' local scheduling, best-effort ordering and assignment); this
-//! module only moves time, creates work and records what happened.
+//! delay bounds, queue entries, the resources' local scheduling, best-effort ordering and
+//! assignment); this module only moves time, creates work and records what happened.
 //!
 //! # The model (seed 004 Sec. 5.1, 6.1-6.2)
 //! - **Users** create tasks: workloads and inter-arrival times drawn from their distributions
@@ -11,7 +11,8 @@
 //!   meta-scheduler (one hop of the network).
 //! - **Registration.** At time 0, in scenario order, each GS user registers with the first
 //!   resource (in scenario order) that serves GS tasks and admits it (Eq. 1, 2: the kernel's
-//!   [`Resource::register`](qosgate_kernel::resource::Resource::register)). If every GS-capable resource refuses it, the scenario is an
+//!   [`Resource::register`](qosgate_kernel::resource::Resource::register)), setting aside its
+//!   queue entries there (below). If every GS-capable resource refuses it, the scenario is an
 //!   error (an overloaded grid); if there is none, its tasks are handled as best effort.
 //! - **GS tasks** wait in their user's FIFO input queue at the meta-scheduler, which enforces
 //!   (rho, sigma) with one kernel [`Bucket`] per registration. When a task heads the queue, the
@@ -20,32 +21,51 @@
 //!   (Current basis), and picks the first where the end-to-end bound `T + d + bound + d` (send,
 //!   execute, return the results) meets the task's deadline (Eq. 7). The task is then released
 //!   after `T` (backlogged if `T > 0` or it waited behind others), charged, and sent. If a bucket
-//!   waits for workload feedback (`Window(n)`), the task waits for it. If no resource meets the
-//!   deadline, the task is handled as best effort (Sec. 3.2: "schedules it like a BE task").
-//!   Without exact workload knowledge, the meta-scheduler plans with the user's `I_max` and
-//!   learns the real workload when the task ends (feedback reaches it one hop later); under
-//!   full-aggressive submission, which has no bound, it plans with the bound of conforming
-//!   tasks, which it cannot tell from the others. A task's recorded `bound` is what the
-//!   meta-scheduler planned with: a guarantee only with exact knowledge and a task within the
-//!   user's `I_max`. An exact user that admits larger tasks (`oversize = "admit"`) charges them
-//!   their real work and sends them under the same planning; one that refuses them (Eq. 4, the
-//!   default) finds no resource for them, and they go as best effort.
+//!   waits for workload feedback (`Window(n)`, or 65,535 tasks awaiting it), or the registration
+//!   has as many tasks on their way or waiting as it has queue entries, the task waits. If no
+//!   resource meets the deadline, the task is handled as best effort (Sec. 3.2: "schedules it
+//!   like a BE task"); so is a task that finds its user's input queue full
+//!   ([`capacity::INPUT`] tasks). Without exact workload knowledge, the meta-scheduler plans
+//!   with the user's `I_max` and learns the real workload when the task ends (feedback reaches
+//!   it one hop later); under full-aggressive submission, which has no bound, it plans with the
+//!   bound of conforming tasks, which it cannot tell from the others. A task's recorded `bound`
+//!   is what the meta-scheduler planned with: a guarantee only with exact knowledge and a task
+//!   within the user's `I_max`. An exact user that admits larger tasks (`oversize = "admit"`)
+//!   charges them their real work and sends them under the same planning; one that refuses
+//!   them (Eq. 4, the default) finds no resource for them, and they go as best effort.
+//! - **Queue entries.** A GS registration sets aside `queue_entries` of its resource's queue
+//!   (default: [`default_entries`]), which best-effort tasks never take, and the meta-scheduler
+//!   never has more of the registration's tasks on their way to the resource or waiting there
+//!   than that: a GS task it releases always finds an entry, whatever the best-effort load.
 //! - **BE tasks** are collected by the meta-scheduler and dispatched at the end of each
-//!   collection period (EDF/EST or WFQ/EST: the kernel's [`MetaScheduler`](qosgate_kernel::meta::MetaScheduler)), to the resource
-//!   where they would start earliest. The start estimate of a resource is its backlog: the work
-//!   queued there and left on its CPUs, over its total capacity (a fluid estimate, refreshed
-//!   before every dispatch).
-//! - **Resources** run the kernel's [`Resource`](qosgate_kernel::resource::Resource): the four types, WFQ or SCFQ, one or many CPUs.
-//!   A BE task a GS_BE_EQUAL resource cannot admit fails (Sec. 6.3). A BE resource takes a BE
-//!   task of any size; the others only up to their `I_r^max` (Sec. 3.4).
+//!   collection period (EDF/EST or WFQ/EST: the kernel's
+//!   [`MetaScheduler`](qosgate_kernel::meta::MetaScheduler)), to the resource where they would
+//!   start earliest. The start estimate of a resource is its backlog: the work queued there and
+//!   left on its CPUs, over its total capacity (a fluid estimate, refreshed before every
+//!   dispatch). Its room is the entries a BE task may take there less the BE tasks on their way
+//!   to it: a resource without room is passed over, and when none that takes the next task has
+//!   room, the tasks wait at the meta-scheduler (up to [`capacity::BATCH`] of them; a BE task
+//!   finding the batch full is rejected) and are dispatched again at the end of the period in
+//!   which a task ends somewhere (only an end frees an entry).
+//! - **Resources** run the kernel's [`Resource`](qosgate_kernel::resource::Resource): the four
+//!   types, WFQ or SCFQ, one or many CPUs. A BE task a GS_BE_EQUAL resource cannot admit (Eq. 1,
+//!   or no free flow slot) fails (Sec. 6.3). A BE resource takes a BE task of any size; the
+//!   others only up to their `I_r^max` (Sec. 3.4). A task that finds no entry free (which the
+//!   room above prevents) is rejected.
 //! - **Links**: every hop takes `bytes × 8 / bandwidth` (zero propagation).
 //!
 //! # Order of events
 //! By time; at one instant, in the order they were scheduled ([`crate::des::queue`]).
+//!
+//! # Memory
+//! A task lives in a slot from its creation to its end; then its record goes to the caller's
+//! sink and to the metrics' [`Tally`], and the slot is reused. What the run holds is the tasks
+//! alive at once (bounded by the queues above, the CPUs, and the tasks on the links), never the
+//! tasks of the whole horizon.
 
 use anyhow::{Context, Result, anyhow, bail};
 use qosgate_kernel::Error;
-use qosgate_kernel::bound::BoundSpec;
+use qosgate_kernel::bound::{BoundSpec, entries_needed};
 use qosgate_kernel::bucket::{self, Bucket, Charge, Conformance};
 use qosgate_kernel::fairq::{self, FlowId};
 use qosgate_kernel::meta::{BeTask, Order};
@@ -53,8 +73,10 @@ use qosgate_kernel::registry::{RateBasis, Registration};
 use qosgate_kernel::resource::{Class, Decision, Kind, Task};
 use qosgate_kernel::units::{MAX_TASK_WORK, Mips, TICKS_PER_SECOND, Ticks, Work};
 use std::collections::VecDeque;
+use std::ops::{Index, IndexMut};
 
-use super::capacity::{Meta, Res};
+use super::capacity::{self, Meta, Res};
+use super::metrics::Tally;
 use super::record::{Outcome, Run, TaskClass, TaskRecord};
 use super::scenario::{
     Discipline, Knowledge, MetaOrder, Oversize, ResourceKind, Scenario, UserClass, UserConfig,
@@ -63,19 +85,25 @@ use crate::des::queue::Queue;
 use crate::des::rng::{SplitMix, replication_seed};
 use crate::des::time::{secs, ticks};
 
+/// Where each task's record goes when the task ends (besides the metrics).
+pub type Sink<'a> = &'a mut (dyn FnMut(&TaskRecord) -> Result<()> + Send);
+
+/// A live task's slot; the kernel knows the task by it.
+type Slot = u32;
+
 /// Something that happens.
 #[derive(Clone, Copy, Debug)]
 enum Event {
     /// A user creates its next task.
     Create(usize),
     /// A task reaches the meta-scheduler.
-    AtMeta(usize),
+    AtMeta(Slot),
     /// The head of a user's input queue is released (its withholding time is over).
     Release(usize),
     /// The meta-scheduler's collection period ends.
     Collect,
     /// A task reaches a resource.
-    Arrive(usize),
+    Arrive(Slot),
     /// A CPU's task ends; `generation` tells a stale end (the task was paused) from a real one.
     Finish {
         resource: usize,
@@ -83,20 +111,30 @@ enum Event {
         generation: u64,
     },
     /// A task's real workload reaches the meta-scheduler.
-    Feedback(usize),
+    Feedback(Slot),
     /// A task's results reach its user.
-    Return(usize),
+    Return(Slot),
+}
+
+/// A user's registration at a resource, as the meta-scheduler keeps it.
+struct Registered {
+    resource: usize,
+    flow: FlowId,
+    bucket: Bucket,
+    /// Queue entries set aside at the resource.
+    entries: usize,
+    /// Tasks released to it that have not started there yet (on their way, or waiting).
+    waiting: usize,
 }
 
 /// A user at run time.
 struct User {
     cfg: UserConfig,
     rng: SplitMix,
-    /// GS registrations: (resource, flow, bucket).
-    registrations: Vec<(usize, FlowId, Bucket)>,
+    registrations: Vec<Registered>,
     /// GS tasks waiting at the meta-scheduler, oldest first; the head may be scheduled for
     /// release (`releasing`).
-    input: VecDeque<usize>,
+    input: VecDeque<Slot>,
     releasing: bool,
     /// The user's id at the meta-scheduler (every user can have BE tasks).
     meta_user: FlowId,
@@ -104,6 +142,8 @@ struct User {
 
 /// A task at run time.
 struct TaskState {
+    /// Its number, in creation order from 0.
+    number: u64,
     user: usize,
     work: Work,
     created: Ticks,
@@ -121,7 +161,56 @@ struct TaskState {
     returned: Option<Ticks>,
     bound: Option<Ticks>,
     backlogged: bool,
+    /// A `Feedback` event still names it: it ends with that event.
+    feedback_pending: bool,
     outcome: Option<(Outcome, Option<String>)>,
+}
+
+/// The live tasks by slot; a slot is free again once its task has ended (no event names it).
+#[derive(Default)]
+struct Tasks {
+    slots: Vec<Option<TaskState>>,
+    free: Vec<Slot>,
+}
+
+impl Tasks {
+    fn insert(&mut self, task: TaskState) -> Result<Slot> {
+        if let Some(slot) = self.free.pop() {
+            self.slots[slot as usize] = Some(task);
+            return Ok(slot);
+        }
+        let slot = Slot::try_from(self.slots.len()).context("more than 2^32 tasks alive")?;
+        self.slots.push(Some(task));
+        Ok(slot)
+    }
+
+    fn remove(&mut self, slot: Slot) -> Option<TaskState> {
+        let task = self.slots.get_mut(slot as usize)?.take()?;
+        self.free.push(slot);
+        Some(task)
+    }
+
+    /// Tasks alive.
+    fn live(&self) -> usize {
+        self.slots.len() - self.free.len()
+    }
+}
+
+impl Index<Slot> for Tasks {
+    type Output = TaskState;
+    fn index(&self, slot: Slot) -> &TaskState {
+        self.slots[slot as usize]
+            .as_ref()
+            .expect("an event names a live task")
+    }
+}
+
+impl IndexMut<Slot> for Tasks {
+    fn index_mut(&mut self, slot: Slot) -> &mut TaskState {
+        self.slots[slot as usize]
+            .as_mut()
+            .expect("an event names a live task")
+    }
 }
 
 /// A resource at run time.
@@ -129,23 +218,28 @@ struct Site {
     name: String,
     kind: ResourceKind,
     discipline: Discipline,
+    max_users: u16,
     res: Box<Res>,
     /// Work queued (submitted, not started), MI.
     queued_work: u128,
     /// Speed of each CPU.
     speeds: Vec<Mips>,
     /// Per CPU, while it runs a task: (task, expected end).
-    cpus: Vec<Option<(usize, Ticks)>>,
+    cpus: Vec<Option<(Slot, Ticks)>>,
     generation: Vec<u64>,
     /// The meta-scheduler's slot, if it serves best effort.
     slot: Option<u16>,
+    /// BE tasks dispatched to it that have not arrived yet.
+    in_flight: usize,
 }
 
 /// One replication of a scenario.
-pub struct World {
+pub struct World<'a> {
     queue: Queue<Event>,
     users: Vec<User>,
-    tasks: Vec<TaskState>,
+    tasks: Tasks,
+    /// Tasks created so far.
+    created: u64,
     sites: Vec<Site>,
     meta: Box<Meta>,
     collect_pending: bool,
@@ -154,6 +248,8 @@ pub struct World {
     hop_in: Ticks,
     hop_out: Ticks,
     registrations: Vec<(String, String)>,
+    tally: Tally,
+    sink: Sink<'a>,
 }
 
 fn kind_of(k: ResourceKind) -> Kind {
@@ -173,11 +269,53 @@ fn discipline_name(d: Discipline) -> &'static str {
     }
 }
 
-impl World {
-    /// The world of `scenario`'s replication `k`: resources built, users registered.
-    pub fn new(scenario: &Scenario, k: u32) -> Result<Self> {
+/// The queue entries a GS user sets aside at `res` when its scenario does not say: the most its
+/// tasks can need there, [`entries_needed`] with the smallest value of its workload
+/// distribution (at least 1 MI) and a stay of one hop (`hop`) plus its bound on the reserved
+/// basis (which holds for the life of the registration), but no more than an even share of
+/// half the queue, `QUEUE / (2 max_users)`, so that however many users register, best effort
+/// keeps at least half. The count rests on every task the user sends starting within that
+/// stay, so the share is taken instead where that can fail or the count is unbounded: the
+/// bucket bounds no count (`conservative_feedback`, `aggressive`), a task above `I_max` can be
+/// sent without a bound covering it (the workload can exceed `max_task_mi` and the user does not
+/// refuse such tasks by Eq. 4), or the workload has no positive smallest value (exponential and
+/// the like). Tasks the count does not cover may find the entries in use and wait at the
+/// meta-scheduler; they are never refused.
+pub fn default_entries(res: &Res, reg: &Registration, user: &UserConfig, hop: Ticks) -> u16 {
+    let share = capacity::QUEUE / (2 * usize::from(res.max_flows().max(1)));
+    let refuses_larger =
+        reg.knowledge == bucket::Knowledge::Exact && reg.oversize == bucket::Oversize::Refuse;
+    let covered = refuses_larger || user.workload.largest() <= reg.imax.get() as f64;
+    let smallest = Work::new(user.workload.smallest().round().max(1.0) as u64);
+    let needed = res
+        .reserved_spec(reg)
+        .at_resource()
+        .ok()
+        .filter(|_| covered)
+        .and_then(|d| {
+            entries_needed(
+                reg.sigma,
+                reg.rho,
+                reg.knowledge,
+                reg.imax,
+                smallest,
+                hop.saturating_add(d),
+            )
+            .ok()
+            .flatten()
+        });
+    let entries = needed.map_or(share as u64, |n| n.min(share as u64));
+    u16::try_from(entries.max(1)).unwrap_or(u16::MAX)
+}
+
+impl<'a> World<'a> {
+    /// The world of `scenario`'s replication `k`: resources built, users registered. Each
+    /// task's record goes to `sink` when the task ends.
+    pub fn new(scenario: &Scenario, k: u32, sink: Sink<'a>) -> Result<Self> {
         let seed = replication_seed(scenario.seed, k);
         let bits = |bytes: u64| bytes as f64 * 8.0 / scenario.network.bandwidth_bps;
+        let hop_in = ticks(bits(scenario.network.input_bytes));
+        let hop_out = ticks(bits(scenario.network.output_bytes));
         let order = match scenario.meta.order {
             MetaOrder::Edf => Order::Edf,
             MetaOrder::Wfq => Order::Wfq,
@@ -226,12 +364,14 @@ impl World {
                 name: r.name.clone(),
                 kind: r.kind,
                 discipline: r.discipline,
+                max_users: r.max_users,
                 res: Box::new(res),
                 queued_work: 0,
                 speeds: cpus,
                 cpus: vec![None; r.cpus.len()],
                 generation: vec![0; r.cpus.len()],
                 slot,
+                in_flight: 0,
             });
         }
         let mut users = Vec::with_capacity(scenario.users.len());
@@ -249,62 +389,21 @@ impl World {
                 meta_user,
             };
             if u.class == UserClass::Gs {
-                let (Some(rho), Some(sigma), Some(imax), Some(knowledge)) =
-                    (u.rho_mips, u.sigma_mi, u.max_task_mi, u.knowledge)
-                else {
-                    bail!(
-                        "GS user {} needs rho_mips, sigma_mi, max_task_mi and knowledge",
-                        u.name
-                    );
-                };
-                let oversize = u.oversize.unwrap_or(Oversize::Refuse).into();
-                let reg = Registration {
-                    weight: u.weight,
-                    rho: Mips::new(rho),
-                    sigma: Work::new(sigma),
-                    imax: Work::new(imax),
-                    knowledge: knowledge.into(),
-                    oversize,
-                };
-                let mut refusals = Vec::new();
-                for (r, site) in sites.iter_mut().enumerate() {
-                    if site.kind == ResourceKind::Be {
-                        continue;
-                    }
-                    match site.res.register(reg) {
-                        Ok(flow) => {
-                            let bucket = Bucket::new(
-                                Ticks::ZERO,
-                                reg.rho,
-                                reg.sigma,
-                                reg.imax,
-                                reg.knowledge,
-                            )
-                            .map_err(|e| anyhow!("user {}'s (rho, sigma): {e}", u.name))?
-                            .with_oversize(oversize);
-                            user.registrations.push((r, flow, bucket));
-                            registrations.push((u.name.clone(), site.name.clone()));
-                            break;
-                        }
-                        Err(e) => refusals.push(format!("{}: {e}", site.name)),
-                    }
-                }
-                // A GS user with no GS-capable resource at all is handled as best effort (the
-                // BE scenario of Table 6 has none); one that every such resource refuses is an
-                // overloaded grid, an error.
-                if user.registrations.is_empty() && !refusals.is_empty() {
-                    bail!(
-                        "GS user {} (rho {rho} MIPS, I_max {imax} MI, weight {}) cannot register: {}",
-                        u.name,
-                        u.weight,
-                        refusals.join("; ")
-                    );
-                }
+                register(u, &mut sites, hop_in, &mut user, &mut registrations)?;
             }
             users.push(user);
         }
-        let hop_in = ticks(bits(scenario.network.input_bytes));
-        let hop_out = ticks(bits(scenario.network.output_bytes));
+        if let Some(full) = sites
+            .iter()
+            .find(|s| s.slot.is_some() && s.res.be_room() == 0)
+        {
+            bail!(
+                "resource {}: the GS users' queue_entries take its whole queue ({} entries): \
+                 best-effort tasks could never wait there",
+                full.name,
+                capacity::QUEUE
+            );
+        }
         let mut queue = Queue::default();
         let horizon = ticks(scenario.horizon_s);
         for (i, user) in users.iter_mut().enumerate() {
@@ -316,40 +415,42 @@ impl World {
                 queue.at(first, Event::Create(i));
             }
         }
-        // About how many tasks the horizon holds: room for them up front.
-        let expected: f64 = scenario
-            .users
-            .iter()
-            .map(|u| scenario.horizon_s / u.interarrival.mean().max(f64::MIN_POSITIVE) + 1.0)
-            .sum();
         Ok(Self {
             queue,
             users,
-            tasks: Vec::with_capacity(expected.min(1e7) as usize),
+            tasks: Tasks::default(),
+            created: 0,
             sites,
             meta,
             collect_pending: false,
             period: ticks(scenario.meta.collection_period_s).max(Ticks::new(1)),
-            horizon: ticks(scenario.horizon_s),
+            horizon,
             hop_in,
             hop_out,
             registrations,
+            tally: Tally::new(scenario),
+            sink,
         })
     }
 
     /// Runs until no event is left.
+    ///
+    /// Errors: the sink's, or an internal inconsistency (a task that never ended, a kernel
+    /// refusal the model cannot explain), named.
     pub fn run(mut self) -> Result<Run> {
         while let Some(event) = self.queue.pop() {
             self.handle(event)?;
         }
-        let end_s = secs(self.queue.now());
-        let events = self.queue.processed();
-        let records = self.records()?;
+        let alive = self.tasks.live();
+        if alive > 0 {
+            bail!("{alive} tasks never ended");
+        }
         Ok(Run {
-            records,
-            events,
+            metrics: self.tally.finish(),
+            tasks: self.created,
+            events: self.queue.processed(),
             registrations: self.registrations,
-            end_s,
+            end_s: secs(self.queue.now()),
         })
     }
 
@@ -359,12 +460,17 @@ impl World {
             Event::Create(u) => self.create(u, now),
             Event::AtMeta(t) => {
                 let user = self.tasks[t].user;
-                if self.tasks[t].handled == TaskClass::Gs {
-                    self.users[user].input.push_back(t);
-                    self.serve_input(user, now)
-                } else {
-                    self.hand_to_best_effort(t, now)
+                if self.tasks[t].handled == TaskClass::Be {
+                    return self.hand_to_best_effort(t, now);
                 }
+                if self.users[user].input.len() >= capacity::INPUT {
+                    // No room to hold it for a guarantee: the rule for any GS task the
+                    // meta-scheduler cannot serve as such (Sec. 3.2).
+                    self.tasks[t].handled = TaskClass::Be;
+                    return self.hand_to_best_effort(t, now);
+                }
+                self.users[user].input.push_back(t);
+                self.serve_input(user, now)
             }
             Event::Release(u) => self.release(u, now),
             Event::Collect => self.collect(now),
@@ -381,9 +487,13 @@ impl World {
             }
             Event::Feedback(t) => self.feedback(t, now),
             Event::Return(t) => {
-                self.tasks[t].returned = Some(now);
-                self.tasks[t].outcome = Some((Outcome::Completed, None));
-                Ok(())
+                let task = &mut self.tasks[t];
+                task.returned = Some(now);
+                task.outcome = Some((Outcome::Completed, None));
+                if task.feedback_pending {
+                    return Ok(());
+                }
+                self.end(t)
             }
         }
     }
@@ -398,8 +508,8 @@ impl World {
         } else {
             TaskClass::Be
         };
-        let t = self.tasks.len();
-        self.tasks.push(TaskState {
+        let t = self.tasks.insert(TaskState {
+            number: self.created,
             user: u,
             work,
             created: now,
@@ -415,8 +525,10 @@ impl World {
             returned: None,
             bound: None,
             backlogged: false,
+            feedback_pending: false,
             outcome: None,
-        });
+        })?;
+        self.created += 1;
         self.queue.after(self.hop_in, Event::AtMeta(t));
         if now.saturating_add(gap) < self.horizon {
             self.queue.after(gap, Event::Create(u));
@@ -425,7 +537,7 @@ impl World {
     }
 
     /// The work the meta-scheduler plans with: the real one with exact knowledge, else `I_max`.
-    fn planned_work(&self, t: usize) -> Work {
+    fn planned_work(&self, t: Slot) -> Work {
         let task = &self.tasks[t];
         let cfg = &self.users[task.user].cfg;
         match (cfg.knowledge, cfg.max_task_mi) {
@@ -443,23 +555,36 @@ impl World {
             let work = self.planned_work(t);
             let task = &self.tasks[t];
             let deadline = task.created.saturating_add(task.deadline);
-            let mut waits_feedback = false;
+            // Some registration could take the task later: feedback is awaited, or its queue
+            // entries are all in use.
+            let mut waits = false;
             let mut chosen = None;
-            for (k, (r, flow, bucket)) in self.users[u].registrations.iter().enumerate() {
-                let wait = match bucket.check(now, work) {
+            for (k, reg) in self.users[u].registrations.iter().enumerate() {
+                if reg.waiting >= reg.entries {
+                    waits = true;
+                    continue;
+                }
+                let wait = match reg.bucket.check(now, work) {
                     Ok(Conformance::Now) => Ticks::ZERO,
                     Ok(Conformance::After(w)) => w,
-                    Ok(Conformance::OnFeedback) => {
-                        waits_feedback = true;
+                    // Window(n), or the bucket's count of tasks awaiting feedback is full.
+                    Ok(Conformance::OnFeedback) | Err(Error::Full) => {
+                        waits = true;
                         continue;
                     }
-                    // Eq. 4 (a task above the registration's I_max) and the like.
-                    Err(_) => continue,
+                    // Eq. 4: a task above the registration's I_max.
+                    Err(Error::TaskTooLarge) => continue,
+                    Err(e) => bail!(
+                        "conformance of task {} of user {} at {}: {e}",
+                        task.number,
+                        self.users[u].cfg.name,
+                        self.sites[reg.resource].name
+                    ),
                 };
-                let mut spec: BoundSpec = self.sites[*r]
+                let mut spec: BoundSpec = self.sites[reg.resource]
                     .res
-                    .bound_spec(*flow, RateBasis::Current)
-                    .map_err(|e| anyhow!("bound of user {u} at resource {r}: {e}"))?;
+                    .bound_spec(reg.flow, RateBasis::Current)
+                    .map_err(|e| anyhow!("bound of user {u} at resource {}: {e}", reg.resource))?;
                 // Full-aggressive submission has no bound (Sec. 4.2); the meta-scheduler cannot
                 // tell and plans with the one conforming tasks would have (it "handles many
                 // tasks as GS tasks ... even when their deadlines cannot actually be met").
@@ -489,8 +614,8 @@ impl World {
                     self.users[u].releasing = true;
                     self.queue.after(wait, Event::Release(u));
                 }
-                None if waits_feedback => {
-                    // Wait for feedback on an outstanding task (Window(n)).
+                None if waits => {
+                    // Wait for feedback (Window(n)) or for an entry to free.
                     self.tasks[t].backlogged = true;
                     return Ok(());
                 }
@@ -516,9 +641,8 @@ impl World {
         self.users[u].releasing = false;
         let work = self.planned_work(t);
         let (k, _) = self.tasks[t].release.context("a release without a plan")?;
-        let (r, _, bucket) = &mut self.users[u].registrations[k];
-        let r = *r;
-        let charge = match bucket.charge(now, work) {
+        let reg = &mut self.users[u].registrations[k];
+        let charge = match reg.bucket.charge(now, work) {
             Ok(charge) => charge,
             // Feedback during the wait left a debt (a task ran longer than it was charged for):
             // the task is planned again, as the head of the queue.
@@ -526,8 +650,10 @@ impl World {
                 self.tasks[t].release = None;
                 return self.serve_input(u, now);
             }
-            Err(e) => bail!("charging task {t} at its release: {e}"),
+            Err(e) => bail!("charging task {} at its release: {e}", self.tasks[t].number),
         };
+        reg.waiting += 1;
+        let r = reg.resource;
         self.users[u].input.pop_front();
         let task = &mut self.tasks[t];
         task.charge = Some((k, charge));
@@ -540,47 +666,76 @@ impl World {
         self.serve_input(u, now)
     }
 
-    fn feedback(&mut self, t: usize, now: Ticks) -> Result<()> {
-        let task = &self.tasks[t];
-        let u = task.user;
-        let Some((k, charge)) = task.charge else {
-            return Ok(());
-        };
-        let work = task.work;
-        let bucket = &mut self.users[u].registrations[k].2;
-        bucket
-            .feedback(now, charge, work)
-            .map_err(|e| anyhow!("feedback of task {t}: {e}"))?;
+    fn feedback(&mut self, t: Slot, now: Ticks) -> Result<()> {
+        let task = &mut self.tasks[t];
+        task.feedback_pending = false;
+        let (u, work, charge, ended) = (task.user, task.work, task.charge, task.outcome.is_some());
+        if let Some((k, charge)) = charge {
+            self.users[u].registrations[k]
+                .bucket
+                .feedback(now, charge, work)
+                .map_err(|e| anyhow!("feedback of task {}: {e}", self.tasks[t].number))?;
+        }
+        if ended {
+            self.end(t)?;
+        }
         self.serve_input(u, now)
     }
 
-    fn hand_to_best_effort(&mut self, t: usize, now: Ticks) -> Result<()> {
+    fn hand_to_best_effort(&mut self, t: Slot, now: Ticks) -> Result<()> {
         let task = &self.tasks[t];
         let be = BeTask {
-            id: u32::try_from(t).context("more than 2^32 tasks")?,
+            id: t,
             user: self.users[task.user].meta_user,
             work: task.work,
             deadline: task.created.saturating_add(task.deadline),
         };
         match self.meta.submit(now, be) {
             Ok(()) => {
-                if !self.collect_pending {
-                    self.collect_pending = true;
-                    let period = self.period.get();
-                    let next = Ticks::new((now.get() / period + 1) * period);
-                    self.queue.at(next, Event::Collect);
-                }
+                self.schedule_collect(now);
                 Ok(())
             }
             Err(refused) => {
-                self.end_early(t, Outcome::Rejected, refused.reason);
-                Ok(())
+                let reason = match refused.reason {
+                    Error::Full => format!(
+                        "the meta-scheduler's batch is full ({} best-effort tasks wait for a \
+                         resource with room)",
+                        capacity::BATCH
+                    ),
+                    e => e.to_string(),
+                };
+                self.end_early(t, Outcome::Rejected, reason)
             }
         }
     }
 
-    fn end_early(&mut self, t: usize, outcome: Outcome, reason: Error) {
-        self.tasks[t].outcome = Some((outcome, Some(reason.to_string())));
+    /// Schedules the next collection at the end of the current period, unless one is pending.
+    fn schedule_collect(&mut self, now: Ticks) {
+        if !self.collect_pending {
+            self.collect_pending = true;
+            let period = self.period.get();
+            let next = Ticks::new((now.get() / period + 1) * period);
+            self.queue.at(next, Event::Collect);
+        }
+    }
+
+    /// Ends task `t` now, before it ran, with `outcome` and `reason`; a `Feedback` event still
+    /// naming it ends it instead.
+    fn end_early(&mut self, t: Slot, outcome: Outcome, reason: String) -> Result<()> {
+        let task = &mut self.tasks[t];
+        task.outcome = Some((outcome, Some(reason)));
+        if task.feedback_pending {
+            return Ok(());
+        }
+        self.end(t)
+    }
+
+    /// Task `t` has ended: its record goes to the tally and the sink, its slot is free.
+    fn end(&mut self, t: Slot) -> Result<()> {
+        let task = self.tasks.remove(t).context("ending a task twice")?;
+        let record = self.record(task)?;
+        self.tally.add(&record);
+        (self.sink)(&record)
     }
 
     fn collect(&mut self, now: Ticks) -> Result<()> {
@@ -601,8 +756,13 @@ impl World {
             let capacity = u128::from(site.res.capacity().get());
             let backlog = (site.queued_work + running) * u128::from(TICKS_PER_SECOND) / capacity;
             let ready = now.saturating_add(Ticks::new(u64::try_from(backlog).unwrap_or(u64::MAX)));
+            let room = site.res.be_room().saturating_sub(site.in_flight);
             self.meta
                 .set_ready(slot, ready)
+                .and_then(|()| {
+                    self.meta
+                        .set_room(slot, u32::try_from(room).unwrap_or(u32::MAX))
+                })
                 .map_err(|e| anyhow!("slot of {}: {e}", site.name))?;
         }
         while let Some(a) = self
@@ -610,53 +770,94 @@ impl World {
             .dispatch(now)
             .map_err(|e| anyhow!("best-effort dispatch: {e}"))?
         {
-            let t = a.task.id as usize;
+            let t = a.task.id;
             let r = self
                 .sites
                 .iter()
                 .position(|s| s.slot == Some(a.slot))
                 .context("an assignment to an unknown slot")?;
+            self.sites[r].in_flight += 1;
             let task = &mut self.tasks[t];
             task.resource = Some(r);
             task.released = Some(now);
             self.queue.after(self.hop_in, Event::Arrive(t));
         }
+        // Tasks no resource had room for wait until a task ends somewhere (`finish`).
         Ok(())
     }
 
-    fn arrive(&mut self, t: usize, now: Ticks) -> Result<()> {
+    fn arrive(&mut self, t: Slot, now: Ticks) -> Result<()> {
         let task = &mut self.tasks[t];
         task.arrived = Some(now);
         let r = task.resource.context("an arrival without a resource")?;
         let kt = Task {
-            id: u32::try_from(t).context("more than 2^32 tasks")?,
+            id: t,
             work: task.work,
         };
         let site = &mut self.sites[r];
         let submitted = match task.handled {
             TaskClass::Gs => {
-                let flow = self.users[task.user].registrations[task.charge.map_or(0, |c| c.0)].1;
-                site.res.submit_gs(now, flow, kt)
+                let k = task.charge.map_or(0, |c| c.0);
+                let flow = self.users[task.user].registrations[k].flow;
+                site.res.submit_gs(now, flow, kt).map_err(|e| e.reason)
             }
-            TaskClass::Be => site.res.submit_be(now, kt),
-        };
-        match submitted {
-            Ok(()) => site.queued_work += u128::from(kt.work.get()),
-            Err(refused) => {
-                let outcome = match refused.reason {
-                    Error::RateExceedsShare | Error::Full => Outcome::Failed,
-                    _ => Outcome::Rejected,
-                };
-                self.end_early(t, outcome, refused.reason);
-                // A charged GS task's account closes as if it had run: without that, a bucket
-                // waiting for feedback (Window(n)) would wait for ever.
-                if self.tasks[t].charge.is_some() {
-                    self.queue.after(self.hop_out, Event::Feedback(t));
+            TaskClass::Be => {
+                site.in_flight = site.in_flight.saturating_sub(1);
+                if site.res.be_room() == 0 {
+                    Err(Error::Full)
+                } else {
+                    site.res.submit_be(now, kt).map_err(|e| e.reason)
                 }
-                return Ok(());
+            }
+        };
+        let reason = match submitted {
+            Ok(()) => {
+                site.queued_work += u128::from(kt.work.get());
+                return self.decide(r, now);
+            }
+            Err(e) => e,
+        };
+        // Which limit refused it: at GS_BE_EQUAL a BE task with room in the queue needs a flow
+        // slot (the kernel's `Full` then) and Eq. 1: those are the paper's failed BE tasks.
+        let dropped_by_equal = task.handled == TaskClass::Be
+            && site.kind == ResourceKind::GsBeEqual
+            && site.res.be_room() > 0;
+        let (outcome, reason) = match reason {
+            Error::Full if dropped_by_equal => (
+                Outcome::Failed,
+                format!(
+                    "{} has no free flow slot (max_users {})",
+                    site.name, site.max_users
+                ),
+            ),
+            Error::RateExceedsShare if dropped_by_equal => (Outcome::Failed, reason.to_string()),
+            Error::Full => (
+                Outcome::Rejected,
+                format!("{}'s queue is full: no entry this task may take", site.name),
+            ),
+            e => (Outcome::Rejected, e.to_string()),
+        };
+        // A charged GS task's account closes as if it had run: without that, a bucket waiting
+        // for feedback (Window(n)) would wait for ever.
+        if let Some((k, _)) = task.charge {
+            task.feedback_pending = true;
+            self.queue.after(self.hop_out, Event::Feedback(t));
+            let u = task.user;
+            if self.entry_freed(u, k) {
+                self.end_early(t, outcome, reason)?;
+                return self.serve_input(u, now);
             }
         }
-        self.decide(r, now)
+        self.end_early(t, outcome, reason)
+    }
+
+    /// One task of user `u`'s registration `k` left the count of those on their way or
+    /// waiting; whether the user's next task was waiting for that.
+    fn entry_freed(&mut self, u: usize, k: usize) -> bool {
+        let reg = &mut self.users[u].registrations[k];
+        let was_full = reg.waiting >= reg.entries;
+        reg.waiting = reg.waiting.saturating_sub(1);
+        was_full
     }
 
     fn finish(&mut self, r: usize, cpu: u16, now: Ticks) -> Result<()> {
@@ -666,17 +867,27 @@ impl World {
             .complete(now, cpu)
             .map_err(|e| anyhow!("completion at {} CPU {cpu}: {e}", site.name))?;
         site.cpus[usize::from(cpu)] = None;
-        let t = done.task.id as usize;
-        self.tasks[t].finished = Some(now);
+        let t = done.task.id;
+        let task = &mut self.tasks[t];
+        task.finished = Some(now);
         self.queue.after(self.hop_out, Event::Return(t));
-        if self.tasks[t].charge.is_some() && done.class == Class::Gs {
+        if task.charge.is_some() && done.class == Class::Gs {
+            task.feedback_pending = true;
             self.queue.after(self.hop_out, Event::Feedback(t));
         }
-        self.decide(r, now)
+        self.decide(r, now)?;
+        // A task ended: its CPU took the next waiting task, so its queue has an entry free. BE
+        // tasks that found no room try again at the end of this period.
+        if !self.meta.is_empty() {
+            self.schedule_collect(now);
+        }
+        Ok(())
     }
 
-    /// Applies the resource's decisions at `now` until it has none.
+    /// Applies the resource's decisions at `now` until it has none; then lets users whose
+    /// next task waited for a queue entry try again.
     fn decide(&mut self, r: usize, now: Ticks) -> Result<()> {
+        let mut woken = Vec::new();
         loop {
             let site = &mut self.sites[r];
             let decision = site
@@ -684,17 +895,27 @@ impl World {
                 .next_decision(now)
                 .map_err(|e| anyhow!("decision at {}: {e}", site.name))?;
             match decision {
-                None => return Ok(()),
+                None => break,
                 Some(Decision::Start {
-                    cpu, task, finish, ..
+                    cpu,
+                    task,
+                    finish,
+                    class,
+                    ..
                 }) => {
                     let c = usize::from(cpu);
                     site.queued_work = site.queued_work.saturating_sub(u128::from(task.work.get()));
-                    site.cpus[c] = Some((task.id as usize, finish));
+                    site.cpus[c] = Some((task.id, finish));
                     site.generation[c] += 1;
                     let generation = site.generation[c];
-                    let t = &mut self.tasks[task.id as usize];
+                    let t = &mut self.tasks[task.id];
                     t.started.get_or_insert(now);
+                    if let (Class::Gs, Some((k, _))) = (class, t.charge) {
+                        let u = t.user;
+                        if self.entry_freed(u, k) {
+                            woken.push(u);
+                        }
+                    }
                     self.queue.at(
                         finish,
                         Event::Finish {
@@ -712,51 +933,123 @@ impl World {
                 }
             }
         }
+        for u in woken {
+            self.serve_input(u, now)?;
+        }
+        Ok(())
     }
 
-    fn records(&self) -> Result<Vec<TaskRecord>> {
+    /// The record of an ended task.
+    fn record(&self, t: TaskState) -> Result<TaskRecord> {
         let opt = |t: Option<Ticks>| t.map(secs);
-        self.tasks
-            .iter()
-            .enumerate()
-            .map(|(i, t)| {
-                let (outcome, reason) = t
-                    .outcome
-                    .clone()
-                    .with_context(|| format!("task {i} never ended"))?;
-                let user = &self.users[t.user].cfg;
-                let site = t.resource.map(|r| &self.sites[r]);
-                let discipline = site.map(|s| match t.handled {
-                    TaskClass::Gs => discipline_name(s.discipline),
-                    TaskClass::Be if s.kind == ResourceKind::GsBeEqual => {
-                        discipline_name(s.discipline)
-                    }
-                    TaskClass::Be => "fcfs",
-                });
-                Ok(TaskRecord {
-                    task: i as u64,
-                    user: user.name.clone(),
-                    class: match user.class {
-                        UserClass::Gs => TaskClass::Gs,
-                        UserClass::Be => TaskClass::Be,
-                    },
-                    handled_as: t.handled,
-                    resource: site.map(|s| s.name.clone()),
-                    discipline: discipline.map(str::to_owned),
-                    created: secs(t.created),
-                    released: opt(t.released),
-                    arrived: opt(t.arrived),
-                    started: opt(t.started),
-                    finished: opt(t.finished),
-                    returned: opt(t.returned),
-                    workload_mi: t.work.get(),
-                    deadline: secs(t.deadline),
-                    bound: opt(t.bound),
-                    backlogged: t.backlogged,
-                    outcome,
-                    reason,
-                })
-            })
-            .collect()
+        let (outcome, reason) = t
+            .outcome
+            .with_context(|| format!("task {} never ended", t.number))?;
+        let user = &self.users[t.user].cfg;
+        let site = t.resource.map(|r| &self.sites[r]);
+        let discipline = site.map(|s| match t.handled {
+            TaskClass::Gs => discipline_name(s.discipline),
+            TaskClass::Be if s.kind == ResourceKind::GsBeEqual => discipline_name(s.discipline),
+            TaskClass::Be => "fcfs",
+        });
+        Ok(TaskRecord {
+            task: t.number,
+            user: user.name.clone(),
+            class: match user.class {
+                UserClass::Gs => TaskClass::Gs,
+                UserClass::Be => TaskClass::Be,
+            },
+            handled_as: t.handled,
+            resource: site.map(|s| s.name.clone()),
+            discipline: discipline.map(str::to_owned),
+            created: secs(t.created),
+            released: opt(t.released),
+            arrived: opt(t.arrived),
+            started: opt(t.started),
+            finished: opt(t.finished),
+            returned: opt(t.returned),
+            workload_mi: t.work.get(),
+            deadline: secs(t.deadline),
+            bound: opt(t.bound),
+            backlogged: t.backlogged,
+            outcome,
+            reason,
+        })
     }
+}
+
+/// Registers GS user `u` with the first resource (in scenario order) that serves GS tasks and
+/// admits it, setting aside its queue entries there, and records the registration.
+///
+/// Errors: no such resource refuses it while one exists (an overloaded grid), or its (rho,
+/// sigma) is not a bucket's.
+fn register(
+    u: &UserConfig,
+    sites: &mut [Site],
+    hop: Ticks,
+    user: &mut User,
+    registrations: &mut Vec<(String, String)>,
+) -> Result<()> {
+    let (Some(rho), Some(sigma), Some(imax), Some(knowledge)) =
+        (u.rho_mips, u.sigma_mi, u.max_task_mi, u.knowledge)
+    else {
+        bail!(
+            "GS user {} needs rho_mips, sigma_mi, max_task_mi and knowledge",
+            u.name
+        );
+    };
+    let oversize = u.oversize.unwrap_or(Oversize::Refuse).into();
+    let mut refusals = Vec::new();
+    for (r, site) in sites.iter_mut().enumerate() {
+        if site.kind == ResourceKind::Be {
+            continue;
+        }
+        let mut reg = Registration {
+            weight: u.weight,
+            rho: Mips::new(rho),
+            sigma: Work::new(sigma),
+            imax: Work::new(imax),
+            knowledge: knowledge.into(),
+            oversize,
+            entries: 0,
+        };
+        reg.entries = u
+            .queue_entries
+            .unwrap_or_else(|| default_entries(&site.res, &reg, u, hop));
+        match site.res.register(reg) {
+            Ok(flow) => {
+                let bucket = Bucket::new(Ticks::ZERO, reg.rho, reg.sigma, reg.imax, reg.knowledge)
+                    .map_err(|e| anyhow!("user {}'s (rho, sigma): {e}", u.name))?
+                    .with_oversize(oversize);
+                user.registrations.push(Registered {
+                    resource: r,
+                    flow,
+                    bucket,
+                    entries: usize::from(reg.entries),
+                    waiting: 0,
+                });
+                registrations.push((u.name.clone(), site.name.clone()));
+                return Ok(());
+            }
+            Err(Error::Full) if usize::from(reg.entries) > site.res.be_room() => {
+                refusals.push(format!(
+                    "{}: its {} queue entries are not free",
+                    site.name, reg.entries
+                ))
+            }
+            Err(e) => refusals.push(format!("{}: {e}", site.name)),
+        }
+    }
+    // A GS user with no GS-capable resource at all is handled as best effort (the BE scenario
+    // of Table 6 has none); one that every such resource refuses is an overloaded grid, an
+    // error.
+    if !refusals.is_empty() {
+        bail!(
+            "GS user {} (rho {rho} MIPS, I_max {imax} MI, weight {}) cannot register: {}",
+            u.name,
+            u.weight,
+            refusals.join("; ")
+        );
+    }
+    Ok(())
 }
