@@ -7,7 +7,8 @@
 //!   shards whose run files are judged together); one folder per paper (`kokkinos2009`: seed
 //!   004's grid, presets, bounds and claims).
 //! - [`models`]: the simulated systems, each a scenario schema, a world, records and metrics
-//!   (`grid`: seed 004's grid; `cluster`: trace replay under backfilling).
+//!   (`grid`: seed 004's grid; `cluster`: trace replay under backfilling; `multicloud`: seed
+//!   003's federation of IaaS clouds).
 //! - [`gateway`]: the gateway's solvers and dispatch sequences as a user asks for them (JSON
 //!   problems, option lists).
 //! - [`workload`]: distributions (with their means and variances, and how scenario files

@@ -4,6 +4,8 @@
 //!
 //! - [`grid`]: seed 004's grid (users, a meta-scheduler, resources and links).
 //! - [`cluster`]: one cluster replaying a job trace under a backfilling policy.
+//! - [`multicloud`]: seed 003's federation of IaaS clouds (DAG applications, reservations,
+//!   feedback list scheduling, energy-aware mapping).
 //!
 //! Two layers:
 //! - [`Model`] is the static interface the experiment runner uses: typed scenarios, runs and
@@ -16,6 +18,7 @@
 
 pub mod cluster;
 pub mod grid;
+pub mod multicloud;
 
 use std::fmt::Debug;
 use std::io::Write;
@@ -120,7 +123,7 @@ pub struct Entry {
 }
 
 /// Every model a scenario file can name.
-pub const MODELS: &[Entry] = &[grid::ENTRY];
+pub const MODELS: &[Entry] = &[grid::ENTRY, multicloud::ENTRY];
 
 /// The model of a file without a `model` key.
 pub const DEFAULT_MODEL: &str = grid::Grid::NAME;
@@ -166,7 +169,7 @@ mod tests {
         let e = parse(&other, "c.toml").err().unwrap().to_string();
         assert_eq!(
             e,
-            "c.toml:1:9: model: unknown model `cloud`; the models are: grid"
+            "c.toml:1:9: model: unknown model `cloud`; the models are: grid, multicloud"
         );
     }
 }
