@@ -5,6 +5,7 @@
 
 pub mod backfill;
 pub mod bounds;
+pub mod dag;
 pub mod reproduce;
 pub mod run;
 pub mod sequence;
@@ -48,6 +49,8 @@ pub enum Command {
     Presets,
     /// Reproduce a paper's experiments: tables against the paper's claims, CSV and SVG plots.
     Reproduce(reproduce::ReproduceArgs),
+    /// List and schedule one DAG application by hand (seed 003: CNPT, CLS, CMMS, DCLS, DCMMS).
+    Dag(dag::DagArgs),
 }
 
 /// Runs one command line, writing its output to `out`.
@@ -63,6 +66,7 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<()> {
         Command::Run(args) => run::exec(args, out),
         Command::Presets => presets(out),
         Command::Reproduce(args) => reproduce::exec(args, out),
+        Command::Dag(args) => dag::exec(args, out),
     }
 }
 

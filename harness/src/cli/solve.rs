@@ -61,7 +61,10 @@ fn read_input(path: &Path) -> Result<String> {
     }
 }
 
-fn parse<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T> {
+/// The JSON of `path` (`-`: standard input) as a `T`.
+///
+/// Errors: an unreadable input, or JSON serde refuses (located).
+pub(super) fn parse<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T> {
     let text = read_input(path)?;
     serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))
 }

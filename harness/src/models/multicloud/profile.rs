@@ -109,8 +109,9 @@ impl Profile {
         resume: Ticks,
         promises: impl Iterator<Item = Promise>,
     ) -> Result<()> {
-        *self.all = Plan::new(self.nodes)?;
-        *self.reserved = Plan::new(self.nodes)?;
+        for table in [&mut self.all, &mut self.reserved] {
+            clear(table, self.nodes)?;
+        }
         for l in leases.leases() {
             let Some(h) = l.hold() else { continue };
             let start = h.start.max(now);
@@ -139,4 +140,15 @@ impl Profile {
         }
         Ok(())
     }
+}
+
+/// Empties `table`. Every hold of a profile ends before the end of time, so forgetting the
+/// history before `Ticks::MAX` drops every breakpoint in place (no 256 KiB table is built and
+/// moved); a table that still holds something is replaced.
+fn clear(table: &mut Plan, nodes: u32) -> Result<()> {
+    table.forget_before(Ticks::MAX);
+    if !table.is_empty() {
+        *table = Plan::new(nodes)?;
+    }
+    Ok(())
 }

@@ -71,8 +71,9 @@ struct Cloud {
     servers: Box<Racks>,
     leases: Box<Leases>,
     profile: Profile,
-    /// The instant the profile was built at, unless the cloud changed since.
-    built: Option<Ticks>,
+    /// Whether the profile was built since the cloud last changed (a lease event, a
+    /// submission, a promise made or dropped).
+    fresh: bool,
     /// Live leases' tasks.
     tasks: BTreeMap<LeaseId, (usize, TaskId)>,
     /// Tasks placed here and not yet submitted, by (planned start, application, task).
@@ -183,7 +184,7 @@ impl<'s> World<'s> {
                         .map_err(|e| anyhow!("clouds[{i}]: leases: {e}"))?,
                 ),
                 profile: Profile::new(nodes)?,
-                built: None,
+                fresh: false,
                 tasks: BTreeMap::new(),
                 promised: BTreeSet::new(),
                 wake: None,
@@ -314,7 +315,7 @@ impl<'s> World<'s> {
     fn refresh(&mut self, now: Ticks) -> Result<()> {
         let resume = self.image;
         for c in 0..self.clouds.len() {
-            if self.clouds[c].built == Some(now) {
+            if self.clouds[c].fresh {
                 continue;
             }
             let promises: Vec<Promise> = self.clouds[c]
@@ -332,7 +333,7 @@ impl<'s> World<'s> {
                 .profile
                 .rebuild(now, &cloud.leases, resume, promises.into_iter())
                 .with_context(|| format!("cloud {}", cloud.name))?;
-            cloud.built = Some(now);
+            cloud.fresh = true;
         }
         Ok(())
     }
@@ -378,7 +379,13 @@ impl<'s> World<'s> {
                 }
                 Ok(())
             }
-            Err(e) => self.abort(now, a, format!("no placement: {e}")),
+            Err(e) => {
+                // The decisions held before the failure are in the profiles: rebuild them.
+                for cloud in &mut self.clouds {
+                    cloud.fresh = false;
+                }
+                self.abort(now, a, format!("no placement: {e}"))
+            }
         }
     }
 
@@ -461,7 +468,7 @@ impl<'s> World<'s> {
             self.submit(now, a, v)
         } else {
             self.clouds[c].promised.insert((start, a, v));
-            self.clouds[c].built = None;
+            self.clouds[c].fresh = false;
             Ok(())
         }
     }
@@ -521,7 +528,7 @@ impl<'s> World<'s> {
         let planned_start = t.planned_start;
         let cloud = &mut self.clouds[c];
         cloud.promised.remove(&(planned_start, a, v));
-        cloud.built = None;
+        cloud.fresh = false;
         let mut events = Vec::new();
         let id = cloud
             .leases
@@ -545,7 +552,7 @@ impl<'s> World<'s> {
         if events.is_empty() {
             return Ok(());
         }
-        self.clouds[c].built = None;
+        self.clouds[c].fresh = false;
         self.clouds[c].account(now);
         let mut reserved: Vec<Start> = Vec::new();
         let mut best_effort: Vec<Start> = Vec::new();
@@ -734,7 +741,7 @@ impl<'s> World<'s> {
             if let Some(c) = t.cloud {
                 let key = (t.planned_start, a, v);
                 self.clouds[c].promised.remove(&key);
-                self.clouds[c].built = None;
+                self.clouds[c].fresh = false;
             }
             self.end_task(now, a, v, Outcome::Rejected, Some(reason.clone()));
         }
