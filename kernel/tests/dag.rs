@@ -5,7 +5,8 @@
 //!   makespan 22 against CMMS 23) and the Fig. 5 feedback example (task k goes to C under CLS
 //!   and to A under DCLS for alpha >= 0.25, to C for alpha = 0.2).
 //! - Properties on random DAGs of up to 64 tasks: the CNPT listing holds every task exactly once
-//!   in a topological order; EST <= LST and every exit is critical; CLS and CMMS equal the plain
+//!   in a topological order; EST <= LST and every exit is critical; on DAGs of up to 10 tasks,
+//!   EST and LST equal their definitions over every path (brute force); CLS and CMMS equal the plain
 //!   Algorithms 2-3 that ask every question at every step (`qosgate_testkit::dagsched`), with
 //!   and without feedback factors, on clouds that run one task at a time and on clouds of many
 //!   VMs answering from slot tables; every schedule respects precedence; and alpha = 0 makes
@@ -302,6 +303,35 @@ proptest! {
         prop_assert!(dag.exits().is_subset(prio.critical()), "an exit is not critical");
         let listing = cnpt(&dag, &prio).unwrap();
         dagsched::listing(&dag, &listing).map_err(TestCaseError::fail)?;
+    }
+
+    #[test]
+    fn est_and_lst_equal_their_definitions_over_every_path(
+        case in case(10),
+        at in proptest::collection::vec(0u64..=30, MAX_TASKS),
+    ) {
+        let dag = case.dag();
+        let mut times = [Ticks::ZERO; MAX_TASKS];
+        for (t, &a) in times.iter_mut().zip(&at) {
+            *t = Ticks::new(a);
+        }
+        let prio = Priorities::new(&dag, &times).unwrap();
+        let at = |v: TaskId| at[usize::from(v)];
+        // EST(v): the longest path from an entry to v, v's own time excluded.
+        fn longest_to(dag: &Dag, at: &dyn Fn(TaskId) -> u64, v: TaskId) -> u64 {
+            dag.preds(v).iter().map(|u| longest_to(dag, at, u) + at(u)).max().unwrap_or(0)
+        }
+        // LST(v): over every path v -> ... -> exit, EST(exit) minus the times before the exit.
+        fn latest(dag: &Dag, at: &dyn Fn(TaskId) -> u64, v: TaskId) -> u64 {
+            if dag.succs(v).is_empty() {
+                return longest_to(dag, at, v);
+            }
+            dag.succs(v).iter().map(|s| latest(dag, at, s) - at(v)).min().unwrap()
+        }
+        for v in dag.tasks().iter() {
+            prop_assert_eq!(prio.est(v).get(), longest_to(&dag, &at, v), "EST({})", v);
+            prop_assert_eq!(prio.lst(v).get(), latest(&dag, &at, v), "LST({})", v);
+        }
     }
 
     #[test]

@@ -73,7 +73,7 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<()> {
 /// `qosgate presets`: one line per preset, its name then its description.
 fn presets(out: &mut dyn Write) -> Result<()> {
     for s in crate::experiments::presets()? {
-        writeln!(out, "{:<24} {}", s.name(), s.description()).context("writing the list")?;
+        writeln!(out, "{:<28} {}", s.name(), s.description()).context("writing the list")?;
     }
     out.flush().context("writing output")
 }

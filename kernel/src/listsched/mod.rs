@@ -192,7 +192,8 @@ impl<'a, const K: usize> Scheduler<'a, K> {
     ///
     /// Errors (nothing recorded): [`Error::NotFree`] if no cloud can take the next task
     /// (CLS) or any ready task (CMMS); [`Error::Overflow`] if a planned finish exceeds
-    /// `Ticks::MAX`; any error of [`Clouds::hold`].
+    /// `Ticks::MAX`; any error of [`Clouds::hold`]. ([`Error::Full`] cannot occur: a decision
+    /// is only taken for a task not yet assigned, at most 64 of them.)
     pub fn step(&mut self, clouds: &mut impl Clouds) -> Result<Option<Decision>, Error> {
         if self.is_done() {
             return Ok(None);
