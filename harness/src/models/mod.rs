@@ -144,6 +144,27 @@ pub fn parse(text: &str, origin: &str) -> Result<Box<dyn AnyScenario>> {
     }
 }
 
+/// Writes one JSON object per line to `path` (`qosgate run --events`): each of `lines`.
+///
+/// Errors: the file cannot be created or written, or a line cannot be rendered (the file
+/// named).
+pub fn write_json_lines<T: Serialize>(
+    path: &Path,
+    lines: impl IntoIterator<Item = T>,
+) -> Result<()> {
+    let file =
+        std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
+    let mut w = std::io::BufWriter::new(file);
+    for line in lines {
+        serde_json::to_writer(&mut w, &line)
+            .with_context(|| format!("rendering a line of {}", path.display()))?;
+        w.write_all(b"\n")
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    w.flush()
+        .with_context(|| format!("writing {}", path.display()))
+}
+
 /// Reads and parses the scenario file at `path` ([`parse`]).
 ///
 /// Errors: the file cannot be read (the path is named), or any error of [`parse`].

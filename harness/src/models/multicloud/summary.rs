@@ -12,8 +12,8 @@
 //! - `--out DIR`: `summary.json` (what `--json` prints) and `apps.csv` (every application of
 //!   every replication).
 
-use std::fs::{self, File};
-use std::io::{BufWriter, Write};
+use std::fs;
+use std::io::Write;
 use std::path::Path;
 
 use anyhow::{Context, Result};
@@ -149,21 +149,13 @@ fn render(s: &Summary) -> String {
 }
 
 fn write_events(path: &Path, runs: &[Run]) -> Result<()> {
-    let file = File::create(path).with_context(|| format!("creating {}", path.display()))?;
-    let mut w = BufWriter::new(file);
-    for (k, run) in runs.iter().enumerate() {
-        for record in &run.tasks {
-            let line = Line {
-                replication: k as u32,
-                record,
-            };
-            serde_json::to_writer(&mut w, &line).context("rendering an event")?;
-            w.write_all(b"\n")
-                .with_context(|| format!("writing {}", path.display()))?;
-        }
-    }
-    w.flush()
-        .with_context(|| format!("writing {}", path.display()))
+    let lines = runs.iter().enumerate().flat_map(|(k, run)| {
+        run.tasks.iter().map(move |record| Line {
+            replication: k as u32,
+            record,
+        })
+    });
+    models::write_json_lines(path, lines)
 }
 
 fn write_apps_csv(path: &Path, runs: &[Run]) -> Result<()> {
