@@ -8,7 +8,8 @@
 //!   004's grid, presets, bounds and claims).
 //! - [`models`]: the simulated systems, each a scenario schema, a world, records and metrics
 //!   (`grid`: seed 004's grid; `cluster`: trace replay under backfilling; `leases`: lease
-//!   workload replay through the kernel's lease manager).
+//!   workload replay through the kernel's lease manager; `multicloud`: seed 003's federation of
+//!   IaaS clouds).
 //! - [`gateway`]: the gateway's solvers and dispatch sequences as a user asks for them (JSON
 //!   problems, option lists).
 //! - [`workload`]: distributions (with their means and variances, and how scenario files

@@ -350,7 +350,8 @@ fn qosgate_presets_lists_the_table_6_scenarios() {
     ] {
         assert!(listed.contains(&name), "{name} missing from:\n{out}");
     }
-    assert_eq!(listed.len(), presets::names().len(), "{out}");
+    let seed004 = listed.iter().filter(|n| n.starts_with("kokkinos2009-"));
+    assert_eq!(seed004.count(), presets::names().len(), "{out}");
 }
 
 #[test]

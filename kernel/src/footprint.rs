@@ -12,9 +12,12 @@ use crate::allocate::Allocation;
 use crate::backfill::Backfill;
 use crate::broker::Routing;
 use crate::bucket::Bucket;
+use crate::dag::{Dag, Listing};
 use crate::dispatch::{Bernoulli, Billiard, Rtdp};
 use crate::fairq::FairQueue;
 use crate::lease::Manager;
+use crate::listsched::{Etm, Feedback, Scheduler};
+use crate::mapping::Servers;
 use crate::meta::MetaScheduler;
 use crate::registry::Registry;
 use crate::resource::Resource;
@@ -46,9 +49,13 @@ pub type ReferenceBackfill = Backfill<CLUSTER_JOBS, { 2 * CLUSTER_JOBS + 2 }>;
 pub type ReferenceLeases = Manager<CLUSTER_JOBS, { 2 * CLUSTER_JOBS }>;
 /// A best-effort meta-scheduler over the reference grid.
 pub type ReferenceMeta = MetaScheduler<USERS, QUEUE, RESOURCES>;
+/// Clouds of a federation in the reference configuration (seed 003 has three).
+pub const CLOUDS: usize = 3;
+/// Servers of one cloud in the reference configuration (seed 003's Thunder has 1,024).
+pub const SERVERS: usize = 1024;
 
 /// `(structure, bytes)` for each kernel structure in the reference configuration.
-pub const SIZES: [(&str, usize); 13] = [
+pub const SIZES: [(&str, usize); 19] = [
     ("Bucket (one per user and resource)", size_of::<Bucket>()),
     ("Registry<64>", size_of::<ReferenceRegistry>()),
     (
@@ -86,6 +93,15 @@ pub const SIZES: [(&str, usize); 13] = [
         "Manager<64 leases, 128 breakpoints> (one cluster)",
         size_of::<ReferenceLeases>(),
     ),
+    ("Dag (64 tasks)", size_of::<Dag>()),
+    ("Listing (64 tasks)", size_of::<Listing>()),
+    ("Etm<3 clouds>", size_of::<Etm<CLOUDS>>()),
+    (
+        "Scheduler<3 clouds> (one application)",
+        size_of::<Scheduler<'static, CLOUDS>>(),
+    ),
+    ("Feedback<3 clouds>", size_of::<Feedback<CLOUDS>>()),
+    ("Servers<1024> (one cloud)", size_of::<Servers<SERVERS>>()),
 ];
 
 #[cfg(test)]

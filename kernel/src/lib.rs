@@ -30,6 +30,13 @@
 //! - [`lease`]: local, external (four types) and advance-reservation leases, with Haizea's
 //!   preemption timing.
 //!
+//! # DAG applications over clouds (seed 003)
+//! - [`dag`]: an application of up to 64 tasks, its EST / LST, critical nodes and CNPT listing.
+//! - [`listsched`]: CLS, CMMS and their feedback forms DCLS, DCMMS over `K` clouds, and the
+//!   feedback factors.
+//! - [`mapping`]: a cloud's leases onto its servers: the energy-aware Algorithms 4-5,
+//!   first-fit and worst-fit.
+//!
 //! # Errors
 //! One rule (stated in full in [`error`]): the state machines (bucket, registry, fair queue,
 //! resource, meta-scheduler, slots, backfill, leases, preemption), the bound calculus and the
@@ -52,12 +59,15 @@ pub mod bound;
 pub mod broker;
 pub mod bucket;
 mod check;
+pub mod dag;
 pub mod dispatch;
 pub mod error;
 pub mod fairq;
 pub mod footprint;
 mod heap;
 pub mod lease;
+pub mod listsched;
+pub mod mapping;
 pub mod meta;
 mod pool;
 pub mod preempt;

@@ -5,6 +5,7 @@
 
 pub mod backfill;
 pub mod bounds;
+pub mod dag;
 pub mod leases;
 pub mod reproduce;
 pub mod run;
@@ -51,6 +52,8 @@ pub enum Command {
     Presets,
     /// Reproduce a paper's experiments: tables against the paper's claims, CSV and SVG plots.
     Reproduce(reproduce::ReproduceArgs),
+    /// List and schedule one DAG application by hand (seed 003: CNPT, CLS, CMMS, DCLS, DCMMS).
+    Dag(dag::DagArgs),
 }
 
 /// Runs one command line, writing its output to `out`.
@@ -67,13 +70,14 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<()> {
         Command::Run(args) => run::exec(args, out),
         Command::Presets => presets(out),
         Command::Reproduce(args) => reproduce::exec(args, out),
+        Command::Dag(args) => dag::exec(args, out),
     }
 }
 
 /// `qosgate presets`: one line per preset, its name then its description.
 fn presets(out: &mut dyn Write) -> Result<()> {
     for s in crate::experiments::presets()? {
-        writeln!(out, "{:<24} {}", s.name(), s.description()).context("writing the list")?;
+        writeln!(out, "{:<28} {}", s.name(), s.description()).context("writing the list")?;
     }
     out.flush().context("writing output")
 }

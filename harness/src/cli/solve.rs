@@ -49,7 +49,7 @@ pub fn exec(cmd: &SolveCommand, out: &mut dyn Write) -> Result<()> {
 }
 
 /// The problem in `path`, or on standard input for `-` ([`parse_input`]).
-fn parse<T: DeserializeOwned>(path: &Path) -> Result<T> {
+pub(super) fn parse<T: DeserializeOwned>(path: &Path) -> Result<T> {
     if path.as_os_str() == "-" {
         let mut bytes = Vec::new();
         std::io::stdin()

@@ -15,6 +15,7 @@
 //! A new paper is a folder here with a type implementing [`Experiment`] and a line in
 //! [`PAPERS`] (docs/adding-a-paper.md walks through it).
 
+pub mod gandhimathi2013;
 pub mod kokkinos2009;
 pub mod runfile;
 pub mod runner;
@@ -250,7 +251,10 @@ fn timing<E: Experiment>(
 }
 
 /// Every paper `qosgate reproduce` knows, in the order `all` runs them.
-pub const PAPERS: &[&dyn Paper] = &[&kokkinos2009::Kokkinos2009];
+pub const PAPERS: &[&dyn Paper] = &[
+    &kokkinos2009::Kokkinos2009,
+    &gandhimathi2013::Gandhimathi2013,
+];
 
 /// The paper with id `id`.
 ///

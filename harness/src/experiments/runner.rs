@@ -57,6 +57,28 @@ impl<M> Runs<M> {
         b: &impl std::fmt::Debug,
         f: impl Fn(&M) -> Option<f64>,
     ) -> Option<Estimate> {
+        self.paired(a, b, f, |x, y| Some(x - y))
+    }
+
+    /// The estimate of `f(a) / f(b)` over paired replications, as [`Runs::difference`] pairs
+    /// them (a replication where `f(b)` is 0 is left out).
+    pub fn ratio(
+        &self,
+        a: &impl std::fmt::Debug,
+        b: &impl std::fmt::Debug,
+        f: impl Fn(&M) -> Option<f64>,
+    ) -> Option<Estimate> {
+        self.paired(a, b, f, |x, y| (y != 0.0).then(|| x / y))
+    }
+
+    /// `combine(f(a), f(b))` over paired replications.
+    fn paired(
+        &self,
+        a: &impl std::fmt::Debug,
+        b: &impl std::fmt::Debug,
+        f: impl Fn(&M) -> Option<f64>,
+        combine: impl Fn(f64, f64) -> Option<f64>,
+    ) -> Option<Estimate> {
         let (a, b) = (self.0.get(&key(a))?, self.0.get(&key(b))?);
         let n = if a.len() == 1 || b.len() == 1 {
             a.len().max(b.len())
@@ -64,7 +86,7 @@ impl<M> Runs<M> {
             a.len().min(b.len())
         };
         let samples: Vec<f64> = (0..n)
-            .filter_map(|k| Some(f(pick(a, k))? - f(pick(b, k))?))
+            .filter_map(|k| combine(f(pick(a, k))?, f(pick(b, k))?))
             .collect();
         Estimate::of(&samples)
     }

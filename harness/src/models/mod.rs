@@ -6,6 +6,8 @@
 //! - [`cluster`]: one cluster replaying a job trace under a backfilling policy.
 //! - [`leases`]: one cluster replaying a lease workload (Haizea's LWF) through the kernel's
 //!   lease manager.
+//! - [`multicloud`]: seed 003's federation of IaaS clouds (DAG applications, reservations,
+//!   feedback list scheduling, energy-aware mapping).
 //!
 //! Two layers:
 //! - [`Model`] is the static interface the experiment runner uses: typed scenarios, runs and
@@ -19,6 +21,7 @@
 pub mod cluster;
 pub mod grid;
 pub mod leases;
+pub mod multicloud;
 
 use std::fmt::Debug;
 use std::io::Write;
@@ -123,7 +126,7 @@ pub struct Entry {
 }
 
 /// Every model a scenario file can name.
-pub const MODELS: &[Entry] = &[grid::ENTRY];
+pub const MODELS: &[Entry] = &[grid::ENTRY, multicloud::ENTRY];
 
 /// The model of a file without a `model` key.
 pub const DEFAULT_MODEL: &str = grid::Grid::NAME;
@@ -142,6 +145,27 @@ pub fn parse(text: &str, origin: &str) -> Result<Box<dyn AnyScenario>> {
             MODELS.iter().map(|m| m.name).collect::<Vec<_>>().join(", ")
         ),
     }
+}
+
+/// Writes one JSON object per line to `path` (`qosgate run --events`): each of `lines`.
+///
+/// Errors: the file cannot be created or written, or a line cannot be rendered (the file
+/// named).
+pub fn write_json_lines<T: Serialize>(
+    path: &Path,
+    lines: impl IntoIterator<Item = T>,
+) -> Result<()> {
+    let file =
+        std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
+    let mut w = std::io::BufWriter::new(file);
+    for line in lines {
+        serde_json::to_writer(&mut w, &line)
+            .with_context(|| format!("rendering a line of {}", path.display()))?;
+        w.write_all(b"\n")
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    w.flush()
+        .with_context(|| format!("writing {}", path.display()))
 }
 
 /// Reads and parses the scenario file at `path` ([`parse`]).
@@ -169,7 +193,7 @@ mod tests {
         let e = parse(&other, "c.toml").err().unwrap().to_string();
         assert_eq!(
             e,
-            "c.toml:1:9: model: unknown model `cloud`; the models are: grid"
+            "c.toml:1:9: model: unknown model `cloud`; the models are: grid, multicloud"
         );
     }
 }

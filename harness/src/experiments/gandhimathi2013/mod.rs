@@ -1,0 +1,210 @@
+//! `qosgate reproduce gandhimathi2013`: the experiments of seed 003 Sec. IV (Gandhimathi et al.
+//! 2013, a reprint of Li et al., JPDC 72 (2012) 666-677 without its figures): Figs. 7-8,
+//! Table 3, Tables 4-5 and Figs. 9-10, measured on the multi-cloud model
+//! ([`crate::models::multicloud`]) and set against the paper's claims.
+//!
+//! # The set-up (Sec. 4.1, Table 2, SPEC-NOTES N13-N15)
+//! Three clouds: Thunder (1,024 servers of 4 cores, performance 1), Atlas (1,152 of 8, 0.85) and
+//! uBGL (1,024 of 2, 0.50). Each receives the applications of its own trace: LLNL Thunder's
+//! and Atlas's cleaned logs, and, for uBGL (whose log is not at hand), NASA Ames' iPSC/860 log
+//! scaled 16 times to its 2,048 processors. Jobs in submit order are cut into applications of
+//! `U{1..64}` jobs with N15's random DAG shape; 20 % of the applications are advance
+//! reservations (entry tasks asked within 30 min of arrival, later tasks zero-notice); SI/b =
+//! 1 s, datasets 8,000 s away (1 TB at 1 Gb/s); server power 1 active, 0.3 idle. "Loose" keeps
+//! the trace's gaps between applications, "tight" divides them by 100 (Table 3: by 1, 20, ...,
+//! 100). Each variant runs [`Gandhimathi2013::DEFAULT_REPLICATIONS`](Experiment::DEFAULT_REPLICATIONS)
+//! replications (N15: 10), seeds 2013 + k; replication `k` of every variant sees the same
+//! applications (common random numbers), so comparisons are paired over replications.
+//!
+//! The traces are the compiled cut-downs (the first 1,000 lines of each: 994, 835 and 989
+//! usable jobs, about 5, 12 and 7 days of arrivals); with `QOSGATE_TRACES` naming the directory
+//! of the full traces they are read from there, and `QOSGATE_TRACE_JOBS=N` takes the first `N`
+//! jobs of each (the real reproduction over longer windows; the same window gives the same
+//! numbers from either source).
+//!
+//! # The claims and the criteria
+//! Every statement is judged from the runs; each criterion is printed with its verdict and the
+//! numbers. "A below B" means the 95 % interval of the paired difference A - B (replication
+//! `k` against replication `k`) lies below 0, "A not above B" that it reaches 0 or below.
+//!
+//! 1. **Figs. 7-8** (FCFS, and DCLS and DCMMS at alpha 0, 0.2, ..., 1; loose and tight): (a)
+//!    DCMMS is not above DCLS nor FCFS at any point; (b) DCLS is not above FCFS at any point;
+//!    (c) loose: every alpha > 0 is within its interval of alpha = 0, for both; (d) tight: for
+//!    both, some alpha > 0 is below alpha = 0.
+//! 2. **Table 3** (DLS, FDLS, DMMS, FDMMS: alpha 0 and 1 at gap divisors 1, 20, 40, 60, 80,
+//!    100): the improvement `100 (1 - T(alpha 1) / T(alpha 0))` (paired ratio) (a) increases
+//!    strictly along the divisors for both, as printed; (b) is above 0 at 100 (interval).
+//! 3. **Tables 4-5** (FCFS, DCLS, DCMMS at alpha 0.8; 0, 20, 50, 80, 100 % reservations; loose
+//!    and tight), the ratio `T / T(FCFS)` (paired): (a) below 1 (interval) everywhere; (b) its
+//!    mean falls strictly with the share of reservations; (c) is lower tight than loose at
+//!    every share; (d) DCMMS's is at most DCLS's everywhere.
+//! 4. **Figs. 9-10** (the three schedulers at alpha 0.8 under the energy-aware, first-fit and
+//!    worst-fit mappings; loose and tight): (a) DCLS and DCMMS below FCFS in energy; the
+//!    energy-aware mapping below (b) first-fit and (c) worst-fit for every scheduler; (d) the
+//!    mappings give identical execution times (the lease manager decides every time).
+//!
+//! # Choices where the paper is silent
+//! N15's FCFS (each ready task, in (arrival, task) order, to the cloud where it can start
+//! earliest; the verdicts that compare with FCFS say that this definition decides them), MLIP
+//! preemption, the planning profiles ([`crate::models::multicloud::profile`]), and the trace
+//! windows above. The paper prints Table 3 without units; the figures give hours.
+//!
+//! # Files
+//! - [`params`]: the paper's numbers and N15's choices.
+//! - [`presets`]: [`presets::Variant`] and the presets.
+//! - `measure.rs`: what the claims share.
+//! - `fig7_8.rs`, `table3.rs`, `tables4_5.rs`, `energy.rs`: one claim each.
+
+mod energy;
+mod fig7_8;
+mod measure;
+pub mod params;
+pub mod presets;
+mod table3;
+mod tables4_5;
+
+use anyhow::Result;
+
+use super::{Experiment, Part};
+use crate::models::AnyScenario;
+use crate::models::multicloud::Multicloud;
+use crate::models::multicloud::scenario::{Scenario, TraceSource};
+use crate::report::{Mode, Parameters};
+use presets::Variant;
+
+/// Seed 003 Sec. IV ([`Experiment`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Gandhimathi2013;
+
+impl Experiment for Gandhimathi2013 {
+    type Model = Multicloud;
+    type Variant = Variant;
+
+    const ID: &'static str = "gandhimathi2013";
+    const TITLE: &'static str = "seed 003 Sec. IV";
+    /// N15: 10 seeds.
+    const DEFAULT_REPLICATIONS: u32 = presets::REPLICATIONS;
+
+    fn parts(&self) -> Vec<Part<Self>> {
+        vec![
+            Part {
+                id: "claim1",
+                figures: &["fig7", "fig8"],
+                variants: fig7_8::variants(),
+                judge: fig7_8::judge,
+            },
+            Part {
+                id: "claim2",
+                figures: &["table3", "table3-improvement"],
+                variants: table3::variants(),
+                judge: table3::judge,
+            },
+            Part {
+                id: "claim3",
+                figures: &["table4", "table5"],
+                variants: tables4_5::variants(),
+                judge: tables4_5::judge,
+            },
+            Part {
+                id: "claim4",
+                figures: &["fig9", "fig10"],
+                variants: energy::variants(),
+                judge: energy::judge,
+            },
+        ]
+    }
+
+    fn parameters(&self) -> Vec<Parameters> {
+        let sources: Vec<String> = params::DATA_CENTERS
+            .iter()
+            .enumerate()
+            .map(|(i, d)| {
+                let source = match crate::models::multicloud::traces::preferred(d.trace) {
+                    TraceSource::Builtin(_) => "the compiled cut-down".to_owned(),
+                    TraceSource::File(p) => p.display().to_string(),
+                };
+                format!(
+                    "{}: {} jobs of {} ({source})",
+                    d.name,
+                    params::jobs(i),
+                    d.trace.file_name()
+                )
+            })
+            .collect();
+        vec![Parameters {
+            mode: Mode::Literal,
+            description: format!(
+                "The paper's set-up as printed (Sec. 4.1, Table 2): Thunder 1,024 x 4 cores \
+                 (performance 1), Atlas 1,152 x 8 (0.85), uBGL 1,024 x 2 (0.50), each fed by \
+                 its trace (uBGL: NASA iPSC/860 scaled 16x, its own log not being at hand); \
+                 applications of 1-64 jobs; 20 % advance reservations asked within 30 min; 1 \
+                 TB datasets over 1 Gb/s (8,000 s); gaps / 1 (loose) or / 100 (tight); alpha \
+                 0.8 in Tables 4-5 and Figs. 9-10. Where the paper is silent (SPEC-NOTES N15): \
+                 FCFS places each ready task where it can start earliest; DAG shape (entry \
+                 10 %, else 1-3 predecessors); SI/b 1 s; power 1 active, 0.3 idle; MLIP \
+                 preemption; suspend and resume 1 s each. Traces: {}.",
+                sources.join("; ")
+            ),
+        }]
+    }
+
+    fn scenario(&self, variant: &Variant) -> Result<Scenario> {
+        variant.scenario()
+    }
+
+    fn presets(&self) -> Result<Vec<Box<dyn AnyScenario>>> {
+        Ok(presets::presets()?
+            .into_iter()
+            .map(|s| Box::new(s) as Box<dyn AnyScenario>)
+            .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiments::Runs;
+    use crate::models::multicloud::traces;
+
+    #[test]
+    fn a_claim_without_measurements_never_holds() {
+        let runs = Runs::empty();
+        for p in Gandhimathi2013.parts() {
+            for v in (p.judge)(&runs).verdicts {
+                assert!(!v.holds, "{} holds without data: {}", v.claim, v.evidence);
+            }
+        }
+    }
+
+    #[test]
+    fn every_part_names_the_figures_its_judge_draws() {
+        let runs = Runs::empty();
+        for p in Gandhimathi2013.parts() {
+            let drawn: Vec<&str> = (p.judge)(&runs).figures.iter().map(|f| f.id).collect();
+            assert_eq!(drawn, p.figures, "part {}", p.id);
+        }
+    }
+
+    #[test]
+    fn every_variant_is_simulated_once() {
+        let mut keys: Vec<String> = Vec::new();
+        for v in Gandhimathi2013.parts().iter().flat_map(|p| &p.variants) {
+            let k = format!("{v:?}");
+            if !keys.contains(&k) {
+                keys.push(k);
+            }
+        }
+        // Figs. 7-8: 2 x (1 + 2 x 6) = 26. Table 3: 6 x 4 = 24, of which 8 are Figs. 7-8's
+        // (divisors 1 and 100, alpha 0 and 1). Tables 4-5: 2 x 5 x 3 = 30, of which 6 are Figs.
+        // 7-8's (20 %). Figs. 9-10: 2 x 3 x 3 = 18, of which 6 (energy-aware) are Tables 4-5's.
+        assert_eq!(keys.len(), 26 + 16 + 24 + 12);
+    }
+
+    #[test]
+    fn the_cut_downs_hold_the_jobs_the_windows_take() {
+        for d in params::DATA_CENTERS {
+            let trace = traces::load(&TraceSource::Builtin(d.trace)).unwrap();
+            assert_eq!(trace.jobs.len(), d.cut_down_jobs as usize, "{}", d.name);
+        }
+    }
+}

@@ -1,0 +1,382 @@
+//! Multi-cloud scenario files (seed 003): what `qosgate run` simulates for `model =
+//! "multicloud"`, in TOML. The format, key by key, is in `docs/multicloud-scenarios.md`.
+//!
+//! A scenario names the clouds (servers, VMs per server, per-core performance, the job trace
+//! each one's applications come from), how applications are built from the traces (DAG shape,
+//! the share of advance reservations, the arrival-gap divisor), the scheduler (FCFS, DCLS or
+//! DCMMS with its feedback weight alpha), the server mapping, the transfer times and the
+//! servers' power. Seconds are decimal numbers.
+//!
+//! - [`parse`] reads and checks a file (every problem as `file:line:column: key: what is
+//!   wrong`); [`validate`] runs the same checks on a scenario built in code (the presets).
+//! - [`to_toml`] writes a scenario that [`parse`] reads back unchanged.
+//! - [`TraceSource`]: a trace compiled into the binary (the cut-downs of `data/traces/`) or a
+//!   file.
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use serde::{Deserialize, Serialize};
+
+use super::capacity;
+use crate::config::{self, Problem, Problems};
+
+/// The longest time a scenario may state, seconds (about 31.7 years): far beyond any trace
+/// window, and small enough that every sum of a few times stays exact in ticks.
+pub const MAX_SECONDS: f64 = 1e9;
+
+/// A scenario.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Its name (presets: `gandhimathi2013-dcmms-loose`, ...).
+    pub name: String,
+    /// What it is, one line.
+    #[serde(default)]
+    pub description: String,
+    /// Seed of the first replication; replication `k` uses `seed + k`.
+    pub seed: u64,
+    /// Independent replications.
+    pub replications: u32,
+    /// Who decides where each task runs.
+    pub scheduler: SchedulerKind,
+    /// The feedback weight of DCLS and DCMMS, `0 ..= 1` (0: CLS and CMMS). Unused by FCFS.
+    pub alpha: f64,
+    /// How a cloud maps its leases onto servers.
+    pub mapping: MappingKind,
+    /// How a reservation picks the best-effort leases it preempts.
+    pub preemption: PreemptionKind,
+    /// Share of the applications that are advance reservations, `0 ..= 1`.
+    pub ar_share: f64,
+    /// An AR application's entry tasks ask to start at a uniform instant in `(0,
+    /// ar_notice_max_s]` after it arrives, seconds (the paper: 30 min).
+    pub ar_notice_max_s: f64,
+    /// Arrival gaps are divided by this, `>= 1` (1: "loose", 100: "tight").
+    pub gap_divisor: f64,
+    /// Image transfer time `SI/b`, seconds: added to every task's run, and the time to suspend
+    /// (store the image) and to resume (reload it) a best-effort lease.
+    pub image_s: f64,
+    /// Dataset transfer time `MS/S_c`, seconds: before an application's first task on a cloud
+    /// other than its origin can start there.
+    pub dataset_s: f64,
+    /// Power of one server.
+    pub power: Power,
+    /// How jobs are grouped into applications.
+    pub dag: DagShape,
+    /// The clouds (1 to 3); the applications of cloud `i`'s trace are submitted to cloud `i`.
+    pub clouds: Vec<CloudConfig>,
+}
+
+/// The scheduler of every cloud's manager.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SchedulerKind {
+    /// SPEC-NOTES N15's baseline: each task, when ready, to the cloud where it can start
+    /// earliest, in (application arrival, task) order.
+    Fcfs,
+    /// DCLS: the cloud list scheduling of Algorithm 2 at the application's arrival, with the
+    /// feedback factors (CLS at `alpha = 0`).
+    Dcls,
+    /// DCMMS: the cloud min-min scheduling of Algorithm 3, with the feedback factors (CMMS at
+    /// `alpha = 0`).
+    Dcmms,
+}
+
+/// The local mapping of leases onto servers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MappingKind {
+    /// Algorithms 4-5 (SPEC-NOTES N14).
+    EnergyAware,
+    /// Servers in index order.
+    FirstFit,
+    /// Each VM on the server with the most free VMs.
+    WorstFit,
+}
+
+/// The choice among sets of best-effort leases a reservation could preempt (seed 001's
+/// policies; seed 003 names none).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PreemptionKind {
+    /// Fewest leases.
+    Mlip,
+    /// Median overhead, then fewest leases.
+    Moml,
+    /// Least overhead.
+    Mov,
+}
+
+/// Power drawn by one server, in any unit (the reports give energy in that unit times
+/// seconds); the paper gives none (N15).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Power {
+    /// While it hosts at least one VM.
+    pub active: f64,
+    /// While it hosts none.
+    pub idle: f64,
+}
+
+/// How consecutive jobs of a trace become an application (SPEC-NOTES N15).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DagShape {
+    /// Jobs per application: uniform on `1 ..= max_tasks` (at most 64).
+    pub max_tasks: u8,
+    /// Each task after the first is an entry task with this probability.
+    pub entry_probability: f64,
+    /// Else it has `1 ..= max_preds` predecessors among the earlier tasks (fewer if fewer
+    /// exist).
+    pub max_preds: u8,
+}
+
+/// One cloud: its servers and the trace of the applications submitted to it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CloudConfig {
+    /// Its name (`Thunder`).
+    pub name: String,
+    /// Servers.
+    pub servers: u32,
+    /// VMs (cores) per server.
+    pub vms_per_server: u8,
+    /// Per-core performance, relative (Table 2: 1, 0.85, 0.50): a task runs `perf(origin) /
+    /// perf(this)` times its trace run time here.
+    pub performance: f64,
+    /// The job trace (SWF).
+    pub trace: TraceSource,
+    /// Each job's processors are multiplied by this to give its VMs (a stand-in trace scaled to
+    /// the cloud).
+    pub width_scale: u32,
+    /// The first `jobs` usable jobs of the trace (in submit order) are its applications'
+    /// tasks.
+    pub jobs: u32,
+}
+
+/// Where a trace comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TraceSource {
+    /// A cut-down compiled into the binary ([`super::traces`]).
+    Builtin(BuiltinTrace),
+    /// A file, read when the scenario is simulated.
+    File(PathBuf),
+}
+
+/// The cut-downs compiled into the binary (`data/traces/`, header and first jobs of each).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BuiltinTrace {
+    /// LLNL Thunder, 2007 (cleaned v1.1).
+    LlnlThunder,
+    /// LLNL Atlas, 2006 (cleaned v2.1).
+    LlnlAtlas,
+    /// NASA Ames iPSC/860, 1993 (cleaned v3.1): the uBGL stand-in.
+    NasaIpsc,
+}
+
+/// Parses and checks a scenario written in TOML; `origin` names the text in messages.
+///
+/// Errors, each `origin:line:column: key: what is wrong`, one line per problem: TOML syntax,
+/// unknown or missing keys, wrong types or names, and every check of [`validate`].
+pub fn parse(text: &str, origin: &str) -> Result<Scenario> {
+    config::parse(text, origin, check)
+}
+
+/// Checks a scenario built in code with the rules [`parse`] applies to a file.
+///
+/// Errors, one line per problem, `key: what is wrong`:
+/// - an empty `name`, zero `replications`, a `seed` above TOML's largest integer;
+/// - `alpha` or `ar_share` outside `0 ..= 1`, `gap_divisor` below 1 or not finite;
+/// - `image_s`, `dataset_s`, `ar_notice_max_s` not finite, negative or above [`MAX_SECONDS`]
+///   (`image_s` and `ar_notice_max_s` must be positive);
+/// - a power not finite or negative, or idle above active;
+/// - `dag.max_tasks` outside `1 ..= 64`, `dag.max_preds` zero, `dag.entry_probability`
+///   outside `0 ..= 1`;
+/// - no clouds or more than [`capacity::CLOUDS`]; a cloud without a name or with a duplicate
+///   one, zero servers or more than [`capacity::SERVERS`], zero VMs per server, a performance
+///   not finite and positive, a zero `width_scale` or `jobs`, more VMs than the lease
+///   manager's node count holds.
+pub fn validate(scenario: &Scenario) -> Result<()> {
+    config::report(&format!("scenario `{}`", scenario.name), &check(scenario))
+}
+
+fn check(s: &Scenario) -> Vec<Problem> {
+    let mut p = Problems::default();
+    if s.name.trim().is_empty() {
+        p.add("name", "must not be empty");
+    }
+    p.toml_int("seed", s.seed);
+    if s.replications == 0 {
+        p.add("replications", "must be at least 1");
+    }
+    fraction(&mut p, "alpha", s.alpha);
+    fraction(&mut p, "ar_share", s.ar_share);
+    if !(s.gap_divisor.is_finite() && s.gap_divisor >= 1.0) {
+        p.add(
+            "gap_divisor",
+            format!("must be a finite number >= 1, got {}", s.gap_divisor),
+        );
+    }
+    p.seconds("image_s", s.image_s, false, MAX_SECONDS);
+    p.seconds("dataset_s", s.dataset_s, true, MAX_SECONDS);
+    p.seconds("ar_notice_max_s", s.ar_notice_max_s, false, MAX_SECONDS);
+    for (key, w) in [
+        ("power.active", s.power.active),
+        ("power.idle", s.power.idle),
+    ] {
+        if !(w.is_finite() && w >= 0.0) {
+            p.add(key, format!("must be a finite number >= 0, got {w}"));
+        }
+    }
+    if s.power.idle > s.power.active {
+        p.add(
+            "power.idle",
+            format!(
+                "{} is above power.active ({}): an idle server draws less",
+                s.power.idle, s.power.active
+            ),
+        );
+    }
+    if !(1..=64).contains(&s.dag.max_tasks) {
+        p.add(
+            "dag.max_tasks",
+            format!("must be in 1 ..= 64, got {}", s.dag.max_tasks),
+        );
+    }
+    if s.dag.max_preds == 0 {
+        p.add("dag.max_preds", "must be at least 1");
+    }
+    fraction(&mut p, "dag.entry_probability", s.dag.entry_probability);
+    check_clouds(&mut p, &s.clouds);
+    p.0
+}
+
+/// A probability or weight: finite, in `0 ..= 1`.
+fn fraction(p: &mut Problems, path: &str, v: f64) {
+    if !(0.0..=1.0).contains(&v) {
+        p.add(path, format!("must be in 0 ..= 1, got {v}"));
+    }
+}
+
+fn check_clouds(p: &mut Problems, clouds: &[CloudConfig]) {
+    if clouds.is_empty() || clouds.len() > capacity::CLOUDS {
+        p.add(
+            "clouds",
+            format!(
+                "{} clouds: the model simulates 1 to {}",
+                clouds.len(),
+                capacity::CLOUDS
+            ),
+        );
+    }
+    for (i, c) in clouds.iter().enumerate() {
+        let at = |key: &str| format!("clouds[{i}].{key}");
+        if c.name.trim().is_empty() {
+            p.add(at("name"), "must not be empty");
+        } else if clouds[..i].iter().any(|d| d.name == c.name) {
+            p.add(at("name"), format!("`{}` names two clouds", c.name));
+        }
+        if c.servers == 0 || c.servers as usize > capacity::SERVERS {
+            p.add(
+                at("servers"),
+                format!("must be in 1 ..= {}, got {}", capacity::SERVERS, c.servers),
+            );
+        }
+        if c.vms_per_server == 0 {
+            p.add(at("vms_per_server"), "must be at least 1");
+        }
+        if !(c.performance.is_finite() && c.performance > 0.0) {
+            p.add(
+                at("performance"),
+                format!("must be a finite number > 0, got {}", c.performance),
+            );
+        }
+        if c.width_scale == 0 {
+            p.add(at("width_scale"), "must be at least 1");
+        }
+        if c.jobs == 0 {
+            p.add(at("jobs"), "must be at least 1");
+        }
+    }
+}
+
+/// The scenario as a TOML file that [`parse`] reads back unchanged.
+pub fn to_toml(s: &Scenario) -> String {
+    let body = toml::to_string(s).unwrap_or_else(|e| format!("# cannot be written: {e}\n"));
+    format!(
+        "# qosgate multi-cloud scenario (seed 003; format: docs/multicloud-scenarios.md).\n\
+         # Times in seconds; power per server in any unit.\n\
+         model = \"multicloud\"\n{body}"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    pub(crate) fn example() -> Scenario {
+        let cloud = |name: &str, trace| CloudConfig {
+            name: name.into(),
+            servers: 16,
+            vms_per_server: 4,
+            performance: 1.0,
+            trace: TraceSource::Builtin(trace),
+            width_scale: 1,
+            jobs: 40,
+        };
+        Scenario {
+            name: "example".into(),
+            description: "two clouds".into(),
+            seed: 1,
+            replications: 2,
+            scheduler: SchedulerKind::Dcmms,
+            alpha: 0.8,
+            mapping: MappingKind::EnergyAware,
+            preemption: PreemptionKind::Mlip,
+            ar_share: 0.2,
+            ar_notice_max_s: 1800.0,
+            gap_divisor: 1.0,
+            image_s: 1.0,
+            dataset_s: 8000.0,
+            power: Power {
+                active: 1.0,
+                idle: 0.3,
+            },
+            dag: DagShape {
+                max_tasks: 64,
+                entry_probability: 0.1,
+                max_preds: 3,
+            },
+            clouds: vec![
+                cloud("A", BuiltinTrace::LlnlThunder),
+                cloud("B", BuiltinTrace::NasaIpsc),
+            ],
+        }
+    }
+
+    #[test]
+    fn a_scenario_reads_back_unchanged() {
+        let s = example();
+        let text = to_toml(&s);
+        assert_eq!(parse(&text, "x.toml").unwrap(), s);
+    }
+
+    #[test]
+    fn every_problem_is_named_by_its_key_and_position() {
+        let mut s = example();
+        s.alpha = 1.5;
+        s.clouds[1].name = "A".into();
+        s.clouds[0].servers = 0;
+        let text = to_toml(&s);
+        let e = parse(&text, "x.toml").unwrap_err().to_string();
+        let lines: Vec<&str> = e.lines().collect();
+        assert_eq!(lines.len(), 3, "{e}");
+        assert!(
+            lines[0].starts_with("x.toml:") && lines[0].contains(": alpha: must be in 0 ..= 1")
+        );
+        assert!(e.contains("clouds[0].servers: must be in 1 ..="), "{e}");
+        assert!(e.contains("clouds[1].name: `A` names two clouds"), "{e}");
+    }
+}

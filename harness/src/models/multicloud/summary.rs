@@ -1,0 +1,181 @@
+//! `qosgate run` for a multi-cloud scenario: every replication in parallel, a summary of the
+//! metrics (mean and 95 % confidence interval over the replications), and optionally every
+//! task's record.
+//!
+//! # Outputs
+//! - standard output: applications and tasks (finished, rejected), the mean application
+//!   execution time (all, best effort, reservations), energy, active server-seconds,
+//!   preemptions, lateness against the plan, and each cloud's share of the tasks; or, with
+//!   `--json`, one JSON object with the same numbers and every replication's metrics;
+//! - `--events FILE.jsonl`: one JSON object per task ([`TaskRecord`] plus `replication`), in
+//!   the order the tasks ended, replication after replication;
+//! - `--out DIR`: `summary.json` (what `--json` prints) and `apps.csv` (every application of
+//!   every replication).
+
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use serde::Serialize;
+
+use super::Multicloud;
+use super::metrics::Metrics;
+use super::record::{Run, TaskRecord};
+use super::scenario::Scenario;
+use crate::models::{self, Model, RunOptions};
+use crate::report::stats::Estimate;
+use crate::report::table::{Align, table};
+
+/// What `--json` prints and `summary.json` holds.
+#[derive(Debug, Serialize)]
+struct Summary<'a> {
+    scenario: &'a str,
+    replications: u32,
+    seed: u64,
+    events: u64,
+    rows: Vec<(&'static str, Option<Estimate>)>,
+    clouds: Vec<(String, Option<Estimate>)>,
+    per_replication: &'a [Metrics],
+}
+
+/// One event-log line.
+#[derive(Serialize)]
+struct Line<'a> {
+    replication: u32,
+    #[serde(flatten)]
+    record: &'a TaskRecord,
+}
+
+/// Simulates `scenario`, prints the summary (or JSON) and writes the files `opts` asks for.
+///
+/// Errors: a simulation error (named by its replication), a failed write (the file named).
+pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Result<()> {
+    let replications = opts.replications.unwrap_or(scenario.replications).max(1);
+    let runs = models::replicate::<Multicloud>(scenario, replications)?;
+    let metrics: Vec<Metrics> = runs
+        .iter()
+        .map(|r| Multicloud::metrics(scenario, r))
+        .collect();
+    if let Some(path) = &opts.events {
+        write_events(path, &runs)?;
+    }
+    let over = |f: &dyn Fn(&Metrics) -> Option<f64>| {
+        Estimate::of(&metrics.iter().filter_map(f).collect::<Vec<_>>())
+    };
+    let rows: Vec<(&'static str, Option<Estimate>)> = vec![
+        ("applications", over(&|m| Some(m.apps as f64))),
+        (
+            "applications rejected",
+            over(&|m| Some(m.apps_rejected as f64)),
+        ),
+        ("tasks", over(&|m| Some(m.tasks as f64))),
+        ("tasks rejected", over(&|m| Some(m.tasks_rejected as f64))),
+        ("mean execution time, s", over(&|m| m.execution_s)),
+        ("  best-effort applications, s", over(&|m| m.execution_be_s)),
+        ("  reservations, s", over(&|m| m.execution_ar_s)),
+        ("energy, power x s", over(&|m| Some(m.energy))),
+        ("active server-seconds", over(&|m| Some(m.active_server_s))),
+        ("preemptions", over(&|m| Some(m.preemptions as f64))),
+        ("lateness against the plan, s", over(&|m| m.lateness_s)),
+        ("run end, s", over(&|m| Some(m.end_s))),
+    ];
+    let clouds = scenario
+        .clouds
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let share = over(&|m| m.task_share_pct.get(i).copied());
+            (c.name.clone(), share)
+        })
+        .collect();
+    let summary = Summary {
+        scenario: &scenario.name,
+        replications,
+        seed: scenario.seed,
+        events: runs.iter().map(|r| r.events).sum(),
+        rows,
+        clouds,
+        per_replication: &metrics,
+    };
+    let json = || -> Result<String> {
+        let mut j = serde_json::to_string_pretty(&summary).context("rendering JSON")?;
+        j.push('\n');
+        Ok(j)
+    };
+    if let Some(dir) = &opts.out {
+        fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        let path = dir.join("summary.json");
+        fs::write(&path, json()?).with_context(|| format!("writing {}", path.display()))?;
+        write_apps_csv(&dir.join("apps.csv"), &runs)?;
+    }
+    let text = if opts.json { json()? } else { render(&summary) };
+    out.write_all(text.as_bytes())
+        .context("writing the summary")?;
+    out.flush().context("writing output")
+}
+
+fn show(e: &Option<Estimate>, decimals: usize) -> String {
+    e.as_ref()
+        .map_or_else(|| "-".to_owned(), |e| e.show(decimals))
+}
+
+fn render(s: &Summary) -> String {
+    let mut text = format!(
+        "{}: {} replication(s) from seed {}, {} events\n\
+         (mean ± 95 % confidence half-width over the replications)\n\n",
+        s.scenario, s.replications, s.seed, s.events
+    );
+    let rows: Vec<Vec<String>> = s
+        .rows
+        .iter()
+        .map(|(name, e)| vec![(*name).to_owned(), show(e, 1)])
+        .collect();
+    text.push_str(&table(
+        &[("metric", Align::Left), ("value", Align::Right)],
+        &rows,
+    ));
+    text.push('\n');
+    let rows: Vec<Vec<String>> = s
+        .clouds
+        .iter()
+        .map(|(name, e)| vec![name.clone(), show(e, 1)])
+        .collect();
+    text.push_str(&table(
+        &[("cloud", Align::Left), ("tasks run there, %", Align::Right)],
+        &rows,
+    ));
+    text
+}
+
+fn write_events(path: &Path, runs: &[Run]) -> Result<()> {
+    let lines = runs.iter().enumerate().flat_map(|(k, run)| {
+        run.tasks.iter().map(move |record| Line {
+            replication: k as u32,
+            record,
+        })
+    });
+    models::write_json_lines(path, lines)
+}
+
+fn write_apps_csv(path: &Path, runs: &[Run]) -> Result<()> {
+    let mut text = String::from(
+        "replication,app,origin,reservation,tasks,arrival_s,finished_s,outcome,reason\n",
+    );
+    for (k, run) in runs.iter().enumerate() {
+        for a in &run.apps {
+            text.push_str(&format!(
+                "{k},{},{},{},{},{},{},{:?},\"{}\"\n",
+                a.app,
+                a.origin,
+                a.reservation,
+                a.tasks,
+                a.arrival,
+                a.finished.map_or(String::new(), |f| f.to_string()),
+                a.outcome,
+                a.reason.as_deref().unwrap_or("").replace('"', "'")
+            ));
+        }
+    }
+    fs::write(path, text).with_context(|| format!("writing {}", path.display()))
+}

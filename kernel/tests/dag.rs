@@ -1,0 +1,373 @@
+//! Tests of DAG listing and list scheduling (`kernel/src/dag/`, `kernel/src/listsched/`; seed
+//! 003 Algorithms 1-3, E5-E8, as read in SPEC-NOTES N13).
+//!
+//! - Golden: N13's six-task DAG (critical nodes {1, 3, 5, 6}, list [1, 3, 2, 5, 4, 6], CLS
+//!   makespan 22 against CMMS 23) and the Fig. 5 feedback example (task k goes to C under CLS
+//!   and to A under DCLS for alpha >= 0.25, to C for alpha = 0.2).
+//! - Properties on random DAGs of up to 64 tasks: the CNPT listing holds every task exactly once
+//!   in a topological order; EST <= LST and every exit is critical; on DAGs of up to 10 tasks,
+//!   EST and LST equal their definitions over every path (brute force); CLS and CMMS equal the plain
+//!   Algorithms 2-3 that ask every question at every step (`qosgate_testkit::dagsched`), with
+//!   and without feedback factors, on clouds that run one task at a time and on clouds of many
+//!   VMs answering from slot tables; every schedule respects precedence; and alpha = 0 makes
+//!   DCLS / DCMMS decide exactly as CLS / CMMS whatever the tasks' finishes were.
+
+use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
+use qosgate_kernel::Error;
+use qosgate_kernel::dag::{Dag, MAX_TASKS, Priorities, TaskId, Tasks, cnpt};
+use qosgate_kernel::listsched::{Alpha, Clouds, Decision, Etm, Factor, Feedback, Rule, Scheduler};
+use qosgate_kernel::slots::SlotTable;
+use qosgate_kernel::units::{Nodes, Ticks};
+use qosgate_testkit::dagsched::{self, App, ProfileClouds, SerialClouds};
+
+/// 256 cases per property, or `PROPTEST_CASES` for a deeper run.
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(256)
+}
+
+const fn s(secs: u64) -> Ticks {
+    Ticks::from_secs(secs)
+}
+
+fn set(tasks: &[TaskId]) -> Tasks {
+    tasks
+        .iter()
+        .fold(Tasks::EMPTY, |acc, &v| acc.union(Tasks::one(v)))
+}
+
+/// N13's DAG (tasks 1-6 numbered 0-5) and ETM rows (A, B, C) in seconds.
+fn n13() -> (Dag, Etm<3>) {
+    let dag = Dag::from_preds(&[
+        set(&[]),
+        set(&[0]),
+        set(&[0]),
+        set(&[0]),
+        set(&[1, 2]),
+        set(&[3, 4]),
+    ])
+    .unwrap();
+    let rows = [
+        [8, 9, 5],
+        [6, 4, 2],
+        [9, 7, 2],
+        [8, 3, 4],
+        [5, 8, 5],
+        [9, 4, 5],
+    ];
+    let mut etm = Etm::new();
+    for (v, row) in rows.iter().enumerate() {
+        for (j, &t) in row.iter().enumerate() {
+            etm.set(v as TaskId, j, Some(s(t))).unwrap();
+        }
+    }
+    (dag, etm)
+}
+
+fn serial(k: usize) -> SerialClouds {
+    SerialClouds {
+        free: vec![Ticks::ZERO; k],
+    }
+}
+
+#[test]
+fn n13_golden_dag_cls_makespan_22_cmms_23() {
+    let (dag, etm) = n13();
+    let mut makespans = Vec::new();
+    for rule in [Rule::List, Rule::MinMin] {
+        let mut sched =
+            Scheduler::new(Ticks::ZERO, &dag, &etm, s(1), rule, [Factor::ZERO; 3]).unwrap();
+        assert_eq!(sched.priorities().critical(), set(&[0, 2, 4, 5]));
+        assert_eq!(sched.listing().as_slice(), &[0, 2, 1, 4, 3, 5]);
+        sched.run(&mut serial(3)).unwrap();
+        assert!(sched.is_done());
+        makespans.push(sched.makespan());
+    }
+    assert_eq!(makespans, [s(22), s(23)]);
+}
+
+/// Fig. 5: task k (ERAT 14 s everywhere, ETM (9, 10, 8), SI/b = 1 s) after task i set
+/// fd_C = 0.5 alpha.
+fn fig5_cloud_of_k(alpha: f64) -> usize {
+    let mut fb = Feedback::<3>::new(Alpha::from_f64(alpha).unwrap());
+    fb.complete(0, 2, s(2), s(14), s(8)).unwrap();
+    let dag = Dag::from_preds(&[Tasks::EMPTY]).unwrap();
+    let mut etm = Etm::<3>::new();
+    for (j, t) in [9, 10, 8].into_iter().enumerate() {
+        etm.set(0, j, Some(s(t))).unwrap();
+    }
+    let factors = fb.factors(0).unwrap();
+    let mut sched = Scheduler::new(s(14), &dag, &etm, s(1), Rule::List, factors).unwrap();
+    let mut clouds = SerialClouds {
+        free: vec![s(14); 3],
+    };
+    sched.step(&mut clouds).unwrap().unwrap().cloud
+}
+
+#[test]
+fn fig5_dcls_moves_task_k_to_a_from_alpha_a_quarter() {
+    assert_eq!(fig5_cloud_of_k(0.0), 2, "CLS keeps k on C");
+    assert_eq!(fig5_cloud_of_k(0.2), 2);
+    assert_eq!(fig5_cloud_of_k(0.25), 0);
+    assert_eq!(fig5_cloud_of_k(0.8), 0);
+}
+
+#[test]
+fn a_task_no_cloud_can_run_is_refused_at_set_up() {
+    let dag = Dag::from_preds(&[Tasks::EMPTY, Tasks::EMPTY]).unwrap();
+    let mut etm = Etm::<2>::new();
+    etm.set(0, 1, Some(s(3))).unwrap();
+    let refused = Scheduler::new(Ticks::ZERO, &dag, &etm, s(1), Rule::List, [Factor::ZERO; 2]);
+    assert_eq!(refused.err(), Some(Error::TaskTooLarge));
+    assert_eq!(
+        etm.set(0, 2, Some(s(1))),
+        Err(Error::Unknown),
+        "cloud out of range"
+    );
+}
+
+/// A hold the caller refuses leaves the scheduler as it was.
+#[test]
+fn a_refused_hold_records_nothing() {
+    struct Refusing;
+    impl Clouds for Refusing {
+        fn erat(&self, _: TaskId, _: usize, ready: Ticks) -> Option<Ticks> {
+            Some(ready)
+        }
+        fn hold(&mut self, _: &Decision) -> Result<(), Error> {
+            Err(Error::Full)
+        }
+    }
+    let (dag, etm) = n13();
+    for rule in [Rule::List, Rule::MinMin] {
+        let mut sched =
+            Scheduler::new(Ticks::ZERO, &dag, &etm, s(1), rule, [Factor::ZERO; 3]).unwrap();
+        assert_eq!(sched.step(&mut Refusing), Err(Error::Full));
+        assert_eq!(sched.decisions().count(), 0);
+        assert_eq!(sched.step(&mut serial(3)).unwrap().map(|d| d.task), Some(0));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Random applications.
+
+/// A random DAG of 1..=64 tasks (each task's predecessors among the earlier ones), with its
+/// ETM over three clouds (some entries missing, never a whole row), and widths.
+#[derive(Clone, Debug)]
+struct Case {
+    preds: Vec<u64>,
+    etm: Vec<[Option<u64>; 3]>,
+    width: Vec<Nodes>,
+}
+
+fn case(max_tasks: usize) -> impl Strategy<Value = Case> {
+    (1..=max_tasks).prop_flat_map(|n| {
+        let preds = (0..n)
+            .map(|v| {
+                if v == 0 {
+                    Just(0u64).boxed()
+                } else {
+                    // Sparse: each earlier task with probability about 3 / v.
+                    proptest::collection::vec(0..v as u64, 0..=3)
+                        .prop_map(|us| us.iter().fold(0u64, |acc, &u| acc | 1 << u))
+                        .boxed()
+                }
+            })
+            .collect::<Vec<_>>();
+        let row = (
+            prop::option::weighted(0.85, 1..=20u64),
+            prop::option::weighted(0.85, 1..=20u64),
+            1..=20u64,
+        )
+            .prop_map(|(a, b, c)| [a, b, Some(c)]);
+        (
+            preds,
+            proptest::collection::vec(row, n),
+            proptest::collection::vec(1..=4u32, n),
+        )
+            .prop_map(|(preds, etm, width)| Case { preds, etm, width })
+    })
+}
+
+impl Case {
+    fn dag(&self) -> Dag {
+        let preds: Vec<Tasks> = self.preds.iter().map(|&b| Tasks::from_bits(b)).collect();
+        Dag::from_preds(&preds).unwrap()
+    }
+
+    fn etm(&self) -> Etm<3> {
+        let mut etm = Etm::new();
+        for (v, row) in self.etm.iter().enumerate() {
+            for (j, t) in row.iter().enumerate() {
+                etm.set(v as TaskId, j, t.map(s)).unwrap();
+            }
+        }
+        etm
+    }
+
+    fn profile_clouds(&self, image: Ticks) -> ProfileClouds {
+        let run = self
+            .etm
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .map(|t| t.map_or(Ticks::ZERO, |t| s(t).saturating_add(image)))
+                    .collect()
+            })
+            .collect();
+        ProfileClouds {
+            tables: [4, 3, 2]
+                .map(|n| SlotTable::<256>::new(n).unwrap())
+                .to_vec(),
+            width: self.width.clone(),
+            run,
+        }
+    }
+}
+
+fn factors() -> impl Strategy<Value = [Factor; 3]> {
+    let one = prop_oneof![
+        Just(Factor::ZERO),
+        (0u64..=40, 0u64..=40, 1u64..=20).prop_map(|(erat, fin, d)| {
+            Factor::observe(Alpha::from_f64(0.5).unwrap(), s(erat), s(fin), s(d)).unwrap()
+        })
+    ];
+    [one.clone(), one.clone(), one]
+}
+
+fn rule() -> impl Strategy<Value = Rule> {
+    prop_oneof![Just(Rule::List), Just(Rule::MinMin)]
+}
+
+/// The kernel's schedule of `case` under `rule` and `factors` on `clouds`.
+fn kernel_schedule(
+    case: &Case,
+    rule: Rule,
+    factors: [Factor; 3],
+    clouds: &mut impl Clouds,
+) -> Result<Vec<Decision>, Error> {
+    let (dag, etm) = (case.dag(), case.etm());
+    let mut sched = Scheduler::new(s(5), &dag, &etm, s(1), rule, factors)?;
+    sched.run(clouds)?;
+    Ok(sched.decisions().collect())
+}
+
+/// The kernel's schedule of `case` on `clouds` equals the plain algorithms' (both, or the same
+/// error), and a complete one respects precedence.
+fn against_plain(
+    case: &Case,
+    rule: Rule,
+    factors: [Factor; 3],
+    clouds: impl Clouds + Clone,
+) -> Result<(), TestCaseError> {
+    let (dag, etm) = (case.dag(), case.etm());
+    let app = App {
+        now: s(5),
+        dag: &dag,
+        etm: &etm,
+        image: s(1),
+    };
+    let listing = Scheduler::new(app.now, &dag, &etm, app.image, rule, factors)
+        .unwrap()
+        .listing()
+        .clone();
+    let ours = kernel_schedule(case, rule, factors, &mut clouds.clone());
+    let plain = dagsched::naive_schedule(&app, rule, factors, &listing, &mut clouds.clone());
+    prop_assert_eq!(&ours, &plain);
+    if let Ok(ours) = ours {
+        dagsched::schedule(&app, &ours).map_err(TestCaseError::fail)?;
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+    #[test]
+    fn cnpt_lists_every_task_once_after_its_predecessors(
+        case in case(MAX_TASKS),
+        at in proptest::collection::vec(0u64..=30, MAX_TASKS),
+    ) {
+        let dag = case.dag();
+        let mut times = [Ticks::ZERO; MAX_TASKS];
+        for (t, &a) in times.iter_mut().zip(&at) {
+            *t = s(a);
+        }
+        let prio = Priorities::new(&dag, &times).unwrap();
+        for v in dag.tasks().iter() {
+            prop_assert!(prio.est(v) <= prio.lst(v), "task {v}: EST > LST");
+        }
+        prop_assert!(dag.exits().is_subset(prio.critical()), "an exit is not critical");
+        let listing = cnpt(&dag, &prio).unwrap();
+        dagsched::listing(&dag, &listing).map_err(TestCaseError::fail)?;
+    }
+
+    #[test]
+    fn est_and_lst_equal_their_definitions_over_every_path(
+        case in case(10),
+        at in proptest::collection::vec(0u64..=30, MAX_TASKS),
+    ) {
+        let dag = case.dag();
+        let mut times = [Ticks::ZERO; MAX_TASKS];
+        for (t, &a) in times.iter_mut().zip(&at) {
+            *t = Ticks::new(a);
+        }
+        let prio = Priorities::new(&dag, &times).unwrap();
+        let at = |v: TaskId| at[usize::from(v)];
+        // EST(v): the longest path from an entry to v, v's own time excluded.
+        fn longest_to(dag: &Dag, at: &dyn Fn(TaskId) -> u64, v: TaskId) -> u64 {
+            dag.preds(v).iter().map(|u| longest_to(dag, at, u) + at(u)).max().unwrap_or(0)
+        }
+        // LST(v): over every path v -> ... -> exit, EST(exit) minus the times before the exit.
+        fn latest(dag: &Dag, at: &dyn Fn(TaskId) -> u64, v: TaskId) -> u64 {
+            if dag.succs(v).is_empty() {
+                return longest_to(dag, at, v);
+            }
+            dag.succs(v).iter().map(|s| latest(dag, at, s) - at(v)).min().unwrap()
+        }
+        for v in dag.tasks().iter() {
+            prop_assert_eq!(prio.est(v).get(), longest_to(&dag, &at, v), "EST({})", v);
+            prop_assert_eq!(prio.lst(v).get(), latest(&dag, &at, v), "LST({})", v);
+        }
+    }
+
+    #[test]
+    fn list_scheduling_equals_the_plain_algorithms_on_serial_clouds(
+        case in case(24),
+        rule in rule(),
+        factors in factors(),
+    ) {
+        against_plain(&case, rule, factors, serial(3))?;
+    }
+
+    #[test]
+    fn list_scheduling_equals_the_plain_algorithms_on_slot_tables(
+        case in case(24),
+        rule in rule(),
+        factors in factors(),
+    ) {
+        against_plain(&case, rule, factors, case.profile_clouds(s(1)))?;
+    }
+
+    /// Whatever the finishes observed, alpha = 0 keeps every factor at zero, and the dynamic
+    /// forms then take exactly the static forms' decisions.
+    #[test]
+    fn alpha_zero_makes_the_dynamic_forms_decide_as_the_static_ones(
+        case in case(32),
+        rule in rule(),
+        observed in proptest::collection::vec((0usize..3, 0usize..3, 0u64..100, 0u64..100, 1u64..50), 0..20),
+    ) {
+        let mut fb = Feedback::<3>::new(Alpha::ZERO);
+        for &(o, j, erat, finish, d) in &observed {
+            fb.complete(o, j, s(erat), s(finish), s(d)).unwrap();
+        }
+        for origin in 0..3 {
+            let dynamic = kernel_schedule(&case, rule, fb.factors(origin).unwrap(), &mut case.profile_clouds(s(1)));
+            let fixed = kernel_schedule(&case, rule, [Factor::ZERO; 3], &mut case.profile_clouds(s(1)));
+            prop_assert_eq!(dynamic, fixed);
+        }
+    }
+}

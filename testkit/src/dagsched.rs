@@ -1,0 +1,291 @@
+//! DAG scheduling and server mapping (seed 003): the oracles of the kernel's `dag`, `listsched`
+//! and `mapping` modules.
+//!
+//! - [`listing`]: a CNPT listing holds every task exactly once, each after its predecessors.
+//! - [`SerialClouds`]: clouds that run one task at a time (N13's golden example), and
+//!   [`ProfileClouds`]: clouds of many VMs answering from a slot table, as the harness's do.
+//!   Both keep the [`Clouds`] contract (an answer changes only through a hold on its cloud).
+//! - [`naive_schedule`]: CLS and CMMS written plainly (every question asked again at every
+//!   step), the reference for the kernel's cached scheduler.
+//! - [`schedule`]: a schedule is complete and respects precedence.
+//! - [`naive_first_fit`], [`naive_worst_fit`]: the baselines VM by VM; [`mapping`]: a batch's
+//!   parts give each task exactly its VMs and fill no server beyond its free VMs.
+
+use std::collections::BTreeMap;
+
+use qosgate_kernel::Error;
+use qosgate_kernel::dag::{Dag, Listing, TaskId, Tasks};
+use qosgate_kernel::listsched::{Clouds, Decision, Etm, Factor, Rule};
+use qosgate_kernel::mapping::Part;
+use qosgate_kernel::slots::SlotTable;
+use qosgate_kernel::units::{Nodes, Ticks};
+
+use crate::{Check, ensure};
+
+/// Every task of `dag` exactly once, each after all its predecessors.
+pub fn listing(dag: &Dag, listing: &Listing) -> Check {
+    let order = listing.as_slice();
+    ensure!(
+        order.len() == dag.len(),
+        "{} tasks listed of {}",
+        order.len(),
+        dag.len()
+    );
+    let mut listed = Tasks::EMPTY;
+    for &v in order {
+        ensure!(usize::from(v) < dag.len(), "task {v} is not in the DAG");
+        ensure!(!listed.contains(v), "task {v} listed twice");
+        ensure!(
+            dag.preds(v).is_subset(listed),
+            "task {v} listed before its predecessors {:?}",
+            dag.preds(v).minus(listed)
+        );
+        listed.insert(v);
+    }
+    Ok(())
+}
+
+/// Clouds that run one task at a time: a task can start on cloud `j` once `j` is free.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SerialClouds {
+    /// When each cloud is next free.
+    pub free: Vec<Ticks>,
+}
+
+impl Clouds for SerialClouds {
+    fn erat(&self, _task: TaskId, cloud: usize, ready: Ticks) -> Option<Ticks> {
+        self.free.get(cloud).map(|&f| f.max(ready))
+    }
+
+    fn hold(&mut self, d: &Decision) -> Result<(), Error> {
+        let f = self.free.get_mut(d.cloud).ok_or(Error::Unknown)?;
+        *f = d.finish;
+        Ok(())
+    }
+}
+
+/// Clouds of many VMs, as the harness's: task `v` needs `width[v]` VMs for `run[v][j]` on cloud
+/// `j` (SI/b + ETM) and starts at the earliest fit in `j`'s profile; a cloud narrower than the
+/// task cannot take it.
+#[derive(Clone, Debug)]
+pub struct ProfileClouds {
+    /// Each cloud's profile.
+    pub tables: Vec<SlotTable<256>>,
+    /// VMs of each task.
+    pub width: Vec<Nodes>,
+    /// Each task's planned run on each cloud.
+    pub run: Vec<Vec<Ticks>>,
+}
+
+impl Clouds for ProfileClouds {
+    fn erat(&self, task: TaskId, cloud: usize, ready: Ticks) -> Option<Ticks> {
+        let table = self.tables.get(cloud)?;
+        let width = *self.width.get(usize::from(task))?;
+        let run = *self.run.get(usize::from(task))?.get(cloud)?;
+        table.earliest_fit(ready, width, run).ok().flatten()
+    }
+
+    fn hold(&mut self, d: &Decision) -> Result<(), Error> {
+        let width = *self.width.get(usize::from(d.task)).ok_or(Error::Unknown)?;
+        let table = self.tables.get_mut(d.cloud).ok_or(Error::Unknown)?;
+        table
+            .reserve(d.start, d.finish, width)
+            .map_err(|r| r.reason)
+    }
+}
+
+/// An application to schedule at `now`: its DAG, its ETM and the image transfer time.
+#[derive(Clone, Copy, Debug)]
+pub struct App<'a, const K: usize> {
+    /// The decision instant.
+    pub now: Ticks,
+    /// The tasks.
+    pub dag: &'a Dag,
+    /// Their run times.
+    pub etm: &'a Etm<K>,
+    /// SI/b.
+    pub image: Ticks,
+}
+
+/// CLS or CMMS as Algorithms 2-3 say, asking every question again at every step: the
+/// decisions in order, or the first step's error.
+pub fn naive_schedule<const K: usize>(
+    app: &App<'_, K>,
+    rule: Rule,
+    factors: [Factor; K],
+    listing: &Listing,
+    clouds: &mut impl Clouds,
+) -> Result<Vec<Decision>, Error> {
+    let (now, dag, etm, image) = (app.now, app.dag, app.etm, app.image);
+    let mut done: BTreeMap<TaskId, Decision> = BTreeMap::new();
+    let mut out = Vec::new();
+    for step in 0..dag.len() {
+        let assigned = done
+            .keys()
+            .fold(Tasks::EMPTY, |s, &v| s.union(Tasks::one(v)));
+        let candidates: Vec<TaskId> = match rule {
+            Rule::List => listing.get(step).into_iter().collect(),
+            Rule::MinMin => dag
+                .tasks()
+                .minus(assigned)
+                .iter()
+                .filter(|&v| dag.preds(v).is_subset(assigned))
+                .collect(),
+        };
+        let mut best: Option<Decision> = None;
+        for v in candidates {
+            let ready = dag
+                .preds(v)
+                .iter()
+                .map(|u| done[&u].finish)
+                .fold(now, Ticks::max);
+            for (j, fd) in factors.iter().enumerate() {
+                let Some(run) = etm.get(v, j) else { continue };
+                let Some(erat) = clouds.erat(v, j, ready) else {
+                    continue;
+                };
+                let start = erat.max(ready);
+                let d = image.checked_add(run).ok_or(Error::Overflow)?;
+                let decision = Decision {
+                    task: v,
+                    cloud: j,
+                    ready,
+                    start,
+                    finish: start.checked_add(d).ok_or(Error::Overflow)?,
+                    objective: start.saturating_add(fd.scale(d)),
+                };
+                if best.is_none_or(|b| decision.objective < b.objective) {
+                    best = Some(decision);
+                }
+            }
+        }
+        let d = best.ok_or(Error::NotFree)?;
+        clouds.hold(&d)?;
+        done.insert(d.task, d);
+        out.push(d);
+    }
+    Ok(out)
+}
+
+/// Every task of `dag` decided once, on a cloud that can run it, starting no earlier than `now`
+/// nor before its predecessors' planned finishes, and finishing `image + ETM` after its start.
+pub fn schedule<const K: usize>(app: &App<'_, K>, decisions: &[Decision]) -> Check {
+    let (now, dag, etm, image) = (app.now, app.dag, app.etm, app.image);
+    ensure!(
+        decisions.len() == dag.len(),
+        "{} decisions for {} tasks",
+        decisions.len(),
+        dag.len()
+    );
+    let mut by_task: BTreeMap<TaskId, Decision> = BTreeMap::new();
+    for d in decisions {
+        ensure!(
+            by_task.insert(d.task, *d).is_none(),
+            "task {} decided twice",
+            d.task
+        );
+        let run = etm.get(d.task, d.cloud);
+        ensure!(
+            run.is_some(),
+            "task {} on cloud {} that cannot run it",
+            d.task,
+            d.cloud
+        );
+        ensure!(
+            d.start >= d.ready && d.ready >= now,
+            "task {}: ready {} start {} now {now}",
+            d.task,
+            d.ready,
+            d.start
+        );
+        ensure!(
+            run.and_then(|r| r.checked_add(image))
+                .and_then(|r| d.start.checked_add(r))
+                == Some(d.finish),
+            "task {}: finish {} is not start + D",
+            d.task,
+            d.finish
+        );
+        for u in dag.preds(d.task).iter() {
+            let Some(p) = by_task.get(&u) else {
+                return Err(format!(
+                    "task {} decided before its predecessor {u}",
+                    d.task
+                ));
+            };
+            ensure!(
+                p.finish <= d.ready,
+                "task {} ready at {} before predecessor {u} finishes at {}",
+                d.task,
+                d.ready,
+                p.finish
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The parts of one batch: task `i` gets exactly `demands[i]` VMs, at most one part per
+/// (task, server), and no server more VMs than `free_before[server]`.
+pub fn mapping(free_before: &[u8], demands: &[u32], parts: &[Part]) -> Check {
+    let mut got = vec![0u64; demands.len()];
+    let mut used = vec![0u64; free_before.len()];
+    let mut seen = std::collections::BTreeSet::new();
+    for p in parts {
+        ensure!(p.vms > 0, "empty part {p:?}");
+        ensure!(
+            seen.insert((p.item, p.server)),
+            "two parts of task {} on server {}",
+            p.item,
+            p.server
+        );
+        let Some(g) = got.get_mut(p.item) else {
+            return Err(format!("part of unknown task {p:?}"));
+        };
+        *g += u64::from(p.vms);
+        let Some(u) = used.get_mut(p.server as usize) else {
+            return Err(format!("part on unknown server {p:?}"));
+        };
+        *u += u64::from(p.vms);
+    }
+    for (i, (&g, &d)) in got.iter().zip(demands).enumerate() {
+        ensure!(g == u64::from(d), "task {i} got {g} VMs of {d}");
+    }
+    for (s, (&u, &f)) in used.iter().zip(free_before).enumerate() {
+        ensure!(u <= u64::from(f), "server {s}: {u} VMs placed on {f} free");
+    }
+    Ok(())
+}
+
+/// First-fit VM by VM: `(item, server, vms)` parts, merged per (task, server).
+pub fn naive_first_fit(free: &mut [u8], demands: &[u32]) -> Vec<(usize, u32, u32)> {
+    vm_by_vm(free, demands, |free| free.iter().position(|&f| f > 0))
+}
+
+/// Worst-fit VM by VM: each VM on the server with the most free VMs, lowest index first.
+pub fn naive_worst_fit(free: &mut [u8], demands: &[u32]) -> Vec<(usize, u32, u32)> {
+    vm_by_vm(free, demands, |free| {
+        let max = *free.iter().max()?;
+        (max > 0)
+            .then(|| free.iter().position(|&f| f == max))
+            .flatten()
+    })
+}
+
+fn vm_by_vm(
+    free: &mut [u8],
+    demands: &[u32],
+    pick: impl Fn(&[u8]) -> Option<usize>,
+) -> Vec<(usize, u32, u32)> {
+    let mut parts: Vec<(usize, u32, u32)> = Vec::new();
+    for (item, &d) in demands.iter().enumerate() {
+        let mut per_server: BTreeMap<usize, u32> = BTreeMap::new();
+        for _ in 0..d {
+            let Some(s) = pick(free) else { break };
+            free[s] -= 1;
+            *per_server.entry(s).or_default() += 1;
+        }
+        parts.extend(per_server.into_iter().map(|(s, n)| (item, s as u32, n)));
+    }
+    parts
+}
