@@ -12,9 +12,13 @@
 //! - [`cli`]: running a command-line binary and reading its output.
 //! - [`traces`]: the committed trace cut-downs, and the full traces a user points to.
 //! - `swf` (feature `harness`): the invariants of a trace the SWF reader accepts.
+//! - `failures` (feature `harness`): the invariants of a failure trace the FTA reader accepts and
+//!   of the node failures a replay is given.
 
 pub mod broker;
 pub mod cli;
+#[cfg(feature = "harness")]
+pub mod failures;
 pub mod leases;
 pub mod slots;
 #[cfg(feature = "harness")]

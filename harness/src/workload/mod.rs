@@ -5,6 +5,11 @@
 //!   [`dist::Dist`], how a scenario file spells one.
 //! - [`das2`]: the DAS-2 two-stage log-uniform request sizes (`SPEC-NOTES` N8) with their exact
 //!   mean (not seed 000's Eq. 28).
+//! - [`failures`]: node failures: the alternating available / unavailable process of groups of
+//!   nodes, matched to seed 002's Table II (Weibull, lognormal or hyperexponential), and the
+//!   [`failures::NodeEvent`]s a replay takes.
+//! - [`fta`]: failure traces of the Failure Trace Archive (tabular event format), and the
+//!   window of one a replication replays from a random starting point.
 //! - [`swf`]: the Standard Workload Format (Parallel Workloads Archive): a strict or
 //!   skip-invalid reader with every skip counted by reason, and a writer.
 //! - [`synth`]: seeded synthetic job traces (`qosgate synth`), the replay benchmarks' load.
@@ -12,5 +17,7 @@
 //! Generating workloads is the harness's business: the kernel only schedules what it is handed.
 pub mod das2;
 pub mod dist;
+pub mod failures;
+pub mod fta;
 pub mod swf;
 pub mod synth;

@@ -44,16 +44,7 @@ pub const BREAKPOINTS: usize = 2 * QUEUE + 2;
 /// The replay's scheduler.
 pub type Scheduler = Backfill<QUEUE, BREAKPOINTS>;
 
-/// A node failing or coming back.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub struct NodeEvent {
-    /// When, seconds.
-    pub at: u64,
-    /// Which node, `0 .. nodes`.
-    pub node: u32,
-    /// `true`: the node comes back; `false`: it fails.
-    pub up: bool,
-}
+pub use crate::workload::failures::NodeEvent;
 
 /// One scheduled job.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
