@@ -7,11 +7,13 @@
 //!   shards whose run files are judged together); one folder per paper (`kokkinos2009`: seed
 //!   004's grid, presets, bounds and claims).
 //! - [`models`]: the simulated systems, each a scenario schema, a world, records and metrics
-//!   (`grid`: seed 004's grid; `cluster`: trace replay under backfilling).
+//!   (`grid`: seed 004's grid; `cluster`: trace replay under backfilling; `hybrid`: seed 002's
+//!   failure-prone cluster and reliable cloud behind a broker).
 //! - [`gateway`]: the gateway's solvers and dispatch sequences as a user asks for them (JSON
 //!   problems, option lists).
 //! - [`workload`]: distributions (with their means and variances, and how scenario files
-//!   spell them), DAS-2 request sizes, SWF traces and synthetic workloads.
+//!   spell them), DAS-2 request sizes, seed 002's requests, node failures (a synthetic process
+//!   and FTA traces), SWF traces and synthetic workloads.
 //! - [`config`]: TOML scenario files with `file:line:column` diagnostics, for every model.
 //! - [`des`]: the discrete-event core: the event queue, seeded streams, time conversions, the
 //!   simulation thread.

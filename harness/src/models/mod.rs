@@ -4,6 +4,7 @@
 //!
 //! - [`grid`]: seed 004's grid (users, a meta-scheduler, resources and links).
 //! - [`cluster`]: one cluster replaying a job trace under a backfilling policy.
+//! - [`hybrid`]: seed 002's failure-prone cluster and reliable cloud behind a broker.
 //!
 //! Two layers:
 //! - [`Model`] is the static interface the experiment runner uses: typed scenarios, runs and
@@ -16,6 +17,7 @@
 
 pub mod cluster;
 pub mod grid;
+pub mod hybrid;
 
 use std::fmt::Debug;
 use std::io::Write;
@@ -94,6 +96,41 @@ pub struct RunOptions {
     pub out: Option<PathBuf>,
 }
 
+/// One line of `qosgate run --events FILE.jsonl`: a record and its replication.
+#[derive(Serialize)]
+struct EventLine<'a, R> {
+    replication: u32,
+    #[serde(flatten)]
+    record: &'a R,
+}
+
+/// Writes `--events FILE.jsonl`: one JSON object per record (its fields and `replication`),
+/// replication after replication, each run's records in the order given.
+///
+/// Errors: the file cannot be created or written (named), a record cannot be rendered.
+pub fn write_events<'a, R, I>(path: &Path, runs: impl IntoIterator<Item = I>) -> Result<()>
+where
+    R: Serialize + 'a,
+    I: IntoIterator<Item = &'a R>,
+{
+    let file =
+        std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
+    let mut w = std::io::BufWriter::new(file);
+    for (k, records) in (0u32..).zip(runs) {
+        for record in records {
+            let line = EventLine {
+                replication: k,
+                record,
+            };
+            serde_json::to_writer(&mut w, &line).context("rendering an event")?;
+            w.write_all(b"\n")
+                .with_context(|| format!("writing {}", path.display()))?;
+        }
+    }
+    w.flush()
+        .with_context(|| format!("writing {}", path.display()))
+}
+
 /// A scenario of some registered model, ready to print or run: what presets and scenario
 /// files give `qosgate run`.
 pub trait AnyScenario: Send + Sync {
@@ -120,7 +157,7 @@ pub struct Entry {
 }
 
 /// Every model a scenario file can name.
-pub const MODELS: &[Entry] = &[grid::ENTRY];
+pub const MODELS: &[Entry] = &[grid::ENTRY, hybrid::ENTRY];
 
 /// The model of a file without a `model` key.
 pub const DEFAULT_MODEL: &str = grid::Grid::NAME;
@@ -166,7 +203,7 @@ mod tests {
         let e = parse(&other, "c.toml").err().unwrap().to_string();
         assert_eq!(
             e,
-            "c.toml:1:9: model: unknown model `cloud`; the models are: grid"
+            "c.toml:1:9: model: unknown model `cloud`; the models are: grid, hybrid"
         );
     }
 }

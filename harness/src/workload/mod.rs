@@ -10,6 +10,8 @@
 //!   [`failures::NodeEvent`]s a replay takes.
 //! - [`fta`]: failure traces of the Failure Trace Archive (tabular event format), and the
 //!   window of one a replication replays from a random starting point.
+//! - [`requests`]: seed 002's parallel requests (Table I's DAS-2 model: Weibull arrivals,
+//!   DAS-2 sizes, lognormal durations) with the moments the broker needs.
 //! - [`swf`]: the Standard Workload Format (Parallel Workloads Archive): a strict or
 //!   skip-invalid reader with every skip counted by reason, and a writer.
 //! - [`synth`]: seeded synthetic job traces (`qosgate synth`), the replay benchmarks' load.
@@ -19,5 +21,6 @@ pub mod das2;
 pub mod dist;
 pub mod failures;
 pub mod fta;
+pub mod requests;
 pub mod swf;
 pub mod synth;

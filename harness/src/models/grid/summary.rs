@@ -13,8 +13,8 @@
 //! - `--out DIR`: `summary.json` (what `--json` prints) and `users.csv` (one row per user with
 //!   the means and half-widths).
 
-use std::fs::{self, File};
-use std::io::{BufWriter, Write};
+use std::fs;
+use std::io::Write;
 use std::path::Path;
 
 use anyhow::{Context, Result};
@@ -55,14 +55,6 @@ struct UserSummary {
     backlogged_pct: Option<Estimate>,
     handled_as_be_pct: Option<Estimate>,
     delay_mean_s: Option<Estimate>,
-}
-
-/// One event-log line.
-#[derive(Serialize)]
-struct Line<'a> {
-    replication: u32,
-    #[serde(flatten)]
-    record: &'a TaskRecord,
 }
 
 /// The estimate over replications of `f` (values that are `None` in a replication are left out).
@@ -223,23 +215,14 @@ fn render(s: &Summary) -> String {
 }
 
 fn write_events(path: &Path, runs: &[Run]) -> Result<()> {
-    let file = File::create(path).with_context(|| format!("creating {}", path.display()))?;
-    let mut w = BufWriter::new(file);
-    for (k, run) in runs.iter().enumerate() {
-        let mut order: Vec<&TaskRecord> = run.records.iter().collect();
-        order.sort_by(|a, b| a.ended().total_cmp(&b.ended()).then(a.task.cmp(&b.task)));
-        for record in order {
-            let line = Line {
-                replication: k as u32,
-                record,
-            };
-            serde_json::to_writer(&mut w, &line).context("rendering an event")?;
-            w.write_all(b"\n")
-                .with_context(|| format!("writing {}", path.display()))?;
-        }
-    }
-    w.flush()
-        .with_context(|| format!("writing {}", path.display()))
+    models::write_events(
+        path,
+        runs.iter().map(|run| {
+            let mut order: Vec<&TaskRecord> = run.records.iter().collect();
+            order.sort_by(|a, b| a.ended().total_cmp(&b.ended()).then(a.task.cmp(&b.task)));
+            order
+        }),
+    )
 }
 
 fn write_users_csv(path: &Path, users: &[UserSummary]) -> Result<()> {
