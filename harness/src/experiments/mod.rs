@@ -13,8 +13,10 @@
 //! (`--shard K/N --runs DIR`, then `--from DIR`), with the same result byte for byte.
 //!
 //! A new paper is a folder here with a type implementing [`Experiment`] and a line in
-//! [`PAPERS`] (docs/adding-a-paper.md walks through it).
+//! [`PAPERS`] (docs/adding-a-paper.md walks through it); [`compare`] holds the comparisons
+//! every judge shares.
 
+pub mod compare;
 pub mod kokkinos2009;
 pub mod runfile;
 pub mod runner;

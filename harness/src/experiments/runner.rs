@@ -57,15 +57,24 @@ impl<M> Runs<M> {
         b: &impl std::fmt::Debug,
         f: impl Fn(&M) -> Option<f64>,
     ) -> Option<Estimate> {
+        self.paired(a, b, |x, y| Some(f(x)? - f(y)?))
+    }
+
+    /// The estimate of `g(replication k of a, replication k of b)` over the `k` where it is
+    /// defined, paired as [`Runs::difference`] pairs (a ratio of two metrics, for instance).
+    pub fn paired(
+        &self,
+        a: &impl std::fmt::Debug,
+        b: &impl std::fmt::Debug,
+        g: impl Fn(&M, &M) -> Option<f64>,
+    ) -> Option<Estimate> {
         let (a, b) = (self.0.get(&key(a))?, self.0.get(&key(b))?);
         let n = if a.len() == 1 || b.len() == 1 {
             a.len().max(b.len())
         } else {
             a.len().min(b.len())
         };
-        let samples: Vec<f64> = (0..n)
-            .filter_map(|k| Some(f(pick(a, k))? - f(pick(b, k))?))
-            .collect();
+        let samples: Vec<f64> = (0..n).filter_map(|k| g(pick(a, k), pick(b, k))).collect();
         Estimate::of(&samples)
     }
 
