@@ -5,7 +5,7 @@
 //! - [`cli`]: the command line, the only module that knows clap; one file per subcommand.
 //! - [`experiments`]: the registry of reproduced papers and the runner they share (whole, or in
 //!   shards whose run files are judged together); one folder per paper (`kokkinos2009`: seed
-//!   004's grid, presets, bounds and claims).
+//!   004's grid, presets, bounds and claims; `javadi2012`: seed 002's hybrid cloud).
 //! - [`models`]: the simulated systems, each a scenario schema, a world, records and metrics
 //!   (`grid`: seed 004's grid; `cluster`: trace replay under backfilling; `hybrid`: seed 002's
 //!   failure-prone cluster and reliable cloud behind a broker).

@@ -350,7 +350,11 @@ fn qosgate_presets_lists_the_table_6_scenarios() {
     ] {
         assert!(listed.contains(&name), "{name} missing from:\n{out}");
     }
-    assert_eq!(listed.len(), presets::names().len(), "{out}");
+    let of = |paper: &str| listed.iter().filter(|n| n.starts_with(paper)).count();
+    assert_eq!(of("kokkinos2009-"), presets::names().len(), "{out}");
+    let javadi = qosgate_harness::experiments::javadi2012::presets::names();
+    assert_eq!(of("javadi2012-"), javadi.len(), "{out}");
+    assert_eq!(listed.len(), presets::names().len() + javadi.len(), "{out}");
 }
 
 #[test]

@@ -17,6 +17,7 @@
 //! every judge shares.
 
 pub mod compare;
+pub mod javadi2012;
 pub mod kokkinos2009;
 pub mod runfile;
 pub mod runner;
@@ -252,7 +253,7 @@ fn timing<E: Experiment>(
 }
 
 /// Every paper `qosgate reproduce` knows, in the order `all` runs them.
-pub const PAPERS: &[&dyn Paper] = &[&kokkinos2009::Kokkinos2009];
+pub const PAPERS: &[&dyn Paper] = &[&kokkinos2009::Kokkinos2009, &javadi2012::Javadi2012];
 
 /// The paper with id `id`.
 ///

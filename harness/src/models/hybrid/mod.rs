@@ -12,9 +12,11 @@
 //!   (Eq. 19), from the records.
 //! - [`summary`]: what `qosgate run` prints and writes for a hybrid scenario.
 //!
-//! The providers' capacities are the trace replay's ([`crate::models::cluster::replay::QUEUE`]
-//! requests waiting or running at once on each); a replication that needs more stops with an
-//! error naming the request.
+//! Each provider holds at most the trace replay's capacity
+//! ([`crate::models::cluster::replay::QUEUE`], 65,536 requests waiting or running at once); a
+//! replication that needs more stops with an error naming the request. A provider is first
+//! replayed with a scheduler of 8,192 requests (1.1 MB instead of 9 MB), and again with the full
+//! one only if that refuses.
 
 pub mod metrics;
 pub mod record;

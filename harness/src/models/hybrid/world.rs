@@ -22,12 +22,13 @@
 //! random numbers), and ARS and ADS at the same routing see the same requests.
 
 use anyhow::{Context, Result, anyhow, ensure};
+use qosgate_kernel::backfill::Policy;
 use qosgate_kernel::dispatch::{Bernoulli, Billiard};
 
 use super::record::{Outcome, Provider, RequestRecord, Run};
 use super::scenario::{Brokering, CLOUD, LOCAL, Scenario};
 use crate::des::rng::{SplitMix, replication_seed};
-use crate::models::cluster::replay;
+use crate::models::cluster::replay::{self, NodeEvent};
 use crate::workload::requests::{Request, RequestModel};
 use crate::workload::swf::Job;
 
@@ -67,10 +68,9 @@ pub fn simulate(s: &Scenario, k: u32) -> Result<Run> {
     };
     let local_jobs = jobs(Provider::Local, s.local.mips, s.local.transfer_s);
     let cloud_jobs = jobs(Provider::Cloud, s.cloud.mips, s.cloud.transfer_s);
-    let local = replay::replay(&local_jobs, policy, s.local.nodes, &failures, |_| {})
+    let local = replay_provider(&local_jobs, policy, s.local.nodes, &failures)
         .context("the local cluster")?;
-    let cloud =
-        replay::replay(&cloud_jobs, policy, s.cloud.nodes, &[], |_| {}).context("the cloud")?;
+    let cloud = replay_provider(&cloud_jobs, policy, s.cloud.nodes, &[]).context("the cloud")?;
     let mut records: Vec<Option<RequestRecord>> = vec![None; requests.len()];
     for (which, outcome) in [(Provider::Local, &local), (Provider::Cloud, &cloud)] {
         for r in &outcome.records {
@@ -118,6 +118,23 @@ pub fn simulate(s: &Scenario, k: u32) -> Result<Run> {
         events: 2 * records.len() as u64 + starts + failures.len() as u64,
         records,
     })
+}
+
+/// Requests a provider's scheduler holds at first, waiting or running (about 1.1 MB).
+const SMALL_QUEUE: usize = 1 << 13;
+
+/// The replay of `jobs` on one provider: first with a scheduler of [`SMALL_QUEUE`] requests,
+/// which is cheap to build; if that one refuses (a queue longer than that, or any other error),
+/// again with the replay's full capacity ([`replay::QUEUE`]), which gives the same schedule
+/// wherever the small one suffices, or the error to report.
+fn replay_provider(
+    jobs: &[Job],
+    policy: Policy,
+    nodes: u32,
+    failures: &[NodeEvent],
+) -> Result<replay::Outcome> {
+    replay::replay_in::<SMALL_QUEUE, { 2 * SMALL_QUEUE + 2 }>(jobs, policy, nodes, failures, |_| {})
+        .or_else(|_| replay::replay(jobs, policy, nodes, failures, |_| {}))
 }
 
 /// Request `r` as the replay takes it at a provider of `mips` reached after `transfer_s`.
