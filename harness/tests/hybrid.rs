@@ -317,3 +317,63 @@ fn the_documented_example_runs() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A Failure Trace Archive trace as the local cluster's failures: each replication reads it from
+/// its own starting point (so the interruptions differ), the requests still all end once, Eq. 5
+/// takes the trace's complete intervals as Table II's moments, and a bad trace is named by file
+/// and line.
+#[test]
+fn a_trace_drives_the_local_clusters_failures() {
+    let dir = std::env::temp_dir().join(format!("qosgate-hybrid-trace-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let trace = dir.join("four.tab");
+    // Four nodes, each down 2 h in every 6 h over 10 days, at staggered phases.
+    let mut lines = String::new();
+    for node in 0..4u64 {
+        for cycle in 0..40u64 {
+            let start = cycle * 21_600 + node * 3_600;
+            lines.push_str(&format!("{node} 0 {start} {}\n", start + 7_200));
+        }
+    }
+    std::fs::write(&trace, &lines).unwrap();
+    let s = Scenario {
+        failures: Some(Failures {
+            available: None,
+            unavailable: None,
+            groups: 8,
+            burn_in_s: 0,
+            trace: Some(trace.display().to_string()),
+        }),
+        horizon_s: 3 * 86_400,
+        broker: Broker {
+            policy: Brokering::Ars,
+            routing: Routing::Eq5,
+        },
+        ..golden(86_400)
+    };
+    validate(&s).unwrap();
+    let [ta, va, tu, vu] = s.failure_moments().unwrap();
+    assert_eq!([ta, va, tu, vu], [14_400.0, 0.0, 7_200.0, 0.0]);
+    s.routing().unwrap();
+    let runs: Vec<_> = (0..4).map(|k| Hybrid::simulate(&s, k).unwrap()).collect();
+    for run in &runs {
+        let m = Hybrid::metrics(&s, run);
+        assert!(accounts_add_up(&m) && m.requests > 2000, "{m:?}");
+        assert!(run.node_events > 0);
+    }
+    let interruptions: Vec<u32> = runs
+        .iter()
+        .map(|r| r.records.iter().map(|x| x.interruptions).sum())
+        .collect();
+    assert!(
+        interruptions.windows(2).any(|w| w[0] != w[1]),
+        "{interruptions:?}"
+    );
+    std::fs::write(&trace, format!("{lines}3 0 oops 5\n")).unwrap();
+    let e = format!("{:#}", Hybrid::simulate(&s, 0).unwrap_err());
+    assert!(
+        e.contains(&format!("{}:161: event_start_time", trace.display())),
+        "{e}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
