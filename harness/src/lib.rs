@@ -5,16 +5,17 @@
 //! - [`cli`]: the command line, the only module that knows clap; one file per subcommand.
 //! - [`experiments`]: the registry of reproduced papers and the runner they share (whole, or in
 //!   shards whose run files are judged together); one folder per paper (`kokkinos2009`: seed
-//!   004's grid, presets, bounds and claims).
+//!   004's grid, presets, bounds and claims; `javadi2012`: seed 002's hybrid cloud).
 //! - [`models`]: the simulated systems, each a scenario schema, a world, records and metrics
 //!   (`grid`: seed 004's grid; `cluster`: trace replay under backfilling; `leases`: lease
-//!   workload replay through the kernel's lease manager; `multicloud`: seed 003's federation of
-//!   IaaS clouds).
+//!   workload replay through the kernel's lease manager; `hybrid`: seed 002's failure-prone
+//!   cluster and reliable cloud behind a broker; `multicloud`: seed 003's federation of IaaS
+//!   clouds).
 //! - [`gateway`]: the gateway's solvers and dispatch sequences as a user asks for them (JSON
 //!   problems, option lists).
 //! - [`workload`]: distributions (with their means and variances, and how scenario files
-//!   spell them), DAS-2 request sizes, SWF traces, Haizea's LWF lease workloads and synthetic
-//!   workloads.
+//!   spell them), DAS-2 request sizes, seed 002's requests, node failures (a synthetic process
+//!   and FTA traces), SWF traces, Haizea's LWF lease workloads and synthetic workloads.
 //! - [`config`]: TOML scenario files with `file:line:column` diagnostics, for every model.
 //! - [`des`]: the discrete-event core: the event queue, seeded streams, time conversions, the
 //!   simulation thread.

@@ -175,3 +175,54 @@ fn cli_solve_broker_names_bad_input() {
     bad["providers"][0]["cluster"]["color"] = json!(1);
     assert!(err_out(&solve_stdin("broker", &bad)).contains("unknown field"));
 }
+
+/// Seed 002's system given by its workload and failure distributions: `solve broker` works out
+/// lambda, sigma_I^2 and W from them, as the hybrid model does (the same routing, P = (1, 0)
+/// at the paper's parameters, SPEC-NOTES N12), and a bad or doubled input is named.
+#[test]
+fn cli_solve_broker_takes_the_workload_and_failures_directly() {
+    use qosgate_harness::experiments::javadi2012::presets;
+    let s = presets::get("javadi2012-eb-ars-eq5").unwrap();
+    let routed = s.routing().unwrap();
+    let f = s.failures.clone().unwrap();
+    let input = json!({
+        "workload": s.workload,
+        "providers": [
+            {"cluster": {"nodes": 64, "speed": 1000.0, "failures": {
+                "available": f.available, "unavailable": f.unavailable}}, "cost": 1.0},
+            {"cloud": {"nodes": 64, "speed": 1000.0, "transfer": 64.0}, "cost": 5.0}
+        ]
+    });
+    let v = json_out(&solve_stdin("broker", &input));
+    assert_eq!(v["p"], json!([1.0, 0.0]));
+    let d = &v["derived"];
+    assert_eq!(d["arrival_rate"].as_f64(), Some(routed.arrival_rate));
+    assert_eq!(
+        d["arrival_variance"].as_f64(),
+        Some(routed.arrival_variance)
+    );
+    assert_eq!(d["work"].as_f64(), Some(routed.work_mi));
+    // At 20 times the rate (mu_s is about 29 lambda at 1x) a cloud 100 times cheaper than the
+    // cluster takes a share.
+    let mut cheap = input.clone();
+    cheap["providers"][1]["cost"] = json!(0.01);
+    cheap["workload"]["load_scale"] = json!(20.0);
+    let p = json_out(&solve_stdin("broker", &cheap))["p"][1]
+        .as_f64()
+        .unwrap();
+    assert!(p > 0.0, "{p}");
+    let mut both = input.clone();
+    both["arrival_rate"] = json!(0.5);
+    assert!(err_out(&solve_stdin("broker", &both)).contains("not both"));
+    let mut bad = input.clone();
+    bad["workload"]["interarrival"] = json!({"weibull": {"scale": 23.375, "shape": -1.0}});
+    let e = err_out(&solve_stdin("broker", &bad));
+    assert!(e.contains("workload.interarrival.weibull.shape"), "{e}");
+    let mut doubled = input;
+    doubled["providers"][0]["cluster"]["availability_mean"] = json!(1.0);
+    let e = err_out(&solve_stdin("broker", &doubled));
+    assert!(
+        e.contains("provider 0: cluster model: give the four"),
+        "{e}"
+    );
+}

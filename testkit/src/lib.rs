@@ -16,10 +16,14 @@
 //! - `swf` (feature `harness`): the invariants of a trace the SWF reader accepts.
 //! - `lwf` (feature `harness`): lease workloads written from generated leases, and the
 //!   invariants of a workload the LWF reader accepts and of its replay.
+//! - `failures` (feature `harness`): the invariants of a failure trace the FTA reader accepts and
+//!   of the node failures a replay is given.
 
 pub mod broker;
 pub mod cli;
 pub mod dagsched;
+#[cfg(feature = "harness")]
+pub mod failures;
 pub mod leases;
 #[cfg(feature = "harness")]
 pub mod lwf;

@@ -8,7 +8,7 @@ use fixed::types::U16F16;
 use qosgate_kernel::backfill::Policy;
 
 use crate::models::cluster::replay::{self, QueueFull};
-use crate::models::cluster::summary::{self, Request};
+use crate::models::cluster::summary::{self, Failures, Request};
 
 /// The scheduling policies of `qosgate backfill`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -70,6 +70,16 @@ pub struct BackfillArgs {
     /// with an error naming the job.
     #[arg(long, value_name = "N", default_value_t = replay::QUEUE, allow_negative_numbers = true)]
     pub queue: usize,
+    /// Replay under node failures: a Failure Trace Archive trace (tabular event format), or a
+    /// synthetic process fitted to seed 002's Table II: weibull, lognormal or hyperexponential.
+    #[arg(long, value_name = "FILE|MODEL")]
+    pub failures: Option<String>,
+    /// Groups of nodes that fail together under a synthetic process.
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    pub failure_groups: u32,
+    /// Seed of the failures: the process's draws, or the trace's random starting point.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub failure_seed: u64,
 }
 
 /// The kernel's policy for the command line's choice.
@@ -112,6 +122,11 @@ pub fn exec(args: &BackfillArgs, out: &mut dyn Write) -> Result<()> {
         queue: args.queue,
         csv: args.out.clone(),
         json: args.json,
+        failures: args.failures.clone().map(|spec| Failures {
+            spec,
+            groups: args.failure_groups,
+            seed: args.failure_seed,
+        }),
     };
     summary::run(&req, out).map_err(|e| {
         if e.chain().any(|c| c.is::<QueueFull>()) {

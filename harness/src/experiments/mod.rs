@@ -13,9 +13,12 @@
 //! (`--shard K/N --runs DIR`, then `--from DIR`), with the same result byte for byte.
 //!
 //! A new paper is a folder here with a type implementing [`Experiment`] and a line in
-//! [`PAPERS`] (docs/adding-a-paper.md walks through it).
+//! [`PAPERS`] (docs/adding-a-paper.md walks through it); [`compare`] holds the comparisons
+//! every judge shares.
 
+pub mod compare;
 pub mod gandhimathi2013;
+pub mod javadi2012;
 pub mod kokkinos2009;
 pub mod runfile;
 pub mod runner;
@@ -253,6 +256,7 @@ fn timing<E: Experiment>(
 /// Every paper `qosgate reproduce` knows, in the order `all` runs them.
 pub const PAPERS: &[&dyn Paper] = &[
     &kokkinos2009::Kokkinos2009,
+    &javadi2012::Javadi2012,
     &gandhimathi2013::Gandhimathi2013,
 ];
 

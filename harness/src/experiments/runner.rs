@@ -57,7 +57,7 @@ impl<M> Runs<M> {
         b: &impl std::fmt::Debug,
         f: impl Fn(&M) -> Option<f64>,
     ) -> Option<Estimate> {
-        self.paired(a, b, f, |x, y| Some(x - y))
+        self.paired(a, b, |x, y| Some(f(x)? - f(y)?))
     }
 
     /// The estimate of `f(a) / f(b)` over paired replications, as [`Runs::difference`] pairs
@@ -68,16 +68,19 @@ impl<M> Runs<M> {
         b: &impl std::fmt::Debug,
         f: impl Fn(&M) -> Option<f64>,
     ) -> Option<Estimate> {
-        self.paired(a, b, f, |x, y| (y != 0.0).then(|| x / y))
+        self.paired(a, b, |x, y| {
+            let (x, y) = (f(x)?, f(y)?);
+            (y != 0.0).then(|| x / y)
+        })
     }
 
-    /// `combine(f(a), f(b))` over paired replications.
-    fn paired(
+    /// The estimate of `g(replication k of a, replication k of b)` over the `k` where it is
+    /// defined, paired as [`Runs::difference`] pairs (a ratio of two metrics, for instance).
+    pub fn paired(
         &self,
         a: &impl std::fmt::Debug,
         b: &impl std::fmt::Debug,
-        f: impl Fn(&M) -> Option<f64>,
-        combine: impl Fn(f64, f64) -> Option<f64>,
+        g: impl Fn(&M, &M) -> Option<f64>,
     ) -> Option<Estimate> {
         let (a, b) = (self.0.get(&key(a))?, self.0.get(&key(b))?);
         let n = if a.len() == 1 || b.len() == 1 {
@@ -85,9 +88,7 @@ impl<M> Runs<M> {
         } else {
             a.len().min(b.len())
         };
-        let samples: Vec<f64> = (0..n)
-            .filter_map(|k| combine(f(pick(a, k))?, f(pick(b, k))?))
-            .collect();
+        let samples: Vec<f64> = (0..n).filter_map(|k| g(pick(a, k), pick(b, k))).collect();
         Estimate::of(&samples)
     }
 

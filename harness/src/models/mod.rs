@@ -4,6 +4,7 @@
 //!
 //! - [`grid`]: seed 004's grid (users, a meta-scheduler, resources and links).
 //! - [`cluster`]: one cluster replaying a job trace under a backfilling policy.
+//! - [`hybrid`]: seed 002's failure-prone cluster and reliable cloud behind a broker.
 //! - [`leases`]: one cluster replaying a lease workload (Haizea's LWF) through the kernel's
 //!   lease manager.
 //! - [`multicloud`]: seed 003's federation of IaaS clouds (DAG applications, reservations,
@@ -20,6 +21,7 @@
 
 pub mod cluster;
 pub mod grid;
+pub mod hybrid;
 pub mod leases;
 pub mod multicloud;
 
@@ -100,6 +102,41 @@ pub struct RunOptions {
     pub out: Option<PathBuf>,
 }
 
+/// One line of `qosgate run --events FILE.jsonl`: a record and its replication.
+#[derive(Serialize)]
+pub(crate) struct EventLine<'a, R> {
+    pub(crate) replication: u32,
+    #[serde(flatten)]
+    pub(crate) record: &'a R,
+}
+
+/// Writes `--events FILE.jsonl`: one JSON object per record (its fields and `replication`),
+/// replication after replication, each run's records in the order given.
+///
+/// Errors: the file cannot be created or written (named), a record cannot be rendered.
+pub fn write_events<'a, R, I>(path: &Path, runs: impl IntoIterator<Item = I>) -> Result<()>
+where
+    R: Serialize + 'a,
+    I: IntoIterator<Item = &'a R>,
+{
+    let file =
+        std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
+    let mut w = std::io::BufWriter::new(file);
+    for (k, records) in (0u32..).zip(runs) {
+        for record in records {
+            let line = EventLine {
+                replication: k,
+                record,
+            };
+            serde_json::to_writer(&mut w, &line).context("rendering an event")?;
+            w.write_all(b"\n")
+                .with_context(|| format!("writing {}", path.display()))?;
+        }
+    }
+    w.flush()
+        .with_context(|| format!("writing {}", path.display()))
+}
+
 /// A scenario of some registered model, ready to print or run: what presets and scenario
 /// files give `qosgate run`.
 pub trait AnyScenario: Send + Sync {
@@ -126,7 +163,7 @@ pub struct Entry {
 }
 
 /// Every model a scenario file can name.
-pub const MODELS: &[Entry] = &[grid::ENTRY, multicloud::ENTRY];
+pub const MODELS: &[Entry] = &[grid::ENTRY, hybrid::ENTRY, multicloud::ENTRY];
 
 /// The model of a file without a `model` key.
 pub const DEFAULT_MODEL: &str = grid::Grid::NAME;
@@ -145,27 +182,6 @@ pub fn parse(text: &str, origin: &str) -> Result<Box<dyn AnyScenario>> {
             MODELS.iter().map(|m| m.name).collect::<Vec<_>>().join(", ")
         ),
     }
-}
-
-/// Writes one JSON object per line to `path` (`qosgate run --events`): each of `lines`.
-///
-/// Errors: the file cannot be created or written, or a line cannot be rendered (the file
-/// named).
-pub fn write_json_lines<T: Serialize>(
-    path: &Path,
-    lines: impl IntoIterator<Item = T>,
-) -> Result<()> {
-    let file =
-        std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
-    let mut w = std::io::BufWriter::new(file);
-    for line in lines {
-        serde_json::to_writer(&mut w, &line)
-            .with_context(|| format!("rendering a line of {}", path.display()))?;
-        w.write_all(b"\n")
-            .with_context(|| format!("writing {}", path.display()))?;
-    }
-    w.flush()
-        .with_context(|| format!("writing {}", path.display()))
 }
 
 /// Reads and parses the scenario file at `path` ([`parse`]).
@@ -193,7 +209,7 @@ mod tests {
         let e = parse(&other, "c.toml").err().unwrap().to_string();
         assert_eq!(
             e,
-            "c.toml:1:9: model: unknown model `cloud`; the models are: grid, multicloud"
+            "c.toml:1:9: model: unknown model `cloud`; the models are: grid, hybrid, multicloud"
         );
     }
 }

@@ -24,6 +24,8 @@
 //! Three [`SplitMix::unit`] draws per size, in this order: the stage, the position `x` in it,
 //! then the kind of size (one, power of two, rounded).
 
+use serde::{Deserialize, Serialize};
+
 use super::dist::{DistError, Distribution, Param, finite, non_negative, ordered, probability};
 use crate::des::rng::SplitMix;
 
@@ -31,8 +33,9 @@ use crate::des::rng::SplitMix;
 /// at most about `2^20` steps.
 pub const MAX_LOG2_SIZE: f64 = 20.0;
 
-/// The parameters of [`Das2Size`], named as in seed 000 Table 2.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// The parameters of [`Das2Size`], named as in seed 000 Table 2 (and so in scenario files).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Das2Params {
     /// `l`: the lower end of the first stage, log2 of a size, `>= 0`.
     pub low: f64,
@@ -324,16 +327,7 @@ mod tests {
     /// `das2_mean_log2_size` and `das2_mean_vms`).
     #[test]
     fn eq28_and_eq29_are_as_printed() {
-        let d = Das2Size::new(Das2Params {
-            low: 0.8,
-            mid: 3.5,
-            high: 6.0,
-            q: 0.9,
-            p_one: 0.02,
-            p_pow2: 0.78,
-            cap: 64,
-        })
-        .unwrap();
+        let d = Das2Size::new(super::super::requests::TABLE1_SIZES).unwrap();
         assert!((d.mean_log2() - 2.41).abs() < 1e-12);
         let want = 0.02 + 8.0 * 0.78 + 2f64.powf(2.41) * 0.2;
         assert!((d.eq28_mean() - want).abs() < 1e-12, "{}", d.eq28_mean());

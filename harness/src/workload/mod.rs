@@ -5,6 +5,13 @@
 //!   [`dist::Dist`], how a scenario file spells one.
 //! - [`das2`]: the DAS-2 two-stage log-uniform request sizes (`SPEC-NOTES` N8) with their exact
 //!   mean (not seed 000's Eq. 28).
+//! - [`failures`]: node failures: the alternating available / unavailable process of groups of
+//!   nodes, matched to seed 002's Table II (Weibull, lognormal or hyperexponential), and the
+//!   [`failures::NodeEvent`]s a replay takes.
+//! - [`fta`]: failure traces of the Failure Trace Archive (tabular event format), and the
+//!   window of one a replication replays from a random starting point.
+//! - [`requests`]: seed 002's parallel requests (Table I's DAS-2 model: Weibull arrivals,
+//!   DAS-2 sizes, lognormal durations) with the moments the broker needs.
 //! - [`swf`]: the Standard Workload Format (Parallel Workloads Archive): a strict or
 //!   skip-invalid reader with every skip counted by reason, and a writer.
 //! - [`lwf`]: Haizea's lease workloads (LWF, XML): the subset `qosgate leases` replays, every
@@ -14,6 +21,9 @@
 //! Generating workloads is the harness's business: the kernel only schedules what it is handed.
 pub mod das2;
 pub mod dist;
+pub mod failures;
+pub mod fta;
 pub mod lwf;
+pub mod requests;
 pub mod swf;
 pub mod synth;

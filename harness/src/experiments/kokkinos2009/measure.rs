@@ -6,10 +6,10 @@ pub(super) use super::params::Layout;
 use super::presets;
 pub(super) use super::presets::{Arrivals, Spread, Table6, Variant, Workload};
 use crate::experiments::Runs;
+pub(super) use crate::experiments::compare::{Paired, V, le, lt};
 use crate::models::grid::metrics::{Metrics, Rates};
 pub(super) use crate::models::grid::scenario::{Knowledge, MetaOrder, Oversize};
 pub(super) use crate::report::Figure;
-use crate::report::stats::Estimate;
 
 /// The GS users of seed 004.
 pub(super) const GS_USERS: [&str; 3] = ["U1", "U2", "U3"];
@@ -44,68 +44,6 @@ pub(super) const METHODS: [(Knowledge, &str); 7] = [
 /// Table 8 as printed in the paper: (EDF/EST, WFQ/EST) mean and standard deviation of the delay
 /// of one MI, seconds.
 pub(super) const PAPER_TABLE8: [[f64; 2]; 2] = [[21.96, 13.63], [48.48, 30.07]];
-/// Float comparisons of means allow this much (the metrics are ratios of counts and sums of
-/// microsecond times).
-pub(super) const EPS: f64 = 1e-9;
-
-/// `a <= b`, up to [`EPS`]; false if either is undefined (NaN), so a missing value fails the
-/// check it is in.
-pub(super) fn le(a: f64, b: f64) -> bool {
-    a <= b + EPS
-}
-
-/// `a < b` by more than [`EPS`]; false if either is undefined (NaN).
-pub(super) fn lt(a: f64, b: f64) -> bool {
-    a < b - EPS
-}
-
-/// How `f` at variant `a` compares with `f` at `b`, over paired replications (replication `k`
-/// of both draws the same random numbers, so the difference's interval is the paired one):
-/// the 95 % interval of `f(a) - f(b)`. A deterministic pair has no interval: its difference is
-/// exact. `None` without paired data (every comparison with it fails).
-pub(super) struct Paired(pub(super) Option<Estimate>);
-
-impl Paired {
-    /// `f(a) - f(b)` at `a` and `b`.
-    pub(super) fn of(
-        runs: &Runs<Metrics>,
-        a: &Variant,
-        b: &Variant,
-        f: impl Fn(&Metrics) -> Option<f64>,
-    ) -> Self {
-        Paired(runs.difference(a, b, f))
-    }
-
-    /// `f(a)` is not above `f(b)`: the interval of the difference reaches 0 or below.
-    pub(super) fn not_above(&self) -> bool {
-        self.0.is_some_and(|d| d.low() <= EPS)
-    }
-
-    /// `f(a)` is below `f(b)` beyond the interval: the whole interval is below 0.
-    pub(super) fn below(&self) -> bool {
-        self.0.is_some_and(|d| d.high() < -EPS)
-    }
-
-    /// `f(a)` is above `f(b)` by at least `margin` on average, and beyond the interval.
-    pub(super) fn above_by(&self, margin: f64) -> bool {
-        self.0
-            .is_some_and(|d| d.low() > EPS && d.mean + EPS >= margin)
-    }
-
-    /// `|f(a) - f(b)| <= tolerance` cannot be ruled out: the interval meets
-    /// `[-tolerance, tolerance]`.
-    pub(super) fn within(&self, tolerance: f64) -> bool {
-        self.0
-            .is_some_and(|d| d.low() <= tolerance + EPS && d.high() >= -tolerance - EPS)
-    }
-
-    /// The difference as `mean ± half-width` (`n/a` without data).
-    pub(super) fn show(&self, decimals: usize) -> String {
-        self.0
-            .map_or_else(|| "n/a".to_owned(), |d| d.show(decimals))
-    }
-}
-
 /// The share of the tasks of `users` (together) that `pct` counts, %: the task-weighted mean
 /// of their per-user percentages. `None` if they created no task.
 pub(super) fn combined(
@@ -322,19 +260,6 @@ pub(super) fn gs_misses(runs: &Runs<Metrics>, points: &[(String, Variant)]) -> V
             })
         })
         .collect()
-}
-
-/// A mean shown with `.1` decimals, or `n/a` when undefined (NaN).
-pub(super) struct V(pub(super) f64, pub(super) usize);
-
-impl std::fmt::Display for V {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.0.is_nan() {
-            f.write_str("n/a")
-        } else {
-            write!(f, "{:.*}", self.1, self.0)
-        }
-    }
 }
 
 /// The variants of labelled points.

@@ -74,16 +74,7 @@ impl std::fmt::Display for QueueFull {
 
 impl std::error::Error for QueueFull {}
 
-/// A node failing or coming back.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub struct NodeEvent {
-    /// When, seconds.
-    pub at: u64,
-    /// Which node, `0 .. nodes`.
-    pub node: u32,
-    /// `true`: the node comes back; `false`: it fails.
-    pub up: bool,
-}
+pub use crate::workload::failures::NodeEvent;
 
 /// One scheduled job.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

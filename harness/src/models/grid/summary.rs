@@ -63,14 +63,6 @@ struct UserSummary {
     delay_mean_s: Option<Estimate>,
 }
 
-/// One event-log line.
-#[derive(Serialize)]
-struct Line<'a> {
-    replication: u32,
-    #[serde(flatten)]
-    record: &'a TaskRecord,
-}
-
 /// The estimate over replications of `f` (values that are `None` in a replication are left out).
 fn over(runs: &[Metrics], f: impl Fn(&Metrics) -> Option<f64>) -> Option<Estimate> {
     let xs: Vec<f64> = runs.iter().filter_map(f).collect();
@@ -249,7 +241,7 @@ fn simulate_writing_events(scenario: &Scenario, n: u32, path: &Path) -> Result<V
     let mut runs = Vec::new();
     for k in 0..n {
         let mut write = |record: &TaskRecord| -> Result<()> {
-            let line = Line {
+            let line = models::EventLine {
                 replication: k,
                 record,
             };

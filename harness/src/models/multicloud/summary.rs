@@ -21,7 +21,7 @@ use serde::Serialize;
 
 use super::Multicloud;
 use super::metrics::Metrics;
-use super::record::{Run, TaskRecord};
+use super::record::Run;
 use super::scenario::Scenario;
 use crate::models::{self, Model, RunOptions};
 use crate::report::stats::Estimate;
@@ -37,14 +37,6 @@ struct Summary<'a> {
     rows: Vec<(&'static str, Option<Estimate>)>,
     clouds: Vec<(String, Option<Estimate>)>,
     per_replication: &'a [Metrics],
-}
-
-/// One event-log line.
-#[derive(Serialize)]
-struct Line<'a> {
-    replication: u32,
-    #[serde(flatten)]
-    record: &'a TaskRecord,
 }
 
 /// Simulates `scenario`, prints the summary (or JSON) and writes the files `opts` asks for.
@@ -149,13 +141,7 @@ fn render(s: &Summary) -> String {
 }
 
 fn write_events(path: &Path, runs: &[Run]) -> Result<()> {
-    let lines = runs.iter().enumerate().flat_map(|(k, run)| {
-        run.tasks.iter().map(move |record| Line {
-            replication: k as u32,
-            record,
-        })
-    });
-    models::write_json_lines(path, lines)
+    models::write_events(path, runs.iter().map(|run| &run.tasks))
 }
 
 fn write_apps_csv(path: &Path, runs: &[Run]) -> Result<()> {

@@ -1,0 +1,104 @@
+//! Seed 002's hybrid cloud (Javadi, Thulasiraman and Buyya 2012) as a model: a failure-prone
+//! local cluster and a reliable public cloud, each running the same backfilling scheduler, and a
+//! broker in front that sends every request to one of them.
+//!
+//! - [`scenario`]: the schema of a hybrid scenario file (`docs/hybrid-scenarios.md`), its
+//!   checks, its TOML writer, and the broker's routing (Eq. 5 or a given cloud share).
+//! - [`world`]: one replication: the requests, the broker's decisions (the kernel's Bernoulli
+//!   and billiard dispatchers), and each provider's trace replay (the kernel's backfilling, with
+//!   the local cluster's failures and checkpointing).
+//! - [`record`]: one record per request, with its outcome.
+//! - [`metrics`]: AWRT (Eq. 14), bounded slowdown (Eq. 15 as printed) and the cloud's cost
+//!   (Eq. 19), from the records.
+//! - [`summary`]: what `qosgate run` prints and writes for a hybrid scenario.
+//!
+//! Each provider holds at most the trace replay's capacity
+//! ([`crate::models::cluster::replay::QUEUE`], 65,536 requests waiting or running at once); a
+//! replication that needs more stops with an error naming the request. A provider is first
+//! replayed with a scheduler of 8,192 requests (1.1 MB instead of 9 MB), and again with the full
+//! one only if that refuses.
+
+pub mod metrics;
+pub mod record;
+pub mod scenario;
+pub mod summary;
+pub mod world;
+
+use std::io::Write;
+
+use anyhow::Result;
+
+use super::{AnyScenario, Entry, Model, RunOptions};
+use crate::des::rng::replication_seed;
+use metrics::Metrics;
+use record::Run;
+use scenario::Scenario;
+
+/// The hybrid-cloud model ([`Model`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Hybrid;
+
+impl Model for Hybrid {
+    const NAME: &'static str = "hybrid";
+    type Scenario = Scenario;
+    type Run = Run;
+    type Metrics = Metrics;
+
+    fn name(scenario: &Scenario) -> &str {
+        &scenario.name
+    }
+
+    fn check(scenario: &Scenario) -> Result<()> {
+        scenario::validate(scenario)
+    }
+
+    /// Replication `k` uses seed `scenario.seed + k` ([`world::simulate`]).
+    fn simulate(scenario: &Scenario, k: u32) -> Result<Run> {
+        world::simulate(scenario, k)
+    }
+
+    fn metrics(scenario: &Scenario, run: &Run) -> Metrics {
+        Metrics::compute(scenario, run)
+    }
+
+    fn events(run: &Run) -> u64 {
+        run.events
+    }
+
+    fn seed(scenario: &Scenario, k: u32) -> u64 {
+        replication_seed(scenario.seed, k)
+    }
+
+    /// Never: request sizes are always drawn.
+    fn deterministic(_: &Scenario) -> bool {
+        false
+    }
+}
+
+impl AnyScenario for Scenario {
+    fn model(&self) -> &'static str {
+        Hybrid::NAME
+    }
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn description(&self) -> &str {
+        &self.description
+    }
+
+    fn to_toml(&self) -> String {
+        scenario::to_toml(self)
+    }
+
+    fn run(&self, opts: &RunOptions, out: &mut dyn Write) -> Result<()> {
+        summary::run(self, opts, out)
+    }
+}
+
+/// The hybrid cloud's entry in the scenario-file registry.
+pub const ENTRY: Entry = Entry {
+    name: Hybrid::NAME,
+    parse: |text, origin| Ok(Box::new(scenario::parse(text, origin)?)),
+};

@@ -1,0 +1,125 @@
+//! `qosgate run` for a hybrid-cloud scenario: every replication in parallel, then each metric
+//! of [`super::metrics`] as the mean and 95 % confidence interval over the replications.
+//!
+//! # Outputs
+//! - standard output: one row per metric; with `--json`, one JSON object with the same
+//!   estimates and every replication's metrics;
+//! - `--events FILE.jsonl`: one JSON object per request, in id order, replication after
+//!   replication: the [`super::record::RequestRecord`] fields plus `replication`;
+//! - `--out DIR`: `summary.json` (what `--json` prints).
+
+use std::fs;
+use std::io::Write;
+
+use anyhow::{Context, Result};
+use serde::Serialize;
+
+use super::Hybrid;
+use super::metrics::Metrics;
+use super::scenario::Scenario;
+use crate::models::{self, Model, RunOptions};
+use crate::report::stats::Estimate;
+use crate::report::table::{Align, table};
+
+/// What `--json` prints and `summary.json` holds.
+#[derive(Debug, Serialize)]
+struct Summary<'a> {
+    scenario: &'a str,
+    replications: u32,
+    seed: u64,
+    p_cloud: Option<f64>,
+    events: u64,
+    /// `(metric, estimate)` in the order of the printed table.
+    metrics: Vec<(&'static str, Option<Estimate>)>,
+    per_replication: &'a [Metrics],
+}
+
+/// The metrics a summary shows: name, decimals, value.
+type Shown = (&'static str, usize, fn(&Metrics) -> Option<f64>);
+
+const SHOWN: [Shown; 12] = [
+    ("requests", 0, |m| Some(m.requests as f64)),
+    ("completed", 0, |m| Some(m.completed as f64)),
+    ("unfinished", 0, |m| Some(m.unfinished as f64)),
+    ("cloud share", 3, Metrics::cloud_share),
+    ("AWRT (s, Eq. 14)", 1, |m| m.awrt_s),
+    ("AWRT local (s)", 1, |m| m.awrt_local_s),
+    ("AWRT cloud (s)", 1, |m| m.awrt_cloud_s),
+    ("bounded slowdown (Eq. 15)", 3, |m| m.slowdown),
+    ("interruptions", 0, |m| Some(m.interruptions as f64)),
+    ("cloud VM-hours", 0, |m| Some(m.cloud_vm_hours as f64)),
+    ("EC2 cost (USD, Eq. 19)", 2, |m| Some(m.cost_usd)),
+    ("EC2 cost per month (USD)", 2, |m| {
+        Some(m.cost_per_month_usd)
+    }),
+];
+
+/// Simulates `scenario` (its own replications, or `opts.replications`), prints the summary (or,
+/// with `opts.json`, one JSON object) and writes the files `opts` asks for.
+///
+/// Errors: a simulation error (named by its replication), a failed write (the file named).
+pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Result<()> {
+    let replications = opts.replications.unwrap_or(scenario.replications).max(1);
+    let runs = models::replicate::<Hybrid>(scenario, replications)?;
+    let metrics: Vec<Metrics> = runs.iter().map(|r| Hybrid::metrics(scenario, r)).collect();
+    if let Some(path) = &opts.events {
+        models::write_events(path, runs.iter().map(|r| &r.records))?;
+    }
+    let summary = Summary {
+        scenario: &scenario.name,
+        replications,
+        seed: scenario.seed,
+        p_cloud: runs.first().map(|r| r.p_cloud),
+        events: runs.iter().map(|r| r.events).sum(),
+        metrics: SHOWN
+            .iter()
+            .map(|&(name, _, f)| {
+                let xs: Vec<f64> = metrics.iter().filter_map(f).collect();
+                (name, Estimate::of(&xs))
+            })
+            .collect(),
+        per_replication: &metrics,
+    };
+    let json = || -> Result<String> {
+        let mut j = serde_json::to_string_pretty(&summary).context("rendering JSON")?;
+        j.push('\n');
+        Ok(j)
+    };
+    if let Some(dir) = &opts.out {
+        fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        let path = dir.join("summary.json");
+        fs::write(&path, json()?).with_context(|| format!("writing {}", path.display()))?;
+    }
+    let text = if opts.json { json()? } else { render(&summary) };
+    out.write_all(text.as_bytes())
+        .context("writing the summary")?;
+    out.flush().context("writing output")
+}
+
+fn render(s: &Summary) -> String {
+    let mut text = format!(
+        "{}: {} replication(s) from seed {}, {} events; routing P_c = {}\n\
+         (mean ± 95 % confidence half-width over the replications)\n\n",
+        s.scenario,
+        s.replications,
+        s.seed,
+        s.events,
+        s.p_cloud.map_or_else(|| "-".into(), |p| format!("{p:.4}")),
+    );
+    let rows: Vec<Vec<String>> = s
+        .metrics
+        .iter()
+        .zip(SHOWN)
+        .map(|((name, e), (_, decimals, _))| {
+            vec![
+                (*name).to_owned(),
+                e.map_or_else(|| "-".to_owned(), |e| e.show(decimals)),
+            ]
+        })
+        .collect();
+    text.push_str(&table(
+        &[("metric", Align::Left), ("value", Align::Right)],
+        &rows,
+    ));
+    text
+}
