@@ -137,6 +137,36 @@ where
         .with_context(|| format!("writing {}", path.display()))
 }
 
+/// Writes what `qosgate run` produces for any model: with `opts.out`, the directory with
+/// `summary.json` (the summary as pretty JSON) and whatever `files` adds there (a model's CSV);
+/// then, to `out`, the same JSON with `opts.json`, else the model's `text` rendering.
+///
+/// Errors: a directory or file that cannot be written (named), a summary that cannot be
+/// rendered, a failed write to `out`.
+pub fn write_summary<S: Serialize>(
+    summary: &S,
+    text: impl FnOnce(&S) -> String,
+    files: impl FnOnce(&Path) -> Result<()>,
+    opts: &RunOptions,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let json = || -> Result<String> {
+        let mut j = serde_json::to_string_pretty(summary).context("rendering JSON")?;
+        j.push('\n');
+        Ok(j)
+    };
+    if let Some(dir) = &opts.out {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        let path = dir.join("summary.json");
+        std::fs::write(&path, json()?).with_context(|| format!("writing {}", path.display()))?;
+        files(dir)?;
+    }
+    let text = if opts.json { json()? } else { text(summary) };
+    out.write_all(text.as_bytes())
+        .context("writing the summary")?;
+    out.flush().context("writing output")
+}
+
 /// A scenario of some registered model, ready to print or run: what presets and scenario
 /// files give `qosgate run`.
 pub trait AnyScenario: Send + Sync {

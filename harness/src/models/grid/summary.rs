@@ -91,21 +91,13 @@ pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Resul
     };
     let metrics: Vec<Metrics> = runs.iter().map(|r| Grid::metrics(scenario, r)).collect();
     let summary = summarize(scenario, replications, &runs, &metrics);
-    let json = || -> Result<String> {
-        let mut j = serde_json::to_string_pretty(&summary).context("rendering JSON")?;
-        j.push('\n');
-        Ok(j)
-    };
-    if let Some(dir) = &opts.out {
-        fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-        let path = dir.join("summary.json");
-        fs::write(&path, json()?).with_context(|| format!("writing {}", path.display()))?;
-        write_users_csv(&dir.join("users.csv"), &summary.users)?;
-    }
-    let text = if opts.json { json()? } else { render(&summary) };
-    out.write_all(text.as_bytes())
-        .context("writing the summary")?;
-    out.flush().context("writing output")
+    models::write_summary(
+        &summary,
+        render,
+        |dir| write_users_csv(&dir.join("users.csv"), &summary.users),
+        opts,
+        out,
+    )
 }
 
 fn summarize<'a>(

@@ -8,10 +8,9 @@
 //!   replication: the [`super::record::RequestRecord`] fields plus `replication`;
 //! - `--out DIR`: `summary.json` (what `--json` prints).
 
-use std::fs;
 use std::io::Write;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use serde::Serialize;
 
 use super::Hybrid;
@@ -80,20 +79,7 @@ pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Resul
             .collect(),
         per_replication: &metrics,
     };
-    let json = || -> Result<String> {
-        let mut j = serde_json::to_string_pretty(&summary).context("rendering JSON")?;
-        j.push('\n');
-        Ok(j)
-    };
-    if let Some(dir) = &opts.out {
-        fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-        let path = dir.join("summary.json");
-        fs::write(&path, json()?).with_context(|| format!("writing {}", path.display()))?;
-    }
-    let text = if opts.json { json()? } else { render(&summary) };
-    out.write_all(text.as_bytes())
-        .context("writing the summary")?;
-    out.flush().context("writing output")
+    models::write_summary(&summary, render, |_| Ok(()), opts, out)
 }
 
 fn render(s: &Summary) -> String {
