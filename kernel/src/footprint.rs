@@ -12,7 +12,7 @@ use crate::allocate::Allocation;
 use crate::backfill::Backfill;
 use crate::broker::Routing;
 use crate::bucket::Bucket;
-use crate::dispatch::{Bernoulli, Billiard, Rtdp};
+use crate::dispatch::{Bernoulli, Billiard, RoundRobin, Rtdp};
 use crate::fairq::FairQueue;
 use crate::lease::Manager;
 use crate::meta::MetaScheduler;
@@ -48,7 +48,7 @@ pub type ReferenceLeases = Manager<CLUSTER_JOBS, { 2 * CLUSTER_JOBS }>;
 pub type ReferenceMeta = MetaScheduler<USERS, QUEUE, RESOURCES>;
 
 /// `(structure, bytes)` for each kernel structure in the reference configuration.
-pub const SIZES: [(&str, usize); 13] = [
+pub const SIZES: [(&str, usize); 14] = [
     ("Bucket (one per user and resource)", size_of::<Bucket>()),
     ("Registry<64>", size_of::<ReferenceRegistry>()),
     (
@@ -69,6 +69,7 @@ pub const SIZES: [(&str, usize); 13] = [
         size_of::<Rtdp<RESOURCES, REQUEST_TYPES>>(),
     ),
     ("Bernoulli<8 clusters>", size_of::<Bernoulli<RESOURCES>>()),
+    ("RoundRobin<8 clusters>", size_of::<RoundRobin<RESOURCES>>()),
     (
         "Allocation<8 clusters> (a PAP result)",
         size_of::<Allocation<RESOURCES>>(),
