@@ -28,7 +28,7 @@ use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use qosgate_kernel::lease::{
     Action, Class, Event, Kind, Manager, Overheads, Policy, SEARCH, Spec, State,
 };
-use qosgate_kernel::preempt::{Candidate, select};
+use qosgate_kernel::preempt::{Candidate, Preference, select};
 use qosgate_kernel::units::Ticks;
 
 /// `n` running leases: classes alternate in runs (C, S, S, C, S, ...), nodes 1 to 8.
@@ -42,11 +42,7 @@ fn candidates(n: usize) -> (Vec<Candidate>, u32) {
             } else {
                 (Class::Suspendable, Action::Suspend)
             };
-            Candidate {
-                class,
-                nodes,
-                overhead: u64::from(nodes) * o.cost(action).get(),
-            }
+            Candidate::one(class, nodes, u64::from(nodes) * o.cost(action).get())
         })
         .collect();
     let held: u32 = cands.iter().map(|c| c.nodes).sum();
@@ -64,7 +60,7 @@ fn select_bench(c: &mut Criterion) {
     ] {
         for n in [8usize, 16, 32] {
             let (cands, need) = candidates(n);
-            let choice = select::<SEARCH>(&cands, need, policy).unwrap();
+            let choice = select::<SEARCH>(&cands, need, policy, Preference::Tiers).unwrap();
             // From 16 candidates on, the search runs to its cap.
             assert_eq!(
                 choice.complete,
@@ -73,7 +69,14 @@ fn select_bench(c: &mut Criterion) {
                 choice.sets
             );
             group.bench_function(BenchmarkId::new(name, n), |b| {
-                b.iter(|| select::<SEARCH>(black_box(&cands), black_box(need), policy))
+                b.iter(|| {
+                    select::<SEARCH>(
+                        black_box(&cands),
+                        black_box(need),
+                        policy,
+                        Preference::Tiers,
+                    )
+                })
             });
         }
     }
