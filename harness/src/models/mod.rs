@@ -6,6 +6,8 @@
 //! - [`cluster`]: one cluster replaying a job trace under a backfilling policy.
 //! - [`leases`]: one cluster replaying a lease workload (Haizea's LWF) through the kernel's
 //!   lease manager.
+//! - [`federation`]: seeds 000 and 001's federation (a gateway, clusters with local users and
+//!   lease managers, preemption and migration).
 //!
 //! Two layers:
 //! - [`Model`] is the static interface the experiment runner uses: typed scenarios, runs and
@@ -17,6 +19,7 @@
 //! A new model is a folder here with a type implementing [`Model`], and a line in [`MODELS`].
 
 pub mod cluster;
+pub mod federation;
 pub mod grid;
 pub mod leases;
 
@@ -97,6 +100,51 @@ pub struct RunOptions {
     pub out: Option<PathBuf>,
 }
 
+/// Writes `summary` where `opts` asks: as `summary.json` into `opts.out`, and to `out` as one
+/// JSON object (`opts.json`) or as `text(summary)`. Every model's `qosgate run` ends so.
+///
+/// Errors: a failed write (the file named).
+pub fn emit<S: Serialize>(
+    summary: &S,
+    text: impl FnOnce(&S) -> String,
+    opts: &RunOptions,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let json = || -> Result<String> {
+        let mut j = serde_json::to_string_pretty(summary).context("rendering JSON")?;
+        j.push('\n');
+        Ok(j)
+    };
+    if let Some(dir) = &opts.out {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        let path = dir.join("summary.json");
+        std::fs::write(&path, json()?).with_context(|| format!("writing {}", path.display()))?;
+    }
+    let text = if opts.json { json()? } else { text(summary) };
+    out.write_all(text.as_bytes())
+        .context("writing the summary")?;
+    out.flush().context("writing output")
+}
+
+/// Writes `lines` to `path`, one JSON object a line (`--events`).
+///
+/// Errors: the file cannot be created or written (named).
+pub fn write_json_lines<T: Serialize>(
+    path: &Path,
+    lines: impl IntoIterator<Item = T>,
+) -> Result<()> {
+    let file =
+        std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
+    let mut w = std::io::BufWriter::new(file);
+    for line in lines {
+        serde_json::to_writer(&mut w, &line).context("rendering an event")?;
+        w.write_all(b"\n")
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    w.flush()
+        .with_context(|| format!("writing {}", path.display()))
+}
+
 /// A scenario of some registered model, ready to print or run: what presets and scenario
 /// files give `qosgate run`.
 pub trait AnyScenario: Send + Sync {
@@ -123,7 +171,7 @@ pub struct Entry {
 }
 
 /// Every model a scenario file can name.
-pub const MODELS: &[Entry] = &[grid::ENTRY];
+pub const MODELS: &[Entry] = &[grid::ENTRY, federation::ENTRY];
 
 /// The model of a file without a `model` key.
 pub const DEFAULT_MODEL: &str = grid::Grid::NAME;
@@ -169,7 +217,7 @@ mod tests {
         let e = parse(&other, "c.toml").err().unwrap().to_string();
         assert_eq!(
             e,
-            "c.toml:1:9: model: unknown model `cloud`; the models are: grid"
+            "c.toml:1:9: model: unknown model `cloud`; the models are: grid, federation"
         );
     }
 }

@@ -310,7 +310,14 @@ pub fn validate(scenario: &Scenario) -> Result<()> {
 /// - a lognormal's mean at most `max`.
 ///
 /// With `zero_ok` (a phase), a distribution whose every value is 0 is accepted.
-fn check_dist(p: &mut Problems, path: &str, d: &Dist, unit: &str, max: f64, zero_ok: bool) {
+pub(crate) fn check_dist(
+    p: &mut Problems,
+    path: &str,
+    d: &Dist,
+    unit: &str,
+    max: f64,
+    zero_ok: bool,
+) {
     let param = |p: &mut Problems, key: &str, v: f64, positive: bool| {
         let positive = positive && !zero_ok;
         let path = format!("{path}.{key}");

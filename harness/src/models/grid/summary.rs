@@ -13,8 +13,8 @@
 //! - `--out DIR`: `summary.json` (what `--json` prints) and `users.csv` (one row per user with
 //!   the means and half-widths).
 
-use std::fs::{self, File};
-use std::io::{BufWriter, Write};
+use std::fs;
+use std::io::Write;
 use std::path::Path;
 
 use anyhow::{Context, Result};
@@ -83,21 +83,11 @@ pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Resul
         write_events(path, &runs)?;
     }
     let summary = summarize(scenario, replications, &runs, &metrics);
-    let json = || -> Result<String> {
-        let mut j = serde_json::to_string_pretty(&summary).context("rendering JSON")?;
-        j.push('\n');
-        Ok(j)
-    };
     if let Some(dir) = &opts.out {
         fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-        let path = dir.join("summary.json");
-        fs::write(&path, json()?).with_context(|| format!("writing {}", path.display()))?;
         write_users_csv(&dir.join("users.csv"), &summary.users)?;
     }
-    let text = if opts.json { json()? } else { render(&summary) };
-    out.write_all(text.as_bytes())
-        .context("writing the summary")?;
-    out.flush().context("writing output")
+    models::emit(&summary, render, opts, out)
 }
 
 fn summarize<'a>(
@@ -223,23 +213,15 @@ fn render(s: &Summary) -> String {
 }
 
 fn write_events(path: &Path, runs: &[Run]) -> Result<()> {
-    let file = File::create(path).with_context(|| format!("creating {}", path.display()))?;
-    let mut w = BufWriter::new(file);
-    for (k, run) in runs.iter().enumerate() {
+    let lines = runs.iter().enumerate().flat_map(|(k, run)| {
         let mut order: Vec<&TaskRecord> = run.records.iter().collect();
         order.sort_by(|a, b| a.ended().total_cmp(&b.ended()).then(a.task.cmp(&b.task)));
-        for record in order {
-            let line = Line {
-                replication: k as u32,
-                record,
-            };
-            serde_json::to_writer(&mut w, &line).context("rendering an event")?;
-            w.write_all(b"\n")
-                .with_context(|| format!("writing {}", path.display()))?;
-        }
-    }
-    w.flush()
-        .with_context(|| format!("writing {}", path.display()))
+        order.into_iter().map(move |record| Line {
+            replication: k as u32,
+            record,
+        })
+    });
+    models::write_json_lines(path, lines)
 }
 
 fn write_users_csv(path: &Path, users: &[UserSummary]) -> Result<()> {
