@@ -348,6 +348,21 @@ impl Stacked<'_> {
         Ok(least_free(self.below.nodes, end, used, later))
     }
 
+    /// The largest free count over `[start, end)`. `O(log B + k)`.
+    ///
+    /// Errors: `InvalidParameter(Delay)` if `start >= end`.
+    pub fn max_free(&self, start: Ticks, end: Ticks) -> Result<i64, Error> {
+        if start >= end {
+            return Err(Error::InvalidParameter(Param::Delay));
+        }
+        let (used, later) = self.from(start);
+        let least = later
+            .take_while(|&(at, _)| at < end)
+            .map(|(_, u)| u)
+            .fold(used, u64::min);
+        Ok(free_with(self.below.nodes, least))
+    }
+
     /// The earliest fit from `from`, as [`SlotTable::earliest_fit`], with the same errors.
     pub fn earliest_fit(
         &self,

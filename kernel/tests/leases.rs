@@ -753,7 +753,7 @@ fn footprint_of_the_reference_configuration() {
     use qosgate_kernel::lease::Lease;
     use std::mem::size_of;
     assert!(size_of::<Lease>() <= 120);
-    assert!(size_of::<Manager<64, 128>>() <= 136 * 64 + 2 * (16 * 128 + 16) + 2_584 + 128);
+    assert!(size_of::<Manager<64, 128>>() <= 136 * 64 + 2 * (16 * 128 + 16) + 2_584 + 160);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -14,8 +14,8 @@
 //!
 //! # Memory
 //! `size_of::<Manager<L, B>>()` is `136 L` (the leases, and a run end per lease for a
-//! preemption) `+ 32 B + 32` (the two tables) plus about 2,700 bytes (the preemption's kinds
-//! and the rest): 15,360 bytes for `Manager<64, 128>` on x86-64.
+//! preemption) `+ 32 B + 32` (the two tables) plus about 2,730 bytes (the preemption's kinds
+//! and the rest): 15,552 bytes for `Manager<64, 128>` on x86-64.
 
 use heapless::Vec;
 
@@ -38,14 +38,29 @@ enum Placement {
 }
 
 /// Which waiting leases the next re-placement pass places (conservative backfilling).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Pass {
     /// None.
     Idle,
     /// Those without a plan (displaced by a lease that holds nodes, or suspended).
     Unplaced,
-    /// Every one, each taken out and put back at its earliest fit (nodes were freed early).
-    All,
+    /// Those, and every plan that the nodes freed early over this span could bring forward.
+    Freed(Span),
+}
+
+impl Pass {
+    /// This pass and `other`'s together.
+    fn and(self, other: Pass) -> Pass {
+        match (self, other) {
+            (Pass::Freed(a), Pass::Freed(b)) => Pass::Freed(Span {
+                start: a.start.min(b.start),
+                end: a.end.max(b.end),
+            }),
+            (Pass::Freed(a), _) | (_, Pass::Freed(a)) => Pass::Freed(a),
+            (Pass::Unplaced, _) | (_, Pass::Unplaced) => Pass::Unplaced,
+            (Pass::Idle, Pass::Idle) => Pass::Idle,
+        }
+    }
 }
 
 /// The leases of one cluster of identical nodes: at most `LEASES` live leases, slot tables of
@@ -273,13 +288,22 @@ impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS>
             .leases
             .binary_search_by_key(&id, |l| l.id)
             .map_err(|_| Error::Unknown)?;
-        if let Some(l) = self.leases.get_mut(i).filter(|l| l.state == State::Running) {
+        let Some(l) = self.leases.get_mut(i) else {
+            return Err(Error::Unknown);
+        };
+        if l.state == State::Running {
             // Its work counts until now.
             l.done = l.done.saturating_add(now.saturating_sub(l.mark));
         }
-        self.finish(i, now, end, out);
         // Its nodes (or its plan) are free early: the plans may move earlier.
-        self.pass = Pass::All;
+        let freed = l.span.filter(|s| s.end > now).map(|s| Span {
+            start: s.start.max(now),
+            end: s.end,
+        });
+        self.finish(i, now, end, out);
+        if let Some(freed) = freed {
+            self.pass = self.pass.and(Pass::Freed(freed));
+        }
         self.settle(now, out);
         Ok(())
     }
@@ -408,7 +432,7 @@ impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS>
                 // Cannot fail: the plans hold this plan.
                 let _ = self.plans.release(p.start, p.end, l.spec.nodes);
             }
-            self.pass = self.pass.max(Pass::Unplaced);
+            self.pass = self.pass.and(Pass::Unplaced);
         }
     }
 
@@ -438,10 +462,12 @@ impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS>
             rules.policy,
             rules.preference,
         )?;
-        self.apply(by, spec.nodes, &demand, &plan)?;
+        let freed = self.apply(by, spec.nodes, &demand, &plan)?;
         self.displace(plan.span);
         // The chosen leases' nodes are free before their runs' ends.
-        self.pass = Pass::All;
+        if let Some(freed) = freed {
+            self.pass = self.pass.and(Pass::Freed(freed));
+        }
         Ok(plan.span)
     }
 
@@ -463,7 +489,8 @@ impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS>
 
     /// Applies `plan`, made from the targets, for request `by` of `nodes` nodes: trims every
     /// chosen lease's reservation to its release, reserves the request's span, and marks each
-    /// chosen lease to stop ([`Lease::stop`]). All or nothing: if the table refuses, it is
+    /// chosen lease to stop ([`Lease::stop`]). Returns the span over which the chosen leases'
+    /// nodes are freed before their runs' ends. All or nothing: if the table refuses, it is
     /// restored and the error returned. `O(L g + c B)`, `c` the leases chosen.
     fn apply(
         &mut self,
@@ -471,7 +498,7 @@ impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS>
         nodes: Nodes,
         demand: &Demand,
         plan: &Plan,
-    ) -> Result<(), Error> {
+    ) -> Result<Option<Span>, Error> {
         let Self {
             table,
             leases,
@@ -510,10 +537,21 @@ impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS>
             return Err(e);
         }
         let mut pick = Picker::new(plan);
+        let mut freed: Option<Span> = None;
         for l in leases.iter_mut() {
             let Some(t) = pick.pick(l, targets, overheads, demand) else {
                 continue;
             };
+            freed = Some(freed.map_or(
+                Span {
+                    start: t.release,
+                    end: t.run_end,
+                },
+                |f| Span {
+                    start: f.start.min(t.release),
+                    end: f.end.max(t.run_end),
+                },
+            ));
             let Some(action) = Action::of(t.class) else {
                 continue;
             };
@@ -529,7 +567,7 @@ impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS>
             });
             accounts.preemptions = accounts.preemptions.saturating_add(1);
         }
-        Ok(())
+        Ok(freed)
     }
 
     /// Starts waiting leases at `now` (the queue's discipline), then processes the transitions
@@ -584,7 +622,7 @@ impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS>
                 if self.table.reserve(p.start, p.end, l.spec.nodes).is_err() {
                     // Not reachable while the invariants hold; wait for the next pass.
                     l.span = None;
-                    self.pass = self.pass.max(Pass::Unplaced);
+                    self.pass = self.pass.and(Pass::Unplaced);
                     return;
                 }
                 if from == State::Queued {
@@ -613,7 +651,7 @@ impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS>
                 l.state = State::Suspended;
                 if self.rules.queue == Queue::Conservative {
                     // Re-queued with a plan of its own, behind every plan in place.
-                    self.pass = self.pass.max(Pass::Unplaced);
+                    self.pass = self.pass.and(Pass::Unplaced);
                 }
             }
             (State::Stopping(Action::Migrate), _) => {
@@ -665,25 +703,39 @@ impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS>
         }
     }
 
-    /// Conservative backfilling's pass, if one is due: places every waiting lease without a
-    /// plan ([`Pass::Unplaced`]) or takes every plan out and puts it back at its earliest fit
-    /// from `t` ([`Pass::All`]: never later than it was, as its own place is free), in
-    /// submission order. A lease whose run would end past `Ticks::MAX` stays without a plan.
-    /// `O(L + p B)`, `p` the leases placed.
+    /// Conservative backfilling's pass, if one is due, in submission order: places every
+    /// waiting lease without a plan; after nodes came free early over a span ([`Pass::Freed`]),
+    /// also takes out each plan that could use them and puts it back at its earliest fit from
+    /// `t` (never later than it was, as its own place is free). A plan could use them only if
+    /// somewhere in the span at least its nodes are free: the pass checks the largest free
+    /// count there (`O(k)`), skips the plans wider than it, and widens the span by the place
+    /// of every plan that moves (checking again). A lease whose run would end past
+    /// `Ticks::MAX` stays without a plan. `O(L + p B + m k)`, `p` the leases placed, `m` the
+    /// plans that moved.
     fn replan(&mut self, t: Ticks) {
         let pass = core::mem::replace(&mut self.pass, Pass::Idle);
-        if pass == Pass::Idle {
-            return;
-        }
+        let mut freed = match pass {
+            Pass::Idle => return,
+            Pass::Unplaced => None,
+            Pass::Freed(span) => Some(span),
+        };
         let resume = self.overheads.resume;
+        let room = |m: &Self, f: Option<Span>| -> i64 {
+            let stacked = m.table.stacked(&m.plans);
+            f.filter(|f| f.end > t)
+                .and_then(|f| stacked.max_free(f.start.max(t), f.end).ok())
+                .unwrap_or(0)
+        };
+        let mut free = room(self, freed);
         for i in 0..self.leases.len() {
             let Some(l) = self.leases.get_mut(i) else {
                 break;
             };
-            if l.holds_nodes() || (pass == Pass::Unplaced && l.span.is_some()) {
+            if l.holds_nodes() || (l.span.is_some() && free < i64::from(l.spec.nodes)) {
                 continue;
             }
-            if let Some(p) = l.span.take() {
+            let old = l.span.take();
+            if let Some(p) = old {
                 // Cannot fail: the plans hold this plan.
                 let _ = self.plans.release(p.start, p.end, l.spec.nodes);
             }
@@ -696,6 +748,17 @@ impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS>
             let plan = run.and_then(|run| self.plan_at(t, nodes, run));
             if let Some(l) = self.leases.get_mut(i) {
                 l.span = plan;
+            }
+            if let (Some(o), Some(p)) = (old, plan)
+                && p.start < o.start
+            {
+                // It moved up: its old place is free now. (Placing a plan only takes nodes, so
+                // between moves `free` may only overstate the room: a safe filter.)
+                freed = Some(freed.map_or(o, |f| Span {
+                    start: f.start.min(o.start),
+                    end: f.end.max(o.end),
+                }));
+                free = room(self, freed);
             }
         }
     }

@@ -27,9 +27,10 @@
 //!     placed over them takes their nodes, and the plans it overlaps are taken away, latest
 //!     submitted first, until the rest fit, then placed again at their earliest fit. Whenever
 //!     nodes come free before a run's planned end (a preemption, a cancellation or failure),
-//!     every plan is taken out and put back at its earliest fit, in submission order: never
-//!     later than it was. A suspended lease is planned anew (resume overhead included) behind
-//!     every plan in place.
+//!     every plan those nodes could serve (somewhere in the span they are freed over, at least
+//!     its nodes are free) is taken out and put back at its earliest fit, in submission order:
+//!     never later than it was; a plan that moves up frees its old place for the next. A
+//!     suspended lease is planned anew (resume overhead included) behind every plan in place.
 //!
 //!   Deadline-constrained (`Migratable`, `NonPreemptable`, "DC") starts at its earliest fit if
 //!   that meets its `deadline` (an instant by which it must complete), or now if it has none;
@@ -128,8 +129,10 @@
 //!   selection (see [`crate::preempt`]: at most about 33,000 steps, independent of `L`),
 //!   applying `O(L g + c B)` for `c` leases chosen;
 //! - under conservative backfilling, the pass that follows nodes coming free early (a
-//!   preemption, a cancellation, a failure) puts back each of the `Q <= L` plans: `O(Q B)`, the
-//!   only step above `O(L)` per lease; a suspension adds one plan, `O(B)`;
+//!   preemption, a cancellation, a failure) puts back each of the `Q <= L` plans the freed
+//!   nodes could serve: `O(L + Q B)` at worst, the only step above `O(L)` per lease (a plan
+//!   too wide for the largest free count of the freed span is skipped in `O(1)`); a suspension
+//!   adds one plan, `O(B)`;
 //! - first come, first served starts each queued lease in `O(L + B)`.
 //!
 //! An `advance` over `k` transitions is `k` times the transition's bound. Measured with `cargo
@@ -141,8 +144,8 @@
 //! its cancellation 2.3 / 9.6 µs.
 //!
 //! No recursion, no allocation. Memory: a [`Lease`] is 120 bytes and
-//! `size_of::<Manager<64, 128>>()` is 15,536 bytes on x86-64 (64 leases, two slot tables of
-//! 2,064, the preemption's scratch [`Targets`] of 3,608, about 120 more); an [`Event`] is 64
+//! `size_of::<Manager<64, 128>>()` is 15,552 bytes on x86-64 (64 leases, two slot tables of
+//! 2,064, the preemption's scratch [`Targets`] of 3,608, about 140 more); an [`Event`] is 64
 //! bytes. The scratch lives in the manager so that a preemption's stack is only
 //! [`crate::preempt::select`]'s (about 2.5 KiB, plus `16 SEARCH` bytes for MOML) and a few
 //! hundred bytes of frames.

@@ -10,8 +10,11 @@ pub const CLUSTERS: usize = 8;
 /// Non-preemptable.
 pub const TYPES: usize = 4;
 /// Live leases (queued, reserved, running, suspended) a cluster holds; a request that finds
-/// its cluster full is rejected (`cluster full`).
-pub const LEASES: usize = 2048;
+/// its cluster full is rejected there (`C64 is full`). A finite queue at each cluster: under
+/// conservative backfilling a pass over the plans costs their number times the breakpoints,
+/// so a saturated cluster (seed 000's printed operating point) with an unbounded queue would
+/// take minutes a run; at the calibrated operating point no cluster fills it.
+pub const LEASES: usize = 256;
 /// Breakpoints of a cluster's slot tables (the kernel's minimum for [`LEASES`]).
 pub const BREAKPOINTS: usize = 2 * LEASES;
 /// The most nodes a cluster may have (so that every running lease's kind fits the kernel's
