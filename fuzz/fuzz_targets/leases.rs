@@ -1,17 +1,22 @@
 //! Leases and preemption: a `Manager<8, 16>` of arbitrary size (0 and `u32::MAX` nodes
-//! included), arbitrary overheads (0, huge, `u64::MAX`) and policy, driven by submissions of
+//! included), arbitrary overheads (0, huge, `u64::MAX`) and rules (policy, class preference,
+//! first-come-first-served or conservative queue, local requests waiting or rejected), driven
+//! by submissions of
 //! every kind (local, the four external types with and without deadlines, reservations with zero
 //! and arbitrary notice, edge sizes and works), time steps, steps to the next event, cancellations
-//! and failures; and `preempt::select` on arbitrary candidate lists (up to 70, so `Full` too).
+//! and failures; and `preempt::select` on arbitrary kind lists (up to 70, so `Full` too, with
+//! counts of 0 to 3 leases).
 //!
-//! Checked after every step: the slot table holds exactly the live leases' reservations and no
-//! instant from now on is over-reserved; holds match states; `done + remaining = work`; the
+//! Checked after every step: the slot table holds exactly the live leases' reservations, the
+//! plans table exactly the waiting leases' plans, and no instant from now on is over-reserved
+//! by the two; holds match states; `done + remaining = work`; the
 //! accounts add up (`submitted = ended + live`); the live leases are exactly those the events
 //! submitted and did not end (no lease lost, none ended twice); a refused submission hands the
-//! request back and changes nothing; preemptions only touch preemptable leases. For `select`:
-//! the set frees enough nodes, is minimal, holds no non-preemptable lease and no lease of a class
-//! whose less valuable classes suffice; MLIP's set has the fewest leases when the family is
-//! complete; `NotFree` exactly when the preemptable nodes are short.
+//! request back and changes nothing; preemptions only touch preemptable leases; under
+//! `Admission::Wait` no local request with a fit is rejected. For `select`: the set takes at most each
+//! kind's count, frees enough nodes, is minimal, holds no non-preemptable lease and (preference
+//! on) no lease of a class whose less valuable classes suffice; MLIP's set has the fewest
+//! leases when the family is complete; `NotFree` exactly when the admitted nodes are short.
 #![no_main]
 
 mod common;
@@ -21,8 +26,10 @@ use std::collections::BTreeSet;
 use arbitrary::Arbitrary;
 use common::Num;
 use libfuzzer_sys::fuzz_target;
-use qosgate_kernel::lease::{Event, Kind, LeaseId, Manager, Notice, Overheads, Spec, State};
-use qosgate_kernel::preempt::{Candidate, Class, MAX_CANDIDATES, Policy, select};
+use qosgate_kernel::lease::{
+    Admission, End, Event, Kind, LeaseId, Manager, Notice, Overheads, Queue, Rules, Spec, State,
+};
+use qosgate_kernel::preempt::{Candidate, Class, MAX_CANDIDATES, Policy, Preference, select};
 use qosgate_kernel::units::{Nodes, Ticks};
 use qosgate_kernel::{Error, Refused};
 use qosgate_testkit::leases;
@@ -50,9 +57,10 @@ enum Op {
     Cancel(u8),
     Fail(u8),
     Select {
-        cands: Vec<(u8, u8, Num)>,
+        cands: Vec<(u8, u8, Num, u8)>,
         need: Num,
         policy: u8,
+        flat: bool,
     },
 }
 
@@ -61,6 +69,8 @@ struct Input {
     nodes: Num,
     overheads: [Num; 4],
     policy: u8,
+    /// Bit 0: conservative queue; bit 1: reject local requests; bit 2: no class preference.
+    rules: u8,
     ops: Vec<Op>,
 }
 
@@ -73,6 +83,31 @@ const CLASSES: [Class; 4] = [
 
 fn policy(p: u8) -> Policy {
     [Policy::Moml, Policy::Mov, Policy::Mlip][usize::from(p % 3)]
+}
+
+fn preference(flat: bool) -> Preference {
+    if flat {
+        Preference::Flat
+    } else {
+        Preference::Tiers
+    }
+}
+
+fn rules(p: u8, bits: u8) -> Rules {
+    Rules {
+        policy: policy(p),
+        preference: preference(bits & 4 != 0),
+        queue: if bits & 1 != 0 {
+            Queue::Conservative
+        } else {
+            Queue::Fcfs
+        },
+        local: if bits & 2 != 0 {
+            Admission::Reject
+        } else {
+            Admission::Wait
+        },
+    }
 }
 
 /// The low 32 bits: 0, 1, 2 and small counts often, `u32::MAX` through `Num::Max`.
@@ -103,8 +138,13 @@ fn snapshot(
 ) -> (
     Vec<qosgate_kernel::lease::Lease>,
     Vec<qosgate_kernel::slots::Step>,
+    Vec<qosgate_kernel::slots::Step>,
 ) {
-    (m.leases().to_vec(), m.table().steps().to_vec())
+    (
+        m.leases().to_vec(),
+        m.table().steps().to_vec(),
+        m.plans().steps().to_vec(),
+    )
 }
 
 /// The manager's invariants (`qosgate_testkit::leases::manager`), and its live leases are
@@ -145,12 +185,12 @@ fn track(live: &mut BTreeSet<LeaseId>, ended: &mut BTreeSet<LeaseId>, log: &[Eve
     }
 }
 
-fn check_select(cands: &[Candidate], need: Nodes, p: Policy) {
-    let got = select::<16>(cands, need, p);
+fn check_select(cands: &[Candidate], need: Nodes, p: Policy, pref: Preference) {
+    let got = select::<16>(cands, need, p, pref);
     let preemptable: u64 = cands
         .iter()
         .filter(|c| c.class.is_preemptable())
-        .map(|c| u64::from(c.nodes))
+        .map(|c| u64::from(c.nodes) * u64::from(c.count))
         .sum();
     let choice = match got {
         Err(Error::Full) => return assert!(cands.len() > MAX_CANDIDATES),
@@ -160,11 +200,11 @@ fn check_select(cands: &[Candidate], need: Nodes, p: Policy) {
         Ok(c) => c,
     };
     assert!(cands.len() <= MAX_CANDIDATES && need > 0);
-    leases::choice(cands, need, &choice).unwrap();
+    leases::choice(cands, need, pref, &choice).unwrap();
     assert!(choice.sets >= 1 && choice.sets <= 16);
     if p == Policy::Mlip && choice.complete {
         let fewest = leases::fewest_leases(cands, choice.tier, need);
-        assert_eq!(Some(choice.set.len() as usize), fewest);
+        assert_eq!(Some(choice.leases), fewest);
     }
 }
 
@@ -177,7 +217,8 @@ fuzz_target!(|input: Input| {
         cancel: c,
     };
     let n = nodes(input.nodes);
-    let Ok(mut m) = M::new(n, o, policy(input.policy)) else {
+    let rules = rules(input.policy, input.rules);
+    let Ok(mut m) = M::with_rules(n, o, rules) else {
         assert_eq!(n, 0);
         return;
     };
@@ -199,8 +240,18 @@ fuzz_target!(|input: Input| {
                 log.clear();
                 let spec = spec(now, *k, *work, *kind);
                 let before = snapshot(&m);
+                let fit = m.table().earliest_fit(now, spec.nodes, spec.work);
                 match m.submit(now, spec, &mut |e| log.push(e)) {
-                    Ok(_) => {}
+                    Ok(id) => {
+                        let rejected = log.iter().any(|e| {
+                            matches!(e, Event::Submitted { id: i, state: State::Done(End::Rejected(_)), .. } if *i == id)
+                        });
+                        let waits = spec.kind == Kind::Local && rules.local == Admission::Wait;
+                        assert!(
+                            !(rejected && waits && matches!(fit, Ok(Some(_)))),
+                            "a local request with a fit rejected while local requests wait"
+                        );
+                    }
                     Err(Refused { reason, item }) => {
                         assert_eq!(item, spec);
                         assert_eq!(snapshot(&m), before, "a refused {reason:?} changed state");
@@ -236,17 +287,19 @@ fuzz_target!(|input: Input| {
                 cands,
                 need,
                 policy: p,
+                flat,
             } => {
                 let cands: Vec<Candidate> = cands
                     .iter()
                     .take(MAX_CANDIDATES + 6)
-                    .map(|&(class, k, oh)| Candidate {
+                    .map(|&(class, k, oh, count)| Candidate {
                         class: CLASSES[usize::from(class % 4)],
                         nodes: Nodes::from(k % 16),
                         overhead: oh.get(),
+                        count: u32::from(count % 4),
                     })
                     .collect();
-                check_select(&cands, nodes(*need) % 64, policy(*p));
+                check_select(&cands, nodes(*need) % 64, policy(*p), preference(*flat));
             }
         }
         track(&mut live, &mut ended, &log);

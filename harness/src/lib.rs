@@ -7,10 +7,10 @@
 //!   shards whose run files are judged together); one folder per paper (`kokkinos2009`: seed
 //!   004's grid, presets, bounds and claims; `javadi2012`: seed 002's hybrid cloud).
 //! - [`models`]: the simulated systems, each a scenario schema, a world, records and metrics
-//!   (`grid`: seed 004's grid; `cluster`: trace replay under backfilling; `leases`: lease
-//!   workload replay through the kernel's lease manager; `hybrid`: seed 002's failure-prone
-//!   cluster and reliable cloud behind a broker; `multicloud`: seed 003's federation of IaaS
-//!   clouds).
+//!   (`grid`: seed 004's grid; `federation`: seeds 000 and 001's federation of clusters;
+//!   `cluster`: trace replay under backfilling; `leases`: lease workload replay through the
+//!   kernel's lease manager; `hybrid`: seed 002's failure-prone cluster and reliable cloud
+//!   behind a broker; `multicloud`: seed 003's federation of IaaS clouds).
 //! - [`gateway`]: the gateway's solvers and dispatch sequences as a user asks for them (JSON
 //!   problems, option lists).
 //! - [`workload`]: distributions (with their means and variances, and how scenario files

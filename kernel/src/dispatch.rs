@@ -1,5 +1,6 @@
 //! Dispatch of requests to clusters: the billiard sequence (seed 000 Eq. 20, seed 002 Eq. 7), RTDP
-//! (seed 000 Algorithm 2) and Bernoulli random dispatch (PAP-RND of seed 000, ARS of seed 002).
+//! (seed 000 Algorithm 2), Bernoulli random dispatch (PAP-RND of seed 000, ARS of seed 002) and
+//! plain cyclic round robin (RR of seed 000 Sec. 5.2.1).
 //!
 //! All three take the routing probabilities `P_j` an allocation policy worked out (PAP, the broker)
 //! and decide, one request at a time, which cluster gets it. The billiard sequence does so
@@ -88,7 +89,8 @@
 //! [`Billiard<N>`] holds a cluster index, a reciprocal and a key per cluster: `18 N + 16`
 //! bytes at most (160 for `N = 8` on x86_64); [`Rtdp<N, T>`] holds the reciprocals and a key per cluster and type:
 //! `10 N + 8 N T + T + 24` at most (360 for `<8, 4>`, 2,712 for `<64, 4>`); [`Bernoulli<N>`] is
-//! `4 N + 4` (36 for `N = 8`); [`DispatchError`] is 8. No heap.
+//! `4 N + 4` (36 for `N = 8`); [`RoundRobin<N>`] is `2 N + 6` (22 for `N = 8`); [`DispatchError`]
+//! is 8. No heap.
 
 use core::fmt;
 use core::num::NonZeroU64;
@@ -579,6 +581,73 @@ impl<const N: usize, const T: usize> Rtdp<N, T> {
     }
 }
 
+/// Round robin (seed 000 Sec. 5.2.1, Eq. 25: "IGG distributes external requests between
+/// different clusters in a round-robin fashion with a deterministic sequence"): the clusters with
+/// `P_j > 0`, in index order, one request each, over and over (`0, 1, ..., N - 1, 0, 1, ...` when
+/// every `P_j` is positive). The values of `P` only decide which clusters take part. A
+/// [`Billiard`] with equal probabilities is not this sequence: its `X_j` term holds the fastest
+/// cluster back at first (`0, 1, 0, 1, 2, ...` for three clusters with cluster 2 fastest).
+///
+/// `O(1)` per decision; never fails.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct RoundRobin<const N: usize> {
+    /// The clusters with `P_j > 0`, increasing.
+    cluster: [u16; N],
+    /// Entries of `cluster` in use, `>= 1`.
+    len: u16,
+    /// The entry of the next decision.
+    next: u16,
+    clusters: u16,
+}
+
+impl<const N: usize> RoundRobin<N> {
+    /// Round robin over the clusters with `P_j > 0` (any non-negative scale).
+    ///
+    /// Errors: [`DispatchError::Invalid`] for an empty `p`, more than `N` (or
+    /// [`MAX_CLUSTERS`]) entries, an entry that is not finite or negative;
+    /// [`DispatchError::AllProbabilitiesZero`].
+    pub fn new(p: &[f64]) -> Result<Self, DispatchError> {
+        check::entries(p.len(), N.min(MAX_CLUSTERS), Input::Probabilities)?;
+        validate(p, Input::Probability, DispatchError::AllProbabilitiesZero)?;
+        let mut cluster = [0u16; N];
+        let mut len = 0u16;
+        // p.len() <= MAX_CLUSTERS = 2^14: every index is a u16.
+        for (j, _) in p.iter().enumerate().filter(|(_, pj)| **pj > 0.0) {
+            if let Some(c) = cluster.get_mut(usize::from(len)) {
+                *c = j as u16;
+                len += 1;
+            }
+        }
+        Ok(Self {
+            cluster,
+            len,
+            next: 0,
+            clusters: p.len() as u16,
+        })
+    }
+
+    /// The cluster (0-based index into `p`) of the next request; never one with `P_j = 0`.
+    #[inline]
+    pub fn dispatch(&mut self) -> usize {
+        let j = self
+            .cluster
+            .get(usize::from(self.next))
+            .copied()
+            .unwrap_or(0);
+        self.next = match self.next.checked_add(1) {
+            Some(n) if n < self.len => n,
+            _ => 0,
+        };
+        usize::from(j)
+    }
+
+    /// Number of clusters, including those with `P_j = 0`.
+    pub fn clusters(&self) -> usize {
+        usize::from(self.clusters)
+    }
+}
+
 /// Bernoulli (random) dispatch: each request independently to cluster `j` with probability
 /// `q_j`, driven by the caller's uniform draws (see the module doc). Stateless after set-up.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -804,5 +873,35 @@ mod tests {
         let first = [b.dispatch(), b.dispatch(), b.dispatch(), b.dispatch()];
         // MAX-1 < MAX; then MAX = MAX (tie, 0); then 0 (wrapped) is after MAX, so 1.
         assert_eq!(first, [0, 0, 1, 0]);
+    }
+
+    /// Round robin cycles over the clusters with `P_j > 0` in index order, from the first; a
+    /// billiard with equal probabilities does not (its fastest cluster waits a turn).
+    #[test]
+    fn round_robin_is_a_plain_cycle() {
+        let mut rr = RoundRobin::<4>::new(&[1.0, 1.0, 1.0]).unwrap();
+        let seq: heapless::Vec<usize, 7> = (0..7).map(|_| rr.dispatch()).collect();
+        assert_eq!(seq, [0, 1, 2, 0, 1, 2, 0]);
+        let mut b = Billiard::<4>::new(&[1.0, 1.0, 1.0], 2).unwrap();
+        let seq: heapless::Vec<usize, 5> = (0..5).map(|_| b.dispatch()).collect();
+        assert_eq!(seq, [0, 1, 0, 1, 2]);
+        let mut skip = RoundRobin::<4>::new(&[0.0, 5.0, 0.0, 0.1]).unwrap();
+        let seq: heapless::Vec<usize, 4> = (0..4).map(|_| skip.dispatch()).collect();
+        assert_eq!(
+            (seq.as_slice(), skip.clusters()),
+            ([1, 3, 1, 3].as_slice(), 4)
+        );
+        assert_eq!(
+            RoundRobin::<4>::new(&[0.0, 0.0]),
+            Err(DispatchError::AllProbabilitiesZero)
+        );
+        assert!(matches!(
+            RoundRobin::<2>::new(&[1.0; 3]),
+            Err(DispatchError::Invalid(_))
+        ));
+        assert!(matches!(
+            RoundRobin::<2>::new(&[f64::NAN]),
+            Err(DispatchError::Invalid(_))
+        ));
     }
 }

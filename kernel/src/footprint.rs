@@ -13,7 +13,7 @@ use crate::backfill::Backfill;
 use crate::broker::Routing;
 use crate::bucket::Bucket;
 use crate::dag::{Dag, Listing};
-use crate::dispatch::{Bernoulli, Billiard, Rtdp};
+use crate::dispatch::{Bernoulli, Billiard, RoundRobin, Rtdp};
 use crate::fairq::FairQueue;
 use crate::lease::Manager;
 use crate::listsched::{Etm, Feedback, Scheduler};
@@ -55,7 +55,7 @@ pub const CLOUDS: usize = 3;
 pub const SERVERS: usize = 1024;
 
 /// `(structure, bytes)` for each kernel structure in the reference configuration.
-pub const SIZES: [(&str, usize); 19] = [
+pub const SIZES: [(&str, usize); 20] = [
     ("Bucket (one per user and resource)", size_of::<Bucket>()),
     ("Registry<64>", size_of::<ReferenceRegistry>()),
     (
@@ -76,6 +76,7 @@ pub const SIZES: [(&str, usize); 19] = [
         size_of::<Rtdp<RESOURCES, REQUEST_TYPES>>(),
     ),
     ("Bernoulli<8 clusters>", size_of::<Bernoulli<RESOURCES>>()),
+    ("RoundRobin<8 clusters>", size_of::<RoundRobin<RESOURCES>>()),
     (
         "Allocation<8 clusters> (a PAP result)",
         size_of::<Allocation<RESOURCES>>(),

@@ -216,6 +216,16 @@ impl<const BREAKPOINTS: usize> SlotTable<BREAKPOINTS> {
         self.profile().earliest_fit(from, nodes, duration)
     }
 
+    /// This table with `above` stacked on it: both read as one table of this table's cluster,
+    /// their counts summed at every instant (`above`'s own cluster size is not read). For a
+    /// scheduler that keeps firm reservations in one table and tentative ones in another.
+    pub fn stacked<'a, const ABOVE: usize>(&'a self, above: &'a SlotTable<ABOVE>) -> Stacked<'a> {
+        Stacked {
+            below: self.profile(),
+            above: above.profile(),
+        }
+    }
+
     /// Reserves `nodes` nodes over `[start, end)`.
     ///
     /// Errors (the request handed back, the table unchanged): see the module's list;
@@ -295,6 +305,175 @@ impl<const BREAKPOINTS: usize> SlotTable<BREAKPOINTS> {
     fn apply(&mut self, kind: Kind, req: Request) -> Result<Option<Span>, Refused<Request>> {
         apply(self.nodes, self.steps.as_mut_view(), kind, req)
     }
+}
+
+/// Two slot tables of one cluster read as one ([`SlotTable::stacked`]): at every instant their
+/// `down` and `reserved` counts are summed. Reads only; each table is changed on its own.
+/// Every read walks the two breakpoint lists merged: `O(log B + k)` as on one table, `B` and
+/// `k` counting both tables' breakpoints.
+#[derive(Clone, Copy)]
+pub struct Stacked<'a> {
+    below: Profile<'a>,
+    above: Profile<'a>,
+}
+
+impl Stacked<'_> {
+    /// Nodes used (down or reserved, in either table) at `t`, and the merged breakpoints after
+    /// `t` with the used count from each.
+    fn from(&self, t: Ticks) -> (u64, impl Iterator<Item = (Ticks, u64)> + '_) {
+        let (a0, a) = self.below.from(t);
+        let (b0, b) = self.above.from(t);
+        let merged = Merge {
+            a: a.peekable(),
+            b: b.peekable(),
+            used: (a0, b0),
+        };
+        (a0.saturating_add(b0), merged)
+    }
+
+    /// Free nodes at `t` (negative where the two tables together promise more than the
+    /// cluster). `O(log B)`.
+    pub fn free_at(&self, t: Ticks) -> i64 {
+        free_with(self.below.nodes, self.from(t).0)
+    }
+
+    /// The smallest free count over `[start, end)`, as [`SlotTable::min_free`].
+    ///
+    /// Errors: `InvalidParameter(Delay)` if `start >= end`.
+    pub fn min_free(&self, start: Ticks, end: Ticks) -> Result<i64, Error> {
+        if start >= end {
+            return Err(Error::InvalidParameter(Param::Delay));
+        }
+        let (used, later) = self.from(start);
+        Ok(least_free(self.below.nodes, end, used, later))
+    }
+
+    /// The largest free count over `[start, end)`. `O(log B + k)`.
+    ///
+    /// Errors: `InvalidParameter(Delay)` if `start >= end`.
+    pub fn max_free(&self, start: Ticks, end: Ticks) -> Result<i64, Error> {
+        if start >= end {
+            return Err(Error::InvalidParameter(Param::Delay));
+        }
+        let (used, later) = self.from(start);
+        let least = later
+            .take_while(|&(at, _)| at < end)
+            .map(|(_, u)| u)
+            .fold(used, u64::min);
+        Ok(free_with(self.below.nodes, least))
+    }
+
+    /// The earliest fit from `from`, as [`SlotTable::earliest_fit`], with the same errors.
+    pub fn earliest_fit(
+        &self,
+        from: Ticks,
+        nodes: Nodes,
+        duration: Ticks,
+    ) -> Result<Option<Ticks>, Error> {
+        let limit = fit_limit(self.below.nodes, from, nodes, duration)?;
+        let (used, later) = self.from(from);
+        Ok(first_fit(limit, from, used, later, duration))
+    }
+}
+
+/// The breakpoints of two profiles merged: at each instant where either changes, the sum of
+/// their used counts.
+struct Merge<A: Iterator<Item = (Ticks, u64)>, B: Iterator<Item = (Ticks, u64)>> {
+    a: core::iter::Peekable<A>,
+    b: core::iter::Peekable<B>,
+    /// The used counts of each in force before the next breakpoint.
+    used: (u64, u64),
+}
+
+impl<A: Iterator<Item = (Ticks, u64)>, B: Iterator<Item = (Ticks, u64)>> Iterator for Merge<A, B> {
+    type Item = (Ticks, u64);
+
+    fn next(&mut self) -> Option<(Ticks, u64)> {
+        let ta = self.a.peek().map(|s| s.0);
+        let tb = self.b.peek().map(|s| s.0);
+        let at = match (ta, tb) {
+            (Some(x), Some(y)) => x.min(y),
+            (Some(x), None) => x,
+            (None, Some(y)) => y,
+            (None, None) => return None,
+        };
+        if let Some((_, u)) = self.a.next_if(|s| s.0 == at) {
+            self.used.0 = u;
+        }
+        if let Some((_, u)) = self.b.next_if(|s| s.0 == at) {
+            self.used.1 = u;
+        }
+        Some((at, self.used.0.saturating_add(self.used.1)))
+    }
+}
+
+/// Nodes used (down or reserved) by these counts.
+fn used(d: Nodes, r: Nodes) -> u64 {
+    u64::from(d) + u64::from(r)
+}
+
+/// Free nodes of a cluster of `cluster` nodes where `used` are down or reserved.
+fn free_with(cluster: Nodes, used: u64) -> i64 {
+    i64::from(cluster) - i64::try_from(used).unwrap_or(i64::MAX)
+}
+
+/// Checks an earliest-fit query (see [`SlotTable::earliest_fit`]'s errors) and returns the most
+/// nodes that may be used at an instant where `nodes` more must fit.
+fn fit_limit(cluster: Nodes, from: Ticks, nodes: Nodes, duration: Ticks) -> Result<u64, Error> {
+    if nodes == 0 {
+        return Err(Error::InvalidParameter(Param::Capacity));
+    }
+    if duration == Ticks::ZERO {
+        return Err(Error::InvalidParameter(Param::Delay));
+    }
+    if nodes > cluster {
+        return Err(Error::TaskTooLarge);
+    }
+    if from.checked_add(duration).is_none() {
+        return Err(Error::Overflow);
+    }
+    Ok(u64::from(cluster - nodes))
+}
+
+/// The earliest instant from `from` where the used count stays at most `limit` for `duration`:
+/// `used` is the count at `from`, `later` the breakpoints after it (increasing instants, each
+/// with the count from there). The last count holds until `Ticks::MAX`, the end of schedulable
+/// time.
+fn first_fit(
+    limit: u64,
+    from: Ticks,
+    used: u64,
+    later: impl Iterator<Item = (Ticks, u64)>,
+    duration: Ticks,
+) -> Option<Ticks> {
+    let mut candidate = (used <= limit).then_some(from);
+    for (at, used) in later {
+        // The run of fitting steps from the candidate reaches `at` (> candidate).
+        if let Some(c) = candidate.filter(|&c| at.get() - c.get() >= duration.get()) {
+            return Some(c);
+        }
+        if used > limit {
+            candidate = None;
+        } else if candidate.is_none() {
+            candidate = Some(at);
+        }
+    }
+    candidate.filter(|&c| u64::MAX - c.get() >= duration.get())
+}
+
+/// The smallest free count from the start of a window to `end`: `used` is the count at its
+/// start, `later` the breakpoints after it.
+fn least_free(
+    cluster: Nodes,
+    end: Ticks,
+    used: u64,
+    later: impl Iterator<Item = (Ticks, u64)>,
+) -> i64 {
+    let most = later
+        .take_while(|&(at, _)| at < end)
+        .map(|(_, u)| u)
+        .fold(used, u64::max);
+    free_with(cluster, most)
 }
 
 /// Free nodes of a cluster of `cluster` nodes with these counts.
@@ -382,15 +561,21 @@ impl<'a> Profile<'a> {
         all.zip(nexts).map(|((from, d, r), to)| (from, to, d, r))
     }
 
+    /// The used count at `t` and the breakpoints after it, each with its used count. `O(log B)`.
+    fn from(&self, t: Ticks) -> (u64, impl Iterator<Item = (Ticks, u64)> + 'a) {
+        let ((d, r), later) = self.split(t);
+        (
+            used(d, r),
+            later.iter().map(|s| (s.at, used(s.down, s.reserved))),
+        )
+    }
+
     fn min_free(&self, start: Ticks, end: Ticks) -> Result<i64, Error> {
         if start >= end {
             return Err(Error::InvalidParameter(Param::Delay));
         }
-        Ok(self
-            .covering(start, end)
-            .map(|(_, _, d, r)| self.free_of(d, r))
-            .min()
-            .unwrap_or(i64::MIN))
+        let (used, later) = self.from(start);
+        Ok(least_free(self.nodes, end, used, later))
     }
 
     fn earliest_fit(
@@ -399,36 +584,9 @@ impl<'a> Profile<'a> {
         nodes: Nodes,
         duration: Ticks,
     ) -> Result<Option<Ticks>, Error> {
-        if nodes == 0 {
-            return Err(Error::InvalidParameter(Param::Capacity));
-        }
-        if duration == Ticks::ZERO {
-            return Err(Error::InvalidParameter(Param::Delay));
-        }
-        if nodes > self.nodes {
-            return Err(Error::TaskTooLarge);
-        }
-        if from.checked_add(duration).is_none() {
-            return Err(Error::Overflow);
-        }
-        // A step fits iff down + reserved <= nodes - need (no signed arithmetic in the scan).
-        let limit = u64::from(self.nodes - nodes);
-        let fits = |d: Nodes, r: Nodes| u64::from(d) + u64::from(r) <= limit;
-        let ((d0, r0), later) = self.split(from);
-        let mut candidate = fits(d0, r0).then_some(from);
-        for s in later {
-            // The run of fitting steps from the candidate reaches s.at (> candidate).
-            if let Some(c) = candidate.filter(|&c| s.at.get() - c.get() >= duration.get()) {
-                return Ok(Some(c));
-            }
-            if !fits(s.down, s.reserved) {
-                candidate = None;
-            } else if candidate.is_none() {
-                candidate = Some(s.at);
-            }
-        }
-        // The last step runs to Ticks::MAX, the end of schedulable time.
-        Ok(candidate.filter(|&c| u64::MAX - c.get() >= duration.get()))
+        let limit = fit_limit(self.nodes, from, nodes, duration)?;
+        let (used, later) = self.from(from);
+        Ok(first_fit(limit, from, used, later, duration))
     }
 
     fn overcommitted(&self, from: Ticks) -> Option<Span> {

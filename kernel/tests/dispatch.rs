@@ -1,4 +1,5 @@
-//! Property tests of the kernel's dispatch module (billiard sequence, RTDP, Bernoulli dispatch;
+//! Property tests of the kernel's dispatch module (billiard sequence, RTDP, Bernoulli dispatch,
+//! round robin;
 //! seed 000 Eq. 20 and Algorithm 2, seed 002 Eq. 7, `SPEC-NOTES` N7). The command
 //! `qosgate sequence billiard|rtdp` is tested end to end in `harness/tests/sequence.rs`.
 //!
@@ -11,7 +12,9 @@
 
 use proptest::prelude::*;
 use proptest::test_runner::{RngAlgorithm, TestCaseError, TestRng};
-use qosgate_kernel::dispatch::{Bernoulli, Billiard, DispatchError, Input, MIN_PROBABILITY, Rtdp};
+use qosgate_kernel::dispatch::{
+    Bernoulli, Billiard, DispatchError, Input, MIN_PROBABILITY, RoundRobin, Rtdp,
+};
 use qosgate_kernel::{Invalid, Problem};
 
 /// Cluster capacity of the dispatchers under test.
@@ -215,6 +218,19 @@ fn reference_inv(inv: &[Option<u64>], fastest: usize, n: usize) -> Vec<usize> {
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+    /// Round robin: request `k` (from 0) goes to the `(k mod N')`-th cluster with `P_j > 0` in
+    /// index order, so after `n` requests every such cluster has `floor(n / N')` or one more,
+    /// and the others none.
+    #[test]
+    fn round_robin_cycles_over_the_clusters_with_load(p in probabilities(), n in 1usize..500) {
+        prop_assume!(p.iter().any(|&x| x > 0.0));
+        let mut rr = RoundRobin::<N>::new(&p).unwrap();
+        let active: Vec<usize> = (0..p.len()).filter(|&j| p[j] > 0.0).collect();
+        for k in 0..n {
+            prop_assert_eq!(rr.dispatch(), active[k % active.len()]);
+        }
+    }
 
     /// N7: `-1 - (N-1) q_j <= Y_j(n) - n q_j <= 1 + q_j` after every decision, and the tighter
     /// proven bound against the effective probabilities; zero-probability clusters never chosen.

@@ -19,9 +19,12 @@ use std::collections::BTreeMap;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use qosgate_kernel::lease::{
-    Action, Cause, End, Event, Kind, LeaseId, Manager, Notice, Overheads, Spec, State, Stop,
+    Action, Admission, Cause, End, Event, Kind, LeaseId, Manager, Notice, Overheads, Queue, Rules,
+    Spec, State, Stop,
 };
-use qosgate_kernel::preempt::{Candidate, Choice, Class, MAX_CANDIDATES, Policy, Set, select};
+use qosgate_kernel::preempt::{
+    Candidate, Choice, Class, MAX_CANDIDATES, Policy, Preference, Take, select,
+};
 use qosgate_kernel::units::{Nodes, TICKS_PER_SECOND, Ticks};
 use qosgate_kernel::{Error, Param, Refused};
 use qosgate_testkit::leases;
@@ -57,41 +60,75 @@ const CLASSES: [Class; 4] = [
     Class::NonPreemptable,
 ];
 
-fn nodes_of(cands: &[Candidate], set: u64) -> u64 {
-    (0..cands.len())
-        .filter(|&i| set >> i & 1 == 1)
-        .map(|i| u64::from(cands[i].nodes))
+/// A candidate set as counts of leases per kind.
+type Counts = Vec<u32>;
+
+fn nodes_of(cands: &[Candidate], x: &Counts) -> u64 {
+    cands
+        .iter()
+        .zip(x)
+        .map(|(c, &n)| u64::from(c.nodes) * u64::from(n))
         .sum()
 }
 
-fn overhead_of(cands: &[Candidate], set: u64) -> u128 {
-    (0..cands.len())
-        .filter(|&i| set >> i & 1 == 1)
-        .map(|i| u128::from(cands[i].overhead))
+fn overhead_of(cands: &[Candidate], x: &Counts) -> u128 {
+    cands
+        .iter()
+        .zip(x)
+        .map(|(c, &n)| u128::from(c.overhead) * u128::from(n))
         .sum()
+}
+
+fn leases_of(x: &Counts) -> u64 {
+    x.iter().map(|&n| u64::from(n)).sum()
 }
 
 /// The tier of the module's definition, by brute force.
-fn tier(cands: &[Candidate], need: u64) -> Option<Class> {
-    CLASSES[..3].iter().copied().find(|&k| {
+fn tier(cands: &[Candidate], need: u64, preference: Preference) -> Option<Class> {
+    let held = |k: Class| -> u64 {
         cands
             .iter()
             .filter(|c| c.class <= k)
-            .map(|c| u64::from(c.nodes))
-            .sum::<u64>()
-            >= need
-    })
+            .map(|c| u64::from(c.nodes) * u64::from(c.count))
+            .sum()
+    };
+    match preference {
+        Preference::Tiers => CLASSES[..3].iter().copied().find(|&k| held(k) >= need),
+        Preference::Flat => Some(Class::Migratable).filter(|&k| held(k) >= need),
+    }
 }
 
-/// Every subset of the tier's candidates that frees at least `need` nodes.
-fn sufficient(cands: &[Candidate], need: u64, tier: Class) -> Vec<u64> {
-    let domain: u64 = (0..cands.len())
-        .filter(|&i| cands[i].class <= tier)
-        .map(|i| 1 << i)
-        .sum();
-    (0u64..1 << cands.len())
-        .filter(|&set| set & !domain == 0 && nodes_of(cands, set) >= need)
-        .collect()
+/// Every set of leases of the tier's kinds (at most each kind's count) that frees at least
+/// `need` nodes.
+fn sufficient(cands: &[Candidate], need: u64, tier: Class) -> Vec<Counts> {
+    let mut all: Vec<Counts> = vec![vec![]];
+    for c in cands {
+        let most = if c.class <= tier { c.count } else { 0 };
+        all = all
+            .into_iter()
+            .flat_map(|x| {
+                (0..=most).map(move |n| {
+                    let mut x = x.clone();
+                    x.push(n);
+                    x
+                })
+            })
+            .collect();
+    }
+    all.retain(|x| nodes_of(cands, x) >= need);
+    all
+}
+
+/// Without any one of its leases the set is short (sums are monotone).
+fn is_minimal(cands: &[Candidate], x: &Counts, need: u64) -> bool {
+    let smallest = cands
+        .iter()
+        .zip(x)
+        .filter(|&(_, &n)| n > 0)
+        .map(|(c, _)| u64::from(c.nodes))
+        .min()
+        .unwrap_or(0);
+    nodes_of(cands, x) - smallest < need
 }
 
 /// The policy's choice, written from the module's definition: the minimal sufficient sets of
@@ -100,66 +137,50 @@ fn brute_select(
     cands: &[Candidate],
     need: Nodes,
     policy: Policy,
+    preference: Preference,
     bound: usize,
 ) -> Result<Choice, Error> {
     if need == 0 {
         return Err(Error::InvalidParameter(Param::Capacity));
     }
     let need = u64::from(need);
-    let tier = tier(cands, need).ok_or(Error::NotFree)?;
-    // Sums are monotone, so "no proper subset suffices" is "no set minus one member suffices".
-    let mut minimal: Vec<u64> = sufficient(cands, need, tier)
+    let tier = tier(cands, need, preference).ok_or(Error::NotFree)?;
+    let mut minimal: Vec<Counts> = sufficient(cands, need, tier)
         .into_iter()
-        .filter(|&set| {
-            (0..cands.len())
-                .filter(|&i| set >> i & 1 == 1)
-                .all(|i| nodes_of(cands, set & !(1 << i)) < need)
-        })
+        .filter(|x| is_minimal(cands, x, need))
         .collect();
-    // Positions: nodes descending, then less valuable class, then index.
+    // Positions: nodes descending, then less valuable class, then index. More leases of the
+    // first kind (in that order) on which two sets differ: enumerated first.
     let mut order: Vec<usize> = (0..cands.len()).collect();
     order.sort_by_key(|&i| (std::cmp::Reverse(cands[i].nodes), cands[i].class, i));
-    let mut pos = [0usize; 64];
-    for (p, &i) in order.iter().enumerate() {
-        pos[i] = p;
-    }
-    // Include-first depth-first order: the set holding the first differing position first.
-    let rank = |set: u64| -> u64 {
-        (0..cands.len())
-            .filter(|&i| set >> i & 1 == 1)
-            .map(|i| 1u64 << (63 - pos[i]))
-            .sum()
-    };
-    minimal.sort_by_key(|&set| std::cmp::Reverse(rank(set)));
+    let rank = |x: &Counts| -> Vec<u32> { order.iter().map(|&i| x[i]).collect() };
+    minimal.sort_by_key(|x| std::cmp::Reverse(rank(x)));
     let complete = minimal.len() <= bound;
     minimal.truncate(bound);
-    let len = |set: u64| u128::from(set.count_ones());
-    let oh = |set: u64| overhead_of(cands, set);
-    let key = |set: u64| -> (u128, u128) {
+    let oh = |x: &Counts| overhead_of(cands, x);
+    let len = |x: &Counts| u128::from(leases_of(x));
+    let key = |x: &Counts| -> (u128, u128) {
         match policy {
-            Policy::Mov => (oh(set), len(set)),
-            Policy::Mlip | Policy::Moml => (len(set), oh(set)),
+            Policy::Mov => (oh(x), len(x)),
+            Policy::Mlip | Policy::Moml => (len(x), oh(x)),
         }
     };
-    let eligible: Vec<u64> = match policy {
+    let eligible: Vec<&Counts> = match policy {
         Policy::Moml => {
-            let mut o: Vec<u128> = minimal.iter().map(|&set| oh(set)).collect();
+            let mut o: Vec<u128> = minimal.iter().map(oh).collect();
             o.sort();
             // Lower median: the ceil(K/2)-th smallest.
             let alpha = o[(o.len() - 1) / 2];
-            minimal
-                .iter()
-                .copied()
-                .filter(|&set| oh(set) <= alpha)
-                .collect()
+            minimal.iter().filter(|x| oh(x) <= alpha).collect()
         }
-        _ => minimal.clone(),
+        _ => minimal.iter().collect(),
     };
     // min_by_key keeps the first of equal keys: the set enumerated first.
-    let best = *eligible.iter().min_by_key(|&&set| key(set)).unwrap();
+    let best = *eligible.iter().min_by_key(|x| key(x)).unwrap();
     Ok(Choice {
-        set: Set::from_bits(best),
+        take: Take::from_counts(best).unwrap(),
         tier,
+        leases: leases_of(best),
         nodes: nodes_of(cands, best),
         overhead: oh(best),
         sets: minimal.len(),
@@ -168,13 +189,16 @@ fn brute_select(
 }
 
 fn candidate() -> impl Strategy<Value = Candidate> {
-    // Few distinct values, so that ties in nodes and overheads are common.
+    // Few distinct values, so that ties in nodes and overheads are common; most kinds hold one
+    // lease, some none or several.
     let nodes = prop_oneof![0..=3u32, 0..=6u32];
     let overhead = prop_oneof![Just(0u64), 1..=3u64, 1..=8u64];
-    (0..4usize, nodes, overhead).prop_map(|(k, nodes, o)| Candidate {
+    let count = prop_oneof![6 => Just(1u32), 1 => Just(0u32), 2 => 2..=3u32];
+    (0..4usize, nodes, overhead, count).prop_map(|(k, nodes, o, count)| Candidate {
         class: CLASSES[k],
         nodes,
         overhead: o * 10,
+        count,
     })
 }
 
@@ -182,82 +206,110 @@ fn policy() -> impl Strategy<Value = Policy> {
     prop_oneof![Just(Policy::Moml), Just(Policy::Mov), Just(Policy::Mlip)]
 }
 
+fn preference() -> impl Strategy<Value = Preference> {
+    prop_oneof![Just(Preference::Tiers), Just(Preference::Flat)]
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(cases()))]
 
-    /// With room for every candidate set (at most C(10, 5) = 252), and with a bound of 5 sets,
-    /// each policy returns exactly the set, tier, family size and completeness of the brute
-    /// force; NotFree and a zero need agree too.
+    /// With room for every candidate set, and with a bound of 5 sets and of 1, each policy
+    /// under each preference returns exactly the set, tier, family size and completeness of
+    /// the brute force over every count vector; NotFree and a zero need agree too.
     #[test]
     fn each_policy_picks_exactly_the_set_its_definition_gives(
-        cands in prop::collection::vec(candidate(), 0..=10),
+        cands in prop::collection::vec(candidate(), 0..=7),
         need in 0..=16u32,
         policy in policy(),
+        preference in preference(),
     ) {
-        prop_assert_eq!(select::<1024>(&cands, need, policy), brute_select(&cands, need, policy, 1024));
-        prop_assert_eq!(select::<5>(&cands, need, policy), brute_select(&cands, need, policy, 5));
-        prop_assert_eq!(select::<1>(&cands, need, policy), brute_select(&cands, need, policy, 1));
+        for bound in [1usize, 5] {
+            let brute = brute_select(&cands, need, policy, preference, bound);
+            let kernel = match bound {
+                1 => select::<1>(&cands, need, policy, preference),
+                _ => select::<5>(&cands, need, policy, preference),
+            };
+            prop_assert_eq!(kernel, brute);
+        }
+        let all = brute_select(&cands, need, policy, preference, 1 << 20);
+        prop_assert_eq!(select::<4096>(&cands, need, policy, preference), all);
     }
 
     /// The plain meaning, independent of the enumeration: MOV frees enough nodes at the least
-    /// overhead and MLIP with the fewest leases of any sufficient subset of the tier; MOML's
+    /// overhead and MLIP with the fewest leases of any sufficient set of the tier; MOML's
     /// set costs at most the lower median of the minimal sets' overheads and has the fewest
-    /// leases of those that do; every policy's set is minimal, holds no non-preemptable lease,
-    /// and holds a lease of a class only if the less valuable classes together are short of
-    /// `need` (`qosgate_testkit::leases::choice`).
+    /// leases of those that do; every policy's set is minimal, takes no more leases of a kind
+    /// than it has, holds no non-preemptable lease, and (preference on) holds a lease of a
+    /// class only if the less valuable classes together are short of `need`
+    /// (`qosgate_testkit::leases::choice`).
     #[test]
     fn choices_are_minimal_optimal_and_prefer_less_valuable_types(
-        cands in prop::collection::vec(candidate(), 1..=10),
+        cands in prop::collection::vec(candidate(), 1..=7),
         need in 1..=16u32,
         policy in policy(),
+        preference in preference(),
     ) {
-        let preemptable: u64 = cands.iter().filter(|c| c.class.is_preemptable()).map(|c| u64::from(c.nodes)).sum();
-        let choice = match select::<1024>(&cands, need, policy) {
+        let preemptable: u64 = cands
+            .iter()
+            .filter(|c| c.class.is_preemptable())
+            .map(|c| u64::from(c.nodes) * u64::from(c.count))
+            .sum();
+        let choice = match select::<4096>(&cands, need, policy, preference) {
             Ok(choice) => choice,
             Err(e) => {
                 prop_assert_eq!(e, Error::NotFree);
-                prop_assert!(preemptable < u64::from(need));
+                if preference == Preference::Flat {
+                    prop_assert!(preemptable < u64::from(need));
+                }
                 return Ok(());
             }
         };
-        leases::choice(&cands, need, &choice).map_err(TestCaseError::fail)?;
+        leases::choice(&cands, need, preference, &choice).map_err(TestCaseError::fail)?;
+        if let Some(fewest) = leases::fewest_leases(&cands, choice.tier, need) {
+            prop_assert!(choice.leases >= fewest);
+        }
         let need = u64::from(need);
         prop_assert!(choice.complete);
         let all = sufficient(&cands, need, choice.tier);
-        // The minimal family: no member can be left out.
-        let minimal: Vec<u64> = all
-            .iter()
-            .copied()
-            .filter(|&set| (0..cands.len()).filter(|&i| set >> i & 1 == 1).all(|i| nodes_of(&cands, set & !(1 << i)) < need))
-            .collect();
+        let minimal: Vec<&Counts> = all.iter().filter(|x| is_minimal(&cands, x, need)).collect();
         prop_assert_eq!(choice.sets, minimal.len());
-        prop_assert!(minimal.contains(&choice.set.bits()));
+        let chosen: Counts = (0..cands.len()).map(|k| choice.take.get(k)).collect();
+        prop_assert!(minimal.contains(&&chosen));
         match policy {
-            Policy::Mov => prop_assert_eq!(choice.overhead, all.iter().map(|&s| overhead_of(&cands, s)).min().unwrap()),
-            Policy::Mlip => prop_assert_eq!(choice.set.len(), all.iter().map(|s| s.count_ones()).min().unwrap()),
+            Policy::Mov => prop_assert_eq!(choice.overhead, all.iter().map(|x| overhead_of(&cands, x)).min().unwrap()),
+            Policy::Mlip => {
+                prop_assert_eq!(choice.leases, all.iter().map(leases_of).min().unwrap());
+                prop_assert_eq!(Some(choice.leases), leases::fewest_leases(&cands, choice.tier, need as Nodes));
+            }
             Policy::Moml => {
                 // At least half of the minimal family costs no less than the choice: with the
                 // overheads sorted, the choice is at most the lower median (the ceil(K/2)-th),
                 // so the floor(K/2) + 1 sets from the median up cost at least as much.
                 let k = minimal.len();
-                let costlier = minimal.iter().filter(|&&s| overhead_of(&cands, s) >= choice.overhead).count();
+                let costlier = minimal.iter().filter(|x| overhead_of(&cands, x) >= choice.overhead).count();
                 prop_assert!(costlier > k / 2, "{} of {} minimal sets cost at least {}", costlier, k, choice.overhead);
                 // The lower median itself, and the fewest leases of the sets at most that dear.
-                let mut overheads: Vec<u128> = minimal.iter().map(|&s| overhead_of(&cands, s)).collect();
+                let mut overheads: Vec<u128> = minimal.iter().map(|x| overhead_of(&cands, x)).collect();
                 overheads.sort_unstable();
                 let median = overheads[(k - 1) / 2];
                 prop_assert!(choice.overhead <= median);
                 let fewest = minimal
                     .iter()
-                    .filter(|&&s| overhead_of(&cands, s) <= median)
-                    .map(|s| s.count_ones())
+                    .filter(|x| overhead_of(&cands, x) <= median)
+                    .map(|x| leases_of(x))
                     .min()
                     .unwrap();
-                prop_assert_eq!(choice.set.len(), fewest);
+                prop_assert_eq!(choice.leases, fewest);
             }
         }
     }
 }
+
+fn take(counts: &[u32]) -> Take {
+    Take::from_counts(counts).unwrap()
+}
+
+const TIERS: Preference = Preference::Tiers;
 
 /// Need 2 nodes. Minimal sets, in order: {A} 40, {B} 200, {C} 300, {c,d} 2, {c,e} 2, {d,e} 2.
 /// Sorted overheads 2, 2, 2, 40, 200, 300: the lower median is 2 (the third), the upper 40.
@@ -265,18 +317,14 @@ proptest! {
 /// (or any median reaching 40) it would take {A}, with one lease.
 #[test]
 fn moml_takes_the_lower_median_of_an_even_family() {
-    let c = |nodes, overhead| Candidate {
-        class: Class::Suspendable,
-        nodes,
-        overhead,
-    };
+    let c = |nodes, overhead| Candidate::one(Class::Suspendable, nodes, overhead);
     let cands = [c(2, 40), c(2, 200), c(2, 300), c(1, 1), c(1, 1), c(1, 1)];
-    let pick = |p| select::<64>(&cands, 2, p).unwrap();
+    let pick = |p| select::<64>(&cands, 2, p, TIERS).unwrap();
     let moml = pick(Policy::Moml);
     assert_eq!((moml.sets, moml.complete), (6, true));
-    assert_eq!((moml.set, moml.overhead), (Set::from_bits(0b011000), 2));
-    assert_eq!(pick(Policy::Mlip).set, Set::from_bits(0b000001));
-    assert_eq!(pick(Policy::Mov).set, Set::from_bits(0b011000));
+    assert_eq!((moml.take, moml.overhead), (take(&[0, 0, 0, 1, 1]), 2));
+    assert_eq!(pick(Policy::Mlip).take, take(&[1]));
+    assert_eq!(pick(Policy::Mov).take, take(&[0, 0, 0, 1, 1]));
 }
 
 /// Ties in the first key fall to the second before the enumeration order (an instance found
@@ -291,26 +339,15 @@ fn second_keys_break_ties_before_the_enumeration_order() {
     let cands: Vec<Candidate> = nodes
         .iter()
         .zip(overheads)
-        .map(|(&nodes, overhead)| Candidate {
-            class: Class::Cancelable,
-            nodes,
-            overhead,
-        })
+        .map(|(&nodes, overhead)| Candidate::one(Class::Cancelable, nodes, overhead))
         .collect();
-    let mov = select::<64>(&cands, 6, Policy::Mov).unwrap();
-    assert_eq!(
-        (mov.set, mov.overhead, mov.sets),
-        (Set::from_bits(0b000110), 6, 7)
-    );
+    let mov = select::<64>(&cands, 6, Policy::Mov, TIERS).unwrap();
+    assert_eq!((mov.take, mov.overhead, mov.sets), (take(&[0, 1, 1]), 6, 7));
 }
 
 #[test]
 fn selection_never_reaches_past_its_tier_or_its_capacity() {
-    let c = |class, nodes| Candidate {
-        class,
-        nodes,
-        overhead: 0,
-    };
+    let c = |class, nodes| Candidate::one(class, nodes, 0);
     // Two 1-node cancelables suffice for 2 nodes: the 2-node suspendable (one lease, as cheap)
     // is not a candidate for any policy.
     let cands = [
@@ -319,21 +356,24 @@ fn selection_never_reaches_past_its_tier_or_its_capacity() {
         c(Class::Cancelable, 1),
     ];
     for p in [Policy::Moml, Policy::Mov, Policy::Mlip] {
-        let choice = select::<8>(&cands, 2, p).unwrap();
-        assert_eq!(choice.set, Set::from_bits(0b110));
+        let choice = select::<8>(&cands, 2, p, TIERS).unwrap();
+        assert_eq!(choice.take, take(&[0, 1, 1]));
         assert_eq!(choice.tier, Class::Cancelable);
     }
     // Three nodes: the cancelables are short, so the tier is Suspendable; minimal sets are
     // {S, C1} and {S, C2}.
-    let choice = select::<8>(&cands, 3, Policy::Mlip).unwrap();
-    assert_eq!((choice.set, choice.sets), (Set::from_bits(0b011), 2));
+    let choice = select::<8>(&cands, 3, Policy::Mlip, TIERS).unwrap();
+    assert_eq!((choice.take, choice.sets), (take(&[1, 1]), 2));
     // Non-preemptable nodes never count.
     let cands = [c(Class::NonPreemptable, 9), c(Class::Migratable, 1)];
-    assert_eq!(select::<8>(&cands, 2, Policy::Mov), Err(Error::NotFree));
-    let many = vec![c(Class::Cancelable, 1); MAX_CANDIDATES + 1];
-    assert_eq!(select::<8>(&many, 1, Policy::Mov), Err(Error::Full));
     assert_eq!(
-        select::<8>(&many[..MAX_CANDIDATES], 64, Policy::Mov)
+        select::<8>(&cands, 2, Policy::Mov, TIERS),
+        Err(Error::NotFree)
+    );
+    let many = vec![c(Class::Cancelable, 1); MAX_CANDIDATES + 1];
+    assert_eq!(select::<8>(&many, 1, Policy::Mov, TIERS), Err(Error::Full));
+    assert_eq!(
+        select::<8>(&many[..MAX_CANDIDATES], 64, Policy::Mov, TIERS)
             .unwrap()
             .sets,
         1
@@ -705,14 +745,15 @@ fn refusals_hand_the_request_back_and_change_nothing() {
 }
 
 /// Reference configuration: 64 live leases, 128 breakpoints (the least the manager accepts
-/// for them, `2 LEASES`). A lease is 120 bytes on a 64-bit host; the manager is the leases plus
-/// the slot table (16 bytes per breakpoint + 16) plus about 100 bytes.
+/// for them, `2 LEASES`). A lease is 120 bytes on a 64-bit host; the manager is the leases and
+/// a 16-byte run end per lease (its preemption scratch), the two slot tables (16 bytes per
+/// breakpoint + 16 each), 2,584 bytes of preemption kinds, plus about 100 bytes.
 #[test]
 fn footprint_of_the_reference_configuration() {
     use qosgate_kernel::lease::Lease;
     use std::mem::size_of;
     assert!(size_of::<Lease>() <= 120);
-    assert!(size_of::<Manager<64, 128>>() <= 120 * 64 + (16 * 128 + 16) + 128);
+    assert!(size_of::<Manager<64, 128>>() <= 136 * 64 + 2 * (16 * 128 + 16) + 2_584 + 160);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -773,12 +814,23 @@ fn overheads() -> impl Strategy<Value = Overheads> {
     ]
 }
 
-fn scenario() -> impl Strategy<Value = (Nodes, Overheads, Policy, Vec<Op>)> {
-    (1..=8u32, overheads(), policy()).prop_flat_map(|(n, o, p)| {
+fn rules() -> impl Strategy<Value = Rules> {
+    let queue = prop_oneof![Just(Queue::Fcfs), Just(Queue::Conservative)];
+    let local = prop_oneof![Just(Admission::Wait), Just(Admission::Reject)];
+    (policy(), preference(), queue, local).prop_map(|(policy, preference, queue, local)| Rules {
+        policy,
+        preference,
+        queue,
+        local,
+    })
+}
+
+fn scenario() -> impl Strategy<Value = (Nodes, Overheads, Rules, Vec<Op>)> {
+    (1..=8u32, overheads(), rules()).prop_flat_map(|(n, o, r)| {
         (
             Just(n),
             Just(o),
-            Just(p),
+            Just(r),
             prop::collection::vec(op(n), 1..40),
         )
     })
@@ -812,13 +864,8 @@ fn check_manager(m: &Manager<32, 64>) -> Result<(), TestCaseError> {
     qosgate_testkit::leases::manager(m).map_err(TestCaseError::fail)
 }
 
-fn run_scenario(
-    nodes: Nodes,
-    o: Overheads,
-    policy: Policy,
-    ops: &[Op],
-) -> Result<(), TestCaseError> {
-    let mut m: Manager<32, 64> = Manager::new(nodes, o, policy).unwrap();
+fn run_scenario(nodes: Nodes, o: Overheads, rules: Rules, ops: &[Op]) -> Result<(), TestCaseError> {
+    let mut m: Manager<32, 64> = Manager::with_rules(nodes, o, rules).unwrap();
     let mut log: Vec<Event> = vec![];
     let mut now = T0;
     let mut dc_checks = vec![];
@@ -879,6 +926,7 @@ fn run_scenario(
     }
     prop_assert!(m.leases().is_empty(), "leases left: {:?}", m.leases());
     check_trace(nodes, &o, &log, &m)?;
+    check_local_admission(rules.local, &log)?;
     // DC admission: rejected exactly when the earliest fit misses the start or the deadline.
     let ends: BTreeMap<LeaseId, State> = log
         .iter()
@@ -1141,6 +1189,80 @@ fn check_trace(
     Ok(())
 }
 
+/// The start, in seconds, of each best-effort lease `(gap, nodes, work)` (seconds) on a cluster
+/// of `nodes` nodes, from a per-second usage array: under conservative backfilling each lease
+/// takes the earliest second from its arrival at which it fits for its whole run beside every
+/// earlier lease (nothing ends early, so nothing moves); first come, first served is the same
+/// with no lease starting before the one submitted before it.
+fn queue_model(nodes: Nodes, queue: Queue, leases: &[(u64, Nodes, u64)]) -> Vec<u64> {
+    let horizon: u64 = leases.iter().map(|&(gap, _, work)| gap + work).sum::<u64>() + 1;
+    let mut used = vec![0u32; horizon as usize];
+    let mut starts: Vec<u64> = vec![];
+    let mut arrival = 0u64;
+    for &(gap, n, work) in leases {
+        arrival += gap;
+        let from = match queue {
+            Queue::Fcfs => arrival.max(starts.last().copied().unwrap_or(0)),
+            Queue::Conservative => arrival,
+        };
+        let start = (from..)
+            .find(|&t| (t..t + work).all(|u| used[u as usize] + n <= nodes))
+            .unwrap();
+        for u in start..start + work {
+            used[u as usize] += n;
+        }
+        starts.push(start);
+    }
+    starts
+}
+
+/// A local request that preemption cannot serve is rejected under [`Admission::Reject`] (and
+/// never under [`Admission::Wait`]); under `Reject` one that is not rejected starts at once, or
+/// when the last lease preempted for it has released its nodes: it never waits for a fit.
+fn check_local_admission(local: Admission, log: &[Event]) -> Result<(), TestCaseError> {
+    let mut submitted: BTreeMap<LeaseId, (Ticks, State)> = BTreeMap::new();
+    let mut releases: BTreeMap<LeaseId, Ticks> = BTreeMap::new();
+    for e in log {
+        match *e {
+            Event::Submitted {
+                spec: Spec {
+                    kind: Kind::Local, ..
+                },
+                id,
+                at,
+                state,
+            } => {
+                submitted.insert(id, (at, state));
+            }
+            Event::Preempted { stop, .. } => {
+                let r = releases.entry(stop.by).or_insert(stop.end);
+                *r = (*r).max(stop.end);
+            }
+            _ => {}
+        }
+    }
+    for (id, (at, state)) in &submitted {
+        let rejected = matches!(state, State::Done(End::Rejected(_)));
+        if local == Admission::Wait {
+            prop_assert!(!rejected, "local {} rejected under Wait", id);
+            continue;
+        }
+        if rejected {
+            continue;
+        }
+        let start = changes(log)
+            .into_iter()
+            .find(|c| c.0 == *id && c.3 == Running)
+            .map(|c| c.1);
+        // (One that never started was cancelled by the caller first: `check_trace`.)
+        if let Some(start) = start {
+            let expected = releases.get(id).copied().unwrap_or(*at);
+            prop_assert_eq!(start, expected, "local {} under Reject", id);
+        }
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(cases()))]
 
@@ -1149,8 +1271,45 @@ proptest! {
     /// included) and every policy; see the module's documentation for what is checked.
     #[test]
     fn every_lease_ends_once_with_its_exact_work_and_nodes_are_never_overused(
-        (nodes, o, policy, ops) in scenario()
+        (nodes, o, rules, ops) in scenario()
     ) {
-        run_scenario(nodes, o, policy, &ops)?;
+        run_scenario(nodes, o, rules, &ops)?;
+    }
+
+    /// Best-effort leases alone (no lease that holds nodes by right, no cancellation, so no
+    /// preemption and no early end), on 1 to 8 nodes: every lease starts exactly when a
+    /// per-second model of its queue's discipline says, computed from the arrivals alone.
+    #[test]
+    fn best_effort_leases_start_as_their_queue_discipline_says(
+        nodes in 1..=8u32,
+        queue in prop_oneof![Just(Queue::Fcfs), Just(Queue::Conservative)],
+        leases in prop::collection::vec((0..=30u64, 1..=8u32, 1..=50u64), 1..30),
+    ) {
+        let leases: Vec<(u64, Nodes, u64)> = leases
+            .into_iter()
+            .map(|(gap, n, work)| (gap, n.min(nodes), work))
+            .collect();
+        let rules = Rules { queue, ..Rules::new(Policy::Moml) };
+        let mut m: Manager<32, 64> = Manager::with_rules(nodes, Overheads::PAPER, rules).unwrap();
+        let mut log = vec![];
+        let mut now = 0u64;
+        for &(gap, n, work) in &leases {
+            now += gap;
+            m.submit(s(now), external(Class::Cancelable, n, s(work)), &mut |e| log.push(e)).unwrap();
+            check_manager(&m)?;
+        }
+        while let Some(t) = m.next_event() {
+            m.advance(t, &mut |e| log.push(e)).unwrap();
+            check_manager(&m)?;
+        }
+        let starts: BTreeMap<LeaseId, Ticks> = changes(&log)
+            .into_iter()
+            .filter(|c| c.3 == Running)
+            .map(|c| (c.0, c.1))
+            .collect();
+        let expected = queue_model(nodes, queue, &leases);
+        for (id, start) in expected.iter().enumerate() {
+            prop_assert_eq!(starts.get(&(id as LeaseId)).copied(), Some(s(*start)), "lease {}", id);
+        }
     }
 }

@@ -22,6 +22,8 @@ pub mod javadi2012;
 pub mod kokkinos2009;
 pub mod runfile;
 pub mod runner;
+pub mod salehi2011;
+pub mod salehi2012;
 pub mod shard;
 
 use std::fmt::Debug;
@@ -256,6 +258,8 @@ fn timing<E: Experiment>(
 /// Every paper `qosgate reproduce` knows, in the order `all` runs them.
 pub const PAPERS: &[&dyn Paper] = &[
     &kokkinos2009::Kokkinos2009,
+    &salehi2012::Salehi2012,
+    &salehi2011::Salehi2011,
     &javadi2012::Javadi2012,
     &gandhimathi2013::Gandhimathi2013,
 ];
@@ -318,5 +322,20 @@ pub fn preset(name: &str) -> Result<Box<dyn AnyScenario>> {
             "unknown preset `{name}`; the presets are: {} (`qosgate presets` describes them)",
             all.iter().map(|s| s.name()).collect::<Vec<_>>().join(", ")
         ),
+    }
+}
+
+/// What every paper's judges must do, for its unit tests: on no runs, no verdict holds; each
+/// part draws exactly the figures it names.
+#[cfg(test)]
+pub(crate) fn check_judges<E: Experiment>(experiment: &E) {
+    let runs = Runs::empty();
+    for p in experiment.parts() {
+        let section = (p.judge)(&runs);
+        for v in &section.verdicts {
+            assert!(!v.holds, "{} holds without data: {}", v.claim, v.evidence);
+        }
+        let drawn: Vec<&str> = section.figures.iter().map(|f| f.id).collect();
+        assert_eq!(drawn, p.figures, "part {}", p.id);
     }
 }

@@ -7,6 +7,8 @@
 //! - [`hybrid`]: seed 002's failure-prone cluster and reliable cloud behind a broker.
 //! - [`leases`]: one cluster replaying a lease workload (Haizea's LWF) through the kernel's
 //!   lease manager.
+//! - [`federation`]: seeds 000 and 001's federation (a gateway, clusters with local users and
+//!   lease managers, preemption and migration).
 //! - [`multicloud`]: seed 003's federation of IaaS clouds (DAG applications, reservations,
 //!   feedback list scheduling, energy-aware mapping).
 //!
@@ -20,6 +22,7 @@
 //! A new model is a folder here with a type implementing [`Model`], and a line in [`MODELS`].
 
 pub mod cluster;
+pub mod federation;
 pub mod grid;
 pub mod hybrid;
 pub mod leases;
@@ -193,7 +196,12 @@ pub struct Entry {
 }
 
 /// Every model a scenario file can name.
-pub const MODELS: &[Entry] = &[grid::ENTRY, hybrid::ENTRY, multicloud::ENTRY];
+pub const MODELS: &[Entry] = &[
+    grid::ENTRY,
+    federation::ENTRY,
+    hybrid::ENTRY,
+    multicloud::ENTRY,
+];
 
 /// The model of a file without a `model` key.
 pub const DEFAULT_MODEL: &str = grid::Grid::NAME;
@@ -239,7 +247,7 @@ mod tests {
         let e = parse(&other, "c.toml").err().unwrap().to_string();
         assert_eq!(
             e,
-            "c.toml:1:9: model: unknown model `cloud`; the models are: grid, hybrid, multicloud"
+            "c.toml:1:9: model: unknown model `cloud`; the models are: grid, federation, hybrid, multicloud"
         );
     }
 }

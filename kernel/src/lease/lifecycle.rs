@@ -8,8 +8,10 @@
 //! # Invariants
 //! - `done + remaining = work` for every lease ([`Lease::remaining`] is `work - done`, and
 //!   `done` never exceeds `work`).
-//! - A lease holds a reservation (`hold`) exactly in the states that hold nodes: `Reserved`,
-//!   `Running`, `Stopping`, `Resuming`; `Queued` and `Suspended` hold none.
+//! - A lease holds a reservation ([`Lease::hold`]) exactly in the states that hold nodes:
+//!   `Reserved`, `Running`, `Stopping`, `Resuming`. `Queued` and `Suspended` hold none; under
+//!   conservative backfilling they may have a *plan* ([`Lease::plan`]), a tentative
+//!   reservation that starts them when it begins.
 //! - `Accounts::submitted = ended() + live` (the manager's live leases), and every count only
 //!   grows (saturating).
 
@@ -111,8 +113,9 @@ pub struct Lease {
     pub(super) state: State,
     /// Run time completed before the current run began.
     pub(super) done: Ticks,
-    /// Its reservation in the slot table, if it holds nodes.
-    pub(super) hold: Option<Span>,
+    /// In the states that hold nodes, its reservation in the manager's table; while `Queued`
+    /// or `Suspended`, its plan (conservative backfilling), if it has one.
+    pub(super) span: Option<Span>,
     /// `Reserved`: unused; `Running`: when the current run began; `Stopping`: when the action
     /// ends; `Resuming`: when the run begins.
     pub(super) mark: Ticks,
@@ -146,10 +149,25 @@ impl Lease {
         self.spec.work.saturating_sub(self.done)
     }
 
+    /// Whether its state holds nodes: `Reserved`, `Running`, `Stopping`, `Resuming`.
+    pub fn holds_nodes(&self) -> bool {
+        matches!(
+            self.state,
+            State::Reserved | State::Running | State::Stopping(_) | State::Resuming
+        )
+    }
+
     /// The interval of its reservation in the slot table, if it holds nodes (`Reserved`,
     /// `Running`, `Stopping`, `Resuming`).
     pub fn hold(&self) -> Option<Span> {
-        self.hold
+        self.span.filter(|_| self.holds_nodes())
+    }
+
+    /// Its plan, while it waits (`Queued`, `Suspended`) under conservative backfilling: the
+    /// interval over which it will run (after `t_r` for a suspended lease), if it has been
+    /// placed.
+    pub fn plan(&self) -> Option<Span> {
+        self.span.filter(|_| !self.holds_nodes())
     }
 
     /// Its pending or current preemption.
@@ -158,16 +176,16 @@ impl Lease {
     }
 
     /// The instant of its next transition, if it has one by itself (queued and suspended
-    /// leases wait for nodes).
+    /// leases without a plan wait for nodes).
     pub(super) fn next(&self) -> Option<Ticks> {
         match self.state {
-            State::Reserved => self.hold.map(|h| h.start),
+            State::Reserved | State::Queued | State::Suspended => self.span.map(|h| h.start),
             State::Running => Some(match self.stop {
                 Some(stop) => stop.begin,
                 None => self.mark.saturating_add(self.remaining()),
             }),
             State::Stopping(_) | State::Resuming => Some(self.mark),
-            State::Queued | State::Suspended | State::Done(_) => None,
+            State::Done(_) => None,
         }
     }
 }

@@ -1,55 +1,97 @@
 //! The lease manager of one cluster: admission ([`Manager::submit`]), time
-//! ([`Manager::next_event`], [`Manager::advance`]), the first-come-first-served queue of best
-//! effort, the caller's cancellations and failures, and the application of preemption plans
-//! (made by [`super::plan`]).
+//! ([`Manager::next_event`], [`Manager::advance`]), the best-effort queue (first come, first
+//! served, or conservative backfilling with plans: [`Queue`]), the caller's cancellations and
+//! failures, and the application of preemption plans (made by [`super::plan`]).
 //!
 //! # Invariants (besides the module's)
-//! - `leases` holds the live leases in submission order, so in increasing id: a plan's targets
-//!   are found by binary search.
-//! - The slot table holds exactly the live leases' reservations ([`Lease::hold`]).
+//! - `leases` holds the live leases in submission order, so in increasing id: a lease is found
+//!   by binary search.
+//! - `table` holds exactly the reservations of the leases in states that hold nodes
+//!   ([`Lease::hold`]); `plans` exactly the plans of the waiting leases ([`Lease::plan`]; none
+//!   under [`Queue::Fcfs`]); the two stacked never promise more than the cluster from `now` on.
+//! - `targets` is scratch space: only a preemption reads it, after filling it.
 //! - `now` never decreases; `next_id` is the id the next accepted submission gets.
 //!
 //! # Memory
-//! `size_of::<Manager<L, B>>()` is `120 L` (the leases) `+ 16 B + 16` (the table) plus about
-//! 100 bytes; 9,856 bytes for `Manager<64, 128>`, on x86-64 and `thumbv7em` alike.
+//! `size_of::<Manager<L, B>>()` is `136 L` (the leases, and a run end per lease for a
+//! preemption) `+ 32 B + 32` (the two tables) plus about 2,730 bytes (the preemption's kinds
+//! and the rest): 15,552 bytes for `Manager<64, 128>` on x86-64.
 
 use heapless::Vec;
 
 use super::{
-    Accounts, Action, Cause, Demand, End, Event, Kind, Lease, LeaseId, Notice, Overheads, Plan,
-    Spec, State, Stop, Target, Targets, plan,
+    Accounts, Action, Admission, Cause, Demand, End, Event, Kind, Lease, LeaseId, Notice,
+    Overheads, Plan, Queue, Rules, Spec, State, Stop, Target, Targets, plan,
 };
 use crate::error::{Error, Param, Refused};
-use crate::preempt::{Class, Policy};
+use crate::preempt::{Class, MAX_CANDIDATES, Policy};
 use crate::slots::{SlotTable, Span};
 use crate::units::{Nodes, Ticks};
 use crate::vecops;
 
 /// What admission decided for a request.
 enum Placement {
-    Queue,
+    /// Best effort: wait, with a plan (conservative backfilling) or without.
+    Wait(Option<Span>),
     Hold(Span),
     Reject(Error),
 }
 
-/// The leases of one cluster of identical nodes: at most `LEASES` live leases, a slot table of
+/// Which waiting leases the next re-placement pass places (conservative backfilling).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pass {
+    /// None.
+    Idle,
+    /// Those without a plan (displaced by a lease that holds nodes, or suspended).
+    Unplaced,
+    /// Those, and every plan that the nodes freed early over this span could bring forward.
+    Freed(Span),
+}
+
+impl Pass {
+    /// This pass and `other`'s together.
+    fn and(self, other: Pass) -> Pass {
+        match (self, other) {
+            (Pass::Freed(a), Pass::Freed(b)) => Pass::Freed(Span {
+                start: a.start.min(b.start),
+                end: a.end.max(b.end),
+            }),
+            (Pass::Freed(a), _) | (_, Pass::Freed(a)) => Pass::Freed(a),
+            (Pass::Unplaced, _) | (_, Pass::Unplaced) => Pass::Unplaced,
+            (Pass::Idle, Pass::Idle) => Pass::Idle,
+        }
+    }
+}
+
+/// The leases of one cluster of identical nodes: at most `LEASES` live leases, slot tables of
 /// `BREAKPOINTS` breakpoints (see the module's documentation).
 #[derive(Clone, Debug)]
 pub struct Manager<const LEASES: usize, const BREAKPOINTS: usize> {
     table: SlotTable<BREAKPOINTS>,
+    plans: SlotTable<BREAKPOINTS>,
     leases: Vec<Lease, LEASES>,
+    targets: Targets<LEASES>,
     overheads: Overheads,
-    policy: Policy,
+    rules: Rules,
     now: Ticks,
     next_id: LeaseId,
     accounts: Accounts,
+    pass: Pass,
 }
 
 impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS> {
-    /// A cluster of `nodes` idle nodes at time 0.
+    /// A cluster of `nodes` idle nodes at time 0, preempting by `policy` under the other
+    /// default [`Rules`] ([`Rules::new`]).
     ///
     /// Errors: `InvalidParameter(Capacity)` if `nodes` is zero.
     pub fn new(nodes: Nodes, overheads: Overheads, policy: Policy) -> Result<Self, Error> {
+        Self::with_rules(nodes, overheads, Rules::new(policy))
+    }
+
+    /// A cluster of `nodes` idle nodes at time 0 under `rules`.
+    ///
+    /// Errors: `InvalidParameter(Capacity)` if `nodes` is zero.
+    pub fn with_rules(nodes: Nodes, overheads: Overheads, rules: Rules) -> Result<Self, Error> {
         const {
             assert!(LEASES >= 1, "room for one lease");
             assert!(
@@ -59,12 +101,15 @@ impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS>
         };
         Ok(Self {
             table: SlotTable::new(nodes)?,
+            plans: SlotTable::new(nodes)?,
             leases: Vec::new(),
+            targets: Targets::new(),
             overheads,
-            policy,
+            rules,
             now: Ticks::ZERO,
             next_id: 0,
             accounts: Accounts::default(),
+            pass: Pass::Idle,
         })
     }
 
@@ -85,12 +130,23 @@ impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS>
 
     /// The preemption policy in force.
     pub fn policy(&self) -> Policy {
-        self.policy
+        self.rules.policy
     }
 
-    /// The slot table: exactly the live leases' reservations.
+    /// The rules in force.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The slot table: exactly the reservations of the leases that hold nodes.
     pub fn table(&self) -> &SlotTable<BREAKPOINTS> {
         &self.table
+    }
+
+    /// The plans of the waiting leases (conservative backfilling; empty otherwise). Stacked on
+    /// [`table`](Self::table), they never promise more than the cluster from `now` on.
+    pub fn plans(&self) -> &SlotTable<BREAKPOINTS> {
+        &self.plans
     }
 
     /// The live leases, in submission order.
@@ -98,9 +154,10 @@ impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS>
         &self.leases
     }
 
-    /// The live lease `id`, if any. `O(L)`.
+    /// The live lease `id`, if any. `O(log L)`.
     pub fn lease(&self, id: LeaseId) -> Option<&Lease> {
-        self.leases.iter().find(|l| l.id == id)
+        let i = self.leases.binary_search_by_key(&id, |l| l.id).ok()?;
+        self.leases.get(i)
     }
 
     /// The counts of outcomes.
@@ -115,7 +172,7 @@ impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS>
     }
 
     /// Processes every transition up to and including `now`, each at its own instant, starting
-    /// queued leases as nodes free up.
+    /// waiting leases as nodes free up.
     ///
     /// Errors: [`Error::TimeWentBackwards`] if `now` is before an earlier call's.
     pub fn advance(&mut self, now: Ticks, out: &mut impl FnMut(Event)) -> Result<(), Error> {
@@ -154,8 +211,8 @@ impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS>
         let placement = self.place(now, id, &spec).map_err(refuse)?;
         self.next_id = next;
         self.accounts.submitted = self.accounts.submitted.saturating_add(1);
-        let (state, hold) = match placement {
-            Placement::Queue => (State::Queued, None),
+        let (state, span) = match placement {
+            Placement::Wait(plan) => (State::Queued, plan),
             Placement::Hold(span) => (State::Reserved, Some(span)),
             Placement::Reject(e) => (State::Done(End::Rejected(e)), None),
         };
@@ -174,7 +231,7 @@ impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS>
                 spec,
                 state,
                 done: Ticks::ZERO,
-                hold,
+                span,
                 mark: now,
                 stop: None,
             });
@@ -189,7 +246,8 @@ impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS>
     }
 
     /// Cancels a live lease at `now` (after advancing to `now`): it ends `Cancelled(Caller)`
-    /// and its nodes are free from `now`. Preemptions already decided for it stand.
+    /// and its nodes (or its plan) are free from `now`. Preemptions already decided for it
+    /// stand.
     ///
     /// Errors: [`Error::TimeWentBackwards`]; [`Error::Unknown`] if no live lease has this id.
     pub fn cancel(
@@ -202,7 +260,7 @@ impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS>
     }
 
     /// Reports that a live lease failed at `now` (its nodes failed): it ends `Failed` and its
-    /// reservation is released. Taking the nodes down is the caller's business.
+    /// reservation (or plan) is released. Taking the nodes down is the caller's business.
     ///
     /// Errors: [`Error::TimeWentBackwards`]; [`Error::Unknown`] if no live lease has this id.
     pub fn fail(
@@ -228,14 +286,24 @@ impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS>
         self.now = now;
         let i = self
             .leases
-            .iter()
-            .position(|l| l.id == id)
-            .ok_or(Error::Unknown)?;
-        if let Some(l) = self.leases.get_mut(i).filter(|l| l.state == State::Running) {
+            .binary_search_by_key(&id, |l| l.id)
+            .map_err(|_| Error::Unknown)?;
+        let Some(l) = self.leases.get_mut(i) else {
+            return Err(Error::Unknown);
+        };
+        if l.state == State::Running {
             // Its work counts until now.
             l.done = l.done.saturating_add(now.saturating_sub(l.mark));
         }
+        // Its nodes (or its plan) are free early: the plans may move earlier.
+        let freed = l.span.filter(|s| s.end > now).map(|s| Span {
+            start: s.start.max(now),
+            end: s.end,
+        });
         self.finish(i, now, end, out);
+        if let Some(freed) = freed {
+            self.pass = self.pass.and(Pass::Freed(freed));
+        }
         self.settle(now, out);
         Ok(())
     }
@@ -273,7 +341,10 @@ impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS>
             Kind::External {
                 class: Class::Cancelable | Class::Suspendable,
                 ..
-            } => Ok(Placement::Queue),
+            } => Ok(Placement::Wait(match self.rules.queue {
+                Queue::Fcfs => None,
+                Queue::Conservative => self.plan_at(now, spec.nodes, spec.work),
+            })),
             Kind::External { deadline, .. } => {
                 match self.table.earliest_fit(now, spec.nodes, spec.work)? {
                     Some(s) if deadline.is_none() && s != now => {
@@ -292,6 +363,9 @@ impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS>
                 }
                 if let Ok(span) = self.preempt(now, id, spec, None) {
                     return Ok(Placement::Hold(span));
+                }
+                if spec.kind == Kind::Local && self.rules.local == Admission::Reject {
+                    return Ok(Placement::Reject(Error::NotFree));
                 }
                 match self.table.earliest_fit(now, spec.nodes, spec.work)? {
                     Some(s) => self.hold(s, spec),
@@ -316,12 +390,50 @@ impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS>
         Ok(self.table.min_free(start, end)? >= i64::from(spec.nodes))
     }
 
+    /// Reserves `spec`'s nodes from `start` in the table (displacing the plans in the way).
     fn hold(&mut self, start: Ticks, spec: &Spec) -> Result<Placement, Error> {
         let end = start.checked_add(spec.work).ok_or(Error::Overflow)?;
         self.table
             .reserve(start, end, spec.nodes)
             .map_err(|r| r.reason)?;
-        Ok(Placement::Hold(Span { start, end }))
+        let span = Span { start, end };
+        self.displace(span);
+        Ok(Placement::Hold(span))
+    }
+
+    /// A plan of `nodes` nodes for `duration` at the earliest fit from `from` in the table and
+    /// the plans stacked, entered in the plans; `None` if there is none (the run would end past
+    /// `Ticks::MAX`, or the table is full). `O(B)`.
+    fn plan_at(&mut self, from: Ticks, nodes: Nodes, duration: Ticks) -> Option<Span> {
+        let stacked = self.table.stacked(&self.plans);
+        let start = stacked.earliest_fit(from, nodes, duration).ok()??;
+        let end = start.checked_add(duration)?;
+        self.plans.reserve(start, end, nodes).ok()?;
+        Some(Span { start, end })
+    }
+
+    /// After `span` was reserved in the table: while the table and the plans stacked promise
+    /// more than the cluster somewhere in `span`, takes away the plan of the latest submitted
+    /// waiting lease whose plan overlaps `span` (it is placed again by the next pass).
+    /// `O(k (L + B))` for `k` plans taken away.
+    fn displace(&mut self, span: Span) {
+        loop {
+            let stacked = self.table.stacked(&self.plans);
+            if stacked.min_free(span.start, span.end).is_ok_and(|f| f >= 0) {
+                return;
+            }
+            let Some(l) = self.leases.iter_mut().rev().find(|l| {
+                l.plan()
+                    .is_some_and(|p| p.start < span.end && span.start < p.end)
+            }) else {
+                return;
+            };
+            if let Some(p) = l.span.take() {
+                // Cannot fail: the plans hold this plan.
+                let _ = self.plans.release(p.start, p.end, l.spec.nodes);
+            }
+            self.pass = self.pass.and(Pass::Unplaced);
+        }
     }
 
     /// Preempts running leases so that `spec` can start at `at` (or as soon as they release
@@ -341,96 +453,131 @@ impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS>
             nodes: spec.nodes,
             work: spec.work,
         };
-        let mut targets = Targets::new();
-        self.collect(&demand, &mut targets);
-        let plan = plan(&self.table, &targets, &demand, self.policy)?;
-        self.apply(by, spec.nodes, &targets, &plan)?;
+        self.collect(&demand);
+        let rules = self.rules;
+        let plan = plan(
+            &self.table,
+            &mut self.targets,
+            &demand,
+            rules.policy,
+            rules.preference,
+        )?;
+        let freed = self.apply(by, spec.nodes, &demand, &plan)?;
+        self.displace(plan.span);
+        // The chosen leases' nodes are free before their runs' ends.
+        if let Some(freed) = freed {
+            self.pass = self.pass.and(Pass::Freed(freed));
+        }
         Ok(plan.span)
     }
 
-    /// Pushes onto `targets` the live leases `demand` may preempt: running with no stop
+    /// Fills the targets with the live leases `demand` may preempt: running with no stop
     /// pending, each as a [`Target`] if it can be one; less valuable classes first, then in
-    /// submission order; until `targets` is full. `O(L)`. (Filled in place: [`Targets`] is
-    /// 3 KiB, which a returned value would copy through a temporary on the stack.)
-    fn collect(&self, demand: &Demand, targets: &mut Targets) {
+    /// submission order. A target of a new kind once [`MAX_CANDIDATES`] kinds are held is left
+    /// out. `O(L g)`, `g <= 64` kinds.
+    fn collect(&mut self, demand: &Demand) {
+        self.targets.clear();
         for class in Class::PREEMPTABLE {
             for l in &self.leases {
-                let Some(run) = l.hold else { continue };
-                if l.state != State::Running || l.stop.is_some() || l.spec.class() != class {
-                    continue;
-                }
-                let target = Target::new(l.id, class, l.spec.nodes, run, &self.overheads, demand);
-                if target.is_some_and(|t| targets.push(t).is_err()) {
-                    return;
+                if let Some(t) = target(l, &self.overheads, demand).filter(|t| t.class == class) {
+                    // A target of a new kind with every kind taken is left out.
+                    let _ = self.targets.push(t);
                 }
             }
         }
     }
 
-    /// Applies `plan`, made from `targets`, for request `by` of `nodes` nodes: trims every
+    /// Applies `plan`, made from the targets, for request `by` of `nodes` nodes: trims every
     /// chosen lease's reservation to its release, reserves the request's span, and marks each
-    /// chosen lease to stop ([`Lease::stop`]). All or nothing: if the table refuses, it is
-    /// restored and the error returned. `O(64 (B + log L))`.
+    /// chosen lease to stop ([`Lease::stop`]). Returns the span over which the chosen leases'
+    /// nodes are freed before their runs' ends. All or nothing: if the table refuses, it is
+    /// restored and the error returned. `O(L g + c B)`, `c` the leases chosen.
     fn apply(
         &mut self,
         by: LeaseId,
         nodes: Nodes,
-        targets: &Targets,
+        demand: &Demand,
         plan: &Plan,
-    ) -> Result<(), Error> {
+    ) -> Result<Option<Span>, Error> {
+        let Self {
+            table,
+            leases,
+            targets,
+            overheads,
+            accounts,
+            ..
+        } = self;
         let mut trimmed = 0usize;
         let mut applied = Ok(());
-        for t in plan.chosen(targets) {
-            if let Err(r) = self.table.release(t.release, t.run_end, t.nodes) {
+        let mut pick = Picker::new(plan);
+        for t in leases
+            .iter()
+            .filter_map(|l| pick.pick(l, targets, overheads, demand))
+        {
+            if let Err(r) = table.release(t.release, t.run_end, t.nodes) {
                 applied = Err(r.reason);
                 break;
             }
             trimmed += 1;
         }
         if applied.is_ok() {
-            applied = self
-                .table
+            applied = table
                 .reserve(plan.span.start, plan.span.end, nodes)
                 .map_err(|r| r.reason);
         }
         if let Err(e) = applied {
-            for t in plan.chosen(targets).take(trimmed) {
+            let mut pick = Picker::new(plan);
+            let chosen = leases
+                .iter()
+                .filter_map(|l| pick.pick(l, targets, overheads, demand));
+            for t in chosen.take(trimmed) {
                 // Cannot fail: it restores the table as it was (same nodes, same breakpoints).
-                let _ = self.table.reserve(t.release, t.run_end, t.nodes);
+                let _ = table.reserve(t.release, t.run_end, t.nodes);
             }
             return Err(e);
         }
-        for t in plan.chosen(targets) {
-            let (Some(action), Ok(i)) = (
-                Action::of(t.class),
-                self.leases.binary_search_by_key(&t.id, |l| l.id),
-            ) else {
+        let mut pick = Picker::new(plan);
+        let mut freed: Option<Span> = None;
+        for l in leases.iter_mut() {
+            let Some(t) = pick.pick(l, targets, overheads, demand) else {
                 continue;
             };
-            if let Some(l) = self.leases.get_mut(i) {
-                l.hold = l.hold.map(|h| Span {
-                    start: h.start,
-                    end: t.release,
-                });
-                l.stop = Some(Stop {
-                    by,
-                    action,
-                    begin: t.begin,
-                    end: t.release,
-                });
-                self.accounts.preemptions = self.accounts.preemptions.saturating_add(1);
-            }
+            freed = Some(freed.map_or(
+                Span {
+                    start: t.release,
+                    end: t.run_end,
+                },
+                |f| Span {
+                    start: f.start.min(t.release),
+                    end: f.end.max(t.run_end),
+                },
+            ));
+            let Some(action) = Action::of(t.class) else {
+                continue;
+            };
+            l.span = l.span.map(|h| Span {
+                start: h.start,
+                end: t.release,
+            });
+            l.stop = Some(Stop {
+                by,
+                action,
+                begin: t.begin,
+                end: t.release,
+            });
+            accounts.preemptions = accounts.preemptions.saturating_add(1);
         }
-        Ok(())
+        Ok(freed)
     }
 
-    /// Starts queued leases at `now`, then processes the transitions due at `now`.
+    /// Starts waiting leases at `now` (the queue's discipline), then processes the transitions
+    /// due at `now`.
     fn settle(&mut self, now: Ticks, out: &mut impl FnMut(Event)) {
-        self.start_queue(now, out);
+        self.start_waiting(now, out);
         self.run(now, out);
     }
 
-    /// The earliest transition due at or before `until` (ties: submission order).
+    /// The earliest transition due at or before `until` (ties: submission order). `O(L)`.
     fn due(&self, until: Ticks) -> Option<(usize, Ticks)> {
         self.leases
             .iter()
@@ -440,18 +587,24 @@ impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS>
             .map(|(t, i)| (i, t))
     }
 
+    /// Every transition due up to `until`, in order; one scan of the leases per transition,
+    /// and one more at the end of each instant.
     fn run(&mut self, until: Ticks, out: &mut impl FnMut(Event)) {
-        while let Some((i, t)) = self.due(until) {
+        let mut next = self.due(until);
+        while let Some((i, t)) = next {
             self.step(i, t, out);
-            if self.due(t).is_none() {
+            next = self.due(until);
+            if next.is_none_or(|(_, later)| later > t) {
                 // Every transition of instant t is done: nodes freed at t go to the queue.
-                self.start_queue(t, out);
+                self.start_waiting(t, out);
+                next = self.due(until);
             }
         }
     }
 
     /// One transition of lease `i`, due at `t`.
     fn step(&mut self, i: usize, t: Ticks, out: &mut impl FnMut(Event)) {
+        let resume = self.overheads.resume;
         let Some(l) = self.leases.get_mut(i) else {
             return;
         };
@@ -460,6 +613,25 @@ impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS>
             (State::Reserved | State::Resuming, _) => {
                 l.state = State::Running;
                 l.mark = t;
+            }
+            (State::Queued | State::Suspended, _) => {
+                // Its plan begins: the nodes it was promised become a reservation.
+                let Some(p) = l.span else { return };
+                // Cannot fail: the plans hold this plan.
+                let _ = self.plans.release(p.start, p.end, l.spec.nodes);
+                if self.table.reserve(p.start, p.end, l.spec.nodes).is_err() {
+                    // Not reachable while the invariants hold; wait for the next pass.
+                    l.span = None;
+                    self.pass = self.pass.and(Pass::Unplaced);
+                    return;
+                }
+                if from == State::Queued {
+                    l.state = State::Running;
+                    l.mark = t;
+                } else {
+                    l.state = State::Resuming;
+                    l.mark = t.saturating_add(resume);
+                }
             }
             (State::Running, Some(stop)) if stop.begin <= t => {
                 l.done = l.done.saturating_add(t.saturating_sub(l.mark));
@@ -471,12 +643,16 @@ impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS>
                 return self.finish(i, t, End::Completed, out);
             }
             (State::Stopping(Action::Suspend), _) => {
-                if let Some(h) = l.hold.take() {
+                if let Some(h) = l.span.take() {
                     // Cannot fail: the table holds this reservation.
                     let _ = self.table.release(h.start, h.end, l.spec.nodes);
                 }
                 l.stop = None;
                 l.state = State::Suspended;
+                if self.rules.queue == Queue::Conservative {
+                    // Re-queued with a plan of its own, behind every plan in place.
+                    self.pass = self.pass.and(Pass::Unplaced);
+                }
             }
             (State::Stopping(Action::Migrate), _) => {
                 return self.finish(i, t, End::Migrated, out);
@@ -485,7 +661,7 @@ impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS>
                 let by = stop.map_or(Cause::Caller, |s| Cause::Preempted(s.by));
                 return self.finish(i, t, End::Cancelled(by), out);
             }
-            (State::Queued | State::Suspended | State::Done(_), _) => return,
+            (State::Done(_), _) => return,
         }
         out(Event::Changed {
             id: l.id,
@@ -496,14 +672,18 @@ impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS>
         });
     }
 
-    /// Ends lease `i` at `t`: releases its reservation, removes it, counts it.
+    /// Ends lease `i` at `t`: releases its reservation or plan, removes it, counts it.
     fn finish(&mut self, i: usize, t: Ticks, end: End, out: &mut impl FnMut(Event)) {
         let Some(l) = vecops::remove(&mut self.leases, i) else {
             return;
         };
-        if let Some(h) = l.hold {
+        if let Some(h) = l.hold() {
             // Cannot fail: the table holds this reservation.
             let _ = self.table.release(h.start, h.end, l.spec.nodes);
+        }
+        if let Some(p) = l.plan() {
+            // Cannot fail: the plans hold this plan.
+            let _ = self.plans.release(p.start, p.end, l.spec.nodes);
         }
         self.accounts.count(end);
         out(Event::Changed {
@@ -515,8 +695,76 @@ impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS>
         });
     }
 
+    /// Starts or places waiting leases at `t`, by the queue's discipline.
+    fn start_waiting(&mut self, t: Ticks, out: &mut impl FnMut(Event)) {
+        match self.rules.queue {
+            Queue::Fcfs => self.start_queue(t, out),
+            Queue::Conservative => self.replan(t),
+        }
+    }
+
+    /// Conservative backfilling's pass, if one is due, in submission order: places every
+    /// waiting lease without a plan; after nodes came free early over a span ([`Pass::Freed`]),
+    /// also takes out each plan that could use them and puts it back at its earliest fit from
+    /// `t` (never later than it was, as its own place is free). A plan could use them only if
+    /// somewhere in the span at least its nodes are free: the pass checks the largest free
+    /// count there (`O(k)`), skips the plans wider than it, and widens the span by the place
+    /// of every plan that moves (checking again). A lease whose run would end past
+    /// `Ticks::MAX` stays without a plan. `O(L + p B + m k)`, `p` the leases placed, `m` the
+    /// plans that moved.
+    fn replan(&mut self, t: Ticks) {
+        let pass = core::mem::replace(&mut self.pass, Pass::Idle);
+        let mut freed = match pass {
+            Pass::Idle => return,
+            Pass::Unplaced => None,
+            Pass::Freed(span) => Some(span),
+        };
+        let resume = self.overheads.resume;
+        let room = |m: &Self, f: Option<Span>| -> i64 {
+            let stacked = m.table.stacked(&m.plans);
+            f.filter(|f| f.end > t)
+                .and_then(|f| stacked.max_free(f.start.max(t), f.end).ok())
+                .unwrap_or(0)
+        };
+        let mut free = room(self, freed);
+        for i in 0..self.leases.len() {
+            let Some(l) = self.leases.get_mut(i) else {
+                break;
+            };
+            if l.holds_nodes() || (l.span.is_some() && free < i64::from(l.spec.nodes)) {
+                continue;
+            }
+            let old = l.span.take();
+            if let Some(p) = old {
+                // Cannot fail: the plans hold this plan.
+                let _ = self.plans.release(p.start, p.end, l.spec.nodes);
+            }
+            let lead = if l.state == State::Suspended {
+                resume
+            } else {
+                Ticks::ZERO
+            };
+            let (nodes, run) = (l.spec.nodes, lead.checked_add(l.remaining()));
+            let plan = run.and_then(|run| self.plan_at(t, nodes, run));
+            if let Some(l) = self.leases.get_mut(i) {
+                l.span = plan;
+            }
+            if let (Some(o), Some(p)) = (old, plan)
+                && p.start < o.start
+            {
+                // It moved up: its old place is free now. (Placing a plan only takes nodes, so
+                // between moves `free` may only overstate the room: a safe filter.)
+                freed = Some(freed.map_or(o, |f| Span {
+                    start: f.start.min(o.start),
+                    end: f.end.max(o.end),
+                }));
+                free = room(self, freed);
+            }
+        }
+    }
+
     /// Starts queued and suspended leases at `t` in submission order while the head fits for
-    /// its whole run (plus `t_r` for a suspended one).
+    /// its whole run (plus `t_r` for a suspended one): first come, first served.
     fn start_queue(&mut self, t: Ticks, out: &mut impl FnMut(Event)) {
         let resume = self.overheads.resume;
         while let Some(l) = self
@@ -539,7 +787,7 @@ impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS>
             if self.table.reserve(t, end, l.spec.nodes).is_err() {
                 return;
             }
-            l.hold = Some(Span { start: t, end });
+            l.span = Some(Span { start: t, end });
             l.mark = t.saturating_add(lead);
             l.state = if from == State::Queued {
                 State::Running
@@ -554,6 +802,52 @@ impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS>
                 remaining: l.remaining(),
             });
         }
+    }
+}
+
+/// Lease `l` as a target for `demand` under `overheads`, if it can be one: running, no stop
+/// pending, and [`Target::new`] accepts it.
+fn target(l: &Lease, overheads: &Overheads, demand: &Demand) -> Option<Target> {
+    if l.state != State::Running || l.stop.is_some() {
+        return None;
+    }
+    Target::new(
+        l.id,
+        l.spec.class(),
+        l.spec.nodes,
+        l.span?,
+        overheads,
+        demand,
+    )
+}
+
+/// Picks a plan's leases, offered in submission order: of every kind `k`, the first
+/// `plan.choice.take.get(k)` targets of that kind (the oldest).
+struct Picker {
+    left: [u32; MAX_CANDIDATES],
+}
+
+impl Picker {
+    fn new(plan: &Plan) -> Self {
+        let mut left = [0u32; MAX_CANDIDATES];
+        for (k, n) in left.iter_mut().enumerate() {
+            *n = plan.choice.take.get(k);
+        }
+        Self { left }
+    }
+
+    /// `l` as a chosen target, if it is one. `O(g)`.
+    fn pick<const N: usize>(
+        &mut self,
+        l: &Lease,
+        targets: &Targets<N>,
+        overheads: &Overheads,
+        demand: &Demand,
+    ) -> Option<Target> {
+        let t = target(l, overheads, demand)?;
+        let n = self.left.get_mut(targets.kind_of(&t)?)?;
+        *n = n.checked_sub(1)?;
+        Some(t)
     }
 }
 
@@ -587,7 +881,12 @@ mod tests {
 
     /// A cluster of `nodes` nodes given each `(now, spec)` in turn (ids from 0), and its log.
     fn submitted(nodes: Nodes, requests: &[(u64, Spec)]) -> (Cluster, Log) {
-        let mut m = Manager::new(nodes, OVERHEADS, Policy::Moml).unwrap();
+        under(Rules::new(Policy::Moml), nodes, requests)
+    }
+
+    /// [`submitted`] under `rules`.
+    fn under(rules: Rules, nodes: Nodes, requests: &[(u64, Spec)]) -> (Cluster, Log) {
+        let mut m = Manager::with_rules(nodes, OVERHEADS, rules).unwrap();
         let mut log = Log::new();
         for &(now, s) in requests {
             m.submit(t(now), s, &mut |e| log.push(e).unwrap()).unwrap();
@@ -597,7 +896,12 @@ mod tests {
 
     /// [`submitted`], then every transition left.
     fn drained(nodes: Nodes, requests: &[(u64, Spec)]) -> (Cluster, Log) {
-        let (mut m, mut log) = submitted(nodes, requests);
+        let (m, log) = submitted(nodes, requests);
+        drain(m, log)
+    }
+
+    /// Every transition left.
+    fn drain(mut m: Cluster, mut log: Log) -> (Cluster, Log) {
         while let Some(t) = m.next_event() {
             m.advance(t, &mut |e| log.push(e).unwrap()).unwrap();
         }
@@ -779,5 +1083,154 @@ mod tests {
         assert_eq!(first_state(&log, 4), Some(Reserved));
         assert_eq!((hold(&m, 2), hold(&m, 4)), (Some((50, 60)), Some((50, 55))));
         assert_eq!(m.accounts().rejected, 2);
+    }
+
+    /// Conservative backfilling's rules: plans, MOML, local requests wait.
+    const CONSERVATIVE: Rules = Rules {
+        queue: Queue::Conservative,
+        ..Rules::new(Policy::Moml)
+    };
+
+    fn plan(m: &Cluster, id: LeaseId) -> Option<(u64, u64)> {
+        m.lease(id)
+            .and_then(Lease::plan)
+            .map(|p| (p.start.get(), p.end.get()))
+    }
+
+    /// 4 nodes, conservative backfilling; every lease Suspendable (`t_s = 10`, `t_r = 7`). At
+    /// 0: A (3 nodes, 100) runs `[0, 100)`; B (4, 50) is planned `[100, 150)`; C (1, 80) fits
+    /// beside A and ends before B's plan: planned `[0, 80)`, it starts at once (first come,
+    /// first served would hold it behind B until 150); D (1, 120) is planned `[150, 270)`.
+    /// At 10 a local request (2 nodes, 20) preempts A (C alone is short): A is suspended over
+    /// `[10, 20)`, the request runs `[20, 40)`. A's nodes are free from 20, so every plan is
+    /// put back at its earliest fit: B at `[80, 130)` (when C ends), D at `[130, 250)`. At 20
+    /// A, suspended with 90 left, is planned behind them: `t_r + 90 = 97` on 3 nodes fits
+    /// from 130, beside D: it resumes at 130 and runs `[137, 227)`. (Transitions of one instant
+    /// go in submission order: B starts at 80 before C, whose nodes are free at 80, ends.)
+    #[test]
+    fn conservative_backfilling_plans_every_queued_lease_and_moves_plans_earlier() {
+        let be = |nodes, work| spec(nodes, work, external(Class::Suspendable, None));
+        let requests = [
+            (0, be(3, 100)),
+            (0, be(4, 50)),
+            (0, be(1, 80)),
+            (0, be(1, 120)),
+        ];
+        let (m, _) = under(CONSERVATIVE, 4, &requests);
+        assert_eq!(
+            [plan(&m, 1), plan(&m, 3), hold(&m, 0), hold(&m, 2)],
+            [
+                Some((100, 150)),
+                Some((150, 270)),
+                Some((0, 100)),
+                Some((0, 80))
+            ]
+        );
+        let (mut m, mut log) = (m, Log::new());
+        m.submit(t(10), spec(2, 20, Kind::Local), &mut |e| {
+            log.push(e).unwrap()
+        })
+        .unwrap();
+        assert_eq!(
+            [plan(&m, 1), plan(&m, 3)],
+            [Some((80, 130)), Some((130, 250))]
+        );
+        let (m, log) = drain(m, log);
+        let suspend = Stopping(Action::Suspend);
+        assert_eq!(
+            changes(&log),
+            [
+                (0, 10, Running, suspend, 90),
+                (0, 20, suspend, Suspended, 90),
+                (4, 20, Reserved, Running, 20),
+                (4, 40, Running, Done(End::Completed), 0),
+                (1, 80, Queued, Running, 50),
+                (2, 80, Running, Done(End::Completed), 0),
+                (0, 130, Suspended, Resuming, 90),
+                (1, 130, Running, Done(End::Completed), 0),
+                (3, 130, Queued, Running, 120),
+                (0, 137, Resuming, Running, 90),
+                (0, 227, Running, Done(End::Completed), 0),
+                (3, 250, Running, Done(End::Completed), 0),
+            ]
+        );
+        assert_eq!((m.accounts().completed, m.accounts().preemptions), (5, 1));
+        assert!(m.plans().is_empty() && m.table().is_empty());
+    }
+
+    /// 4 nodes held over `[0, 100)` by a non-preemptable lease (0); best-effort B and C (2
+    /// nodes, 50 each) are planned side by side over `[100, 150)`. A local request (4 nodes,
+    /// 30) at 10 cannot preempt anything. If it waits, it is reserved at its earliest fit in
+    /// the table, `[100, 130)`, which takes the nodes of both plans: C's (the later) and then
+    /// B's are taken away and placed again, in submission order, after it: `[130, 180)` both.
+    /// If local requests that cannot start are rejected, it is, and the plans stay.
+    #[test]
+    fn a_local_request_displaces_plans_or_is_rejected() {
+        let requests = [
+            (0, spec(4, 100, external(Class::NonPreemptable, None))),
+            (0, spec(2, 50, external(Class::Cancelable, None))),
+            (0, spec(2, 50, external(Class::Suspendable, None))),
+            (10, spec(4, 30, Kind::Local)),
+        ];
+        let (m, _) = under(CONSERVATIVE, 4, &requests);
+        assert_eq!(hold(&m, 3), Some((100, 130)));
+        assert_eq!([plan(&m, 1), plan(&m, 2)], [Some((130, 180)); 2]);
+        let reject = Rules {
+            local: Admission::Reject,
+            ..CONSERVATIVE
+        };
+        let (m, log) = under(reject, 4, &requests);
+        assert_eq!(
+            first_state(&log, 3),
+            Some(Done(End::Rejected(Error::NotFree)))
+        );
+        assert_eq!([plan(&m, 1), plan(&m, 2)], [Some((100, 150)); 2]);
+        assert_eq!(m.accounts().rejected, 1);
+    }
+
+    /// Under the default rules a local request that neither fits nor can preempt waits (see
+    /// [`a_non_preemptable_lease_is_never_chosen`]); with [`Admission::Reject`] it is rejected,
+    /// but one that preemption serves still starts.
+    #[test]
+    fn rejecting_local_requests_spares_those_preemption_serves() {
+        let reject = Rules {
+            local: Admission::Reject,
+            ..Rules::new(Policy::Mov)
+        };
+        let (m, log) = under(
+            reject,
+            4,
+            &[
+                (0, spec(2, 100, external(Class::NonPreemptable, None))),
+                (0, spec(2, 100, external(Class::Cancelable, None))),
+                (10, spec(2, 10, Kind::Local)),
+                (10, spec(2, 10, Kind::Local)),
+            ],
+        );
+        assert_eq!(first_state(&log, 2), Some(Reserved));
+        assert_eq!(hold(&m, 2), Some((13, 23)));
+        assert_eq!(
+            first_state(&log, 3),
+            Some(Done(End::Rejected(Error::NotFree)))
+        );
+    }
+
+    /// A best-effort lease planned behind a non-preemptable one moves up when the caller
+    /// cancels that lease early: at 30 its plan goes from `[100, 150)` to `[30, 80)`, and it
+    /// starts then.
+    #[test]
+    fn a_cancellation_moves_plans_earlier() {
+        let (mut m, mut log) = under(
+            CONSERVATIVE,
+            4,
+            &[
+                (0, spec(4, 100, external(Class::NonPreemptable, None))),
+                (0, spec(4, 50, external(Class::Cancelable, None))),
+            ],
+        );
+        assert_eq!(plan(&m, 1), Some((100, 150)));
+        m.cancel(t(30), 0, &mut |e| log.push(e).unwrap()).unwrap();
+        assert_eq!((plan(&m, 1), hold(&m, 1)), (None, Some((30, 80))));
+        assert!(changes(&log).contains(&(1, 30, Queued, Running, 50)));
     }
 }

@@ -1,48 +1,53 @@
 //! Preemption as a pure plan: the running leases that may be stopped ([`Targets`]), how many of
-//! their nodes must be freed and over which window ([`need`]), and which ones to stop
+//! their nodes must be freed and over which window ([`need`]), and how many of each kind to stop
 //! ([`plan`], through [`preempt::select`]). Nothing here touches a manager: the plan is computed
-//! from plain data (a slot table, a list of targets, the request), and
-//! [`Manager`](super::Manager) applies it in a separate step (trims the chosen leases'
-//! reservations, reserves the request's, marks the chosen leases as stopping).
+//! from plain data (a slot table, the targets, the request), and [`Manager`](super::Manager)
+//! applies it in a separate step (picks the leases, trims their reservations, reserves the
+//! request's, marks the chosen leases as stopping).
 //!
 //! # Steps
 //! 1. **Targets** ([`Target::new`], collected into [`Targets`]): a running lease with no stop
 //!    pending, with the timing of its stop (Haizea's: see the module [`lease`](super)), or none
-//!    if stopping it would free nothing.
+//!    if stopping it would free nothing. Targets alike in class, nodes, overhead and timing form
+//!    one *kind*: one [`Candidate`] with a count.
 //! 2. **Need** ([`need`]): how many of the targets' nodes must be freed, and the window the
 //!    request may occupy.
-//! 3. **Choice** ([`plan`]): [`preempt::select`] over the targets' [`Candidate`]s, with at most
-//!    [`SEARCH`] sets enumerated, under a [`Policy`]; the request then starts at its instant, or
-//!    (immediate) when the last chosen lease has released its nodes.
+//! 3. **Choice** ([`plan`]): [`preempt::select`] over the kinds, with at most [`SEARCH`] sets
+//!    enumerated, under a [`Policy`] and a [`Preference`]; the request then starts at its
+//!    instant, or (immediate) when the last chosen lease has released its nodes. Which leases of
+//!    a kind go is the manager's rule (the oldest first).
 //!
 //! Each step takes and returns plain values, so each can be replaced or tested alone.
 //!
 //! # Units
 //! Instants and durations in [`Ticks`], nodes in [`Nodes`], overheads in node-ticks (`u64`,
-//! saturating). Free counts are `i64`: the sums are of at most [`MAX_CANDIDATES`] `u32`s.
+//! saturating). Free counts are `i64`; node sums `u64`.
 //!
 //! # Invariants
-//! - [`Targets`] holds at most [`MAX_CANDIDATES`] targets, its candidate `k` and timing `k`
-//!   describing the same lease (they are pushed together or not at all).
+//! - [`Targets`] holds at most [`MAX_CANDIDATES`] kinds and `N` targets; kind `k`'s count is
+//!   the number of targets pushed into it, and every target pushed is in exactly one kind and
+//!   has one run end among the targets' ends.
 //! - A [`Plan`]'s choice frees at least `need.nodes > 0` nodes, and its span is
 //!   `[start, start + work)` with `start` in the need's window (for `work >= 1`, which the
 //!   manager checks).
 //!
 //! # Cost and memory
-//! `B` breakpoints, `n <= 64` targets. [`need`] is `O((B + n) n)` (the free count at each
-//! instant where it may change, each `O(log B + n)`); [`plan`] adds the selection (see
-//! [`crate::preempt`], at most about 33,000 steps). No recursion, no allocation. [`Targets`] is
-//! 3,088 bytes (a 16-byte [`Candidate`] and a 32-byte timing per target), a [`Plan`] 96 bytes
-//! on x86-64. Stack on `thumbv7em` (opt-level `s`): [`plan`] itself about 200 bytes, then
-//! [`preempt::select`] 2.8 KiB (2 KiB of it MOML's overheads, `16 SEARCH` bytes) plus up to
-//! 1.4 KiB in its sort. The caller holds the [`Targets`]: fill it in place
-//! ([`Targets::push`]) rather than return one by value, which copies it through a temporary.
+//! `B` breakpoints, `n` targets in `g` kinds (`g <= 64`; at most `sqrt(6 N)` for a cluster of
+//! `N` nodes when overheads are per node, see [`crate::preempt`]). [`Targets::push`] is `O(g)`;
+//! [`need`] is `O((B + n) log (B + n))` (the targets' run ends sorted once, then one sweep over
+//! the window, the free count read at each instant where it may change); [`plan`] adds the
+//! selection ([`crate::preempt`], at most about 33,000 steps). No recursion, no allocation.
+//! `size_of::<Targets<N>>()` is `2,584 + 16 N` bytes (a 24-byte [`Candidate`] and a 16-byte
+//! timing per kind, a 16-byte run end per target), a [`Plan`] 352 bytes on x86-64. The manager
+//! keeps its [`Targets`] (capacity: its lease count) as scratch space, so a preemption's stack
+//! is [`preempt::select`]'s (about 2.5 KiB, plus `16 SEARCH` bytes for MOML) and a few hundred
+//! bytes more.
 
 use heapless::Vec;
 
 use super::{Action, LeaseId, Overheads};
 use crate::error::Error;
-use crate::preempt::{self, Candidate, Choice, Class, MAX_CANDIDATES, Policy};
+use crate::preempt::{self, Candidate, Choice, Class, MAX_CANDIDATES, Policy, Preference};
 use crate::slots::{SlotTable, Span};
 use crate::units::{Nodes, Ticks};
 
@@ -119,96 +124,106 @@ impl Target {
     }
 }
 
-/// When a target's stop would run: the part of a [`Target`] that [`preempt::select`] does not
-/// read.
+/// When the stop of every target of one kind would run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Timing {
-    id: LeaseId,
     begin: Ticks,
     release: Ticks,
-    run_end: Ticks,
 }
 
-/// The targets of one preemption, at most [`MAX_CANDIDATES`], in the order they were pushed
-/// (the order [`preempt::select`] breaks ties by): the candidates `select` reads, and beside
-/// each its timing.
+/// The targets of one preemption, by kind (at most [`MAX_CANDIDATES`] kinds, in the order their
+/// first target was pushed: the order [`preempt::select`] breaks ties by), and every target's
+/// run end (at most `N` targets).
 #[derive(Clone, Debug, Default)]
-pub struct Targets {
+pub struct Targets<const N: usize> {
     candidates: Vec<Candidate, MAX_CANDIDATES>,
     timings: Vec<Timing, MAX_CANDIDATES>,
+    /// `(run_end, nodes)` of every target, in any order ([`need`] sorts them).
+    ends: Vec<(Ticks, u64), N>,
 }
 
-impl Targets {
+impl<const N: usize> Targets<N> {
     /// No target.
     pub const fn new() -> Self {
         Self {
             candidates: Vec::new(),
             timings: Vec::new(),
+            ends: Vec::new(),
         }
     }
 
-    /// Adds a target; hands it back if [`MAX_CANDIDATES`] are held already.
+    /// Forgets every target.
+    pub fn clear(&mut self) {
+        self.candidates.clear();
+        self.timings.clear();
+        self.ends.clear();
+    }
+
+    /// The kind of `t`: the index of its [`Candidate`], if one like it was pushed. `O(g)`.
+    pub fn kind_of(&self, t: &Target) -> Option<usize> {
+        self.candidates
+            .iter()
+            .zip(&self.timings)
+            .position(|(c, tm)| {
+                (c.class, c.nodes, c.overhead, tm.begin, tm.release)
+                    == (t.class, t.nodes, t.overhead, t.begin, t.release)
+            })
+    }
+
+    /// Adds a target to its kind (a new kind if it is the first of its like); hands it back if
+    /// `N` targets, or [`MAX_CANDIDATES`] kinds and none is like it, are held already.
     pub fn push(&mut self, t: Target) -> Result<(), Target> {
-        if self.timings.is_full() {
+        if self.ends.is_full() {
             return Err(t);
         }
-        let candidate = Candidate {
-            class: t.class,
-            nodes: t.nodes,
-            overhead: t.overhead,
+        let k = match self.kind_of(&t) {
+            Some(k) => k,
+            None => {
+                let candidate = Candidate {
+                    class: t.class,
+                    nodes: t.nodes,
+                    overhead: t.overhead,
+                    count: 0,
+                };
+                self.candidates.push(candidate).map_err(|_| t)?;
+                let timing = Timing {
+                    begin: t.begin,
+                    release: t.release,
+                };
+                // Cannot fail: both hold as many kinds.
+                self.timings.push(timing).map_err(|_| t)?;
+                self.candidates.len() - 1
+            }
         };
-        let timing = Timing {
-            id: t.id,
-            begin: t.begin,
-            release: t.release,
-            run_end: t.run_end,
+        let Some(c) = self.candidates.get_mut(k) else {
+            return Err(t);
         };
-        // Cannot fail: both hold as many as `timings`, which has room.
-        self.candidates.push(candidate).map_err(|_| t)?;
-        self.timings.push(timing).map_err(|_| t)
+        // At most N <= u32::MAX targets... or refuse.
+        c.count = c.count.checked_add(1).ok_or(t)?;
+        // Cannot fail: checked not full above.
+        self.ends
+            .push((t.run_end, u64::from(t.nodes)))
+            .map_err(|_| t)
     }
 
     /// The number of targets.
     pub fn len(&self) -> usize {
-        self.timings.len()
+        self.ends.len()
     }
 
     /// Whether there is no target.
     pub fn is_empty(&self) -> bool {
-        self.timings.is_empty()
+        self.ends.is_empty()
     }
 
-    /// What [`preempt::select`] weighs: index `k` is target `k`.
+    /// What [`preempt::select`] weighs: kind `k` is candidate `k`.
     pub fn candidates(&self) -> &[Candidate] {
         &self.candidates
     }
 
-    /// Target `k`, if there is one.
-    pub fn get(&self, k: usize) -> Option<Target> {
-        let c = self.candidates.get(k)?;
-        let t = self.timings.get(k)?;
-        Some(Target {
-            id: t.id,
-            class: c.class,
-            nodes: c.nodes,
-            overhead: c.overhead,
-            begin: t.begin,
-            release: t.release,
-            run_end: t.run_end,
-        })
-    }
-
-    /// The targets, in order.
-    pub fn iter(&self) -> impl Iterator<Item = Target> + '_ {
-        (0..self.len()).filter_map(|k| self.get(k))
-    }
-
-    /// `(nodes, run_end)` of every target.
-    fn runs(&self) -> impl Iterator<Item = (Nodes, Ticks)> + '_ {
-        self.candidates
-            .iter()
-            .zip(&self.timings)
-            .map(|(c, t)| (c.nodes, t.run_end))
+    /// When the stops of kind `k`'s targets would end (their nodes free), if there is a kind `k`.
+    pub fn release(&self, k: usize) -> Option<Ticks> {
+        self.timings.get(k).map(|t| t.release)
     }
 }
 
@@ -224,7 +239,8 @@ pub struct Need {
 }
 
 /// The nodes `demand` needs freed among `targets` in `table` (the cluster's profile with every
-/// target's reservation in it), and its window.
+/// target's reservation in it), and its window. Sorts the targets' run ends in place (their
+/// order is not part of the targets' meaning).
 ///
 /// Preempting a target frees its nodes from its release to its run's end. Let `W` be the window
 /// the request may occupy: `[s, s + work)`, or for an immediate request `[now, r + work)`, `r`
@@ -242,9 +258,9 @@ pub struct Need {
 /// Errors: [`Error::NotFree`] if preempting every target would not make room, or if nothing
 /// needs to be freed (no target, or the request fits without preempting);
 /// [`Error::Overflow`] if the window would end past `Ticks::MAX`.
-pub fn need<const B: usize>(
+pub fn need<const B: usize, const N: usize>(
     table: &SlotTable<B>,
-    targets: &Targets,
+    targets: &mut Targets<N>,
     demand: &Demand,
 ) -> Result<Need, Error> {
     let w0 = demand.at.unwrap_or(demand.now);
@@ -255,24 +271,45 @@ pub fn need<const B: usize>(
         .unwrap_or(w0)
         .checked_add(demand.work)
         .ok_or(Error::Overflow)?;
-    let g = |t: Ticks| -> i64 {
-        let back: i64 = targets
-            .runs()
-            .filter(|&(_, end)| end > t)
-            .map(|(nodes, _)| i64::from(nodes))
-            .sum();
-        table.free_at(t) + back
+    targets.ends.sort_unstable_by_key(|e| e.0);
+    let ends = targets.ends.as_slice();
+    let total = ends.iter().fold(0u64, |a, e| a.saturating_add(e.1));
+    // The targets' nodes still held at `t`: `total` less those whose runs ended by `t`; the
+    // sweep below asks at increasing instants, so a cursor over the sorted ends suffices.
+    let mut cursor = 0usize;
+    let mut ended = 0u64;
+    let mut held_at = |t: Ticks| {
+        while let Some(&(_, nodes)) = ends.get(cursor).filter(|e| e.0 <= t) {
+            ended = ended.saturating_add(nodes);
+            cursor += 1;
+        }
+        i64::try_from(total - ended).unwrap_or(i64::MAX)
     };
-    let instants = core::iter::once(w0)
-        .chain(table.steps().iter().map(|s| s.at))
-        .chain(targets.runs().map(|(_, end)| end))
-        .filter(|&t| w0 <= t && t < w1);
-    let g_min = instants.map(g).min().unwrap_or(i64::MIN);
+    let steps = table.steps();
+    let from = steps.partition_point(|s| s.at <= w0);
+    let mut instants = Merged {
+        a: steps
+            .get(from..)
+            .unwrap_or(&[])
+            .iter()
+            .map(|s| s.at)
+            .peekable(),
+        b: ends
+            .get(ends.partition_point(|e| e.0 <= w0)..)
+            .unwrap_or(&[])
+            .iter()
+            .map(|e| e.0)
+            .peekable(),
+    };
+    let mut g_min = table.free_at(w0).saturating_add(held_at(w0));
+    while let Some(t) = instants.next().filter(|&t| t < w1) {
+        g_min = g_min.min(table.free_at(t).saturating_add(held_at(t)));
+    }
     let slack = g_min - i64::from(demand.nodes);
     if slack < 0 {
         return Err(Error::NotFree);
     }
-    let total: i64 = targets.runs().map(|(nodes, _)| i64::from(nodes)).sum();
+    let total = i64::try_from(total).unwrap_or(i64::MAX);
     let nodes = Nodes::try_from(total - slack)
         .ok()
         .filter(|&n| n > 0)
@@ -283,47 +320,62 @@ pub fn need<const B: usize>(
     })
 }
 
-/// A decided preemption, not yet applied: which targets to stop and where the request goes.
+/// Two increasing sequences of instants merged into one (equal instants once).
+struct Merged<A: Iterator<Item = Ticks>, B: Iterator<Item = Ticks>> {
+    a: core::iter::Peekable<A>,
+    b: core::iter::Peekable<B>,
+}
+
+impl<A: Iterator<Item = Ticks>, B: Iterator<Item = Ticks>> Iterator for Merged<A, B> {
+    type Item = Ticks;
+
+    fn next(&mut self) -> Option<Ticks> {
+        let t = match (self.a.peek(), self.b.peek()) {
+            (Some(&x), Some(&y)) => x.min(y),
+            (Some(&x), None) => x,
+            (None, Some(&y)) => y,
+            (None, None) => return None,
+        };
+        while self.a.next_if_eq(&t).is_some() {}
+        while self.b.next_if_eq(&t).is_some() {}
+        Some(t)
+    }
+}
+
+/// A decided preemption, not yet applied: how many targets of each kind to stop and where the
+/// request goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Plan {
     /// What had to be freed.
     pub need: Need,
-    /// The chosen set: indices into the [`Targets`] the plan was made from.
+    /// The chosen set: leases of each kind of the [`Targets`] the plan was made from.
     pub choice: Choice,
     /// The request's reservation, `[start, start + work)`.
     pub span: Span,
 }
 
-impl Plan {
-    /// The chosen targets, in order, from the `targets` the plan was made from.
-    pub fn chosen<'a>(&self, targets: &'a Targets) -> impl Iterator<Item = Target> + 'a {
-        let set = self.choice.set;
-        set.iter().filter_map(|k| targets.get(k))
-    }
-}
-
 /// Plans the preemption of some of `targets` so that `demand` fits in `table` (steps 2 and 3
-/// of the module), choosing the set by `policy`.
+/// of the module), choosing the set by `policy` under `preference`.
 ///
-/// Errors: those of [`need`]; [`Error::NotFree`] from [`preempt::select`] (the targets of
-/// preemptable classes hold too few nodes); [`Error::Overflow`] if the request would end past
+/// Errors: those of [`need`]; [`Error::NotFree`] from [`preempt::select`] (the targets of the
+/// admitted classes hold too few nodes); [`Error::Overflow`] if the request would end past
 /// `Ticks::MAX`.
-pub fn plan<const B: usize>(
+pub fn plan<const B: usize, const N: usize>(
     table: &SlotTable<B>,
-    targets: &Targets,
+    targets: &mut Targets<N>,
     demand: &Demand,
     policy: Policy,
+    preference: Preference,
 ) -> Result<Plan, Error> {
     let need = need(table, targets, demand)?;
-    let choice = preempt::select::<SEARCH>(targets.candidates(), need.nodes, policy)?;
+    let choice = preempt::select::<SEARCH>(targets.candidates(), need.nodes, policy, preference)?;
     let start = match demand.at {
         Some(s) => s,
         None => choice
-            .set
+            .take
             .iter()
-            .filter_map(|k| targets.get(k))
-            .map(|t| t.release)
+            .filter_map(|(k, _)| targets.release(k))
             .max()
             .unwrap_or(demand.now),
     };
@@ -339,6 +391,13 @@ pub fn plan<const B: usize>(
 mod tests {
     use super::*;
     use crate::lease::fixture::{OVERHEADS, t};
+    use crate::preempt::Take;
+
+    const TIERS: Preference = Preference::Tiers;
+
+    fn take(counts: &[u32]) -> Take {
+        Take::from_counts(counts).unwrap()
+    }
 
     const fn run(start: u64, end: u64) -> Span {
         Span {
@@ -404,11 +463,11 @@ mod tests {
         assert_eq!(new(Class::NonPreemptable, Some(100), 0, run(0, 200)), None);
     }
 
-    /// Targets hold at most [`MAX_CANDIDATES`], each read back as it was pushed, and hand
-    /// `select` their class, nodes and overhead in the same order.
+    /// Targets alike in class, nodes, overhead and timing are one kind: its count grows. At
+    /// most [`MAX_CANDIDATES`] kinds: a target of a new kind is handed back then, while one of
+    /// a known kind still joins it; and at most `N` targets.
     #[test]
-    fn targets_keep_each_candidate_with_its_timing() {
-        let mut targets = Targets::new();
+    fn targets_of_one_kind_are_counted_together() {
         let nth = |k: u32| Target {
             id: k,
             class: Class::PREEMPTABLE[k as usize % 3],
@@ -418,20 +477,35 @@ mod tests {
             release: t(u64::from(k) + 10),
             run_end: t(u64::from(k) + 20),
         };
+        let mut targets = Targets::<100>::new();
         for k in 0..MAX_CANDIDATES as u32 {
             targets.push(nth(k)).unwrap();
         }
         let extra = nth(99);
         assert_eq!(targets.push(extra), Err(extra));
-        assert_eq!(targets.len(), MAX_CANDIDATES);
-        for (k, t) in (0u32..).zip(targets.iter()) {
-            assert_eq!(t, nth(k));
-            let c = targets.candidates()[k as usize];
+        let again = Target {
+            id: 500,
+            run_end: t(7),
+            ..nth(5)
+        };
+        targets.push(again).unwrap();
+        assert_eq!((targets.len(), targets.candidates().len()), (65, 64));
+        assert_eq!(targets.kind_of(&again), Some(5));
+        for (k, c) in (0u32..).zip(targets.candidates()) {
+            let n = nth(k);
             assert_eq!(
                 (c.class, c.nodes, c.overhead),
-                (t.class, t.nodes, t.overhead)
+                (n.class, n.nodes, n.overhead)
             );
+            assert_eq!(c.count, if k == 5 { 2 } else { 1 });
+            assert_eq!(targets.release(k as usize), Some(n.release));
         }
+        let mut two = Targets::<2>::new();
+        two.push(nth(1)).unwrap();
+        two.push(nth(1)).unwrap();
+        assert_eq!(two.push(nth(1)), Err(nth(1)));
+        two.clear();
+        assert!(two.is_empty() && two.candidates().is_empty());
     }
 
     /// A cluster of 10 nodes: a Cancelable lease A (2 nodes) and a Suspendable lease B (4)
@@ -445,7 +519,7 @@ mod tests {
         table
     }
 
-    fn targets(of: &[Target]) -> Targets {
+    fn targets(of: &[Target]) -> Targets<8> {
         let mut targets = Targets::new();
         for &t in of {
             targets.push(t).unwrap();
@@ -460,24 +534,23 @@ mod tests {
     /// For 3 nodes, `need = 6 - 3 = 3`: B, since A alone (the less valuable tier) is short.
     #[test]
     fn the_need_is_taken_at_the_bottleneck_of_the_window() {
-        let t = targets(&[
+        let mut t = targets(&[
             target(0, Class::Cancelable, 2, 20, 20),
             target(1, Class::Suspendable, 4, 15, 20),
         ]);
         let five = demand(10, Some(20), 5, 20);
         assert_eq!(
-            need(&cluster(), &t, &five),
+            need(&cluster(), &mut t, &five),
             Ok(Need {
                 nodes: 5,
                 window: run(20, 40)
             })
         );
-        let p = plan(&cluster(), &t, &five, Policy::Moml).unwrap();
-        assert_eq!((p.choice.set.bits(), p.span), (0b11, run(20, 40)));
-        let three = plan(&cluster(), &t, &demand(10, Some(20), 3, 20), Policy::Moml).unwrap();
-        assert_eq!((three.need.nodes, three.choice.set.bits()), (3, 0b10));
-        let chosen: heapless::Vec<LeaseId, 2> = three.chosen(&t).map(|t| t.id).collect();
-        assert_eq!(chosen, [1]);
+        let p = plan(&cluster(), &mut t, &five, Policy::Moml, TIERS).unwrap();
+        assert_eq!((p.choice.take, p.span), (take(&[1, 1]), run(20, 40)));
+        let three = demand(10, Some(20), 3, 20);
+        let three = plan(&cluster(), &mut t, &three, Policy::Moml, TIERS).unwrap();
+        assert_eq!((three.need.nodes, three.choice.take), (3, take(&[0, 1])));
     }
 
     /// An immediate request at 10, A stopping over `[10, 10)` and B over `[10, 15)`: `W` runs
@@ -487,14 +560,28 @@ mod tests {
     /// throughout, `need = 6 - 5 = 1`: A alone, which is free at once: `[10, 20)`.
     #[test]
     fn an_immediate_request_starts_when_the_chosen_leases_release_their_nodes() {
-        let t = targets(&[
+        let mut t = targets(&[
             target(0, Class::Cancelable, 2, 10, 10),
             target(1, Class::Suspendable, 4, 10, 15),
         ]);
-        let both = plan(&cluster(), &t, &demand(10, None, 5, 20), Policy::Mov).unwrap();
+        let both = plan(
+            &cluster(),
+            &mut t,
+            &demand(10, None, 5, 20),
+            Policy::Mov,
+            TIERS,
+        )
+        .unwrap();
         assert_eq!(both.need.window, run(10, 35));
-        assert_eq!((both.choice.set.bits(), both.span), (0b11, run(15, 35)));
-        let one = plan(&cluster(), &t, &demand(10, None, 3, 10), Policy::Mov).unwrap();
+        assert_eq!((both.choice.take, both.span), (take(&[1, 1]), run(15, 35)));
+        let one = plan(
+            &cluster(),
+            &mut t,
+            &demand(10, None, 3, 10),
+            Policy::Mov,
+            TIERS,
+        )
+        .unwrap();
         assert_eq!(
             one.need,
             Need {
@@ -502,7 +589,7 @@ mod tests {
                 window: run(10, 25)
             }
         );
-        assert_eq!((one.choice.set.bits(), one.span), (0b01, run(10, 20)));
+        assert_eq!((one.choice.take, one.span), (take(&[1]), run(10, 20)));
     }
 
     /// With no target, or too few nodes behind them (7 > `g_min = 6`), or nothing to free (1
@@ -510,34 +597,35 @@ mod tests {
     /// overflows.
     #[test]
     fn no_plan_when_preemption_cannot_help() {
-        let t = targets(&[
+        let mut t = targets(&[
             target(0, Class::Cancelable, 2, 20, 20),
             target(1, Class::Suspendable, 4, 15, 20),
         ]);
         let table = cluster();
         let at20 = |nodes| demand(10, Some(20), nodes, 20);
-        assert_eq!(need(&table, &Targets::new(), &at20(5)), Err(Error::NotFree));
-        assert_eq!(need(&table, &t, &at20(7)), Err(Error::NotFree));
+        let mut none = Targets::<1>::new();
+        assert_eq!(need(&table, &mut none, &at20(5)), Err(Error::NotFree));
+        assert_eq!(need(&table, &mut t, &at20(7)), Err(Error::NotFree));
         assert_eq!(
-            need(&table, &t, &demand(10, None, 1, 5)),
+            need(&table, &mut t, &demand(10, None, 1, 5)),
             Err(Error::NotFree)
         );
         let forever = demand(10, Some(20), 5, u64::MAX);
         assert_eq!(
-            plan(&table, &t, &forever, Policy::Mlip),
+            plan(&table, &mut t, &forever, Policy::Mlip, TIERS),
             Err(Error::Overflow)
         );
     }
 
     /// Three Cancelable targets on a full cluster of 8, each freeing its nodes at 10: X (4
-    /// nodes, overhead 400), Y and Z (2 nodes, 10 each). A reservation of 4 nodes at 10 needs
-    /// `8 - (8 - 4) = 4`. The minimal sets are {X} (400) and {Y, Z} (20): MLIP takes {X},
-    /// MOV {Y, Z}, and MOML too (the lower median of 20 and 400 is 20).
+    /// nodes, overhead 400), Y and Z (2 nodes, 10 each: one kind of two). A reservation of 4
+    /// nodes at 10 needs `8 - (8 - 4) = 4`. The minimal sets are {X} (400) and {Y, Z} (20):
+    /// MLIP takes {X}, MOV {Y, Z}, and MOML too (the lower median of 20 and 400 is 20).
     #[test]
     fn the_policy_chooses_among_plain_candidates() {
         let mut table = SlotTable::<8>::new(8).unwrap();
         table.reserve(t(0), t(100), 8).unwrap();
-        let t = targets(&[
+        let mut t = targets(&[
             Target {
                 overhead: 400,
                 ..target(0, Class::Cancelable, 4, 10, 10)
@@ -552,9 +640,9 @@ mod tests {
             },
         ]);
         let d = demand(10, Some(10), 4, 10);
-        let pick = |policy| plan(&table, &t, &d, policy).unwrap().choice.set.bits();
-        assert_eq!(pick(Policy::Mlip), 0b001);
-        assert_eq!(pick(Policy::Mov), 0b110);
-        assert_eq!(pick(Policy::Moml), 0b110);
+        let mut pick = |policy| plan(&table, &mut t, &d, policy, TIERS).unwrap().choice.take;
+        assert_eq!(pick(Policy::Mlip), take(&[1]));
+        assert_eq!(pick(Policy::Mov), take(&[0, 2]));
+        assert_eq!(pick(Policy::Moml), take(&[0, 2]));
     }
 }

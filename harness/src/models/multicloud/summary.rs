@@ -7,8 +7,9 @@
 //!   execution time (all, best effort, reservations), energy, active server-seconds,
 //!   preemptions, lateness against the plan, and each cloud's share of the tasks; or, with
 //!   `--json`, one JSON object with the same numbers and every replication's metrics;
-//! - `--events FILE.jsonl`: one JSON object per task ([`TaskRecord`] plus `replication`), in
-//!   the order the tasks ended, replication after replication;
+//! - `--events FILE.jsonl`: one JSON object per task
+//!   ([`TaskRecord`](super::record::TaskRecord) plus `replication`), in the order the tasks
+//!   ended, replication after replication;
 //! - `--out DIR`: `summary.json` (what `--json` prints) and `apps.csv` (every application of
 //!   every replication).
 

@@ -1,0 +1,266 @@
+//! Seed 001's simulations. Seed 001 gives no experimental parameters; SPEC-NOTES N11: seed
+//! 000's setup on one cluster, the C128 row. [`Variant::Cluster`] is one point of Figs. 2-3
+//! (one cluster, the preemption policy, its class preference, and the three quantities the
+//! figures vary); [`Variant::Federation`] one of seed 000's federation points, which Figs. 4-5
+//! reuse (their keys are seed 000's: the same simulations).
+//!
+//! # The cluster, by mode (each a scenario field, set here)
+//! - **Literal**: C128 as seed 000's literal rows give it: local Weibull(7.0, 1.1) (the "local,
+//!   Grid" row), external Weibull(1.6, 0.35) (the C128 "external" row), Eq. 28's and printed
+//!   means; local load alone is about 9.6 times the cluster.
+//! - **Calibrated**: C128 as it is in seed 000's calibrated federation: local Weibull(1.6, 0.35)
+//!   times the calibration scale, and the external stream Weibull(7.0, 1.1) thinned to the
+//!   share PAP gives C128 at the fixed point (its scale divided by that share): offered
+//!   utilisation about 0.88.
+//!
+//! Axes (five points each, plus the fixed point where it is not one): (a) the external
+//! requests' `m` (Table 2's range, as seed 000's Fig. 5(a)); (b) the % of best-effort external
+//! requests, split evenly between Cancelable and Suspendable, the rest evenly between Migratable
+//! and Non-preemptable (the fixed point: 50 %); (c) the % of local requests among all requests,
+//! the total rate held at the fixed point's.
+
+use std::fmt;
+
+use anyhow::{Context, Result, bail};
+
+use super::super::salehi2012::params;
+use super::super::salehi2012::presets::{self as federation, DEADLINE_FACTOR, SEED};
+use crate::models::federation::gateway;
+use crate::models::federation::scenario::{
+    ClusterConfig, ClusterRules, Dist, External, Gateway, GatewayPolicy, LocalWorkload, PapConfig,
+    PreemptionPolicy, PreferenceRule, Scenario, TypeShares, VmOverheads,
+};
+use crate::report::Mode;
+
+/// The cluster: C128 (N11).
+const CLUSTER: usize = 1;
+
+/// One simulation of seed 001's experiments.
+#[derive(Clone, Copy, PartialEq)]
+pub enum Variant {
+    /// One cluster (Figs. 2-3).
+    Cluster(ClusterVariant),
+    /// Seed 000's federation (Figs. 4-5).
+    Federation(federation::Variant),
+}
+
+/// Its key is the inner variant's: a federation point is seed 000's simulation.
+impl fmt::Debug for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Variant::Cluster(c) => c.fmt(f),
+            Variant::Federation(v) => v.fmt(f),
+        }
+    }
+}
+
+/// One point of Figs. 2-3.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ClusterVariant {
+    /// Literal or calibrated.
+    pub mode: Mode,
+    /// The preemption policy.
+    pub policy: PreemptionPolicy,
+    /// Whether less valuable types go first.
+    pub preference: PreferenceRule,
+    /// `m` of the external sizes.
+    pub size_mid: f64,
+    /// % of external requests that are best effort.
+    pub best_effort_pct: f64,
+    /// % of all requests that are local; `None`: the fixed point's rates.
+    pub local_pct: Option<f64>,
+}
+
+/// The fixed point's best-effort share, %.
+pub const FIXED_BEST_EFFORT_PCT: f64 = 50.0;
+
+/// Fig. 2(b)'s axis, %.
+pub const BEST_EFFORT_PCTS: [f64; 5] = [0.0, 25.0, 50.0, 75.0, 100.0];
+
+/// Fig. 2(c)'s axis, %.
+pub const LOCAL_PCTS: [f64; 5] = [10.0, 30.0, 50.0, 70.0, 90.0];
+
+impl ClusterVariant {
+    /// The fixed point of `mode` under `policy` and `preference`.
+    pub fn fixed(mode: Mode, policy: PreemptionPolicy, preference: PreferenceRule) -> Self {
+        Self {
+            mode,
+            policy,
+            preference,
+            size_mid: Variant::fixed_mid(mode),
+            best_effort_pct: FIXED_BEST_EFFORT_PCT,
+            local_pct: None,
+        }
+    }
+
+    /// Its name: `salehi2011-<mode>-<policy>-<preference>` at the fixed point.
+    pub fn name(&self) -> String {
+        let fixed = *self == Self::fixed(self.mode, self.policy, self.preference);
+        format!(
+            "salehi2011-{}-{}-{}{}",
+            self.mode.name(),
+            self.policy.label().to_lowercase(),
+            match self.preference {
+                PreferenceRule::Tiers => "tiers",
+                PreferenceRule::Flat => "flat",
+            },
+            if fixed { "" } else { "-point" }
+        )
+    }
+
+    /// The fixed point's `(external, local)` inter-arrival distributions.
+    ///
+    /// Errors: PAP cannot split seed 000's calibrated fixed point (a bug).
+    fn fixed_arrivals(&self) -> Result<(Dist, Dist)> {
+        Ok(match self.mode {
+            Mode::Literal => (
+                params::weibull(params::CLUSTER_ROWS[CLUSTER]),
+                params::weibull(params::GRID_ROW),
+            ),
+            Mode::Calibrated => {
+                let whole = federation::Variant::fixed(Mode::Calibrated, GatewayPolicy::PapRnd)
+                    .scenario()?;
+                let share = gateway::split(&whole)?.shares[CLUSTER];
+                let (a, b) = params::GRID_ROW;
+                let (la, lb) = params::CLUSTER_ROWS[CLUSTER];
+                (
+                    params::weibull((a / share, b)),
+                    params::weibull((la * params::calibration_scale()?, lb)),
+                )
+            }
+        })
+    }
+
+    /// The scenario.
+    ///
+    /// Errors: a size model the constants make impossible, or a split PAP refuses (bugs).
+    pub fn scenario(&self) -> Result<Scenario> {
+        let (mut external, mut local) = self.fixed_arrivals()?;
+        if let Some(pct) = self.local_pct {
+            // Hold the total rate; give the local users `pct` of it (a Weibull's rate is the
+            // inverse of its scale times a constant).
+            let total = 1.0 / external.mean() + 1.0 / local.mean();
+            external = rescaled(&external, total * (1.0 - pct / 100.0))?;
+            local = rescaled(&local, total * pct / 100.0)?;
+        }
+        let be = self.best_effort_pct / 200.0;
+        let dc = 0.5 - be;
+        let (units, size_mean) = match self.mode {
+            Mode::Literal => params::LITERAL_PAP,
+            Mode::Calibrated => params::CALIBRATED_PAP,
+        };
+        let (name, nodes, mips) = params::CLUSTERS[CLUSTER];
+        Ok(Scenario {
+            name: self.name(),
+            description: format!(
+                "seed 001 on one cluster (N11), {} mode, {} ({:?}): m = {}, {} % best effort, \
+                 local {:?} %",
+                self.mode.name(),
+                self.policy.label(),
+                self.preference,
+                self.size_mid,
+                self.best_effort_pct,
+                self.local_pct
+            ),
+            seed: SEED,
+            replications: super::Salehi2011::REPLICATIONS,
+            horizon_s: params::HORIZON_S,
+            gateway: Gateway {
+                policy: GatewayPolicy::Rr,
+                pap: PapConfig {
+                    units,
+                    size_mean,
+                    ..PapConfig::default()
+                },
+            },
+            external: External {
+                interarrival_s: vec![external],
+                size: params::external_size(self.size_mid),
+                duration_s: Dist::Lognormal {
+                    log_mean: params::fixed_duration_log_mean(),
+                    log_sd: params::DURATION_LOG_SD,
+                },
+                shares: TypeShares {
+                    cancelable: be,
+                    suspendable: be,
+                    migratable: dc,
+                    non_preemptable: dc,
+                },
+                deadline_factor: DEADLINE_FACTOR,
+            },
+            overheads: VmOverheads::PAPER,
+            rules: ClusterRules {
+                preemption: self.policy,
+                preference: self.preference,
+                ..ClusterRules::default()
+            },
+            clusters: vec![ClusterConfig {
+                name: name.into(),
+                nodes,
+                mips,
+                local: Some(LocalWorkload {
+                    interarrival_s: local,
+                    size: params::LOCAL_SIZES[CLUSTER],
+                    duration_s: Dist::Lognormal {
+                        log_mean: params::LOCAL_DURATION_LOG_MEANS[CLUSTER],
+                        log_sd: params::DURATION_LOG_SD,
+                    },
+                }),
+            }],
+        })
+    }
+}
+
+/// A Weibull `d` with its scale changed so that its rate is `rate`.
+fn rescaled(d: &Dist, rate: f64) -> Result<Dist> {
+    match *d {
+        Dist::Weibull { scale, shape } => Ok(Dist::Weibull {
+            scale: scale * (1.0 / d.mean()) / rate,
+            shape,
+        }),
+        _ => None.context("only Weibull arrivals are rescaled"),
+    }
+}
+
+impl Variant {
+    /// The fixed point's `m` in `mode` (seed 000's).
+    pub fn fixed_mid(mode: Mode) -> f64 {
+        federation::Variant::fixed(mode, GatewayPolicy::PapRtdp).size_mid
+    }
+
+    /// The scenario.
+    ///
+    /// Errors: those of the inner variant's.
+    pub fn scenario(&self) -> Result<Scenario> {
+        match self {
+            Variant::Cluster(c) => c.scenario(),
+            Variant::Federation(v) => v.scenario(),
+        }
+    }
+}
+
+/// The presets: each mode's fixed point under each policy, preference off (the comparison) and
+/// on.
+pub fn names() -> Vec<String> {
+    all_fixed().map(|v| v.name()).collect()
+}
+
+fn all_fixed() -> impl Iterator<Item = ClusterVariant> {
+    [Mode::Literal, Mode::Calibrated].into_iter().flat_map(|m| {
+        PreemptionPolicy::ALL.into_iter().flat_map(move |p| {
+            [PreferenceRule::Flat, PreferenceRule::Tiers]
+                .into_iter()
+                .map(move |f| ClusterVariant::fixed(m, p, f))
+        })
+    })
+}
+
+/// The preset called `name`.
+///
+/// Errors: an unknown name.
+pub fn get(name: &str) -> Result<Scenario> {
+    match all_fixed().find(|v| v.name() == name) {
+        Some(v) => v.scenario(),
+        None => bail!("unknown preset `{name}`"),
+    }
+}

@@ -1,0 +1,250 @@
+//! `qosgate run` for a federation scenario: every replication in parallel, then the gateway's
+//! split, the metrics (mean and 95 % confidence interval over the replications) and each
+//! cluster's and type's accounts.
+//!
+//! # Outputs
+//! - standard output: the split (each cluster's share of the external rate, and the flag if the
+//!   gateway fell back from its policy), the metrics of [`super::metrics`], a table per cluster
+//!   (leases by how they ended, preemptions, VMs preempted) and per type (requests by outcome),
+//!   summed over the replications; or, with `--json`, one JSON object with the same and every
+//!   replication's metrics;
+//! - `--events FILE.jsonl`: one JSON object per request ([`Record`](super::record::Record) plus
+//!   `replication`), in
+//!   request order, replication after replication;
+//! - `--out DIR`: `summary.json` (what `--json` prints).
+
+use std::io::Write;
+
+use anyhow::Result;
+use serde::Serialize;
+
+use super::Federation;
+use super::metrics::Metrics;
+use super::record::{ClusterAccount, Outcome, Run, Type};
+use super::scenario::Scenario;
+use crate::models::{self, RunOptions};
+use crate::report::stats::Estimate;
+use crate::report::table::{Align, table};
+
+/// What `--json` prints and `summary.json` holds.
+#[derive(Debug, Serialize)]
+struct Summary<'a> {
+    scenario: &'a str,
+    replications: u32,
+    seed: u64,
+    events: u64,
+    shares: Vec<(String, f64)>,
+    fallback: Option<&'a str>,
+    metrics: Vec<(&'static str, Option<Estimate>)>,
+    clusters: Vec<(String, ClusterAccount)>,
+    types: Vec<TypeCount>,
+    per_replication: &'a [Metrics],
+}
+
+/// One type's requests by outcome, over every replication.
+#[derive(Debug, Serialize)]
+struct TypeCount {
+    kind: Type,
+    requests: u64,
+    completed: u64,
+    rejected: u64,
+    cancelled: u64,
+}
+
+/// Simulates `scenario` (its own replications, or `opts.replications`), prints the summary
+/// (or, with `opts.json`, one JSON object) and writes the files `opts` asks for.
+///
+/// Errors: a simulation error (named by its replication), a failed write (the file named).
+pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Result<()> {
+    let replications = opts.replications.unwrap_or(scenario.replications).max(1);
+    let runs = models::replicate::<Federation>(scenario, replications)?;
+    let metrics: Vec<Metrics> = runs.iter().map(Metrics::compute).collect();
+    if let Some(path) = &opts.events {
+        models::write_events(path, runs.iter().map(|run| &run.records))?;
+    }
+    let summary = summarize(scenario, replications, &runs, &metrics);
+    models::write_summary(&summary, render, |_| Ok(()), opts, out)
+}
+
+/// The named metrics, in the order they are printed.
+fn estimates(metrics: &[Metrics]) -> Vec<(&'static str, Option<Estimate>)> {
+    let over = |f: fn(&Metrics) -> Option<f64>| {
+        let xs: Vec<f64> = metrics.iter().filter_map(f).collect();
+        Estimate::of(&xs)
+    };
+    vec![
+        ("VMs preempted", over(|m| Some(m.vms_preempted as f64))),
+        (
+            "leases preempted",
+            over(|m| Some(m.leases_preempted as f64)),
+        ),
+        ("utilization (Eq. 21) %", over(|m| m.utilization)),
+        ("occupancy %", over(|m| m.occupancy)),
+        ("AWRT (Eq. 23-24) s", over(|m| m.awrt_s)),
+        ("Migratable migrated %", over(|m| m.migration_pct)),
+        ("migrations", over(|m| Some(m.migrations as f64))),
+        ("Non-preemptable rejected %", over(|m| m.rejection_pct)),
+        ("local rejected %", over(|m| m.local_rejection_pct)),
+        ("external response time s", over(|m| m.response_s)),
+    ]
+}
+
+fn summarize<'a>(
+    scenario: &'a Scenario,
+    replications: u32,
+    runs: &'a [Run],
+    metrics: &'a [Metrics],
+) -> Summary<'a> {
+    let first = runs.first();
+    let mut clusters: Vec<(String, ClusterAccount)> = scenario
+        .clusters
+        .iter()
+        .map(|c| (c.name.clone(), ClusterAccount::default()))
+        .collect();
+    for run in runs {
+        for ((_, sum), a) in clusters.iter_mut().zip(&run.clusters) {
+            sum.leases += a.leases;
+            sum.refused += a.refused;
+            sum.completed += a.completed;
+            sum.rejected += a.rejected;
+            sum.cancelled += a.cancelled;
+            sum.migrated += a.migrated;
+            sum.preemptions += a.preemptions;
+            sum.vms_preempted += a.vms_preempted;
+            sum.overhead_node_s += a.overhead_node_s;
+            sum.computation_node_s += a.computation_node_s;
+            sum.work_node_s += a.work_node_s;
+        }
+    }
+    let types = Type::ALL
+        .iter()
+        .map(|&kind| {
+            let of = |o: Option<Outcome>| {
+                runs.iter()
+                    .flat_map(|r| &r.records)
+                    .filter(|r| r.kind == kind && o.is_none_or(|o| r.outcome == o))
+                    .count() as u64
+            };
+            TypeCount {
+                kind,
+                requests: of(None),
+                completed: of(Some(Outcome::Completed)),
+                rejected: of(Some(Outcome::Rejected)),
+                cancelled: of(Some(Outcome::Cancelled)),
+            }
+        })
+        .collect();
+    Summary {
+        scenario: &scenario.name,
+        replications,
+        seed: scenario.seed,
+        events: runs.iter().map(|r| r.events).sum(),
+        shares: scenario
+            .clusters
+            .iter()
+            .zip(first.map_or(&[][..], |r| r.shares.as_slice()))
+            .map(|(c, &s)| (c.name.clone(), s))
+            .collect(),
+        fallback: first.and_then(|r| r.fallback.as_deref()),
+        metrics: estimates(metrics),
+        clusters,
+        types,
+        per_replication: metrics,
+    }
+}
+
+fn show(e: &Option<Estimate>, decimals: usize) -> String {
+    e.as_ref()
+        .map_or_else(|| "-".to_owned(), |e| e.show(decimals))
+}
+
+fn render(s: &Summary) -> String {
+    let shares: Vec<String> = s
+        .shares
+        .iter()
+        .map(|(c, x)| format!("{c} {:.1} %", 100.0 * x))
+        .collect();
+    let mut text = format!(
+        "{}: {} replication(s) from seed {}, {} events\ngateway split: {}\n",
+        s.scenario,
+        s.replications,
+        s.seed,
+        s.events,
+        shares.join(", ")
+    );
+    if let Some(f) = s.fallback {
+        text.push_str(&format!("fallback: {f}\n"));
+    }
+    text.push_str("(mean ± 95 % confidence half-width over the replications)\n\n");
+    let rows: Vec<Vec<String>> = s
+        .metrics
+        .iter()
+        .map(|(name, e)| vec![(*name).to_owned(), show(e, 2)])
+        .collect();
+    text.push_str(&table(
+        &[("metric", Align::Left), ("value", Align::Right)],
+        &rows,
+    ));
+    text.push_str("\nper cluster, over every replication:\n");
+    let rows: Vec<Vec<String>> = s
+        .clusters
+        .iter()
+        .map(|(c, a)| {
+            [
+                a.leases,
+                a.completed,
+                a.rejected,
+                a.cancelled,
+                a.migrated,
+                a.refused,
+                a.preemptions,
+                a.vms_preempted,
+            ]
+            .iter()
+            .map(u64::to_string)
+            .fold(vec![c.clone()], |mut row, x| {
+                row.push(x);
+                row
+            })
+        })
+        .collect();
+    text.push_str(&table(
+        &[
+            ("cluster", Align::Left),
+            ("leases", Align::Right),
+            ("completed", Align::Right),
+            ("rejected", Align::Right),
+            ("cancelled", Align::Right),
+            ("migrated", Align::Right),
+            ("full", Align::Right),
+            ("preemptions", Align::Right),
+            ("VMs preempted", Align::Right),
+        ],
+        &rows,
+    ));
+    text.push_str("\nper type, over every replication:\n");
+    let rows: Vec<Vec<String>> = s
+        .types
+        .iter()
+        .map(|t| {
+            vec![
+                t.kind.name().to_owned(),
+                t.requests.to_string(),
+                t.completed.to_string(),
+                t.rejected.to_string(),
+                t.cancelled.to_string(),
+            ]
+        })
+        .collect();
+    text.push_str(&table(
+        &[
+            ("type", Align::Left),
+            ("requests", Align::Right),
+            ("completed", Align::Right),
+            ("rejected", Align::Right),
+            ("cancelled", Align::Right),
+        ],
+        &rows,
+    ));
+    text
+}
