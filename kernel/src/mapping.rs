@@ -172,8 +172,15 @@ impl<const S: usize> Servers<S> {
                 }
             }
             Fit::FirstFitTask => {
+                let per_server = u32::from(self.per_server.get());
                 for (item, &wl) in demands.iter().enumerate() {
-                    match self.find(0, |f| u32::from(f) >= wl) {
+                    // A task wider than a server fits on none whole: no search.
+                    let whole = if wl <= per_server {
+                        self.find(0, |f| u32::from(f) >= wl)
+                    } else {
+                        None
+                    };
+                    match whole {
                         Some(s) => self.put(item, s, wl, out),
                         None => self.first_fit(item, wl, out),
                     }
