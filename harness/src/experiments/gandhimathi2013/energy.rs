@@ -80,8 +80,8 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
 
 /// Why the schedulers' energies come out alike.
 const SPAN: &str = "energy counts every server from 0 to the last task's end (idle ones at 0.3), \
-                    a span the traces set, so the schedulers differ by a few % of it, within the \
-                    spread.";
+                    so it follows the span of the run, which the traces set and which varies \
+                    widely across replications (see the intervals), more than where tasks go.";
 
 /// The five statements under reading `r` (the four on mappings take every scheduler, FCFS in
 /// both modes, so they do not depend on `r`'s mode).

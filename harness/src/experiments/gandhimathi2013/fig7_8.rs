@@ -42,9 +42,12 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
 
 /// Why a balancing FCFS can match the plans.
 const LIGHT_LOAD: &str = "where the clouds are lightly loaded it places tasks as well as the \
-                          static plans do.";
+                          static plans do, and the feedback (alpha > 0) slows the plans (the \
+                          statements on the feedback below).";
 /// Why FCFS at home can match them.
-const AT_HOME: &str = "where applications rarely overlap, staying at home costs it little.";
+const AT_HOME: &str = "where applications rarely overlap, staying at home costs it little, and \
+                       the feedback (alpha > 0) slows the plans (the statements on the feedback \
+                       below).";
 
 /// The four statements under reading `r`.
 fn statements(runs: &Runs<Metrics>, r: Reading) -> Vec<Verdict> {
