@@ -9,8 +9,8 @@
 //!   already hold 100 planned runs each (CMMS's first decision asks every ready task on every
 //!   cloud: its most expensive step).
 //! - `dag/{cls,cmms}_application/64x3`: all 64 decisions.
-//! - `mapping/{energy_aware,first_fit,worst_fit}/1024`: a batch of 8 tasks (3 to 70 VMs) onto
-//!   1,024 servers of 4 VMs, a third of them partly used.
+//! - `mapping/{energy_aware,first_fit,first_fit_task,worst_fit}/1024`: a batch of 8 tasks (3 to
+//!   70 VMs) onto 1,024 servers of 4 VMs, a third of them partly used.
 //!
 //! Set-up (cloning the scheduler, the clouds or the servers) is outside the timed part
 //! (`iter_batched`). Run with `cargo bench --bench dag`.
@@ -192,6 +192,7 @@ fn mapping(c: &mut Criterion) {
     for (name, fit) in [
         ("energy_aware", Fit::EnergyAware),
         ("first_fit", Fit::FirstFit),
+        ("first_fit_task", Fit::FirstFitTask),
         ("worst_fit", Fit::WorstFit),
     ] {
         group.bench_function(BenchmarkId::new(name, 1024), |b| {

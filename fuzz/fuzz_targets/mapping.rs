@@ -1,7 +1,7 @@
 //! Local mapping: `Servers<32>` of arbitrary size and VMs per server (0 included), driven by a
-//! sequence of batches under every fit (energy-aware, first-fit, worst-fit), Algorithm 4's
-//! preempting batches with victims taken from live parts (or forged), and releases of live or
-//! forged parts.
+//! sequence of batches under every fit (energy-aware, first-fit by VM and by task, worst-fit),
+//! Algorithm 4's preempting batches with victims taken from live parts (or forged), and releases
+//! of live or forged parts.
 //!
 //! Checked after every step: a refused call changes nothing and is refused for the documented
 //! reason (a batch over 64 tasks `Full`, a zero demand `InvalidParameter(Capacity)`, more VMs
@@ -9,7 +9,8 @@
 //! `InvalidParameter(Capacity)`, of more than the server hosts `NotReserved`); a placed batch
 //! gives every task exactly its VMs and no server more than it had free
 //! (`qosgate_testkit::dagsched::mapping`); first-fit and worst-fit equal their definitions VM by
-//! VM; the free and active counts equal a recount.
+//! VM, first-fit by task its definition task by task; the free and active counts equal a
+//! recount.
 #![no_main]
 
 mod common;
@@ -26,6 +27,7 @@ const S: usize = 32;
 enum FitCode {
     Energy,
     First,
+    FirstTask,
     Worst,
 }
 
@@ -48,6 +50,7 @@ fn fit(code: FitCode) -> Fit {
     match code {
         FitCode::Energy => Fit::EnergyAware,
         FitCode::First => Fit::FirstFit,
+        FitCode::FirstTask => Fit::FirstFitTask,
         FitCode::Worst => Fit::WorstFit,
     }
 }
@@ -130,6 +133,10 @@ fuzz_target!(|input: Input| {
                             (true, FitCode::First) => {
                                 Some(dagsched::naive_first_fit(&mut released.clone(), &demands))
                             }
+                            (true, FitCode::FirstTask) => Some(dagsched::naive_first_fit_task(
+                                &mut released.clone(),
+                                &demands,
+                            )),
                             (true, FitCode::Worst) => {
                                 Some(dagsched::naive_worst_fit(&mut released.clone(), &demands))
                             }

@@ -1,7 +1,8 @@
 //! The multi-cloud model (`harness/src/models/multicloud/`, seed 003) on random scenarios:
 //! one to three small clouds (8-64 servers of 1-8 VMs) fed by windows of the compiled trace
-//! cut-downs, every scheduler (FCFS, DCLS, DCMMS) and alpha, every mapping and preemption
-//! policy, any share of reservations, loose to very tight arrivals, random DAG shapes.
+//! cut-downs, every scheduler (FCFS on the cloud of earliest start or at home, DCLS, DCMMS) and
+//! alpha, either queue order and feedback instant, every mapping and preemption policy, any
+//! share of reservations, loose to very tight arrivals, random DAG shapes.
 //!
 //! Checked on every run's records:
 //! - every application and every task ends exactly once (finished or rejected, with a reason
@@ -10,10 +11,15 @@
 //! - a finished task's times are in order (arrival <= placed <= submitted <= started <
 //!   finished), it started after every predecessor finished, on a cloud with enough VMs; an
 //!   application's finish is its last task's;
-//! - a reservation's entry task started exactly at its planned start (its advance reservation);
+//! - a reservation's entry task started exactly at its planned start (its advance reservation;
+//!   its later tasks are zero-notice reservations);
+//! - each cloud starts its best-effort tasks in its queue's order: no task starts before one
+//!   that was assigned earlier (`queue = "assigned"`) or became ready earlier (`"ready"`) and
+//!   was waiting when it started;
+//! - FCFS at home runs every task on its application's own cloud (which can run it);
 //! - the servers were never active longer than they exist, nor hosted more VM-seconds than
 //!   their active time allows;
-//! - the mapping changes energy, never a time: the three mappings give the same task times;
+//! - the mapping changes energy, never a time: the four mappings give the same task times;
 //! - the same scenario and replication give the same run.
 
 use std::collections::BTreeMap;
@@ -25,8 +31,8 @@ use qosgate_harness::models::multicloud::Multicloud;
 use qosgate_harness::models::multicloud::metrics::Metrics;
 use qosgate_harness::models::multicloud::record::{Outcome, Run, TaskRecord};
 use qosgate_harness::models::multicloud::scenario::{
-    BuiltinTrace, CloudConfig, DagShape, MappingKind, Power, PreemptionKind, Scenario,
-    SchedulerKind, TraceSource,
+    BuiltinTrace, CloudConfig, DagShape, FcfsCloud, FeedbackFrom, MappingKind, Power,
+    PreemptionKind, QueueOrder, Scenario, SchedulerKind, TraceSource,
 };
 
 /// 24 cases per property, or `PROPTEST_CASES`.
@@ -62,10 +68,13 @@ fn scenario() -> impl Strategy<Value = Scenario> {
     (
         (1usize..=3).prop_flat_map(|n| (0..n).map(cloud).collect::<Vec<_>>()),
         prop_oneof![
-            Just(SchedulerKind::Fcfs),
-            Just(SchedulerKind::Dcls),
-            Just(SchedulerKind::Dcmms)
+            Just((SchedulerKind::Fcfs, FcfsCloud::EarliestStart)),
+            Just((SchedulerKind::Fcfs, FcfsCloud::HomeCloud)),
+            Just((SchedulerKind::Dcls, FcfsCloud::EarliestStart)),
+            Just((SchedulerKind::Dcmms, FcfsCloud::EarliestStart))
         ],
+        prop_oneof![Just(QueueOrder::Assigned), Just(QueueOrder::Ready)],
+        prop_oneof![Just(FeedbackFrom::Ready), Just(FeedbackFrom::Erat)],
         prop_oneof![Just(0.0), Just(0.5), Just(1.0)],
         prop_oneof![
             Just(PreemptionKind::Mlip),
@@ -80,7 +89,9 @@ fn scenario() -> impl Strategy<Value = Scenario> {
         .prop_map(
             |(
                 clouds,
-                scheduler,
+                (scheduler, fcfs),
+                queue,
+                feedback_from,
                 alpha,
                 preemption,
                 ar_share,
@@ -94,7 +105,10 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                     seed,
                     replications: 1,
                     scheduler,
+                    fcfs,
+                    queue,
                     alpha,
+                    feedback_from,
                     mapping: MappingKind::EnergyAware,
                     preemption,
                     ar_share,
@@ -175,16 +189,6 @@ fn check(s: &Scenario, run: &Run) -> Result<(), TestCaseError> {
             );
             let c = &s.clouds[t.cloud.unwrap()];
             prop_assert!(u64::from(t.width) <= u64::from(c.servers) * u64::from(c.vms_per_server));
-            if a.reservation && t.submitted == t.placed && t.planned_start.unwrap() > placed {
-                // An entry task's advance reservation starts when it was reserved for.
-                prop_assert_eq!(
-                    t.started,
-                    t.planned_start,
-                    "reservation {}/{}",
-                    t.app,
-                    t.task
-                );
-            }
         }
     }
     for (c, u) in s.clouds.iter().zip(&run.clouds) {
@@ -197,20 +201,68 @@ fn check(s: &Scenario, run: &Run) -> Result<(), TestCaseError> {
         );
         prop_assert!(u.vm_s <= u.active_server_s * f64::from(c.vms_per_server) + 1e-6);
     }
+    if s.scheduler == SchedulerKind::Fcfs && s.fcfs == FcfsCloud::HomeCloud {
+        for t in run.tasks.iter().filter(|t| t.cloud.is_some()) {
+            let origin = apps[&t.app].origin;
+            let home = &s.clouds[origin];
+            if u64::from(t.width) <= u64::from(home.servers) * u64::from(home.vms_per_server) {
+                prop_assert_eq!(t.cloud, Some(origin), "task {}/{} left home", t.app, t.task);
+            }
+        }
+    }
+    queue_order(s, run)
+}
+
+/// No best-effort task started before another of its cloud that was ahead of it in the queue
+/// (assigned earlier, or became ready earlier) and already waiting (submitted before it
+/// started). Tasks of reservations do not queue.
+fn queue_order(s: &Scenario, run: &Run) -> Result<(), TestCaseError> {
+    let queued: Vec<(&TaskRecord, f64, f64, u64)> = run
+        .tasks
+        .iter()
+        .filter(|t| !t.reservation)
+        .filter_map(|t| Some((t, t.submitted?, t.started?, t.assigned?)))
+        .collect();
+    for &(x, x_sub, x_start, x_order) in &queued {
+        for &(y, _, y_start, y_order) in &queued {
+            let ahead = match s.queue {
+                QueueOrder::Assigned => x_order < y_order,
+                QueueOrder::Ready => x_sub < y.submitted.unwrap_or(f64::INFINITY),
+            };
+            if x.cloud == y.cloud && ahead && x_sub < y_start {
+                prop_assert!(
+                    x_start <= y_start,
+                    "{:?} queue: task {}/{} (assigned {x_order}, ready {x_sub}) started at \
+                     {x_start}, after task {}/{} (assigned {y_order}) at {y_start}",
+                    s.queue,
+                    x.app,
+                    x.task,
+                    y.app,
+                    y.task
+                );
+            }
+        }
+    }
     Ok(())
 }
 
-/// Precedence: every task that started did so after each of its predecessors finished (the
-/// records do not carry the DAG: it is rebuilt from the scenario and the replication's seed).
+/// Precedence: every task that started did so after each of its predecessors finished; and an
+/// entry task of a reservation started exactly at its planned start (its advance reservation;
+/// the later tasks are zero-notice reservations, which start when they can). The records do
+/// not carry the DAG: it is rebuilt from the scenario and the replication's seed.
 fn precedence(s: &Scenario, run: &Run, seed: u64) -> Result<(), TestCaseError> {
     let apps = qosgate_harness::models::multicloud::apps::build(s, seed).unwrap();
     let at: BTreeMap<(usize, u8), &TaskRecord> =
         run.tasks.iter().map(|t| ((t.app, t.task), t)).collect();
     for a in &apps {
         for v in a.dag.tasks().iter() {
-            let Some(start) = at[&(a.id, v)].started else {
+            let t = at[&(a.id, v)];
+            let Some(start) = t.started else {
                 continue;
             };
+            if a.reserve_at.is_some() && a.dag.preds(v).is_empty() {
+                prop_assert_eq!(Some(start), t.planned_start, "reservation {}/{}", a.id, v);
+            }
             for u in a.dag.preds(v).iter() {
                 let pred = at[&(a.id, u)];
                 prop_assert!(
@@ -251,6 +303,7 @@ proptest! {
         };
         let energy_aware = times(MappingKind::EnergyAware);
         prop_assert_eq!(&times(MappingKind::FirstFit), &energy_aware);
+        prop_assert_eq!(&times(MappingKind::FirstFitTask), &energy_aware);
         prop_assert_eq!(&times(MappingKind::WorstFit), &energy_aware);
     }
 }

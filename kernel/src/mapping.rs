@@ -23,7 +23,12 @@
 //! - Algorithm 4 (advance reservations) is the same with the VMs of the best-effort leases the
 //!   reservation preempts counted free: [`Servers::place_preempting`] releases the victims'
 //!   VMs and places the batch.
-//! - [`Fit::FirstFit`]: each task in turn takes VMs from the servers in index order.
+//! - [`Fit::FirstFit`]: each task in turn takes VMs from the servers in index order, VM by
+//!   VM: a task fills the free VMs of the first partly used server before opening the next, so
+//!   it may be split over servers.
+//! - [`Fit::FirstFitTask`]: first-fit over tasks: each task in turn goes whole to the first
+//!   server with at least its VMs free; a task no server can hold whole (wider than `C`, or no
+//!   server has that many free) is placed VM by VM as [`Fit::FirstFit`] does.
 //! - [`Fit::WorstFit`]: each VM goes to the server with the most free VMs (ties: lowest
 //!   index), which spreads tasks over many servers. Computed per task in `O(n log C)` as a
 //!   water level, not VM by VM.
@@ -43,8 +48,8 @@
 //! VMs and servers are counts; `C` is `1 ..= 255`. `size_of::<Servers<S>>()` is `S + 24`
 //! bytes on x86-64 (1,048 for the 1,024 servers of the benchmarks). With `n` servers and a batch of
 //! `T <= BATCH` tasks: energy-aware is `O(n + T (n + T) + n C)` (the last term only for a
-//! split), first-fit `O(T n)`, worst-fit `O(T n log C)`. No recursion, no allocation; a call
-//! uses about `3 BATCH` words of stack.
+//! split), first-fit (either form) `O(T n)`, worst-fit `O(T n log C)`. No recursion, no
+//! allocation; a call uses about `3 BATCH` words of stack.
 
 use core::num::{NonZeroU8, NonZeroU32};
 
@@ -61,8 +66,10 @@ pub const BATCH: usize = 64;
 pub enum Fit {
     /// Algorithm 5 (and 4), as read in N14: few active servers.
     EnergyAware,
-    /// Servers in index order.
+    /// Servers in index order, VM by VM (a task may be split).
     FirstFit,
+    /// Each task whole on the first server with room for it; split VM by VM only when none has.
+    FirstFitTask,
     /// Each VM to the server with the most free VMs.
     WorstFit,
 }
@@ -162,6 +169,21 @@ impl<const S: usize> Servers<S> {
             Fit::FirstFit => {
                 for (item, &wl) in demands.iter().enumerate() {
                     self.first_fit(item, wl, out);
+                }
+            }
+            Fit::FirstFitTask => {
+                let per_server = u32::from(self.per_server.get());
+                for (item, &wl) in demands.iter().enumerate() {
+                    // A task wider than a server fits on none whole: no search.
+                    let whole = if wl <= per_server {
+                        self.find(0, |f| u32::from(f) >= wl)
+                    } else {
+                        None
+                    };
+                    match whole {
+                        Some(s) => self.put(item, s, wl, out),
+                        None => self.first_fit(item, wl, out),
+                    }
                 }
             }
             Fit::WorstFit => {
@@ -476,6 +498,27 @@ mod tests {
         let mut f = Servers::<4>::new(4, 4).unwrap();
         assert_eq!(placed(&mut f, Fit::FirstFit, &[6]), [(0, 0, 4), (0, 1, 2)]);
         assert_eq!((w.active(), f.active()), (4, 2));
+    }
+
+    #[test]
+    fn first_fit_by_task_keeps_a_task_whole_where_first_fit_by_vm_splits_it() {
+        // Server 0 has 1 VM free, server 1 has 3: a task of 2 VMs.
+        let start = || {
+            let mut s = Servers::<3>::new(3, 4).unwrap();
+            s.take(0, 3);
+            s.take(1, 1);
+            s
+        };
+        let mut vm = start();
+        assert_eq!(placed(&mut vm, Fit::FirstFit, &[2]), [(0, 0, 1), (0, 1, 1)]);
+        let mut task = start();
+        assert_eq!(placed(&mut task, Fit::FirstFitTask, &[2]), [(0, 1, 2)]);
+        // Wider than a server: VM by VM from the first free VM.
+        let mut wide = start();
+        assert_eq!(
+            placed(&mut wide, Fit::FirstFitTask, &[6]),
+            [(0, 0, 1), (0, 1, 3), (0, 2, 2)]
+        );
     }
 
     #[test]

@@ -5,8 +5,8 @@
 //! - every task gets exactly its VMs, no server more than it had free, and the counts the
 //!   servers report (free VMs, active servers) equal a recount; a batch larger than the free
 //!   VMs is refused and changes nothing;
-//! - first-fit and worst-fit equal their definitions applied VM by VM
-//!   (`qosgate_testkit::dagsched`);
+//! - first-fit and worst-fit equal their definitions applied VM by VM, and first-fit by task its
+//!   definition task by task (`qosgate_testkit::dagsched`);
 //! - the energy-aware mapping opens at most one partly filled server per task: a batch
 //!   activates at most `sum floor(wl / C) + T` servers, and one task on idle servers exactly
 //!   `ceil(wl / C)`;
@@ -68,6 +68,7 @@ fn fit() -> impl Strategy<Value = Fit> {
     prop_oneof![
         Just(Fit::EnergyAware),
         Just(Fit::FirstFit),
+        Just(Fit::FirstFitTask),
         Just(Fit::WorstFit)
     ]
 }
@@ -128,9 +129,10 @@ proptest! {
     }
 
     #[test]
-    fn the_baselines_equal_their_definitions_vm_by_vm(cloud in cloud(), demands in batch()) {
+    fn the_baselines_equal_their_definitions(cloud in cloud(), demands in batch()) {
         for (fit, naive) in [
             (Fit::FirstFit, dagsched::naive_first_fit as fn(&mut [u8], &[u32]) -> Vec<(usize, u32, u32)>),
+            (Fit::FirstFitTask, dagsched::naive_first_fit_task),
             (Fit::WorstFit, dagsched::naive_worst_fit),
         ] {
             let mut servers = cloud.servers();

@@ -8,7 +8,8 @@
 //! - [`naive_schedule`]: CLS and CMMS written plainly (every question asked again at every
 //!   step), the reference for the kernel's cached scheduler.
 //! - [`schedule`]: a schedule is complete and respects precedence.
-//! - [`naive_first_fit`], [`naive_worst_fit`]: the baselines VM by VM; [`mapping`]: a batch's
+//! - [`naive_first_fit`], [`naive_worst_fit`]: the baselines VM by VM, and
+//!   [`naive_first_fit_task`] task by task; [`mapping`]: a batch's
 //!   parts give each task exactly its VMs and fill no server beyond its free VMs.
 
 use std::collections::BTreeMap;
@@ -260,6 +261,26 @@ pub fn mapping(free_before: &[u8], demands: &[u32], parts: &[Part]) -> Check {
 /// First-fit VM by VM: `(item, server, vms)` parts, merged per (task, server).
 pub fn naive_first_fit(free: &mut [u8], demands: &[u32]) -> Vec<(usize, u32, u32)> {
     vm_by_vm(free, demands, |free| free.iter().position(|&f| f > 0))
+}
+
+/// First-fit by task: each task whole on the first server with room for all its VMs, else VM by
+/// VM from the first free VM.
+pub fn naive_first_fit_task(free: &mut [u8], demands: &[u32]) -> Vec<(usize, u32, u32)> {
+    let mut parts = Vec::new();
+    for (item, &d) in demands.iter().enumerate() {
+        match free.iter().position(|&f| u32::from(f) >= d) {
+            Some(s) => {
+                free[s] -= d as u8;
+                parts.push((item, s as u32, d));
+            }
+            None => parts.extend(
+                naive_first_fit(free, &[d])
+                    .into_iter()
+                    .map(|(_, s, n)| (item, s, n)),
+            ),
+        }
+    }
+    parts
 }
 
 /// Worst-fit VM by VM: each VM on the server with the most free VMs, lowest index first.

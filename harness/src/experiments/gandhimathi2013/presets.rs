@@ -1,9 +1,11 @@
 //! Built-in scenarios: the simulations of seed 003 Sec. IV ([`Variant::scenario`]) and the
 //! presets `qosgate presets` lists.
 //!
-//! A [`Variant`] is one point of the experiments by named integer fields (its `Debug` form is
-//! its key): the scheduler, alpha (percent), the arrival-gap divisor, the share of reservations
-//! (percent) and the mapping. Every other parameter is the paper's or N15's ([`super::params`]);
+//! A [`Variant`] is one point of the experiments by named fields (its `Debug` form is its key):
+//! the scheduler, alpha (percent), the arrival-gap divisor, the share of reservations
+//! (percent), the mapping, FCFS's choice of cloud (the mode: literal N15's earliest start,
+//! calibrated the application's own cloud) and the queue order (`assigned`, or the other
+//! reading `ready`). Every other parameter is the paper's or N15's ([`super::params`]);
 //! the traces are the compiled cut-downs, or the full traces under `QOSGATE_TRACES`, with the
 //! window [`params::jobs`].
 
@@ -11,9 +13,11 @@ use anyhow::{Result, anyhow};
 
 use super::params::{self, DATA_CENTERS};
 use crate::models::multicloud::scenario::{
-    self, CloudConfig, DagShape, MappingKind, Power, PreemptionKind, Scenario, SchedulerKind,
+    self, CloudConfig, DagShape, FcfsCloud, FeedbackFrom, MappingKind, Power, PreemptionKind,
+    QueueOrder, Scenario, SchedulerKind,
 };
 use crate::models::multicloud::traces;
+use crate::report::Mode;
 
 /// Replications of a variant (N15: 10 seeds with 95 % intervals).
 pub const REPLICATIONS: u32 = 10;
@@ -31,6 +35,14 @@ pub struct Variant {
     pub ar_pct: u8,
     /// The mapping onto servers.
     pub mapping: MappingKind,
+    /// Where FCFS sends a task (kept at the literal reading for DCLS and DCMMS, which do not
+    /// read it, so their runs serve both modes).
+    pub fcfs: FcfsCloud,
+    /// The order a cloud serves its ready best-effort tasks in.
+    pub queue: QueueOrder,
+    /// The instant a finished task's `delta_tau` (E6) is measured from (kept at E6's planned
+    /// ERAT where no feedback is used: FCFS, alpha 0).
+    pub feedback: FeedbackFrom,
 }
 
 impl Variant {
@@ -47,6 +59,34 @@ impl Variant {
             divisor,
             ar_pct: params::AR_PCT,
             mapping: MappingKind::EnergyAware,
+            fcfs: FcfsCloud::EarliestStart,
+            queue: QueueOrder::Assigned,
+            feedback: FeedbackFrom::Erat,
+        }
+    }
+
+    /// The same in `mode`: the calibrated mode's one change is FCFS's cloud, the application's
+    /// own ([`FcfsCloud::HomeCloud`]); DCLS and DCMMS are the same runs in both modes.
+    pub fn in_mode(self, mode: Mode) -> Self {
+        let fcfs = match (self.scheduler, mode) {
+            (SchedulerKind::Fcfs, Mode::Calibrated) => FcfsCloud::HomeCloud,
+            _ => FcfsCloud::EarliestStart,
+        };
+        Self { fcfs, ..self }
+    }
+
+    /// The same with the queue order `queue`.
+    pub fn with_queue(self, queue: QueueOrder) -> Self {
+        Self { queue, ..self }
+    }
+
+    /// The same with the feedback measured from `feedback`, where a feedback is used (DCLS
+    /// and DCMMS at alpha > 0; the others keep [`FeedbackFrom::Erat`], so each is one run).
+    pub fn with_feedback(self, feedback: FeedbackFrom) -> Self {
+        let used = self.scheduler != SchedulerKind::Fcfs && self.alpha_pct > 0;
+        Self {
+            feedback: if used { feedback } else { FeedbackFrom::Erat },
+            ..self
         }
     }
 
@@ -67,17 +107,23 @@ impl Variant {
         let s = Scenario {
             name: self.name(),
             description: format!(
-                "seed 003: {}, alpha {:.1}, {} % reservations, arrival gaps / {}, {} mapping",
-                scheduler_name(self.scheduler),
+                "seed 003: {}, alpha {:.1}, {} % reservations, arrival gaps / {}, {} mapping, \
+                 queue in {} order, feedback from {}",
+                self.scheduler_label(),
                 f64::from(self.alpha_pct) / 100.0,
                 self.ar_pct,
                 self.divisor,
-                mapping_name(self.mapping)
+                mapping_name(self.mapping),
+                queue_name(self.queue),
+                feedback_name(self.feedback)
             ),
             seed: params::SEED,
             replications: REPLICATIONS,
             scheduler: self.scheduler,
+            fcfs: self.fcfs,
+            queue: self.queue,
             alpha: f64::from(self.alpha_pct) / 100.0,
+            feedback_from: self.feedback,
             mapping: self.mapping,
             preemption: PreemptionKind::Mlip,
             ar_share: f64::from(self.ar_pct) / 100.0,
@@ -112,16 +158,34 @@ impl Variant {
         Ok(s)
     }
 
-    /// `gandhimathi2013-dcmms-a80-g100-ar20-energy_aware`.
+    /// `gandhimathi2013-dcmms-a80-g100-ar20-energy_aware` (`fcfs_home-...` for the calibrated
+    /// FCFS, `-ready` at the end for the other queue order, `-fd_ready` for the feedback from
+    /// the instant a task was ready).
     fn name(&self) -> String {
         format!(
-            "gandhimathi2013-{}-a{}-g{}-ar{}-{}",
-            scheduler_name(self.scheduler).to_lowercase(),
+            "gandhimathi2013-{}-a{}-g{}-ar{}-{}{}{}",
+            self.scheduler_label().to_lowercase().replace(' ', "_"),
             self.alpha_pct,
             self.divisor,
             self.ar_pct,
-            mapping_name(self.mapping).replace('-', "_")
+            mapping_name(self.mapping).replace(['-', ' '], "_"),
+            match self.queue {
+                QueueOrder::Assigned => "",
+                QueueOrder::Ready => "-ready",
+            },
+            match self.feedback {
+                FeedbackFrom::Erat => "",
+                FeedbackFrom::Ready => "-fd_ready",
+            }
         )
+    }
+
+    /// `FCFS`, `FCFS home`, `DCLS`, `DCMMS`.
+    pub fn scheduler_label(&self) -> &'static str {
+        match (self.scheduler, self.fcfs) {
+            (SchedulerKind::Fcfs, FcfsCloud::HomeCloud) => "FCFS home",
+            (s, _) => scheduler_name(s),
+        }
     }
 }
 
@@ -134,32 +198,52 @@ pub fn scheduler_name(s: SchedulerKind) -> &'static str {
     }
 }
 
-/// `energy-aware`, `first-fit`, `worst-fit`.
+/// `energy-aware`, `first-fit by VM`, `first-fit by task`, `worst-fit`.
 pub fn mapping_name(m: MappingKind) -> &'static str {
     match m {
         MappingKind::EnergyAware => "energy-aware",
-        MappingKind::FirstFit => "first-fit",
+        MappingKind::FirstFit => "first-fit by VM",
+        MappingKind::FirstFitTask => "first-fit by task",
         MappingKind::WorstFit => "worst-fit",
     }
 }
 
+/// `ready`, `assigned`.
+fn queue_name(q: QueueOrder) -> &'static str {
+    match q {
+        QueueOrder::Ready => "ready",
+        QueueOrder::Assigned => "assigned",
+    }
+}
+
+/// `planned ERAT`, `ready`.
+fn feedback_name(f: FeedbackFrom) -> &'static str {
+    match f {
+        FeedbackFrom::Erat => "planned ERAT",
+        FeedbackFrom::Ready => "ready",
+    }
+}
+
 /// The presets: each scheduler at alpha 0.8, 20 % reservations, energy-aware mapping, loose
-/// and tight (`gandhimathi2013-dcmms-loose`, ...).
+/// and tight (`gandhimathi2013-dcmms-loose`, ...), and the calibrated mode's FCFS
+/// (`gandhimathi2013-fcfs_home-loose`, ...).
 ///
 /// Errors: a preset that cannot be built (a bug).
 pub fn presets() -> Result<Vec<Scenario>> {
     let mut all = Vec::new();
-    for scheduler in [
-        SchedulerKind::Fcfs,
-        SchedulerKind::Dcls,
-        SchedulerKind::Dcmms,
-    ] {
+    let schedulers = [
+        (SchedulerKind::Fcfs, Mode::Literal),
+        (SchedulerKind::Fcfs, Mode::Calibrated),
+        (SchedulerKind::Dcls, Mode::Literal),
+        (SchedulerKind::Dcmms, Mode::Literal),
+    ];
+    for (scheduler, mode) in schedulers {
         for (situation, divisor) in [("loose", params::LOOSE), ("tight", params::TIGHT)] {
-            let v = Variant::new(scheduler, params::ALPHA_TABLES_PCT, divisor);
+            let v = Variant::new(scheduler, params::ALPHA_TABLES_PCT, divisor).in_mode(mode);
             let mut s = v.scenario()?;
             s.name = format!(
                 "gandhimathi2013-{}-{situation}",
-                scheduler_name(scheduler).to_lowercase()
+                v.scheduler_label().to_lowercase().replace(' ', "_")
             );
             all.push(s);
         }

@@ -7,13 +7,21 @@
 //!   task's end), `power.active` while it hosts a VM and `power.idle` otherwise; and the active
 //!   server-seconds alone (N15: energy depends on the unstated powers, active server-seconds do
 //!   not).
+//! - How far the runs stray from the plans the placements were made with, which is what DCLS and
+//!   DCMMS's feedback measures: each finished task's lateness against its planned finish, the
+//!   part of it spent waiting for its predecessors (or its dataset) past its planned start, and
+//!   the median and 90th percentile of the factors E7 gives at alpha 1 (from the scenario's
+//!   `feedback_from`).
+//! - The share of finished tasks whose VMs are not a whole number of servers of the cloud that
+//!   ran them, and the leases the mapping places together on average: what leaves room for
+//!   one mapping to pack better than another.
 //! - The counts (applications and tasks finished and rejected, preemptions) and the accounts:
 //!   every application and task of the run ended exactly once ([`Metrics::accounts_add_up`]).
 
 use serde::{Deserialize, Serialize};
 
 use super::record::{Outcome, Run};
-use super::scenario::Scenario;
+use super::scenario::{FeedbackFrom, Scenario};
 
 /// One replication's metrics.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -49,6 +57,22 @@ pub struct Metrics {
     /// Mean of `finish - planned finish` over finished tasks, seconds: how late tasks end
     /// against their placement's plan.
     pub lateness_s: Option<f64>,
+    /// Mean over finished tasks of `max(0, submitted - planned start)`, seconds: how long past
+    /// its planned start a task waited for its predecessors to finish (or its dataset to
+    /// arrive), the part of its lateness its cloud did not cause.
+    pub ready_late_s: Option<f64>,
+    /// Median (nearest rank) over finished tasks of `max(-1, (finish - from - D) / D)`, `D` the planned run
+    /// and `from` the instant the scenario's `feedback_from` measures `delta_tau` from: the
+    /// feedback factor E7 gives at alpha 1.
+    pub factor_median: Option<f64>,
+    /// The 90th percentile of the same factors.
+    pub factor_p90: Option<f64>,
+    /// Share of the finished tasks whose VMs are not a multiple of the VMs per server of the
+    /// cloud that ran them, percent.
+    pub partial_server_pct: f64,
+    /// Leases per batch the mapping placed together (started or resumed at one instant on one
+    /// cloud), on average.
+    pub batch_mean: Option<f64>,
     /// Per cloud: the share of the finished tasks that ran there, percent.
     pub task_share_pct: Vec<f64>,
 }
@@ -90,6 +114,19 @@ impl Metrics {
                 }
             })
             .collect();
+        let mut factors: Vec<f64> = finished
+            .iter()
+            .filter_map(|t| {
+                let (start, end, finish) = (t.planned_start?, t.planned_finish?, t.finished?);
+                let from = match s.feedback_from {
+                    FeedbackFrom::Ready => start.max(t.submitted?),
+                    FeedbackFrom::Erat => start,
+                };
+                let d = end - start;
+                (d > 0.0).then(|| ((finish - from - d) / d).max(-1.0))
+            })
+            .collect();
+        factors.sort_by(f64::total_cmp);
         Self {
             apps: run.apps.len() as u64,
             apps_finished: count(Outcome::Finished),
@@ -111,6 +148,32 @@ impl Metrics {
                     .filter_map(|t| Some(t.finished? - t.planned_finish?))
                     .collect(),
             ),
+            ready_late_s: mean(
+                finished
+                    .iter()
+                    .filter_map(|t| Some((t.submitted? - t.planned_start?).max(0.0)))
+                    .collect(),
+            ),
+            factor_median: quantile(&factors, 0.5),
+            factor_p90: quantile(&factors, 0.9),
+            partial_server_pct: if finished.is_empty() {
+                0.0
+            } else {
+                let partial = finished
+                    .iter()
+                    .filter(|t| {
+                        t.cloud
+                            .and_then(|c| s.clouds.get(c))
+                            .is_some_and(|c| t.width % u32::from(c.vms_per_server.max(1)) != 0)
+                    })
+                    .count();
+                100.0 * partial as f64 / finished.len() as f64
+            },
+            batch_mean: {
+                let batches: u64 = run.clouds.iter().map(|c| c.batches).sum();
+                let batched: u64 = run.clouds.iter().map(|c| c.batched).sum();
+                (batches > 0).then(|| batched as f64 / batches as f64)
+            },
             task_share_pct,
         }
     }
@@ -122,4 +185,10 @@ impl Metrics {
             && self.tasks == self.tasks_finished + self.tasks_rejected
             && self.tasks == self.tasks_announced
     }
+}
+
+/// The `q` quantile of the sorted `xs` (nearest rank, `0 <= q <= 1`); `None` if empty.
+fn quantile(xs: &[f64], q: f64) -> Option<f64> {
+    let last = xs.len().checked_sub(1)?;
+    xs.get(((last as f64) * q).round() as usize).copied()
 }

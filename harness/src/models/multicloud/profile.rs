@@ -6,8 +6,9 @@
 //! The profile is the cloud's own view of its future, built from what its manager knows:
 //! 1. the VMs its live leases hold (running, suspending, resuming, and reservations from their
 //!    start), exactly as its lease manager's slot table holds them;
-//! 2. its queue of best-effort leases (waiting or suspended), first come, first served: each at
-//!    its earliest fit no earlier than the one before it (no lease overtakes another);
+//! 2. its queue of best-effort leases (waiting or suspended), first come, first served, then
+//!    (under `queue = "assigned"`) its best-effort tasks waiting in assignment order: each at
+//!    its earliest fit no earlier than the one before it (none overtakes another);
 //! 3. the tasks promised to it but not yet submitted (waiting for predecessors or their
 //!    dataset), in the order of their planned starts, each at its earliest fit from its planned
 //!    start (or now, if that has passed).
@@ -98,8 +99,9 @@ impl Profile {
     }
 
     /// Rebuilds both profiles at `now` from the cloud's lease manager (its leases' holds, then
-    /// its queue, a suspended lease paying `resume` again) and its `promises` (in the order
-    /// given: by planned start).
+    /// its queue, a suspended lease paying `resume` again), the best-effort tasks `waiting` to
+    /// join that queue (VMs and run, in their order) and its `promises` (in the order given: by
+    /// planned start).
     ///
     /// Errors: a profile is full (more breakpoints than the model's capacity).
     pub fn rebuild(
@@ -107,6 +109,7 @@ impl Profile {
         now: Ticks,
         leases: &Leases,
         resume: Ticks,
+        waiting: impl Iterator<Item = (u32, Ticks)>,
         promises: impl Iterator<Item = Promise>,
     ) -> Result<()> {
         for table in [&mut self.all, &mut self.reserved] {
@@ -120,15 +123,15 @@ impl Profile {
                 self.hold(reservation, start, h.end, l.spec().nodes)?;
             }
         }
+        let queue = leases.leases().iter().filter_map(|l| match l.state() {
+            State::Queued => Some((l.spec().nodes, l.remaining())),
+            State::Suspended => Some((l.spec().nodes, l.remaining().saturating_add(resume))),
+            _ => None,
+        });
         let mut previous = now;
-        for l in leases.leases() {
-            let run = match l.state() {
-                State::Queued => l.remaining(),
-                State::Suspended => l.remaining().saturating_add(resume),
-                _ => continue,
-            };
-            if let Some(s) = self.erat(false, previous, l.spec().nodes, run) {
-                self.hold(false, s, s.saturating_add(run), l.spec().nodes)?;
+        for (width, run) in queue.chain(waiting) {
+            if let Some(s) = self.erat(false, previous, width, run) {
+                self.hold(false, s, s.saturating_add(run), width)?;
                 previous = s;
             }
         }

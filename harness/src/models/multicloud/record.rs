@@ -33,11 +33,14 @@ pub struct TaskRecord {
     pub cloud: Option<usize>,
     /// When it was placed there, seconds.
     pub placed: Option<f64>,
+    /// Its place in the run's order of placements (from 0), if placed: under `queue =
+    /// "assigned"` its cloud starts its ready best-effort tasks in this order.
+    pub assigned: Option<u64>,
     /// The start its placement planned (the cloud's ERAT), seconds.
     pub planned_start: Option<f64>,
     /// The finish its placement planned, seconds.
     pub planned_finish: Option<f64>,
-    /// Submitted to its cloud's lease manager (predecessors done and dataset there), seconds.
+    /// Submitted to its cloud (predecessors done and dataset there), seconds.
     pub submitted: Option<f64>,
     /// First started, seconds.
     pub started: Option<f64>,
@@ -92,6 +95,11 @@ pub struct CloudUse {
     pub vm_s: f64,
     /// Suspensions of best-effort leases by reservations.
     pub preemptions: u64,
+    /// Batches of leases mapped onto servers together (leases that started, or resumed, at one
+    /// instant).
+    pub batches: u64,
+    /// Leases in those batches.
+    pub batched: u64,
 }
 
 /// One replication.

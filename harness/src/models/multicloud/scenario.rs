@@ -40,8 +40,17 @@ pub struct Scenario {
     pub replications: u32,
     /// Who decides where each task runs.
     pub scheduler: SchedulerKind,
+    /// Where FCFS sends a task (unused by DCLS and DCMMS); the paper does not define its FCFS.
+    #[serde(default)]
+    pub fcfs: FcfsCloud,
+    /// The order in which a cloud serves its best-effort tasks.
+    #[serde(default)]
+    pub queue: QueueOrder,
     /// The feedback weight of DCLS and DCMMS, `0 ..= 1` (0: CLS and CMMS). Unused by FCFS.
     pub alpha: f64,
+    /// The instant a finished task's `delta_tau` (E6) is measured from.
+    #[serde(default)]
+    pub feedback_from: FeedbackFrom,
     /// How a cloud maps its leases onto servers.
     pub mapping: MappingKind,
     /// How a reservation picks the best-effort leases it preempts.
@@ -82,14 +91,64 @@ pub enum SchedulerKind {
     Dcmms,
 }
 
+/// Where the FCFS baseline sends a task that became ready (the paper does not define its FCFS;
+/// SPEC-NOTES N15).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FcfsCloud {
+    /// N15's reading: to the cloud where it can start earliest (a balancing FCFS).
+    #[default]
+    EarliestStart,
+    /// To its application's own cloud (where it was submitted, whose trace it comes from, where
+    /// its dataset is), served there first come, first served: no balancing across clouds, the
+    /// "workload unbalance" the paper calls FCFS's major drawback (Sec. 4.2). A task its own
+    /// cloud cannot run (too few VMs) goes where it can start earliest.
+    HomeCloud,
+}
+
+/// The order in which a cloud's best-effort tasks that are ready (predecessors finished,
+/// dataset there) start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum QueueOrder {
+    /// In the order they were assigned to the cloud (DCLS and DCMMS place a whole application
+    /// at its arrival), skipping tasks not yet ready: a task assigned earlier that becomes ready
+    /// goes ahead of every later-assigned task still waiting. The cloud keeps the execution
+    /// order its planning profile promised (Sec. 3.1.4, Fig. 6).
+    #[default]
+    Assigned,
+    /// First come, first served in the order they became ready: each joins its cloud's lease
+    /// queue when ready, behind every task that became ready before it.
+    Ready,
+}
+
+/// The instant from which a finished task's `delta_tau = actual finish - ERAT` (E6) is
+/// measured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FeedbackFrom {
+    /// Its planned ERAT, which N13 builds from its predecessors' planned finishes (E6 as
+    /// printed): a task whose predecessors finished late counts their lateness against its own
+    /// cloud.
+    #[default]
+    Erat,
+    /// The later of its planned ERAT and the instant it reached its cloud (predecessors
+    /// finished, dataset there): the cloud is charged with its own delays only, not with its
+    /// predecessors' lateness on other clouds.
+    Ready,
+}
+
 /// The local mapping of leases onto servers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MappingKind {
     /// Algorithms 4-5 (SPEC-NOTES N14).
     EnergyAware,
-    /// Servers in index order.
+    /// Servers in index order, VM by VM (a task may be split over servers).
     FirstFit,
+    /// Each task whole on the first server with room for it; split VM by VM only when none
+    /// has.
+    FirstFitTask,
     /// Each VM on the server with the most free VMs.
     WorstFit,
 }
@@ -332,7 +391,10 @@ mod tests {
             seed: 1,
             replications: 2,
             scheduler: SchedulerKind::Dcmms,
+            fcfs: FcfsCloud::HomeCloud,
+            queue: QueueOrder::Ready,
             alpha: 0.8,
+            feedback_from: FeedbackFrom::Ready,
             mapping: MappingKind::EnergyAware,
             preemption: PreemptionKind::Mlip,
             ar_share: 0.2,
@@ -361,6 +423,28 @@ mod tests {
         let s = example();
         let text = to_toml(&s);
         assert_eq!(parse(&text, "x.toml").unwrap(), s);
+    }
+
+    #[test]
+    fn omitted_readings_default_to_n15s_fcfs_the_assigned_queue_and_e6s_erat() {
+        let text = to_toml(&example())
+            .lines()
+            .filter(|l| {
+                !["fcfs =", "queue =", "feedback_from ="]
+                    .iter()
+                    .any(|k| l.starts_with(k))
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        let s = parse(&text, "x.toml").unwrap();
+        assert_eq!(
+            (s.fcfs, s.queue, s.feedback_from),
+            (
+                FcfsCloud::EarliestStart,
+                QueueOrder::Assigned,
+                FeedbackFrom::Erat
+            )
+        );
     }
 
     #[test]

@@ -5,7 +5,9 @@
 //! # Outputs
 //! - standard output: applications and tasks (finished, rejected), the mean application
 //!   execution time (all, best effort, reservations), energy, active server-seconds,
-//!   preemptions, lateness against the plan, and each cloud's share of the tasks; or, with
+//!   preemptions, lateness against the plan (and the part of it spent waiting for
+//!   predecessors), the feedback factors at alpha 1 (median, 90th percentile), the share of tasks on part of a
+//!   server, the leases mapped together, and each cloud's share of the tasks; or, with
 //!   `--json`, one JSON object with the same numbers and every replication's metrics;
 //! - `--events FILE.jsonl`: one JSON object per task
 //!   ([`TaskRecord`](super::record::TaskRecord) plus `replication`), in the order the tasks
@@ -71,6 +73,16 @@ pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Resul
         ("active server-seconds", over(&|m| Some(m.active_server_s))),
         ("preemptions", over(&|m| Some(m.preemptions as f64))),
         ("lateness against the plan, s", over(&|m| m.lateness_s)),
+        ("  waiting for predecessors, s", over(&|m| m.ready_late_s)),
+        (
+            "median feedback factor at alpha 1",
+            over(&|m| m.factor_median),
+        ),
+        (
+            "tasks on part of a server, %",
+            over(&|m| Some(m.partial_server_pct)),
+        ),
+        ("leases mapped together", over(&|m| m.batch_mean)),
         ("run end, s", over(&|m| Some(m.end_s))),
     ];
     let clouds = scenario

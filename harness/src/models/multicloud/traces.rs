@@ -11,8 +11,13 @@
 //! [`preferred`] picks the full trace in the directory `QOSGATE_TRACES` names when it is there
 //! (the real reproduction: windows beyond the cut-downs), else the compiled cut-down. The same
 //! window of a trace gives the same jobs from either source.
+//!
+//! [`load`] parses each source once per process and hands every later call the same parsed
+//! trace (a reproduction builds the applications of every replication of every variant from
+//! the same three traces).
 
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use anyhow::{Context, Result};
 
@@ -60,14 +65,33 @@ pub fn preferred(trace: BuiltinTrace) -> TraceSource {
         .map_or(TraceSource::Builtin(trace), TraceSource::File)
 }
 
-/// Reads a trace (strict SWF: the first bad line is an error naming it).
+/// The traces parsed so far in this process, by source.
+static PARSED: Mutex<Vec<(TraceSource, Arc<Trace>)>> = Mutex::new(Vec::new());
+
+/// Reads a trace (strict SWF: the first bad line is an error naming it), parsing each source
+/// once per process.
 ///
-/// Errors: a file that cannot be read, or a line the SWF reader refuses (file and line named).
-pub fn load(source: &TraceSource) -> Result<Trace> {
-    let options = Options::default();
-    match source {
-        TraceSource::Builtin(b) => swf::parse_str(b.text(), &options)
-            .with_context(|| format!("the built-in cut-down of {}", b.file_name())),
-        TraceSource::File(path) => swf::read_path(path, &options),
+/// Errors: a file that cannot be read, or a line the SWF reader refuses (file and line named);
+/// a failed read is not remembered.
+pub fn load(source: &TraceSource) -> Result<Arc<Trace>> {
+    let cached = |parsed: &[(TraceSource, Arc<Trace>)]| {
+        parsed
+            .iter()
+            .find(|(s, _)| s == source)
+            .map(|(_, t)| Arc::clone(t))
+    };
+    if let Some(t) = cached(&PARSED.lock().unwrap_or_else(PoisonError::into_inner)) {
+        return Ok(t);
     }
+    let options = Options::default();
+    let trace = Arc::new(match source {
+        TraceSource::Builtin(b) => swf::parse_str(b.text(), &options)
+            .with_context(|| format!("the built-in cut-down of {}", b.file_name()))?,
+        TraceSource::File(path) => swf::read_path(path, &options)?,
+    });
+    let mut parsed = PARSED.lock().unwrap_or_else(PoisonError::into_inner);
+    Ok(cached(&parsed).unwrap_or_else(|| {
+        parsed.push((source.clone(), Arc::clone(&trace)));
+        trace
+    }))
 }

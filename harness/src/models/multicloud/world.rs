@@ -9,13 +9,19 @@
 //!    ([`qosgate_kernel::listsched::Scheduler`], asking each cloud's planning profile for its
 //!    ERAT, with the origin's feedback factors); FCFS places each task when it becomes ready
 //!    (its predecessors finished), in (application arrival, task) order, on the cloud of
-//!    earliest start. A placement on a cloud the application has not used yet starts its
+//!    earliest start (`fcfs = "earliest_start"`) or on its application's own cloud
+//!    (`"home_cloud"`). A placement on a cloud the application has not used yet starts its
 //!    dataset's transfer there (`dataset_s`): tasks there cannot start before it arrives.
-//! 2. **Submitted** to its cloud's lease manager: an AR application's entry tasks at once, as
-//!    reservations at their planned start; every other task when its predecessors have finished
-//!    and its dataset is there: a best-effort task as a suspendable lease (first come, first
-//!    served), a later task of an AR application as a zero-notice reservation. A lease runs for
-//!    `image_s + ETM`.
+//!    Every placement takes the next number of the run's assignment order.
+//! 2. **Submitted** to its cloud: an AR application's entry tasks at once, as reservations at
+//!    their planned start; every other task when its predecessors have finished and its
+//!    dataset is there: a later task of an AR application as a zero-notice reservation, a
+//!    best-effort task as a suspendable lease. Best-effort leases start first come, first
+//!    served: under `queue = "ready"` each joins its cloud's lease queue when submitted; under
+//!    `"assigned"` it waits in the cloud's list in assignment order, and the first of that list
+//!    joins the lease queue when the queue is empty and the task's VMs are free for its whole
+//!    run (so a task assigned earlier that becomes ready overtakes the later ones still
+//!    waiting, and none overtakes it). A lease runs for `image_s + ETM`.
 //! 3. **Run.** A reservation preempts running best-effort leases (suspended: they store their
 //!    image, `image_s`, and later resume, paying `image_s` again). Leases that start at one
 //!    instant are mapped onto servers together (the energy-aware Algorithm 5, or a baseline;
@@ -49,7 +55,9 @@ use super::apps::{self, App};
 use super::capacity::{CLOUDS, Leases, Racks};
 use super::profile::{Profile, Promise};
 use super::record::{AppRecord, CloudUse, Outcome, Run, TaskRecord};
-use super::scenario::{MappingKind, PreemptionKind, Scenario, SchedulerKind};
+use super::scenario::{
+    FcfsCloud, FeedbackFrom, MappingKind, PreemptionKind, QueueOrder, Scenario, SchedulerKind,
+};
 use crate::des::queue::Queue;
 use crate::des::rng::replication_seed;
 use crate::des::time::{secs, ticks};
@@ -78,6 +86,9 @@ struct Cloud {
     tasks: BTreeMap<LeaseId, (usize, TaskId)>,
     /// Tasks placed here and not yet submitted, by (planned start, application, task).
     promised: BTreeSet<(Ticks, usize, TaskId)>,
+    /// `queue = "assigned"`: best-effort tasks submitted here and not yet given to the lease
+    /// manager, by their place in the assignment order.
+    waiting: BTreeMap<u64, (usize, TaskId)>,
     /// The instant a `Wake` is scheduled for.
     wake: Option<Ticks>,
     /// Integration of the servers' use up to `since`.
@@ -86,6 +97,8 @@ struct Cloud {
     vm_ticks: u128,
     vms_in_use: u64,
     preemptions: u64,
+    batches: u64,
+    batched: u64,
 }
 
 impl Cloud {
@@ -103,6 +116,8 @@ impl Cloud {
 struct TaskState {
     cloud: Option<usize>,
     placed: Option<Ticks>,
+    /// Its place in the run's assignment order.
+    order: u64,
     planned_start: Ticks,
     /// Its run on its cloud: `image_s + ETM`.
     planned_run: Ticks,
@@ -146,6 +161,8 @@ pub struct World<'s> {
     dataset: Ticks,
     /// FCFS: tasks that became ready at this instant.
     ready: Vec<(usize, TaskId)>,
+    /// Placements so far (the next one's place in the assignment order).
+    assigned: u64,
     task_records: Vec<TaskRecord>,
     app_records: Vec<AppRecord>,
     end: Ticks,
@@ -187,12 +204,15 @@ impl<'s> World<'s> {
                 fresh: false,
                 tasks: BTreeMap::new(),
                 promised: BTreeSet::new(),
+                waiting: BTreeMap::new(),
                 wake: None,
                 since: Ticks::ZERO,
                 active_ticks: 0,
                 vm_ticks: 0,
                 vms_in_use: 0,
                 preemptions: 0,
+                batches: 0,
+                batched: 0,
             });
         }
         let state = apps
@@ -224,11 +244,13 @@ impl<'s> World<'s> {
             fit: match s.mapping {
                 MappingKind::EnergyAware => Fit::EnergyAware,
                 MappingKind::FirstFit => Fit::FirstFit,
+                MappingKind::FirstFitTask => Fit::FirstFitTask,
                 MappingKind::WorstFit => Fit::WorstFit,
             },
             image,
             dataset: ticks(s.dataset_s),
             ready: Vec::new(),
+            assigned: 0,
             task_records: Vec::new(),
             app_records: Vec::new(),
             end: Ticks::ZERO,
@@ -257,6 +279,7 @@ impl<'s> World<'s> {
                 Event::Dataset(a, c) => self.submit_ready(now, a, |t| t.cloud == Some(c))?,
             }
             self.dispatch(now)?;
+            self.feed(now)?;
             self.arm();
         }
         let open = self.state.iter().filter(|a| !a.ended).count();
@@ -275,6 +298,8 @@ impl<'s> World<'s> {
                     active_server_s: c.active_ticks as f64 / 1e6,
                     vm_s: c.vm_ticks as f64 / 1e6,
                     preemptions: c.preemptions,
+                    batches: c.batches,
+                    batched: c.batched,
                 }
             })
             .collect();
@@ -311,11 +336,12 @@ impl<'s> World<'s> {
         }
     }
 
-    /// Rebuilds the planning profile of every cloud that changed since it was built.
-    fn refresh(&mut self, now: Ticks) -> Result<()> {
+    /// Rebuilds the planning profile of every cloud `asked` selects that changed since it was
+    /// built (a cloud no one asks keeps its stale profile until someone does).
+    fn refresh(&mut self, now: Ticks, asked: impl Fn(usize) -> bool) -> Result<()> {
         let resume = self.image;
         for c in 0..self.clouds.len() {
-            if self.clouds[c].fresh {
+            if self.clouds[c].fresh || !asked(c) {
                 continue;
             }
             let promises: Vec<Promise> = self.clouds[c]
@@ -328,10 +354,26 @@ impl<'s> World<'s> {
                     run: self.state[a].tasks[usize::from(v)].planned_run,
                 })
                 .collect();
+            let waiting: Vec<(u32, Ticks)> = self.clouds[c]
+                .waiting
+                .values()
+                .map(|&(a, v)| {
+                    (
+                        self.apps[a].tasks[usize::from(v)].width,
+                        self.state[a].tasks[usize::from(v)].planned_run,
+                    )
+                })
+                .collect();
             let cloud = &mut self.clouds[c];
             cloud
                 .profile
-                .rebuild(now, &cloud.leases, resume, promises.into_iter())
+                .rebuild(
+                    now,
+                    &cloud.leases,
+                    resume,
+                    waiting.into_iter(),
+                    promises.into_iter(),
+                )
                 .with_context(|| format!("cloud {}", cloud.name))?;
             cloud.fresh = true;
         }
@@ -340,7 +382,7 @@ impl<'s> World<'s> {
 
     /// DCLS / DCMMS: places every task of application `a` at its arrival.
     fn place_app(&mut self, now: Ticks, a: usize, rule: Rule) -> Result<()> {
-        self.refresh(now)?;
+        self.refresh(now, |_| true)?;
         let app = &self.apps[a];
         let mut etm = Etm::<CLOUDS>::new();
         for (v, t) in app.tasks.iter().enumerate() {
@@ -375,6 +417,14 @@ impl<'s> World<'s> {
             Ok(decisions) => {
                 self.start_transfers(a, dataset);
                 for d in decisions {
+                    // A refused entry reservation rejects the application: place no more,
+                    // and drop the holds of the decisions left from the profiles.
+                    if self.state[a].ended {
+                        for cloud in &mut self.clouds {
+                            cloud.fresh = false;
+                        }
+                        break;
+                    }
                     self.assign(now, a, d.task, d.cloud, d.start)?;
                 }
                 Ok(())
@@ -402,7 +452,8 @@ impl<'s> World<'s> {
     }
 
     /// FCFS: places the tasks that became ready, in (arrival, application, task) order, each on
-    /// the cloud where it can start earliest.
+    /// the cloud where it can start earliest (`fcfs = "earliest_start"`) or on its own
+    /// (`"home_cloud"`).
     fn dispatch(&mut self, now: Ticks) -> Result<()> {
         if self.ready.is_empty() {
             return Ok(());
@@ -410,7 +461,14 @@ impl<'s> World<'s> {
         let mut ready = std::mem::take(&mut self.ready);
         ready.sort_unstable();
         ready.dedup();
-        self.refresh(now)?;
+        let mut asked = [false; CLOUDS];
+        for &(a, v) in &ready {
+            match self.home(a, v) {
+                Some(h) => asked[h] = true,
+                None => asked = [true; CLOUDS],
+            }
+        }
+        self.refresh(now, |c| asked[c])?;
         for (a, v) in ready {
             if self.state[a].ended {
                 continue;
@@ -419,11 +477,15 @@ impl<'s> World<'s> {
             let spec = &app.tasks[usize::from(v)];
             let reservation = app.reserve_at.is_some();
             let entry_at = app.reserve_at.filter(|_| app.dag.preds(v).is_empty());
+            let home = self.home(a, v);
             let mut best: Option<(Ticks, usize, Ticks)> = None;
             for (c, run) in spec.run.iter().enumerate() {
                 let Some(run) = run.map(|r| r.saturating_add(self.image)) else {
                     continue;
                 };
+                if home.is_some_and(|h| h != c) {
+                    continue;
+                }
                 let data = self.state[a].dataset[c].unwrap_or(now.saturating_add(self.dataset));
                 let from = now.max(data).max(entry_at.unwrap_or(now));
                 if let Some(start) = self.clouds[c]
@@ -452,6 +514,16 @@ impl<'s> World<'s> {
         Ok(())
     }
 
+    /// FCFS on home clouds: task `v` of `a`'s own cloud, if it can run the task.
+    fn home(&self, a: usize, v: TaskId) -> Option<usize> {
+        let app = &self.apps[a];
+        let runs_at_home = app.tasks[usize::from(v)]
+            .run
+            .get(app.origin)
+            .is_some_and(Option::is_some);
+        (self.s.fcfs == FcfsCloud::HomeCloud && runs_at_home).then_some(app.origin)
+    }
+
     /// Task `v` of `a` is placed on cloud `c` from `start`: submitted now if it can be,
     /// promised otherwise.
     fn assign(&mut self, now: Ticks, a: usize, v: TaskId, c: usize, start: Ticks) -> Result<()> {
@@ -460,6 +532,8 @@ impl<'s> World<'s> {
         let t = &mut self.state[a].tasks[usize::from(v)];
         t.cloud = Some(c);
         t.placed = Some(now);
+        t.order = self.assigned;
+        self.assigned += 1;
         t.planned_start = start;
         t.planned_run = run.saturating_add(self.image);
         let entry_reservation =
@@ -473,11 +547,12 @@ impl<'s> World<'s> {
         }
     }
 
-    /// Whether task `v` of `a` (placed) has its predecessors finished and its dataset there.
+    /// Whether task `v` of `a` (placed, not yet submitted) has its predecessors finished and
+    /// its dataset there.
     fn can_submit(&self, now: Ticks, a: usize, v: TaskId) -> bool {
         let st = &self.state[a];
         let t = &st.tasks[usize::from(v)];
-        t.lease.is_none()
+        t.submitted.is_none()
             && !t.ended
             && t.cloud
                 .and_then(|c| st.dataset[c])
@@ -503,8 +578,53 @@ impl<'s> World<'s> {
         Ok(())
     }
 
-    /// Hands task `v` of `a` to its cloud's lease manager.
+    /// Hands task `v` of `a` to its cloud: to its lease manager, or (a best-effort task under
+    /// `queue = "assigned"`) to its list of waiting tasks.
     fn submit(&mut self, now: Ticks, a: usize, v: TaskId) -> Result<()> {
+        let t = &mut self.state[a].tasks[usize::from(v)];
+        let c = t
+            .cloud
+            .ok_or_else(|| anyhow!("submitting an unplaced task"))?;
+        t.submitted = Some(now);
+        let (planned_start, order) = (t.planned_start, t.order);
+        let cloud = &mut self.clouds[c];
+        cloud.promised.remove(&(planned_start, a, v));
+        cloud.fresh = false;
+        if self.s.queue == QueueOrder::Assigned && self.apps[a].reserve_at.is_none() {
+            cloud.waiting.insert(order, (a, v));
+            return Ok(());
+        }
+        self.lease(now, a, v)
+    }
+
+    /// `queue = "assigned"`: gives each cloud's first waiting tasks to its lease manager while
+    /// its lease queue is empty and the first one's VMs are free for its whole run (it then
+    /// starts at once).
+    fn feed(&mut self, now: Ticks) -> Result<()> {
+        for c in 0..self.clouds.len() {
+            while let Some((&order, &(a, v))) = self.clouds[c].waiting.first_key_value() {
+                let cloud = &self.clouds[c];
+                let queued = cloud
+                    .leases
+                    .leases()
+                    .iter()
+                    .any(|l| matches!(l.state(), State::Queued | State::Suspended));
+                let t = &self.state[a].tasks[usize::from(v)];
+                let width = self.apps[a].tasks[usize::from(v)].width;
+                let end = now.saturating_add(t.planned_run);
+                let free = cloud.leases.table().min_free(now, end);
+                if queued || free.map_or(true, |f| f < i64::from(width)) {
+                    break;
+                }
+                self.clouds[c].waiting.remove(&order);
+                self.lease(now, a, v)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Gives task `v` of `a` (submitted) to its cloud's lease manager.
+    fn lease(&mut self, now: Ticks, a: usize, v: TaskId) -> Result<()> {
         let app = &self.apps[a];
         let t = &self.state[a].tasks[usize::from(v)];
         let c = t
@@ -525,9 +645,7 @@ impl<'s> World<'s> {
             work: t.planned_run,
             kind,
         };
-        let planned_start = t.planned_start;
         let cloud = &mut self.clouds[c];
-        cloud.promised.remove(&(planned_start, a, v));
         cloud.fresh = false;
         let mut events = Vec::new();
         let id = cloud
@@ -541,9 +659,7 @@ impl<'s> World<'s> {
                 )
             })?;
         cloud.tasks.insert(id, (a, v));
-        let t = &mut self.state[a].tasks[usize::from(v)];
-        t.lease = Some(id);
-        t.submitted = Some(now);
+        self.state[a].tasks[usize::from(v)].lease = Some(id);
         self.process(now, c, events)
     }
 
@@ -655,6 +771,8 @@ impl<'s> World<'s> {
             let demands: Vec<u32> = batch.iter().map(|s| s.vms).collect();
             let mut parts: Vec<Part> = Vec::new();
             let cloud = &mut self.clouds[c];
+            cloud.batches += 1;
+            cloud.batched += batch.len() as u64;
             let placed = if reservations && !victims.is_empty() {
                 let v = std::mem::take(victims);
                 for p in &v {
@@ -693,8 +811,12 @@ impl<'s> World<'s> {
             .cloud
             .ok_or_else(|| anyhow!("a task finished on no cloud"))?;
         if self.s.scheduler != SchedulerKind::Fcfs {
+            let from = match (self.s.feedback_from, t.submitted) {
+                (FeedbackFrom::Ready, Some(ready)) => t.planned_start.max(ready),
+                _ => t.planned_start,
+            };
             self.feedback
-                .complete(origin, c, t.planned_start, at, t.planned_run)
+                .complete(origin, c, from, at, t.planned_run)
                 .map_err(|e| anyhow!("feedback: {e}"))?;
         }
         self.state[a].finished.insert(v);
@@ -740,7 +862,11 @@ impl<'s> World<'s> {
             let t = &self.state[a].tasks[usize::from(v)];
             if let Some(c) = t.cloud {
                 let key = (t.planned_start, a, v);
+                let order = t.order;
                 self.clouds[c].promised.remove(&key);
+                if self.clouds[c].waiting.get(&order) == Some(&(a, v)) {
+                    self.clouds[c].waiting.remove(&order);
+                }
                 self.clouds[c].fresh = false;
             }
             self.end_task(now, a, v, Outcome::Rejected, Some(reason.clone()));
@@ -763,6 +889,7 @@ impl<'s> World<'s> {
             width: app.tasks[usize::from(v)].width,
             cloud: t.cloud,
             placed: s(t.placed),
+            assigned: t.placed.map(|_| t.order),
             planned_start: t.placed.map(|_| secs(t.planned_start)),
             planned_finish: t
                 .placed
