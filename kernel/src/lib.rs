@@ -57,6 +57,7 @@ pub mod error;
 pub mod fairq;
 pub mod footprint;
 mod heap;
+mod jobqueue;
 pub mod lease;
 pub mod meta;
 mod pool;
