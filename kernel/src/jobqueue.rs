@@ -45,7 +45,8 @@
 //! `O(log Q)` front tests when the fronts are exact; near the end of the array a node whose
 //! right child does not exist yet reads down that child's left spine (`O(log² Q)` at worst).
 //! `size_of::<JobQueue<Q>>()` is `(56 + 64) Q` bytes (a slot is a [`Waiting`] and a flag, a node
-//! [`STAIRS`] points of two `u32`) plus four words.
+//! [`STAIRS`] points of two `u32`) plus five words (the two lengths, `live`, `front` and
+//! `checked`).
 
 use core::iter::FusedIterator;
 
@@ -761,6 +762,8 @@ impl FusedIterator for WaitingIter<'_> {}
 
 #[cfg(test)]
 mod tests {
+    extern crate std;
+
     use super::*;
     use crate::units::Nodes;
 
@@ -848,6 +851,75 @@ mod tests {
                 }
                 if h <= 2 {
                     assert_eq!(front, brute_front(&q, lo, hi), "node {j} in round {round}");
+                }
+            }
+        }
+    }
+
+    /// A queue operation of the property test: add a job (its submit time, nodes and estimate),
+    /// or remove the `k`-th waiting job (modulo the count).
+    #[derive(Clone, Debug)]
+    enum Op {
+        Add(u64, Nodes, u64),
+        Remove(usize),
+    }
+
+    fn op() -> impl proptest::strategy::Strategy<Value = Op> {
+        use proptest::prelude::*;
+        prop_oneof![
+            3 => (0u64..40, 1u32..=16, 1u64..=40).prop_map(|(s, n, e)| Op::Add(s, n, e)),
+            2 => (0usize..64).prop_map(Op::Remove),
+        ]
+    }
+
+    proptest::proptest! {
+        /// Against a plain sorted list: after any sequence of additions (in and out of submit
+        /// order, so that some go between waiting jobs and compact the array) and removals from
+        /// anywhere, the queue holds the model's jobs in `(submit, id)` order, a full queue hands
+        /// the job back, and every EASY search from every position finds the model's first
+        /// admitted job.
+        #[test]
+        fn the_queue_agrees_with_a_sorted_list(
+            ops in proptest::collection::vec(op(), 1..120),
+            fits in proptest::collection::vec((0i64..18, 0i64..18, 0u64..45), 1..6),
+        ) {
+            let mut q = JobQueue::<24>::new();
+            let mut model: std::vec::Vec<Waiting> = std::vec::Vec::new();
+            for (id, op) in ops.into_iter().enumerate() {
+                match op {
+                    Op::Add(submit, nodes, estimate) => {
+                        let w = waiting(id as JobId, submit, nodes, estimate);
+                        let got = q.insert(w);
+                        if model.len() == 24 {
+                            proptest::prop_assert_eq!(got, Err(w));
+                        } else {
+                            proptest::prop_assert!(got.is_ok());
+                            let at = model.partition_point(|m| {
+                                (m.job.submit, m.job.id) <= (Ticks::new(submit), id as JobId)
+                            });
+                            model.insert(at, w);
+                        }
+                    }
+                    Op::Remove(k) if !model.is_empty() => {
+                        let k = k % model.len();
+                        let p = q.positions().nth(k).map(|(p, _)| p).unwrap();
+                        proptest::prop_assert_eq!(q.remove(p), Some(model.remove(k)));
+                    }
+                    Op::Remove(_) => {}
+                }
+                let held: std::vec::Vec<Waiting> = q.view().iter().copied().collect();
+                proptest::prop_assert_eq!(&held, &model);
+                let positions: std::vec::Vec<(usize, Waiting)> =
+                    q.positions().map(|(p, w)| (p, *w)).collect();
+                for from in 0..=q.end() {
+                    for &(free, within, window) in &fits {
+                        let fit = Fit::new(free, within, Ticks::new(window));
+                        let want = positions
+                            .iter()
+                            .find(|(p, w)| *p >= from && fit.admits(&w.job))
+                            .map(|(p, _)| *p);
+                        proptest::prop_assert_eq!(q.next_fit(from, &fit), want, "from {}", from);
+                    }
                 }
             }
         }
