@@ -259,18 +259,25 @@ fn thin(all: &mut [Point; 2 * STAIRS], mut len: usize) {
             p.length = next.length;
             *pl = l;
         }
-        for v in [&mut widths[..], &mut lengths[..]] {
-            if let Some(tail) = v.get_mut(i + 1..len) {
-                tail.rotate_left(1);
-            }
-        }
-        if let Some(tail) = all.get_mut(i + 1..len) {
-            tail.rotate_left(1);
-            if let Some(last) = tail.last_mut() {
-                *last = NO_POINT;
-            }
-        }
+        close_gap(&mut widths, i + 1, len, 0);
+        close_gap(&mut lengths, i + 1, len, 0);
+        close_gap(all, i + 1, len, NO_POINT);
         len -= 1;
+    }
+}
+
+/// Removes `v[at]` from the first `len` items, moving the ones behind it forward and leaving
+/// `fill` at `len - 1` (no panic path, unlike `rotate_left`).
+fn close_gap<T: Copy>(v: &mut [T], at: usize, len: usize, fill: T) {
+    for k in at..len {
+        let next = v
+            .get(k + 1)
+            .copied()
+            .filter(|_| k + 1 < len)
+            .unwrap_or(fill);
+        if let Some(x) = v.get_mut(k) {
+            *x = next;
+        }
     }
 }
 
