@@ -186,7 +186,8 @@ pub fn replay(
 /// rarely compacts), and the replay starts again with the next capacity when one does not: a
 /// trace that never has more than a few hundred jobs in the system replays on a scheduler of
 /// about 100 KiB, whatever `queue` allows. The replay is deterministic, so a restart changes
-/// nothing but the time it takes.
+/// nothing but the time it takes. A long trace starts on a tier that holds at least one job in
+/// 10,000 of its own, since a restart late in it would repeat most of it.
 ///
 /// Errors: `queue` out of range, and those of [`replay`].
 pub fn replay_limited(
@@ -213,7 +214,9 @@ pub fn replay_limited(
             )
         };
     }
-    let mut needed = 0;
+    // A restart late in a long trace repeats most of it: long traces start on a tier that
+    // holds one job in JOBS_PER_HELD of theirs.
+    let mut needed = (jobs.len() / JOBS_PER_HELD).min(queue);
     for tier in TIERS {
         if tier / 2 < needed && tier != TIER_6 {
             continue;
@@ -238,6 +241,9 @@ pub fn replay_limited(
     // The last tier holds MAX_QUEUE jobs twice over: never outgrown.
     Err(Outgrown { projected: needed }.into())
 }
+
+/// [`replay_limited`] starts on a tier that holds at least one job in this many of the trace's.
+const JOBS_PER_HELD: usize = 10_000;
 
 const TIER_0: usize = 1 << 9;
 const TIER_1: usize = 1 << 11;
