@@ -108,8 +108,9 @@ fn check(s: &Sched, c: &Counts, placed: bool) {
     }
     assert!(
         s.waiting()
-            .windows(2)
-            .all(|p| (p[0].job.submit, p[0].job.id) <= (p[1].job.submit, p[1].job.id))
+            .iter()
+            .zip(s.waiting().iter().skip(1))
+            .all(|(a, b)| (a.job.submit, a.job.id) <= (b.job.submit, b.job.id))
     );
 }
 

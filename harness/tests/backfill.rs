@@ -494,3 +494,34 @@ fn a_full_queue_names_the_job_and_its_capacity() {
     let big = replay::replay_limited(&jobs, Policy::Easy, 4, &[], replay::MAX_QUEUE).unwrap();
     assert_eq!(big.records, done.records);
 }
+
+/// Issue 19: `replay_limited` builds the smallest capacity tier the replay needs and starts
+/// again on a larger one when the jobs held outgrow half of it. A burst of 1,200 jobs (more than
+/// the first two tiers hold) replays to the same records as the fixed-capacity [`replay::replay`]
+/// under every policy, and a limit between tiers still stops at the job that finds it full.
+#[test]
+fn a_replay_that_outgrows_its_first_tiers_keeps_its_schedule_and_its_limit() {
+    let jobs: Vec<swf::Job> = (1..=1_200u64)
+        .map(|id| swf::Job {
+            id,
+            submit: id / 100,
+            run: 5 + id % 17,
+            estimate: 10 + id % 23,
+            procs: 1 + (id % 7) as u32,
+        })
+        .collect();
+    for which in 0..4 {
+        let policy = policy(which);
+        let tiered = replay::replay_limited(&jobs, policy, 8, &[], replay::MAX_QUEUE).unwrap();
+        let mut held = 0;
+        let fixed = replay::replay_in::<2048, 4098>(&jobs, policy, 8, &[], |i| {
+            held = held.max(i.scheduler.waiting().len() + i.scheduler.running_len());
+        })
+        .unwrap();
+        assert!(held > replay::TIERS[1] / 2, "{held} jobs held: no restart");
+        assert_eq!(tiered.records, fixed.records, "{policy:?}");
+    }
+    let e = replay::replay_limited(&jobs, Policy::Easy, 8, &[], 1_100).unwrap_err();
+    let full = e.downcast_ref::<replay::QueueFull>().expect("a QueueFull");
+    assert_eq!(full.capacity, 1_100);
+}

@@ -73,28 +73,36 @@
 //! (all running until further notice, their past forgotten) has at most `2 J + 2` breakpoints.
 //!
 //! # Cost and memory
-//! `Q` waiting jobs, `B` breakpoints. `submit` is `O(Q + B)` (sorted insertion, and one
-//! earliest-fit and reservation for conservative); `complete`, `interrupt` and `node_up` are
-//! `O(B)`; `schedule` is `O(Q · B)` in the worst case (one fit check per waiting job, or one
-//! re-placement), `O(Q + B)` when nothing fits (a job wider than the free nodes now is skipped
-//! without a table scan). FCFS and EASY passes are incremental: until a node is freed (a
-//! completion, interruption, cancellation, failure or repair), a job that could not start still
-//! cannot, since the profile from `now` on only fills up as time passes; such a pass checks only
-//! the jobs that arrived since the last one. `node_down` re-places every reservation, `O(Q · B)`; `cancel` is
-//! `O(Q + B)`. Any call that moves the clock also forgets the past (`O(B)`) and, under
-//! conservative and selective, checks every reservation for a missed start (`O(Q)`).
-//! Memory: `size_of::<Backfill<Q, B>>()` is `48 Q` (waiting jobs) `+ 56 Q` (running slots)
-//! `+ 4 Q` (vacant slots) `+ 16 B` (the table) plus about 100 bytes on a 64-bit target, so
-//! `140 Q + 144` bytes with the smallest table, `B = 2 Q + 2`: 9,104 bytes for `Q = 64`
+//! `Q` waiting jobs, `B` breakpoints. The waiting jobs are a job queue (module `jobqueue`): at
+//! stable positions, with a search index for EASY. `submit` appends in `O(log Q)` (plus an
+//! `O(Q)` compaction at most once per `QUEUE - Q` appends; a job that sorts between waiting jobs
+//! costs `O(Q)`) and conservative places it, `O(B)`; `complete`, `interrupt` and `node_up` are
+//! `O(B)`. FCFS and EASY passes are incremental: until a node is freed (a completion,
+//! interruption, cancellation, failure or repair), a job that could not start still cannot,
+//! since the profile from `now` on only fills up as time passes; such a pass checks only the
+//! jobs that arrived since the last one. An EASY pass computes the head's shadow time and extra
+//! nodes once (`O(B)`), then decides each job in `O(1)` from them and asks the index for the
+//! next job that may fit (`O(log Q)` when its fronts are exact), so a pass that starts `s` jobs
+//! costs `O(B + (s + 1) log Q)`, however long the queue. Conservative and selective passes
+//! after a freeing look for an earlier start of each reserved job only up to its reservation
+//! (`O(log B + k)`, `k` the breakpoints before it), `O(Q · B)` at worst. `node_down` re-places
+//! every reservation, `O(Q · B)`; `cancel` is `O(Q + B)`. Any call that moves the clock also
+//! forgets the past (`O(B)`) and, under conservative and selective, checks every reservation for
+//! a missed start (`O(Q)`).
+//! Memory: `size_of::<Backfill<Q, B>>()` is `120 Q` (waiting jobs: 56 B a slot and 64 B of
+//! index) `+ 56 Q` (running slots) `+ 4 Q` (vacant slots) `+ 16 B` (the table) plus about 130
+//! bytes on a 64-bit target, so `212 Q + 168` bytes with the smallest table, `B = 2 Q + 2`:
+//! 13,736 bytes for `Q = 64` (13,712 on 32-bit Arm)
 //! ([`footprint`](crate::footprint) lists it).
 
 use fixed::types::U16F16;
 use heapless::Vec;
 
 use crate::error::{Error, Param, Refused};
+use crate::jobqueue::{Fit, JobQueue};
+pub use crate::jobqueue::{WaitingIter, WaitingJobs};
 use crate::slots::SlotTable;
 use crate::units::{Nodes, Ticks};
-use crate::vecops;
 
 /// A job's identifier, the caller's (e.g. the SWF job number). Ties in submit time go by id.
 pub type JobId = u64;
@@ -225,18 +233,15 @@ pub struct Backfill<const QUEUE: usize, const BREAKPOINTS: usize> {
     policy: Policy,
     now: Ticks,
     table: SlotTable<BREAKPOINTS>,
-    /// Waiting jobs in `(submit, id)` order.
-    queue: Vec<Waiting, QUEUE>,
+    /// Waiting jobs in `(submit, id)` order, at stable positions; its checked position is the
+    /// first one not checked by the last FCFS or EASY pass (see `schedule`).
+    queue: JobQueue<QUEUE>,
     /// Running jobs by slot; `None` marks a vacant slot, listed in `vacant`.
     running: Vec<Option<Running>, QUEUE>,
     vacant: Vec<u32, QUEUE>,
     /// Nodes freed (a completion, an interruption, a cancellation, a failure or a repair)
     /// since the last pass: reservations are placed again and every waiting job is checked.
     freed: bool,
-    /// FCFS and EASY: the first `checked` waiting jobs could not start at the last pass. Until
-    /// something frees nodes they still cannot (the profile only fills up as time passes), so
-    /// the next pass checks only the jobs behind them.
-    checked: usize,
     accounts: Accounts,
 }
 
@@ -258,11 +263,10 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
             policy,
             now: Ticks::ZERO,
             table: SlotTable::new(nodes)?,
-            queue: Vec::new(),
+            queue: JobQueue::new(),
             running: Vec::new(),
             vacant: Vec::new(),
             freed: false,
-            checked: 0,
             accounts: Accounts::default(),
         })
     }
@@ -283,8 +287,8 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
     }
 
     /// The waiting jobs, in queue order.
-    pub fn waiting(&self) -> &[Waiting] {
-        &self.queue
+    pub fn waiting(&self) -> WaitingJobs<'_> {
+        self.queue.view()
     }
 
     /// The running jobs with their handles, in no particular order.
@@ -305,6 +309,11 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
         self.accounts
     }
 
+    /// The position after `p` of the next waiting job, from `p` itself (`None` past the last).
+    fn live_from(&self, p: usize) -> Option<usize> {
+        (p..self.queue.end()).find(|&p| self.queue.get(p).is_some())
+    }
+
     /// Moves the clock to `now` and forgets the profile's past. A reservation that should have
     /// started before `now` (the caller skipped [`schedule`](Self::schedule) at its instant) is
     /// taken back; conservative places it again at once (in queue order), selective when the
@@ -317,22 +326,41 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
             return Ok(());
         }
         let missed = |w: &Waiting| w.reservation.is_some_and(|s| s < now);
-        let any_missed = self.reserves() && self.queue.iter().any(missed);
+        let any_missed = self.reserves() && self.queue.view().iter().any(missed);
         if any_missed {
-            for w in self.queue.iter_mut().filter(|w| missed(w)) {
-                unreserve(&mut self.table, w);
-                w.reservation = None;
+            let mut p = self.queue.head();
+            while let Some(at) = p.and_then(|p| self.live_from(p)) {
+                if let Some(&w) = self.queue.get(at).filter(|w| missed(w)) {
+                    unreserve(&mut self.table, &w);
+                    if let Some(r) = self.queue.reservation_mut(at) {
+                        *r = None;
+                    }
+                }
+                p = Some(at + 1);
             }
             self.freed = true;
         }
         self.now = now;
         self.table.forget_before(now);
         if any_missed && self.policy == Policy::Conservative {
-            for w in self.queue.iter_mut().filter(|w| w.reservation.is_none()) {
-                w.reservation = place(&mut self.table, now, w.job);
-            }
+            self.place_all(|w| w.reservation.is_none());
         }
         Ok(())
+    }
+
+    /// Places every waiting job that `which` selects at its earliest start, in queue order (its
+    /// reservation, if it names one, must already be out of the table).
+    fn place_all(&mut self, which: impl Fn(&Waiting) -> bool) {
+        let mut p = self.queue.head();
+        while let Some(at) = p.and_then(|p| self.live_from(p)) {
+            if let Some(&w) = self.queue.get(at).filter(|w| which(w)) {
+                let placed = place(&mut self.table, self.now, w.job);
+                if let Some(r) = self.queue.reservation_mut(at) {
+                    *r = placed;
+                }
+            }
+            p = Some(at + 1);
+        }
     }
 
     /// Whether waiting jobs hold reservations under this policy.
@@ -374,30 +402,51 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
 
     /// Inserts a waiting job at its place in `(submit, id)` order (after equal keys).
     fn enqueue(&mut self, waiting: Waiting) {
-        let key = (waiting.job.submit, waiting.job.id);
-        let at = self
-            .queue
-            .partition_point(|w| (w.job.submit, w.job.id) <= key);
-        self.checked = self.checked.min(at);
-        // Cannot fail: QUEUE bounds waiting + running, and every caller checked or kept that;
-        // `at` is at most the length (a `partition_point`).
-        let _ = vecops::insert(&mut self.queue, at, waiting);
+        // Cannot fail: QUEUE bounds waiting + running, and every caller checked or kept that.
+        if let Ok(at) = self.queue.insert(waiting) {
+            self.queue.set_checked(self.queue.checked().min(at));
+        }
     }
 
     /// Step 2: if nodes were freed since the last pass, every reserved waiting job (and, under
     /// conservative, every unplaced one) is taken out and put back at its earliest start. A job
     /// never moves later: its old place is free when it is taken out, since every job before it
-    /// was placed with it in the table.
+    /// was placed with it in the table and nothing is overcommitted. So only an earlier start is
+    /// looked for, and only up to its reservation ([`SlotTable::earlier_start`]); a job that
+    /// finds none keeps its place without being taken out.
     fn replace_if_freed(&mut self) {
         if !self.freed || !self.reserves() {
             return;
         }
         self.freed = false;
         let conservative = self.policy == Policy::Conservative;
-        for w in self.queue.iter_mut() {
-            if w.reservation.is_some() || conservative {
-                unreserve(&mut self.table, w);
-                w.reservation = place(&mut self.table, self.now, w.job);
+        let now = self.now;
+        let mut p = self.queue.head();
+        while let Some(at) = p.and_then(|p| self.live_from(p)) {
+            p = Some(at + 1);
+            let Some(&w) = self.queue.get(at) else {
+                continue;
+            };
+            let job = w.job;
+            let moved = match w.reservation {
+                Some(held) => {
+                    let Some(start) = self.table.earlier_start(now, job.nodes, job.estimate, held)
+                    else {
+                        continue;
+                    };
+                    unreserve(&mut self.table, &w);
+                    // Cannot fail: the interval is free (its part from `held` on was the job's),
+                    // and the table has room (as in `place`).
+                    self.table
+                        .reserve(start, start.saturating_add(job.estimate), job.nodes)
+                        .ok()
+                        .map(|()| start)
+                }
+                None if conservative => place(&mut self.table, now, job),
+                None => continue,
+            };
+            if let Some(r) = self.queue.reservation_mut(at) {
+                *r = moved;
             }
         }
     }
@@ -411,10 +460,10 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
                 .is_ok_and(|free| free >= i64::from(job.nodes))
     }
 
-    /// Starts the waiting job at queue index `i` at `now`: it holds a reservation starting now,
-    /// or fits now (checked by the caller) and its nodes are reserved here.
-    fn start(&mut self, i: usize) -> Option<Started> {
-        let w = *self.queue.get(i)?;
+    /// Starts the waiting job at queue position `p` at `now`: it holds a reservation starting
+    /// now, or fits now (checked by the caller) and its nodes are reserved here.
+    fn start(&mut self, p: usize) -> Option<Started> {
+        let w = *self.queue.get(p)?;
         let job = w.job;
         let planned_end = self.now.saturating_add(job.estimate);
         if w.reservation.is_none() {
@@ -437,8 +486,8 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
                 u32::try_from(self.running.len() - 1).ok()?
             }
         };
-        // Cannot fail: `i` was read above.
-        vecops::remove(&mut self.queue, i)?;
+        // Cannot fail: `p` was read above.
+        self.queue.remove(p)?;
         self.accounts.starts += 1;
         Some(Started {
             handle: Handle { slot, id: job.id },
@@ -457,10 +506,11 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
     ) -> Result<Pass, Error> {
         self.advance(now)?;
         self.replace_if_freed();
+        // FCFS and EASY check the jobs from this position on (every job if nodes were freed).
         let from = if core::mem::take(&mut self.freed) {
             0
         } else {
-            self.checked
+            self.queue.checked()
         };
         let mut pass = Pass::default();
         let mut go = |s: Option<Started>, pass: &mut Pass| {
@@ -471,83 +521,113 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
         };
         match self.policy {
             Policy::Fcfs | Policy::Easy => {
-                while let Some(head) = self.queue.first().map(|w| w.job).filter(|_| from == 0) {
-                    if !self.fits_now(&head, self.table.free_at(now)) {
+                // The head is checked only if it was not by the last pass. Under FCFS and EASY
+                // the table holds only running jobs (from their starts, at or before now) and
+                // failures (until further notice): the free count never falls after `now`, so a
+                // job fits now iff its nodes are free now.
+                while let Some(h) = self.queue.head().filter(|&h| from <= h) {
+                    let fits = self
+                        .queue
+                        .get(h)
+                        .is_some_and(|w| i64::from(w.job.nodes) <= self.table.free_at(now));
+                    if !fits {
                         break;
                     }
-                    go(self.start(0), &mut pass);
+                    go(self.start(h), &mut pass);
                 }
-                if self.policy == Policy::Easy && self.queue.len() > from.max(1) {
-                    pass.head = self.backfill_behind_head(from, |s| go(Some(s), &mut pass));
+                if self.policy == Policy::Easy
+                    && let Some(h) = self.queue.head()
+                {
+                    let behind = from.max(h + 1);
+                    if self.queue.next_live(behind).is_some() {
+                        pass.head = self.backfill_behind_head(behind, |s| go(Some(s), &mut pass));
+                    }
                 }
-                self.checked = self.queue.len();
+                self.queue.set_checked(self.queue.end());
             }
             Policy::Conservative => {
-                let mut i = 0;
-                while let Some(w) = self.queue.get(i) {
-                    if w.reservation == Some(now) {
-                        go(self.start(i), &mut pass);
-                    } else {
-                        i += 1;
+                let mut p = self.queue.head();
+                while let Some(at) = p.and_then(|p| self.live_from(p)) {
+                    if self
+                        .queue
+                        .get(at)
+                        .is_some_and(|w| w.reservation == Some(now))
+                    {
+                        go(self.start(at), &mut pass);
                     }
+                    p = Some(at + 1);
                 }
             }
             Policy::Selective(threshold) => {
-                for w in self.queue.iter_mut() {
-                    if w.reservation.is_none() && starving(&w.job, now, threshold) {
-                        w.reservation = place(&mut self.table, now, w.job);
-                    }
-                }
-                let mut i = 0;
-                while let Some(w) = self.queue.get(i) {
-                    let now_or_fits = match w.reservation {
+                self.place_all(|w| w.reservation.is_none() && starving(&w.job, now, threshold));
+                let mut p = self.queue.head();
+                while let Some(at) = p.and_then(|p| self.live_from(p)) {
+                    let now_or_fits = self.queue.get(at).is_some_and(|w| match w.reservation {
                         Some(s) => s == now,
                         None => self.fits_now(&w.job, self.table.free_at(now)),
-                    };
+                    });
                     if now_or_fits {
-                        go(self.start(i), &mut pass);
-                    } else {
-                        i += 1;
+                        go(self.start(at), &mut pass);
                     }
+                    p = Some(at + 1);
                 }
             }
         }
         Ok(pass)
     }
 
-    /// EASY, after the head has been started as far as possible: reserves the head at its
-    /// earliest start, starts every later job from queue index `from` on that fits now around it
-    /// (in queue order), takes the reservation back. Returns the head and its reserved start.
+    /// EASY, after the head has been started as far as possible: with the head reserved at its
+    /// earliest start (the *shadow time*), starts in queue order every job from position `from`
+    /// on that fits now around it, and returns the head and its shadow time.
+    ///
+    /// The head is not written into the table. The free count never falls after `now` (see
+    /// `schedule`), so with the head's nodes taken from its shadow time `S` on, a job of `n`
+    /// nodes and estimate `e` fits now iff `n` nodes are free now and either it ends by `S`
+    /// (`e <= S - now`) or `n` is at most the *extra* nodes, those free at `S` beyond the
+    /// head's: two comparisons per job. Starting a job takes its nodes from the free count, and
+    /// from the extra nodes if it runs past `S`. Both only fall during the pass, so a job that
+    /// does not fit never fits later in it: the pass asks the queue's index for the next job
+    /// that may fit, which skips every range of jobs whose fewest nodes and shortest estimate
+    /// already rule them out.
     fn backfill_behind_head(
         &mut self,
         from: usize,
         mut started: impl FnMut(Started),
     ) -> Option<(JobId, Ticks)> {
-        let head = self.queue.first()?.job;
-        let reservation = place(&mut self.table, self.now, head);
-        let mut i = from.max(1);
-        let mut free_now = self.table.free_at(self.now);
-        while free_now > 0 {
-            let Some(job) = self.queue.get(i).map(|w| w.job) else {
+        let head = self.queue.get(self.queue.head()?)?.job;
+        let now = self.now;
+        let shadow = place_at(&self.table, now, head);
+        let mut free = self.table.free_at(now);
+        let (mut extra, window) = match shadow {
+            Some(s) => {
+                if s == now {
+                    free -= i64::from(head.nodes);
+                }
+                let extra = self.table.free_at(s) - i64::from(head.nodes);
+                (extra, s.saturating_sub(now))
+            }
+            // No start for the head (too few nodes up): it protects nothing.
+            None => (i64::MAX, Ticks::MAX),
+        };
+        let mut from = from;
+        while free > 0 {
+            let fit = Fit::new(free, extra, window);
+            let Some(p) = self.queue.next_fit(from, &fit) else {
                 break;
             };
-            if self.fits_now(&job, free_now) {
-                if let Some(s) = self.start(i) {
-                    started(s);
-                }
-                free_now = self.table.free_at(self.now);
-            } else {
-                i += 1;
+            from = p + 1;
+            let Some(job) = self.queue.get(p).map(|w| w.job) else {
+                break;
+            };
+            if let Some(s) = self.start(p) {
+                started(s);
+            }
+            free -= i64::from(job.nodes);
+            if job.estimate > window {
+                extra -= i64::from(job.nodes);
             }
         }
-        unreserve(
-            &mut self.table,
-            &Waiting {
-                job: head,
-                reservation,
-            },
-        );
-        reservation.map(|s| (head.id, s))
+        shadow.map(|s| (head.id, s))
     }
 
     /// The running job `handle`, if it names one.
@@ -632,17 +712,13 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
         if now < self.now {
             return Err(Error::TimeWentBackwards);
         }
-        if !self.queue.iter().any(|w| w.job.id == id) {
+        if self.queue.find(id).is_none() {
             return Err(Error::Unknown);
         }
         self.advance(now)?;
         // Found again after `advance`, which may have changed reservations but not the queue.
-        let i = self
-            .queue
-            .iter()
-            .position(|w| w.job.id == id)
-            .ok_or(Error::Unknown)?;
-        let w = vecops::remove(&mut self.queue, i).ok_or(Error::Unknown)?;
+        let p = self.queue.find(id).ok_or(Error::Unknown)?;
+        let w = self.queue.remove(p).ok_or(Error::Unknown)?;
         unreserve(&mut self.table, &w);
         self.freed = true;
         self.accounts.cancelled += 1;
@@ -670,20 +746,16 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
             return Err(Error::NotFree);
         }
         self.advance(now)?;
-        for w in &self.queue {
+        for w in self.queue.view() {
             unreserve(&mut self.table, w);
         }
         // Cannot fail: the nodes are idle from now on (running jobs only end), so no more than
         // the cluster is down; the table has room (as in `place`).
         let _ = self.table.node_down(now, Ticks::MAX, count);
         let conservative = self.policy == Policy::Conservative;
-        for w in self.queue.iter_mut() {
-            if w.reservation.is_some() || conservative {
-                w.reservation = place(&mut self.table, now, w.job);
-            }
-        }
+        self.place_all(|w| w.reservation.is_some() || conservative);
         // EASY: a head that can no longer start (too few nodes up) protects nothing.
-        self.checked = 0;
+        self.queue.set_checked(0);
         Ok(())
     }
 
@@ -709,13 +781,19 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
     }
 }
 
+/// The earliest start of `job` in `table` from `now`, or `None` if it has none (not enough
+/// nodes up until further notice, or no start before the end of time).
+fn place_at<const B: usize>(table: &SlotTable<B>, now: Ticks, job: Job) -> Option<Ticks> {
+    table
+        .earliest_fit(now, job.nodes, job.estimate)
+        .ok()
+        .flatten()
+}
+
 /// Reserves `job` in `table` at its earliest start from `now`, or returns `None` if it has none
 /// (not enough nodes up until further notice).
 fn place<const B: usize>(table: &mut SlotTable<B>, now: Ticks, job: Job) -> Option<Ticks> {
-    let start = table
-        .earliest_fit(now, job.nodes, job.estimate)
-        .ok()
-        .flatten()?;
+    let start = place_at(table, now, job)?;
     // Cannot fail: the interval is free (earliest fit), inside time (checked by earliest_fit),
     // and the table has room for every job (BREAKPOINTS >= 2 QUEUE + 2).
     table

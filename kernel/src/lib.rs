@@ -65,6 +65,7 @@ pub mod error;
 pub mod fairq;
 pub mod footprint;
 mod heap;
+mod jobqueue;
 pub mod lease;
 pub mod listsched;
 pub mod mapping;

@@ -226,6 +226,45 @@ impl<const BREAKPOINTS: usize> SlotTable<BREAKPOINTS> {
         }
     }
 
+    /// Where a job of `nodes` nodes that holds `[held, held + duration)` could start earlier:
+    /// the earliest `s` in `[from, held)` such that at least `nodes` nodes are free at every
+    /// instant of `[s, min(s + duration, held))`, or `None` if there is none. Taking the job out
+    /// and placing it again from `from` gives exactly this start, or `held` if this is `None`,
+    /// provided no instant of `[held, held + duration)` is overcommitted (after the job is taken
+    /// out, its own nodes are free there). `O(log B + k)`, `k` the breakpoints in
+    /// `[from, held)`, without the two table updates of taking the job out and putting it back.
+    pub fn earlier_start(
+        &self,
+        from: Ticks,
+        nodes: Nodes,
+        duration: Ticks,
+        held: Ticks,
+    ) -> Option<Ticks> {
+        let profile = self.profile();
+        if from >= held || nodes > profile.nodes {
+            return None;
+        }
+        let limit = u64::from(profile.nodes - nodes);
+        let fits = |d: Nodes, r: Nodes| u64::from(d) + u64::from(r) <= limit;
+        let ((d0, r0), later) = profile.split(from);
+        let mut candidate = fits(d0, r0).then_some(from);
+        for s in later.iter().take_while(|s| s.at < held) {
+            // The run of fitting steps from the candidate reaches s.at: long enough.
+            if let Some(c) =
+                candidate.filter(|&c| s.at.get().saturating_sub(c.get()) >= duration.get())
+            {
+                return Some(c);
+            }
+            if !fits(s.down, s.reserved) {
+                candidate = None;
+            } else if candidate.is_none() {
+                candidate = Some(s.at);
+            }
+        }
+        // The run from the candidate reaches `held` (or the end of time).
+        candidate
+    }
+
     /// Reserves `nodes` nodes over `[start, end)`.
     ///
     /// Errors (the request handed back, the table unchanged): see the module's list;

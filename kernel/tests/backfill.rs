@@ -48,7 +48,7 @@ fn bad_jobs_and_calls_are_typed_errors_that_change_nothing() {
     let mut started = Vec::new();
     b.schedule(t(10), |s| started.push(s)).unwrap();
     assert_eq!(started.len(), 1);
-    assert_eq!(b.waiting()[0].reservation, Some(t(15)));
+    assert_eq!(b.waiting().first().unwrap().reservation, Some(t(15)));
     let h = started[0].handle;
     assert_eq!(b.interrupt(t(15), h), Err(Error::Idle));
     assert_eq!(b.node_down(t(11), 1), Err(Error::NotFree));

@@ -21,12 +21,16 @@
 //! ([`qosgate_kernel::units::TICKS_PER_SECOND`]).
 //!
 //! # Capacity
-//! The scheduler holds at most [`QUEUE`] admitted and unfinished jobs (waiting or running); a
-//! replay that needs more stops with a [`QueueFull`] error naming the job and the instant. It is
-//! about 9 MB and lives on the stack of a replay thread of its own. [`replay_limited`] takes any
-//! capacity up to [`MAX_QUEUE`] (a scheduler of 2^20 jobs, about 147 MB of address space, only
-//! touched as jobs arrive); [`replay_in`] takes other compiled capacities.
+//! The scheduler holds at most a given number of admitted and unfinished jobs (waiting or
+//! running); a replay that needs more stops with a [`QueueFull`] error naming the job and the
+//! instant. [`replay`] and [`replay_in`] build a scheduler of a compiled capacity ([`QUEUE`]
+//! jobs, about 14 MB, or the caller's) and let the observer see it after every instant.
+//! [`replay_limited`], what `qosgate backfill` runs, takes any limit up to [`MAX_QUEUE`] and
+//! builds the smallest of its [`TIERS`] that the replay needs, so that a small trace costs a
+//! small scheduler. Each lives on the stack of a replay thread of its own
+//! ([`run_on_big_stack`]).
 
+use std::borrow::Cow;
 use std::cmp::Reverse;
 use std::collections::{BTreeSet, BinaryHeap, HashMap};
 
@@ -47,8 +51,6 @@ pub const BREAKPOINTS: usize = 2 * QUEUE + 2;
 pub type Scheduler = Backfill<QUEUE, BREAKPOINTS>;
 /// The largest capacity [`replay_limited`] takes.
 pub const MAX_QUEUE: usize = 1 << 20;
-/// Breakpoints of the largest scheduler's slot table.
-const MAX_BREAKPOINTS: usize = 2 * MAX_QUEUE + 2;
 
 /// A job arrived with the scheduler holding `capacity` admitted and unfinished jobs: the replay
 /// needs a larger queue ([`replay_limited`]).
@@ -170,6 +172,14 @@ pub fn replay(
 /// [`replay`] with a queue of `queue` admitted and unfinished jobs (`1 ..=` [`MAX_QUEUE`]): a
 /// job arriving with `queue` jobs waiting or running stops the replay with [`QueueFull`].
 ///
+/// The scheduler is sized to the replay, not to `queue`: it is built with the first capacity of
+/// [`TIERS`] that holds twice the jobs waiting or running at once (so that the kernel's queue
+/// rarely compacts), and the replay starts again with the next capacity when one does not: a
+/// trace that never has more than a few hundred jobs in the system replays on a scheduler of
+/// about 100 KiB, whatever `queue` allows. The replay is deterministic, so a restart changes
+/// nothing but the time it takes. A long trace starts on a tier that holds at least one job in
+/// 10,000 of its own, since a restart late in it would repeat most of it.
+///
 /// Errors: `queue` out of range, and those of [`replay`].
 pub fn replay_limited(
     jobs: &[swf::Job],
@@ -182,12 +192,77 @@ pub fn replay_limited(
         (1..=MAX_QUEUE).contains(&queue),
         "a queue of {queue} jobs: it must hold 1 to {MAX_QUEUE}"
     );
-    if queue <= QUEUE {
-        run_in::<QUEUE, BREAKPOINTS>(jobs, policy, nodes, failures, queue, |_| {})
-    } else {
-        run_in::<MAX_QUEUE, MAX_BREAKPOINTS>(jobs, policy, nodes, failures, queue, |_| {})
+    macro_rules! on_tier {
+        ($tier:expr, $room:expr) => {
+            run_in::<{ $tier }, { 2 * $tier + 2 }>(
+                jobs,
+                policy,
+                nodes,
+                failures,
+                queue,
+                $room,
+                |_| {},
+            )
+        };
+    }
+    // A restart late in a long trace repeats most of it: long traces start on a tier that
+    // holds one job in JOBS_PER_HELD of theirs.
+    let mut needed = (jobs.len() / JOBS_PER_HELD).min(queue);
+    for tier in TIERS {
+        if tier / 2 < needed && tier != TIER_6 {
+            continue;
+        }
+        // A tier that holds `queue` jobs twice over is the last one needed.
+        let room = (tier / 2 < queue).then_some(tier / 2);
+        let outcome = match tier {
+            TIER_0 => on_tier!(TIER_0, room),
+            TIER_1 => on_tier!(TIER_1, room),
+            TIER_2 => on_tier!(TIER_2, room),
+            TIER_3 => on_tier!(TIER_3, room),
+            TIER_4 => on_tier!(TIER_4, room),
+            TIER_5 => on_tier!(TIER_5, room),
+            _ => on_tier!(TIER_6, room),
+        };
+        match outcome.map_err(|e| e.downcast::<Outgrown>()) {
+            Err(Ok(outgrown)) => needed = outgrown.projected.min(queue),
+            Err(Err(e)) => return Err(e),
+            Ok(done) => return Ok(done),
+        }
+    }
+    // The last tier holds MAX_QUEUE jobs twice over: never outgrown.
+    Err(Outgrown { projected: needed }.into())
+}
+
+/// [`replay_limited`] starts on a tier that holds at least one job in this many of the trace's.
+const JOBS_PER_HELD: usize = 10_000;
+
+const TIER_0: usize = 1 << 9;
+const TIER_1: usize = 1 << 11;
+const TIER_2: usize = 1 << 13;
+const TIER_3: usize = 1 << 15;
+const TIER_4: usize = 1 << 17;
+const TIER_5: usize = 1 << 19;
+const TIER_6: usize = 2 * MAX_QUEUE;
+
+/// The capacities [`replay_limited`] builds its scheduler with, smallest first (about 212
+/// bytes a job: 110 KiB to 445 MiB).
+pub const TIERS: [usize; 7] = [TIER_0, TIER_1, TIER_2, TIER_3, TIER_4, TIER_5, TIER_6];
+
+/// A replay needs a larger tier: more jobs waiting or running than half its capacity.
+#[derive(Debug, Clone, Copy)]
+struct Outgrown {
+    /// The held jobs, scaled from the part of the trace replayed to all of it (the next tier
+    /// holds twice this, if one does).
+    projected: usize,
+}
+
+impl std::fmt::Display for Outgrown {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the scheduler's capacity was outgrown")
     }
 }
+
+impl std::error::Error for Outgrown {}
 
 /// [`replay`] with a scheduler of `Q` admitted jobs and `B` breakpoints (`B >= 2 Q + 2`):
 /// smaller ones are cheaper to build, for small traces and tests.
@@ -200,20 +275,22 @@ pub fn replay_in<const Q: usize, const B: usize>(
     failures: &[NodeEvent],
     observe: impl FnMut(&Instant<Q, B>) + Send,
 ) -> Result<Outcome> {
-    run_in::<Q, B>(jobs, policy, nodes, failures, Q, observe)
+    run_in::<Q, B>(jobs, policy, nodes, failures, Q, None, observe)
 }
 
-/// The replay on a scheduler of `Q` jobs, admitting at most `queue <= Q` at once.
+/// The replay on a scheduler of `Q` jobs, admitting at most `queue <= Q` at once, and giving up
+/// with [`Outgrown`] once `room` are held.
 fn run_in<const Q: usize, const B: usize>(
     jobs: &[swf::Job],
     policy: Policy,
     nodes: Nodes,
     failures: &[NodeEvent],
     queue: usize,
+    room: Option<usize>,
     observe: impl FnMut(&Instant<Q, B>) + Send,
 ) -> Result<Outcome> {
     run_on_big_stack("replay", std::mem::size_of::<Backfill<Q, B>>(), || {
-        Driver::run(jobs, policy, nodes, failures, queue.min(Q), observe)
+        Driver::run(jobs, policy, nodes, failures, queue.min(Q), room, observe)
     })
 }
 
@@ -278,6 +355,8 @@ impl NodeMap {
 struct Driver<'a> {
     /// The jobs in `(submit, id)` order: a job's index here is its kernel id.
     jobs: &'a [swf::Job],
+    /// Held jobs (waiting or running) at which the replay gives up with [`Outgrown`].
+    room: Option<usize>,
     progress: Vec<Progress>,
     /// `None` without failures.
     nodes: Option<NodeMap>,
@@ -296,14 +375,24 @@ impl<'a> Driver<'a> {
         nodes: Nodes,
         failures: &[NodeEvent],
         queue: usize,
+        room: Option<usize>,
         mut observe: impl FnMut(&Instant<Q, B>),
     ) -> Result<Outcome> {
-        let mut sorted = jobs.to_vec();
-        sorted.sort_by_key(|j| (j.submit, j.id));
+        let key = |j: &swf::Job| (j.submit, j.id);
+        // The SWF reader's jobs are in order already: copied only if they are not.
+        let sorted: Cow<[swf::Job]> = if jobs.is_sorted_by_key(key) {
+            Cow::Borrowed(jobs)
+        } else {
+            let mut sorted = jobs.to_vec();
+            sorted.sort_by_key(key);
+            Cow::Owned(sorted)
+        };
+        let sorted = &*sorted;
         let mut failures = failures.to_vec();
         failures.sort();
         let mut d = Driver {
-            jobs: &sorted,
+            jobs: sorted,
+            room,
             progress: sorted
                 .iter()
                 .map(|j| Progress {
@@ -351,7 +440,7 @@ impl<'a> Driver<'a> {
             observe(&Instant {
                 at: now,
                 scheduler: &sched,
-                jobs: &sorted,
+                jobs: sorted,
                 pass,
             });
         }
@@ -457,13 +546,19 @@ impl<'a> Driver<'a> {
     ) -> Result<()> {
         let j = self.jobs[i];
         ensure!(j.run > 0, "job {} has no run time", j.id);
-        if sched.waiting().len() + sched.running_len() >= self.queue {
+        let held = sched.waiting().len() + sched.running_len();
+        if held >= self.queue {
             return Err(QueueFull {
                 job: j.id,
                 at: j.submit,
                 capacity: self.queue,
             }
             .into());
+        }
+        if self.room.is_some_and(|room| held >= room) {
+            // At the rate the held jobs grew so far, the most the whole trace will hold.
+            let projected = held.saturating_mul(self.jobs.len()) / (i + 1);
+            return Err(Outgrown { projected }.into());
         }
         let job = Job {
             id: i as u64,
