@@ -452,6 +452,38 @@ struct Record {
     procs: i64,
 }
 
+/// The job numbers read so far, each with its line, for the duplicate check: `O(1)` a job while
+/// the numbers rise (as in every archive trace), a binary search and a hash map only for a
+/// number that comes out of order.
+#[derive(Debug, Default)]
+struct JobNumbers {
+    /// The numbers above every number before them, with their lines: strictly increasing, and
+    /// the last is the largest number read.
+    rising: Vec<(u64, u64)>,
+    /// The other numbers (each below the largest read before it), with their lines.
+    others: HashMap<u64, u64>,
+}
+
+impl JobNumbers {
+    /// Records job number `id` at `line`, or returns the line where `id` was read first.
+    fn insert(&mut self, id: u64, line: u64) -> Result<(), u64> {
+        if self.rising.last().is_none_or(|&(largest, _)| id > largest) {
+            self.rising.push((id, line));
+            return Ok(());
+        }
+        if let Ok(i) = self.rising.binary_search_by_key(&id, |&(n, _)| n) {
+            return Err(self.rising[i].1);
+        }
+        match self.others.entry(id) {
+            Entry::Occupied(first) => Err(*first.get()),
+            Entry::Vacant(slot) => {
+                slot.insert(line);
+                Ok(())
+            }
+        }
+    }
+}
+
 /// Reads a trace from any buffered reader (a file, a byte slice).
 ///
 /// Errors: the first bad line in strict mode; a read error; no machine size (see the module docs).
@@ -468,8 +500,7 @@ pub fn read<R: BufRead>(mut reader: R, options: &Options) -> Result<Trace, SwfEr
     let mut data_lines = 0u64;
     let mut buf = Vec::new();
     let mut line_no = 0u64;
-    // The line of each job number seen so far.
-    let mut ids: HashMap<u64, u64> = HashMap::new();
+    let mut ids = JobNumbers::default();
     loop {
         buf.clear();
         let n = (&mut reader)
@@ -504,13 +535,9 @@ pub fn read<R: BufRead>(mut reader: R, options: &Options) -> Result<Trace, SwfEr
                 Ok(text) if text.trim().is_empty() => Ok(()),
                 Ok(text) => {
                     data_lines += 1;
-                    data_line(text).and_then(|r| match ids.entry(r.id) {
-                        Entry::Occupied(first) => Err(ErrorKind::Duplicate {
-                            id: r.id,
-                            first: *first.get(),
-                        }),
-                        Entry::Vacant(slot) => {
-                            slot.insert(line_no);
+                    data_line(text).and_then(|r| match ids.insert(r.id, line_no) {
+                        Err(first) => Err(ErrorKind::Duplicate { id: r.id, first }),
+                        Ok(()) => {
                             records.push(r);
                             Ok(())
                         }
@@ -1013,6 +1040,21 @@ mod tests {
         assert_eq!(t.jobs.len(), 2);
         assert_eq!(t.data_lines, 9);
         assert!(t.summary().contains("invalid lines 8"), "{}", t.summary());
+    }
+
+    /// A repeated job number is found, with the line it was first read at, whether the numbers
+    /// before it rose or not.
+    #[test]
+    fn a_job_number_read_twice_is_found_in_or_out_of_order() {
+        let mut ids = JobNumbers::default();
+        for (id, line) in [(1, 1), (5, 2), (3, 3), (9, 4), (4, 5)] {
+            assert_eq!(ids.insert(id, line), Ok(()), "job {id}");
+        }
+        for (id, first) in [(3, 3), (5, 2), (9, 4), (1, 1), (4, 5)] {
+            assert_eq!(ids.insert(id, 99), Err(first), "job {id}");
+        }
+        assert_eq!(ids.insert(10, 6), Ok(()));
+        assert_eq!(ids.insert(2, 7), Ok(()));
     }
 
     /// Issue 14: a job number seen before, a time beyond the kernel's clock, a job number beyond
