@@ -19,7 +19,47 @@
 //!   top-level `model = "..."` key (default [`DEFAULT_MODEL`], so files written before the key
 //!   existed keep working) picks the entry that parses it.
 //!
-//! A new model is a folder here with a type implementing [`Model`], and a line in [`MODELS`].
+//! A new model is a folder here with a type implementing [`Model`], `scenario_file!` for its
+//! scenario, and a line in [`MODELS`].
+
+/// Makes a model's `Scenario` (with `name` and `description` fields) an [`AnyScenario`] and
+/// defines the model's registry `ENTRY`, from its `scenario::{parse, to_toml}` and
+/// `summary::run`: `scenario_file!(Grid, "grid")` in the model's module.
+macro_rules! scenario_file {
+    ($model:ident, $what:literal) => {
+        impl $crate::models::AnyScenario for Scenario {
+            fn model(&self) -> &'static str {
+                <$model as $crate::models::Model>::NAME
+            }
+
+            fn name(&self) -> &str {
+                &self.name
+            }
+
+            fn description(&self) -> &str {
+                &self.description
+            }
+
+            fn to_toml(&self) -> String {
+                scenario::to_toml(self)
+            }
+
+            fn run(
+                &self,
+                opts: &$crate::models::RunOptions,
+                out: &mut dyn std::io::Write,
+            ) -> anyhow::Result<()> {
+                summary::run(self, opts, out)
+            }
+        }
+
+        #[doc = concat!("The ", $what, "'s entry in the scenario-file registry.")]
+        pub const ENTRY: $crate::models::Entry = $crate::models::Entry {
+            name: <$model as $crate::models::Model>::NAME,
+            parse: |text, origin| Ok(Box::new(scenario::parse(text, origin)?)),
+        };
+    };
+}
 
 pub mod cluster;
 pub mod federation;

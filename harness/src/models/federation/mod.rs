@@ -22,11 +22,9 @@ pub mod scenario;
 pub mod summary;
 pub mod world;
 
-use std::io::Write;
-
 use anyhow::Result;
 
-use super::{AnyScenario, Entry, Model, RunOptions};
+use super::Model;
 use crate::des::rng::replication_seed;
 use crate::des::stack::run_on_big_stack;
 use metrics::Metrics;
@@ -104,30 +102,4 @@ impl Model for Federation {
     }
 }
 
-impl AnyScenario for Scenario {
-    fn model(&self) -> &'static str {
-        Federation::NAME
-    }
-
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn description(&self) -> &str {
-        &self.description
-    }
-
-    fn to_toml(&self) -> String {
-        scenario::to_toml(self)
-    }
-
-    fn run(&self, opts: &RunOptions, out: &mut dyn Write) -> Result<()> {
-        summary::run(self, opts, out)
-    }
-}
-
-/// The federation's entry in the scenario-file registry.
-pub const ENTRY: Entry = Entry {
-    name: Federation::NAME,
-    parse: |text, origin| Ok(Box::new(scenario::parse(text, origin)?)),
-};
+scenario_file!(Federation, "federation");

@@ -16,11 +16,9 @@ pub mod scenario;
 pub mod summary;
 pub mod world;
 
-use std::io::Write;
-
 use anyhow::Result;
 
-use super::{AnyScenario, Entry, Model, RunOptions};
+use super::Model;
 use crate::des::rng::replication_seed;
 use crate::des::stack::run_on_big_stack;
 use metrics::Metrics;
@@ -72,27 +70,7 @@ impl Model for Grid {
     }
 }
 
-impl AnyScenario for Scenario {
-    fn model(&self) -> &'static str {
-        Grid::NAME
-    }
-
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn description(&self) -> &str {
-        &self.description
-    }
-
-    fn to_toml(&self) -> String {
-        scenario::to_toml(self)
-    }
-
-    fn run(&self, opts: &RunOptions, out: &mut dyn Write) -> Result<()> {
-        summary::run(self, opts, out)
-    }
-}
+scenario_file!(Grid, "grid");
 
 /// [`Grid::simulate`], handing every task's record to `sink` as the task ends (in the order
 /// the simulation ends them).
@@ -103,9 +81,3 @@ pub fn simulate_into(scenario: &Scenario, k: u32, sink: world::Sink<'_>) -> Resu
         world::World::new(scenario, k, sink)?.run()
     })
 }
-
-/// The grid's entry in the scenario-file registry.
-pub const ENTRY: Entry = Entry {
-    name: Grid::NAME,
-    parse: |text, origin| Ok(Box::new(scenario::parse(text, origin)?)),
-};

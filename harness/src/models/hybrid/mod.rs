@@ -24,11 +24,9 @@ pub mod scenario;
 pub mod summary;
 pub mod world;
 
-use std::io::Write;
-
 use anyhow::Result;
 
-use super::{AnyScenario, Entry, Model, RunOptions};
+use super::Model;
 use crate::des::rng::replication_seed;
 use metrics::Metrics;
 use record::Run;
@@ -75,30 +73,4 @@ impl Model for Hybrid {
     }
 }
 
-impl AnyScenario for Scenario {
-    fn model(&self) -> &'static str {
-        Hybrid::NAME
-    }
-
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn description(&self) -> &str {
-        &self.description
-    }
-
-    fn to_toml(&self) -> String {
-        scenario::to_toml(self)
-    }
-
-    fn run(&self, opts: &RunOptions, out: &mut dyn Write) -> Result<()> {
-        summary::run(self, opts, out)
-    }
-}
-
-/// The hybrid cloud's entry in the scenario-file registry.
-pub const ENTRY: Entry = Entry {
-    name: Hybrid::NAME,
-    parse: |text, origin| Ok(Box::new(scenario::parse(text, origin)?)),
-};
+scenario_file!(Hybrid, "hybrid cloud");

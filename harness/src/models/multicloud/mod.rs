@@ -37,11 +37,9 @@ pub mod summary;
 pub mod traces;
 pub mod world;
 
-use std::io::Write;
-
 use anyhow::Result;
 
-use super::{AnyScenario, Entry, Model, RunOptions};
+use super::Model;
 use crate::des::rng::replication_seed;
 use crate::des::stack::run_on_big_stack;
 use metrics::Metrics;
@@ -91,30 +89,4 @@ impl Model for Multicloud {
     }
 }
 
-impl AnyScenario for Scenario {
-    fn model(&self) -> &'static str {
-        Multicloud::NAME
-    }
-
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn description(&self) -> &str {
-        &self.description
-    }
-
-    fn to_toml(&self) -> String {
-        scenario::to_toml(self)
-    }
-
-    fn run(&self, opts: &RunOptions, out: &mut dyn Write) -> Result<()> {
-        summary::run(self, opts, out)
-    }
-}
-
-/// The multi-cloud model's entry in the scenario-file registry.
-pub const ENTRY: Entry = Entry {
-    name: Multicloud::NAME,
-    parse: |text, origin| Ok(Box::new(scenario::parse(text, origin)?)),
-};
+scenario_file!(Multicloud, "multi-cloud model");
