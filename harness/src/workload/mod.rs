@@ -14,6 +14,7 @@
 //!   DAS-2 sizes, lognormal durations) with the moments the broker needs.
 //! - [`swf`]: the Standard Workload Format (Parallel Workloads Archive): a strict or
 //!   skip-invalid reader with every skip counted by reason, and a writer.
+//! - [`lines`]: text input split into lines a large chunk at a time (the trace readers' hot loop).
 //! - [`lwf`]: Haizea's lease workloads (LWF, XML): the subset `qosgate leases` replays, every
 //!   error with its line and column.
 //! - [`synth`]: seeded synthetic job traces (`qosgate synth`), the replay benchmarks' load.
@@ -23,6 +24,7 @@ pub mod das2;
 pub mod dist;
 pub mod failures;
 pub mod fta;
+pub mod lines;
 pub mod lwf;
 pub mod requests;
 pub mod swf;

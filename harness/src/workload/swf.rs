@@ -61,12 +61,14 @@ use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::fmt;
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read};
+use std::io::Read;
 use std::path::Path;
 
 use anyhow::{Context, Result};
 use qosgate_kernel::units::TICKS_PER_SECOND;
 use serde::Serialize;
+
+use super::lines::{Line, Lines};
 
 /// The largest time (seconds) a field may hold after rounding: half the kernel's clock
 /// (`u64` microseconds, [`qosgate_kernel::units::Ticks`]), 9,223,372,036,854 s (about 292,000
@@ -435,7 +437,7 @@ impl std::error::Error for SwfError {}
 /// Reads a trace file; errors name the file (and the line).
 pub fn read_path(path: &Path, options: &Options) -> Result<Trace> {
     let file = File::open(path).with_context(|| format!("opening {}", path.display()))?;
-    read(BufReader::new(file), options).with_context(|| format!("reading {}", path.display()))
+    read(file, options).with_context(|| format!("reading {}", path.display()))
 }
 
 /// Reads a trace from text (tests, small inputs).
@@ -484,10 +486,10 @@ impl JobNumbers {
     }
 }
 
-/// Reads a trace from any buffered reader (a file, a byte slice).
+/// Reads a trace from any reader (a file, a byte slice), in large chunks ([`Lines`]).
 ///
 /// Errors: the first bad line in strict mode; a read error; no machine size (see the module docs).
-pub fn read<R: BufRead>(mut reader: R, options: &Options) -> Result<Trace, SwfError> {
+pub fn read<R: Read>(reader: R, options: &Options) -> Result<Trace, SwfError> {
     if options.machine_procs == Some(0) {
         return Err(SwfError {
             line: None,
@@ -498,40 +500,36 @@ pub fn read<R: BufRead>(mut reader: R, options: &Options) -> Result<Trace, SwfEr
     let mut invalid = Invalid::default();
     let mut records = Vec::new();
     let mut data_lines = 0u64;
-    let mut buf = Vec::new();
     let mut line_no = 0u64;
     let mut ids = JobNumbers::default();
+    let mut lines = Lines::new(reader, MAX_LINE);
     loop {
-        buf.clear();
-        let n = (&mut reader)
-            .take(MAX_LINE as u64 + 1)
-            .read_until(b'\n', &mut buf)
-            .map_err(|e| SwfError {
-                line: Some(line_no + 1),
-                kind: ErrorKind::Io {
-                    kind: e.kind(),
-                    message: e.to_string(),
-                },
-            })?;
-        if n == 0 {
+        let line = lines.next_line().map_err(|e| SwfError {
+            line: Some(line_no + 1),
+            kind: ErrorKind::Io {
+                kind: e.kind(),
+                message: e.to_string(),
+            },
+        })?;
+        let Some(line) = line else {
             break;
-        }
+        };
         line_no += 1;
-        if n > MAX_LINE && buf.last() != Some(&b'\n') {
+        let Line::Text(line) = line else {
             return Err(SwfError {
                 line: Some(line_no),
                 kind: ErrorKind::LineTooLong,
             });
-        }
-        let start = buf
+        };
+        let start = line
             .iter()
             .position(|b| !b.is_ascii_whitespace())
-            .unwrap_or(buf.len());
-        let outcome = if buf.get(start) == Some(&b';') {
-            let text = String::from_utf8_lossy(&buf[start + 1..]);
+            .unwrap_or(line.len());
+        let outcome = if line.get(start) == Some(&b';') {
+            let text = String::from_utf8_lossy(&line[start + 1..]);
             header_line(&text, &mut header)
         } else {
-            match std::str::from_utf8(&buf) {
+            match std::str::from_utf8(line) {
                 Ok(text) if text.trim().is_empty() => Ok(()),
                 Ok(text) => {
                     data_lines += 1;
@@ -572,37 +570,41 @@ pub fn read<R: BufRead>(mut reader: R, options: &Options) -> Result<Trace, SwfEr
 
     let mut skipped = Skipped::default();
     let mut truncated = 0u64;
-    let mut jobs = Vec::with_capacity(records.len());
-    for r in records {
-        if r.submit < 0 {
-            skipped.unknown_submit += 1;
-        } else if r.run <= 0 {
-            skipped.run_time += 1;
-        } else if r.procs <= 0 {
-            skipped.processors += 1;
-        } else if r.procs > i64::from(machine_procs) {
-            skipped.too_wide += 1;
-        } else {
-            // All values are within 0..=MAX_TIME (checked when parsed) and procs within
-            // 1..=machine_procs, so the conversions cannot fail.
-            let trace_run = r.run as u64;
-            let estimate = if r.requested_time > 0 {
-                r.requested_time as u64
+    // Collected in the records' own memory (a record and a job are the same size).
+    let mut jobs: Vec<Job> = records
+        .into_iter()
+        .filter_map(|r| {
+            if r.submit < 0 {
+                skipped.unknown_submit += 1;
+            } else if r.run <= 0 {
+                skipped.run_time += 1;
+            } else if r.procs <= 0 {
+                skipped.processors += 1;
+            } else if r.procs > i64::from(machine_procs) {
+                skipped.too_wide += 1;
             } else {
-                trace_run
-            };
-            if trace_run > estimate {
-                truncated += 1;
+                // All values are within 0..=MAX_TIME (checked when parsed) and procs within
+                // 1..=machine_procs, so the conversions cannot fail.
+                let trace_run = r.run as u64;
+                let estimate = if r.requested_time > 0 {
+                    r.requested_time as u64
+                } else {
+                    trace_run
+                };
+                if trace_run > estimate {
+                    truncated += 1;
+                }
+                return Some(Job {
+                    id: r.id,
+                    submit: r.submit as u64,
+                    run: trace_run.min(estimate),
+                    estimate,
+                    procs: r.procs as u32,
+                });
             }
-            jobs.push(Job {
-                id: r.id,
-                submit: r.submit as u64,
-                run: trace_run.min(estimate),
-                estimate,
-                procs: r.procs as u32,
-            });
-        }
-    }
+            None
+        })
+        .collect();
     jobs.sort_by_key(|j| (j.submit, j.id));
     Ok(Trace {
         header,
@@ -675,7 +677,7 @@ fn header_line(text: &str, header: &mut Header) -> Result<(), ErrorKind> {
 fn number(field: usize, text: &str) -> Result<f64, ErrorKind> {
     // Most fields are integers: their nearest `f64` is the decimal parse's (both round to
     // nearest, ties to even), without the float parser.
-    if let Ok(v) = text.parse::<i64>() {
+    if let Some(v) = plain_integer(text).or_else(|| text.parse::<i64>().ok()) {
         return Ok(v as f64);
     }
     text.parse::<f64>()
@@ -689,7 +691,7 @@ fn number(field: usize, text: &str) -> Result<f64, ErrorKind> {
 
 /// A field that must be integral (job number, processors), within `|v| <= 2^53`.
 fn integer(field: usize, text: &str) -> Result<i64, ErrorKind> {
-    if let Ok(v) = text.parse::<i64>() {
+    if let Some(v) = plain_integer(text).or_else(|| text.parse::<i64>().ok()) {
         if v.unsigned_abs() <= MAX_INTEGER {
             return Ok(v);
         }
@@ -716,6 +718,9 @@ fn integer(field: usize, text: &str) -> Result<i64, ErrorKind> {
 
 /// A time field: seconds rounded to the nearest whole second (halves away from zero).
 fn time(field: usize, text: &str) -> Result<i64, ErrorKind> {
+    if let Some(v) = plain_integer(text).filter(|v| v.unsigned_abs() <= MAX_TIME) {
+        return Ok(v); // its own rounding
+    }
     let v = number(field, text)?.round();
     if v.abs() > MAX_TIME as f64 {
         return Err(ErrorKind::OutOfRange {
@@ -726,15 +731,66 @@ fn time(field: usize, text: &str) -> Result<i64, ErrorKind> {
     Ok(v as i64)
 }
 
-fn data_line(text: &str) -> Result<Record, ErrorKind> {
-    let mut fields = [""; FIELDS];
+/// Splits `text` at whitespace (`char::is_whitespace`) into `fields`, as many as fit, and
+/// returns how many fields it holds. An ASCII line, as every archive trace's, is split byte by
+/// byte; any other the general way.
+fn split_fields<'a>(text: &'a str, fields: &mut [&'a str]) -> usize {
     let mut found = 0;
-    for (k, field) in text.split_whitespace().enumerate() {
-        if let Some(slot) = fields.get_mut(k) {
+    let mut keep = |field| {
+        if let Some(slot) = fields.get_mut(found) {
             *slot = field;
         }
-        found = k + 1;
+        found += 1;
+    };
+    if !text.is_ascii() {
+        text.split_whitespace().for_each(keep);
+        return found;
     }
+    // Within ASCII, `char::is_whitespace` is these six (`u8::is_ascii_whitespace` lacks `\x0b`).
+    let space = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r');
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while at < bytes.len() {
+        if space(bytes[at]) {
+            at += 1;
+            continue;
+        }
+        let end = bytes[at..]
+            .iter()
+            .position(|&b| space(b))
+            .map_or(bytes.len(), |n| at + n);
+        // Both ends are at ASCII bytes or the text's end: character boundaries.
+        keep(&text[at..end]);
+        at = end;
+    }
+    found
+}
+
+/// `text` as an integer if it is written plainly, an optional sign and 1 to 18 digits (the
+/// fields of every archive trace): the common case, without the general parsers.
+fn plain_integer(text: &str) -> Option<i64> {
+    let (negative, digits) = match text.as_bytes() {
+        [b'-', rest @ ..] => (true, rest),
+        [b'+', rest @ ..] => (false, rest),
+        all => (false, all),
+    };
+    if digits.is_empty() || digits.len() > 18 {
+        return None;
+    }
+    let mut v = 0i64;
+    for &d in digits {
+        let d = d.wrapping_sub(b'0');
+        if d > 9 {
+            return None;
+        }
+        v = v * 10 + i64::from(d);
+    }
+    Some(if negative { -v } else { v })
+}
+
+fn data_line(text: &str) -> Result<Record, ErrorKind> {
+    let mut fields = [""; FIELDS];
+    let found = split_fields(text, &mut fields);
     if found != FIELDS {
         return Err(ErrorKind::FieldCount { found });
     }
@@ -1189,5 +1245,34 @@ mod tests {
     fn read_path_names_the_file() {
         let e = read_path(Path::new("/nonexistent/trace.swf"), &STRICT).unwrap_err();
         assert!(format!("{e:#}").contains("/nonexistent/trace.swf"), "{e:#}");
+    }
+
+    proptest::proptest! {
+        /// The byte-wise split of an ASCII line is `split_whitespace`'s, with every kind of
+        /// ASCII whitespace (`\x0b` included) and more fields than the array holds.
+        #[test]
+        fn ascii_lines_split_as_split_whitespace_does(text in "[ \t\n\x0b\x0c\r0-9a-z.+-]{0,80}") {
+            let mut fields = [""; 4];
+            let found = split_fields(&text, &mut fields);
+            let expected: Vec<&str> = text.split_whitespace().collect();
+            proptest::prop_assert_eq!(found, expected.len());
+            let kept = found.min(fields.len());
+            proptest::prop_assert_eq!(&fields[..kept], &expected[..kept]);
+        }
+
+        /// A plainly written integer reads as the standard parser reads it, and anything the
+        /// plain reader takes is one the standard parser takes alike.
+        #[test]
+        fn plain_integers_read_as_the_standard_parser_reads_them(
+            text in "[+-]?[0-9]{1,18}|[+-]?[0-9.e+-]{0,20}",
+        ) {
+            let plain = plain_integer(&text);
+            if let Some(v) = plain {
+                proptest::prop_assert_eq!(Ok(v), text.parse::<i64>());
+            }
+            let written_plainly =
+                text.parse::<i64>().is_ok() && text.trim_start_matches(['+', '-']).len() <= 18;
+            proptest::prop_assert_eq!(plain.is_some(), written_plainly);
+        }
     }
 }

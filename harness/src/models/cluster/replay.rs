@@ -117,10 +117,10 @@ pub struct Summary {
     pub interruptions: u64,
 }
 
-/// A replay's result: one record per job in completion order, and the summary.
+/// A replay's result: one record per job in `(submit, id)` order, and the summary.
 #[derive(Debug, Clone)]
 pub struct Outcome {
-    /// The jobs, in the order they completed (ties by id).
+    /// The jobs, in `(submit, id)` order.
     pub records: Vec<Record>,
     /// Aggregates.
     pub summary: Summary,
@@ -294,12 +294,11 @@ fn run_in<const Q: usize, const B: usize>(
     })
 }
 
-/// A job's state in the driver.
+/// A job's state in the driver (its first start is in its [`Record`]).
 #[derive(Clone, Copy)]
 struct Progress {
     /// Seconds of its run still to go.
     left: u64,
-    first_start: Option<u64>,
     /// Start of the current run, seconds.
     since: u64,
     /// Starts so far: a completion event carries the count it was scheduled under.
@@ -362,7 +361,9 @@ struct Driver<'a> {
     nodes: Option<NodeMap>,
     /// Completions: (end, job index, starts).
     ends: BinaryHeap<Reverse<(u64, usize, u32)>>,
+    /// One per job, by index; `start` is the first start once the job has started.
     records: Vec<Record>,
+    sums: Sums,
     interruptions: u64,
     /// Admitted and unfinished jobs at most.
     queue: usize,
@@ -397,7 +398,6 @@ impl<'a> Driver<'a> {
                 .iter()
                 .map(|j| Progress {
                     left: j.run,
-                    first_start: None,
                     since: 0,
                     starts: 0,
                     handle: None,
@@ -405,7 +405,19 @@ impl<'a> Driver<'a> {
                 .collect(),
             nodes: (!failures.is_empty()).then(|| NodeMap::new(nodes)),
             ends: BinaryHeap::new(),
-            records: Vec::with_capacity(sorted.len()),
+            records: sorted
+                .iter()
+                .map(|j| Record {
+                    id: j.id,
+                    submit: j.submit,
+                    start: 0,
+                    end: 0,
+                    procs: j.procs,
+                    run: j.run,
+                    interruptions: 0,
+                })
+                .collect(),
+            sums: Sums::default(),
             interruptions: 0,
             queue,
         };
@@ -476,15 +488,10 @@ impl<'a> Driver<'a> {
                 map.give_back(i);
             }
             self.progress[i].handle = None;
-            self.records.push(Record {
-                id: job.id,
-                submit: job.submit,
-                start: p.first_start.unwrap_or(now),
-                end: now,
-                procs: job.procs,
-                run: job.run,
-                interruptions: p.starts.saturating_sub(1),
-            });
+            let r = &mut self.records[i];
+            r.end = now;
+            r.interruptions = p.starts.saturating_sub(1);
+            self.sums.add(r);
         }
         Ok(())
     }
@@ -585,7 +592,9 @@ impl<'a> Driver<'a> {
             .context("the scheduler started an unknown job")?;
         let j = self.jobs[i];
         let p = &mut self.progress[i];
-        p.first_start.get_or_insert(now);
+        if p.starts == 0 {
+            self.records[i].start = now;
+        }
         p.starts += 1;
         p.since = now;
         p.handle = Some(handle);
@@ -597,42 +606,59 @@ impl<'a> Driver<'a> {
     }
 
     fn finish(self, nodes: Nodes) -> Outcome {
-        let records = self.records;
-        let n = records.len() as f64;
-        let first = records.iter().map(|r| r.submit).min().unwrap_or(0);
-        let makespan = records.iter().map(|r| r.end).max().unwrap_or(0);
-        let area: f64 = records.iter().map(|r| r.procs as f64 * r.run as f64).sum();
-        let span = (makespan - first) as f64 * nodes as f64;
-        let mean = |f: &dyn Fn(&Record) -> f64| {
-            if records.is_empty() {
-                0.0
-            } else {
-                records.iter().map(f).sum::<f64>() / n
-            }
-        };
-        let bsld = |r: &Record| {
-            let d = r.run.max(SLOWDOWN_BOUND) as f64;
-            let w = (r.end - r.submit - r.run) as f64;
-            (w + d) / d
-        };
-        let awrt = if area > 0.0 {
-            records
-                .iter()
-                .map(|r| r.procs as f64 * r.run as f64 * (r.end - r.submit) as f64)
-                .sum::<f64>()
-                / area
-        } else {
-            0.0
-        };
+        let s = &self.sums;
+        let n = s.jobs as f64;
+        let first = s.first_submit.unwrap_or(0);
+        let span = (s.makespan - first) as f64 * nodes as f64;
+        let mean = |sum: f64| if s.jobs == 0 { 0.0 } else { sum / n };
         let summary = Summary {
-            jobs: records.len() as u64,
-            utilization: if span > 0.0 { area / span } else { 0.0 },
-            mean_wait: mean(&|r| (r.start - r.submit) as f64),
-            mean_bounded_slowdown: mean(&bsld),
-            awrt,
-            makespan,
+            jobs: s.jobs,
+            utilization: if span > 0.0 { s.area / span } else { 0.0 },
+            mean_wait: mean(s.wait),
+            mean_bounded_slowdown: mean(s.bounded_slowdown),
+            awrt: if s.area > 0.0 {
+                s.weighted_response / s.area
+            } else {
+                0.0
+            },
+            makespan: s.makespan,
             interruptions: self.interruptions,
         };
-        Outcome { records, summary }
+        Outcome {
+            records: self.records,
+            summary,
+        }
+    }
+}
+
+/// The summary's sums over the completed jobs, taken in the order they complete (a
+/// floating-point sum depends on its order: this one is the replay's, whatever order the
+/// records are kept in).
+#[derive(Default)]
+struct Sums {
+    jobs: u64,
+    first_submit: Option<u64>,
+    makespan: u64,
+    /// `Σ procs × run`, node-seconds.
+    area: f64,
+    /// `Σ (first start − submit)`, seconds.
+    wait: f64,
+    /// `Σ` bounded slowdown ([`Summary::mean_bounded_slowdown`]).
+    bounded_slowdown: f64,
+    /// `Σ procs × run × (end − submit)`.
+    weighted_response: f64,
+}
+
+impl Sums {
+    fn add(&mut self, r: &Record) {
+        self.jobs += 1;
+        self.first_submit = Some(self.first_submit.map_or(r.submit, |f| f.min(r.submit)));
+        self.makespan = self.makespan.max(r.end);
+        let area = r.procs as f64 * r.run as f64;
+        self.area += area;
+        self.wait += (r.start - r.submit) as f64;
+        let d = r.run.max(SLOWDOWN_BOUND) as f64;
+        self.bounded_slowdown += ((r.end - r.submit - r.run) as f64 + d) / d;
+        self.weighted_response += area * (r.end - r.submit) as f64;
     }
 }
