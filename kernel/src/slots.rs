@@ -245,24 +245,27 @@ impl<const BREAKPOINTS: usize> SlotTable<BREAKPOINTS> {
             return None;
         }
         let limit = u64::from(profile.nodes - nodes);
-        let fits = |d: Nodes, r: Nodes| u64::from(d) + u64::from(r) <= limit;
+        let fits = |s: &Step| used(s.down, s.reserved) <= limit;
         let ((d0, r0), later) = profile.split(from);
-        let mut candidate = fits(d0, r0).then_some(from);
-        for s in later.iter().take_while(|s| s.at < held) {
-            // The run of fitting steps from the candidate reaches s.at: long enough.
-            if let Some(c) =
-                candidate.filter(|&c| s.at.get().saturating_sub(c.get()) >= duration.get())
-            {
-                return Some(c);
-            }
-            if !fits(s.down, s.reserved) {
-                candidate = None;
-            } else if candidate.is_none() {
-                candidate = Some(s.at);
-            }
+        // The breakpoints in (from, held): two tight scans over them, each step read once.
+        let mut rest = later.get(..later.partition_point(|s| s.at < held))?;
+        let mut candidate = from;
+        if used(d0, r0) > limit {
+            (candidate, rest) = next_run(rest, fits)?;
         }
-        // The run from the candidate reaches `held` (or the end of time).
-        candidate
+        // Each round consumes at least one breakpoint of `rest`: at most `B` rounds.
+        loop {
+            // The run of fitting steps from the candidate ends at the first one that does not
+            // fit; none before `held`: the run reaches it.
+            let Some(stop) = rest.iter().position(|s| !fits(s)) else {
+                return Some(candidate);
+            };
+            let (blocked, after) = rest.split_at_checked(stop)?.1.split_first()?;
+            if blocked.at.get().saturating_sub(candidate.get()) >= duration.get() {
+                return Some(candidate);
+            }
+            (candidate, rest) = next_run(after, fits)?;
+        }
     }
 
     /// Reserves `nodes` nodes over `[start, end)`.
@@ -444,6 +447,14 @@ impl<A: Iterator<Item = (Ticks, u64)>, B: Iterator<Item = (Ticks, u64)>> Iterato
         }
         Some((at, self.used.0.saturating_add(self.used.1)))
     }
+}
+
+/// The start of the first step of `steps` that `fits`, and the steps after it (`None` if none
+/// fits).
+fn next_run(steps: &[Step], fits: impl Fn(&Step) -> bool) -> Option<(Ticks, &[Step])> {
+    let first = steps.iter().position(fits)?;
+    let (step, after) = steps.split_at_checked(first)?.1.split_first()?;
+    Some((step.at, after))
 }
 
 /// Nodes used (down or reserved) by these counts.
