@@ -1,4 +1,5 @@
-//! End-to-end tests of the `qosgate` binary: `qosgate bounds` and `qosgate backfill`.
+//! End-to-end tests of the `qosgate` binary: `qosgate bounds`, `qosgate backfill`, and the
+//! replication limit of `qosgate run` and `qosgate reproduce`.
 
 use std::process::Output;
 
@@ -234,6 +235,36 @@ fn bad_command_lines_fail_with_a_message() {
 
     let o = qosgate(&["bounds", "--pipelined-delay", "inf"]);
     assert!(!o.status.success());
+}
+
+/// Every model, and every reproduction, refuses a replication count outside `1 ..= 10,000`
+/// given on the command line, naming the option (`0` used to run one replication of the
+/// federation, hybrid-cloud and multi-cloud models, and no count was too large).
+#[test]
+fn replications_outside_their_range_are_refused_naming_the_option() {
+    let presets = [
+        "kokkinos2009-gb",
+        "salehi2012-literal-rr",
+        "javadi2012-cb-ars",
+        "gandhimathi2013-fcfs-loose",
+    ];
+    let commands = presets
+        .iter()
+        .map(|p| vec!["run", "--preset", p])
+        .chain([vec!["reproduce", "kokkinos2009"]]);
+    for command in commands {
+        for n in ["0", "10001"] {
+            let mut args = command.clone();
+            args.extend(["--replications", n]);
+            let o = qosgate(&args);
+            let e = stderr(&o);
+            assert!(!o.status.success(), "{args:?} ran");
+            assert!(
+                e.contains("--replications") && e.contains("1 to 10000"),
+                "{args:?}: {e}"
+            );
+        }
+    }
 }
 
 #[test]

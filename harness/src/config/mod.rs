@@ -25,6 +25,20 @@ use toml::de::{DeTable, DeValue};
 /// TOML's largest integer (`i64::MAX`): larger integers could not be written back.
 pub const TOML_INT_MAX: u64 = i64::MAX as u64;
 
+/// Replications one run or reproduction point takes at most: every replication's metrics are
+/// kept, and a larger number is far more likely a typo than a plan.
+pub const MAX_REPLICATIONS: u32 = 10_000;
+
+/// Whether `n` replications are within `1 ..=` [`MAX_REPLICATIONS`]; the message says what is
+/// wrong if not.
+pub fn check_replications(n: u32) -> Result<(), String> {
+    if (1..=MAX_REPLICATIONS).contains(&n) {
+        Ok(())
+    } else {
+        Err(format!("must be 1 to {MAX_REPLICATIONS}, got {n}"))
+    }
+}
+
 /// Parses `text` (named `origin` in messages, e.g. its file name) into a `T` and checks it with
 /// `check`, which lists every problem it finds.
 ///
@@ -150,6 +164,13 @@ impl Problems {
                 path,
                 format!("{v} s is longer than the largest time accepted, {max:e} s"),
             );
+        }
+    }
+
+    /// A number of replications ([`check_replications`]).
+    pub fn replications(&mut self, path: &str, n: u32) {
+        if let Err(message) = check_replications(n) {
+            self.add(path, message);
         }
     }
 

@@ -143,7 +143,10 @@ impl<'p, E: Experiment> Plan<'p, E> {
     ///
     /// Errors: zero replications, or a variant the experiment cannot build a scenario for.
     pub fn new(experiment: &E, parts: &'p [Part<E>], replications: Option<u32>) -> Result<Self> {
-        ensure!(replications != Some(0), "--replications must be at least 1");
+        if let Some(n) = replications {
+            crate::config::check_replications(n)
+                .map_err(|m| anyhow::anyhow!("--replications: {m}"))?;
+        }
         let replications = Replications {
             random: replications.unwrap_or(E::DEFAULT_REPLICATIONS),
             fixed: replications.unwrap_or(1),

@@ -145,6 +145,20 @@ pub struct RunOptions {
     pub out: Option<PathBuf>,
 }
 
+impl RunOptions {
+    /// The replications to run: `--replications` if given, else the scenario's `own`.
+    ///
+    /// Errors: a `--replications` outside `1 ..=` [`crate::config::MAX_REPLICATIONS`].
+    pub fn replications_or(&self, own: u32) -> Result<u32> {
+        match self.replications {
+            Some(n) => crate::config::check_replications(n)
+                .map(|()| n)
+                .map_err(|m| anyhow::anyhow!("--replications: {m}")),
+            None => Ok(own),
+        }
+    }
+}
+
 /// One line of `qosgate run --events FILE.jsonl`: a record and its replication.
 #[derive(Serialize)]
 pub(crate) struct EventLine<'a, R> {

@@ -470,9 +470,7 @@ fn check(s: &Scenario) -> Vec<Problem> {
         p.add("name", "must not be empty");
     }
     p.toml_int("seed", s.seed);
-    if s.replications == 0 {
-        p.add("replications", "must be at least 1");
-    }
+    p.replications("replications", s.replications);
     p.seconds("horizon_s", s.horizon_s, false, MAX_SECONDS);
     check_pap(&mut p, &s.gateway.pap);
     check_external(

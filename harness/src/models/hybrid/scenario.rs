@@ -378,7 +378,7 @@ pub fn parse(text: &str, origin: &str) -> Result<Scenario> {
 /// Checks a scenario built in code with the rules [`parse`] applies to a file.
 ///
 /// Errors, one line per problem, `key: what is wrong`:
-/// - an empty `name`, zero `replications`, a `seed` above `i64::MAX`;
+/// - an empty `name`, `replications` outside `1 ..= 10,000`, a `seed` above `i64::MAX`;
 /// - `horizon_s` of 0, a `warmup_s` not below it, any time above [`MAX_SECONDS`];
 /// - a workload distribution with an impossible or non-positive parameter (inter-arrival
 ///   times and durations are positive), a `load_scale` or `reference_mips` that is not finite
@@ -430,9 +430,7 @@ fn check(s: &Scenario) -> Vec<Problem> {
         p.add("name", "must not be empty");
     }
     p.toml_int("seed", s.seed);
-    if s.replications == 0 {
-        p.add("replications", "must be at least 1");
-    }
+    p.replications("replications", s.replications);
     if s.horizon_s == 0 {
         p.add("horizon_s", "must be > 0 seconds");
     }

@@ -58,7 +58,7 @@ const SHOWN: [Shown; 12] = [
 ///
 /// Errors: a simulation error (named by its replication), a failed write (the file named).
 pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Result<()> {
-    let replications = opts.replications.unwrap_or(scenario.replications).max(1);
+    let replications = opts.replications_or(scenario.replications)?;
     let runs = models::replicate::<Hybrid>(scenario, replications)?;
     let metrics: Vec<Metrics> = runs.iter().map(|r| Hybrid::metrics(scenario, r)).collect();
     if let Some(path) = &opts.events {

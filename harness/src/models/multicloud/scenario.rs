@@ -246,7 +246,7 @@ pub fn parse(text: &str, origin: &str) -> Result<Scenario> {
 /// Checks a scenario built in code with the rules [`parse`] applies to a file.
 ///
 /// Errors, one line per problem, `key: what is wrong`:
-/// - an empty `name`, zero `replications`, a `seed` above TOML's largest integer;
+/// - an empty `name`, `replications` outside `1 ..= 10,000`, a `seed` above TOML's largest integer;
 /// - `alpha` or `ar_share` outside `0 ..= 1`, `gap_divisor` below 1 or not finite;
 /// - `image_s`, `dataset_s`, `ar_notice_max_s` not finite, negative or above [`MAX_SECONDS`]
 ///   (`image_s` and `ar_notice_max_s` must be positive);
@@ -267,9 +267,7 @@ fn check(s: &Scenario) -> Vec<Problem> {
         p.add("name", "must not be empty");
     }
     p.toml_int("seed", s.seed);
-    if s.replications == 0 {
-        p.add("replications", "must be at least 1");
-    }
+    p.replications("replications", s.replications);
     fraction(&mut p, "alpha", s.alpha);
     fraction(&mut p, "ar_share", s.ar_share);
     if !(s.gap_divisor.is_finite() && s.gap_divisor >= 1.0) {

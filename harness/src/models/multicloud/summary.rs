@@ -46,7 +46,7 @@ struct Summary<'a> {
 ///
 /// Errors: a simulation error (named by its replication), a failed write (the file named).
 pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Result<()> {
-    let replications = opts.replications.unwrap_or(scenario.replications).max(1);
+    let replications = opts.replications_or(scenario.replications)?;
     let runs = models::replicate::<Multicloud>(scenario, replications)?;
     let metrics: Vec<Metrics> = runs
         .iter()
