@@ -10,16 +10,23 @@ use std::collections::BinaryHeap;
 
 use qosgate_kernel::units::Ticks;
 
-/// A scheduled event.
+/// A scheduled event: its time and sequence number packed into one key, `at << 64 | seq`, so
+/// that one 128-bit comparison orders by time, then scheduling order.
 struct Entry<E> {
-    at: Ticks,
-    seq: u64,
+    key: u128,
     event: E,
+}
+
+impl<E> Entry<E> {
+    fn at(&self) -> Ticks {
+        // The high half is the time.
+        Ticks::new((self.key >> 64) as u64)
+    }
 }
 
 impl<E> PartialEq for Entry<E> {
     fn eq(&self, other: &Self) -> bool {
-        (self.at, self.seq) == (other.at, other.seq)
+        self.key == other.key
     }
 }
 
@@ -33,7 +40,7 @@ impl<E> PartialOrd for Entry<E> {
 
 impl<E> Ord for Entry<E> {
     fn cmp(&self, other: &Self) -> Ordering {
-        (self.at, self.seq).cmp(&(other.at, other.seq))
+        self.key.cmp(&other.key)
     }
 }
 
@@ -72,8 +79,7 @@ impl<E> Queue<E> {
     pub fn at(&mut self, at: Ticks, event: E) {
         let at = at.max(self.now);
         self.heap.push(Reverse(Entry {
-            at,
-            seq: self.seq,
+            key: u128::from(at.get()) << 64 | u128::from(self.seq),
             event,
         }));
         self.seq += 1;
@@ -87,7 +93,7 @@ impl<E> Queue<E> {
     /// The next event, advancing the clock to it.
     pub fn pop(&mut self) -> Option<E> {
         let Reverse(e) = self.heap.pop()?;
-        self.now = e.at;
+        self.now = e.at();
         self.processed += 1;
         Some(e.event)
     }

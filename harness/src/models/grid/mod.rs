@@ -45,7 +45,7 @@ impl Model for Grid {
 
     /// Replication `k` uses seed `scenario.seed + k`.
     fn simulate(scenario: &Scenario, k: u32) -> Result<Run> {
-        simulate_into(scenario, k, &mut |_| Ok(()))
+        simulate_into(scenario, k, None)
     }
 
     /// The metrics the run tallied as its tasks ended.
@@ -72,11 +72,11 @@ impl Model for Grid {
 
 scenario_file!(Grid, "grid");
 
-/// [`Grid::simulate`], handing every task's record to `sink` as the task ends (in the order
-/// the simulation ends them).
+/// [`Grid::simulate`], handing every task's record to `sink`, if any, as the task ends (in the
+/// order the simulation ends them; without a sink no record is made).
 ///
 /// Errors: those of [`Grid::simulate`], and the sink's.
-pub fn simulate_into(scenario: &Scenario, k: u32, sink: world::Sink<'_>) -> Result<Run> {
+pub fn simulate_into(scenario: &Scenario, k: u32, sink: Option<world::Sink<'_>>) -> Result<Run> {
     run_on_big_stack("simulation", capacity::KERNEL_BYTES, || {
         world::World::new(scenario, k, sink)?.run()
     })
