@@ -5,6 +5,7 @@
 //!   its TOML writer.
 //! - [`capacity`]: the kernel capacities the simulator is built with.
 //! - [`world`]: one replication on the event queue; every scheduling decision is the kernel's.
+//! - [`reuse`]: the kernel structures a replication leaves for the next one on its thread.
 //! - [`record`]: what a run records of each task.
 //! - [`metrics`]: the metrics of Sec. 6.3, tallied from the records as tasks end.
 //! - [`summary`]: what `qosgate run` prints and writes for a grid scenario.
@@ -12,6 +13,7 @@
 pub mod capacity;
 pub mod metrics;
 pub mod record;
+pub mod reuse;
 pub mod scenario;
 pub mod summary;
 pub mod world;
@@ -77,7 +79,10 @@ scenario_file!(Grid, "grid");
 ///
 /// Errors: those of [`Grid::simulate`], and the sink's.
 pub fn simulate_into(scenario: &Scenario, k: u32, sink: Option<world::Sink<'_>>) -> Result<Run> {
-    run_on_big_stack("simulation", capacity::KERNEL_BYTES, || {
-        world::World::new(scenario, k, sink)?.run()
-    })
+    let mut spares = reuse::take();
+    let run = run_on_big_stack("simulation", capacity::KERNEL_BYTES, || {
+        world::World::new(scenario, k, sink, &mut spares)?.run(&mut spares)
+    });
+    reuse::keep(spares);
+    run
 }

@@ -78,6 +78,7 @@ use std::ops::{Index, IndexMut};
 use super::capacity::{self, META_USERS, Meta, Res};
 use super::metrics::{Ended, Tally};
 use super::record::{Outcome, Run, TaskClass, TaskRecord};
+use super::reuse::Spares;
 use super::scenario::{
     Discipline, Knowledge, MetaOrder, Oversize, ResourceKind, Scenario, UserClass, UserConfig,
 };
@@ -364,9 +365,14 @@ pub fn default_entries(res: &Res, reg: &Registration, user: &UserConfig, hop: Ti
 }
 
 impl<'a> World<'a> {
-    /// The world of `scenario`'s replication `k`: resources built, users registered. Each
-    /// task's record goes to `sink`, if any, when the task ends.
-    pub fn new(scenario: &Scenario, k: u32, sink: Option<Sink<'a>>) -> Result<Self> {
+    /// The world of `scenario`'s replication `k`: resources built (from `spares` where it has
+    /// them), users registered. Each task's record goes to `sink`, if any, when the task ends.
+    pub fn new(
+        scenario: &Scenario,
+        k: u32,
+        sink: Option<Sink<'a>>,
+        spares: &mut Spares,
+    ) -> Result<Self> {
         let seed = replication_seed(scenario.seed, k);
         let bits = |bytes: u64| bytes as f64 * 8.0 / scenario.network.bandwidth_bps;
         let hop_in = ticks(bits(scenario.network.input_bytes));
@@ -381,10 +387,9 @@ impl<'a> World<'a> {
             .filter(|r| r.kind != ResourceKind::Gs)
             .flat_map(|r| r.cpus.iter())
             .sum();
-        let mut meta = Box::new(
-            Meta::new(order, Mips::new(be_capacity.max(1)))
-                .map_err(|e| anyhow!("the meta-scheduler: {e}"))?,
-        );
+        let mut meta = spares
+            .meta(order, Mips::new(be_capacity.max(1)))
+            .map_err(|e| anyhow!("the meta-scheduler: {e}"))?;
         if scenario.resources.len() >= usize::from(u16::MAX) || scenario.users.len() > META_USERS {
             bail!(
                 "{} resources and {} users: the simulator takes fewer than {} resources and at \
@@ -402,14 +407,15 @@ impl<'a> World<'a> {
                 Discipline::Scfq => fairq::Discipline::Scfq,
             };
             let cpus: Vec<Mips> = r.cpus.iter().map(|&c| Mips::new(c)).collect();
-            let res = Res::new(
-                kind_of(r.kind),
-                discipline,
-                &cpus,
-                Work::new(r.max_task_mi),
-                r.max_users,
-            )
-            .map_err(|e| anyhow!("resource {}: {e}", r.name))?;
+            let res = spares
+                .resource(
+                    kind_of(r.kind),
+                    discipline,
+                    &cpus,
+                    Work::new(r.max_task_mi),
+                    r.max_users,
+                )
+                .map_err(|e| anyhow!("resource {}: {e}", r.name))?;
             let slot = if r.kind == ResourceKind::Gs {
                 None
             } else {
@@ -430,7 +436,7 @@ impl<'a> World<'a> {
                 kind: r.kind,
                 discipline: r.discipline,
                 max_users: r.max_users,
-                res: Box::new(res),
+                res,
                 queued_work: 0,
                 speeds: cpus,
                 cpus: vec![None; r.cpus.len()],
@@ -502,11 +508,11 @@ impl<'a> World<'a> {
         })
     }
 
-    /// Runs until no event is left.
+    /// Runs until no event is left, then leaves its kernel structures to `spares`.
     ///
     /// Errors: the sink's, or an internal inconsistency (a task that never ended, a kernel
     /// refusal the model cannot explain), named.
-    pub fn run(mut self) -> Result<Run> {
+    pub fn run(mut self, spares: &mut Spares) -> Result<Run> {
         while let Some(event) = self.queue.pop() {
             self.handle(event)?;
         }
@@ -514,6 +520,10 @@ impl<'a> World<'a> {
         if alive > 0 {
             bail!("{alive} tasks never ended");
         }
+        for site in self.sites {
+            spares.keep_resource(site.res);
+        }
+        spares.keep_meta(self.meta);
         Ok(Run {
             metrics: self.tally.finish(),
             tasks: self.created,
