@@ -143,12 +143,18 @@ impl<const USERS: usize, const BATCH: usize, const SLOTS: usize>
                 *users = 0;
                 *seq = 0;
             }
-            _ => {
-                *self = Self::new(order, capacity)?;
-                return Ok(());
-            }
+            _ => return self.rebuild(order, capacity),
         }
         self.slots.clear();
+        Ok(())
+    }
+
+    /// [`MetaScheduler::reset`] to the other ordering: built anew, through a temporary kept out
+    /// of `reset`'s own stack frame (whose pages would otherwise be touched on every reset).
+    #[cold]
+    #[inline(never)]
+    fn rebuild(&mut self, order: Order, capacity: Mips) -> Result<(), Error> {
+        *self = Self::new(order, capacity)?;
         Ok(())
     }
 

@@ -60,9 +60,7 @@ impl Spares {
                 res.reset(kind, discipline, cpus, max_task, max_flows)?;
                 Ok(res)
             }
-            None => Ok(Box::new(Res::new(
-                kind, discipline, cpus, max_task, max_flows,
-            )?)),
+            None => new_resource(kind, discipline, cpus, max_task, max_flows),
         }
     }
 
@@ -77,7 +75,7 @@ impl Spares {
                 meta.reset(order, capacity)?;
                 Ok(meta)
             }
-            None => Ok(Box::new(Meta::new(order, capacity)?)),
+            None => new_meta(order, capacity),
         }
     }
 
@@ -90,4 +88,27 @@ impl Spares {
     pub fn keep_meta(&mut self, meta: Box<Meta>) {
         self.metas.push(meta);
     }
+}
+
+// Built apart, and never inlined: a structure built by value may pass through a temporary on the
+// stack, and the frame holding it is touched page by page on every entry, taken or not.
+
+/// A new resource ([`Res::new`]).
+#[inline(never)]
+fn new_resource(
+    kind: Kind,
+    discipline: Discipline,
+    cpus: &[Mips],
+    max_task: Work,
+    max_flows: u16,
+) -> Result<Box<Res>, Error> {
+    Ok(Box::new(Res::new(
+        kind, discipline, cpus, max_task, max_flows,
+    )?))
+}
+
+/// A new meta-scheduler ([`Meta::new`]).
+#[inline(never)]
+fn new_meta(order: Order, capacity: Mips) -> Result<Box<Meta>, Error> {
+    Ok(Box::new(Meta::new(order, capacity)?))
 }
