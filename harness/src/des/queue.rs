@@ -123,4 +123,37 @@ mod tests {
         assert_eq!(rest, ["e", "b", "c", "d"]);
         assert_eq!(q.processed(), 5);
     }
+
+    proptest::proptest! {
+        /// Any interleaving of scheduling and taking gives the events by time, then in
+        /// scheduling order: the order of a sorted map keyed by (time, scheduling number).
+        #[test]
+        fn the_queue_takes_events_as_a_sorted_map_would(
+            ops in proptest::collection::vec(proptest::option::of(0u64..20), 0..300)
+        ) {
+            let mut q = Queue::default();
+            let mut reference = std::collections::BTreeMap::new();
+            let mut n = 0u32;
+            for op in ops {
+                match op {
+                    Some(delay) => {
+                        let at = q.now().get() + delay;
+                        q.after(t(delay), n);
+                        reference.insert((at, n), n);
+                        n += 1;
+                    }
+                    None => {
+                        let want = reference.pop_first();
+                        proptest::prop_assert_eq!(q.pop(), want.map(|e| e.1));
+                        if let Some(((at, _), _)) = want {
+                            proptest::prop_assert_eq!(q.now(), t(at));
+                        }
+                    }
+                }
+            }
+            let rest: Vec<u32> = std::iter::from_fn(|| q.pop()).collect();
+            let want: Vec<u32> = reference.into_values().collect();
+            proptest::prop_assert_eq!(rest, want);
+        }
+    }
 }

@@ -1,7 +1,9 @@
 //! The metrics of seed 004 Sec. 6.3, computed from one run's [`TaskRecord`]s.
 //!
 //! A [`Tally`] takes the records one at a time, as the simulator ends its tasks, and keeps only
-//! counts and running sums: memory does not grow with the run. [`Metrics::compute`] is the same
+//! counts and running sums: memory does not grow with the run. The simulator hands it each ended
+//! task's numbers ([`Ended`], by user and resource row) rather than a record, which it makes
+//! only for a caller that wants the records; both ways count the same. [`Metrics::compute`] is the same
 //! over a list of records. Means are sums over counts; a weighted mean with its standard
 //! deviation is kept by West's update (1979), one pass, exact up to rounding whatever the order.
 //!

@@ -58,8 +58,9 @@
 //! By time; at one instant, in the order they were scheduled ([`crate::des::queue`]).
 //!
 //! # Memory
-//! A task lives in a slot from its creation to its end; then its record goes to the caller's
-//! sink and to the metrics' [`Tally`], and the slot is reused. What the run holds is the tasks
+//! A task lives in a slot (about 100 bytes) from its creation to its end; then the metrics'
+//! [`Tally`] counts it, its record goes to the caller's sink if there is one, and the slot is
+//! reused. The kernel structures come from, and go back to, the thread's [`Spares`]. What the run holds is the tasks
 //! alive at once (bounded by the queues above, the CPUs, and the tasks on the links), never the
 //! tasks of the whole horizon.
 
