@@ -1,8 +1,10 @@
-//! Criterion benchmark of the grid simulator (`harness/src/sim/`): events per second on a large
-//! seed-004 scenario, the `kokkinos2009-gbp` preset with BE user U4 at 55 s per task (the
-//! paper's heaviest load) over a horizon of 2,000,000 s (about 50,000 tasks and 240,000
-//! events). One iteration is one replication, from scenario to metrics; criterion reports the
-//! time per replication and, as throughput, events per second.
+//! Criterion benchmark of the grid simulator (`harness/src/models/grid/`): events per second on a
+//! large seed-004 scenario, the `kokkinos2009-gbp` preset with BE user U4 at 55 s per task (the
+//! paper's heaviest load) over a horizon of 2,000,000 s (about 41,000 tasks and 261,000 events;
+//! up to 33,000 tasks alive at once). One iteration is one replication, from scenario to
+//! metrics, as `qosgate reproduce` runs it (no task records, kernel structures reused from the
+//! previous iteration); criterion reports the time per replication and, as throughput, events
+//! per second.
 //!
 //! Run with `cargo bench --bench simulator`.
 

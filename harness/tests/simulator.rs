@@ -18,12 +18,14 @@
 
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
+use qosgate_harness::models::Model;
+use qosgate_harness::models::grid::metrics::Metrics;
 use qosgate_harness::models::grid::record::{Outcome, TaskClass, TaskRecord};
 use qosgate_harness::models::grid::scenario::{
     Discipline, Dist, Knowledge, Meta, MetaOrder, Network, Oversize, ResourceConfig, ResourceKind,
     Scenario, UserClass, UserConfig,
 };
-use qosgate_harness::models::grid::simulate_into;
+use qosgate_harness::models::grid::{Grid, simulate_into};
 
 /// 64 cases per property, or `PROPTEST_CASES`.
 fn cases() -> u32 {
@@ -141,17 +143,29 @@ fn scenario() -> impl Strategy<Value = Scenario> {
         })
 }
 
-/// Replication 0 of `s` and every task's record, in task order.
+/// Replication 0 of `s` and every task's record, in task order. Checks on the way that the
+/// metrics the run tallied are those of its records (taken in the order the tasks ended), and
+/// that a run without a sink (which makes no record) tallies the same.
 fn records(s: &Scenario) -> anyhow::Result<Vec<TaskRecord>> {
     let mut records = Vec::new();
-    let run = simulate_into(s, 0, &mut |r| {
-        records.push(r.clone());
-        Ok(())
-    })?;
+    let run = simulate_into(
+        s,
+        0,
+        Some(&mut |r: &TaskRecord| {
+            records.push(r.clone());
+            Ok(())
+        }),
+    )?;
     assert_eq!(
         run.tasks,
         records.len() as u64,
         "one record per task created"
+    );
+    assert_eq!(run.metrics, Metrics::compute(s, &records));
+    let unrecorded = Grid::simulate(s, 0)?;
+    assert_eq!(
+        (unrecorded.metrics, unrecorded.events),
+        (run.metrics, run.events)
     );
     records.sort_by_key(|r| r.task);
     Ok(records)

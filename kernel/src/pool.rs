@@ -78,6 +78,15 @@ impl<E: Copy, const N: usize> Pool<E, N> {
         }
     }
 
+    /// Frees every slot, writing only the lengths (no entry): the pool [`Pool::new`] makes.
+    /// `O(1)`.
+    pub(crate) fn clear(&mut self) {
+        self.entries.clear();
+        self.next.clear();
+        self.free = NIL;
+        self.used = 0;
+    }
+
     /// Free slots.
     pub(crate) fn available(&self) -> usize {
         N - usize::from(self.used)

@@ -10,16 +10,23 @@ use std::collections::BinaryHeap;
 
 use qosgate_kernel::units::Ticks;
 
-/// A scheduled event.
+/// A scheduled event: its time and sequence number packed into one key, `at << 64 | seq`, so
+/// that one 128-bit comparison orders by time, then scheduling order.
 struct Entry<E> {
-    at: Ticks,
-    seq: u64,
+    key: u128,
     event: E,
+}
+
+impl<E> Entry<E> {
+    fn at(&self) -> Ticks {
+        // The high half is the time.
+        Ticks::new((self.key >> 64) as u64)
+    }
 }
 
 impl<E> PartialEq for Entry<E> {
     fn eq(&self, other: &Self) -> bool {
-        (self.at, self.seq) == (other.at, other.seq)
+        self.key == other.key
     }
 }
 
@@ -33,7 +40,7 @@ impl<E> PartialOrd for Entry<E> {
 
 impl<E> Ord for Entry<E> {
     fn cmp(&self, other: &Self) -> Ordering {
-        (self.at, self.seq).cmp(&(other.at, other.seq))
+        self.key.cmp(&other.key)
     }
 }
 
@@ -72,8 +79,7 @@ impl<E> Queue<E> {
     pub fn at(&mut self, at: Ticks, event: E) {
         let at = at.max(self.now);
         self.heap.push(Reverse(Entry {
-            at,
-            seq: self.seq,
+            key: u128::from(at.get()) << 64 | u128::from(self.seq),
             event,
         }));
         self.seq += 1;
@@ -87,7 +93,7 @@ impl<E> Queue<E> {
     /// The next event, advancing the clock to it.
     pub fn pop(&mut self) -> Option<E> {
         let Reverse(e) = self.heap.pop()?;
-        self.now = e.at;
+        self.now = e.at();
         self.processed += 1;
         Some(e.event)
     }
@@ -116,5 +122,38 @@ mod tests {
         // "e" was scheduled in the past: clamped to now (3), so it comes first.
         assert_eq!(rest, ["e", "b", "c", "d"]);
         assert_eq!(q.processed(), 5);
+    }
+
+    proptest::proptest! {
+        /// Any interleaving of scheduling and taking gives the events by time, then in
+        /// scheduling order: the order of a sorted map keyed by (time, scheduling number).
+        #[test]
+        fn the_queue_takes_events_as_a_sorted_map_would(
+            ops in proptest::collection::vec(proptest::option::of(0u64..20), 0..300)
+        ) {
+            let mut q = Queue::default();
+            let mut reference = std::collections::BTreeMap::new();
+            let mut n = 0u32;
+            for op in ops {
+                match op {
+                    Some(delay) => {
+                        let at = q.now().get() + delay;
+                        q.after(t(delay), n);
+                        reference.insert((at, n), n);
+                        n += 1;
+                    }
+                    None => {
+                        let want = reference.pop_first();
+                        proptest::prop_assert_eq!(q.pop(), want.map(|e| e.1));
+                        if let Some(((at, _), _)) = want {
+                            proptest::prop_assert_eq!(q.now(), t(at));
+                        }
+                    }
+                }
+            }
+            let rest: Vec<u32> = std::iter::from_fn(|| q.pop()).collect();
+            let want: Vec<u32> = reference.into_values().collect();
+            proptest::prop_assert_eq!(rest, want);
+        }
     }
 }

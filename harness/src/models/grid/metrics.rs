@@ -1,7 +1,9 @@
 //! The metrics of seed 004 Sec. 6.3, computed from one run's [`TaskRecord`]s.
 //!
 //! A [`Tally`] takes the records one at a time, as the simulator ends its tasks, and keeps only
-//! counts and running sums: memory does not grow with the run. [`Metrics::compute`] is the same
+//! counts and running sums: memory does not grow with the run. The simulator hands it each ended
+//! task's numbers ([`Ended`], by user and resource row) rather than a record, which it makes
+//! only for a caller that wants the records; both ways count the same. [`Metrics::compute`] is the same
 //! over a list of records. Means are sums over counts; a weighted mean with its standard
 //! deviation is kept by West's update (1979), one pass, exact up to rounding whatever the order.
 //!
@@ -45,7 +47,7 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::record::{Outcome, TaskClass, TaskRecord};
+use super::record::{self, Outcome, TaskClass, TaskRecord};
 use super::scenario::{Scenario, UserClass};
 
 /// The metrics of one run.
@@ -147,7 +149,7 @@ impl Rates {
     pub fn of<'a>(records: impl Iterator<Item = &'a TaskRecord>) -> Self {
         let mut tally = RatesTally::default();
         for r in records {
-            tally.add(r);
+            tally.add(&Ended::of(r, None, None));
         }
         tally.finish()
     }
@@ -172,6 +174,62 @@ pub struct Tally {
     floor: Weighted,
     /// `sum |D - max(Y, D)| / D` over the counted tasks.
     late: f64,
+}
+
+/// What the metrics need of one ended task: the numbers of its [`TaskRecord`] (same units), its
+/// user's and resource's rows ([`Tally::user_row`], [`Tally::resource_row`]) instead of their
+/// names.
+#[derive(Debug, Clone, Copy)]
+pub struct Ended {
+    /// The user's row, if the scenario has the user.
+    pub user: Option<usize>,
+    /// The resource's row, if the task was sent to one the scenario has.
+    pub resource: Option<usize>,
+    /// [`TaskRecord::class`].
+    pub class: TaskClass,
+    /// [`TaskRecord::handled_as`].
+    pub handled_as: TaskClass,
+    /// [`TaskRecord::outcome`].
+    pub outcome: Outcome,
+    /// [`TaskRecord::backlogged`].
+    pub backlogged: bool,
+    /// [`TaskRecord::created`], seconds.
+    pub created: f64,
+    /// [`TaskRecord::started`], seconds.
+    pub started: Option<f64>,
+    /// [`TaskRecord::finished`], seconds.
+    pub finished: Option<f64>,
+    /// [`TaskRecord::returned`], seconds.
+    pub returned: Option<f64>,
+    /// [`TaskRecord::workload_mi`].
+    pub workload_mi: u64,
+    /// [`TaskRecord::deadline`], seconds.
+    pub deadline: f64,
+}
+
+impl Ended {
+    /// `r` with the rows of its user and resource.
+    pub fn of(r: &TaskRecord, user: Option<usize>, resource: Option<usize>) -> Self {
+        Self {
+            user,
+            resource,
+            class: r.class,
+            handled_as: r.handled_as,
+            outcome: r.outcome,
+            backlogged: r.backlogged,
+            created: r.created,
+            started: r.started,
+            finished: r.finished,
+            returned: r.returned,
+            workload_mi: r.workload_mi,
+            deadline: r.deadline,
+        }
+    }
+
+    /// [`TaskRecord::delay`].
+    fn delay(&self) -> Option<f64> {
+        record::delay(self.created, self.returned)
+    }
 }
 
 impl Tally {
@@ -236,10 +294,32 @@ impl Tally {
 
     /// Counts one task's record.
     pub fn add(&mut self, r: &TaskRecord) {
+        let user = self.user_index.get(&r.user).copied();
+        let resource = r
+            .resource
+            .as_ref()
+            .and_then(|n| self.resource_index.get(n).copied());
+        self.add_ended(&Ended::of(r, user, resource));
+    }
+
+    /// The row of the user named `name` (the one [`Tally::add`] counts its records in), if the
+    /// scenario has it.
+    pub fn user_row(&self, name: &str) -> Option<usize> {
+        self.user_index.get(name).copied()
+    }
+
+    /// The row of the resource named `name`, if the scenario has it.
+    pub fn resource_row(&self, name: &str) -> Option<usize> {
+        self.resource_index.get(name).copied()
+    }
+
+    /// Counts one ended task: what [`Tally::add`] does with its record, without the names (the
+    /// simulator knows the rows and need not build a record no one reads).
+    pub fn add_ended(&mut self, r: &Ended) {
         if r.created < self.warmup_s {
             return;
         }
-        if let Some(&i) = self.user_index.get(&r.user) {
+        if let Some(i) = r.user {
             self.users[i].2.add(r);
         }
         match r.class {
@@ -247,8 +327,7 @@ impl Tally {
             TaskClass::Be => self.be.add(r),
         }
         self.all.add(r);
-        let resource = r.resource.as_ref().and_then(|n| self.resource_index.get(n));
-        if let (Some(&i), Some(s), Some(f)) = (resource, r.started, r.finished) {
+        if let (Some(i), Some(s), Some(f)) = (r.resource, r.started, r.finished) {
             let (use_, slowest) = &mut self.resources[i];
             use_.tasks += 1;
             let mut exec = f - s;
@@ -317,9 +396,9 @@ struct RatesTally {
 }
 
 impl RatesTally {
-    fn add(&mut self, r: &TaskRecord) {
+    fn add(&mut self, r: &Ended) {
         self.tasks += 1;
-        self.missed += u64::from(r.missed());
+        self.missed += u64::from(record::missed(r.delay(), r.deadline));
         self.failed += u64::from(r.outcome == Outcome::Failed);
         self.rejected += u64::from(r.outcome == Outcome::Rejected);
         if r.class == TaskClass::Gs {

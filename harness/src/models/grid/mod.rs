@@ -5,6 +5,7 @@
 //!   its TOML writer.
 //! - [`capacity`]: the kernel capacities the simulator is built with.
 //! - [`world`]: one replication on the event queue; every scheduling decision is the kernel's.
+//! - [`reuse`]: the kernel structures a replication leaves for the next one on its thread.
 //! - [`record`]: what a run records of each task.
 //! - [`metrics`]: the metrics of Sec. 6.3, tallied from the records as tasks end.
 //! - [`summary`]: what `qosgate run` prints and writes for a grid scenario.
@@ -12,6 +13,7 @@
 pub mod capacity;
 pub mod metrics;
 pub mod record;
+pub mod reuse;
 pub mod scenario;
 pub mod summary;
 pub mod world;
@@ -45,7 +47,7 @@ impl Model for Grid {
 
     /// Replication `k` uses seed `scenario.seed + k`.
     fn simulate(scenario: &Scenario, k: u32) -> Result<Run> {
-        simulate_into(scenario, k, &mut |_| Ok(()))
+        simulate_into(scenario, k, None)
     }
 
     /// The metrics the run tallied as its tasks ended.
@@ -72,12 +74,15 @@ impl Model for Grid {
 
 scenario_file!(Grid, "grid");
 
-/// [`Grid::simulate`], handing every task's record to `sink` as the task ends (in the order
-/// the simulation ends them).
+/// [`Grid::simulate`], handing every task's record to `sink`, if any, as the task ends (in the
+/// order the simulation ends them; without a sink no record is made).
 ///
 /// Errors: those of [`Grid::simulate`], and the sink's.
-pub fn simulate_into(scenario: &Scenario, k: u32, sink: world::Sink<'_>) -> Result<Run> {
-    run_on_big_stack("simulation", capacity::KERNEL_BYTES, || {
-        world::World::new(scenario, k, sink)?.run()
-    })
+pub fn simulate_into(scenario: &Scenario, k: u32, sink: Option<world::Sink<'_>>) -> Result<Run> {
+    let mut spares = reuse::take();
+    let run = run_on_big_stack("simulation", capacity::KERNEL_BYTES, || {
+        world::World::new(scenario, k, sink, &mut spares)?.run(&mut spares)
+    });
+    reuse::keep(spares);
+    run
 }

@@ -83,7 +83,7 @@ pub struct TaskRecord {
 impl TaskRecord {
     /// Delay from creation to the results' return, seconds (`None` unless completed).
     pub fn delay(&self) -> Option<f64> {
-        self.returned.map(|r| r - self.created)
+        delay(self.created, self.returned)
     }
 
     /// The instant it ended, seconds: its results' return, or, for a task that failed or was
@@ -99,8 +99,18 @@ impl TaskRecord {
     /// Whether it missed its non-critical deadline: it did not complete, or its delay exceeds
     /// the deadline.
     pub fn missed(&self) -> bool {
-        self.delay().is_none_or(|d| d > self.deadline)
+        missed(self.delay(), self.deadline)
     }
+}
+
+/// The delay of a task created at `created` whose results returned at `returned` (seconds).
+pub(super) fn delay(created: f64, returned: Option<f64>) -> Option<f64> {
+    returned.map(|r| r - created)
+}
+
+/// Whether a task with `delay` (`None`: it never completed) missed `deadline` (seconds).
+pub(super) fn missed(delay: Option<f64>, deadline: f64) -> bool {
+    delay.is_none_or(|d| d > deadline)
 }
 
 /// One replication's result: its metrics, computed as the tasks ended (the records went to the

@@ -241,7 +241,7 @@ fn simulate_writing_events(scenario: &Scenario, n: u32, path: &Path) -> Result<V
             w.write_all(b"\n")
                 .with_context(|| format!("writing {}", path.display()))
         };
-        let run = simulate_into(scenario, k, &mut write)
+        let run = simulate_into(scenario, k, Some(&mut write))
             .with_context(|| format!("simulating {} (replication {k})", scenario.name))?;
         runs.push(run);
     }

@@ -58,8 +58,9 @@
 //! By time; at one instant, in the order they were scheduled ([`crate::des::queue`]).
 //!
 //! # Memory
-//! A task lives in a slot from its creation to its end; then its record goes to the caller's
-//! sink and to the metrics' [`Tally`], and the slot is reused. What the run holds is the tasks
+//! A task lives in a slot (about 100 bytes) from its creation to its end; then the metrics'
+//! [`Tally`] counts it, its record goes to the caller's sink if there is one, and the slot is
+//! reused. The kernel structures come from, and go back to, the thread's [`Spares`]. What the run holds is the tasks
 //! alive at once (bounded by the queues above, the CPUs, and the tasks on the links), never the
 //! tasks of the whole horizon.
 
@@ -72,12 +73,13 @@ use qosgate_kernel::meta::{BeTask, Order};
 use qosgate_kernel::registry::{RateBasis, Registration};
 use qosgate_kernel::resource::{Class, Decision, Kind, Task};
 use qosgate_kernel::units::{MAX_TASK_WORK, Mips, TICKS_PER_SECOND, Ticks, Work};
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::ops::{Index, IndexMut};
 
-use super::capacity::{self, Meta, Res};
-use super::metrics::Tally;
+use super::capacity::{self, META_USERS, Meta, Res};
+use super::metrics::{Ended, Tally};
 use super::record::{Outcome, Run, TaskClass, TaskRecord};
+use super::reuse::Spares;
 use super::scenario::{
     Discipline, Knowledge, MetaOrder, Oversize, ResourceKind, Scenario, UserClass, UserConfig,
 };
@@ -106,7 +108,7 @@ enum Event {
     Arrive(Slot),
     /// A CPU's task ends; `generation` tells a stale end (the task was paused) from a real one.
     Finish {
-        resource: usize,
+        resource: u16,
         cpu: u16,
         generation: u64,
     },
@@ -138,32 +140,83 @@ struct User {
     releasing: bool,
     /// The user's id at the meta-scheduler (every user can have BE tasks).
     meta_user: FlowId,
+    /// Its tasks' deadline, from creation.
+    deadline: Ticks,
+    /// Its row and its tasks' class in the metrics' tally.
+    row: Option<usize>,
 }
 
-/// A task at run time.
+/// A task at run time, kept small (about 100 bytes): under overload tens of thousands are alive
+/// at once, and each event touches one that has not been touched for a while.
 struct TaskState {
     /// Its number, in creation order from 0.
     number: u64,
-    user: usize,
     work: Work,
     created: Ticks,
-    deadline: Ticks,
+    /// Its user (an index below [`capacity::META_USERS`]).
+    user: u16,
     handled: TaskClass,
-    resource: Option<usize>,
-    /// Bucket charge and registration, for feedback.
-    charge: Option<(usize, Charge)>,
-    /// The registration it was released to, and its release time.
-    release: Option<(usize, Ticks)>,
-    released: Option<Ticks>,
-    arrived: Option<Ticks>,
-    started: Option<Ticks>,
-    finished: Option<Ticks>,
-    returned: Option<Ticks>,
-    bound: Option<Ticks>,
+    /// The site it was sent to.
+    resource: Option<u16>,
+    /// The registration it is planned for (then released to), of its user's.
+    plan: Option<u16>,
+    /// What its registration's bucket charged at its release.
+    charge: Option<Charge>,
+    steps: Steps,
     backlogged: bool,
     /// A `Feedback` event still names it: it ends with that event.
     feedback_pending: bool,
-    outcome: Option<(Outcome, Option<String>)>,
+    /// How it ended (its reason, if any, waits in `World::reasons` while `feedback_pending`).
+    outcome: Option<Outcome>,
+}
+
+impl TaskState {
+    /// The user's index.
+    fn user(&self) -> usize {
+        usize::from(self.user)
+    }
+
+    /// The site it was sent to.
+    fn site(&self) -> Option<usize> {
+        self.resource.map(usize::from)
+    }
+
+    /// Its registration and charge, once released to a registration.
+    fn charged(&self) -> Option<(usize, Charge)> {
+        Some((usize::from(self.plan?), self.charge?))
+    }
+}
+
+/// The steps of a task with a recorded instant (or, for `Bound`, a length), in ticks.
+#[derive(Clone, Copy)]
+enum Step {
+    Released,
+    Arrived,
+    Started,
+    Finished,
+    Returned,
+    /// The delay bound planned with, from creation.
+    Bound,
+}
+
+/// One `Option<Ticks>` per [`Step`], packed: the values and a bit per step reached.
+#[derive(Default)]
+struct Steps {
+    at: [Ticks; 6],
+    reached: u8,
+}
+
+impl Steps {
+    fn get(&self, step: Step) -> Option<Ticks> {
+        let i = step as usize;
+        (self.reached & (1 << i) != 0).then(|| self.at[i])
+    }
+
+    fn set(&mut self, step: Step, t: Ticks) {
+        let i = step as usize;
+        self.at[i] = t;
+        self.reached |= 1 << i;
+    }
 }
 
 /// The live tasks by slot; a slot is free again once its task has ended (no event names it).
@@ -231,6 +284,8 @@ struct Site {
     slot: Option<u16>,
     /// BE tasks dispatched to it that have not arrived yet.
     in_flight: usize,
+    /// Its row in the metrics' tally.
+    row: Option<usize>,
 }
 
 /// One replication of a scenario.
@@ -249,7 +304,9 @@ pub struct World<'a> {
     hop_out: Ticks,
     registrations: Vec<(String, String)>,
     tally: Tally,
-    sink: Sink<'a>,
+    /// The reasons of tasks that ended early while a `Feedback` event still names them.
+    reasons: BTreeMap<Slot, String>,
+    sink: Option<Sink<'a>>,
 }
 
 fn kind_of(k: ResourceKind) -> Kind {
@@ -309,9 +366,14 @@ pub fn default_entries(res: &Res, reg: &Registration, user: &UserConfig, hop: Ti
 }
 
 impl<'a> World<'a> {
-    /// The world of `scenario`'s replication `k`: resources built, users registered. Each
-    /// task's record goes to `sink` when the task ends.
-    pub fn new(scenario: &Scenario, k: u32, sink: Sink<'a>) -> Result<Self> {
+    /// The world of `scenario`'s replication `k`: resources built (from `spares` where it has
+    /// them), users registered. Each task's record goes to `sink`, if any, when the task ends.
+    pub fn new(
+        scenario: &Scenario,
+        k: u32,
+        sink: Option<Sink<'a>>,
+        spares: &mut Spares,
+    ) -> Result<Self> {
         let seed = replication_seed(scenario.seed, k);
         let bits = |bytes: u64| bytes as f64 * 8.0 / scenario.network.bandwidth_bps;
         let hop_in = ticks(bits(scenario.network.input_bytes));
@@ -326,10 +388,19 @@ impl<'a> World<'a> {
             .filter(|r| r.kind != ResourceKind::Gs)
             .flat_map(|r| r.cpus.iter())
             .sum();
-        let mut meta = Box::new(
-            Meta::new(order, Mips::new(be_capacity.max(1)))
-                .map_err(|e| anyhow!("the meta-scheduler: {e}"))?,
-        );
+        let mut meta = spares
+            .meta(order, Mips::new(be_capacity.max(1)))
+            .map_err(|e| anyhow!("the meta-scheduler: {e}"))?;
+        if scenario.resources.len() >= usize::from(u16::MAX) || scenario.users.len() > META_USERS {
+            bail!(
+                "{} resources and {} users: the simulator takes fewer than {} resources and at \
+                 most {META_USERS} users",
+                scenario.resources.len(),
+                scenario.users.len(),
+                u16::MAX
+            );
+        }
+        let tally = Tally::new(scenario);
         let mut sites = Vec::with_capacity(scenario.resources.len());
         for r in &scenario.resources {
             let discipline = match r.discipline {
@@ -337,14 +408,15 @@ impl<'a> World<'a> {
                 Discipline::Scfq => fairq::Discipline::Scfq,
             };
             let cpus: Vec<Mips> = r.cpus.iter().map(|&c| Mips::new(c)).collect();
-            let res = Res::new(
-                kind_of(r.kind),
-                discipline,
-                &cpus,
-                Work::new(r.max_task_mi),
-                r.max_users,
-            )
-            .map_err(|e| anyhow!("resource {}: {e}", r.name))?;
+            let res = spares
+                .resource(
+                    kind_of(r.kind),
+                    discipline,
+                    &cpus,
+                    Work::new(r.max_task_mi),
+                    r.max_users,
+                )
+                .map_err(|e| anyhow!("resource {}: {e}", r.name))?;
             let slot = if r.kind == ResourceKind::Gs {
                 None
             } else {
@@ -365,13 +437,14 @@ impl<'a> World<'a> {
                 kind: r.kind,
                 discipline: r.discipline,
                 max_users: r.max_users,
-                res: Box::new(res),
+                res,
                 queued_work: 0,
                 speeds: cpus,
                 cpus: vec![None; r.cpus.len()],
                 generation: vec![0; r.cpus.len()],
                 slot,
                 in_flight: 0,
+                row: tally.resource_row(&r.name),
             });
         }
         let mut users = Vec::with_capacity(scenario.users.len());
@@ -387,6 +460,8 @@ impl<'a> World<'a> {
                 input: VecDeque::new(),
                 releasing: false,
                 meta_user,
+                deadline: ticks(u.deadline_s),
+                row: tally.user_row(&u.name),
             };
             if u.class == UserClass::Gs {
                 register(u, &mut sites, hop_in, &mut user, &mut registrations)?;
@@ -428,16 +503,17 @@ impl<'a> World<'a> {
             hop_in,
             hop_out,
             registrations,
-            tally: Tally::new(scenario),
+            tally,
+            reasons: BTreeMap::new(),
             sink,
         })
     }
 
-    /// Runs until no event is left.
+    /// Runs until no event is left, then leaves its kernel structures to `spares`.
     ///
     /// Errors: the sink's, or an internal inconsistency (a task that never ended, a kernel
     /// refusal the model cannot explain), named.
-    pub fn run(mut self) -> Result<Run> {
+    pub fn run(mut self, spares: &mut Spares) -> Result<Run> {
         while let Some(event) = self.queue.pop() {
             self.handle(event)?;
         }
@@ -445,6 +521,10 @@ impl<'a> World<'a> {
         if alive > 0 {
             bail!("{alive} tasks never ended");
         }
+        for site in self.sites {
+            spares.keep_resource(site.res);
+        }
+        spares.keep_meta(self.meta);
         Ok(Run {
             metrics: self.tally.finish(),
             tasks: self.created,
@@ -459,7 +539,7 @@ impl<'a> World<'a> {
         match event {
             Event::Create(u) => self.create(u, now),
             Event::AtMeta(t) => {
-                let user = self.tasks[t].user;
+                let user = self.tasks[t].user();
                 if self.tasks[t].handled == TaskClass::Be {
                     return self.hand_to_best_effort(t, now);
                 }
@@ -480,6 +560,7 @@ impl<'a> World<'a> {
                 cpu,
                 generation,
             } => {
+                let resource = usize::from(resource);
                 if self.sites[resource].generation[usize::from(cpu)] != generation {
                     return Ok(());
                 }
@@ -488,12 +569,12 @@ impl<'a> World<'a> {
             Event::Feedback(t) => self.feedback(t, now),
             Event::Return(t) => {
                 let task = &mut self.tasks[t];
-                task.returned = Some(now);
-                task.outcome = Some((Outcome::Completed, None));
+                task.steps.set(Step::Returned, now);
+                task.outcome = Some(Outcome::Completed);
                 if task.feedback_pending {
                     return Ok(());
                 }
-                self.end(t)
+                self.end(t, None)
             }
         }
     }
@@ -510,20 +591,15 @@ impl<'a> World<'a> {
         };
         let t = self.tasks.insert(TaskState {
             number: self.created,
-            user: u,
+            // Fewer than `META_USERS` users (checked by `World::new`).
+            user: u as u16,
             work,
             created: now,
-            deadline: ticks(user.cfg.deadline_s),
             handled,
             resource: None,
+            plan: None,
             charge: None,
-            release: None,
-            released: None,
-            arrived: None,
-            started: None,
-            finished: None,
-            returned: None,
-            bound: None,
+            steps: Steps::default(),
             backlogged: false,
             feedback_pending: false,
             outcome: None,
@@ -539,7 +615,7 @@ impl<'a> World<'a> {
     /// The work the meta-scheduler plans with: the real one with exact knowledge, else `I_max`.
     fn planned_work(&self, t: Slot) -> Work {
         let task = &self.tasks[t];
-        let cfg = &self.users[task.user].cfg;
+        let cfg = &self.users[task.user()].cfg;
         match (cfg.knowledge, cfg.max_task_mi) {
             (Some(k), Some(imax)) if k != Knowledge::Exact => Work::new(imax),
             _ => task.work,
@@ -554,7 +630,7 @@ impl<'a> World<'a> {
             };
             let work = self.planned_work(t);
             let task = &self.tasks[t];
-            let deadline = task.created.saturating_add(task.deadline);
+            let deadline = task.created.saturating_add(self.users[u].deadline);
             // Some registration could take the task later: feedback is awaited, or its queue
             // entries are all in use.
             let mut waits = false;
@@ -608,9 +684,11 @@ impl<'a> World<'a> {
                 Some((k, wait, end)) => {
                     let task = &mut self.tasks[t];
                     // `end >= now >= created`.
-                    task.bound = Some(end.saturating_sub(task.created));
+                    task.steps
+                        .set(Step::Bound, end.saturating_sub(task.created));
                     task.backlogged |= wait > Ticks::ZERO;
-                    task.release = Some((k, now.saturating_add(wait)));
+                    // Fewer registrations than sites.
+                    task.plan = Some(k as u16);
                     self.users[u].releasing = true;
                     self.queue.after(wait, Event::Release(u));
                 }
@@ -640,14 +718,14 @@ impl<'a> World<'a> {
             .context("a release with an empty input queue")?;
         self.users[u].releasing = false;
         let work = self.planned_work(t);
-        let (k, _) = self.tasks[t].release.context("a release without a plan")?;
+        let k = usize::from(self.tasks[t].plan.context("a release without a plan")?);
         let reg = &mut self.users[u].registrations[k];
         let charge = match reg.bucket.charge(now, work) {
             Ok(charge) => charge,
             // Feedback during the wait left a debt (a task ran longer than it was charged for):
             // the task is planned again, as the head of the queue.
             Err(Error::NonConforming) => {
-                self.tasks[t].release = None;
+                self.tasks[t].plan = None;
                 return self.serve_input(u, now);
             }
             Err(e) => bail!("charging task {} at its release: {e}", self.tasks[t].number),
@@ -656,9 +734,10 @@ impl<'a> World<'a> {
         let r = reg.resource;
         self.users[u].input.pop_front();
         let task = &mut self.tasks[t];
-        task.charge = Some((k, charge));
-        task.released = Some(now);
-        task.resource = Some(r);
+        task.charge = Some(charge);
+        task.steps.set(Step::Released, now);
+        // Fewer than `u16::MAX` sites (checked by `World::new`).
+        task.resource = Some(r as u16);
         self.queue.after(self.hop_in, Event::Arrive(t));
         for &t in &self.users[u].input {
             self.tasks[t].backlogged = true;
@@ -669,7 +748,12 @@ impl<'a> World<'a> {
     fn feedback(&mut self, t: Slot, now: Ticks) -> Result<()> {
         let task = &mut self.tasks[t];
         task.feedback_pending = false;
-        let (u, work, charge, ended) = (task.user, task.work, task.charge, task.outcome.is_some());
+        let (u, work, charge, ended) = (
+            task.user(),
+            task.work,
+            task.charged(),
+            task.outcome.is_some(),
+        );
         if let Some((k, charge)) = charge {
             self.users[u].registrations[k]
                 .bucket
@@ -677,7 +761,8 @@ impl<'a> World<'a> {
                 .map_err(|e| anyhow!("feedback of task {}: {e}", self.tasks[t].number))?;
         }
         if ended {
-            self.end(t)?;
+            let reason = self.reasons.remove(&t);
+            self.end(t, reason)?;
         }
         self.serve_input(u, now)
     }
@@ -686,9 +771,11 @@ impl<'a> World<'a> {
         let task = &self.tasks[t];
         let be = BeTask {
             id: t,
-            user: self.users[task.user].meta_user,
+            user: self.users[task.user()].meta_user,
             work: task.work,
-            deadline: task.created.saturating_add(task.deadline),
+            deadline: task
+                .created
+                .saturating_add(self.users[task.user()].deadline),
         };
         match self.meta.submit(now, be) {
             Ok(()) => {
@@ -723,19 +810,43 @@ impl<'a> World<'a> {
     /// naming it ends it instead.
     fn end_early(&mut self, t: Slot, outcome: Outcome, reason: String) -> Result<()> {
         let task = &mut self.tasks[t];
-        task.outcome = Some((outcome, Some(reason)));
+        task.outcome = Some(outcome);
         if task.feedback_pending {
+            self.reasons.insert(t, reason);
             return Ok(());
         }
-        self.end(t)
+        self.end(t, Some(reason))
     }
 
-    /// Task `t` has ended: its record goes to the tally and the sink, its slot is free.
-    fn end(&mut self, t: Slot) -> Result<()> {
+    /// Task `t` has ended (`reason`: why, if it did not complete): the tally counts it, its
+    /// record goes to the sink, its slot is free.
+    fn end(&mut self, t: Slot, reason: Option<String>) -> Result<()> {
         let task = self.tasks.remove(t).context("ending a task twice")?;
-        let record = self.record(task)?;
-        self.tally.add(&record);
-        (self.sink)(&record)
+        let outcome = task
+            .outcome
+            .with_context(|| format!("task {} never ended", task.number))?;
+        let user = &self.users[task.user()];
+        let site = task.site().map(|r| &self.sites[r]);
+        let opt = |step| task.steps.get(step).map(secs);
+        self.tally.add_ended(&Ended {
+            user: user.row,
+            resource: site.and_then(|s| s.row),
+            class: class_of(user.cfg.class),
+            handled_as: task.handled,
+            outcome,
+            backlogged: task.backlogged,
+            created: secs(task.created),
+            started: opt(Step::Started),
+            finished: opt(Step::Finished),
+            returned: opt(Step::Returned),
+            workload_mi: task.work.get(),
+            deadline: secs(user.deadline),
+        });
+        if self.sink.is_none() {
+            return Ok(());
+        }
+        let record = self.record(&task, outcome, reason);
+        self.sink.as_mut().map_or(Ok(()), |sink| sink(&record))
     }
 
     fn collect(&mut self, now: Ticks) -> Result<()> {
@@ -778,8 +889,9 @@ impl<'a> World<'a> {
                 .context("an assignment to an unknown slot")?;
             self.sites[r].in_flight += 1;
             let task = &mut self.tasks[t];
-            task.resource = Some(r);
-            task.released = Some(now);
+            // Fewer than `u16::MAX` sites (checked by `World::new`).
+            task.resource = Some(r as u16);
+            task.steps.set(Step::Released, now);
             self.queue.after(self.hop_in, Event::Arrive(t));
         }
         // Tasks no resource had room for wait until a task ends somewhere (`finish`).
@@ -788,8 +900,8 @@ impl<'a> World<'a> {
 
     fn arrive(&mut self, t: Slot, now: Ticks) -> Result<()> {
         let task = &mut self.tasks[t];
-        task.arrived = Some(now);
-        let r = task.resource.context("an arrival without a resource")?;
+        task.steps.set(Step::Arrived, now);
+        let r = task.site().context("an arrival without a resource")?;
         let kt = Task {
             id: t,
             work: task.work,
@@ -797,8 +909,8 @@ impl<'a> World<'a> {
         let site = &mut self.sites[r];
         let submitted = match task.handled {
             TaskClass::Gs => {
-                let k = task.charge.map_or(0, |c| c.0);
-                let flow = self.users[task.user].registrations[k].flow;
+                let k = task.charged().map_or(0, |c| c.0);
+                let flow = self.users[task.user()].registrations[k].flow;
                 site.res.submit_gs(now, flow, kt).map_err(|e| e.reason)
             }
             TaskClass::Be => {
@@ -839,10 +951,10 @@ impl<'a> World<'a> {
         };
         // A charged GS task's account closes as if it had run: without that, a bucket waiting
         // for feedback (Window(n)) would wait for ever.
-        if let Some((k, _)) = task.charge {
+        if let Some((k, _)) = task.charged() {
             task.feedback_pending = true;
             self.queue.after(self.hop_out, Event::Feedback(t));
-            let u = task.user;
+            let u = task.user();
             if self.entry_freed(u, k) {
                 self.end_early(t, outcome, reason)?;
                 return self.serve_input(u, now);
@@ -869,9 +981,9 @@ impl<'a> World<'a> {
         site.cpus[usize::from(cpu)] = None;
         let t = done.task.id;
         let task = &mut self.tasks[t];
-        task.finished = Some(now);
+        task.steps.set(Step::Finished, now);
         self.queue.after(self.hop_out, Event::Return(t));
-        if task.charge.is_some() && done.class == Class::Gs {
+        if task.charged().is_some() && done.class == Class::Gs {
             task.feedback_pending = true;
             self.queue.after(self.hop_out, Event::Feedback(t));
         }
@@ -909,9 +1021,11 @@ impl<'a> World<'a> {
                     site.generation[c] += 1;
                     let generation = site.generation[c];
                     let t = &mut self.tasks[task.id];
-                    t.started.get_or_insert(now);
-                    if let (Class::Gs, Some((k, _))) = (class, t.charge) {
-                        let u = t.user;
+                    if t.steps.get(Step::Started).is_none() {
+                        t.steps.set(Step::Started, now);
+                    }
+                    if let (Class::Gs, Some((k, _))) = (class, t.charged()) {
+                        let u = t.user();
                         if self.entry_freed(u, k) {
                             woken.push(u);
                         }
@@ -919,7 +1033,8 @@ impl<'a> World<'a> {
                     self.queue.at(
                         finish,
                         Event::Finish {
-                            resource: r,
+                            // Fewer than `u16::MAX` sites (checked by `World::new`).
+                            resource: r as u16,
                             cpu,
                             generation,
                         },
@@ -939,42 +1054,44 @@ impl<'a> World<'a> {
         Ok(())
     }
 
-    /// The record of an ended task.
-    fn record(&self, t: TaskState) -> Result<TaskRecord> {
-        let opt = |t: Option<Ticks>| t.map(secs);
-        let (outcome, reason) = t
-            .outcome
-            .with_context(|| format!("task {} never ended", t.number))?;
-        let user = &self.users[t.user].cfg;
-        let site = t.resource.map(|r| &self.sites[r]);
+    /// The record of task `t`, ended with `outcome` (and `reason`).
+    fn record(&self, t: &TaskState, outcome: Outcome, reason: Option<String>) -> TaskRecord {
+        let opt = |step| t.steps.get(step).map(secs);
+        let user = &self.users[t.user()];
+        let site = t.site().map(|r| &self.sites[r]);
         let discipline = site.map(|s| match t.handled {
             TaskClass::Gs => discipline_name(s.discipline),
             TaskClass::Be if s.kind == ResourceKind::GsBeEqual => discipline_name(s.discipline),
             TaskClass::Be => "fcfs",
         });
-        Ok(TaskRecord {
+        TaskRecord {
             task: t.number,
-            user: user.name.clone(),
-            class: match user.class {
-                UserClass::Gs => TaskClass::Gs,
-                UserClass::Be => TaskClass::Be,
-            },
+            user: user.cfg.name.clone(),
+            class: class_of(user.cfg.class),
             handled_as: t.handled,
             resource: site.map(|s| s.name.clone()),
             discipline: discipline.map(str::to_owned),
             created: secs(t.created),
-            released: opt(t.released),
-            arrived: opt(t.arrived),
-            started: opt(t.started),
-            finished: opt(t.finished),
-            returned: opt(t.returned),
+            released: opt(Step::Released),
+            arrived: opt(Step::Arrived),
+            started: opt(Step::Started),
+            finished: opt(Step::Finished),
+            returned: opt(Step::Returned),
             workload_mi: t.work.get(),
-            deadline: secs(t.deadline),
-            bound: opt(t.bound),
+            deadline: secs(user.deadline),
+            bound: opt(Step::Bound),
             backlogged: t.backlogged,
             outcome,
             reason,
-        })
+        }
+    }
+}
+
+/// The class of a user's tasks.
+fn class_of(c: UserClass) -> TaskClass {
+    match c {
+        UserClass::Gs => TaskClass::Gs,
+        UserClass::Be => TaskClass::Be,
     }
 }
 

@@ -1,0 +1,114 @@
+//! The kernel structures a replication leaves for the next one on the same thread.
+//!
+//! A resource's scheduler ([`Res`], about 218 KB at the simulator's capacities) and the
+//! meta-scheduler ([`Meta`], about 416 KB) are mostly queue entries a replication may never use.
+//! Built anew for each replication, they cost more than simulating a short one: the compiler
+//! writes (and the thread faults in) every page of them, and freeing them hands the pages back to
+//! the system. So [`simulate_into`](super::simulate_into) takes a [`Spares`] from its thread
+//! ([`take`]) for the replication and puts it back afterwards ([`keep`]); the replication takes
+//! its structures from it and empties them with the kernel's `reset`, which writes only lengths
+//! and scalars and gives the structure a new one would be: the runs are the same, byte for byte.
+//!
+//! Memory: per thread that has run a replication, the structures of its largest replication
+//! (one `Res` per resource, one `Meta` per ordering used), kept until the thread ends.
+
+use std::cell::RefCell;
+
+use qosgate_kernel::Error;
+use qosgate_kernel::fairq::Discipline;
+use qosgate_kernel::meta::Order;
+use qosgate_kernel::resource::Kind;
+use qosgate_kernel::units::{Mips, Work};
+
+use super::capacity::{Meta, Res};
+
+/// Kernel structures free for the next replication.
+#[derive(Default)]
+pub struct Spares {
+    resources: Vec<Box<Res>>,
+    metas: Vec<Box<Meta>>,
+}
+
+thread_local! {
+    static SPARES: RefCell<Spares> = RefCell::default();
+}
+
+/// The calling thread's spares (none the first time).
+pub fn take() -> Spares {
+    SPARES.with(|s| std::mem::take(&mut *s.borrow_mut()))
+}
+
+/// Leaves `spares` to the calling thread's next replication.
+pub fn keep(spares: Spares) {
+    SPARES.with(|s| *s.borrow_mut() = spares);
+}
+
+impl Spares {
+    /// A resource as [`Res::new`] makes it: a spare one reset, or a new one.
+    ///
+    /// Errors: those of [`Res::new`].
+    pub fn resource(
+        &mut self,
+        kind: Kind,
+        discipline: Discipline,
+        cpus: &[Mips],
+        max_task: Work,
+        max_flows: u16,
+    ) -> Result<Box<Res>, Error> {
+        match self.resources.pop() {
+            Some(mut res) => {
+                res.reset(kind, discipline, cpus, max_task, max_flows)?;
+                Ok(res)
+            }
+            None => new_resource(kind, discipline, cpus, max_task, max_flows),
+        }
+    }
+
+    /// A meta-scheduler as [`Meta::new`] makes it: a spare one built for `order`, reset, or a
+    /// new one (so a thread keeps at most one per ordering).
+    ///
+    /// Errors: those of [`Meta::new`].
+    pub fn meta(&mut self, order: Order, capacity: Mips) -> Result<Box<Meta>, Error> {
+        let same = self.metas.iter().position(|m| m.order() == order);
+        match same.map(|i| self.metas.swap_remove(i)) {
+            Some(mut meta) => {
+                meta.reset(order, capacity)?;
+                Ok(meta)
+            }
+            None => new_meta(order, capacity),
+        }
+    }
+
+    /// Keeps `res` for the next replication.
+    pub fn keep_resource(&mut self, res: Box<Res>) {
+        self.resources.push(res);
+    }
+
+    /// Keeps `meta` for the next replication.
+    pub fn keep_meta(&mut self, meta: Box<Meta>) {
+        self.metas.push(meta);
+    }
+}
+
+// Built apart, and never inlined: a structure built by value may pass through a temporary on the
+// stack, and the frame holding it is touched page by page on every entry, taken or not.
+
+/// A new resource ([`Res::new`]).
+#[inline(never)]
+fn new_resource(
+    kind: Kind,
+    discipline: Discipline,
+    cpus: &[Mips],
+    max_task: Work,
+    max_flows: u16,
+) -> Result<Box<Res>, Error> {
+    Ok(Box::new(Res::new(
+        kind, discipline, cpus, max_task, max_flows,
+    )?))
+}
+
+/// A new meta-scheduler ([`Meta::new`]).
+#[inline(never)]
+fn new_meta(order: Order, capacity: Mips) -> Result<Box<Meta>, Error> {
+    Ok(Box::new(Meta::new(order, capacity)?))
+}
