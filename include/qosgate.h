@@ -33,12 +33,12 @@
 
 #if defined(QG_TARGET_64BIT)
 // Bytes of a `qg_backfill` (64-bit targets).
-#define QG_BACKFILL_SIZE 13744
+#define QG_BACKFILL_SIZE 11696
 #endif
 
 #if defined(QG_TARGET_32BIT)
 // Bytes of a `qg_backfill` (32-bit targets).
-#define QG_BACKFILL_SIZE 13720
+#define QG_BACKFILL_SIZE 11672
 #endif
 
 // First come, first served.

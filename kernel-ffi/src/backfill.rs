@@ -29,10 +29,10 @@ pub struct qg_backfill {
 
 /// Bytes of a `qg_backfill` (64-bit targets).
 #[cfg(target_pointer_width = "64")]
-pub const QG_BACKFILL_SIZE: usize = 13744;
+pub const QG_BACKFILL_SIZE: usize = 11696;
 /// Bytes of a `qg_backfill` (32-bit targets).
 #[cfg(target_pointer_width = "32")]
-pub const QG_BACKFILL_SIZE: usize = 13720;
+pub const QG_BACKFILL_SIZE: usize = 11672;
 
 storage!(qg_backfill[QG_BACKFILL_SIZE] holds Backfill, error Error, tag b"qgbfill1");
 

@@ -92,10 +92,10 @@
 //! every reservation, `O(Q · B)`; `cancel` is `O(Q + B)`. Any call that moves the clock also
 //! forgets the past (`O(B)`) and, under conservative and selective, checks every reservation for
 //! a missed start (`O(Q)`).
-//! Memory: `size_of::<Backfill<Q, B>>()` is `120 Q` (waiting jobs: 56 B a slot and 64 B of
+//! Memory: `size_of::<Backfill<Q, B>>()` is `88 Q` (waiting jobs: 56 B a slot and 32 B of
 //! index) `+ 56 Q` (running slots) `+ 4 Q` (vacant slots) `+ 16 B` (the table) plus about 130
-//! bytes on a 64-bit target, so `212 Q + 168` bytes with the smallest table, `B = 2 Q + 2`:
-//! 13,736 bytes for `Q = 64` (13,712 on 32-bit Arm)
+//! bytes on a 64-bit target, so `180 Q + 168` bytes with the smallest table, `B = 2 Q + 2`:
+//! 11,688 bytes for `Q = 64` (11,664 on 32-bit Arm)
 //! ([`footprint`](crate::footprint) lists it).
 
 use fixed::types::U16F16;

@@ -28,7 +28,11 @@
 //! still admits every query that one of its jobs admits, and a few more. EASY asks for the
 //! first job with at most `free` nodes that ends within a window, or has at most `within`
 //! nodes ([`Fit`]): a front answers whether one of its points does in `O(STAIRS)`, exactly
-//! unless thinned. [`JobQueue::next_fit`] climbs from a position to the first passing subtree
+//! unless thinned. A point keeps its job's nodes (at most `u16::MAX`) and a 16-bit [`code`] of
+//! its estimate, both rounded down, so that a node is 32 bytes: a front admits every query one
+//! of its jobs admits, and a few more near the rounding. A search first asks the root's front,
+//! which rules out the whole queue in one test (under overload, EASY's most common search finds
+//! nothing); else [`JobQueue::next_fit`] climbs from a position to the first passing subtree
 //! and descends into it; a subtree that passes with no fitting job below (a thinned front) is
 //! left after its descent, and the search goes on behind it.
 //!
@@ -44,8 +48,8 @@
 //! stopping where one does not change: `O(log Q)` joins of `O(STAIRS^2)` at worst. A search is
 //! `O(log Q)` front tests when the fronts are exact; near the end of the array a node whose
 //! right child does not exist yet reads down that child's left spine (`O(log² Q)` at worst).
-//! `size_of::<JobQueue<Q>>()` is `(56 + 64) Q` bytes (a slot is a [`Waiting`] and a flag, a node
-//! [`STAIRS`] points of two `u32`) plus five words (the two lengths, `live`, `front` and
+//! `size_of::<JobQueue<Q>>()` is `(56 + 32) Q` bytes (a slot is a [`Waiting`] and a flag, a node
+//! [`STAIRS`] points of two `u16`) plus five words (the two lengths, `live`, `front` and
 //! `checked`).
 
 use core::iter::FusedIterator;
@@ -70,30 +74,36 @@ struct Slot {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 struct Point {
-    nodes: u32,
-    length: u32,
+    nodes: u16,
+    length: u16,
 }
 
 /// The end of a front's points (no job has this code: [`code`] stops one below).
 const NO_POINT: Point = Point {
-    nodes: u32::MAX,
-    length: u32::MAX,
+    nodes: u16::MAX,
+    length: u16::MAX,
 };
 
-/// A 32-bit code of a duration that never decreases when the duration grows: the duration
-/// itself below `2^26` ticks, else its top 27 significant bits (rounded down) and their place;
-/// at most `u32::MAX - 1`. `a <= b` implies `code(a) <= code(b)`, which is all the fronts need.
-fn code(t: Ticks) -> u32 {
+/// A 16-bit code of a duration that never decreases when the duration grows: the duration
+/// itself below `2^10` ticks, else its top 11 significant bits (rounded down, within 0.1 %)
+/// and their place; at most `u16::MAX - 1`. `a <= b` implies `code(a) <= code(b)`, which is all the fronts need.
+fn code(t: Ticks) -> u16 {
     let t = t.get();
     let top = 63 - t.leading_zeros().min(63);
-    let c = if top < 26 {
+    let c = if top < 10 {
         t
     } else {
-        let shift = top - 26;
-        // The place (1 to 38) above 26 bits of mantissa below the leading one.
-        (u64::from(shift + 1) << 26) | ((t >> shift) & ((1 << 26) - 1))
+        let shift = top - 10;
+        // The place (1 to 54) above 10 bits of mantissa below the leading one.
+        (u64::from(shift + 1) << 10) | ((t >> shift) & ((1 << 10) - 1))
     };
-    u32::try_from(c).unwrap_or(u32::MAX).min(u32::MAX - 1)
+    u16::try_from(c).unwrap_or(u16::MAX).min(u16::MAX - 1)
+}
+
+/// A job's nodes as a point holds them: at most `u16::MAX` (rounded down, so a front still
+/// admits every query its jobs do).
+fn nodes_code(nodes: u32) -> u16 {
+    u16::try_from(nodes).unwrap_or(u16::MAX)
 }
 
 /// `log2(x)` in sixteenths (`0` for `0`): the thinning's measure of a gap.
@@ -110,7 +120,7 @@ pub(crate) struct Fit {
     free: u32,
     within: u32,
     window: Ticks,
-    window_code: u32,
+    window_code: u16,
 }
 
 impl Fit {
@@ -148,7 +158,7 @@ impl Stairs {
         let mut points = [NO_POINT; STAIRS];
         if let Some(first) = points.first_mut() {
             *first = Point {
-                nodes: job.nodes,
+                nodes: nodes_code(job.nodes),
                 length: code(job.estimate),
             };
         }
@@ -166,13 +176,14 @@ impl Stairs {
     }
 
     /// Whether one of the points fits: true whenever one of the jobs does.
+    #[inline]
     fn admits(&self, fit: &Fit) -> bool {
         for p in &self.points {
             // In order of nodes: past `free`, no point fits (nor does the end marker).
-            if p.nodes > fit.free || *p == NO_POINT {
+            if u32::from(p.nodes) > fit.free || *p == NO_POINT {
                 return false;
             }
-            if p.nodes <= fit.within || p.length <= fit.window_code {
+            if u32::from(p.nodes) <= fit.within || p.length <= fit.window_code {
                 return true;
             }
         }
@@ -235,7 +246,7 @@ fn thin(all: &mut [Point; 2 * STAIRS], mut len: usize) {
     let mut widths = [0u32; 2 * STAIRS];
     let mut lengths = [0u32; 2 * STAIRS];
     for ((p, w), l) in all.iter().zip(&mut widths).zip(&mut lengths) {
-        (*w, *l) = (lg(p.nodes), lg(p.length));
+        (*w, *l) = (lg(p.nodes.into()), lg(p.length.into()));
     }
     while len > STAIRS {
         // The pair (i, i + 1) to merge: nodes grow and lengths shrink along the front.
@@ -456,6 +467,12 @@ impl<const QUEUE: usize> JobQueue<QUEUE> {
         node: impl Fn(&Stairs) -> bool,
         job: impl Fn(&Waiting) -> bool,
     ) -> Option<usize> {
+        // The root's front rules the whole queue out in one test: under overload most of EASY's
+        // searches find nothing, and would otherwise test a node on every level.
+        let top = self.root_level();
+        if !node(self.value(pow2(top).saturating_sub(1), top)) {
+            return None;
+        }
         let leaf = |p: usize| self.get(p).is_some_and(&job);
         while from < self.slots.len() {
             match self.next_passing(from, &node, &leaf)? {
@@ -932,7 +949,7 @@ mod tests {
         }
     }
 
-    /// The code never decreases as a duration grows, and is exact below `2^26`.
+    /// The code never decreases as a duration grows, and is exact below `2^10`.
     #[test]
     fn the_estimate_code_keeps_order() {
         let mut last = 0;
@@ -944,9 +961,9 @@ mod tests {
                 last = c;
             }
         }
-        assert_eq!(code(Ticks::new(12345)), 12345);
+        assert_eq!(code(Ticks::new(1023)), 1023);
         assert!(code(Ticks::MAX) < NO_POINT.length);
-        assert!(code(Ticks::new((1 << 40) + (1 << 20))) > code(Ticks::new(1 << 40)));
+        assert!(code(Ticks::new((1 << 40) + (1 << 31))) > code(Ticks::new(1 << 40)));
     }
 
     /// A job that sorts between waiting jobs goes to its place (after equal keys); the jobs
