@@ -22,8 +22,9 @@ pub const INPUT: usize = 8192;
 /// Tasks a run may create, every replication together (about 10 minutes of simulation on one
 /// core of the benchmark machine): a scenario expecting more is refused before it runs.
 pub const MAX_TASKS: f64 = 1e9;
-/// Replications of one run: the summary keeps every replication's metrics.
-pub const MAX_REPLICATIONS: u32 = 10_000;
+/// Replications of one run: the summary keeps every replication's metrics (the limit every
+/// model shares).
+pub const MAX_REPLICATIONS: u32 = crate::config::MAX_REPLICATIONS;
 
 /// A resource's local scheduler.
 pub type Res = Resource<FLOWS, QUEUE, CPUS>;
