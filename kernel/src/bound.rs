@@ -30,7 +30,29 @@
 //!
 //! The n-window submission of Sec. 4.2 adds `n I_i / g` (Eq. 9); a non-preemptive GS_BE_PRIORITY
 //! resource adds the residual best-effort task `R_r <= I_r / C` (Table 1, last row). Full
-//! aggressive submission has no bound ([`crate::Error::NoBound`]).
+//! aggressive submission has no bound ([`crate::Error::NoBound`]), and neither has a user whose
+//! registration admits tasks above its `I_max` ([`Oversize::Admit`]).
+//!
+//! # The guarantee, precisely
+//! A task of a guaranteed-service user completes at most [`BoundSpec::at_resource`] after it is
+//! handed to [`crate::resource::Resource::submit_gs`] (its arrival; the completion instant is
+//! the tick [`crate::resource::Decision::Start`] gives as `finish`), provided that:
+//! - the user's tasks are released by its [`crate::bucket::Bucket`] in mode `Exact`,
+//!   `Conservative`, `ConservativeFeedback` or `Window(n)` (never `Aggressive`), with feedback,
+//!   where the mode takes it, reporting the real work, and sent to the resource without being
+//!   reordered or sped up (a transfer delay that is the same for every task is fine);
+//! - its registration refuses tasks above its `I_max` ([`Oversize::Refuse`], the default: the
+//!   resource enforces it, [`crate::Error::TaskTooLarge`]);
+//! - on the [`RateBasis::Current`](crate::registry::RateBasis) basis, no guaranteed-service user
+//!   registers at the resource after the bound is taken (the reserved basis has no such
+//!   condition).
+//!
+//! It holds whatever the other users do (any size up to what the resource accepts, any mode,
+//! any rate) and whatever the best-effort load. Rounding: every term is rounded up to a whole
+//! tick; CPUs serve exact work (no per-task rounding, [`crate::units::exec_ticks_after`]); a
+//! completion is reported at its exact instant rounded up to a tick. On one CPU the bound is
+//! the latency-rate bound of WFQ (Parekh-Gallager) or SCFQ (Golestani); on several CPUs it is
+//! proven for one flow and checked by adversarial property tests for many (see "Multi-CPU").
 //!
 //! Each term (`sigma / g`, the window's `n I_i / g`, `I_i / min(g, C)`, the blocking and residual
 //! work over `C` taken together, and the multi-CPU `M I_r / C'`) is rounded up to a whole tick, so
@@ -51,15 +73,16 @@
 //! | knowledge | tasks waiting at once, at most |
 //! | --- | --- |
 //! | `Exact` (each task charged its work, at least `smallest`) | `floor((sigma + rho stay) / smallest)` |
+//! | `ConservativeFeedback` (the refund rule keeps the real work within `sigma + rho stay`) | `floor((sigma + rho stay) / smallest)` |
 //! | `Conservative` (each charged `I_max`) | `floor((sigma + rho stay) / I_max)` |
 //! | `Window(n)` (charged at feedback; a release needs credit `>= 0` and fewer than `n` awaiting feedback) | `n + floor((sigma + rho stay) / smallest)` |
-//! | `ConservativeFeedback`, `Aggressive` | no bound: refunds (or the absence of charges) let any number through |
+//! | `Aggressive` | no bound: nothing is charged before feedback |
 //!
 //! For `Window(n)`: the last release in the interval found the credit non-negative, so the
 //! feedback charged in the interval up to then is at most `sigma + rho stay`, and the tasks
 //! released in the interval whose feedback had not come by then number at most `n`.
 
-use crate::bucket::Knowledge;
+use crate::bucket::{Knowledge, Oversize};
 use crate::error::{Error, Param};
 use crate::fairq::Discipline;
 use crate::units::{Mips, TICKS_PER_SECOND, Ticks, Work, mul_div};
@@ -76,6 +99,8 @@ pub struct BoundSpec {
     pub imax: Work,
     /// How the user's tasks are charged: `Window(n)` adds Eq. 9's term; `Aggressive` has no bound.
     pub knowledge: Knowledge,
+    /// Whether the user's tasks may exceed `imax` (then it has no bound).
+    pub oversize: Oversize,
     /// The guaranteed rate `g`, MIPS.
     pub rate: Mips,
     /// Capacity of the CPU a task runs on, MIPS: `C`, or `C_min` for a multi-CPU resource.
@@ -100,12 +125,16 @@ impl BoundSpec {
 
     /// The latency `Theta` (everything but the burst term), ticks rounded up.
     ///
-    /// Errors: [`Error::NoBound`] for aggressive submission; `InvalidParameter(Capacity)` for a zero
+    /// Errors: [`Error::NoBound`] for aggressive submission or oversized tasks admitted;
+    /// `InvalidParameter(Capacity)` for a zero
     /// CPU, CPU count or total capacity; `InvalidParameter(Rate)` for a zero rate;
     /// [`Error::Overflow`].
     pub fn latency(&self) -> Result<Ticks, Error> {
         if self.cpu == Mips::ZERO || self.capacity == Mips::ZERO || self.cpus == 0 {
             return Err(Error::InvalidParameter(Param::Capacity));
+        }
+        if self.oversize == Oversize::Admit {
+            return Err(Error::NoBound);
         }
         let window = match self.knowledge {
             Knowledge::Aggressive => return Err(Error::NoBound),
@@ -208,7 +237,7 @@ pub fn meets_deadline(bound: Ticks, deadline: Ticks) -> Result<(), Error> {
 /// The most tasks of one (rho, sigma)-constrained user that can wait at once, when each task
 /// starts at most `stay` after the bucket charged it and no task is smaller than `smallest` MI
 /// (the table of the module doc; `imax` is the user's `I_max`). `None` where the bucket bounds
-/// no count (`ConservativeFeedback`, `Aggressive`). Saturates at `u64::MAX`. `O(1)`.
+/// no count (`Aggressive`). Saturates at `u64::MAX`. `O(1)`.
 ///
 /// Errors: `InvalidParameter(Work)` for `smallest` (or, under `Conservative`, `imax`) zero.
 pub fn entries_needed(
@@ -220,10 +249,10 @@ pub fn entries_needed(
     stay: Ticks,
 ) -> Result<Option<u64>, Error> {
     let (unit, uncharged) = match knowledge {
-        Knowledge::Exact => (smallest, 0),
+        Knowledge::Exact | Knowledge::ConservativeFeedback => (smallest, 0),
         Knowledge::Conservative => (imax, 0),
         Knowledge::Window(n) => (smallest, u64::from(n)),
-        Knowledge::ConservativeFeedback | Knowledge::Aggressive => return Ok(None),
+        Knowledge::Aggressive => return Ok(None),
     };
     if unit == Work::ZERO {
         return Err(Error::InvalidParameter(Param::Work));
@@ -261,6 +290,7 @@ mod tests {
             sigma: Work::new(2_099_500_000),
             imax: Work::new(419_900_000),
             knowledge: Knowledge::Exact,
+            oversize: Oversize::Refuse,
             rate: Mips::new(780_000),
             cpu: Mips::new(780_000),
             cpus: 1,
@@ -362,7 +392,11 @@ mod tests {
         // Half-sized tasks: twice as many.
         assert_eq!(e(Knowledge::Exact, 209_950_000), Ok(Some(23)));
         assert_eq!(e(Knowledge::Window(5), 419_900_000), Ok(Some(16)));
-        assert_eq!(e(Knowledge::ConservativeFeedback, 1), Ok(None));
+        // With feedback, the real work is what the refund rule keeps within sigma + rho stay.
+        assert_eq!(
+            e(Knowledge::ConservativeFeedback, 209_950_000),
+            Ok(Some(23))
+        );
         assert_eq!(e(Knowledge::Aggressive, 1), Ok(None));
         assert_eq!(
             e(Knowledge::Exact, 0),

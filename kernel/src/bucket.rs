@@ -16,17 +16,45 @@
 //! | --- | --- | --- | --- |
 //! | `Exact` | the real work | not needed | credit >= work |
 //! | `Conservative` | `I_max` | ignored | credit >= `I_max` |
-//! | `ConservativeFeedback` | `I_max` | corrects the charge | credit >= `I_max` |
+//! | `ConservativeFeedback` | `I_max` | refunds the overcharge, as far as the refund rule allows | credit >= `I_max` |
 //! | `Window(n)` | nothing | charges the real work | fewer than `n` tasks await feedback and credit >= 0 |
 //! | `Aggressive` | nothing | charges the real work | credit >= 0 |
 //!
 //! Feedback may leave the credit negative (a debt, when the real work exceeds what was charged);
 //! later tasks then wait until it is repaid.
 //!
+//! # The released-work envelope: what each mode guarantees
+//! Let `A(s, t)` be the real work of the tasks the bucket released in `[s, t]` and then served
+//! in the guaranteed class, each at most `I_max` (a resource refuses a larger one:
+//! [`crate::resource::Resource::submit_gs`]). For every `s <= t`:
+//!
+//! | mode | envelope |
+//! | --- | --- |
+//! | `Exact`, `Conservative`, `ConservativeFeedback` | `A(s, t) <= sigma + rho (t - s)` |
+//! | `Window(n)` | `A(s, t) <= sigma + n I_max + rho (t - s)` (hence Eq. 9's `n I_max / g`) |
+//! | `Aggressive` | none: any amount can be released before the first feedback |
+//!
+//! `kernel/tests/guarantees.rs` checks these on adversarial release and feedback sequences.
+//!
+//! # The refund rule (conservative with feedback)
+//! A refund cannot simply be added to the credit: the credit may have refilled to `sigma` while
+//! the overcharged task was outstanding and been spent again since, and the refund would then
+//! let through work the exact bucket never would (up to `sigma` too much). The bucket keeps the
+//! credit a lower bound on the credit an exact bucket (every task charged its real work) would
+//! have, and a refund lifts it only as far as that stays true: to at most
+//! `sigma - C_after`, with `C_after` the work charged after the refunded task. Proof sketch: the
+//! exact credit at `t` is `min over s of (sigma + rho (t - s) - A(s, t))`; a refund raises only
+//! the terms with `s` at or before the task's charge, and every other term is at least
+//! `sigma - C_after`. So the credit after a refund is `max(level, min(level + refund,
+//! sigma - C_after))`: the whole refund when nothing was charged since (the usual case of a
+//! prompt report), nothing once `sigma` was charged after the task. [`Charge::mark`] carries the
+//! count `C_after` is measured from.
+//!
 //! # Units and invariants
 //! Credit is kept in [`Instructions`] (`MIPS x ticks`), so refill is exact integer arithmetic.
 //! Invariants: `level <= sigma`; `outstanding <= n` in `Window(n)`; `submitted` is `J(t)`, the
-//! work accounted so far (charges plus feedback corrections). Memory: 56 bytes, no heap.
+//! work accounted so far (charges plus feedback corrections); the credit never exceeds the
+//! credit of an exact bucket fed the same tasks (the refund rule). Memory: 64 bytes, no heap.
 
 use core::num::NonZeroU64;
 
@@ -83,12 +111,16 @@ pub enum Conformance {
     OnFeedback,
 }
 
-/// The receipt of a charge: keep it with the task and hand it to [`Bucket::feedback`].
+/// The receipt of a charge: keep it with the task and hand it to [`Bucket::feedback`] (or
+/// [`Bucket::withdraw`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Charge {
     /// Work charged at submission, in MI.
     pub charged: Work,
+    /// The bucket's count of charged work just after this charge, MI (see "The refund rule" in
+    /// the module doc): a refund for this task is limited by what was charged after it.
+    pub mark: u64,
 }
 
 /// A (rho, sigma) leaky bucket with its workload-knowledge mode.
@@ -104,6 +136,9 @@ pub struct Bucket {
     level: Instructions,
     at: Ticks,
     submitted: Work,
+    /// Work charged since no task last awaited feedback, MI; `u64::MAX` once too much to count
+    /// (refunds are then refused until nothing awaits feedback).
+    charged: u64,
     outstanding: u16,
 }
 
@@ -140,6 +175,7 @@ impl Bucket {
             level: sigma,
             at: now,
             submitted: Work::ZERO,
+            charged: 0,
             outstanding: 0,
         })
     }
@@ -227,7 +263,13 @@ impl Bucket {
         self.level = level - need;
         self.at = now;
         self.submitted = submitted;
-        Ok(Charge { charged })
+        if self.awaits_feedback() {
+            self.charged = self.charged.saturating_add(charged.get());
+        }
+        Ok(Charge {
+            charged,
+            mark: self.charged,
+        })
     }
 
     /// The largest task [`Bucket::check`] takes, MI: `I_max`, or `sigma` when an `Exact` bucket
@@ -277,14 +319,32 @@ impl Bucket {
     }
 
     /// Reports the real work of a task charged with `receipt` (Sec. 4.2 feedback). Modes without
-    /// feedback (`Exact`, `Conservative`) accept and ignore it.
+    /// feedback (`Exact`, `Conservative`) accept and ignore it. A refund (real work below the
+    /// charge) lifts the credit only as far as the refund rule allows (module doc); a real work
+    /// above the charge leaves a debt.
     ///
     /// Errors: [`Error::Unknown`] if no task awaits feedback; `InvalidParameter(Work)` if `actual`
     /// is zero; [`Error::Overflow`] if the correction does not fit; [`Error::TimeWentBackwards`].
+    /// Nothing changes on error.
     pub fn feedback(&mut self, now: Ticks, receipt: Charge, actual: Work) -> Result<(), Error> {
         if actual == Work::ZERO {
             return Err(Error::InvalidParameter(Param::Work));
         }
+        self.settle(now, receipt, actual)
+    }
+
+    /// Closes the account of a task charged with `receipt` that was not served in the
+    /// guaranteed class after all (a resource refused it, or it went best effort): under a
+    /// feedback mode it is feedback of zero work, so the charge is refunded as far as the refund
+    /// rule allows; `Exact` and `Conservative` keep the charge (they take no feedback).
+    ///
+    /// Errors: those of [`Bucket::feedback`] but `InvalidParameter(Work)`.
+    pub fn withdraw(&mut self, now: Ticks, receipt: Charge) -> Result<(), Error> {
+        self.settle(now, receipt, Work::ZERO)
+    }
+
+    /// Feedback of `actual` MI (zero: not served) for the task charged with `receipt`.
+    fn settle(&mut self, now: Ticks, receipt: Charge, actual: Work) -> Result<(), Error> {
         let level = self.level(now)?;
         if !self.awaits_feedback() {
             return Ok(());
@@ -294,9 +354,24 @@ impl Bucket {
         }
         let correction =
             i128::from(instructions(receipt.charged)?) - i128::from(instructions(actual)?);
-        let level = Instructions::try_from(i128::from(level) + correction)
-            .map_err(|_| Error::Overflow)?
-            .min(self.sigma);
+        let level = if correction > 0 {
+            // A refund: at most up to sigma less the work charged after this task.
+            let after = match self.charged {
+                u64::MAX => None,
+                c => c.checked_sub(receipt.mark),
+            };
+            // Too much charged after it to count: no refund.
+            let ceiling = after
+                .and_then(|w| instructions(Work::new(w)).ok())
+                .map(|i| self.sigma.saturating_sub(i));
+            ceiling.map_or(level, |c| {
+                // `min` with an `Instructions` keeps the result inside i64.
+                let lifted = (i128::from(level) + correction).min(i128::from(c));
+                Instructions::try_from(lifted).unwrap_or(level).max(level)
+            })
+        } else {
+            Instructions::try_from(i128::from(level) + correction).map_err(|_| Error::Overflow)?
+        };
         let submitted = u64::try_from(
             i128::from(self.submitted.get()) + i128::from(actual.get())
                 - i128::from(receipt.charged.get()),
@@ -307,6 +382,10 @@ impl Bucket {
         self.at = now;
         self.submitted = submitted;
         self.outstanding -= 1;
+        if self.outstanding == 0 {
+            // No receipt is left to measure from.
+            self.charged = 0;
+        }
         Ok(())
     }
 
@@ -341,7 +420,13 @@ mod tests {
     fn a_full_bucket_passes_sigma_then_withholds_for_the_exact_refill_time() {
         let mut b = u1(Knowledge::Exact);
         for _ in 0..5 {
-            assert_eq!(b.charge(T0, IMAX), Ok(Charge { charged: IMAX }));
+            assert_eq!(
+                b.charge(T0, IMAX),
+                Ok(Charge {
+                    charged: IMAX,
+                    mark: 0
+                })
+            );
         }
         // Empty: the next task needs 419,900,000 MI at 768,473 MIPS = 546.408267 s, rounded up.
         assert_eq!(b.check(T0, IMAX), Ok(Conformance::After(t(546_408_267))));
@@ -362,11 +447,23 @@ mod tests {
         );
         let mut b = u1(Knowledge::Exact).with_oversize(Oversize::Admit);
         assert_eq!(b.oversize(), Oversize::Admit);
-        assert_eq!(b.charge(T0, big), Ok(Charge { charged: big }));
+        assert_eq!(
+            b.charge(T0, big),
+            Ok(Charge {
+                charged: big,
+                mark: 0
+            })
+        );
         assert_eq!(b.submitted(), big);
         assert_eq!(b.check(T0, w(2_099_500_001)), Err(Error::TaskTooLarge));
         // sigma - big = 1,049,750,000 MI left: exactly one more such task now.
-        assert_eq!(b.charge(T0, big), Ok(Charge { charged: big }));
+        assert_eq!(
+            b.charge(T0, big),
+            Ok(Charge {
+                charged: big,
+                mark: 0
+            })
+        );
         assert_eq!(b.check(T0, w(1)), Ok(Conformance::After(t(2))));
         let c = u1(Knowledge::Conservative).with_oversize(Oversize::Admit);
         assert_eq!(c.check(T0, w(419_900_001)), Err(Error::TaskTooLarge));
@@ -401,6 +498,61 @@ mod tests {
         b.feedback(T0, receipts[1], w(100)).unwrap();
         assert_eq!(b.check(T0, w(100)), Ok(Conformance::Now));
         assert_eq!(b.submitted(), w(3 * 419_900_000 + 200));
+    }
+
+    /// The hole of the plain refund: five tasks of 1 MI charged I_max each empty the bucket; it
+    /// refills to sigma while they run, and five tasks of I_max spend it again. Refunding the
+    /// first five now would let five more I_max tasks through at once: 10 I_max = 2 sigma of real
+    /// work released in an instant. Everything charged after them (sigma) leaves no room.
+    #[test]
+    fn a_refund_never_lets_more_than_sigma_through_at_once() {
+        let mut b = u1(Knowledge::ConservativeFeedback);
+        let small: [Charge; 5] = core::array::from_fn(|_| b.charge(T0, w(1)).unwrap());
+        let full = t(2_732_041_334); // sigma / rho, rounded up
+        assert_eq!(b.level(full), Ok(2_099_500_000 * TICKS_PER_SECOND as i64));
+        let big: [Charge; 5] = core::array::from_fn(|_| b.charge(full, IMAX).unwrap());
+        for r in small {
+            b.feedback(full, r, w(1)).unwrap();
+        }
+        assert_eq!(b.level(full), Ok(0));
+        assert!(matches!(b.check(full, w(1)), Ok(Conformance::After(_))));
+        // The later tasks' refunds are limited only by what came after each of them.
+        b.feedback(full, big[4], w(100)).unwrap();
+        assert_eq!(
+            b.level(full),
+            Ok((419_900_000 - 100) * TICKS_PER_SECOND as i64)
+        );
+        // Four I_max were charged after the first: the credit stops at sigma - 4 I_max = I_max,
+        // below the exact bucket's 2 I_max - 200 MI (the rule is safe, not exact).
+        b.feedback(full, big[0], w(100)).unwrap();
+        assert_eq!(b.level(full), Ok(419_900_000 * TICKS_PER_SECOND as i64));
+        // Nothing awaits feedback after the last report: the count starts again.
+        for r in &big[1..4] {
+            b.feedback(full, *r, IMAX).unwrap();
+        }
+        assert_eq!(b.outstanding(), 0);
+        assert_eq!(b.charge(full, w(1)).map(|c| c.mark), Ok(419_900_000));
+    }
+
+    /// Withdrawing a task that was not served refunds its charge (feedback modes) as far as the
+    /// rule allows, and closes its account: a window bucket's next task goes.
+    #[test]
+    fn a_withdrawn_task_closes_its_account() {
+        let mut b = u1(Knowledge::ConservativeFeedback);
+        let r = b.charge(T0, w(7)).unwrap();
+        b.withdraw(T0, r).unwrap();
+        assert_eq!(b.level(T0), Ok(2_099_500_000 * TICKS_PER_SECOND as i64));
+        assert_eq!((b.submitted(), b.outstanding()), (w(0), 0));
+        let mut b = u1(Knowledge::Window(1));
+        let r = b.charge(T0, w(7)).unwrap();
+        assert_eq!(b.check(T0, w(7)), Ok(Conformance::OnFeedback));
+        b.withdraw(T0, r).unwrap();
+        assert_eq!(b.check(T0, w(7)), Ok(Conformance::Now));
+        assert_eq!(b.withdraw(T0, r), Err(Error::Unknown));
+        let mut b = u1(Knowledge::Exact);
+        let r = b.charge(T0, w(7)).unwrap();
+        b.withdraw(T0, r).unwrap();
+        assert_eq!(b.submitted(), w(7));
     }
 
     #[test]

@@ -44,8 +44,9 @@ pub struct Registration {
     pub imax: Work,
     /// How the user's tasks are charged (Sec. 4.2); decides the bound's form (Eq. 5 or 9).
     pub knowledge: Knowledge,
-    /// Whether a task above `imax` whose size is known (`Exact`) is refused (Eq. 4) or taken
-    /// without a bound covering it.
+    /// Whether a task above `imax` is refused (Eq. 4, the default) or served up to the
+    /// resource's `I_r^max`; a user that admits such tasks has no bound, and counts as sending
+    /// tasks of `I_r^max` in the others' bounds ([`Registration::largest_gs_task`]).
     pub oversize: Oversize,
     /// Queue entries the resource sets aside for this user's waiting tasks: best-effort tasks
     /// never take them, so a task of this user finds an entry while fewer than `entries` of its
@@ -65,6 +66,15 @@ impl Registration {
             knowledge: Knowledge::Exact,
             oversize: Oversize::Refuse,
             entries: 0,
+        }
+    }
+
+    /// The largest task the resource serves in the guaranteed class for this user, at a resource
+    /// whose maximum task is `resource_max`: `imax`, or `resource_max` if it admits larger tasks.
+    pub fn largest_gs_task(&self, resource_max: Work) -> Work {
+        match self.oversize {
+            Oversize::Refuse => self.imax,
+            Oversize::Admit => resource_max.max(self.imax),
         }
     }
 
@@ -223,12 +233,16 @@ impl<const FLOWS: usize> Registry<FLOWS> {
         self.iter().filter(|(_, r)| !r.is_temporary()).count()
     }
 
-    /// Sum of the maximum tasks of every guaranteed-service user but `flow`, MI (SCFQ's latency;
-    /// temporary users are counted by the caller, see [`crate::resource::Resource::bound_spec`]).
-    pub fn others_imax(&self, flow: FlowId) -> Work {
+    /// Sum of the largest tasks every guaranteed-service user but `flow` may send, MI, at a
+    /// resource whose maximum task is `resource_max` ([`Registration::largest_gs_task`]; SCFQ's
+    /// latency; temporary users are counted by the caller, see
+    /// [`crate::resource::Resource::bound_spec`]).
+    pub fn others_imax(&self, flow: FlowId, resource_max: Work) -> Work {
         self.iter()
             .filter(|(f, r)| *f != flow && !r.is_temporary())
-            .fold(Work::ZERO, |s, (_, r)| s.saturating_add(r.imax))
+            .fold(Work::ZERO, |s, (_, r)| {
+                s.saturating_add(r.largest_gs_task(resource_max))
+            })
     }
 }
 
@@ -270,7 +284,16 @@ mod tests {
             reg.admissible(c, 2, Work::new(9), &gs(1, 1)),
             Err(Error::TaskTooLarge)
         );
-        assert_eq!(reg.others_imax(0), max);
+        assert_eq!(reg.others_imax(0, max), max);
+        // A user admitting larger tasks counts as sending the resource's largest.
+        let admits = Registration {
+            oversize: Oversize::Admit,
+            ..gs(1, 5)
+        };
+        reg.insert(2, admits);
+        assert_eq!(reg.others_imax(0, Work::new(70)), Work::new(80));
+        assert_eq!(admits.largest_gs_task(Work::new(70)), Work::new(70));
+        reg.remove(2);
         assert_eq!(reg.gs_len(), 2);
         // A: 100 * 1 / 40 = 2.5, B: 100 * 1 / 50 = 2: at most weight 2 in all.
         assert_eq!(reg.max_total_weight(c), 2);

@@ -12,6 +12,25 @@
 //! round-robin order (Sec. 5.2), starting after the CPU that took the previous task. Fair-queue
 //! virtual time runs at the total capacity `C'`; bounds use the slowest CPU `C_min` (Eq. 10).
 //!
+//! # Exact service
+//! A CPU of `C` MIPS serves exactly `C` MI a second while it is busy: a task started at the tick
+//! its CPU's previous task ended starts at that task's exact end, inside the tick
+//! ([`exec_ticks_after`]), so run times are not rounded one by one; each end is reported as the
+//! exact end rounded up to its tick. (Rounding each task up would make the CPU slower than
+//! the capacity Eq. 1 admits rates against, and a user with `rho` equal to it would fall behind
+//! without bound.) A task that arrived at that very tick may so start up to one tick before its
+//! arrival, which is the same as its arriving that much earlier: its own bound, counted from its
+//! real arrival, and the others' (which do not depend on their neighbours' arrivals) hold.
+//!
+//! # Tasks above the maximum
+//! A GS task larger than its user's `I_max` is refused ([`Error::TaskTooLarge`]) whatever the
+//! user's workload knowledge (the resource sees every task's work), unless the registration
+//! admits such tasks ([`Oversize::Admit`]): then tasks up to the resource's `I_r^max` are
+//! served, the admitting user has no bound ([`Error::NoBound`] from [`BoundSpec::at_resource`]), and
+//! every other user's bound counts its maximum task as `I_r^max`. So no user's tasks, whatever
+//! their size or knowledge, can push another user past its bound. What becomes of a refused
+//! task (best effort, or nothing) is the caller's rule.
+//!
 //! # Driving it
 //! The resource is a state machine with no clock. The caller reports arrivals
 //! ([`Resource::submit_gs`], [`Resource::submit_be`]) and completions ([`Resource::complete`]),
@@ -52,7 +71,7 @@ use crate::bucket::{Knowledge, Oversize};
 use crate::error::{Error, Param, Refused};
 use crate::fairq::{Discipline, FairQueue, FlowId};
 use crate::registry::{RateBasis, Registration, Registry};
-use crate::units::{MAX_TASK_WORK, Mips, Ticks, Work, exec_ticks, work_in};
+use crate::units::{MAX_TASK_WORK, Mips, Ticks, Work, exec_ticks_after, work_in};
 
 /// The resource types of Sec. 3.4.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -170,13 +189,21 @@ struct Running {
     class: Class,
     flow: Option<FlowId>,
     started: Ticks,
+    /// Instructions of it done before `started`, in the tick its CPU's previous task ended.
+    lead: u64,
     finish: Ticks,
+    /// Instructions by which `finish` overshoots its exact end.
+    over: u64,
 }
 
 #[derive(Clone, Copy, Debug)]
 struct Cpu {
     mips: Mips,
     running: Option<Running>,
+    /// When idle: the tick its last task ended at, and the instructions of that tick it left
+    /// unused (the lead of a task started there at that tick; see "Exact service").
+    ended: Ticks,
+    unused: u64,
 }
 
 /// Makes `list` the idle CPUs of the given capacities (as many as fit: the callers check that
@@ -188,6 +215,8 @@ fn fill_cpus<const CPUS: usize>(list: &mut Vec<Cpu, CPUS>, cpus: &[Mips]) {
             .push(Cpu {
                 mips,
                 running: None,
+                ended: Ticks::ZERO,
+                unused: 0,
             })
             .is_err()
         {
@@ -397,14 +426,13 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
     ///
     /// Errors, with the task handed back: [`Error::WrongClass`] at a BE resource;
     /// [`Error::Unknown`] if `flow` is no GS registration; [`Error::TaskTooLarge`] above the
-    /// user's `I_max` (Eq. 4) when the registration knows workloads exactly
-    /// ([`Knowledge::Exact`]) and refuses oversized tasks ([`Oversize::Refuse`]); `InvalidParameter(Work)` for zero
-    /// work; [`Error::TimeWentBackwards`]; [`Error::Full`] when the user already has its
+    /// user's `I_max` (Eq. 4), or, for a registration that admits larger tasks
+    /// ([`Oversize::Admit`]), above the resource's `I_r^max`, whatever the user's workload
+    /// knowledge (see "Tasks above the maximum"); `InvalidParameter(Work)` for zero work;
+    /// [`Error::TimeWentBackwards`]; [`Error::Full`] when the user already has its
     /// [`entries`](Registration::entries) tasks waiting and no entry is free beyond those set
     /// aside for the others ([`Self::be_room`]; never while it has fewer); those of
-    /// [`FairQueue::enqueue`]. Without exact knowledge the task's size is unknown when it is sent (seed 004 Sec. 4.2),
-    /// so a task above `I_max` is taken (up to [`MAX_TASK_WORK`]); the delay bound does not
-    /// cover it.
+    /// [`FairQueue::enqueue`].
     pub fn submit_gs(&mut self, now: Ticks, flow: FlowId, task: Task) -> Result<(), Refused<Task>> {
         if !self.kind.serves_gs() {
             return Err(Refused::new(Error::WrongClass, task));
@@ -413,8 +441,7 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
             Ok(r) => *r,
             Err(e) => return Err(Refused::new(e, task)),
         };
-        let eq4 = reg.knowledge == Knowledge::Exact && reg.oversize == Oversize::Refuse;
-        if task.work > MAX_TASK_WORK || (eq4 && task.work > reg.imax) {
+        if task.work > reg.largest_gs_task(self.max_task) {
             return Err(Refused::new(Error::TaskTooLarge, task));
         }
         if task.work == Work::ZERO {
@@ -507,6 +534,9 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
             return Err(Error::TimeWentBackwards);
         }
         slot.running = None;
+        slot.ended = now;
+        // A completion reported after its end leaves nothing of its tick to the next task.
+        slot.unused = if now == run.finish { run.over } else { 0 };
         self.now = now;
         if let (Class::Be, Some(flow)) = (run.class, run.flow) {
             // A temporary flow holds exactly the task that just ended: nothing queued on it.
@@ -573,7 +603,38 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
     ///
     /// Errors: [`Error::Unknown`] if `flow` is no GS registration.
     pub fn bound_spec(&self, flow: FlowId, basis: RateBasis) -> Result<BoundSpec, Error> {
-        let reserved = self.reserved_spec(self.gs_registration(flow)?);
+        self.spec(flow, basis, Some(self.max_task))
+    }
+
+    /// What [`Resource::bound_spec`] would give if every user kept its tasks within its declared
+    /// `I_max` and to its (rho, sigma) (full aggressive submission taken as exact): the paper's
+    /// planning for a user the kernel gives no bound (full aggressive, or admitting larger
+    /// tasks), an estimate and never a guarantee. A caller deciding whether such a user's task
+    /// can meet a deadline (Eq. 7) plans with it; a user with a bound plans with its bound.
+    ///
+    /// Errors: [`Error::Unknown`] if `flow` is no GS registration.
+    pub fn estimate_spec(&self, flow: FlowId, basis: RateBasis) -> Result<BoundSpec, Error> {
+        let spec = self.spec(flow, basis, None)?;
+        Ok(BoundSpec {
+            knowledge: match spec.knowledge {
+                Knowledge::Aggressive => Knowledge::Exact,
+                k => k,
+            },
+            oversize: Oversize::Refuse,
+            ..spec
+        })
+    }
+
+    /// [`Resource::bound_spec`] with the other users' tasks up to `resource_max` where they
+    /// admit larger ones, or (`None`) up to their declared `I_max`.
+    fn spec(
+        &self,
+        flow: FlowId,
+        basis: RateBasis,
+        resource_max: Option<Work>,
+    ) -> Result<BoundSpec, Error> {
+        let reg = self.gs_registration(flow)?;
+        let reserved = self.reserved_spec(reg);
         Ok(match basis {
             RateBasis::Reserved => reserved,
             RateBasis::Current => {
@@ -582,9 +643,14 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
                     _ => 0,
                 };
                 let be = self.max_task.saturating_mul(be_slots);
+                let others = match resource_max {
+                    Some(max) => self.registry.others_imax(flow, max),
+                    // Up to a zero maximum, a user's largest task is its declared `I_max`.
+                    None => self.registry.others_imax(flow, Work::ZERO),
+                };
                 BoundSpec {
                     rate: self.rate(flow, basis)?,
-                    others_imax: self.registry.others_imax(flow).saturating_add(be),
+                    others_imax: others.saturating_add(be),
                     ..reserved
                 }
             }
@@ -602,6 +668,7 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
             sigma: reg.sigma,
             imax: reg.imax,
             knowledge: reg.knowledge,
+            oversize: reg.oversize,
             rate: reg.rho,
             cpu: self.cpu_min,
             cpus: self.cpus.len() as u16,
@@ -754,13 +821,17 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
         let Some((task, class, flow)) = picked else {
             return Ok(None);
         };
-        let finish = exec_ticks(task.work, c.mips).map_or(Ticks::MAX, |d| now.saturating_add(d));
+        let lead = if c.ended == now { c.unused } else { 0 };
+        let (finish, over) = exec_ticks_after(task.work, c.mips, lead)
+            .map_or((Ticks::MAX, 0), |(d, over)| (now.saturating_add(d), over));
         c.running = Some(Running {
             task,
             class,
             flow,
             started: now,
+            lead,
             finish,
+            over,
         });
         self.next_cpu = cpu + 1;
         Ok(Some(Decision::Start {
@@ -778,7 +849,7 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
         let cpu = self.round_robin(|c| c.running.is_some_and(|r| r.class == Class::Be))?;
         let c = self.cpus.get_mut(cpu)?;
         let run = c.running?;
-        let done = work_in(c.mips, now.saturating_sub(run.started));
+        let done = work_in(c.mips, now.saturating_sub(run.started), run.lead);
         // A task paused at its finish instant keeps 1 MI, so it is resumed rather than lost.
         let task = Task {
             id: run.task.id,
@@ -788,6 +859,9 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
             .push_side_front(task.work, (task.id, Class::Be))
             .ok()?;
         c.running = None;
+        // Paused at the tick: nothing of it is left over.
+        c.ended = now;
+        c.unused = 0;
         Some(Decision::Preempt {
             cpu: cpu as u16,
             task,
@@ -798,7 +872,6 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bucket::Knowledge;
 
     type R = Resource<8, 16, 4>;
 
@@ -1004,11 +1077,11 @@ mod tests {
         );
     }
 
-    /// Eq. 4 needs the task's size: checked with exact knowledge unless the registration admits
-    /// oversized tasks; without it the size is unknown when the task is sent, so a larger task
-    /// is taken (up to `MAX_TASK_WORK`).
+    /// The resource sees every task's work, so Eq. 4 holds whatever the user knows: a task above
+    /// the user's `I_max` is refused in every mode; a registration admitting larger tasks takes
+    /// them up to the resource's `I_r^max`, and has no bound.
     #[test]
-    fn eq4_is_checked_only_when_workloads_are_known() {
+    fn tasks_above_the_maximum_are_refused_whatever_the_knowledge() {
         let mut r = R::with(Kind::Gs, Discipline::Scfq, &[10], 100, 3).unwrap();
         let exact = r.register(gs(2)).unwrap();
         let blind = r
@@ -1024,20 +1097,21 @@ mod tests {
             })
             .unwrap();
         let big = task(1, 51);
+        for flow in [exact, blind] {
+            assert_eq!(
+                r.submit_gs(T0, flow, big).unwrap_err().reason,
+                Error::TaskTooLarge
+            );
+        }
+        r.submit_gs(T0, admitting, big).unwrap();
         assert_eq!(
-            r.submit_gs(T0, exact, big).unwrap_err().reason,
+            r.submit_gs(T0, admitting, task(2, 101)).unwrap_err().reason,
             Error::TaskTooLarge
         );
-        r.submit_gs(T0, blind, big).unwrap();
-        r.submit_gs(T0, admitting, Task { id: 3, ..big }).unwrap();
-        let huge = Task {
-            id: 2,
-            work: Work::new(MAX_TASK_WORK.get() + 1),
-        };
-        assert_eq!(
-            r.submit_gs(T0, blind, huge).unwrap_err().reason,
-            Error::TaskTooLarge
-        );
+        let spec = |f| r.bound_spec(f, RateBasis::Current).unwrap();
+        assert_eq!(spec(admitting).at_resource(), Err(Error::NoBound));
+        // SCFQ: the others count the admitting user's tasks as I_r^max = 100 MI.
+        assert_eq!(spec(exact).others_imax, Work::new(150));
     }
 
     #[test]

@@ -13,6 +13,13 @@
 //! integers in [`Instructions`]: the leaky bucket never rounds. Durations of work are rounded *up*
 //! (a bound must never be under-estimated); work done in a duration is rounded *down*.
 //!
+//! A CPU does not round each task's run time on its own: rounding every task up to a whole tick
+//! would make a CPU of capacity `C` serve less than `C` (a 1,000 MI task on a 780,000 MIPS CPU,
+//! 1,282.05 µs, run as 1,283 µs, is 0.07 % slow, which at a rate equal to the capacity is a
+//! backlog growing without end). [`exec_ticks_after`] carries the part of the last tick a task
+//! leaves unused over to the task after it, so a CPU busy without a break serves exactly `C`,
+//! and each end is the exact end rounded up to its tick.
+//!
 //! # Newtypes
 //! [`Ticks`], [`Work`] and [`Mips`] are `#[repr(transparent)]` newtypes over `u64`, so that
 //! passing a rate where a burst is expected (`Bucket::new(now, rho, sigma, imax, ..)` takes four
@@ -174,10 +181,53 @@ pub fn exec_ticks(work: Work, rate: Mips) -> Result<Ticks, Error> {
         .ok_or(Error::Overflow)
 }
 
-/// Work done in `ticks` at `rate`, rounded down to whole MI (saturating at [`Work::MAX`]).
+/// Time to execute `work` at `rate` on a CPU already `lead` instructions into it (the part of
+/// the current tick that the CPU's previous task left unused, below `rate`: zero for a CPU that
+/// was idle), rounded up to whole ticks, with the instructions by which that rounding overshoots
+/// the exact end: the `lead` of a task started on the same CPU at that end. A task that fits in
+/// its lead takes zero ticks.
+///
+/// Errors: [`Error::InvalidParameter`] (`Param::Capacity`) if `rate` is zero, [`Error::Overflow`]
+/// if the duration does not fit in [`Ticks`].
 #[inline]
-pub fn work_in(rate: Mips, ticks: Ticks) -> Work {
-    let instr = u128::from(rate.0) * u128::from(ticks.0);
+pub fn exec_ticks_after(work: Work, rate: Mips, lead: u64) -> Result<(Ticks, u64), Error> {
+    let rate = NonZeroU64::new(rate.0).ok_or(Error::InvalidParameter(Param::Capacity))?;
+    // Every task a resource takes (at most 2^39 MI, at most 2^40 MIPS) stays in 64 bits.
+    if let Some(need) = work.0.checked_mul(TICKS_PER_SECOND) {
+        let Some(need) = need.checked_sub(lead) else {
+            // The lead covers it: it ends within the tick, leaving the rest of the lead.
+            return Ok((Ticks::ZERO, lead - need));
+        };
+        let ticks = need.div_ceil(rate.get());
+        if let Some(span) = ticks.checked_mul(rate.get()) {
+            return Ok((Ticks(ticks), span - need));
+        }
+    }
+    exec_ticks_after_wide(work, rate, lead)
+}
+
+/// [`exec_ticks_after`] in 128 bits, for products beyond `u64`; kept out of line like
+/// [`mul_div_wide`].
+#[cold]
+#[inline(never)]
+fn exec_ticks_after_wide(work: Work, rate: NonZeroU64, lead: u64) -> Result<(Ticks, u64), Error> {
+    let need = u128::from(work.0) * u128::from(TICKS_PER_SECOND);
+    let Some(need) = need.checked_sub(u128::from(lead)) else {
+        return Ok((Ticks::ZERO, (u128::from(lead) - need) as u64));
+    };
+    let ticks = need.div_ceil(u128::from(rate.get()));
+    // `ticks * rate - need < rate`, so the overshoot fits in u64.
+    let over = (ticks * u128::from(rate.get()) - need) as u64;
+    u64::try_from(ticks)
+        .map(|t| (Ticks(t), over))
+        .map_err(|_| Error::Overflow)
+}
+
+/// Work done in `ticks` at `rate` by a CPU that was `lead` instructions into the task already
+/// (see [`exec_ticks_after`]), rounded down to whole MI (saturating at [`Work::MAX`]).
+#[inline]
+pub fn work_in(rate: Mips, ticks: Ticks, lead: u64) -> Work {
+    let instr = u128::from(rate.0) * u128::from(ticks.0) + u128::from(lead);
     Work(u64::try_from(instr / u128::from(TICKS_PER_SECOND)).unwrap_or(u64::MAX))
 }
 
@@ -257,6 +307,38 @@ mod tests {
         assert_eq!(exec(u64::MAX, 1), Err(Error::Overflow));
     }
 
+    /// Back to back, a CPU serves exactly its capacity: 10,000 tasks of 1,000 MI at 780,000 MIPS
+    /// end at 12,820,513 µs (12,820,512.8 exact, rounded up), not 10,000 x 1,283 µs.
+    #[test]
+    fn back_to_back_tasks_carry_the_unused_part_of_a_tick() {
+        let (work, rate) = (Work::new(1_000), Mips::new(780_000));
+        let (mut now, mut lead) = (Ticks::ZERO, 0);
+        for _ in 0..10_000 {
+            let (d, over) = exec_ticks_after(work, rate, lead).unwrap();
+            assert!(over < rate.get());
+            now = now.checked_add(d).unwrap();
+            lead = over;
+        }
+        assert_eq!(now, Ticks::new(12_820_513));
+        assert_eq!(
+            exec_ticks_after(work, rate, 0),
+            Ok((Ticks::new(1_283), 740_000))
+        );
+        // A task inside its lead ends in the same tick.
+        assert_eq!(
+            exec_ticks_after(Work::new(1), Mips::new(3_000_000), 2_500_000),
+            Ok((Ticks::ZERO, 1_500_000))
+        );
+        assert_eq!(
+            exec_ticks_after(work, Mips::ZERO, 0),
+            Err(Error::InvalidParameter(Param::Capacity))
+        );
+        assert_eq!(
+            exec_ticks_after(Work::MAX, Mips::new(1), 0),
+            Err(Error::Overflow)
+        );
+    }
+
     #[test]
     fn mul_div_takes_the_wide_path_when_needed() {
         assert_eq!(mul_div(7, 3, 2, false), Some(10));
@@ -268,10 +350,11 @@ mod tests {
 
     #[test]
     fn work_done_rounds_down_and_saturates() {
-        let done = |r, t| work_in(Mips::new(r), Ticks::new(t)).get();
+        let done = |r, t| work_in(Mips::new(r), Ticks::new(t), 0).get();
         assert_eq!(done(3, 333_333), 0);
         assert_eq!(done(3, 333_334), 1);
-        assert_eq!(work_in(Mips::MAX, Ticks::MAX), Work::MAX);
+        assert_eq!(work_in(Mips::MAX, Ticks::MAX, 0), Work::MAX);
+        assert_eq!(work_in(Mips::new(3), Ticks::new(333_333), 1).get(), 1);
     }
 
     #[test]

@@ -9,6 +9,7 @@ mod driver;
 
 use driver::{Scenario, User};
 use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
 use qosgate_kernel::Error;
 use qosgate_kernel::bound::{BoundSpec, entries_needed};
 use qosgate_kernel::bucket::{Bucket, Conformance, Knowledge, Oversize};
@@ -52,13 +53,7 @@ fn user(max_task: u64) -> impl Strategy<Value = User> {
     )
         .prop_map(|(weight, rho_pct, m, imax, offset, mut tasks)| {
             tasks[0].1 = offset;
-            User {
-                weight,
-                rho_pct,
-                m,
-                imax,
-                tasks,
-            }
+            User::exact(weight, rho_pct, m, imax, &tasks)
         })
 }
 
@@ -110,8 +105,8 @@ fn assert_bounds_hold(s: &Scenario) -> Result<(), TestCaseError> {
     let reserved = s.run_on(RateBasis::Reserved);
     for r in current.gs.iter().chain(&reserved.gs) {
         prop_assert!(
-            r.delay() <= r.bound,
-            "user {} waited {} at the resource, bound {}",
+            !r.over_bound(),
+            "user {} waited {} at the resource, bound {:?}",
             r.user,
             r.delay(),
             r.bound
@@ -125,13 +120,7 @@ fn assert_bounds_hold(s: &Scenario) -> Result<(), TestCaseError> {
 /// stays within SCFQ's own bound, which is what the kernel gives an SCFQ resource.
 #[test]
 fn scfq_can_exceed_the_wfq_form_bound_so_it_has_its_own() {
-    let user = |weight, imax, tasks: &[(u64, u64)]| User {
-        weight,
-        rho_pct: 100,
-        m: 1,
-        imax,
-        tasks: tasks.to_vec(),
-    };
+    let user = |weight, imax, tasks: &[(u64, u64)]| User::exact(weight, 100, 1, imax, tasks);
     let s = Scenario {
         kind: Kind::Gs,
         discipline: Discipline::Scfq,
@@ -179,7 +168,7 @@ fn scfq_can_exceed_the_wfq_form_bound_so_it_has_its_own() {
         "some task exceeds the WFQ-form bound under SCFQ"
     );
     assert!(
-        out.gs.iter().all(|r| r.delay() <= r.bound),
+        out.gs.iter().all(|r| !r.over_bound()),
         "all within SCFQ's bound"
     );
 }
@@ -204,13 +193,7 @@ fn lone_user(cpus: &[u64], imax: u64, tasks: &[(u64, u64)]) -> Scenario {
         max_task: imax,
         be_room: 0,
         be: vec![],
-        users: vec![User {
-            weight: 1,
-            rho_pct: 100,
-            m: 1,
-            imax,
-            tasks: tasks.to_vec(),
-        }],
+        users: vec![User::exact(1, 100, 1, imax, tasks)],
     }
 }
 
@@ -222,7 +205,7 @@ fn eq10_as_printed_is_not_a_bound_on_many_cpus() {
     let printed = eq10_as_printed(&out.specs[0]);
     assert_eq!(printed, Ticks::new(200_000));
     assert!(out.gs.iter().any(|r| r.delay() > printed));
-    assert!(out.gs.iter().all(|r| r.delay() <= r.bound));
+    assert!(out.gs.iter().all(|r| !r.over_bound()));
 }
 
 /// Charging the task's own run at C_min is not enough: on three unequal CPUs of a preemptive
@@ -257,7 +240,7 @@ fn multi_cpu_bound_needs_the_idle_cpu_term() {
     let spec = out.specs[0];
     let own_at_cmin_only = BoundSpec { cpus: 1, ..spec }.at_resource().unwrap();
     assert!(out.gs.iter().any(|r| r.delay() > own_at_cmin_only));
-    assert!(out.gs.iter().all(|r| r.delay() <= r.bound));
+    assert!(out.gs.iter().all(|r| !r.over_bound()));
 }
 
 /// The count of `bound::entries_needed` is reached: U1's tasks (Table 3), released greedily,
@@ -306,12 +289,8 @@ fn crowded(cpus: impl Strategy<Value = Vec<u64>>) -> impl Strategy<Value = Scena
             1u64..=5,
             prop::collection::vec(task, 1..25),
         )
-            .prop_map(move |(weight, rho_pct, m, tasks)| User {
-                weight,
-                rho_pct,
-                m,
-                imax: max_task,
-                tasks,
+            .prop_map(move |(weight, rho_pct, m, tasks)| {
+                User::exact(weight, rho_pct, m, max_task, &tasks)
             });
         let be = prop::collection::vec((0..5 * S, 1..=max_task), 0..400).prop_map(|mut v| {
             v.sort();
@@ -329,6 +308,138 @@ fn crowded(cpus: impl Strategy<Value = Vec<u64>>) -> impl Strategy<Value = Scena
     })
 }
 
+/// Every resource type that serves GS, and both disciplines.
+fn every_gs_resource() -> impl Iterator<Item = (Kind, Discipline)> {
+    [
+        Kind::Gs,
+        Kind::GsBeEqual,
+        Kind::GsBePriority { preemptive: false },
+        Kind::GsBePriority { preemptive: true },
+    ]
+    .into_iter()
+    .flat_map(|k| [(k, Discipline::Wfq), (k, Discipline::Scfq)])
+}
+
+/// The rounding hole: one user on one 780,000 MIPS CPU with rho equal to the capacity, sigma
+/// 2,000 MI, a 1,000 MI task (1,282.05 µs of work) every millisecond for 10 s. Run times rounded
+/// up one by one (1,283 µs) made the CPU slower than the rate Eq. 1 admitted, and SCFQ put 8,646
+/// of the 10,000 tasks over their bound (WFQ 7,294); a CPU that serves exact work keeps every
+/// one within it, on every resource type and discipline.
+#[test]
+fn a_user_at_the_full_capacity_stays_within_its_bound() {
+    for (kind, discipline) in every_gs_resource() {
+        let s = Scenario {
+            kind,
+            discipline,
+            cpus: vec![780_000],
+            max_task: 1_000,
+            be_room: 0,
+            be: vec![],
+            users: vec![User::exact(1, 100, 2, 1_000, &[(100, 1_000); 10_000])],
+        };
+        let out = s.run();
+        assert_eq!(out.rho, [780_000]);
+        assert_eq!(out.gs.len(), 10_000);
+        let over = out.gs.iter().filter(|r| r.over_bound()).count();
+        assert_eq!(over, 0, "{kind} {discipline:?}");
+    }
+}
+
+/// A victim (exact knowledge, rho at its whole share, tasks of half to all its `I_max`, with
+/// the queue entries it needs set aside) beside adversarial
+/// neighbours of any knowledge mode, whose tasks may be up to four times their `I_max` (and so
+/// above the resource's), who may admit such tasks, and best-effort load.
+fn adversarial(cpus: impl Strategy<Value = Vec<u64>>) -> impl Strategy<Value = Scenario> {
+    (kind(), discipline(), cpus, 10u64..=400).prop_flat_map(|(kind, discipline, cpus, max_task)| {
+        let gap = || prop_oneof![4 => Just(0u64), 2 => 0..S / 5, 1 => 0..5 * S];
+        let victim = (
+            1u16..=8,
+            1u64..=5,
+            1..=max_task,
+            prop::collection::vec((50u64..=100, gap()), 1..40),
+        )
+            .prop_map(|(w, m, imax, tasks)| User::exact(w, 100, m, imax, &tasks));
+        let knowledge = prop_oneof![
+            Just(Knowledge::Exact),
+            Just(Knowledge::Conservative),
+            Just(Knowledge::ConservativeFeedback),
+            (1u16..=4).prop_map(Knowledge::Window),
+            Just(Knowledge::Aggressive),
+        ];
+        let oversize = prop_oneof![3 => Just(Oversize::Refuse), 1 => Just(Oversize::Admit)];
+        let neighbour = (
+            (1u16..=8, 1u64..=100, 1u64..=5, 1..=max_task),
+            knowledge,
+            oversize,
+            0..S,
+            prop::collection::vec((1u64..=400, gap()), 1..40),
+        )
+            .prop_map(
+                |((weight, rho_pct, m, imax), knowledge, oversize, delay, tasks)| User {
+                    weight,
+                    rho_pct,
+                    m,
+                    imax,
+                    knowledge,
+                    oversize,
+                    feedback_delay: delay,
+                    // Adversaries: their tasks may find the queue full (and are then withdrawn).
+                    reserves: false,
+                    tasks,
+                },
+            );
+        let be = prop::collection::vec((0..5 * S, 1..=max_task), 0..60).prop_map(|mut v| {
+            v.sort();
+            v
+        });
+        let room = if kind == Kind::GsBeEqual {
+            0u64..=3
+        } else {
+            0u64..=0
+        };
+        (victim, prop::collection::vec(neighbour, 1..=4), be, room).prop_map(
+            move |(victim, neighbours, be, be_room)| {
+                let mut users = vec![victim];
+                users.extend(neighbours);
+                Scenario {
+                    kind,
+                    discipline,
+                    cpus: cpus.clone(),
+                    max_task,
+                    be_room,
+                    users,
+                    be,
+                }
+            },
+        )
+    })
+}
+
+/// Every user with a bound keeps its tasks within it, and every such user's released work
+/// within its envelope (the bucket's guarantee, `n I_max` more for `Window(n)`).
+fn assert_guarantees_hold(s: &Scenario, out: &driver::Outcome) -> Result<(), TestCaseError> {
+    for r in &out.gs {
+        prop_assert!(
+            !r.over_bound(),
+            "user {} ({:?}) waited {} at the resource, bound {:?}",
+            r.user,
+            s.users[r.user].knowledge,
+            r.delay(),
+            r.bound
+        );
+    }
+    for (i, u) in s.users.iter().enumerate().filter(|(_, u)| u.guaranteed()) {
+        let window = match u.knowledge {
+            Knowledge::Window(n) => u64::from(n),
+            _ => 0,
+        };
+        let burst = (u.m + window) * u.imax;
+        let breach = driver::envelope_breach(&out.released[i], burst, out.rho[i]);
+        prop_assert!(breach.is_none(), "user {} released {:?}", i, breach);
+    }
+    Ok(())
+}
+
 /// 1024 cases per property, or `PROPTEST_CASES` for a deeper run.
 fn cases() -> u32 {
     std::env::var("PROPTEST_CASES")
@@ -338,7 +449,12 @@ fn cases() -> u32 {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases()))]
+    // Cases a strategy cannot use (entries that do not fit the queue) are drawn again, up to as
+    // many as the cases.
+    #![proptest_config(ProptestConfig {
+        max_global_rejects: cases(),
+        ..ProptestConfig::with_cases(cases())
+    })]
 
     /// Eq. 5 (WFQ) and N5's SCFQ bound, plus Table 1's residual term, on a single CPU.
     #[test]
@@ -346,10 +462,88 @@ proptest! {
         assert_bounds_hold(&s)?;
     }
 
-    /// Eq. 10 (C_min in every bound), on resources of 2-4 CPUs.
+    /// Eq. 10 (C_min in every bound), on resources of 2-16 CPUs.
     #[test]
-    fn conforming_gs_tasks_meet_their_bound_on_many_cpus(s in scenario(prop::collection::vec(50u64..=500, 2..=4))) {
+    fn conforming_gs_tasks_meet_their_bound_on_many_cpus(s in scenario(prop::collection::vec(50u64..=500, 2..=16))) {
         assert_bounds_hold(&s)?;
+    }
+
+    /// An oversized or careless neighbour cannot hurt anyone else: a conforming exact victim
+    /// (at its whole share) and every other user with a bound meet it, and release no more
+    /// than their envelopes, beside neighbours of any knowledge mode sending tasks up to four
+    /// times their `I_max`, admitting them or not, with feedback late by up to a second.
+    #[test]
+    fn no_neighbour_breaks_a_guaranteed_users_bound(
+        s in adversarial(prop::collection::vec(50u64..=500, 1..=4)),
+    ) {
+        let out = s.run_reserving();
+        prop_assume!(out.is_some(), "the entries needed exceed the queue");
+        assert_guarantees_hold(&s, &out.unwrap())?;
+    }
+
+    /// The bucket's envelope, directly, in every mode with a bound: a user releasing tasks of
+    /// any size up to `I_max` whenever its bucket lets it, reporting each task's real work (or
+    /// withdrawing it) at random later instants and in any order, never releases more than
+    /// `sigma + rho (t - s)` in any interval `[s, t]` (`n I_max` more for `Window(n)`).
+    #[test]
+    fn feedback_never_lets_more_than_the_envelope_through(
+        knowledge in prop_oneof![
+            Just(Knowledge::Exact),
+            Just(Knowledge::Conservative),
+            Just(Knowledge::ConservativeFeedback),
+            (1u16..=4).prop_map(Knowledge::Window),
+        ],
+        rho in 1u64..1_000,
+        m in 1u64..=5,
+        imax in 1u64..1_000,
+        steps in prop::collection::vec(
+            (
+                prop_oneof![2 => Just(0), 1 => 0..2 * S, 1 => 0..20 * S],
+                prop_oneof![1 => Just(1u64), 2 => 1u64..=100],
+                0usize..4,
+                any::<prop::sample::Index>(),
+            ),
+            1..150,
+        ),
+    ) {
+        let (sigma, imax_w) = (Work::new(m * imax), Work::new(imax));
+        let mut b = Bucket::new(Ticks::ZERO, Mips::new(rho), sigma, imax_w, knowledge).unwrap();
+        let mut now = Ticks::ZERO;
+        let mut released = Vec::new();
+        // Tasks released and not yet reported: (number, receipt, real work).
+        let mut pending = Vec::new();
+        let mut charged = 0usize;
+        for (dt, pct, action, pick) in steps {
+            now = now.checked_add(Ticks::new(dt)).unwrap();
+            let work = Work::new((imax * pct / 100).max(1));
+            match action {
+                // Report (or withdraw) one outstanding task, chosen at random.
+                0 | 1 if !pending.is_empty() => {
+                    let (k, receipt, real) = pending.swap_remove(pick.index(pending.len()));
+                    if action == 0 {
+                        b.feedback(now, receipt, real).unwrap();
+                    } else {
+                        b.withdraw(now, receipt).unwrap();
+                        // Not served: out of the released work.
+                        released.retain(|&(_, _, number)| number != k);
+                    }
+                }
+                _ => {
+                    if let Ok(receipt) = b.charge(now, work) {
+                        charged += 1;
+                        released.push((now, work.get(), charged));
+                        pending.push((charged, receipt, work));
+                    }
+                }
+            }
+        }
+        let window = match knowledge {
+            Knowledge::Window(n) => u64::from(n),
+            _ => 0,
+        };
+        let released: Vec<(Ticks, u64)> = released.iter().map(|&(t, w, _)| (t, w)).collect();
+        let breach = driver::envelope_breach(&released, (m + window) * imax, rho);
+        prop_assert!(breach.is_none(), "{:?}: released {:?}", knowledge, breach);
     }
 
     /// Issue 14: best effort never pushes a guaranteed task out of the queue. Each GS user sets
@@ -362,7 +556,7 @@ proptest! {
     ) {
         let out = s.run_reserving();
         prop_assume!(out.is_some(), "the entries needed exceed the queue");
-        prop_assert!(out.unwrap().gs.iter().all(|r| r.delay() <= r.bound));
+        prop_assert!(out.unwrap().gs.iter().all(|r| !r.over_bound()));
     }
 
     /// The count behind the reserved entries: a greedy exact-mode user (every task as soon as
@@ -530,5 +724,39 @@ proptest! {
                 }
             }
         }
+    }
+}
+
+proptest! {
+    // Each case runs thousands of tasks: an eighth of the cases (128 by default).
+    #![proptest_config(ProptestConfig::with_cases(cases().div_ceil(8)))]
+
+    /// Exact service: GS users whose rates add up to the whole capacity (Eq. 1 with equality,
+    /// up to the rounding of each rate down to a whole MIPS), CPUs of awkward speeds, and long
+    /// runs of tasks whose run times are no whole number of ticks; every task within its bound.
+    #[test]
+    fn users_at_the_full_capacity_stay_within_their_bounds(
+        kind in kind(),
+        discipline in discipline(),
+        cpus in prop::collection::vec(100_000u64..=1_000_000, 1..=16),
+        imax in 1u64..=5_000,
+        users in prop::collection::vec((1u16..=4, 1u64..=3, prop::collection::vec(1u64..=100, 200..1_500)), 1..=3),
+    ) {
+        let s = Scenario {
+            kind,
+            discipline,
+            cpus,
+            max_task: imax,
+            be_room: 0,
+            be: vec![],
+            users: users
+                .into_iter()
+                .map(|(w, m, sizes)| {
+                    let tasks: Vec<(u64, u64)> = sizes.into_iter().map(|p| (p, 0)).collect();
+                    User::exact(w, 100, m, imax, &tasks)
+                })
+                .collect(),
+        };
+        assert_guarantees_hold(&s, &s.run())?;
     }
 }
