@@ -55,12 +55,12 @@
 
 #if defined(QG_TARGET_64BIT)
 // Bytes of a `qg_bucket` (64-bit targets).
-#define QG_BUCKET_SIZE 64
+#define QG_BUCKET_SIZE 72
 #endif
 
 #if defined(QG_TARGET_32BIT)
 // Bytes of a `qg_bucket` (32-bit targets).
-#define QG_BUCKET_SIZE 64
+#define QG_BUCKET_SIZE 72
 #endif
 
 // The task conforms now: `qg_bucket_charge` accepts it.
@@ -115,12 +115,12 @@
 
 #if defined(QG_TARGET_64BIT)
 // Bytes of a `qg_scheduler` (64-bit targets).
-#define QG_SCHEDULER_SIZE 14848
+#define QG_SCHEDULER_SIZE 15872
 #endif
 
 #if defined(QG_TARGET_32BIT)
 // Bytes of a `qg_scheduler` (32-bit targets).
-#define QG_SCHEDULER_SIZE 14832
+#define QG_SCHEDULER_SIZE 15856
 #endif
 
 // Resource type `GS`: guaranteed service only.
@@ -150,10 +150,10 @@
 // Tasks charged `imax`.
 #define QG_KNOWLEDGE_CONSERVATIVE 1
 
-// Tasks charged `imax`, corrected by feedback.
+// Tasks charged `imax`, refunded by feedback as far as the refund rule allows.
 #define QG_KNOWLEDGE_CONSERVATIVE_FEEDBACK 2
 
-// Up to `window` tasks go uncharged until feedback.
+// Up to `window` tasks go uncharged until feedback (the bound adds `window x imax / g`).
 #define QG_KNOWLEDGE_WINDOW 3
 
 // Tasks go uncharged until feedback (no delay bound).
@@ -219,7 +219,8 @@ enum qg_status
   QG_ERR_TASK_TOO_LARGE = -15,
   // The task does not conform to its leaky bucket now.
   QG_ERR_NON_CONFORMING = -16,
-  // Full aggressive submission gives no deterministic delay bound.
+  // No deterministic delay bound: full aggressive submission, or a registration that admits
+  // tasks above its maximum.
   QG_ERR_NO_BOUND = -17,
   // The delay bound exceeds the task's deadline.
   QG_ERR_DEADLINE_UNMET = -18,
@@ -393,6 +394,18 @@ typedef struct {
   uint64_t wait;
 } qg_conformance;
 
+// The receipt of a charge, written by `qg_bucket_charge`: keep it with the task, unchanged, and
+// pass it to `qg_bucket_feedback` or `qg_bucket_withdraw` once (under `EXACT` and
+// `CONSERVATIVE`, which take no feedback, it may be dropped).
+typedef struct {
+  // Work charged at submission, MI: the task's work (`EXACT`), imax (`CONSERVATIVE`,
+  // `CONSERVATIVE_FEEDBACK`) or 0 (`WINDOW`, `AGGRESSIVE`).
+  uint64_t charged;
+  // The bucket's count of charged work just after this charge, MI: a refund for this task is
+  // limited by the work charged after it (the refund rule, see `qg_bucket_feedback`).
+  uint64_t mark;
+} qg_charge;
+
 // Storage for one billiard dispatcher: declare it `static` (or zero it) and pass it to
 // `qg_billiard_init` with `sizeof`.
 typedef struct QG_ALIGNED(8) {
@@ -454,6 +467,28 @@ typedef struct {
 } qg_scheduler_config;
 
 // What a guaranteed-service user agrees at registration (Eq. 1, 2).
+//
+// The delay guarantee (`kernel/src/bound.rs`, "The guarantee, precisely"): every task of the
+// user completes at most the kernel's delay bound
+// (`qosgate_kernel::bound::BoundSpec::at_resource`: the burst term sigma / g plus the latency
+// of Eq. 5, Eq. 9 or Table 1) after it is handed to `qg_scheduler_submit_gs` (its arrival),
+// the completion instant being the `finish` tick of the `QG_DECISION_START` decision that
+// starts it, provided that:
+// - the user's tasks are released by its `qg_bucket` in mode `QG_KNOWLEDGE_EXACT`,
+//   `_CONSERVATIVE`, `_CONSERVATIVE_FEEDBACK` or `_WINDOW` (never `_AGGRESSIVE`, which has no
+//   bound), with feedback, where the mode takes it, reporting the real work, and handed to the
+//   scheduler without being reordered or sped up (a transfer delay that is the same for every
+//   task is fine);
+// - its tasks above `imax` are refused (`QG_ERR_TASK_TOO_LARGE`, in every mode: the C API
+//   registers no user that admits larger tasks, which would have no bound);
+// - on the current-rate basis, no guaranteed-service user registers at the resource after the
+//   bound is taken (the reserved basis, the user's own rho, has no such condition).
+//
+// It holds whatever the other users do (any task size the scheduler accepts, any mode, any
+// rate) and whatever the best-effort load. Rounding: every term of the bound is rounded up to
+// a whole tick; CPUs serve exact work (a task started at the tick its CPU's previous task ended
+// goes on in that tick: no per-task rounding); a completion is reported at its exact instant
+// rounded up to a tick.
 typedef struct {
   // Share weight, `>= 1`.
   uint16_t weight;
@@ -486,7 +521,10 @@ typedef struct {
   uint32_t task_class;
   // The task's flow, or `QG_NO_FLOW`.
   uint16_t flow;
-  // Start: expected end at the CPU's speed, ticks (saturating); preempt: 0.
+  // Start: the expected end at the CPU's speed, ticks: the exact end of its work rounded up
+  // to a tick (a task started at the tick its CPU's previous task ended goes on in that tick,
+  // so it can end earlier than its own run time rounded up, even in the tick it starts);
+  // saturating. Preempt: 0.
   uint64_t finish;
 } qg_decision;
 
@@ -595,30 +633,53 @@ qg_status qg_bucket_init(qg_bucket *storage,
 // `bucket` as for every call (see docs/firmware.md); `out` writable.
 qg_status qg_bucket_check(qg_bucket *bucket, uint64_t now, uint64_t work, qg_conformance *out);
 
-// Charges a task of `work` MI that conforms at `now` (ticks), and writes what was charged (MI)
-// to `*charged` unless that is null: the task's work (`EXACT`), imax (`CONSERVATIVE`,
-// `CONSERVATIVE_FEEDBACK`) or 0 (`WINDOW`, `AGGRESSIVE`). Under a feedback mode, keep it with
-// the task for `qg_bucket_feedback`.
+// Charges a task of `work` MI that conforms at `now` (ticks), and writes its receipt to
+// `*receipt` unless that is null: `charged`, the work charged (MI): the task's work (`EXACT`),
+// imax (`CONSERVATIVE`, `CONSERVATIVE_FEEDBACK`) or 0 (`WINDOW`, `AGGRESSIVE`); and `mark`,
+// what the refund rule measures from. Under a feedback mode, keep the receipt with the task for
+// `qg_bucket_feedback` (served) or `qg_bucket_withdraw` (not served in the guaranteed class).
 //
 // Errors (the bucket unchanged): the pointer checks; those of `qg_bucket_check`;
 // `QG_ERR_NON_CONFORMING` if the task must wait (ask `qg_bucket_check` how long).
 //
 // # Safety
-// `bucket` as for every call (see docs/firmware.md); `charged` null or writable.
-qg_status qg_bucket_charge(qg_bucket *bucket, uint64_t now, uint64_t work, uint64_t *charged);
+// `bucket` as for every call (see docs/firmware.md); `receipt` null or writable.
+qg_status qg_bucket_charge(qg_bucket *bucket, uint64_t now, uint64_t work, qg_charge *receipt);
 
-// Reports at `now` (ticks) the real work `actual` (MI) of a task charged `charged` MI (the
-// value `qg_bucket_charge` wrote): the credit gains `charged - actual` (it may go negative, a
-// debt that later tasks wait for), capped at sigma. `EXACT` and `CONSERVATIVE` buckets accept
-// and ignore it.
+// Reports at `now` (ticks) the real work `actual` (MI) of a task served with the receipt
+// `*receipt` (what `qg_bucket_charge` wrote for it). A real work above the charge is a debt:
+// the credit drops by `actual - charged` and may go negative (later tasks wait until it is
+// repaid). A real work below the charge is a refund, limited by the refund rule: the credit
+// rises by `charged - actual` but not above sigma less the work charged after this task (and
+// never falls), so that it never exceeds what an exact bucket, charging every task its real
+// work, would have: the whole refund when nothing was charged since, none once sigma was.
+// `EXACT` and `CONSERVATIVE` buckets accept and ignore it.
 //
-// Errors (the bucket unchanged): the pointer checks; `QG_ERR_PARAM_WORK` (zero `actual`);
-// `QG_ERR_UNKNOWN` (no task awaits feedback); `QG_ERR_OVERFLOW` (the correction does not fit);
+// Errors (the bucket unchanged): the pointer checks (`receipt` is required);
+// `QG_ERR_PARAM_WORK` (zero `actual`: see `qg_bucket_withdraw`); `QG_ERR_UNKNOWN` (no task
+// awaits feedback); `QG_ERR_OVERFLOW` (the correction does not fit);
 // `QG_ERR_TIME_WENT_BACKWARDS`.
 //
 // # Safety
-// `bucket` as for every call (see docs/firmware.md).
-qg_status qg_bucket_feedback(qg_bucket *bucket, uint64_t now, uint64_t charged, uint64_t actual);
+// `bucket` as for every call (see docs/firmware.md); `receipt` readable.
+qg_status qg_bucket_feedback(qg_bucket *bucket,
+                             uint64_t now,
+                             const qg_charge *receipt,
+                             uint64_t actual);
+
+// Closes at `now` (ticks) the account of a task charged with the receipt `*receipt` that was
+// not served in the guaranteed class after all (the scheduler refused it, or it was sent best
+// effort): under a feedback mode it is feedback of zero work, so the charge is refunded as far
+// as the refund rule of `qg_bucket_feedback` allows and the task no longer awaits feedback;
+// `EXACT` and `CONSERVATIVE` buckets keep the charge (they take no feedback) and change nothing.
+//
+// Errors (the bucket unchanged): the pointer checks (`receipt` is required); `QG_ERR_UNKNOWN`
+// (no task awaits feedback); `QG_ERR_OVERFLOW` (the receipt's charge does not fit);
+// `QG_ERR_TIME_WENT_BACKWARDS`.
+//
+// # Safety
+// `bucket` as for every call (see docs/firmware.md); `receipt` readable.
+qg_status qg_bucket_withdraw(qg_bucket *bucket, uint64_t now, const qg_charge *receipt);
 
 // The credit at `now` (ticks), in instructions (`MI x 10^6`), written to `*instructions`: at
 // most sigma x 10^6; negative while a feedback debt is unpaid. The bucket does not change.
@@ -638,8 +699,9 @@ qg_status qg_bucket_level(qg_bucket *bucket, uint64_t now, int64_t *instructions
 // `bucket` as for every call (see docs/firmware.md); `submitted` writable.
 qg_status qg_bucket_submitted(qg_bucket *bucket, uint64_t *submitted);
 
-// The tasks charged under a feedback mode whose real work has not been reported yet, written
-// to `*outstanding` (always 0 for `EXACT` and `CONSERVATIVE`).
+// The tasks charged under a feedback mode whose real work has not been reported (nor their
+// account withdrawn) yet, written to `*outstanding` (always 0 for `EXACT` and
+// `CONSERVATIVE`).
 //
 // Errors: the pointer checks.
 //
@@ -751,7 +813,9 @@ qg_status qg_scheduler_deregister(qg_scheduler *scheduler, uint16_t flow);
 // A guaranteed-service task of user `flow` arrives at `now` (ticks).
 //
 // Errors: the pointer checks; `QG_ERR_WRONG_CLASS`, `QG_ERR_UNKNOWN`, `QG_ERR_TASK_TOO_LARGE`
-// (above the user's `imax`), `QG_ERR_PARAM_WORK`, `QG_ERR_FULL`, `QG_ERR_TIME_WENT_BACKWARDS`.
+// (above the user's `imax`, whatever its knowledge mode), `QG_ERR_PARAM_WORK`, `QG_ERR_FULL`,
+// `QG_ERR_TIME_WENT_BACKWARDS`. A task charged by a `qg_bucket` and then refused here (or sent
+// best effort instead) goes back with `qg_bucket_withdraw`.
 //
 // # Safety
 // `scheduler` as for every call (see docs/firmware.md).

@@ -21,8 +21,9 @@ static const void *const volatile api[] = {
     (const void *)qg_backfill_complete,  (const void *)qg_bucket_init,
     (const void *)qg_bucket_check,       (const void *)qg_bucket_charge,
     (const void *)qg_bucket_feedback,    (const void *)qg_bucket_level,
-    (const void *)qg_bucket_submitted,   (const void *)qg_bucket_outstanding,
-    (const void *)qg_pap_solve,          (const void *)qg_status_str,
+    (const void *)qg_bucket_withdraw,    (const void *)qg_bucket_submitted,
+    (const void *)qg_bucket_outstanding, (const void *)qg_pap_solve,
+    (const void *)qg_status_str,
 };
 #endif
 

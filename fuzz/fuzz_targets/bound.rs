@@ -1,5 +1,6 @@
 //! Delay bounds: arbitrary `BoundSpec`s never panic, bounds are never below the paper's exact
-//! (real-valued) Eq. 5 / 9 / 10 / Table 1 value, are monotone in every parameter, and
+//! (real-valued) Eq. 5 / 9 / 10 / Table 1 value, are monotone in every parameter, exist exactly
+//! when the user neither submits aggressively nor admits tasks above its `I_max`, and
 //! `end_to_end` / `chain` / `meets_deadline` agree with 128-bit references.
 //! See `fuzz/README.md` for the list of invariants.
 #![no_main]
@@ -10,7 +11,7 @@ use arbitrary::Arbitrary;
 use common::{D, K, Num, Num16};
 use libfuzzer_sys::fuzz_target;
 use qosgate_kernel::bound::{BoundSpec, Pipelining, chain, end_to_end, meets_deadline};
-use qosgate_kernel::bucket::Knowledge;
+use qosgate_kernel::bucket::{Knowledge, Oversize};
 use qosgate_kernel::fairq::Discipline;
 use qosgate_kernel::units::{Mips, TICKS_PER_SECOND, Ticks, Work};
 use qosgate_kernel::{Error, Param};
@@ -21,6 +22,8 @@ struct Spec {
     sigma: Num,
     imax: Num,
     knowledge: K,
+    /// The registration admits tasks above `imax` (then it has no bound).
+    admit: bool,
     rate: Num,
     cpu: Num,
     cpus: Num16,
@@ -46,6 +49,11 @@ impl Spec {
             sigma: self.sigma.work(),
             imax: self.imax.work(),
             knowledge: self.knowledge.get(),
+            oversize: if self.admit {
+                Oversize::Admit
+            } else {
+                Oversize::Refuse
+            },
             rate: self.rate.mips(),
             cpu: Mips::new(cpu),
             cpus,
@@ -86,6 +94,12 @@ fn ticks(t: u128) -> Result<Ticks, Error> {
 /// Every rate and capacity of `s` is positive, and it has a CPU.
 fn has_capacity(s: &BoundSpec) -> bool {
     s.rate > Mips::ZERO && s.cpu > Mips::ZERO && s.cpus > 0 && s.capacity > Mips::ZERO
+}
+
+/// The user may have a bound at all: it does not submit aggressively, and its registration
+/// refuses tasks above its `I_max` (bound.rs, "The guarantee, precisely").
+fn bounded(s: &BoundSpec) -> bool {
+    s.knowledge != Knowledge::Aggressive && s.oversize == Oversize::Refuse
 }
 
 fn window(s: &BoundSpec) -> u128 {
@@ -146,12 +160,12 @@ fn check_spec(s: &BoundSpec) -> Result<Ticks, Error> {
         match r {
             Ok(_) => {
                 assert!(
-                    s.knowledge != Knowledge::Aggressive,
-                    "a bound for aggressive submission"
+                    bounded(s),
+                    "a bound for aggressive submission or oversized tasks: {s:?}"
                 );
                 assert!(has_capacity(s));
             }
-            Err(Error::NoBound) => assert_eq!(s.knowledge, Knowledge::Aggressive),
+            Err(Error::NoBound) => assert!(!bounded(s), "{s:?}"),
             Err(Error::InvalidParameter(Param::Rate)) => assert_eq!(s.rate, Mips::ZERO, "{s:?}"),
             Err(Error::InvalidParameter(Param::Capacity)) => {
                 assert!(
@@ -163,10 +177,14 @@ fn check_spec(s: &BoundSpec) -> Result<Ticks, Error> {
             Err(e) => panic!("unexpected error {e:?} for {s:?}"),
         }
     }
-    if s.knowledge == Knowledge::Aggressive {
+    if !bounded(s) {
         assert!(l.is_err());
+        // With a CPU, the missing bound is reported as such.
+        if s.cpu > Mips::ZERO && s.cpus > 0 && s.capacity > Mips::ZERO {
+            assert_eq!(l, Err(Error::NoBound), "{s:?}");
+        }
     }
-    let valid = s.knowledge != Knowledge::Aggressive && has_capacity(s);
+    let valid = bounded(s) && has_capacity(s);
     if valid && magnitude(s) * M <= MAX / 4 {
         assert!(
             l.is_ok() && a.is_ok(),
@@ -303,12 +321,22 @@ fn run(input: Input) {
         },
         "residual",
     );
+    // Admitting tasks above I_max takes the bound away, whatever else the spec says.
+    let admitting = BoundSpec {
+        oversize: Oversize::Admit,
+        ..s
+    };
+    assert!(
+        check_spec(&admitting).is_err(),
+        "a bound with oversized tasks"
+    );
     match s.knowledge {
         Knowledge::Window(n) => {
             let knowledge = Knowledge::Window(n.saturating_add(d16));
             monotone(&s, a, BoundSpec { knowledge, ..s }, "window up");
         }
         Knowledge::Aggressive => assert!(a.is_err()),
+        _ if s.oversize == Oversize::Admit => assert!(a.is_err()),
         _ => {
             let knowledge = Knowledge::Window(d16);
             monotone(&s, a, BoundSpec { knowledge, ..s }, "exact to window");

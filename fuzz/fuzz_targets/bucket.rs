@@ -1,6 +1,8 @@
 //! Leaky bucket: an arbitrary (rho, sigma, I_max, knowledge) bucket driven by a sequence of time
-//! steps, checks, charges and feedbacks, against a model of its credit, `J(t)` and outstanding
-//! receipts. See `fuzz/README.md` for the list of invariants.
+//! steps, checks, charges, feedbacks and withdrawals, against a model of its credit, `J(t)`,
+//! outstanding receipts and the refund rule, and, while it is cheap, against the credit of an
+//! exact bucket fed the same tasks (which the credit never exceeds). See `fuzz/README.md` for
+//! the list of invariants.
 #![no_main]
 
 mod common;
@@ -14,6 +16,9 @@ use qosgate_kernel::{Error, Param};
 
 /// Upper bound on single-charge iterations per input (keeps executions fast).
 const BUDGET: u32 = 1 << 18;
+
+/// Charges the exact-bucket comparison follows at most (it costs one pass over them per step).
+const SHADOW: usize = 256;
 
 #[derive(Arbitrary, Debug)]
 struct Input {
@@ -52,8 +57,33 @@ enum Op {
     /// Feedback with a receipt the bucket never issued.
     Forged {
         charged: Num,
+        mark: Num,
         actual: Num,
     },
+    /// Withdraw an outstanding receipt (picked by index), or a forged one if none.
+    Withdraw {
+        pick: u16,
+    },
+    /// Withdraw with a receipt the bucket never issued.
+    ForgedWithdraw {
+        charged: Num,
+        mark: Num,
+    },
+}
+
+/// A receipt not fed back yet, with its charge's index in [`Model::shadow`].
+#[derive(Clone, Copy, Debug)]
+struct Receipt {
+    charge: Charge,
+    entry: usize,
+}
+
+/// A charge as an exact bucket sees it: its instant and its real work, MI (the charge until
+/// feedback reports the real work; zero once withdrawn: the task was not served).
+#[derive(Clone, Copy, Debug)]
+struct Served {
+    at: Ticks,
+    work: Work,
 }
 
 struct Model {
@@ -65,7 +95,14 @@ struct Model {
     now: Ticks,
     submitted: Work,
     /// Receipts not fed back yet, in feedback modes.
-    receipts: Vec<Charge>,
+    receipts: Vec<Receipt>,
+    /// Work charged since no receipt was last outstanding, MI, saturating (what a receipt's
+    /// mark counts; feedback modes only).
+    count: u64,
+    /// Every charge so far, for the comparison with an exact bucket; `None` where it does not
+    /// apply (`Window`, `Aggressive`: nothing is charged before feedback), once a forged receipt
+    /// was accepted, or past [`SHADOW`] charges.
+    shadow: Option<Vec<Served>>,
 }
 
 impl Model {
@@ -114,6 +151,41 @@ impl Model {
                 Err(e) => assert_eq!(e, Error::TimeWentBackwards),
             }
         }
+        // The refund rule's promise: the credit never exceeds the credit of an exact bucket fed
+        // the same tasks, each charged its real work when it was charged here (so the released
+        // real work stays within sigma + rho (t - s)). Without feedback the two are the same.
+        if let Some(shadow) = &self.shadow {
+            let exact = self.exact_credit(shadow);
+            let level = i128::from(level);
+            if self.feedback_mode() {
+                assert!(
+                    level <= exact,
+                    "credit {level} above the exact bucket's {exact}"
+                );
+            } else {
+                assert_eq!(level, exact, "credit differs from the exact bucket's");
+            }
+        }
+    }
+
+    /// The credit at `now` of a bucket that charges every task its real work:
+    /// `min(sigma, min over charge instants s of sigma + rho (now - s) - A(s, now))`, with
+    /// `A(s, now)` the real work charged at or after `s` (debts included: it may be negative).
+    fn exact_credit(&self, shadow: &[Served]) -> i128 {
+        let sigma = instr(self.sigma);
+        let rho = u128::from(self.rho.get());
+        let (mut best, mut work) = (sigma, 0i128);
+        for (k, e) in shadow.iter().enumerate().rev() {
+            work += instr(e.work);
+            if k > 0 && shadow[k - 1].at == e.at {
+                continue;
+            }
+            // A refill of more than 2^100 instructions dwarfs any work (< 2^18 x 2^60).
+            let refill = rho * u128::from(self.now.saturating_sub(e.at).get());
+            let refill = i128::try_from(refill.min(1 << 100)).unwrap_or(1 << 100);
+            best = best.min(sigma + refill - work);
+        }
+        best
     }
 
     /// What `check` must answer, from the level the bucket reports (itself checked elsewhere).
@@ -195,8 +267,21 @@ impl Model {
                     "credit did not drop by the charge"
                 );
                 self.submitted = submitted;
+                let entry = self.shadow.as_ref().map_or(0, Vec::len);
+                match &mut self.shadow {
+                    Some(s) if s.len() < SHADOW => s.push(Served {
+                        at: self.now,
+                        work: charged,
+                    }),
+                    _ => self.shadow = None,
+                }
                 if self.feedback_mode() {
-                    self.receipts.push(receipt);
+                    self.count = self.count.saturating_add(charged.get());
+                    assert_eq!(receipt.mark, self.count, "the receipt's mark");
+                    self.receipts.push(Receipt {
+                        charge: receipt,
+                        entry,
+                    });
                 }
                 true
             }
@@ -213,21 +298,38 @@ impl Model {
         }
     }
 
-    /// Feedback with `receipt` (`genuine`: index into `receipts`).
-    fn feedback(&mut self, b: &mut Bucket, receipt: Charge, genuine: Option<usize>, actual: Work) {
+    /// Feedback of `actual` MI with `receipt` (`genuine`: index into `receipts`), or, with
+    /// `actual` `None`, its withdrawal.
+    fn settle(
+        &mut self,
+        b: &mut Bucket,
+        receipt: Charge,
+        genuine: Option<usize>,
+        actual: Option<Work>,
+    ) {
         let before = b.clone();
         let level = i128::from(b.level(self.now).unwrap());
-        let got = b.feedback(self.now, receipt, actual);
+        let got = match actual {
+            Some(a) => b.feedback(self.now, receipt, a),
+            None => b.withdraw(self.now, receipt),
+        };
         let refused = |b: &Bucket, got: Result<(), Error>, want: Error| {
             assert_eq!(got, Err(want));
-            assert_eq!(*b, before, "a refused feedback changed the bucket");
+            assert_eq!(
+                *b, before,
+                "a refused feedback or withdrawal changed the bucket"
+            );
         };
-        if actual == Work::ZERO {
+        if actual == Some(Work::ZERO) {
             return refused(b, got, Error::InvalidParameter(Param::Work));
         }
+        let actual = actual.unwrap_or(Work::ZERO);
         if !self.feedback_mode() {
             assert_eq!(got, Ok(()));
-            assert_eq!(*b, before, "feedback changed a bucket that ignores it");
+            assert_eq!(
+                *b, before,
+                "feedback or withdrawal changed a bucket that ignores it"
+            );
             return;
         }
         if self.receipts.is_empty() {
@@ -238,28 +340,68 @@ impl Model {
         if c > max_instr || a > max_instr {
             return refused(b, got, Error::Overflow);
         }
-        let new_level = level + c - a;
-        if new_level < i128::from(i64::MIN) || new_level > max_instr {
-            return refused(b, got, Error::Overflow);
-        }
+        let want = if c > a {
+            // The refund rule: up to sigma less the work charged after the task, never down;
+            // no refund when that work is past counting.
+            let after = match self.count {
+                u64::MAX => None,
+                n => n.checked_sub(receipt.mark),
+            };
+            let cap = after
+                .map(|w| instr(Work::new(w)))
+                .filter(|&i| i <= max_instr)
+                .map(|i| instr(self.sigma) - i);
+            cap.map_or(level, |cap| level.max((level + c - a).min(cap)))
+        } else {
+            let debt = level + c - a;
+            if debt < i128::from(i64::MIN) {
+                return refused(b, got, Error::Overflow);
+            }
+            debt
+        };
         let new_submitted = i128::from(self.submitted.get()) + i128::from(actual.get())
             - i128::from(receipt.charged.get());
         if new_submitted < 0 || new_submitted > i128::from(u64::MAX) {
             return refused(b, got, Error::Overflow);
         }
-        assert_eq!(got, Ok(()), "valid feedback refused");
+        assert_eq!(got, Ok(()), "valid feedback or withdrawal refused");
         let after = i128::from(b.level(self.now).unwrap());
-        assert_eq!(
-            after,
-            new_level.min(instr(self.sigma)),
-            "feedback mis-corrected the credit"
-        );
+        assert_eq!(after, want, "feedback mis-corrected the credit");
+        // Whatever the rule's cap: a refund never lowers the credit nor lifts it by more than
+        // the overcharge, and a debt is charged in full.
+        if c > a {
+            assert!(
+                level <= after && after <= level + c - a,
+                "a refund lowered the credit or lifted it by more than the overcharge"
+            );
+        } else {
+            assert_eq!(after, level + c - a, "a debt not charged in full");
+        }
         self.submitted = Work::new(new_submitted as u64);
         // The bucket counts receipts, it cannot tell them apart: a forged one retires any.
         match genuine {
-            Some(i) => self.receipts.swap_remove(i),
-            None => self.receipts.pop().unwrap(),
+            Some(i) => {
+                let r = self.receipts.swap_remove(i);
+                if let Some(s) = &mut self.shadow {
+                    s[r.entry].work = actual;
+                }
+            }
+            None => {
+                self.receipts.pop().unwrap();
+                self.shadow = None;
+            }
         };
+        if self.receipts.is_empty() {
+            self.count = 0;
+        }
+    }
+
+    /// A receipt the bucket never issued, for a call with no genuine one to pass.
+    fn forged(&self) -> Charge {
+        Charge {
+            charged: self.charge_for(self.imax),
+            mark: self.count,
+        }
     }
 }
 
@@ -316,6 +458,11 @@ fn run(input: Input) {
         now,
         submitted: Work::ZERO,
         receipts: Vec::new(),
+        count: 0,
+        shadow: match knowledge {
+            Knowledge::Window(_) | Knowledge::Aggressive => None,
+            _ => Some(Vec::new()),
+        },
     };
     // A new bucket is full.
     assert_eq!(i128::from(b.level(now).unwrap()), instr(m.sigma));
@@ -344,29 +491,49 @@ fn run(input: Input) {
             }
             Op::Feedback { pick, actual } => {
                 if m.receipts.is_empty() {
-                    let forged = Charge {
-                        charged: m.charge_for(m.imax),
-                    };
-                    m.feedback(&mut b, forged, None, actual.work());
+                    let forged = m.forged();
+                    m.settle(&mut b, forged, None, Some(actual.work()));
                 } else {
                     let i = usize::from(pick) % m.receipts.len();
-                    let r = m.receipts[i];
-                    m.feedback(&mut b, r, Some(i), actual.work());
+                    let r = m.receipts[i].charge;
+                    m.settle(&mut b, r, Some(i), Some(actual.work()));
                 }
             }
             Op::FeedbackExact { pick } => {
                 if !m.receipts.is_empty() {
                     let i = usize::from(pick) % m.receipts.len();
-                    let r = m.receipts[i];
+                    let r = m.receipts[i].charge;
                     // The real work of an uncharged (window, aggressive) task is at least 1 MI.
-                    m.feedback(&mut b, r, Some(i), r.charged.max(Work::new(1)));
+                    m.settle(&mut b, r, Some(i), Some(r.charged.max(Work::new(1))));
                 }
             }
-            Op::Forged { charged, actual } => {
+            Op::Forged {
+                charged,
+                mark,
+                actual,
+            } => {
                 let forged = Charge {
                     charged: charged.work(),
+                    mark: mark.get(),
                 };
-                m.feedback(&mut b, forged, None, actual.work());
+                m.settle(&mut b, forged, None, Some(actual.work()));
+            }
+            Op::Withdraw { pick } => {
+                if m.receipts.is_empty() {
+                    let forged = m.forged();
+                    m.settle(&mut b, forged, None, None);
+                } else {
+                    let i = usize::from(pick) % m.receipts.len();
+                    let r = m.receipts[i].charge;
+                    m.settle(&mut b, r, Some(i), None);
+                }
+            }
+            Op::ForgedWithdraw { charged, mark } => {
+                let forged = Charge {
+                    charged: charged.work(),
+                    mark: mark.get(),
+                };
+                m.settle(&mut b, forged, None, None);
             }
         }
         m.invariants(&b);

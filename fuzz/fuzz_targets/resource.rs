@@ -14,7 +14,9 @@ use qosgate_kernel::bucket::{Knowledge, Oversize};
 use qosgate_kernel::fairq::{Discipline, FlowId};
 use qosgate_kernel::registry::{RateBasis, Registration};
 use qosgate_kernel::resource::{Class, Completion, Counts, Decision, Kind, Resource, Task};
-use qosgate_kernel::units::{MAX_CAPACITY, MAX_TASK_WORK, Mips, Ticks, Work, exec_ticks, work_in};
+use qosgate_kernel::units::{
+    MAX_CAPACITY, MAX_TASK_WORK, Mips, TICKS_PER_SECOND, Ticks, Work, exec_ticks,
+};
 use qosgate_kernel::{Error, Param, Refused};
 
 const FLOWS: usize = 8;
@@ -119,7 +121,40 @@ struct Run {
     class: Class,
     flow: Option<FlowId>,
     started: Ticks,
+    /// Instructions of it done before `started`, in the tick its CPU's previous task ended.
+    lead: u64,
     finish: Ticks,
+    /// Instructions of the tick `finish` left unused after its exact end.
+    over: u64,
+}
+
+/// Where `work` MI started at `now` on a CPU of `mips` MIPS, already `lead` instructions into
+/// the tick (what its previous task left of it), ends: the tick of its exact end, rounded up,
+/// and the instructions of that tick left unused (exact service, resource.rs). `Ticks::MAX`
+/// when the end is past the clock.
+fn exact_end(now: Ticks, work: Work, mips: Mips, lead: u64) -> (Ticks, u64) {
+    let need = u128::from(work.get()) * u128::from(TICKS_PER_SECOND);
+    let (rate, lead) = (u128::from(mips.get()), u128::from(lead));
+    if need <= lead {
+        return (now, (lead - need) as u64);
+    }
+    let ticks = (need - lead).div_ceil(rate);
+    match u64::try_from(ticks) {
+        Ok(t) => (
+            now.saturating_add(Ticks::new(t)),
+            (ticks * rate - (need - lead)) as u64,
+        ),
+        Err(_) => (Ticks::MAX, 0),
+    }
+}
+
+/// The largest GS task of a registration at a resource of maximum task `max_task`: its `imax`,
+/// or `max_task` if it admits larger ones.
+fn largest_gs(r: &Registration, max_task: Work) -> Work {
+    match r.oversize {
+        Oversize::Refuse => r.imax,
+        Oversize::Admit => max_task.max(r.imax),
+    }
 }
 
 struct Model {
@@ -127,6 +162,9 @@ struct Model {
     discipline: Discipline,
     mips: Vec<Mips>,
     running: Vec<Option<Run>>,
+    /// Per CPU, when its last task ended (or was paused) and the instructions of that tick it
+    /// left unused.
+    ended: Vec<(Ticks, u64)>,
     cursor: usize,
     capacity: Mips,
     max_task: Work,
@@ -310,6 +348,12 @@ impl Model {
                     (s.sigma, s.imax, s.knowledge, s.discipline),
                     (x.sigma, x.imax, x.knowledge, self.discipline)
                 );
+                assert_eq!(s.oversize, x.oversize);
+                // A user admitting tasks above its I_max has no bound.
+                if x.oversize == Oversize::Admit {
+                    assert_eq!(s.latency(), Err(Error::NoBound));
+                    assert!(s.at_resource().is_err());
+                }
                 assert_eq!((s.cpu, s.resource_imax), (r.cpu_min(), self.max_task));
                 assert_eq!(
                     (usize::from(s.cpus), s.capacity),
@@ -349,7 +393,8 @@ impl Model {
                 .iter()
                 .enumerate()
                 .filter(|(g, _)| *g != usize::from(f))
-                .filter_map(|(_, r)| r.filter(|r| !r.is_temporary()).map(|r| r.imax))
+                .filter_map(|(_, r)| r.filter(|r| !r.is_temporary()))
+                .map(|r| largest_gs(&r, self.max_task))
                 .fold(Work::ZERO, Work::saturating_add);
             if self.kind == Kind::GsBeEqual {
                 // A maximal BE task for every temporary user that can be present at once: the
@@ -485,9 +530,9 @@ impl Model {
         let Some(reg) = self.gs(flow) else {
             return refused(got, Error::Unknown);
         };
-        // Eq. 4 is checked only when workloads are known exactly.
-        let eq4 = reg.knowledge == Knowledge::Exact && reg.oversize == Oversize::Refuse;
-        if work > MAX_TASK_WORK || (work > reg.imax && eq4) {
+        // Eq. 4 whatever the knowledge (the resource sees the work); a registration admitting
+        // larger tasks takes them up to I_r^max.
+        if work > largest_gs(&reg, self.max_task) {
             return refused(got, Error::TaskTooLarge);
         }
         if work == Work::ZERO {
@@ -632,8 +677,26 @@ impl Model {
             if class == Class::Be && matches!(self.kind, Kind::GsBePriority { .. }) {
                 assert_eq!(self.fair_len(), 0, "BE started while GS tasks wait");
             }
-            let finish =
+            // Exact service: a task started at the tick its CPU's last task ended goes on in that
+            // tick. Never later than its own run time rounded up, and less than a tick earlier.
+            let (ended, unused) = self.ended[cpu];
+            let lead = if ended == now { unused } else { 0 };
+            assert!(lead < self.mips[cpu].get(), "a lead of a tick or more");
+            let (finish, over) = exact_end(now, task.work, self.mips[cpu], lead);
+            let rounded =
                 exec_ticks(task.work, self.mips[cpu]).map_or(Ticks::MAX, |d| now.saturating_add(d));
+            assert!(
+                finish <= rounded,
+                "exact service ends later than rounded service"
+            );
+            if lead == 0 {
+                assert_eq!(
+                    finish, rounded,
+                    "a task after an idle tick is rounded alone"
+                );
+            } else {
+                assert!(finish.saturating_add(Ticks::new(1)) >= rounded);
+            }
             let want = Decision::Start {
                 cpu: cpu as u16,
                 task,
@@ -648,7 +711,9 @@ impl Model {
                 class,
                 flow,
                 started: now,
+                lead,
                 finish,
+                over,
             });
             self.cursor = (cpu + 1) % self.mips.len();
             assert_eq!(self.fate.insert(task.id, Fate::Running), Some(Fate::Queued));
@@ -661,7 +726,15 @@ impl Model {
                 .find(|&i| self.running[i].is_some_and(|c| c.class == Class::Be));
             if let Some(cpu) = victim {
                 let run = self.running[cpu].take().unwrap();
-                let done = work_in(self.mips[cpu], now.saturating_sub(run.started));
+                // What it did: the ticks since its start at the CPU's speed, and its lead.
+                let ran = u128::from(self.mips[cpu].get())
+                    * u128::from(now.saturating_sub(run.started).get())
+                    + u128::from(run.lead);
+                let done = Work::new(
+                    u64::try_from(ran / u128::from(TICKS_PER_SECOND)).unwrap_or(u64::MAX),
+                );
+                // Paused at the tick: nothing of it is left over.
+                self.ended[cpu] = (now, 0);
                 let left = run.task.work.saturating_sub(done).max(Work::new(1));
                 let Some(Decision::Preempt { cpu: c, task }) = got else {
                     panic!(
@@ -717,6 +790,9 @@ impl Model {
         let Some(run) = slot.take() else {
             return assert_eq!(got, Err(Error::Idle));
         };
+        // Completed at its end: the rest of the tick goes to the next task; later: nothing.
+        let unused = if self.now == run.finish { run.over } else { 0 };
+        self.ended[usize::from(cpu)] = (self.now, unused);
         let want = Completion {
             cpu,
             task: run.task,
@@ -819,6 +895,7 @@ fn run(input: Input) {
         capacity: Mips::new(cpus.iter().map(|c| c.get()).sum()),
         mips: cpus,
         running: vec![None; n],
+        ended: vec![(Ticks::ZERO, 0); n],
         cursor: 0,
         max_task,
         max_flows,

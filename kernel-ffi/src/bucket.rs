@@ -4,9 +4,10 @@
 //!
 //! A gateway keeps one per (user, resource) pair and asks it before handing a task to a
 //! scheduler: `qg_bucket_check` says whether a task conforms now, or for how long to withhold it;
-//! `qg_bucket_charge` charges a conforming task and returns what it charged (the receipt);
-//! under a feedback mode, `qg_bucket_feedback` reports the task's real work with that receipt
-//! once the resource knows it.
+//! `qg_bucket_charge` charges a conforming task and writes its receipt (`qg_charge`), which the
+//! caller keeps with the task; under a feedback mode, `qg_bucket_feedback` reports the task's
+//! real work with that receipt once the resource knows it, and `qg_bucket_withdraw` closes the
+//! account of a charged task that was not served in the guaranteed class after all.
 //!
 //! Units: times and waits in ticks (µs), never decreasing; work in MI; rho in MIPS; the credit in
 //! instructions (`MI x 10^6`, or `MIPS x ticks`: refill is exact integer arithmetic, and waits are
@@ -31,10 +32,10 @@ pub struct qg_bucket {
 
 /// Bytes of a `qg_bucket` (64-bit targets).
 #[cfg(target_pointer_width = "64")]
-pub const QG_BUCKET_SIZE: usize = 64;
+pub const QG_BUCKET_SIZE: usize = 72;
 /// Bytes of a `qg_bucket` (32-bit targets).
 #[cfg(target_pointer_width = "32")]
-pub const QG_BUCKET_SIZE: usize = 64;
+pub const QG_BUCKET_SIZE: usize = 72;
 
 storage!(qg_bucket[QG_BUCKET_SIZE] holds Bucket, error Error, tag b"qgbuckt1");
 
@@ -81,6 +82,39 @@ impl From<Conformance> for qg_conformance {
             Conformance::OnFeedback => (QG_CONFORMANCE_ON_FEEDBACK, 0),
         };
         Self { kind, wait }
+    }
+}
+
+/// The receipt of a charge, written by `qg_bucket_charge`: keep it with the task, unchanged, and
+/// pass it to `qg_bucket_feedback` or `qg_bucket_withdraw` once (under `EXACT` and
+/// `CONSERVATIVE`, which take no feedback, it may be dropped).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct qg_charge {
+    /// Work charged at submission, MI: the task's work (`EXACT`), imax (`CONSERVATIVE`,
+    /// `CONSERVATIVE_FEEDBACK`) or 0 (`WINDOW`, `AGGRESSIVE`).
+    pub charged: u64,
+    /// The bucket's count of charged work just after this charge, MI: a refund for this task is
+    /// limited by the work charged after it (the refund rule, see `qg_bucket_feedback`).
+    pub mark: u64,
+}
+
+impl From<Charge> for qg_charge {
+    fn from(c: Charge) -> Self {
+        Self {
+            charged: c.charged.get(),
+            mark: c.mark,
+        }
+    }
+}
+
+impl From<qg_charge> for Charge {
+    fn from(c: qg_charge) -> Self {
+        Self {
+            charged: Work::new(c.charged),
+            mark: c.mark,
+        }
     }
 }
 
@@ -153,63 +187,96 @@ pub unsafe extern "C" fn qg_bucket_check(
     }
 }
 
-/// Charges a task of `work` MI that conforms at `now` (ticks), and writes what was charged (MI)
-/// to `*charged` unless that is null: the task's work (`EXACT`), imax (`CONSERVATIVE`,
-/// `CONSERVATIVE_FEEDBACK`) or 0 (`WINDOW`, `AGGRESSIVE`). Under a feedback mode, keep it with
-/// the task for `qg_bucket_feedback`.
+/// Charges a task of `work` MI that conforms at `now` (ticks), and writes its receipt to
+/// `*receipt` unless that is null: `charged`, the work charged (MI): the task's work (`EXACT`),
+/// imax (`CONSERVATIVE`, `CONSERVATIVE_FEEDBACK`) or 0 (`WINDOW`, `AGGRESSIVE`); and `mark`,
+/// what the refund rule measures from. Under a feedback mode, keep the receipt with the task for
+/// `qg_bucket_feedback` (served) or `qg_bucket_withdraw` (not served in the guaranteed class).
 ///
 /// Errors (the bucket unchanged): the pointer checks; those of `qg_bucket_check`;
 /// `QG_ERR_NON_CONFORMING` if the task must wait (ask `qg_bucket_check` how long).
 ///
 /// # Safety
-/// `bucket` as for every call (see docs/firmware.md); `charged` null or writable.
+/// `bucket` as for every call (see docs/firmware.md); `receipt` null or writable.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn qg_bucket_charge(
     bucket: *mut qg_bucket,
     now: u64,
     work: u64,
-    charged: *mut u64,
+    receipt: *mut qg_charge,
 ) -> qg_status {
     // SAFETY: forwarded from this function's contract.
     unsafe {
         instance::with(bucket, |b: &mut Bucket| {
-            let out = instance::optional_output(charged)?;
-            let receipt = b.charge(Ticks::new(now), Work::new(work))?;
-            trace!("qosgate: bucket charged {}", receipt);
+            let out = instance::optional_output(receipt)?;
+            let charge = b.charge(Ticks::new(now), Work::new(work))?;
+            trace!("qosgate: bucket charged {}", charge);
             if let Some(out) = out {
-                out.write(receipt.charged.get());
+                out.write(charge.into());
             }
             Ok(QG_OK)
         })
     }
 }
 
-/// Reports at `now` (ticks) the real work `actual` (MI) of a task charged `charged` MI (the
-/// value `qg_bucket_charge` wrote): the credit gains `charged - actual` (it may go negative, a
-/// debt that later tasks wait for), capped at sigma. `EXACT` and `CONSERVATIVE` buckets accept
-/// and ignore it.
+/// Reports at `now` (ticks) the real work `actual` (MI) of a task served with the receipt
+/// `*receipt` (what `qg_bucket_charge` wrote for it). A real work above the charge is a debt:
+/// the credit drops by `actual - charged` and may go negative (later tasks wait until it is
+/// repaid). A real work below the charge is a refund, limited by the refund rule: the credit
+/// rises by `charged - actual` but not above sigma less the work charged after this task (and
+/// never falls), so that it never exceeds what an exact bucket, charging every task its real
+/// work, would have: the whole refund when nothing was charged since, none once sigma was.
+/// `EXACT` and `CONSERVATIVE` buckets accept and ignore it.
 ///
-/// Errors (the bucket unchanged): the pointer checks; `QG_ERR_PARAM_WORK` (zero `actual`);
-/// `QG_ERR_UNKNOWN` (no task awaits feedback); `QG_ERR_OVERFLOW` (the correction does not fit);
+/// Errors (the bucket unchanged): the pointer checks (`receipt` is required);
+/// `QG_ERR_PARAM_WORK` (zero `actual`: see `qg_bucket_withdraw`); `QG_ERR_UNKNOWN` (no task
+/// awaits feedback); `QG_ERR_OVERFLOW` (the correction does not fit);
 /// `QG_ERR_TIME_WENT_BACKWARDS`.
 ///
 /// # Safety
-/// `bucket` as for every call (see docs/firmware.md).
+/// `bucket` as for every call (see docs/firmware.md); `receipt` readable.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn qg_bucket_feedback(
     bucket: *mut qg_bucket,
     now: u64,
-    charged: u64,
+    receipt: *const qg_charge,
     actual: u64,
 ) -> qg_status {
     // SAFETY: forwarded from this function's contract.
     unsafe {
         instance::with(bucket, |b: &mut Bucket| {
-            let receipt = Charge {
-                charged: Work::new(charged),
-            };
-            b.feedback(Ticks::new(now), receipt, Work::new(actual))?;
-            trace!("qosgate: bucket feedback {} MI for {} MI", actual, charged);
+            let r = instance::read(receipt)?;
+            b.feedback(Ticks::new(now), r.into(), Work::new(actual))?;
+            trace!("qosgate: bucket feedback {} MI for {}", actual, r);
+            Ok(QG_OK)
+        })
+    }
+}
+
+/// Closes at `now` (ticks) the account of a task charged with the receipt `*receipt` that was
+/// not served in the guaranteed class after all (the scheduler refused it, or it was sent best
+/// effort): under a feedback mode it is feedback of zero work, so the charge is refunded as far
+/// as the refund rule of `qg_bucket_feedback` allows and the task no longer awaits feedback;
+/// `EXACT` and `CONSERVATIVE` buckets keep the charge (they take no feedback) and change nothing.
+///
+/// Errors (the bucket unchanged): the pointer checks (`receipt` is required); `QG_ERR_UNKNOWN`
+/// (no task awaits feedback); `QG_ERR_OVERFLOW` (the receipt's charge does not fit);
+/// `QG_ERR_TIME_WENT_BACKWARDS`.
+///
+/// # Safety
+/// `bucket` as for every call (see docs/firmware.md); `receipt` readable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn qg_bucket_withdraw(
+    bucket: *mut qg_bucket,
+    now: u64,
+    receipt: *const qg_charge,
+) -> qg_status {
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        instance::with(bucket, |b: &mut Bucket| {
+            let r = instance::read(receipt)?;
+            b.withdraw(Ticks::new(now), r.into())?;
+            trace!("qosgate: bucket withdrew {}", r);
             Ok(QG_OK)
         })
     }
@@ -259,8 +326,9 @@ pub unsafe extern "C" fn qg_bucket_submitted(
     }
 }
 
-/// The tasks charged under a feedback mode whose real work has not been reported yet, written
-/// to `*outstanding` (always 0 for `EXACT` and `CONSERVATIVE`).
+/// The tasks charged under a feedback mode whose real work has not been reported (nor their
+/// account withdrawn) yet, written to `*outstanding` (always 0 for `EXACT` and
+/// `CONSERVATIVE`).
 ///
 /// Errors: the pointer checks.
 ///

@@ -9,7 +9,8 @@
 //! - [`status`]: `qg_status`, the code every function returns: one per kernel error variant,
 //!   one per caller mistake the library can detect.
 //! - One module per kernel object: [`scheduler`] (a resource's local scheduler), [`bucket`]
-//!   (a user's (rho, sigma) leaky bucket: does a task conform to its contract), [`dispatch`]
+//!   (a user's (rho, sigma) leaky bucket: does a task conform to its contract; its receipts,
+//!   feedback and withdrawals), [`dispatch`]
 //!   (billiard and RTDP), [`slots`] (a slot table), [`backfill`] (a cluster's backfilling),
 //!   [`pap`] (the PAP solve, stateless).
 //!
@@ -42,8 +43,8 @@
 //! Nothing allocates. Each object's storage size and alignment are constants of the header
 //! (`QG_SCHEDULER_SIZE`, ...), checked against the Rust layout at compile time for 64-bit and
 //! 32-bit targets. `init` writes the kernel constructor's result into the storage; the
-//! largest `init` frames are about 3.5 KiB on a Cortex-M3 (`docs/firmware.md`), and the
-//! per-request calls need a few hundred bytes.
+//! largest `init` frames are 5.2-5.6 KiB on a Cortex-M (`qg_scheduler_init`, `qg_backfill_init`:
+//! `docs/firmware.md`), and the per-request calls need a few hundred bytes.
 #![no_std]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]

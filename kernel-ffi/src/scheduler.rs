@@ -31,10 +31,10 @@ pub struct qg_scheduler {
 
 /// Bytes of a `qg_scheduler` (64-bit targets).
 #[cfg(target_pointer_width = "64")]
-pub const QG_SCHEDULER_SIZE: usize = 14848;
+pub const QG_SCHEDULER_SIZE: usize = 15872;
 /// Bytes of a `qg_scheduler` (32-bit targets).
 #[cfg(target_pointer_width = "32")]
-pub const QG_SCHEDULER_SIZE: usize = 14832;
+pub const QG_SCHEDULER_SIZE: usize = 15856;
 
 storage!(qg_scheduler[QG_SCHEDULER_SIZE] holds Scheduler, error Error, tag b"qgsched1");
 
@@ -58,9 +58,9 @@ pub const QG_DISCIPLINE_SCFQ: u32 = 1;
 pub const QG_KNOWLEDGE_EXACT: u32 = 0;
 /// Tasks charged `imax`.
 pub const QG_KNOWLEDGE_CONSERVATIVE: u32 = 1;
-/// Tasks charged `imax`, corrected by feedback.
+/// Tasks charged `imax`, refunded by feedback as far as the refund rule allows.
 pub const QG_KNOWLEDGE_CONSERVATIVE_FEEDBACK: u32 = 2;
-/// Up to `window` tasks go uncharged until feedback.
+/// Up to `window` tasks go uncharged until feedback (the bound adds `window x imax / g`).
 pub const QG_KNOWLEDGE_WINDOW: u32 = 3;
 /// Tasks go uncharged until feedback (no delay bound).
 pub const QG_KNOWLEDGE_AGGRESSIVE: u32 = 4;
@@ -97,6 +97,28 @@ pub struct qg_scheduler_config {
 }
 
 /// What a guaranteed-service user agrees at registration (Eq. 1, 2).
+///
+/// The delay guarantee (`kernel/src/bound.rs`, "The guarantee, precisely"): every task of the
+/// user completes at most the kernel's delay bound
+/// (`qosgate_kernel::bound::BoundSpec::at_resource`: the burst term sigma / g plus the latency
+/// of Eq. 5, Eq. 9 or Table 1) after it is handed to `qg_scheduler_submit_gs` (its arrival),
+/// the completion instant being the `finish` tick of the `QG_DECISION_START` decision that
+/// starts it, provided that:
+/// - the user's tasks are released by its `qg_bucket` in mode `QG_KNOWLEDGE_EXACT`,
+///   `_CONSERVATIVE`, `_CONSERVATIVE_FEEDBACK` or `_WINDOW` (never `_AGGRESSIVE`, which has no
+///   bound), with feedback, where the mode takes it, reporting the real work, and handed to the
+///   scheduler without being reordered or sped up (a transfer delay that is the same for every
+///   task is fine);
+/// - its tasks above `imax` are refused (`QG_ERR_TASK_TOO_LARGE`, in every mode: the C API
+///   registers no user that admits larger tasks, which would have no bound);
+/// - on the current-rate basis, no guaranteed-service user registers at the resource after the
+///   bound is taken (the reserved basis, the user's own rho, has no such condition).
+///
+/// It holds whatever the other users do (any task size the scheduler accepts, any mode, any
+/// rate) and whatever the best-effort load. Rounding: every term of the bound is rounded up to
+/// a whole tick; CPUs serve exact work (a task started at the tick its CPU's previous task ended
+/// goes on in that tick: no per-task rounding); a completion is reported at its exact instant
+/// rounded up to a tick.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct qg_registration {
@@ -134,7 +156,10 @@ pub struct qg_decision {
     pub task_class: u32,
     /// The task's flow, or `QG_NO_FLOW`.
     pub flow: u16,
-    /// Start: expected end at the CPU's speed, ticks (saturating); preempt: 0.
+    /// Start: the expected end at the CPU's speed, ticks: the exact end of its work rounded up
+    /// to a tick (a task started at the tick its CPU's previous task ended goes on in that tick,
+    /// so it can end earlier than its own run time rounded up, even in the tick it starts);
+    /// saturating. Preempt: 0.
     pub finish: u64,
 }
 
@@ -340,7 +365,9 @@ pub unsafe extern "C" fn qg_scheduler_deregister(
 /// A guaranteed-service task of user `flow` arrives at `now` (ticks).
 ///
 /// Errors: the pointer checks; `QG_ERR_WRONG_CLASS`, `QG_ERR_UNKNOWN`, `QG_ERR_TASK_TOO_LARGE`
-/// (above the user's `imax`), `QG_ERR_PARAM_WORK`, `QG_ERR_FULL`, `QG_ERR_TIME_WENT_BACKWARDS`.
+/// (above the user's `imax`, whatever its knowledge mode), `QG_ERR_PARAM_WORK`, `QG_ERR_FULL`,
+/// `QG_ERR_TIME_WENT_BACKWARDS`. A task charged by a `qg_bucket` and then refused here (or sent
+/// best effort instead) goes back with `qg_bucket_withdraw`.
 ///
 /// # Safety
 /// `scheduler` as for every call (see docs/firmware.md).

@@ -59,7 +59,8 @@ pub enum qg_status {
     QG_ERR_TASK_TOO_LARGE = -15,
     /// The task does not conform to its leaky bucket now.
     QG_ERR_NON_CONFORMING = -16,
-    /// Full aggressive submission gives no deterministic delay bound.
+    /// No deterministic delay bound: full aggressive submission, or a registration that admits
+    /// tasks above its maximum.
     QG_ERR_NO_BOUND = -17,
     /// The delay bound exceeds the task's deadline.
     QG_ERR_DEADLINE_UNMET = -18,

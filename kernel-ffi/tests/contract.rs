@@ -150,6 +150,80 @@ fn entries_set_aside_at_registration_keep_best_effort_out() {
     }
 }
 
+/// The scheduler refuses a GS task above its user's imax whatever the user's knowledge mode
+/// (the C API registers every user with oversized tasks refused: one admitting them would have
+/// no delay bound).
+#[test]
+fn a_task_above_imax_is_refused_in_every_knowledge_mode() {
+    let mut s = Box::new(qg_scheduler::zeroed());
+    let mips = [100];
+    let size = size_of::<qg_scheduler>();
+    let modes = [
+        QG_KNOWLEDGE_EXACT,
+        QG_KNOWLEDGE_CONSERVATIVE,
+        QG_KNOWLEDGE_CONSERVATIVE_FEEDBACK,
+        QG_KNOWLEDGE_WINDOW,
+        QG_KNOWLEDGE_AGGRESSIVE,
+    ];
+    // SAFETY: live storage of `size` bytes, live configurations and outputs.
+    unsafe {
+        let mut c = config(&mips, QG_KIND_GS);
+        c.max_flows = 5;
+        assert_eq!(qg_scheduler_init(&mut *s, size, &c), QG_OK);
+        for (id, knowledge) in (0..).zip(modes) {
+            let user = qg_registration {
+                weight: 1,
+                rho: 10,
+                sigma: 100,
+                imax: 100,
+                knowledge,
+                window: 2,
+                entries: 0,
+            };
+            let mut flow = 0;
+            assert_eq!(qg_scheduler_register(&mut *s, &user, &mut flow), QG_OK);
+            assert_eq!(
+                qg_scheduler_submit_gs(&mut *s, 0, flow, id, 101),
+                QG_ERR_TASK_TOO_LARGE,
+                "knowledge {knowledge}"
+            );
+            assert_eq!(qg_scheduler_submit_gs(&mut *s, 0, flow, id, 100), QG_OK);
+        }
+    }
+}
+
+/// A CPU serves exact work: a task started at the tick its CPU's previous task ended goes on
+/// in that tick, so the reported ends are the exact ends rounded up, not sums of rounded run
+/// times. Three 1 MI tasks on a 3 MIPS CPU end at 333,333.3, 666,666.7 and 1,000,000 µs:
+/// reported 333,334, 666,667 and 1,000,000 (rounding each run time up would give 333,334,
+/// 666,668 and 1,000,002).
+#[test]
+fn back_to_back_tasks_end_at_their_exact_ends() {
+    let mut s = Box::new(qg_scheduler::zeroed());
+    let mips = [3];
+    let size = size_of::<qg_scheduler>();
+    let mut d = std::mem::MaybeUninit::<qg_decision>::uninit();
+    // SAFETY: live storage of `size` bytes, live configurations and outputs.
+    unsafe {
+        assert_eq!(
+            qg_scheduler_init(&mut *s, size, &config(&mips, QG_KIND_BE)),
+            QG_OK
+        );
+        for id in 0..3 {
+            assert_eq!(qg_scheduler_submit_be(&mut *s, 0, id, 1), QG_OK);
+        }
+        let mut now = 0;
+        let mut ends = Vec::new();
+        while qg_scheduler_next(&mut *s, now, d.as_mut_ptr()) == QG_OK {
+            now = d.assume_init().finish;
+            ends.push(now);
+            let st = qg_scheduler_complete(&mut *s, now, 0, std::ptr::null_mut());
+            assert_eq!(st, QG_OK);
+        }
+        assert_eq!(ends, [333_334, 666_667, 1_000_000]);
+    }
+}
+
 fn bucket_config(knowledge: u32, window: u16) -> qg_bucket_config {
     qg_bucket_config {
         rho: 10,
@@ -190,11 +264,18 @@ fn bucket_storage_is_checked_like_every_object() {
     unsafe {
         assert_eq!(qg_bucket_check(p, 0, 1, &mut out), QG_ERR_UNINITIALISED);
         assert_eq!(level(p, 0), Err(QG_ERR_UNINITIALISED));
-        assert_eq!(qg_bucket_feedback(p, 0, 1, 1), QG_ERR_UNINITIALISED);
+        let receipt = qg_charge {
+            charged: 1,
+            mark: 1,
+        };
+        assert_eq!(qg_bucket_feedback(p, 0, &receipt, 1), QG_ERR_UNINITIALISED);
+        assert_eq!(qg_bucket_withdraw(p, 0, &receipt), QG_ERR_UNINITIALISED);
         let null = std::ptr::null_mut();
         assert_eq!(qg_bucket_init(null, size, 0, &good), QG_ERR_NULL);
         assert_eq!(qg_bucket_check(null, 0, 1, &mut out), QG_ERR_NULL);
         assert_eq!(qg_bucket_charge(null, 0, 1, null.cast()), QG_ERR_NULL);
+        assert_eq!(qg_bucket_feedback(null, 0, &receipt, 1), QG_ERR_NULL);
+        assert_eq!(qg_bucket_withdraw(null, 0, &receipt), QG_ERR_NULL);
         assert_eq!(qg_bucket_init(p, size, 0, std::ptr::null()), QG_ERR_NULL);
         assert_eq!(
             qg_bucket_init(misaligned, size, 0, &good),
@@ -204,6 +285,8 @@ fn bucket_storage_is_checked_like_every_object() {
             qg_bucket_check(misaligned, 0, 1, &mut out),
             QG_ERR_MISALIGNED
         );
+        let st = qg_bucket_withdraw(misaligned, 0, &receipt);
+        assert_eq!(st, QG_ERR_MISALIGNED);
         let st = qg_bucket_init(p, size, 0, misaligned_config);
         assert_eq!(st, QG_ERR_MISALIGNED);
         assert_eq!(qg_bucket_init(p, size - 8, 0, &good), QG_ERR_SIZE);
@@ -261,6 +344,10 @@ fn a_bad_bucket_output_is_refused_before_anything_changes() {
     let mut buffer = [0u64; 4];
     let odd = buffer.as_mut_ptr().cast::<u8>().wrapping_add(4);
     let (mut submitted, mut outstanding) = (0u64, 0u16);
+    let mut receipt = qg_charge {
+        charged: 0,
+        mark: 0,
+    };
     // SAFETY: every pointer is null, misaligned (both refused before use) or live storage or a
     // live local of its type.
     unsafe {
@@ -279,9 +366,26 @@ fn a_bad_bucket_output_is_refused_before_anything_changes() {
         assert_eq!(qg_bucket_submitted(p, &mut submitted), QG_OK);
         assert_eq!(qg_bucket_outstanding(p, &mut outstanding), QG_OK);
         assert_eq!((submitted, outstanding), (0, 0));
-        // The receipt is optional.
+        // The receipt is optional at the charge...
         assert_eq!(qg_bucket_charge(p, 0, 1, std::ptr::null_mut()), QG_OK);
         assert_eq!(level(p, 0), Ok(50_000_000));
+        assert_eq!(qg_bucket_charge(p, 0, 1, &mut receipt), QG_OK);
+        assert_eq!(
+            receipt,
+            qg_charge {
+                charged: 50,
+                mark: 100
+            }
+        );
+        // ... and required by feedback and withdrawal, which refuse a bad one before anything
+        // changes.
+        let (null, odd_receipt) = (std::ptr::null(), odd.cast::<qg_charge>().cast_const());
+        assert_eq!(qg_bucket_feedback(p, 0, null, 10), QG_ERR_NULL);
+        assert_eq!(qg_bucket_feedback(p, 0, odd_receipt, 10), QG_ERR_MISALIGNED);
+        assert_eq!(qg_bucket_withdraw(p, 0, null), QG_ERR_NULL);
+        assert_eq!(qg_bucket_withdraw(p, 0, odd_receipt), QG_ERR_MISALIGNED);
+        assert_eq!(qg_bucket_outstanding(p, &mut outstanding), QG_OK);
+        assert_eq!((level(p, 0), outstanding), (Ok(0), 2));
     }
 }
 
@@ -289,7 +393,10 @@ fn a_bad_bucket_output_is_refused_before_anything_changes() {
 fn bucket_refusals_are_the_kernels_codes() {
     let mut b = Box::new(qg_bucket::zeroed());
     let p: *mut qg_bucket = &mut *b;
-    let mut charged = 0;
+    let mut receipt = qg_charge {
+        charged: 50,
+        mark: 50,
+    };
     let mut out = qg_conformance { kind: 9, wait: 9 };
     // SAFETY: live storage and live locals.
     unsafe {
@@ -302,11 +409,26 @@ fn bucket_refusals_are_the_kernels_codes() {
             QG_ERR_TIME_WENT_BACKWARDS
         );
         assert_eq!(level(p, 4), Err(QG_ERR_TIME_WENT_BACKWARDS));
-        assert_eq!(qg_bucket_feedback(p, 5, 50, 10), QG_ERR_UNKNOWN);
-        assert_eq!(qg_bucket_charge(p, 5, 10, &mut charged), QG_OK);
-        assert_eq!(qg_bucket_feedback(p, 5, 50, 0), QG_ERR_PARAM_WORK);
-        assert_eq!(qg_bucket_feedback(p, 4, 50, 10), QG_ERR_TIME_WENT_BACKWARDS);
-        assert_eq!(qg_bucket_feedback(p, 5, charged, 10), QG_OK);
+        assert_eq!(qg_bucket_feedback(p, 5, &receipt, 10), QG_ERR_UNKNOWN);
+        assert_eq!(qg_bucket_withdraw(p, 5, &receipt), QG_ERR_UNKNOWN);
+        assert_eq!(qg_bucket_charge(p, 5, 10, &mut receipt), QG_OK);
+        assert_eq!(qg_bucket_feedback(p, 5, &receipt, 0), QG_ERR_PARAM_WORK);
+        assert_eq!(
+            qg_bucket_feedback(p, 4, &receipt, 10),
+            QG_ERR_TIME_WENT_BACKWARDS
+        );
+        assert_eq!(
+            qg_bucket_withdraw(p, 4, &receipt),
+            QG_ERR_TIME_WENT_BACKWARDS
+        );
+        let huge = qg_charge {
+            charged: u64::MAX,
+            mark: 0,
+        };
+        assert_eq!(qg_bucket_withdraw(p, 5, &huge), QG_ERR_OVERFLOW);
+        // None of the refused calls changed the bucket.
+        assert_eq!(level(p, 5), Ok(50_000_000));
+        assert_eq!(qg_bucket_feedback(p, 5, &receipt, 10), QG_OK);
         assert_eq!(level(p, 5), Ok(90_000_000));
     }
 }
@@ -316,7 +438,10 @@ fn every_conformance_reaches_c() {
     let mut b = Box::new(qg_bucket::zeroed());
     let p: *mut qg_bucket = &mut *b;
     let size = size_of::<qg_bucket>();
-    let mut charged = 9;
+    let mut receipt = qg_charge {
+        charged: 9,
+        mark: 9,
+    };
     let mut out = qg_conformance { kind: 9, wait: 9 };
     // SAFETY: live storage and live locals.
     unsafe {
@@ -324,9 +449,9 @@ fn every_conformance_reaches_c() {
         // 50 MI task is 40 MI short: 4 s.
         let exact = bucket_config(QG_KNOWLEDGE_EXACT, 0);
         assert_eq!(qg_bucket_init(p, size, 0, &exact), QG_OK);
-        assert_eq!(qg_bucket_charge(p, 0, 50, &mut charged), QG_OK);
-        assert_eq!(charged, 50);
-        assert_eq!(qg_bucket_charge(p, 0, 40, &mut charged), QG_OK);
+        assert_eq!(qg_bucket_charge(p, 0, 50, &mut receipt), QG_OK);
+        assert_eq!(receipt.charged, 50);
+        assert_eq!(qg_bucket_charge(p, 0, 40, &mut receipt), QG_OK);
         assert_eq!(qg_bucket_check(p, 0, 50, &mut out), QG_OK);
         assert_eq!(
             out,
@@ -338,8 +463,14 @@ fn every_conformance_reaches_c() {
         // WINDOW(1) charges nothing and lets one task through until feedback.
         let window = bucket_config(QG_KNOWLEDGE_WINDOW, 1);
         assert_eq!(qg_bucket_init(p, size, 0, &window), QG_OK);
-        assert_eq!(qg_bucket_charge(p, 0, 50, &mut charged), QG_OK);
-        assert_eq!(charged, 0);
+        assert_eq!(qg_bucket_charge(p, 0, 50, &mut receipt), QG_OK);
+        assert_eq!(
+            receipt,
+            qg_charge {
+                charged: 0,
+                mark: 0
+            }
+        );
         assert_eq!(qg_bucket_check(p, 0, 1, &mut out), QG_OK);
         let on_feedback = qg_conformance {
             kind: QG_CONFORMANCE_ON_FEEDBACK,
@@ -347,11 +478,11 @@ fn every_conformance_reaches_c() {
         };
         assert_eq!(out, on_feedback);
         assert_eq!(
-            qg_bucket_charge(p, 0, 1, &mut charged),
+            qg_bucket_charge(p, 0, 1, &mut receipt),
             QG_ERR_NON_CONFORMING
         );
         // The real work, 150 MI, against 100 MI of credit: 50 MI of debt, repaid in 5 s.
-        assert_eq!(qg_bucket_feedback(p, 0, 0, 150), QG_OK);
+        assert_eq!(qg_bucket_feedback(p, 0, &receipt, 150), QG_OK);
         assert_eq!(level(p, 0), Ok(-50_000_000));
         assert_eq!(qg_bucket_check(p, 0, 1, &mut out), QG_OK);
         assert_eq!(
@@ -367,6 +498,131 @@ fn every_conformance_reaches_c() {
             wait: 0,
         };
         assert_eq!(out, now);
+    }
+}
+
+/// A receipt, a bucket and a level: charges `works` at `now` and returns their receipts.
+fn charge_all(p: *mut qg_bucket, now: u64, works: &[u64]) -> Vec<qg_charge> {
+    works
+        .iter()
+        .map(|&w| {
+            let mut r = qg_charge {
+                charged: 9,
+                mark: 9,
+            };
+            // SAFETY: `p` is live storage; `r` a live local.
+            assert_eq!(unsafe { qg_bucket_charge(p, now, w, &mut r) }, QG_OK);
+            r
+        })
+        .collect()
+}
+
+fn outstanding(p: *mut qg_bucket) -> u16 {
+    let mut n = 0;
+    // SAFETY: `p` is live storage; `n` a live local.
+    assert_eq!(unsafe { qg_bucket_outstanding(p, &mut n) }, QG_OK);
+    n
+}
+
+fn submitted(p: *mut qg_bucket) -> u64 {
+    let mut j = 0;
+    // SAFETY: `p` is live storage; `j` a live local.
+    assert_eq!(unsafe { qg_bucket_submitted(p, &mut j) }, QG_OK);
+    j
+}
+
+/// The receipt's mark reaches the kernel: a refund is limited by the work charged after the
+/// task (sigma 100 MI, imax 50 MI, 10 MIPS).
+#[test]
+fn a_refund_is_limited_by_the_work_charged_after_the_task() {
+    let mut b = Box::new(qg_bucket::zeroed());
+    let p: *mut qg_bucket = &mut *b;
+    let config = bucket_config(QG_KNOWLEDGE_CONSERVATIVE_FEEDBACK, 0);
+    // SAFETY: live storage and live locals.
+    unsafe {
+        assert_eq!(qg_bucket_init(p, size_of::<qg_bucket>(), 0, &config), QG_OK);
+        // Two tasks empty the bucket; it refills in 10 s and two more empty it again.
+        let mut r = charge_all(p, 0, &[10, 10]);
+        r.extend(charge_all(p, 10_000_000, &[10, 10]));
+        let marks: Vec<u64> = r.iter().map(|r| r.mark).collect();
+        assert_eq!(marks, [50, 100, 150, 200]);
+        assert_eq!(level(p, 10_000_000), Ok(0));
+        // 150 MI were charged after the first: its 40 MI refund would pass sigma less that
+        // (-50 MI), so the credit stays 0; J(t) is corrected all the same.
+        assert_eq!(qg_bucket_feedback(p, 10_000_000, &r[0], 10), QG_OK);
+        assert_eq!(level(p, 10_000_000), Ok(0));
+        assert_eq!(submitted(p), 160);
+        // Nothing was charged after the last: its refund is whole.
+        assert_eq!(qg_bucket_feedback(p, 10_000_000, &r[3], 10), QG_OK);
+        assert_eq!(level(p, 10_000_000), Ok(40_000_000));
+        // 50 MI after the third: a refund of 40 MI capped at 100 - 50 = 50 MI of credit.
+        assert_eq!(qg_bucket_withdraw(p, 10_000_000, &r[2]), QG_OK);
+        assert_eq!(level(p, 10_000_000), Ok(50_000_000));
+        assert_eq!((submitted(p), outstanding(p)), (70, 1));
+    }
+}
+
+/// `qg_bucket_withdraw` closes a task's account: feedback of zero work under the feedback
+/// modes, nothing under `EXACT` and `CONSERVATIVE`.
+#[test]
+fn a_withdrawn_task_closes_its_account_in_every_mode() {
+    let mut b = Box::new(qg_bucket::zeroed());
+    let p: *mut qg_bucket = &mut *b;
+    let size = size_of::<qg_bucket>();
+    let mut out = qg_conformance { kind: 9, wait: 9 };
+    // SAFETY: live storage and live locals.
+    unsafe {
+        // CONSERVATIVE_FEEDBACK: the 50 MI charge comes back whole (nothing charged after it).
+        let feedback = bucket_config(QG_KNOWLEDGE_CONSERVATIVE_FEEDBACK, 0);
+        assert_eq!(qg_bucket_init(p, size, 0, &feedback), QG_OK);
+        let r = charge_all(p, 0, &[7]);
+        assert_eq!(
+            (level(p, 0), submitted(p), outstanding(p)),
+            (Ok(50_000_000), 50, 1)
+        );
+        assert_eq!(qg_bucket_withdraw(p, 0, &r[0]), QG_OK);
+        assert_eq!(
+            (level(p, 0), submitted(p), outstanding(p)),
+            (Ok(100_000_000), 0, 0)
+        );
+        assert_eq!(qg_bucket_withdraw(p, 0, &r[0]), QG_ERR_UNKNOWN);
+        // WINDOW(1): nothing was charged, but the window's one place is free again.
+        let window = bucket_config(QG_KNOWLEDGE_WINDOW, 1);
+        assert_eq!(qg_bucket_init(p, size, 0, &window), QG_OK);
+        let r = charge_all(p, 0, &[7]);
+        assert_eq!(qg_bucket_check(p, 0, 7, &mut out), QG_OK);
+        assert_eq!(out.kind, QG_CONFORMANCE_ON_FEEDBACK);
+        assert_eq!(qg_bucket_withdraw(p, 0, &r[0]), QG_OK);
+        assert_eq!(qg_bucket_check(p, 0, 7, &mut out), QG_OK);
+        assert_eq!(out.kind, QG_CONFORMANCE_NOW);
+        assert_eq!(
+            (level(p, 0), submitted(p), outstanding(p)),
+            (Ok(100_000_000), 0, 0)
+        );
+        // AGGRESSIVE: likewise, nothing to refund.
+        let aggressive = bucket_config(QG_KNOWLEDGE_AGGRESSIVE, 0);
+        assert_eq!(qg_bucket_init(p, size, 0, &aggressive), QG_OK);
+        let r = charge_all(p, 0, &[7]);
+        assert_eq!(qg_bucket_withdraw(p, 0, &r[0]), QG_OK);
+        assert_eq!(
+            (level(p, 0), submitted(p), outstanding(p)),
+            (Ok(100_000_000), 0, 0)
+        );
+        // EXACT and CONSERVATIVE keep the charge: the call is accepted and changes nothing.
+        for (knowledge, charge) in [(QG_KNOWLEDGE_EXACT, 7), (QG_KNOWLEDGE_CONSERVATIVE, 50)] {
+            let config = bucket_config(knowledge, 0);
+            assert_eq!(qg_bucket_init(p, size, 0, &config), QG_OK);
+            let r = charge_all(p, 0, &[7]);
+            assert_eq!(r[0].charged, charge);
+            assert_eq!(qg_bucket_withdraw(p, 0, &r[0]), QG_OK);
+            let kept = Ok((100 - charge as i64) * 1_000_000);
+            assert_eq!(
+                (level(p, 0), submitted(p), outstanding(p)),
+                (kept, charge, 0)
+            );
+            assert_eq!(qg_bucket_withdraw(p, 0, &r[0]), QG_OK);
+            assert_eq!(qg_bucket_withdraw(p, 0, std::ptr::null()), QG_ERR_NULL);
+        }
     }
 }
 

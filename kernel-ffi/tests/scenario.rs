@@ -4,8 +4,8 @@
 use std::path::Path;
 
 use qosgate_ffi_scenario::{
-    self as scenario, BUCKET, BUCKET_ACTUAL, BUCKET_BURST, BUCKET_LEVELS, BUCKET_SUBMITTED,
-    BUCKET_WAITS, EASY_JOBS, EASY_NODES, EASY_STARTS, Storage,
+    self as scenario, BUCKET, BUCKET_ACTUAL, BUCKET_BURST, BUCKET_LEVELS, BUCKET_MARKS,
+    BUCKET_SUBMITTED, BUCKET_WAITS, EASY_JOBS, EASY_NODES, EASY_STARTS, Storage,
 };
 
 fn crate_file(path: &str) -> String {
@@ -18,12 +18,12 @@ fn reference_scenario_passes_through_the_c_api() {
     let mut storage = Box::new(Storage::zeroed());
     let report = scenario::run(&mut storage).expect("every check of the scenario");
     assert_eq!(report.easy_starts, EASY_STARTS);
-    assert_eq!(report.bucket_waits, [6_666_667, 1, 4_000_000]);
+    assert_eq!(report.bucket_waits, [6_666_667, 1, 6_666_667, 2_666_667]);
     assert_eq!(
         report.bucket_levels,
-        [400_000_000, 0, 10, 80_000_010, 200_000_010]
+        [400_000_000, 0, 10, 10, 120_000_010, 320_000_010]
     );
-    assert_eq!(report.bucket_submitted, [400, 600, 520, 400]);
+    assert_eq!(report.bucket_submitted, [400, 600, 520, 400, 200]);
     // A second run in the same storage initialises everything again and sees the same.
     assert_eq!(scenario::run(&mut storage), Ok(report));
 }
@@ -145,10 +145,12 @@ fn easy_expectations_are_easy_on_the_trace_file() {
     assert_eq!(easy_by_definition(nodes, &jobs), EASY_STARTS);
 }
 
-/// Step 7's expectations from the token-bucket equations alone, not from the kernel: credit in
-/// instructions (MI x 10^6) refills at rho per tick up to sigma; a task conforms when the credit
-/// covers its charge (imax under CONSERVATIVE_FEEDBACK), else waits `ceil(deficit / rho)` ticks;
-/// feedback adds `charged - actual`.
+/// Step 7's expectations from the token-bucket equations and the refund rule alone, not from
+/// the kernel: credit in instructions (MI x 10^6) refills at rho per tick up to sigma; a task
+/// conforms when the credit covers its charge (imax under CONSERVATIVE_FEEDBACK), else waits
+/// `ceil(deficit / rho)` ticks; feedback of a real work below the charge lifts the credit to
+/// `max(credit, min(credit + charged - actual, sigma - charged after the task))` (the refund
+/// rule of `kernel/src/bucket.rs`); a withdrawal is feedback of zero work.
 #[test]
 fn bucket_expectations_follow_from_the_token_bucket_equations() {
     assert_eq!(
@@ -162,11 +164,14 @@ fn bucket_expectations_follow_from_the_token_bucket_equations() {
     let mut levels = vec![credit];
     let mut submitted = Vec::new();
     let mut waits = Vec::new();
+    // The work charged so far (MI): a receipt's mark is its value after the charge.
+    let mut marks = Vec::new();
     let mut j = 0;
     for _ in &BUCKET_BURST[..2] {
         assert!(credit >= charge, "the burst's first two tasks conform");
         credit -= charge;
         j += BUCKET.imax;
+        marks.push(j);
     }
     levels.push(credit);
     submitted.push(j);
@@ -179,22 +184,37 @@ fn bucket_expectations_follow_from_the_token_bucket_equations() {
     assert!(refilled(t) >= charge, "it conforms after its wait");
     credit = refilled(t) - charge;
     j += BUCKET.imax;
+    marks.push(j);
     levels.push(credit);
     submitted.push(j);
-    credit = (credit + charge - mi(BUCKET_ACTUAL[0])).min(sigma);
+    let charged_total = j;
+    // Feedback (or, with zero work, withdrawal) of task `i` at `t`: nothing refills meanwhile.
+    let refund = |credit: i128, i: usize, actual: u64| {
+        let after = mi(charged_total - marks[i]);
+        let lifted = (credit + charge - mi(actual)).min(sigma - after);
+        credit.max(lifted)
+    };
+    credit = refund(credit, 0, BUCKET_ACTUAL[0]);
     j = j - BUCKET.imax + BUCKET_ACTUAL[0];
     levels.push(credit);
     submitted.push(j);
     waits.push(wait(credit));
-    credit = (credit + charge - mi(BUCKET_ACTUAL[1])).min(sigma);
+    credit = refund(credit, 1, BUCKET_ACTUAL[1]);
     j = j - BUCKET.imax + BUCKET_ACTUAL[1];
+    levels.push(credit);
+    submitted.push(j);
+    assert!(credit < charge, "a maximal task still waits");
+    waits.push(wait(credit));
+    credit = refund(credit, 2, 0);
+    j -= BUCKET.imax;
     levels.push(credit);
     submitted.push(j);
     assert!(
         credit >= charge,
-        "a maximal task conforms after the second feedback"
+        "a maximal task conforms after the withdrawal"
     );
     let to = |v: Vec<i128>| -> Vec<i64> { v.into_iter().map(|x| x as i64).collect() };
+    assert_eq!(marks, BUCKET_MARKS);
     assert_eq!(waits, BUCKET_WAITS.map(i128::from));
     assert_eq!(to(levels), BUCKET_LEVELS);
     assert_eq!(submitted, BUCKET_SUBMITTED);
@@ -267,6 +287,7 @@ fn c_program_checks_the_same_values() {
     );
     assert_eq!(c_table(&c, "BUCKET_BURST"), as_strings(&BUCKET_BURST));
     assert_eq!(c_table(&c, "BUCKET_ACTUAL"), as_strings(&BUCKET_ACTUAL));
+    assert_eq!(c_table(&c, "BUCKET_MARKS"), as_strings(&BUCKET_MARKS));
     assert_eq!(c_table(&c, "BUCKET_WAITS"), as_strings(&BUCKET_WAITS));
     assert_eq!(c_table(&c, "BUCKET_LEVELS"), as_strings(&BUCKET_LEVELS));
     assert_eq!(

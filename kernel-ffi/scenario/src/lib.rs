@@ -20,7 +20,8 @@
 //!    prints).
 //! 7. **Leaky bucket** of one GS user ([`BUCKET`]: rho 30 MIPS, sigma 400 MI, imax 200 MI,
 //!    conservative with feedback): a burst at 0 s until a task does not conform, its withholding
-//!    time, conformance after it, and two feedback corrections ([`BUCKET_WAITS`],
+//!    time, conformance after it, two feedback corrections (refunds limited by the refund rule)
+//!    and the withdrawal of a task not served ([`BUCKET_MARKS`], [`BUCKET_WAITS`],
 //!    [`BUCKET_LEVELS`], [`BUCKET_SUBMITTED`]: computed by hand in the comment of the step's
 //!    module).
 //!
@@ -48,7 +49,8 @@ use qosgate_ffi::scheduler::{qg_decision, qg_scheduler};
 use qosgate_ffi::slots::qg_slot_table;
 
 pub use bucket::{
-    BUCKET, BUCKET_ACTUAL, BUCKET_BURST, BUCKET_LEVELS, BUCKET_SUBMITTED, BUCKET_WAITS,
+    BUCKET, BUCKET_ACTUAL, BUCKET_BURST, BUCKET_LEVELS, BUCKET_MARKS, BUCKET_SUBMITTED,
+    BUCKET_WAITS,
 };
 pub use check::Failure;
 pub use dispatch::{BILLIARD, DISPATCH_P, RTDP, RTDP_SHARES, RTDP_TYPES};

@@ -45,14 +45,15 @@ static const uint64_t EASY_ESTIMATE[] = {120, 50, 60, 200, 60, 20, 100, 30, 90, 
 static const uint64_t EASY_START[] = {0, 100, 10, 40, 240, 100, 140, 110, 290, 100};
 
 /* The GS user's leaky bucket: rho 30 MIPS, sigma 400 MI, imax 200 MI, charged imax and
- * corrected by feedback (the arithmetic is in run_bucket). */
+ * corrected by feedback as far as the refund rule allows (the arithmetic is in run_bucket). */
 static const uint64_t BUCKET_CONTRACT[] = {30, 400, 200};
 static const uint32_t BUCKET_KNOWLEDGE[] = {QG_KNOWLEDGE_CONSERVATIVE_FEEDBACK};
 static const uint64_t BUCKET_BURST[] = {120, 80, 150};
 static const uint64_t BUCKET_ACTUAL[] = {120, 80};
-static const uint64_t BUCKET_WAITS[] = {6666667, 1, 4000000};
-static const int64_t BUCKET_LEVELS[] = {400000000, 0, 10, 80000010, 200000010};
-static const uint64_t BUCKET_SUBMITTED[] = {400, 600, 520, 400};
+static const uint64_t BUCKET_MARKS[] = {200, 400, 600};
+static const uint64_t BUCKET_WAITS[] = {6666667, 1, 6666667, 2666667};
+static const int64_t BUCKET_LEVELS[] = {400000000, 0, 10, 10, 120000010, 320000010};
+static const uint64_t BUCKET_SUBMITTED[] = {400, 600, 520, 400, 200};
 
 static qg_scheduler scheduler;
 static qg_billiard billiard;
@@ -262,22 +263,32 @@ static void run_easy(void) {
  * instructions (1 MI = 10^6; rho 30 MIPS refills 30 per tick):
  * - at 0 s the bucket is full: sigma = 400 MI = 400,000,000;
  * - tasks of 120 and 80 MI conform and are charged imax = 200 MI each: credit 0, J = 400 MI;
+ *   their receipts carry the marks 200 and 400 (the work charged so far, MI);
  * - the third (150 MI) needs 200,000,000: withheld ceil(200,000,000 / 30) = ceil(6,666,666.7)
  *   = 6,666,667 ticks; its charge is refused. Call T = 6,666,667;
  * - at T - 1 the credit is 30 x 6,666,666 = 199,999,980, 20 short: ceil(20 / 30) = 1 tick;
- * - at T it is 200,000,010: the task conforms and is charged 200 MI, leaving 10; J = 600 MI,
- *   3 tasks await feedback;
- * - feedback on the first task (charged 200, did 120 MI) refunds 80 MI: credit 80,000,010,
- *   J = 520 MI, 2 outstanding; a 200 MI task is now 119,999,990 short:
- *   ceil(119,999,990 / 30) = ceil(3,999,999.7) = 4,000,000 ticks;
- * - feedback on the second (charged 200, did 80 MI) refunds 120 MI: credit 200,000,010, so
- *   the 200 MI task conforms at once; J = 400 MI, 1 outstanding. */
+ * - at T it is 200,000,010: the task conforms and is charged 200 MI, leaving 10; mark 600,
+ *   J = 600 MI, 3 tasks await feedback;
+ * - feedback on the first task (charged 200, did 120 MI): a refund of 80 MI, but the refund
+ *   rule lifts the credit to at most sigma less the work charged after the task, 600 - 200 =
+ *   400 MI = sigma: to 0, below the 10 it has, so the credit stays 10. J = 520 MI,
+ *   2 outstanding; a 200 MI task is 199,999,990 short: ceil(6,666,666.3) = 6,666,667 ticks;
+ * - feedback on the second (charged 200, did 80 MI): a refund of 120 MI, capped at sigma less
+ *   the 600 - 400 = 200 MI charged after it, 200,000,000: the credit rises to
+ *   min(10 + 120,000,000, 200,000,000) = 120,000,010. J = 400 MI, 1 outstanding; a 200 MI
+ *   task is 79,999,990 short: ceil(2,666,666.3) = 2,666,667 ticks;
+ * - the third task is withdrawn (not served in the guaranteed class): a refund of its whole
+ *   200 MI charge, nothing having been charged after it (cap 400,000,000): credit 320,000,010,
+ *   J = 200 MI, nothing outstanding; a 200 MI task conforms at once, and a second withdrawal
+ *   is refused (QG_ERR_UNKNOWN: no task awaits feedback). */
 static void run_bucket(void) {
     const qg_bucket_config config = {BUCKET_CONTRACT[0], BUCKET_CONTRACT[1], BUCKET_CONTRACT[2],
                                      BUCKET_KNOWLEDGE[0], 0};
     const uint64_t imax = BUCKET_CONTRACT[2], t = BUCKET_WAITS[0];
-    uint64_t waits[3] = {0}, submitted[4] = {0}, charged = 0;
-    int64_t levels[5] = {0};
+    const qg_charge empty = {9, 9};
+    uint64_t waits[4] = {0}, submitted[5] = {0};
+    int64_t levels[6] = {0};
+    qg_charge receipts[3] = {empty, empty, empty};
     uint16_t outstanding = 0;
     qg_conformance c = {9, 9};
     expect(qg_bucket_init(&bucket, sizeof bucket, 0, &config), QG_OK, "bucket init");
@@ -285,48 +296,63 @@ static void run_bucket(void) {
     for (int i = 0; i < 2; i++) {
         expect(qg_bucket_check(&bucket, 0, BUCKET_BURST[i], &c), QG_OK, "a burst task is checked");
         check(c.kind == QG_CONFORMANCE_NOW, "it conforms");
-        expect(qg_bucket_charge(&bucket, 0, BUCKET_BURST[i], &charged), QG_OK, "a burst task is charged");
-        check(charged == imax, "it is charged imax");
+        expect(qg_bucket_charge(&bucket, 0, BUCKET_BURST[i], &receipts[i]), QG_OK, "a burst task is charged");
+        check(receipts[i].charged == imax, "it is charged imax");
     }
     expect(qg_bucket_level(&bucket, 0, &levels[1]), QG_OK, "credit spent");
     expect(qg_bucket_submitted(&bucket, &submitted[0]), QG_OK, "J after the burst");
     expect(qg_bucket_check(&bucket, 0, BUCKET_BURST[2], &c), QG_OK, "the third task is checked");
     check(c.kind == QG_CONFORMANCE_AFTER, "it must wait");
     waits[0] = c.wait;
-    expect(qg_bucket_charge(&bucket, 0, BUCKET_BURST[2], &charged), QG_ERR_NON_CONFORMING,
+    expect(qg_bucket_charge(&bucket, 0, BUCKET_BURST[2], &receipts[2]), QG_ERR_NON_CONFORMING,
            "its charge is refused");
+    check(receipts[2].charged == empty.charged && receipts[2].mark == empty.mark,
+          "a refused charge writes no receipt");
     expect(qg_bucket_check(&bucket, 0, imax + 1, &c), QG_ERR_TASK_TOO_LARGE, "a task above imax is refused");
     expect(qg_bucket_check(&bucket, t - 1, BUCKET_BURST[2], &c), QG_OK, "one tick early");
     check(c.kind == QG_CONFORMANCE_AFTER, "still waits");
     waits[1] = c.wait;
     expect(qg_bucket_check(&bucket, t, BUCKET_BURST[2], &c), QG_OK, "on time");
     check(c.kind == QG_CONFORMANCE_NOW, "it conforms after the wait");
-    expect(qg_bucket_charge(&bucket, t, BUCKET_BURST[2], &charged), QG_OK, "the third task is charged");
-    check(charged == imax, "imax again");
+    expect(qg_bucket_charge(&bucket, t, BUCKET_BURST[2], &receipts[2]), QG_OK, "the third task is charged");
+    check(receipts[2].charged == imax, "imax again");
+    for (int i = 0; i < 3; i++) {
+        check(receipts[i].mark == BUCKET_MARKS[i], "the receipts' marks");
+    }
     expect(qg_bucket_level(&bucket, t, &levels[2]), QG_OK, "credit left");
     expect(qg_bucket_submitted(&bucket, &submitted[1]), QG_OK, "J after the third task");
     expect(qg_bucket_outstanding(&bucket, &outstanding), QG_OK, "outstanding tasks");
     check(outstanding == 3, "three await feedback");
-    expect(qg_bucket_feedback(&bucket, t, imax, BUCKET_ACTUAL[0]), QG_OK, "feedback on the first task");
-    expect(qg_bucket_level(&bucket, t, &levels[3]), QG_OK, "credit refunded");
+    expect(qg_bucket_feedback(&bucket, t, &receipts[0], BUCKET_ACTUAL[0]), QG_OK, "feedback on the first task");
+    expect(qg_bucket_level(&bucket, t, &levels[3]), QG_OK, "no refund: sigma charged after it");
     expect(qg_bucket_submitted(&bucket, &submitted[2]), QG_OK, "J corrected");
     expect(qg_bucket_check(&bucket, t, imax, &c), QG_OK, "a maximal task is checked");
     check(c.kind == QG_CONFORMANCE_AFTER, "it must wait");
     waits[2] = c.wait;
-    expect(qg_bucket_feedback(&bucket, t, imax, BUCKET_ACTUAL[1]), QG_OK, "feedback on the second task");
-    expect(qg_bucket_level(&bucket, t, &levels[4]), QG_OK, "credit refunded");
+    expect(qg_bucket_feedback(&bucket, t, &receipts[1], BUCKET_ACTUAL[1]), QG_OK, "feedback on the second task");
+    expect(qg_bucket_level(&bucket, t, &levels[4]), QG_OK, "a refund up to the cap");
     expect(qg_bucket_submitted(&bucket, &submitted[3]), QG_OK, "J corrected");
     expect(qg_bucket_check(&bucket, t, imax, &c), QG_OK, "the maximal task again");
-    check(c.kind == QG_CONFORMANCE_NOW, "it conforms now");
+    check(c.kind == QG_CONFORMANCE_AFTER, "it still waits");
+    waits[3] = c.wait;
     expect(qg_bucket_outstanding(&bucket, &outstanding), QG_OK, "outstanding tasks");
     check(outstanding == 1, "one awaits feedback");
-    for (int i = 0; i < 3; i++) {
+    expect(qg_bucket_withdraw(&bucket, t, NULL), QG_ERR_NULL, "a withdrawal needs its receipt");
+    expect(qg_bucket_withdraw(&bucket, t, &receipts[2]), QG_OK, "the third task is withdrawn");
+    expect(qg_bucket_level(&bucket, t, &levels[5]), QG_OK, "its whole charge refunded");
+    expect(qg_bucket_submitted(&bucket, &submitted[4]), QG_OK, "J without it");
+    expect(qg_bucket_outstanding(&bucket, &outstanding), QG_OK, "outstanding tasks");
+    check(outstanding == 0, "none awaits feedback");
+    expect(qg_bucket_check(&bucket, t, imax, &c), QG_OK, "the maximal task once more");
+    check(c.kind == QG_CONFORMANCE_NOW, "it conforms now");
+    expect(qg_bucket_withdraw(&bucket, t, &receipts[2]), QG_ERR_UNKNOWN, "a second withdrawal is refused");
+    for (int i = 0; i < 4; i++) {
         check(waits[i] == BUCKET_WAITS[i], "the bucket's waits");
     }
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 6; i++) {
         check(levels[i] == BUCKET_LEVELS[i], "the bucket's credit");
     }
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 5; i++) {
         check(submitted[i] == BUCKET_SUBMITTED[i], "the bucket's J(t)");
     }
 }
