@@ -54,7 +54,7 @@ fn variants() -> Vec<Scenario> {
             Spread::Un5,
             Workload::Fixed,
             Knowledge::Exact,
-            Oversize::Refuse,
+            Oversize::BestEffort,
         ),
         (
             Spread::Un20,
@@ -66,19 +66,19 @@ fn variants() -> Vec<Scenario> {
             Spread::Mixed,
             Workload::S0,
             Knowledge::ConservativeFeedback,
-            Oversize::Refuse,
+            Oversize::BestEffort,
         ),
         (
             Spread::Un50,
             Workload::S30,
             Knowledge::Window(10),
-            Oversize::Refuse,
+            Oversize::BestEffort,
         ),
         (
             Spread::Un20,
             Workload::S10,
             Knowledge::Aggressive,
-            Oversize::Refuse,
+            Oversize::BestEffort,
         ),
     ] {
         all.push(

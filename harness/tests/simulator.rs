@@ -1,16 +1,18 @@
-//! The grid simulator (`harness/src/sim/`, issue 5) on random scenarios: random resources (every
-//! type, WFQ or SCFQ, one to three CPUs), random GS users (exact workload knowledge, rho within
-//! the resources' capacity, workloads of mean 0.8 `I_max` (exponential ones exceed it), with or
-//! without admitting tasks above it) and BE users, random distributions and deadlines.
+//! The grid simulator (`harness/src/models/grid/`) on random scenarios: random resources (every
+//! type, WFQ or SCFQ, one to three CPUs), random GS users (every workload-knowledge mode, rho
+//! within the resources' capacity, workloads of mean 0.8 `I_max` (exponential ones exceed it),
+//! every rule for tasks above it) and BE users, random distributions and deadlines.
 //!
 //! Checked on every run's records (the event log):
 //! - every task created appears exactly once, numbered in creation order;
 //! - a completed task's times are in order: created <= released <= arrived <= started <=
 //!   finished <= returned; a failed task was handled as BE at a GS_BE_EQUAL resource;
-//! - **every task within its `I_max` handled as GS completed within the end-to-end bound the
-//!   kernel guaranteed it** (withholding, transfers and the resource's bound);
+//! - **every task handled as GS of a user with a guarantee completed within the bound the kernel
+//!   guaranteed it at its resource** (from its arrival there), and within the end-to-end delay
+//!   planned for it;
 //! - a GS user's task above its `I_max` is handled as GS only if the user admits such tasks
-//!   (`oversize = "admit"`; else Eq. 4 refuses it), and never above its `sigma`;
+//!   (`oversize = "admit"`, and such a user has no guarantee), and never above its resource's
+//!   `max_task_mi`; with `oversize = "reject"` it is rejected, naming the rule;
 //! - the same scenario and replication give the same records (byte-identical JSON).
 //!
 //! Scenarios where a GS user cannot register anywhere are refused by the simulator (an error
@@ -82,31 +84,46 @@ fn user(i: usize) -> impl Strategy<Value = UserConfig> {
         1_000_000u64..50_000_000,
         10.0..400.0f64,
         50.0..3_000.0f64,
-        proptest::option::of(prop_oneof![Just(Oversize::Refuse), Just(Oversize::Admit)]),
+        proptest::option::of(prop_oneof![
+            Just(Oversize::BestEffort),
+            Just(Oversize::Reject),
+            Just(Oversize::Admit)
+        ]),
+        prop_oneof![
+            3 => Just(Knowledge::Exact),
+            1 => Just(Knowledge::Conservative),
+            1 => Just(Knowledge::ConservativeFeedback),
+            1 => (1u16..=4).prop_map(Knowledge::Window),
+            1 => Just(Knowledge::Aggressive),
+        ],
     )
-        .prop_flat_map(move |(gs, weight, rho, m, imax, gap, deadline, oversize)| {
-            (
-                dist(imax as f64 * 0.8),
-                dist(gap),
-                proptest::option::of(0.0..gap)
-                    .prop_map(move |p| p.map(|max| Dist::Uniform { min: 0.0, max })),
-            )
-                .prop_map(move |(workload, interarrival, phase_s)| UserConfig {
-                    name: format!("U{i}"),
-                    class: if gs { UserClass::Gs } else { UserClass::Be },
-                    weight,
-                    rho_mips: gs.then_some(rho),
-                    sigma_mi: gs.then_some(m * imax),
-                    max_task_mi: gs.then_some(imax),
-                    knowledge: gs.then_some(Knowledge::Exact),
-                    oversize: oversize.filter(|_| gs),
-                    queue_entries: None,
-                    workload,
-                    interarrival,
-                    phase_s,
-                    deadline_s: deadline,
-                })
-        })
+        .prop_flat_map(
+            move |(gs, weight, rho, m, imax, gap, deadline, oversize, knowledge)| {
+                (
+                    dist(imax as f64 * 0.8),
+                    dist(gap),
+                    proptest::option::of(0.0..gap)
+                        .prop_map(move |p| p.map(|max| Dist::Uniform { min: 0.0, max })),
+                )
+                    .prop_map(move |(workload, interarrival, phase_s)| {
+                        UserConfig {
+                            name: format!("U{i}"),
+                            class: if gs { UserClass::Gs } else { UserClass::Be },
+                            weight,
+                            rho_mips: gs.then_some(rho),
+                            sigma_mi: gs.then_some(m * imax),
+                            max_task_mi: gs.then_some(imax),
+                            knowledge: gs.then_some(knowledge),
+                            oversize: oversize.filter(|_| gs),
+                            queue_entries: None,
+                            workload,
+                            interarrival,
+                            phase_s,
+                            deadline_s: deadline,
+                        }
+                    })
+            },
+        )
 }
 
 fn scenario() -> impl Strategy<Value = Scenario> {
@@ -214,25 +231,39 @@ fn check(s: &Scenario) -> Result<(), TestCaseError> {
                 r
             );
         }
+        let admits = user.oversize == Some(Oversize::Admit);
         if r.handled_as == TaskClass::Gs {
             prop_assert_eq!(r.outcome, Outcome::Completed, "{:?}", r);
-            if r.workload_mi <= user.max_task_mi.unwrap() {
-                let bound = r.bound.unwrap();
+            let guaranteed = !admits && user.knowledge != Some(Knowledge::Aggressive);
+            prop_assert_eq!(r.resource_bound.is_some(), guaranteed, "{:?}", r);
+            prop_assert!(!r.over_bound(), "over its bound at the resource: {:?}", r);
+            if guaranteed {
                 let delay = r.delay().unwrap();
-                prop_assert!(
-                    delay <= bound + 1e-6,
-                    "task {} of {} took {} s, bound {} s: {:?}",
-                    r.task,
-                    r.user,
-                    delay,
-                    bound,
-                    r
-                );
-            } else {
-                // Above I_max (Eq. 4) only when the user admits it, and never above sigma.
-                prop_assert_eq!(user.oversize, Some(Oversize::Admit), "{:?}", r);
-                prop_assert!(r.workload_mi <= user.sigma_mi.unwrap(), "{:?}", r);
+                prop_assert!(delay <= r.planned_bound.unwrap() + 1e-6, "{:?}", r);
             }
+            if r.workload_mi > user.max_task_mi.unwrap() {
+                // Above I_max (Eq. 4) only when the user admits it, and never above the
+                // resource's largest task.
+                prop_assert!(admits, "{:?}", r);
+                let res = s
+                    .resources
+                    .iter()
+                    .find(|x| Some(&x.name) == r.resource.as_ref());
+                prop_assert!(r.workload_mi <= res.unwrap().max_task_mi, "{:?}", r);
+            }
+        } else {
+            prop_assert_eq!(
+                (r.planned_bound, r.resource_bound, r.hold),
+                (None, None, None)
+            );
+        }
+        if r.reason
+            .as_deref()
+            .is_some_and(|w| w.contains("oversize rule is reject"))
+        {
+            prop_assert_eq!(user.oversize, Some(Oversize::Reject));
+            prop_assert!(r.workload_mi > user.max_task_mi.unwrap(), "{:?}", r);
+            prop_assert_eq!(r.handled_as, TaskClass::Be);
         }
     }
     let again = records(s).map_err(|e| TestCaseError::fail(format!("{e:#}")))?;
@@ -300,8 +331,13 @@ fn presets_run_end_to_end_with_a_consistent_event_log() {
         for l in &lines {
             if l["handled_as"] == "gs" {
                 assert_eq!(l["outcome"], "completed", "{l}");
-                let delay = l["returned"].as_f64().unwrap() - l["created"].as_f64().unwrap();
-                assert!(delay <= l["bound"].as_f64().unwrap() + 1e-6, "{l}");
+                let at = |k: &str| l[k].as_f64().unwrap();
+                assert!(
+                    at("finished") - at("arrived") <= at("resource_bound") + 1e-9,
+                    "{l}"
+                );
+                let delay = at("returned") - at("created");
+                assert!(delay <= at("planned_bound") + 1e-6, "{l}");
             }
         }
         for u in summary["users"].as_array().unwrap() {
@@ -372,7 +408,11 @@ fn best_effort_flooding_every_queue_never_pushes_a_guaranteed_task_out() {
     assert_eq!(gs.len(), 74 + 13 + 7, "U1-U3's tasks are all handled as GS");
     for r in &gs {
         assert_eq!(r.outcome, Outcome::Completed, "{r:?}");
-        assert!(r.delay().unwrap() <= r.bound.unwrap() + 1e-6, "{r:?}");
+        assert!(!r.over_bound(), "{r:?}");
+        assert!(
+            r.delay().unwrap() <= r.planned_bound.unwrap() + 1e-6,
+            "{r:?}"
+        );
     }
     assert!(records.iter().all(|r| r.outcome != Outcome::Failed));
     let waited = records

@@ -49,7 +49,8 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
             verdict(
                 "GS users U1-U3 miss no deadline in GB, GBE and GBP for U4 inter-arrival 1093, \
                  546 and 55 s/t.",
-                "U1, U2 and U3 each miss 0 % in all nine GB, GBE and GBP variants.",
+                "U1, U2 and U3 each miss 0 % in all nine GB, GBE and GBP variants, and none of their \
+                 tasks takes longer at its resource than the bound the kernel guaranteed it.",
                 &misses,
                 format!(
                     "GS users combined, miss %: {}.",

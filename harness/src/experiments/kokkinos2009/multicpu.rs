@@ -27,7 +27,8 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
         figures: vec![fig],
         verdicts: vec![verdict(
             "With multi-CPU resources the GS users (U1, U2, U3) still miss no deadline.",
-            "U1, U2 and U3 each miss 0 % in every multi-CPU GB, GBE and GBP variant.",
+            "U1, U2 and U3 each miss 0 % in every multi-CPU GB, GBE and GBP variant, and none \
+             of their tasks takes longer at its resource than the bound the kernel guaranteed it.",
             &gs_misses(runs, &points),
             format!(
                 "GS users combined, miss %: {}.",

@@ -289,9 +289,10 @@ pub struct Variant {
     /// What the meta-scheduler knows of U1-U3's workloads (Sec. 6.4.3); it also sets their
     /// deadlines (module doc).
     pub knowledge: Knowledge,
-    /// What an `Exact` user does with a task above its `I_max` (Sec. 6.4.3 draws workloads
-    /// from an exponential with `I_max` its mean): [`Oversize::Refuse`] applies Eq. 4 (the task
-    /// is handled as BE), [`Oversize::Admit`] sends it as GS without a bound covering it.
+    /// What becomes of a task of U1-U3 above its `I_max` (Sec. 6.4.3 draws workloads from an
+    /// exponential with `I_max` its mean): [`Oversize::BestEffort`] applies Eq. 4 (the task is
+    /// handled as BE), [`Oversize::Admit`] serves it as GS (up to the resource's largest task),
+    /// the users then having no guarantee.
     pub oversize: Oversize,
     /// One CPU of the total capacity per resource, or 30 / 20 / 10 CPUs of 26,000 MIPS (Table 5,
     /// Sec. 6.4.1); the deadlines follow (Eq. 10).
@@ -350,7 +351,7 @@ impl Variant {
         gs_interarrival: Spread::Fixed,
         gs_workload: Workload::Fixed,
         knowledge: Knowledge::Exact,
-        oversize: Oversize::Refuse,
+        oversize: Oversize::BestEffort,
         layout: Layout::Single,
         order: MetaOrder::Edf,
         sec644: false,
@@ -420,8 +421,7 @@ impl Variant {
                 sigma_mi: gs.then_some(u.sigma.get()),
                 max_task_mi: gs.then_some(u.imax.get()),
                 knowledge: gs.then_some(knowledge),
-                oversize: (gs && knowledge == Knowledge::Exact && oversize != Oversize::Refuse)
-                    .then_some(oversize),
+                oversize: (gs && oversize != Oversize::BestEffort).then_some(oversize),
                 queue_entries: None,
                 workload: gs_workload.of(u.imax),
                 interarrival: gs_interarrival.around(gap),
@@ -584,7 +584,7 @@ fn name(v: &Variant) -> String {
         Knowledge::Window(n) => name.push_str(&format!("-window{n}")),
         Knowledge::Aggressive => name.push_str("-aggressive"),
     }
-    if v.oversize == Oversize::Admit && v.knowledge == Knowledge::Exact {
+    if v.oversize == Oversize::Admit && v.resources != Table6::Be {
         name.push_str("-admit");
     }
     if v.order == MetaOrder::Wfq {
@@ -614,14 +614,16 @@ fn description(v: &Variant, users: &[UserConfig]) -> String {
     };
     let knowledge = match v.knowledge {
         _ if v.resources == Table6::Be => "no GS registration".to_owned(),
-        Knowledge::Exact if v.oversize == Oversize::Admit => {
-            "exact knowledge, tasks above I_max admitted".to_owned()
-        }
         Knowledge::Exact => "exact knowledge".to_owned(),
         Knowledge::Conservative => "conservative knowledge".to_owned(),
         Knowledge::ConservativeFeedback => "conservative knowledge with feedback".to_owned(),
         Knowledge::Window(n) => format!("{n}-window knowledge"),
         Knowledge::Aggressive => "full aggressive knowledge".to_owned(),
+    };
+    let knowledge = if v.oversize == Oversize::Admit && v.resources != Table6::Be {
+        format!("{knowledge}, tasks above I_max admitted (no guarantee)")
+    } else {
+        knowledge
     };
     let order = match v.order {
         MetaOrder::Edf => "EDF/EST",

@@ -20,6 +20,10 @@
 //!   (rho, sigma)-constrained, over the tasks those users created.
 //! - **Handled as BE** (Fig. 11): tasks of GS users handled as best effort, over the tasks those
 //!   users created.
+//! - **Over their bound**: tasks handled as GS that took longer from their arrival at their
+//!   resource to their finish than the bound the kernel guaranteed them
+//!   ([`TaskRecord::over_bound`]), a count. Not a result of the paper but a check of the kernel:
+//!   anything but 0 is a broken guarantee (`qosgate verify` recomputes the bounds on its own).
 //! - **Resource use** (Fig. 6): per resource, the total execution time of the tasks it ran,
 //!   CPU-seconds. A task's execution time is `min(finished - started, workload / slowest CPU)`:
 //!   `started` is the *first* start, so a preempted task's `finished - started` includes its
@@ -101,6 +105,9 @@ pub struct Rates {
     pub backlogged_pct: Option<f64>,
     /// Tasks of GS users handled as best effort, % of the GS users' tasks in the set.
     pub handled_as_be_pct: Option<f64>,
+    /// Tasks handled as GS that finished later after their arrival at their resource than the
+    /// bound the kernel guaranteed them (a broken guarantee).
+    pub over_bound: u64,
     /// Mean delay of the completed tasks (creation to results), seconds.
     pub delay_mean_s: Option<f64>,
     /// Mean delay of a computation unit (1 MI), seconds.
@@ -193,6 +200,8 @@ pub struct Ended {
     pub outcome: Outcome,
     /// [`TaskRecord::backlogged`].
     pub backlogged: bool,
+    /// [`TaskRecord::over_bound`].
+    pub over_bound: bool,
     /// [`TaskRecord::created`], seconds.
     pub created: f64,
     /// [`TaskRecord::started`], seconds.
@@ -217,6 +226,7 @@ impl Ended {
             handled_as: r.handled_as,
             outcome: r.outcome,
             backlogged: r.backlogged,
+            over_bound: r.over_bound(),
             created: r.created,
             started: r.started,
             finished: r.finished,
@@ -388,6 +398,7 @@ struct RatesTally {
     gs: u64,
     backlogged: u64,
     as_be: u64,
+    over_bound: u64,
     /// Completed tasks: their number and the sum of their delays, seconds.
     done: u64,
     delay_sum: f64,
@@ -406,6 +417,7 @@ impl RatesTally {
             self.backlogged += u64::from(r.backlogged);
             self.as_be += u64::from(r.handled_as == TaskClass::Be);
         }
+        self.over_bound += u64::from(r.over_bound);
         if let Some(d) = r.delay() {
             self.done += 1;
             self.delay_sum += d;
@@ -423,6 +435,7 @@ impl RatesTally {
             rejected_pct: pct(self.rejected, self.tasks),
             backlogged_pct: pct(self.backlogged, self.gs),
             handled_as_be_pct: pct(self.as_be, self.gs),
+            over_bound: self.over_bound,
             delay_mean_s: (self.done > 0).then(|| self.delay_sum / self.done as f64),
             mi_delay_mean_s: per_mi.map(|m| m.0),
             mi_delay_sd_s: per_mi.map(|m| m.1),

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::metrics::Metrics;
 #[cfg(doc)]
 use super::metrics::Tally;
+use crate::des::time::ticks;
 
 /// Guaranteed service or best effort: how a task was created, and how it was handled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -67,9 +68,20 @@ pub struct TaskRecord {
     pub workload_mi: u64,
     /// Non-critical deadline, seconds after creation.
     pub deadline: f64,
-    /// For a task handled as GS: the end-to-end delay bound the kernel guaranteed at its
-    /// resource, seconds after creation (withholding and transfers included); else `None`.
-    pub bound: Option<f64>,
+    /// For a task handled as GS: the end-to-end delay the meta-scheduler planned with when it
+    /// chose the resource, seconds after creation (the bucket's withholding, the transfers and
+    /// the bound at the resource; Eq. 6-7). A guarantee only where `resource_bound` is set: for
+    /// a user without one (full aggressive, or oversized tasks admitted), the estimate a
+    /// conforming task would have. `None` for a task handled as BE.
+    pub planned_bound: Option<f64>,
+    /// For a task handled as GS of a user with a guarantee: the bound the kernel guarantees at
+    /// its resource, seconds from its arrival there to its finish (Eq. 5, 9, 10, Table 1; the
+    /// kernel's `BoundSpec::at_resource`). `None` otherwise.
+    pub resource_bound: Option<f64>,
+    /// For a task handled as GS: how long it waited at the head of its user's input queue for a
+    /// free queue entry of its registration or for workload feedback (`Window(n)`), seconds,
+    /// apart from the bucket's withholding; `None` for a task handled as BE.
+    pub hold: Option<f64>,
     /// Whether the meta-scheduler withheld it to keep its user (rho, sigma)-constrained.
     pub backlogged: bool,
     /// How it ended.
@@ -100,6 +112,26 @@ impl TaskRecord {
     /// the deadline.
     pub fn missed(&self) -> bool {
         missed(self.delay(), self.deadline)
+    }
+
+    /// Its time at the resource, from arrival to finish, seconds (`None` unless it finished).
+    pub fn at_resource(&self) -> Option<f64> {
+        Some(self.finished? - self.arrived?)
+    }
+
+    /// Whether it finished later after its arrival than its `resource_bound`, compared in whole
+    /// ticks (the records' seconds come from ticks).
+    pub fn over_bound(&self) -> bool {
+        over_bound(self.arrived, self.finished, self.resource_bound)
+    }
+}
+
+/// Whether a task that arrived at `arrived` and finished at `finished` (seconds) took longer
+/// than `bound` (seconds), compared in whole ticks; false without a bound or a finish.
+fn over_bound(arrived: Option<f64>, finished: Option<f64>, bound: Option<f64>) -> bool {
+    match (arrived, finished, bound) {
+        (Some(a), Some(f), Some(b)) => ticks(f).saturating_sub(ticks(a)) > ticks(b),
+        _ => false,
     }
 }
 

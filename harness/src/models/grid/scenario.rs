@@ -160,8 +160,7 @@ pub struct UserConfig {
     /// GS users: what the meta-scheduler knows of a task's workload (seed 004 Sec. 4.2).
     #[serde(default)]
     pub knowledge: Option<Knowledge>,
-    /// GS users with `exact` knowledge: what becomes of a task above `max_task_mi` (Eq. 4);
-    /// absent: `refuse`.
+    /// GS users: what becomes of a task above `max_task_mi` (Eq. 4); absent: `best_effort`.
     #[serde(default)]
     pub oversize: Option<Oversize>,
     /// GS users: entries of its resource's queue set aside for its waiting tasks, which best
@@ -195,23 +194,31 @@ pub enum UserClass {
     Be,
 }
 
-/// What a GS user with exact knowledge does with a task above its `max_task_mi` (the kernel's
-/// [`qosgate_kernel::bucket::Oversize`]). In TOML: `"refuse"` or `"admit"`.
+/// What becomes of a GS user's task above its `max_task_mi` (Eq. 4). No such task runs as GS
+/// under a guarantee: the kernel's resource refuses it, whatever the user knows of workloads
+/// (with exact knowledge the meta-scheduler already sees it). In TOML: `"best_effort"` (also
+/// spelt `"refuse"`, its name before the rule covered every knowledge mode), `"reject"` or
+/// `"admit"`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Oversize {
-    /// Eq. 4: the task is not sent under a guarantee; the meta-scheduler handles it as best
-    /// effort.
-    Refuse,
-    /// The task is charged its real work and sent as GS when it conforms (up to `sigma_mi`); its
-    /// delay bound does not cover it.
+    /// The task is handled as best effort (Sec. 3.2: the user "schedules it like a BE task").
+    #[serde(alias = "refuse")]
+    BestEffort,
+    /// The task is rejected, with the reason.
+    Reject,
+    /// The registration admits such tasks (the kernel's
+    /// [`Oversize::Admit`](qosgate_kernel::bucket::Oversize::Admit)): they run as GS up to
+    /// the resource's `max_task_mi` (exact users charge their real work, up to `sigma_mi`),
+    /// the user has no guarantee, and the other users' bounds count it as sending tasks of the
+    /// resource's `max_task_mi`.
     Admit,
 }
 
 impl From<Oversize> for qosgate_kernel::bucket::Oversize {
     fn from(o: Oversize) -> Self {
         match o {
-            Oversize::Refuse => Self::Refuse,
+            Oversize::BestEffort | Oversize::Reject => Self::Refuse,
             Oversize::Admit => Self::Admit,
         }
     }
@@ -689,12 +696,6 @@ fn check_gs_user(p: &mut Problems, i: usize, u: &UserConfig, resources: &[Resour
     if u.knowledge == Some(Knowledge::Window(0)) {
         p.add(at("knowledge.window"), "must be at least 1 task");
     }
-    if u.oversize.is_some() && u.knowledge.is_some_and(|k| k != Knowledge::Exact) {
-        p.add(
-            at("oversize"),
-            "only a user with exact knowledge sees a task's size before sending it: remove it",
-        );
-    }
     if let Some(imax) = u.max_task_mi
         && (imax == 0 || imax > MAX_TASK_MI)
     {
@@ -985,14 +986,15 @@ pub fn to_toml(s: &Scenario) -> String {
         }
         if let Some(o) = oversize {
             let o = match o {
-                Oversize::Refuse => "refuse",
+                Oversize::BestEffort => "best_effort",
+                Oversize::Reject => "reject",
                 Oversize::Admit => "admit",
             };
             kv(
                 &mut out,
                 "oversize",
                 &string(o),
-                "a task above max_task_mi: refuse (Eq. 4) or admit",
+                "a task above max_task_mi: best_effort, reject, or admit (no guarantee)",
             );
         }
         if let Some(n) = queue_entries {
@@ -1102,9 +1104,12 @@ mod tests {
                 sigma_mi: knowledge.map(|_| 50_000),
                 max_task_mi: knowledge.map(|_| 10_000),
                 knowledge,
-                oversize: knowledge
-                    .filter(|k| *k == Knowledge::Exact)
-                    .map(|_| Oversize::Admit),
+                oversize: knowledge.and_then(|k| match k {
+                    Knowledge::Exact => Some(Oversize::Admit),
+                    Knowledge::Conservative => Some(Oversize::Reject),
+                    Knowledge::ConservativeFeedback => Some(Oversize::BestEffort),
+                    _ => None,
+                }),
                 queue_entries: None,
                 workload,
                 interarrival,
@@ -1218,7 +1223,7 @@ mod tests {
     fn every_problem_of_a_file_gets_its_own_located_line() {
         let mut s = one_of_each();
         s.replications = 0;
-        s.users[1].oversize = Some(Oversize::Refuse);
+        s.users[1].knowledge = Some(Knowledge::Window(0));
         s.users[5].weight = 0;
         let text = to_toml(&s);
         let msg = format!("{:#}", parse(&text, "f.toml").unwrap_err());
@@ -1226,7 +1231,7 @@ mod tests {
         assert_eq!(lines.len(), 3, "{msg}");
         assert!(lines[0].starts_with("f.toml:") && lines[0].contains(": replications: "));
         assert!(
-            lines[1].contains(": users[1].oversize: only a user with exact knowledge"),
+            lines[1].contains(": users[1].knowledge.window: must be at least 1 task"),
             "{msg}"
         );
         assert!(

@@ -61,6 +61,8 @@ struct UserSummary {
     backlogged_pct: Option<Estimate>,
     handled_as_be_pct: Option<Estimate>,
     delay_mean_s: Option<Estimate>,
+    /// Tasks over the bound guaranteed them at their resource, over all replications.
+    over_bound: u64,
 }
 
 /// The estimate over replications of `f` (values that are `None` in a replication are left out).
@@ -123,6 +125,11 @@ fn summarize<'a>(
                 backlogged_pct: of(&|r| r.backlogged_pct),
                 handled_as_be_pct: of(&|r| r.handled_as_be_pct),
                 delay_mean_s: of(&|r| r.delay_mean_s),
+                over_bound: metrics
+                    .iter()
+                    .filter_map(|m| m.users.get(i))
+                    .map(|x| x.rates.over_bound)
+                    .sum(),
             }
         })
         .collect();
@@ -221,6 +228,15 @@ fn render(s: &Summary) -> String {
         show(&s.mi_delay_mean_s, 2),
         show(&s.mi_delay_sd_s, 2),
         show(&s.deadline_fairness, 4),
+    ));
+    let over: u64 = s.users.iter().map(|u| u.over_bound).sum();
+    text.push_str(&format!(
+        "GS tasks over the bound guaranteed them at their resource: {over}{}\n",
+        if over == 0 {
+            ""
+        } else {
+            " (a broken guarantee: `qosgate verify` names the first)"
+        }
     ));
     text
 }

@@ -27,12 +27,20 @@
 //!   like a BE task"); so is a task that finds its user's input queue full
 //!   ([`capacity::INPUT`] tasks). Without exact workload knowledge, the meta-scheduler plans
 //!   with the user's `I_max` and learns the real workload when the task ends (feedback reaches
-//!   it one hop later); under full-aggressive submission, which has no bound, it plans with the
-//!   bound of conforming tasks, which it cannot tell from the others. A task's recorded `bound`
-//!   is what the meta-scheduler planned with: a guarantee only with exact knowledge and a task
-//!   within the user's `I_max`. An exact user that admits larger tasks (`oversize = "admit"`)
-//!   charges them their real work and sends them under the same planning; one that refuses
-//!   them (Eq. 4, the default) finds no resource for them, and they go as best effort.
+//!   it one hop later). A task's `resource_bound` is the bound the kernel guarantees it at its
+//!   resource; its `planned_bound` the end-to-end delay planned with. Users without a guarantee
+//!   (full-aggressive submission, oversized tasks admitted) have no `resource_bound`; the
+//!   meta-scheduler plans them with the bound conforming tasks would have, which it cannot tell
+//!   from the others (it "handles many tasks as GS tasks ... even when their deadlines cannot
+//!   actually be met"). A task that waits at the head of its user's queue for a queue entry or
+//!   for feedback records that wait as its `hold`.
+//! - **Tasks above the user's `I_max`** never run as GS under a guarantee (the kernel's
+//!   resource refuses them whatever the user knows). The scenario's `oversize` rule says what
+//!   becomes of them: `best_effort` (the default; Sec. 3.2) hands them to the meta-scheduler as
+//!   BE, `reject` rejects them, `admit` serves them as GS up to the resource's `max_task_mi` and
+//!   takes the user's guarantee away. An exact user's oversized task is caught at the
+//!   meta-scheduler; other users' at the resource, whose refusal sends it back one hop (as BE)
+//!   and withdraws its charge from the bucket ([`Bucket::withdraw`]).
 //! - **Queue entries.** A GS registration sets aside `queue_entries` of its resource's queue
 //!   (default: [`default_entries`]), which best-effort tasks never take, and the meta-scheduler
 //!   never has more of the registration's tasks on their way to the resource or waiting there
@@ -66,7 +74,7 @@
 
 use anyhow::{Context, Result, anyhow, bail};
 use qosgate_kernel::Error;
-use qosgate_kernel::bound::{BoundSpec, entries_needed};
+use qosgate_kernel::bound::entries_needed;
 use qosgate_kernel::bucket::{self, Bucket, Charge, Conformance};
 use qosgate_kernel::fairq::{self, FlowId};
 use qosgate_kernel::meta::{BeTask, Order};
@@ -123,6 +131,9 @@ struct Registered {
     resource: usize,
     flow: FlowId,
     bucket: Bucket,
+    /// The largest task the resource serves as GS for it (its `I_max`, or the resource's
+    /// `I_r^max` if it admits larger tasks).
+    largest_gs_task: Work,
     /// Queue entries set aside at the resource.
     entries: usize,
     /// Tasks released to it that have not started there yet (on their way, or waiting).
@@ -164,6 +175,9 @@ struct TaskState {
     charge: Option<Charge>,
     steps: Steps,
     backlogged: bool,
+    /// Refused as GS at its resource after its bucket charged it: its `Feedback` event
+    /// withdraws the charge instead of reporting work.
+    unserved: bool,
     /// A `Feedback` event still names it: it ends with that event.
     feedback_pending: bool,
     /// How it ended (its reason, if any, waits in `World::reasons` while `feedback_pending`).
@@ -187,7 +201,7 @@ impl TaskState {
     }
 }
 
-/// The steps of a task with a recorded instant (or, for `Bound`, a length), in ticks.
+/// The steps of a task with a recorded instant (or, for the bounds, a length), in ticks.
 #[derive(Clone, Copy)]
 enum Step {
     Released,
@@ -195,15 +209,21 @@ enum Step {
     Started,
     Finished,
     Returned,
-    /// The delay bound planned with, from creation.
+    /// The end-to-end delay planned with, from creation.
     Bound,
+    /// The bound guaranteed at the resource, from arrival (users with a guarantee).
+    ResourceBound,
+    /// When it first waited at the head of its user's queue for an entry or feedback.
+    Held,
+    /// When the meta-scheduler planned its release.
+    Planned,
 }
 
 /// One `Option<Ticks>` per [`Step`], packed: the values and a bit per step reached.
 #[derive(Default)]
 struct Steps {
-    at: [Ticks; 6],
-    reached: u8,
+    at: [Ticks; 9],
+    reached: u16,
 }
 
 impl Steps {
@@ -333,15 +353,13 @@ fn discipline_name(d: Discipline) -> &'static str {
 /// half the queue, `QUEUE / (2 max_users)`, so that however many users register, best effort
 /// keeps at least half. The count rests on every task the user sends starting within that
 /// stay, so the share is taken instead where that can fail or the count is unbounded: the
-/// bucket bounds no count (`conservative_feedback`, `aggressive`), a task above `I_max` can be
-/// sent without a bound covering it (the workload can exceed `max_task_mi` and the user does not
-/// refuse such tasks by Eq. 4), or the workload has no positive smallest value (exponential and
-/// the like). Tasks the count does not cover may find the entries in use and wait at the
-/// meta-scheduler; they are never refused.
+/// bucket bounds no count (`aggressive`), the user has no bound (it admits tasks above its
+/// `I_max`, and the workload can exceed `max_task_mi`), or the workload has no positive
+/// smallest value (exponential and the like). Tasks the count does not cover may find the
+/// entries in use and wait at the meta-scheduler (their `hold`); they are never refused.
 pub fn default_entries(res: &Res, reg: &Registration, user: &UserConfig, hop: Ticks) -> u16 {
     let share = capacity::QUEUE / (2 * usize::from(res.max_flows().max(1)));
-    let refuses_larger =
-        reg.knowledge == bucket::Knowledge::Exact && reg.oversize == bucket::Oversize::Refuse;
+    let refuses_larger = reg.oversize == bucket::Oversize::Refuse;
     let covered = refuses_larger || user.workload.largest() <= reg.imax.get() as f64;
     let smallest = Work::new(user.workload.smallest().round().max(1.0) as u64);
     let needed = res
@@ -601,6 +619,7 @@ impl<'a> World<'a> {
             charge: None,
             steps: Steps::default(),
             backlogged: false,
+            unserved: false,
             feedback_pending: false,
             outcome: None,
         })?;
@@ -634,10 +653,17 @@ impl<'a> World<'a> {
             // Some registration could take the task later: feedback is awaited, or its queue
             // entries are all in use.
             let mut waits = false;
+            let mut too_large = false;
             let mut chosen = None;
             for (k, reg) in self.users[u].registrations.iter().enumerate() {
                 if reg.waiting >= reg.entries {
                     waits = true;
+                    continue;
+                }
+                // A task the resource would refuse as GS (Eq. 4, or above I_r^max when the user
+                // admits larger ones): known here only with exact knowledge.
+                if work > reg.largest_gs_task {
+                    too_large = true;
                     continue;
                 }
                 let wait = match reg.bucket.check(now, work) {
@@ -649,7 +675,10 @@ impl<'a> World<'a> {
                         continue;
                     }
                     // Eq. 4: a task above the registration's I_max.
-                    Err(Error::TaskTooLarge) => continue,
+                    Err(Error::TaskTooLarge) => {
+                        too_large = true;
+                        continue;
+                    }
                     Err(e) => bail!(
                         "conformance of task {} of user {} at {}: {e}",
                         task.number,
@@ -657,18 +686,27 @@ impl<'a> World<'a> {
                         self.sites[reg.resource].name
                     ),
                 };
-                let mut spec: BoundSpec = self.sites[reg.resource]
-                    .res
-                    .bound_spec(reg.flow, RateBasis::Current)
-                    .map_err(|e| anyhow!("bound of user {u} at resource {}: {e}", reg.resource))?;
-                // Full-aggressive submission has no bound (Sec. 4.2); the meta-scheduler cannot
-                // tell and plans with the one conforming tasks would have (it "handles many
-                // tasks as GS tasks ... even when their deadlines cannot actually be met").
-                if spec.knowledge == bucket::Knowledge::Aggressive {
-                    spec.knowledge = bucket::Knowledge::Exact;
-                }
-                let Ok(at_resource) = spec.at_resource() else {
-                    continue;
+                let res = &self.sites[reg.resource].res;
+                let what = |e| anyhow!("bound of user {u} at resource {}: {e}", reg.resource);
+                let guaranteed = match res.bound_spec(reg.flow, RateBasis::Current) {
+                    Ok(spec) => match spec.at_resource() {
+                        Ok(b) => Some(b),
+                        Err(Error::NoBound) => None,
+                        Err(_) => continue,
+                    },
+                    Err(e) => return Err(what(e)),
+                };
+                // Without a guarantee (full-aggressive submission, oversized tasks admitted),
+                // plan with the kernel's estimate (see the module doc).
+                let at_resource = match guaranteed {
+                    Some(b) => b,
+                    None => match res.estimate_spec(reg.flow, RateBasis::Current) {
+                        Ok(spec) => match spec.at_resource() {
+                            Ok(b) => b,
+                            Err(_) => continue,
+                        },
+                        Err(e) => return Err(what(e)),
+                    },
                 };
                 let end = now
                     .saturating_add(wait)
@@ -676,16 +714,20 @@ impl<'a> World<'a> {
                     .saturating_add(at_resource)
                     .saturating_add(self.hop_out);
                 if end <= deadline {
-                    chosen = Some((k, wait, end));
+                    chosen = Some((k, wait, end, guaranteed));
                     break;
                 }
             }
             match chosen {
-                Some((k, wait, end)) => {
+                Some((k, wait, end, guaranteed)) => {
                     let task = &mut self.tasks[t];
                     // `end >= now >= created`.
                     task.steps
                         .set(Step::Bound, end.saturating_sub(task.created));
+                    task.steps.set(Step::Planned, now);
+                    if let Some(b) = guaranteed {
+                        task.steps.set(Step::ResourceBound, b);
+                    }
                     task.backlogged |= wait > Ticks::ZERO;
                     // Fewer registrations than sites.
                     task.plan = Some(k as u16);
@@ -694,13 +736,22 @@ impl<'a> World<'a> {
                 }
                 None if waits => {
                     // Wait for feedback (Window(n)) or for an entry to free.
-                    self.tasks[t].backlogged = true;
+                    let task = &mut self.tasks[t];
+                    task.backlogged = true;
+                    if task.steps.get(Step::Held).is_none() {
+                        task.steps.set(Step::Held, now);
+                    }
                     return Ok(());
                 }
                 None => {
                     self.users[u].input.pop_front();
                     self.tasks[t].handled = TaskClass::Be;
-                    self.hand_to_best_effort(t, now)?;
+                    if too_large && self.users[u].cfg.oversize == Some(Oversize::Reject) {
+                        let reason = self.oversize_reason(t);
+                        self.end_early(t, Outcome::Rejected, reason)?;
+                    } else {
+                        self.hand_to_best_effort(t, now)?;
+                    }
                     // Tasks behind it waited for this decision.
                     for &t in &self.users[u].input {
                         self.tasks[t].backlogged = true;
@@ -755,10 +806,13 @@ impl<'a> World<'a> {
             task.outcome.is_some(),
         );
         if let Some((k, charge)) = charge {
-            self.users[u].registrations[k]
-                .bucket
-                .feedback(now, charge, work)
-                .map_err(|e| anyhow!("feedback of task {}: {e}", self.tasks[t].number))?;
+            let bucket = &mut self.users[u].registrations[k].bucket;
+            if self.tasks[t].unserved {
+                bucket.withdraw(now, charge)
+            } else {
+                bucket.feedback(now, charge, work)
+            }
+            .map_err(|e| anyhow!("feedback of task {}: {e}", self.tasks[t].number))?;
         }
         if ended {
             let reason = self.reasons.remove(&t);
@@ -835,6 +889,7 @@ impl<'a> World<'a> {
             handled_as: task.handled,
             outcome,
             backlogged: task.backlogged,
+            over_bound: task.handled == TaskClass::Gs && over_bound(&task.steps),
             created: secs(task.created),
             started: opt(Step::Started),
             finished: opt(Step::Finished),
@@ -931,9 +986,10 @@ impl<'a> World<'a> {
         };
         // Which limit refused it: at GS_BE_EQUAL a BE task with room in the queue needs a flow
         // slot (the kernel's `Full` then) and Eq. 1: those are the paper's failed BE tasks.
-        let dropped_by_equal = task.handled == TaskClass::Be
-            && site.kind == ResourceKind::GsBeEqual
-            && site.res.be_room() > 0;
+        let as_gs = task.handled == TaskClass::Gs;
+        let dropped_by_equal =
+            !as_gs && site.kind == ResourceKind::GsBeEqual && site.res.be_room() > 0;
+        let oversized = as_gs && reason == Error::TaskTooLarge;
         let (outcome, reason) = match reason {
             Error::Full if dropped_by_equal => (
                 Outcome::Failed,
@@ -949,18 +1005,50 @@ impl<'a> World<'a> {
             ),
             e => (Outcome::Rejected, e.to_string()),
         };
-        // A charged GS task's account closes as if it had run: without that, a bucket waiting
-        // for feedback (Window(n)) would wait for ever.
-        if let Some((k, _)) = task.charged() {
+        // A charged GS task that was not served withdraws its charge (one hop later, as
+        // feedback would come): without that, a bucket waiting for feedback (Window(n)) would
+        // wait for ever.
+        let u = task.user();
+        let mut woken = false;
+        if let (true, Some((k, _))) = (as_gs, task.charged()) {
+            task.unserved = true;
             task.feedback_pending = true;
             self.queue.after(self.hop_out, Event::Feedback(t));
-            let u = task.user();
-            if self.entry_freed(u, k) {
-                self.end_early(t, outcome, reason)?;
-                return self.serve_input(u, now);
-            }
+            woken = self.entry_freed(u, k);
         }
-        self.end_early(t, outcome, reason)
+        if oversized && self.users[u].cfg.oversize != Some(Oversize::Reject) {
+            // Above what the resource serves as GS for this user: back to the meta-scheduler,
+            // as best effort.
+            let task = &mut self.tasks[t];
+            task.handled = TaskClass::Be;
+            task.resource = None;
+            self.queue.after(self.hop_out, Event::AtMeta(t));
+        } else {
+            let reason = if oversized {
+                // Not served as GS after all, like an exact user's oversized task.
+                self.tasks[t].handled = TaskClass::Be;
+                self.oversize_reason(t)
+            } else {
+                reason
+            };
+            self.end_early(t, outcome, reason)?;
+        }
+        if woken {
+            self.serve_input(u, now)?;
+        }
+        Ok(())
+    }
+
+    /// Why task `t`, above what its user's registration serves as GS, was rejected.
+    fn oversize_reason(&self, t: Slot) -> String {
+        let task = &self.tasks[t];
+        let cfg = &self.users[task.user()].cfg;
+        format!(
+            "its {} MI are above {}'s max_task_mi ({} MI) and its oversize rule is reject",
+            task.work.get(),
+            cfg.name,
+            cfg.max_task_mi.unwrap_or(0)
+        )
     }
 
     /// One task of user `u`'s registration `k` left the count of those on their way or
@@ -1054,9 +1142,18 @@ impl<'a> World<'a> {
         Ok(())
     }
 
+    /// How long task `t` waited at the head of its user's queue for an entry or feedback.
+    fn hold(&self, t: &TaskState) -> Ticks {
+        match (t.steps.get(Step::Held), t.steps.get(Step::Planned)) {
+            (Some(held), Some(planned)) => planned.saturating_sub(held),
+            _ => Ticks::ZERO,
+        }
+    }
+
     /// The record of task `t`, ended with `outcome` (and `reason`).
     fn record(&self, t: &TaskState, outcome: Outcome, reason: Option<String>) -> TaskRecord {
         let opt = |step| t.steps.get(step).map(secs);
+        let gs = t.handled == TaskClass::Gs;
         let user = &self.users[t.user()];
         let site = t.site().map(|r| &self.sites[r]);
         let discipline = site.map(|s| match t.handled {
@@ -1079,11 +1176,25 @@ impl<'a> World<'a> {
             returned: opt(Step::Returned),
             workload_mi: t.work.get(),
             deadline: secs(user.deadline),
-            bound: opt(Step::Bound),
+            planned_bound: gs.then(|| opt(Step::Bound)).flatten(),
+            resource_bound: gs.then(|| opt(Step::ResourceBound)).flatten(),
+            hold: gs.then(|| self.hold(t)).map(secs),
             backlogged: t.backlogged,
             outcome,
             reason,
         }
+    }
+}
+
+/// Whether a task took longer from its arrival to its finish than the bound guaranteed it.
+fn over_bound(steps: &Steps) -> bool {
+    match (
+        steps.get(Step::Arrived),
+        steps.get(Step::Finished),
+        steps.get(Step::ResourceBound),
+    ) {
+        (Some(a), Some(f), Some(b)) => f.saturating_sub(a) > b,
+        _ => false,
     }
 }
 
@@ -1115,7 +1226,7 @@ fn register(
             u.name
         );
     };
-    let oversize = u.oversize.unwrap_or(Oversize::Refuse).into();
+    let oversize = u.oversize.unwrap_or(Oversize::BestEffort).into();
     let mut refusals = Vec::new();
     for (r, site) in sites.iter_mut().enumerate() {
         if site.kind == ResourceKind::Be {
@@ -1135,6 +1246,19 @@ fn register(
             .unwrap_or_else(|| default_entries(&site.res, &reg, u, hop));
         match site.res.register(reg) {
             Ok(flow) => {
+                // A guarantee the clock cannot express is no guarantee: refused up front.
+                if let Err(Error::Overflow) = site
+                    .res
+                    .bound_spec(flow, RateBasis::Current)
+                    .and_then(|b| b.at_resource())
+                {
+                    bail!(
+                        "GS user {}: its delay bound at {} does not fit the clock (about 584,000 \
+                         years): sigma_mi {sigma} MI against rho_mips {rho} MIPS",
+                        u.name,
+                        site.name
+                    );
+                }
                 let bucket = Bucket::new(Ticks::ZERO, reg.rho, reg.sigma, reg.imax, reg.knowledge)
                     .map_err(|e| anyhow!("user {}'s (rho, sigma): {e}", u.name))?
                     .with_oversize(oversize);
@@ -1142,6 +1266,7 @@ fn register(
                     resource: r,
                     flow,
                     bucket,
+                    largest_gs_task: reg.largest_gs_task(site.res.max_task()),
                     entries: usize::from(reg.entries),
                     waiting: 0,
                 });
