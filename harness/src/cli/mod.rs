@@ -12,6 +12,7 @@ pub mod run;
 pub mod sequence;
 pub mod solve;
 pub mod synth;
+pub mod verify;
 
 use std::io::Write;
 
@@ -54,6 +55,34 @@ pub enum Command {
     Reproduce(reproduce::ReproduceArgs),
     /// List and schedule one DAG application by hand (seed 003: CNPT, CLS, CMMS, DCLS, DCMMS).
     Dag(dag::DagArgs),
+    /// Check every GS task of grid runs against its delay bound, recomputed independently.
+    ///
+    /// Simulates a grid scenario (a file, `--preset NAME`, `--preset all` for every grid
+    /// preset, or `--random N [--seed S]` generated adversarial scenarios) and checks each task
+    /// record against a bound recomputed from the scenario alone, in exact integer arithmetic,
+    /// without the kernel's bound, rate or registry code.
+    ///
+    /// Who has a guarantee: a GS user registered at a resource whose knowledge is not
+    /// `aggressive` and whose `oversize` is not `admit`. Which delay: from the task's arrival
+    /// at the resource to its finish there (`arrived` to `finished`; the meta-scheduler's
+    /// withholding and the transfers are not part of it). The bound (kernel/src/bound.rs, on the
+    /// current basis): with `g = floor(C' w / W)` (`W` the GS users' weights at the resource;
+    /// at `gs_be_equal` plus a temporary BE user of the smallest GS weight in every free flow
+    /// slot, up to the total weight Eq. 1 allows), the sum of `sigma / g`, `n I_i / g` (window
+    /// n), `I_i / min(g, C_min)`, `(blocking + residual) / C_min` and, on 2 or more CPUs,
+    /// `M I_r / C'`, each rounded up to a whole µs tick on its own. Blocking: WFQ `I_r`; SCFQ the
+    /// other GS users' largest tasks (`I_r` for those admitting larger ones) plus `I_r` per
+    /// temporary BE user that can be present at `gs_be_equal`; residual: `I_r` at a
+    /// non-preemptive `gs_be_priority` resource.
+    ///
+    /// Checked: every finished GS task of a user with a guarantee is within its bound; every
+    /// recorded `resource_bound` equals the recomputed one (none for users without a
+    /// guarantee). Prints one line per scenario (GS tasks checked, violations, bound
+    /// mismatches, the worst delay/bound ratio) and exits with status 1 naming the first
+    /// violation (a failing generated scenario is printed as TOML, to replay from a file).
+    /// `--events FILE.jsonl` checks the records a `qosgate run SCENARIO.toml --events
+    /// FILE.jsonl` wrote instead of simulating.
+    Verify(verify::VerifyArgs),
 }
 
 /// Runs one command line, writing its output to `out`.
@@ -71,6 +100,7 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<()> {
         Command::Presets => presets(out),
         Command::Reproduce(args) => reproduce::exec(args, out),
         Command::Dag(args) => dag::exec(args, out),
+        Command::Verify(args) => verify::exec(args, out),
     }
 }
 

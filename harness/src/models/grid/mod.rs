@@ -9,13 +9,18 @@
 //! - [`record`]: what a run records of each task.
 //! - [`metrics`]: the metrics of Sec. 6.3, tallied from the records as tasks end.
 //! - [`summary`]: what `qosgate run` prints and writes for a grid scenario.
+//! - [`verify`]: `qosgate verify`, the GS tasks' records against delay bounds recomputed
+//!   independently of the kernel's bound code.
+//! - [`random`]: seeded adversarial scenarios for `qosgate verify --random`.
 
 pub mod capacity;
 pub mod metrics;
+pub mod random;
 pub mod record;
 pub mod reuse;
 pub mod scenario;
 pub mod summary;
+pub mod verify;
 pub mod world;
 
 use anyhow::Result;
