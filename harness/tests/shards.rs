@@ -13,9 +13,10 @@ use proptest::prelude::*;
 use qosgate_harness::des::rng::{SplitMix, replication_seed};
 use qosgate_harness::experiments::runfile::{self, StoredRun};
 use qosgate_harness::experiments::shard::Shard;
-use qosgate_harness::experiments::{Experiment, Options, Paper, Part, RunsOf};
+use qosgate_harness::experiments::{Experiment, Options, Paper, Part, Precision, RunsOf};
 use qosgate_harness::models::{AnyScenario, Model};
-use qosgate_harness::report::{Figure, Mode, Parameters, Section, verdict};
+use qosgate_harness::report::statement::{Margin, Source, claim};
+use qosgate_harness::report::{Figure, Mode, Parameters, Section};
 use qosgate_testkit::cli::{run, stderr, stdout};
 use serde::{Deserialize, Serialize};
 
@@ -84,7 +85,7 @@ impl Model for Toy {
 }
 
 /// One point of the toy paper: a load on a numeric axis, random or fixed.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, serde::Serialize)]
 struct Point {
     load: f64,
     random: bool,
@@ -141,24 +142,25 @@ fn figure(runs: &RunsOf<ToyPaper>, id: &'static str, points: &[Point], numeric: 
 }
 
 fn section(runs: &RunsOf<ToyPaper>, id: &'static str, points: &[Point]) -> Section {
-    let means: Vec<f64> = points
-        .iter()
-        .map(|p| runs.mean(p, |m: &ToyMetrics| m.values[0]))
-        .collect();
-    let failures: Vec<String> = means
-        .windows(2)
-        .filter(|w| w[0] >= w[1])
-        .map(|w| format!("{} then {}", w[0], w[1]))
-        .collect();
+    let margin = Margin::at_least(0.0, "s", Source::Practical("any growth".into()));
+    let grows = claim(
+        format!("toy2024.{id}.grows"),
+        "The value grows with the load.",
+        "the value at a load minus at the load before",
+        margin,
+    )
+    .points(points.windows(2).map(|w| {
+        (
+            format!("{} - {}", w[1].load, w[0].load),
+            runs.diff(&w[1], &w[0], |m: &ToyMetrics| m.values[0]),
+        )
+    }))
+    .done();
     Section {
         heading: format!("Part {id}"),
         figures: vec![figure(runs, id, points, id == "a")],
-        verdicts: vec![verdict(
-            "The value grows with the load.",
-            "Each mean is above the one before.",
-            &failures,
-            format!("Means: {means:?}."),
-        )],
+        statements: vec![grows],
+        ..Section::default()
     }
 }
 
@@ -167,7 +169,7 @@ impl Experiment for ToyPaper {
     type Variant = Point;
     const ID: &'static str = "toy2024";
     const TITLE: &'static str = "a toy paper";
-    const DEFAULT_REPLICATIONS: u32 = 3;
+    const REPLICATIONS: Precision = Precision { first: 3, cap: 3 };
 
     fn parts(&self) -> Vec<Part<Self>> {
         vec![

@@ -34,8 +34,8 @@ impl Paired {
     /// `f(a) - f(b)` at `a` and `b`.
     pub fn of<M>(
         runs: &Runs<M>,
-        a: &impl fmt::Debug,
-        b: &impl fmt::Debug,
+        a: &impl serde::Serialize,
+        b: &impl serde::Serialize,
         f: impl Fn(&M) -> Option<f64>,
     ) -> Self {
         Paired(runs.difference(a, b, f))

@@ -35,7 +35,7 @@ use anyhow::{Result, bail};
 use crate::models::{AnyScenario, Model};
 use crate::report::{Parameters, Report, Section, Timing};
 use runfile::StoredRun;
-pub use runner::Runs;
+pub use runner::{Precision, Runs};
 use runner::{Done, Plan};
 use shard::Shard;
 
@@ -43,16 +43,17 @@ use shard::Shard;
 pub trait Experiment: Sync {
     /// The model every variant runs on.
     type Model: Model;
-    /// One point of the paper's experiments, by named parameters. Its `Debug` form is its key:
-    /// two variants with the same key are the same simulation.
-    type Variant: Debug + Clone + Send + Sync;
+    /// One point of the paper's experiments, by named parameters. Its JSON form is its key
+    /// ([`runner::key`]): two variants with the same key are the same simulation.
+    type Variant: Debug + Clone + Send + Sync + serde::Serialize;
 
     /// The id on the command line (`kokkinos2009`: first author and year).
     const ID: &'static str;
     /// What is reproduced (`seed 004 Sec. 6.4`).
     const TITLE: &'static str;
-    /// Replications of a variant with random draws when the user gives none.
-    const DEFAULT_REPLICATIONS: u32;
+    /// Replications of a variant with random draws when the user gives none: by precision,
+    /// from `first` up to `cap` ([`runner`]).
+    const REPLICATIONS: Precision;
 
     /// The claims, in the paper's order.
     fn parts(&self) -> Vec<Part<Self>>;
@@ -177,17 +178,36 @@ impl<E: Experiment> Paper for E {
 
     fn reproduce(&self, options: &Options, store: Option<&Path>) -> Result<Reproduction> {
         let parts = selected(self, options)?;
-        let plan = Plan::new(self, &parts, options.replications)?;
         let start = Instant::now();
-        let done = plan.simulate(Shard::WHOLE, options.progress)?;
+        // Fixed counts where asked for, or where the runs are stored (a merge must know them
+        // before anything runs); otherwise by precision, in rounds.
+        let fixed = options.replications.is_some() || store.is_some();
+        let mut plan = if fixed {
+            Plan::new(self, &parts, options.replications)?
+        } else {
+            Plan::by_precision(self, &parts)?
+        };
+        let mut done = plan.simulate(Shard::WHOLE, options.progress)?;
+        let mut report = plan.judge(self.parameters(), &done)?;
+        while !fixed {
+            let sections: Vec<Section> = report.sections.clone();
+            let more = plan.grow(&sections);
+            if more.is_empty() {
+                break;
+            }
+            done.extend(plan.simulate_jobs(&more, options.progress)?);
+            report = plan.judge(self.parameters(), &done)?;
+        }
         let elapsed = start.elapsed().as_secs_f64();
         if let Some(dir) = store {
             runfile::write(dir, E::ID, Shard::WHOLE, &plan.lines(Shard::WHOLE, &done)?)?;
         }
-        let timing = timing::<E>(&done, Some(elapsed));
+        if let Some(n) = options.replications {
+            report.note_unsettled(n);
+        }
         Ok(Reproduction {
-            report: plan.judge(self.parameters(), done)?,
-            timing,
+            report,
+            timing: timing::<E>(&done, Some(elapsed)),
         })
     }
 
@@ -210,10 +230,11 @@ impl<E: Experiment> Paper for E {
         let plan = Plan::new(self, &parts, options.replications)?;
         let done = plan.merge(runs)?;
         let timing = timing::<E>(&done, None);
-        Ok(Reproduction {
-            report: plan.judge(self.parameters(), done)?,
-            timing,
-        })
+        let mut report = plan.judge(self.parameters(), &done)?;
+        if let Some(n) = options.replications {
+            report.note_unsettled(n);
+        }
+        Ok(Reproduction { report, timing })
     }
 }
 
@@ -332,8 +353,13 @@ pub(crate) fn check_judges<E: Experiment>(experiment: &E) {
     let runs = Runs::empty();
     for p in experiment.parts() {
         let section = (p.judge)(&runs);
-        for v in &section.verdicts {
-            assert!(!v.holds, "{} holds without data: {}", v.claim, v.evidence);
+        for v in &section.statements {
+            assert!(
+                !v.is(crate::report::Outcome::Reproduced),
+                "{} holds without data: {:?}",
+                v.text,
+                v.evidence
+            );
         }
         let drawn: Vec<&str> = section.figures.iter().map(|f| f.id).collect();
         assert_eq!(drawn, p.figures, "part {}", p.id);

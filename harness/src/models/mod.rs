@@ -97,7 +97,7 @@ pub trait Model {
     /// back, every `f64` to the bit (serde_json's `float_roundtrip` reads what it writes; a
     /// non-finite `f64` is written as `null` and cannot be read back, so a metric that may be
     /// undefined is an `Option`).
-    type Metrics: Serialize + DeserializeOwned + Send + Sync;
+    type Metrics: Clone + Serialize + DeserializeOwned + Send + Sync;
 
     /// The scenario's name, for messages.
     fn name(scenario: &Self::Scenario) -> &str;

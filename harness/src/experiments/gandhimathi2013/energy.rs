@@ -74,7 +74,8 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
     Section {
         heading: "Claim 4 (Figs. 9-10): energy".into(),
         figures: vec![fig9, fig10],
-        verdicts: judged(runs, statements, &[true, false, false, false, false]),
+        statements: judged(runs, statements, &[true, false, false, false, false]),
+        ..Default::default()
     }
 }
 
@@ -85,7 +86,7 @@ const SPAN: &str = "energy counts every server from 0 to the last task's end (id
 
 /// The five statements under reading `r` (the four on mappings take every scheduler, FCFS in
 /// both modes, so they do not depend on `r`'s mode).
-fn statements(runs: &Runs<Metrics>, r: Reading) -> Vec<Verdict> {
+fn statements(runs: &Runs<Metrics>, r: Reading) -> Vec<Statement> {
     let aware = MappingKind::EnergyAware;
     let at = |s, divisor, m| r.at(s, params::ALPHA_TABLES_PCT, divisor).with_mapping(m);
     let (mut alg_bad, mut alg_ev) = (vec![], vec![]);

@@ -36,7 +36,8 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
                   contention"
             .into(),
         figures: vec![fig7, fig8],
-        verdicts: judged(runs, statements, &[true, true, false, false]),
+        statements: judged(runs, statements, &[true, true, false, false]),
+        ..Default::default()
     }
 }
 
@@ -50,7 +51,7 @@ const AT_HOME: &str = "where applications rarely overlap, staying at home costs 
                        below).";
 
 /// The four statements under reading `r`.
-fn statements(runs: &Runs<Metrics>, r: Reading) -> Vec<Verdict> {
+fn statements(runs: &Runs<Metrics>, r: Reading) -> Vec<Statement> {
     let diff = |a: Variant, b: Variant| runs.difference(&a, &b, hours);
     let (mut mms_bad, mut ls_bad, mut mms_ev, mut ls_ev) = (vec![], vec![], vec![], vec![]);
     let (mut loose_bad, mut loose_ev, mut tight_bad, mut tight_ev) =

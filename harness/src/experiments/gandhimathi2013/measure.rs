@@ -10,7 +10,7 @@ pub(super) use crate::models::multicloud::scenario::{
     FeedbackFrom, MappingKind, QueueOrder, SchedulerKind,
 };
 use crate::report::stats::Estimate;
-pub(super) use crate::report::{Figure, Mode, Verdict};
+pub(super) use crate::report::{Figure, Mode, Statement};
 
 /// The two modes: literal (N15's FCFS, to the cloud of earliest start) and calibrated (FCFS on
 /// each application's own cloud).
@@ -118,11 +118,11 @@ pub(super) fn under_every_reading(v: &[Variant]) -> Vec<Variant> {
 /// `Other reading:`.
 pub(super) fn judged(
     runs: &Runs<Metrics>,
-    statements: impl Fn(&Runs<Metrics>, Reading) -> Vec<Verdict>,
+    statements: impl Fn(&Runs<Metrics>, Reading) -> Vec<Statement>,
     with_fcfs: &[bool],
-) -> Vec<Verdict> {
+) -> Vec<Statement> {
     let judge = |mode| {
-        let others: Vec<(Reading, Vec<Verdict>)> = Reading::others(mode)
+        let others: Vec<(Reading, Vec<Statement>)> = Reading::others(mode)
             .into_iter()
             .map(|r| (r, statements(runs, r)))
             .collect();
@@ -143,20 +143,26 @@ pub(super) fn judged(
 
 /// Statement `i`'s verdict `v` with its claim prefixed by `(tag)`, and the verdicts of the
 /// `others` readings that differ from it as its other reading.
-fn tagged(v: &Verdict, i: usize, tag: &str, others: &[(Reading, Vec<Verdict>)]) -> Verdict {
-    let v = Verdict {
-        claim: format!("({tag}) {}", v.claim),
+fn tagged(v: &Statement, i: usize, tag: &str, others: &[(Reading, Vec<Statement>)]) -> Statement {
+    let v = Statement {
+        text: format!("({tag}) {}", v.text),
         ..v.clone()
     };
     let notes: Vec<String> = others
         .iter()
         .filter_map(|(r, verdicts)| {
-            let o = verdicts.get(i).filter(|o| o.holds != v.holds)?;
-            let fate = if o.holds { "holds" } else { "does not hold" };
+            let o = verdicts.get(i).filter(|o| {
+                o.is(crate::report::Outcome::Reproduced) != v.is(crate::report::Outcome::Reproduced)
+            })?;
+            let fate = if o.is(crate::report::Outcome::Reproduced) {
+                "holds"
+            } else {
+                "does not hold"
+            };
             Some(format!(
                 "{}, the statement {fate}: {}",
                 r.change(),
-                o.evidence
+                o.evidence.as_deref().unwrap_or("")
             ))
         })
         .collect();

@@ -12,7 +12,7 @@
 //! reservations (entry tasks asked within 30 min of arrival, later tasks zero-notice); SI/b =
 //! 1 s, datasets 8,000 s away (1 TB at 1 Gb/s); server power 1 active, 0.3 idle. "Loose" keeps
 //! the trace's gaps between applications, "tight" divides them by 100 (Table 3: by 1, 20, ...,
-//! 100). Each variant runs [`Gandhimathi2013::DEFAULT_REPLICATIONS`](Experiment::DEFAULT_REPLICATIONS)
+//! 100). Each variant runs [`Gandhimathi2013::REPLICATIONS`](Experiment::REPLICATIONS)
 //! replications (N15: 10), seeds 2013 + k; replication `k` of every variant sees the same
 //! applications (common random numbers), so comparisons are paired over replications.
 //!
@@ -107,7 +107,7 @@ mod tables4_5;
 
 use anyhow::Result;
 
-use super::{Experiment, Part};
+use super::{Experiment, Part, Precision};
 use crate::models::AnyScenario;
 use crate::models::multicloud::Multicloud;
 use crate::models::multicloud::scenario::{Scenario, TraceSource};
@@ -125,7 +125,10 @@ impl Experiment for Gandhimathi2013 {
     const ID: &'static str = "gandhimathi2013";
     const TITLE: &'static str = "seed 003 Sec. IV";
     /// N15: 10 seeds.
-    const DEFAULT_REPLICATIONS: u32 = presets::REPLICATIONS;
+    const REPLICATIONS: Precision = Precision {
+        first: presets::REPLICATIONS,
+        cap: presets::REPLICATIONS,
+    };
 
     fn parts(&self) -> Vec<Part<Self>> {
         vec![
@@ -228,8 +231,13 @@ mod tests {
     fn a_claim_without_measurements_never_holds() {
         let runs = Runs::empty();
         for p in Gandhimathi2013.parts() {
-            for v in (p.judge)(&runs).verdicts {
-                assert!(!v.holds, "{} holds without data: {}", v.claim, v.evidence);
+            for v in (p.judge)(&runs).statements {
+                assert!(
+                    !v.is(crate::report::Outcome::Reproduced),
+                    "{} holds without data: {:?}",
+                    v.text,
+                    v.evidence
+                );
             }
         }
     }

@@ -100,12 +100,13 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
     Section {
         heading: "Claim 2 (Table 3): the feedback's improvement grows with contention".into(),
         figures: vec![table3, gain],
-        verdicts: judged(runs, statements, &[false, false]),
+        statements: judged(runs, statements, &[false, false]),
+        ..Default::default()
     }
 }
 
 /// The two statements under reading `r`.
-fn statements(runs: &Runs<Metrics>, r: Reading) -> Vec<Verdict> {
+fn statements(runs: &Runs<Metrics>, r: Reading) -> Vec<Statement> {
     let improvements = improvements(runs, r);
     let (mut grow_bad, mut grow_ev, mut heavy_bad, mut heavy_ev) = (vec![], vec![], vec![], vec![]);
     for (s, imp) in DYNAMIC.iter().zip(&improvements) {

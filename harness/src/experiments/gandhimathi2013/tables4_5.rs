@@ -104,12 +104,13 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
                   DCMMS over FCFS"
             .into(),
         figures,
-        verdicts: judged(runs, statements, &[true; 4]),
+        statements: judged(runs, statements, &[true; 4]),
+        ..Default::default()
     }
 }
 
 /// The four statements under reading `r`.
-fn statements(runs: &Runs<Metrics>, r: Reading) -> Vec<Verdict> {
+fn statements(runs: &Runs<Metrics>, r: Reading) -> Vec<Statement> {
     let mean = |s, d, a| ratio(runs, r, s, d, a).map_or(f64::NAN, |e| e.mean);
     let (mut beat_bad, mut beat_ev) = (vec![], vec![]);
     let (mut fall_bad, mut fall_ev) = (vec![], vec![]);

@@ -5,7 +5,7 @@ use super::measure::*;
 use super::params::{BETAS, FIG3_MAX_FACTORS, FIG5_MAX_FACTORS};
 use crate::experiments::Runs;
 use crate::report::stats::Estimate;
-use crate::report::{Section, Verdict, verdict};
+use crate::report::{Section, Statement, verdict};
 
 /// Every beta at theta 3.0: NoR, and ARS and ADS calibrated and literal, under CB, SB and EB.
 pub(super) fn variants() -> Vec<Variant> {
@@ -108,12 +108,13 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
     Section {
         heading: "Claim 1 (Figs. 3, 5): AWRT and slowdown against the arrival rate".into(),
         figures: figs,
-        verdicts,
+        statements: verdicts,
+        ..Default::default()
     }
 }
 
 /// The verdict on the largest factors of `what`, calibrated.
-pub(super) fn factor_verdict(claim: &str, what: &str, bad: Vec<String>, ev: String) -> Verdict {
+pub(super) fn factor_verdict(claim: &str, what: &str, bad: Vec<String>, ev: String) -> Statement {
     verdict(
         &in_mode(Route::Table3, claim),
         &format!(
@@ -132,7 +133,7 @@ pub(super) fn factor_verdict(claim: &str, what: &str, bad: Vec<String>, ev: Stri
 }
 
 /// NoR's AWRT at the highest arrival rate against the lowest, per scheduler.
-fn nor_rises(runs: &Runs<Metrics>) -> Verdict {
+fn nor_rises(runs: &Runs<Metrics>) -> Statement {
     let (lo, hi) = (BETAS[0], BETAS[BETAS.len() - 1]);
     let (mut bad, mut ev) = (Vec::new(), Vec::new());
     for s in SCHEDULERS {
@@ -169,7 +170,7 @@ fn nor_rises(runs: &Runs<Metrics>) -> Verdict {
 }
 
 /// The mean paired slowdown gap NoR - policy at the highest rate against the lowest.
-fn gap_grows(runs: &Runs<Metrics>) -> Verdict {
+fn gap_grows(runs: &Runs<Metrics>) -> Statement {
     let (lo, hi) = (BETAS[0], BETAS[BETAS.len() - 1]);
     let (mut bad, mut ev) = (Vec::new(), Vec::new());
     for s in SCHEDULERS {

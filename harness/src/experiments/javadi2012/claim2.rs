@@ -4,7 +4,7 @@
 use super::measure::*;
 use super::params::{SB_ADS_GAIN, THETAS};
 use crate::experiments::Runs;
-use crate::report::{Section, Verdict, verdict};
+use crate::report::{Section, Statement, verdict};
 
 /// How far ADS may be from ARS to be "almost the same", as a share of ARS's.
 const SAME: f64 = 0.1;
@@ -33,12 +33,13 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
                   ARS"
         .into(),
         figures: figs,
-        verdicts,
+        statements: verdicts,
+        ..Default::default()
     }
 }
 
 /// ADS within [`SAME`] of ARS at every point of both sweeps, in AWRT and slowdown.
-fn ads_like_ars(runs: &Runs<Metrics>) -> Verdict {
+fn ads_like_ars(runs: &Runs<Metrics>) -> Statement {
     let (mut bad, mut worst) = (Vec::new(), 0.0f64);
     for &(beta, theta) in beta_points().iter().chain(&theta_points()) {
         for s in SCHEDULERS {
@@ -82,7 +83,7 @@ fn ads_like_ars(runs: &Runs<Metrics>) -> Verdict {
 }
 
 /// Under SB, ADS's mean AWRT gain over ARS across the durations.
-fn sb_ads_gain(runs: &Runs<Metrics>) -> Verdict {
+fn sb_ads_gain(runs: &Runs<Metrics>) -> Statement {
     let gains: Vec<f64> = theta_points()
         .iter()
         .map(|&(beta, theta)| {
@@ -123,7 +124,7 @@ fn sb_ads_gain(runs: &Runs<Metrics>) -> Verdict {
 }
 
 /// Slowdown at the longest durations against the shortest, every policy and scheduler.
-fn longer_is_smoother(runs: &Runs<Metrics>) -> Verdict {
+fn longer_is_smoother(runs: &Runs<Metrics>) -> Statement {
     let (lo, hi) = (THETAS[0], THETAS[THETAS.len() - 1]);
     let (mut bad, mut ev) = (Vec::new(), Vec::new());
     for s in SCHEDULERS {

@@ -4,7 +4,7 @@
 use super::measure::*;
 use super::params::{BETA_MODERATE, TABLE3_COST, TABLE3_FACTORS, TABLE3_THETAS};
 use crate::experiments::Runs;
-use crate::report::{Section, Verdict, verdict};
+use crate::report::{Section, Statement, verdict};
 
 /// Table III's rows: NoR, ARS and ADS calibrated and literal, under CB, SB and EB, at theta 2.5,
 /// 3.0 and 3.4 (beta 0.25).
@@ -45,7 +45,8 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
         heading: "Claim 3 (Table III): EC2 cost per month and improvement factors (beta = 0.25)"
             .into(),
         figures: vec![costs, factors],
-        verdicts,
+        statements: verdicts,
+        ..Default::default()
     }
 }
 
@@ -120,7 +121,7 @@ fn factor_figure(runs: &Runs<Metrics>) -> Figure {
     }
 }
 
-fn cost_rises(runs: &Runs<Metrics>) -> Verdict {
+fn cost_rises(runs: &Runs<Metrics>) -> Statement {
     let (mut bad, mut ev) = (Vec::new(), Vec::new());
     for b in ADAPTIVE {
         let c: Vec<f64> = TABLE3_THETAS
@@ -150,7 +151,7 @@ fn cost_rises(runs: &Runs<Metrics>) -> Verdict {
     )
 }
 
-fn cost_as_printed(runs: &Runs<Metrics>, route: Route) -> Verdict {
+fn cost_as_printed(runs: &Runs<Metrics>, route: Route) -> Statement {
     let (mut bad, mut ev) = (Vec::new(), Vec::new());
     for (ti, &t) in TABLE3_THETAS.iter().enumerate() {
         for (bi, b) in ADAPTIVE.into_iter().enumerate() {
@@ -197,7 +198,7 @@ fn cost_as_printed(runs: &Runs<Metrics>, route: Route) -> Verdict {
     )
 }
 
-fn same_cloud_hours(runs: &Runs<Metrics>) -> Verdict {
+fn same_cloud_hours(runs: &Runs<Metrics>) -> Statement {
     let (mut bad, mut compared) = (Vec::new(), 0);
     let hours = |m: &Metrics| Some(m.cloud_vm_hours as f64);
     for &t in &TABLE3_THETAS {
@@ -231,7 +232,7 @@ fn same_cloud_hours(runs: &Runs<Metrics>) -> Verdict {
     )
 }
 
-fn factors_as_printed(runs: &Runs<Metrics>, metric: usize, what: &str) -> Verdict {
+fn factors_as_printed(runs: &Runs<Metrics>, metric: usize, what: &str) -> Statement {
     let f: Metric = if metric == 0 { awrt } else { slowdown };
     let (mut bad, mut ev) = (Vec::new(), Vec::new());
     for (si, s) in SCHEDULERS.into_iter().enumerate() {
@@ -272,7 +273,7 @@ fn factors_as_printed(runs: &Runs<Metrics>, metric: usize, what: &str) -> Verdic
     )
 }
 
-fn ads_cheaper(runs: &Runs<Metrics>) -> Verdict {
+fn ads_cheaper(runs: &Runs<Metrics>) -> Statement {
     let (mut cheaper, mut ev) = (0, Vec::new());
     for &t in &TABLE3_THETAS {
         let c = |b| runs.mean(&cell(b, Route::Table3, PolicyName::Easy, t), cost);

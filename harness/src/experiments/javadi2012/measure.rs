@@ -8,7 +8,7 @@ pub(super) use crate::experiments::compare::{Paired, V, le, lt};
 pub(super) use crate::models::hybrid::metrics::Metrics;
 pub(super) use crate::models::hybrid::scenario::{Brokering, PolicyName};
 pub(super) use crate::report::Figure;
-use crate::report::Verdict;
+use crate::report::Statement;
 use crate::report::stats::Estimate;
 
 /// How far a measured factor may be from the paper's, as a share of the paper's ("near").
@@ -232,7 +232,7 @@ pub(super) fn per_scheduler_figures(
 }
 
 /// A literal-mode verdict that does not hold gets N12's reason.
-pub(super) fn literal_why(v: Verdict, route: Route) -> Verdict {
+pub(super) fn literal_why(v: Statement, route: Route) -> Statement {
     if route == Route::Eq5 {
         v.because(
             "SPEC-NOTES N12: at the printed parameters Eq. 5 gives P = (1, 0), so ARS and ADS \
@@ -256,7 +256,10 @@ pub(super) struct Sweep {
 impl Sweep {
     /// The figures of both metrics under each scheduler, and the verdicts "ARS and ADS below
     /// NoR" in AWRT and slowdown, calibrated and literal.
-    pub(super) fn figures_and_verdicts(&self, runs: &Runs<Metrics>) -> (Vec<Figure>, Vec<Verdict>) {
+    pub(super) fn figures_and_verdicts(
+        &self,
+        runs: &Runs<Metrics>,
+    ) -> (Vec<Figure>, Vec<Statement>) {
         let (against, at, every, range) = if self.over_beta {
             (
                 "the arrival rate",

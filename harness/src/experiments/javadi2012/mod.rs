@@ -34,7 +34,7 @@
 //! Differences are therefore paired: "A below B" means the 95 % interval of the paired
 //! difference lies below 0. An improvement factor is NoR / policy in the metric, estimated as
 //! the mean over replications of the paired ratio, with its 95 % interval. The default is
-//! [`Javadi2012::DEFAULT_REPLICATIONS`](Experiment::DEFAULT_REPLICATIONS) replications of every
+//! [`Javadi2012::REPLICATIONS`](Experiment::REPLICATIONS) replications of every
 //! variant (the failures' heavy tails make single runs vary a lot: one outage of a group for
 //! weeks keeps every 64-VM request waiting).
 //!
@@ -88,7 +88,7 @@ mod sweeps;
 
 use anyhow::Result;
 
-use super::{Experiment, Part};
+use super::{Experiment, Part, Precision};
 use crate::models::AnyScenario;
 use crate::models::hybrid::Hybrid;
 use crate::models::hybrid::scenario::Scenario;
@@ -106,7 +106,10 @@ impl Experiment for Javadi2012 {
     const ID: &'static str = "javadi2012";
     const TITLE: &'static str = "seed 002 Sec. VI";
     /// Replications of every variant when `--replications` is not given.
-    const DEFAULT_REPLICATIONS: u32 = 20;
+    const REPLICATIONS: Precision = Precision {
+        first: 20,
+        cap: 20,
+    };
 
     fn parts(&self) -> Vec<Part<Self>> {
         vec![
@@ -190,8 +193,13 @@ mod tests {
     fn a_claim_without_measurements_never_holds() {
         let runs = Runs::empty();
         for p in Javadi2012.parts() {
-            for v in (p.judge)(&runs).verdicts {
-                assert!(!v.holds, "{} holds without data: {}", v.claim, v.evidence);
+            for v in (p.judge)(&runs).statements {
+                assert!(
+                    !v.is(crate::report::Outcome::Reproduced),
+                    "{} holds without data: {:?}",
+                    v.text,
+                    v.evidence
+                );
             }
         }
     }

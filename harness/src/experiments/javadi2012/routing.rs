@@ -194,6 +194,7 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
     Section {
         heading: "Routing (Eq. 5, SPEC-NOTES N4, N12): literal against calibrated".into(),
         figures: vec![fig],
-        verdicts: vec![v],
+        statements: vec![v],
+        ..Default::default()
     }
 }

@@ -6,7 +6,7 @@ use super::measure::*;
 use super::params::{BETA_MODERATE, GROUP_COUNTS, LOAD_SCALES, SHARES, THETA_MEDIUM};
 use crate::experiments::Runs;
 use crate::report::stats::Estimate;
-use crate::report::{Section, Verdict, verdict};
+use crate::report::{Section, Statement, verdict};
 
 /// The moderate point with `route`, `load_scale` and `groups`.
 fn at(b: Brokering, route: Route, s: PolicyName, load_scale: f64, groups: u32) -> Variant {
@@ -150,12 +150,13 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
     Section {
         heading: "Sweeps: the cloud share, the arrival rate and the failure groups".into(),
         figures: vec![share_fig, load_fig, group_fig, unfinished_fig],
-        verdicts: vec![
+        statements: vec![
             more_share_more_gain(runs),
             up_to_table3(runs),
             gap_grows_with_load(runs),
             eq5_follows_load(runs),
         ],
+        ..Default::default()
     }
 }
 
@@ -164,7 +165,7 @@ fn mean_factor(runs: &Runs<Metrics>, v: &Variant, f: Metric) -> f64 {
     factor(runs, v, f).map_or(f64::NAN, |e| e.mean)
 }
 
-fn more_share_more_gain(runs: &Runs<Metrics>) -> Verdict {
+fn more_share_more_gain(runs: &Runs<Metrics>) -> Statement {
     let (lo, hi) = (SHARES[0], SHARES[SHARES.len() - 1]);
     let (mut bad, mut ev) = (Vec::new(), Vec::new());
     for s in SCHEDULERS {
@@ -196,7 +197,7 @@ fn more_share_more_gain(runs: &Runs<Metrics>) -> Verdict {
     )
 }
 
-fn up_to_table3(runs: &Runs<Metrics>) -> Verdict {
+fn up_to_table3(runs: &Runs<Metrics>) -> Statement {
     let best = |f: Metric| {
         let mut top = f64::NEG_INFINITY;
         for s in SCHEDULERS {
@@ -239,7 +240,7 @@ fn up_to_table3(runs: &Runs<Metrics>) -> Verdict {
     )
 }
 
-fn gap_grows_with_load(runs: &Runs<Metrics>) -> Verdict {
+fn gap_grows_with_load(runs: &Runs<Metrics>) -> Statement {
     let (lo, hi) = (LOAD_SCALES[0], LOAD_SCALES[LOAD_SCALES.len() - 1]);
     let (mut bad, mut ev) = (Vec::new(), Vec::new());
     for s in [PolicyName::Easy] {
@@ -277,7 +278,7 @@ fn gap_grows_with_load(runs: &Runs<Metrics>) -> Verdict {
     )
 }
 
-fn eq5_follows_load(runs: &Runs<Metrics>) -> Verdict {
+fn eq5_follows_load(runs: &Runs<Metrics>) -> Statement {
     let share = |x| {
         runs.mean(
             &at(Brokering::Ars, Route::Eq5, PolicyName::Easy, x, 8),

@@ -45,7 +45,7 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
     Section {
         heading: "Claim 1 (Fig. 4): hard delay guarantees for GS users".into(),
         figures: vec![fig4],
-        verdicts: vec![
+        statements: vec![
             verdict(
                 "GS users U1-U3 miss no deadline in GB, GBE and GBP for U4 inter-arrival 1093, \
                  546 and 55 s/t.",
@@ -72,5 +72,6 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
                 ),
             ),
         ],
+        ..Default::default()
     }
 }

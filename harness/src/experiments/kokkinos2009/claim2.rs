@@ -114,7 +114,7 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
     Section {
         heading: "Claim 2 (Figs. 5-7): failed BE tasks, total misses, resource use".into(),
         figures: vec![fig5, fig6, fig7],
-        verdicts: vec![
+        statements: vec![
             verdict(
                 "GBE rejects (fails) many BE tasks (Fig. 5).",
                 "At every U4 rate, the BE users' (U4, U5) combined % of failed tasks is above 0 \
@@ -147,5 +147,6 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
                 format!("Sd of the resource use, CPU-s: {}.", sd_ev.join("; ")),
             ),
         ],
+        ..Default::default()
     }
 }

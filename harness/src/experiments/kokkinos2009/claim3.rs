@@ -98,7 +98,7 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
     Section {
         heading: "Claim 3 (Figs. 8-9): GS users that break their (rho, sigma) constraints".into(),
         figures: vec![fig8, fig9],
-        verdicts: vec![
+        statements: vec![
             verdict(
                 "Un.5 and Un.20 arrivals behave like Fixed for GS users (Fig. 8).",
                 &format!(
@@ -130,5 +130,6 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
                 format!("Missed, % of all tasks: {}.", ev9.join("; ")),
             ),
         ],
+        ..Default::default()
     }
 }

@@ -122,7 +122,7 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
     Section {
         heading: "Claim 4 (Figs. 10-11): scheduling without a-priori workloads".into(),
         figures: vec![fig10, fig11],
-        verdicts: statements
+        statements: statements
             .iter()
             .zip(judged)
             .zip(other)
@@ -159,6 +159,7 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
                 },
             )
             .collect(),
+        ..Default::default()
     }
 }
 

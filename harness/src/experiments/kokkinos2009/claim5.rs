@@ -12,7 +12,7 @@ use super::measure::*;
 use crate::experiments::Runs;
 use crate::models::grid::metrics::Metrics;
 use crate::report::stats::Estimate;
-use crate::report::{Section, Verdict, verdict};
+use crate::report::{Section, Statement, verdict};
 
 /// The U4 inter-arrival of Table 8, seconds per task.
 const TABLE8_U4_S: f64 = 3278.0;
@@ -149,18 +149,19 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
     Section {
         heading: "Claim 5 (Table 8, Fig. 12): fairness among BE users".into(),
         figures: vec![table8, fig12],
-        verdicts: vec![
+        statements: vec![
             smaller_delay(runs, "mean", mi_mean, "21.96 s, 13.63 s"),
             smaller_delay(runs, "standard deviation", mi_sd, "48.48 s, 30.07 s"),
             fairer(runs),
             growing(runs),
         ],
+        ..Default::default()
     }
 }
 
 /// 5a / 5b: WFQ/EST's `what` of the delay of 1 MI below EDF/EST's, materially, with random
 /// phases; the deterministic orders and the floor beside it.
-fn smaller_delay(runs: &Runs<Metrics>, what: &str, f: Measure, paper: &str) -> Verdict {
+fn smaller_delay(runs: &Runs<Metrics>, what: &str, f: Measure, paper: &str) -> Statement {
     let at = |o, a| fig12_point(o, TABLE8_U4_S, a);
     let phase = Arrivals::RandomPhase;
     let d = runs.difference(&at(MetaOrder::Edf, phase), &at(MetaOrder::Wfq, phase), f);
@@ -222,7 +223,7 @@ fn smaller_delay(runs: &Runs<Metrics>, what: &str, f: Measure, paper: &str) -> V
 }
 
 /// 5c: WFQ/EST's deadline fairness metric below EDF/EST's at every U4 rate, or both about 0.
-fn fairer(runs: &Runs<Metrics>) -> Verdict {
+fn fairer(runs: &Runs<Metrics>) -> Statement {
     let phase = Arrivals::RandomPhase;
     let mut failures = Vec::new();
     let mut evidence = Vec::new();
@@ -258,7 +259,7 @@ fn fairer(runs: &Runs<Metrics>) -> Verdict {
 }
 
 /// 5d: EDF/EST's metric minus WFQ/EST's grows as U4's inter-arrival time falls.
-fn growing(runs: &Runs<Metrics>) -> Verdict {
+fn growing(runs: &Runs<Metrics>) -> Statement {
     let phase = Arrivals::RandomPhase;
     let gaps: Vec<Option<Estimate>> = U4_TABLE4
         .iter()

@@ -9,7 +9,7 @@
 //! replications with its 95 % confidence interval ([`crate::report::stats`]); the metrics are those of
 //! Sec. 6.3 ([`crate::models::grid::metrics`]). Variants whose distributions are all fixed are deterministic:
 //! every replication is the same run, so by default they run once (no interval is printed: there
-//! is no spread to estimate) and the random ones (Figs. 8-12) [`Kokkinos2009::DEFAULT_REPLICATIONS`](Experiment::DEFAULT_REPLICATIONS) times;
+//! is no spread to estimate) and the random ones (Figs. 8-12) [`Kokkinos2009::REPLICATIONS`](Experiment::REPLICATIONS) times;
 //! `--replications N` runs every variant N times (fixed ones then show intervals of width 0).
 //!
 //! # The experiments and the verdict criteria
@@ -105,7 +105,7 @@ pub mod presets;
 
 use anyhow::Result;
 
-use super::{Experiment, Part};
+use super::{Experiment, Part, Precision};
 use crate::models::AnyScenario;
 use crate::models::grid::Grid;
 use crate::models::grid::scenario::Scenario;
@@ -124,7 +124,10 @@ impl Experiment for Kokkinos2009 {
     const TITLE: &'static str = "seed 004 Sec. 6.4";
     /// Replications of a variant with a random distribution when `--replications` is not
     /// given (fixed ones run once).
-    const DEFAULT_REPLICATIONS: u32 = 100;
+    const REPLICATIONS: Precision = Precision {
+        first: 10,
+        cap: 100,
+    };
 
     fn parts(&self) -> Vec<Part<Self>> {
         vec![
@@ -207,8 +210,13 @@ mod tests {
             .iter()
             .map(|p| (p.judge)(&runs))
             .collect();
-        for v in sections.iter().flat_map(|s| &s.verdicts) {
-            assert!(!v.holds, "{} holds without data: {}", v.claim, v.evidence);
+        for v in sections.iter().flat_map(|s| &s.statements) {
+            assert!(
+                !v.is(crate::report::Outcome::Reproduced),
+                "{} holds without data: {:?}",
+                v.text,
+                v.evidence
+            );
         }
         let fig4 = &sections[0].figures[0];
         assert!(fig4.values.iter().flatten().all(Option::is_none));

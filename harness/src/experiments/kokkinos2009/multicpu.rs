@@ -25,7 +25,7 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
     Section {
         heading: "Sec. 6.4.1 (multi-CPU resources): hard delay guarantees".into(),
         figures: vec![fig],
-        verdicts: vec![verdict(
+        statements: vec![verdict(
             "With multi-CPU resources the GS users (U1, U2, U3) still miss no deadline.",
             "U1, U2 and U3 each miss 0 % in every multi-CPU GB, GBE and GBP variant, and none \
              of their tasks takes longer at its resource than the bound the kernel guaranteed it.",
@@ -35,5 +35,6 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
                 listing(runs, &points, gs_missed)
             ),
         )],
+        ..Default::default()
     }
 }

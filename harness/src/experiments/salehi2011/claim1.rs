@@ -6,7 +6,7 @@ use super::presets::Variant;
 use crate::experiments::Runs;
 use crate::experiments::salehi2012::measure::MODES;
 use crate::models::federation::metrics::Metrics;
-use crate::report::{Mode, Section, Verdict, verdict};
+use crate::report::{Mode, Section, Statement, verdict};
 
 /// Fig. 2's figure ids.
 pub(super) const FIGURES: &[&str] = &[
@@ -47,11 +47,12 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
         heading: "Claim 1 (Fig. 2): utilization against VMs, best-effort share and local share"
             .into(),
         figures,
-        verdicts,
+        statements: verdicts,
+        ..Default::default()
     }
 }
 
-fn judge_mode(runs: &Runs<Metrics>, mode: Mode) -> Vec<Verdict> {
+fn judge_mode(runs: &Runs<Metrics>, mode: Mode) -> Vec<Statement> {
     let name = mode.name();
     let statement = |claim: &str, criterion: &str, axis, want| {
         let (failures, seen) = trend(runs, mode, axis, utilization, want);

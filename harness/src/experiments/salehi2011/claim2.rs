@@ -9,7 +9,7 @@ use crate::experiments::salehi2012::measure::MODES;
 use crate::models::federation::metrics::Metrics;
 use crate::models::federation::scenario::PreemptionPolicy::{Mlip, Moml, Mov};
 use crate::models::federation::scenario::PreferenceRule;
-use crate::report::{Mode, Section, Verdict, verdict};
+use crate::report::{Mode, Section, Statement, verdict};
 
 /// Fig. 3's figure ids.
 pub(super) const FIGURES: &[&str] = &[
@@ -46,11 +46,12 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
     Section {
         heading: "Claim 2 (Fig. 3): lease preemptions, and MLIP fewest, MOML between".into(),
         figures,
-        verdicts,
+        statements: verdicts,
+        ..Default::default()
     }
 }
 
-fn judge_mode(runs: &Runs<Metrics>, mode: Mode) -> Vec<Verdict> {
+fn judge_mode(runs: &Runs<Metrics>, mode: Mode) -> Vec<Statement> {
     let name = mode.name();
     let statement = |claim: &str, criterion: &str, axis, want| {
         let (failures, seen) = trend(runs, mode, axis, preempted, want);

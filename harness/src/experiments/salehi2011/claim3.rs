@@ -165,6 +165,7 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
     Section {
         heading: "Claim 3 (Figs. 4-5): PAP-RTDP in the federation".into(),
         figures: all,
-        verdicts,
+        statements: verdicts,
+        ..Default::default()
     }
 }

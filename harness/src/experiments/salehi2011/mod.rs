@@ -50,7 +50,7 @@ pub mod presets;
 
 use anyhow::Result;
 
-use super::{Experiment, Part};
+use super::{Experiment, Part, Precision};
 use crate::models::AnyScenario;
 use crate::models::federation::Federation;
 use crate::models::federation::scenario::Scenario;
@@ -62,8 +62,8 @@ use presets::Variant;
 pub struct Salehi2011;
 
 impl Salehi2011 {
-    /// Replications of a preset scenario ([`Experiment::DEFAULT_REPLICATIONS`]).
-    pub const REPLICATIONS: u32 = super::salehi2012::Salehi2012::REPLICATIONS;
+    /// Replications of a preset scenario (the first batch of [`Experiment::REPLICATIONS`]).
+    pub const PRESET_REPLICATIONS: u32 = super::salehi2012::Salehi2012::PRESET_REPLICATIONS;
 }
 
 impl Experiment for Salehi2011 {
@@ -73,7 +73,10 @@ impl Experiment for Salehi2011 {
     const ID: &'static str = "salehi2011";
     const TITLE: &'static str = "seed 001 Sec. III-IV";
     /// Replications of every variant when `--replications` is not given.
-    const DEFAULT_REPLICATIONS: u32 = Self::REPLICATIONS;
+    const REPLICATIONS: Precision = Precision {
+        first: Self::PRESET_REPLICATIONS,
+        cap: Self::PRESET_REPLICATIONS,
+    };
 
     fn parts(&self) -> Vec<Part<Self>> {
         vec![

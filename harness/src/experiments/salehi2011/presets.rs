@@ -36,7 +36,7 @@ use crate::report::Mode;
 const CLUSTER: usize = 1;
 
 /// One simulation of seed 001's experiments.
-#[derive(Clone, Copy, PartialEq)]
+#[derive(Clone, Copy, PartialEq, serde::Serialize)]
 pub enum Variant {
     /// One cluster (Figs. 2-3).
     Cluster(ClusterVariant),
@@ -55,7 +55,7 @@ impl fmt::Debug for Variant {
 }
 
 /// One point of Figs. 2-3.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct ClusterVariant {
     /// Literal or calibrated.
     pub mode: Mode,
@@ -163,7 +163,7 @@ impl ClusterVariant {
                 self.local_pct
             ),
             seed: SEED,
-            replications: super::Salehi2011::REPLICATIONS,
+            replications: super::Salehi2011::PRESET_REPLICATIONS,
             horizon_s: params::HORIZON_S,
             gateway: Gateway {
                 policy: GatewayPolicy::Rr,

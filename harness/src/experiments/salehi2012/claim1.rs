@@ -6,7 +6,7 @@ use super::presets::Variant;
 use crate::experiments::Runs;
 use crate::models::federation::metrics::Metrics;
 use crate::models::federation::scenario::GatewayPolicy::{BcfRnd, LrfRnd, PapRnd, PapRtdp, Rr};
-use crate::report::{Section, Verdict, verdict};
+use crate::report::{Section, Statement, verdict};
 
 /// Fig. 5's figure ids, `(calibrated, literal)` per axis.
 pub(super) const IDS: Ids = [
@@ -57,11 +57,12 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
             vms,
             0,
         ),
-        verdicts,
+        statements: verdicts,
+        ..Default::default()
     }
 }
 
-fn judge_mode(runs: &Runs<Metrics>, mode: crate::report::Mode) -> Vec<Verdict> {
+fn judge_mode(runs: &Runs<Metrics>, mode: crate::report::Mode) -> Vec<Statement> {
     let table = means(runs, mode, &Axis::ALL, vms);
     let fewest = not_extreme(&table, PapRtdp, &[Rr, LrfRnd, BcfRnd, PapRnd], true);
     let mut short = Vec::new();

@@ -85,6 +85,7 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
             utilization,
             2,
         ),
-        verdicts,
+        statements: verdicts,
+        ..Default::default()
     }
 }

@@ -85,6 +85,7 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
             awrt,
             0,
         ),
-        verdicts,
+        statements: verdicts,
+        ..Default::default()
     }
 }

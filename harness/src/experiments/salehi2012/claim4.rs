@@ -135,7 +135,8 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
     Section {
         heading: "Claim 4 (Fig. 8, Table 3): valuable requests are respected".into(),
         figures,
-        verdicts,
+        statements: verdicts,
+        ..Default::default()
     }
 }
 

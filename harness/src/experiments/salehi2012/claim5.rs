@@ -126,6 +126,7 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
     Section {
         heading: "Claim 5 (Fig. 4, Eq. 2): response time rises with VMs preempted".into(),
         figures,
-        verdicts,
+        statements: verdicts,
+        ..Default::default()
     }
 }

@@ -69,7 +69,7 @@ pub mod presets;
 
 use anyhow::Result;
 
-use super::{Experiment, Part};
+use super::{Experiment, Part, Precision};
 use crate::models::AnyScenario;
 use crate::models::federation::Federation;
 use crate::models::federation::gateway;
@@ -82,8 +82,8 @@ use presets::Variant;
 pub struct Salehi2012;
 
 impl Salehi2012 {
-    /// Replications of a preset scenario ([`Experiment::DEFAULT_REPLICATIONS`]).
-    pub const REPLICATIONS: u32 = 3;
+    /// Replications of a preset scenario (the first batch of [`Experiment::REPLICATIONS`]).
+    pub const PRESET_REPLICATIONS: u32 = 3;
 }
 
 impl Experiment for Salehi2012 {
@@ -94,7 +94,10 @@ impl Experiment for Salehi2012 {
     const TITLE: &'static str = "seed 000 Sec. 5";
     /// Replications of every variant when `--replications` is not given (the paper's 100 is
     /// `--replications 100`).
-    const DEFAULT_REPLICATIONS: u32 = Self::REPLICATIONS;
+    const REPLICATIONS: Precision = Precision {
+        first: Self::PRESET_REPLICATIONS,
+        cap: Self::PRESET_REPLICATIONS,
+    };
 
     fn parts(&self) -> Vec<Part<Self>> {
         vec![
