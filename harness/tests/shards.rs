@@ -71,6 +71,10 @@ impl Model for Toy {
         run.len() as u64
     }
 
+    fn reseed(s: &mut ToyScenario, base: u64) {
+        s.seed = qosgate_harness::des::rng::rebase(s.seed, base);
+    }
+
     fn seed(s: &ToyScenario, k: u32) -> u64 {
         if s.random {
             replication_seed(s.seed, k)
@@ -261,6 +265,7 @@ proptest! {
             replications,
             only: only.map(str::to_owned),
             progress: false,
+            seed: None,
         };
         let tag = format!("{seed:x}-{count}");
         let (whole_dir, shard_dir) = (fresh(&format!("whole-{tag}")), fresh(&format!("runs-{tag}")));

@@ -33,10 +33,11 @@ use std::time::Instant;
 use anyhow::{Result, bail};
 
 use crate::models::{AnyScenario, Model};
+use crate::report::statement::Kind;
 use crate::report::{Parameters, Report, Section, Timing};
 use runfile::StoredRun;
-pub use runner::{Precision, Runs};
 use runner::{Done, Plan};
+pub use runner::{Precision, Runs};
 use shard::Shard;
 
 /// A paper's experiments.
@@ -96,6 +97,9 @@ pub struct Options {
     pub only: Option<String>,
     /// Show a progress bar on standard error.
     pub progress: bool,
+    /// Move every scenario's seed to this base seed ([`crate::des::rng::rebase`]); `None`:
+    /// the papers' own seeds.
+    pub seed: Option<u64>,
 }
 
 /// A judged reproduction and how long its simulations took (kept apart: the report is the same
@@ -139,6 +143,8 @@ pub trait Paper: Sync {
     ///
     /// Errors: a preset that cannot be built.
     fn presets(&self) -> Result<Vec<Box<dyn AnyScenario>>>;
+    /// Every statement's id and kind, in order, as the judges name them (judged on no runs).
+    fn statements(&self) -> Vec<(String, Kind)>;
     /// Runs the parts `options` selects and judges them; with `store`, also writes every run to
     /// a run file in that directory ([`runfile`]).
     ///
@@ -176,6 +182,15 @@ impl<E: Experiment> Paper for E {
         Experiment::presets(self)
     }
 
+    fn statements(&self) -> Vec<(String, Kind)> {
+        let runs = Runs::empty();
+        self.parts()
+            .iter()
+            .flat_map(|p| (p.judge)(&runs).statements)
+            .map(|s| (s.id, s.kind))
+            .collect()
+    }
+
     fn reproduce(&self, options: &Options, store: Option<&Path>) -> Result<Reproduction> {
         let parts = selected(self, options)?;
         let start = Instant::now();
@@ -183,9 +198,9 @@ impl<E: Experiment> Paper for E {
         // before anything runs); otherwise by precision, in rounds.
         let fixed = options.replications.is_some() || store.is_some();
         let mut plan = if fixed {
-            Plan::new(self, &parts, options.replications)?
+            Plan::new(self, &parts, options.replications, options.seed)?
         } else {
-            Plan::by_precision(self, &parts)?
+            Plan::by_precision(self, &parts, options.seed)?
         };
         let mut done = plan.simulate(Shard::WHOLE, options.progress)?;
         let mut report = plan.judge(self.parameters(), &done)?;
@@ -213,7 +228,7 @@ impl<E: Experiment> Paper for E {
 
     fn run_shard(&self, options: &Options, shard: Shard, store: &Path) -> Result<StoredShard> {
         let parts = selected(self, options)?;
-        let plan = Plan::new(self, &parts, options.replications)?;
+        let plan = Plan::new(self, &parts, options.replications, options.seed)?;
         let start = Instant::now();
         let done = plan.simulate(shard, options.progress)?;
         let elapsed = start.elapsed().as_secs_f64();
@@ -227,7 +242,7 @@ impl<E: Experiment> Paper for E {
 
     fn judge_stored(&self, options: &Options, runs: Vec<StoredRun>) -> Result<Reproduction> {
         let parts = selected(self, options)?;
-        let plan = Plan::new(self, &parts, options.replications)?;
+        let plan = Plan::new(self, &parts, options.replications, options.seed)?;
         let done = plan.merge(runs)?;
         let timing = timing::<E>(&done, None);
         let mut report = plan.judge(self.parameters(), &done)?;
@@ -346,19 +361,22 @@ pub fn preset(name: &str) -> Result<Box<dyn AnyScenario>> {
     }
 }
 
-/// What every paper's judges must do, for its unit tests: on no runs, no verdict holds; each
-/// part draws exactly the figures it names.
+/// What every paper's judges must do, for its unit tests: on no runs, no claim is reproduced or
+/// contradicted (no data decides nothing) and no check passes; each part draws exactly the
+/// figures it names.
 #[cfg(test)]
 pub(crate) fn check_judges<E: Experiment>(experiment: &E) {
+    use crate::report::Outcome;
     let runs = Runs::empty();
     for p in experiment.parts() {
         let section = (p.judge)(&runs);
-        for v in &section.statements {
+        for s in &section.statements {
             assert!(
-                !v.is(crate::report::Outcome::Reproduced),
-                "{} holds without data: {:?}",
-                v.text,
-                v.evidence
+                matches!(s.outcome, Outcome::Inconclusive | Outcome::Failed),
+                "{} is {} without data: {:?}",
+                s.id,
+                s.outcome,
+                s.evidence
             );
         }
         let drawn: Vec<&str> = section.figures.iter().map(|f| f.id).collect();

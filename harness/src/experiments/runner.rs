@@ -152,6 +152,29 @@ impl<M> Runs<M> {
         })
     }
 
+    /// `g` of replication `k` of every variant of `vs` together (common random numbers, as
+    /// [`Runs::paired`] pairs two), over the `k` where it is defined, with its 95 % interval:
+    /// a difference of differences, a difference relative to a third metric, ... Exact when
+    /// every variant is deterministic.
+    pub fn combined<V: serde::Serialize>(
+        &self,
+        vs: &[V],
+        g: impl Fn(&[&M]) -> Option<f64>,
+    ) -> Option<Interval> {
+        let runs: Vec<&Vec<M>> = vs.iter().map(|v| self.get(v)).collect::<Option<_>>()?;
+        let lens = || runs.iter().map(|r| r.len());
+        let n = if lens().all(|l| l == 1) {
+            1
+        } else {
+            lens().filter(|&l| l > 1).min().unwrap_or(0)
+        };
+        let samples: Vec<f64> = (0..n)
+            .filter_map(|k| g(&runs.iter().map(|r| pick(r, k)).collect::<Vec<_>>()))
+            .collect();
+        let exact = vs.iter().all(|v| self.is_fixed(v));
+        interval(&samples, exact, Method::PairedDifference)
+    }
+
     /// Replication `k` of `a` with replication `k` of `b`, as [`Runs::paired`] pairs them.
     fn pairs<'a>(
         &'a self,
@@ -323,7 +346,12 @@ impl<'p, E: Experiment> Plan<'p, E> {
     /// variant at the paper's cap, every deterministic one once): for shards and stored runs.
     ///
     /// Errors: zero replications, or a variant the experiment cannot build a scenario for.
-    pub fn new(experiment: &E, parts: &'p [Part<E>], replications: Option<u32>) -> Result<Self> {
+    pub fn new(
+        experiment: &E,
+        parts: &'p [Part<E>],
+        replications: Option<u32>,
+        seed: Option<u64>,
+    ) -> Result<Self> {
         if let Some(n) = replications {
             crate::config::check_replications(n)
                 .map_err(|m| anyhow::anyhow!("--replications: {m}"))?;
@@ -332,19 +360,19 @@ impl<'p, E: Experiment> Plan<'p, E> {
             random: replications.unwrap_or(E::REPLICATIONS.cap),
             fixed: replications.unwrap_or(1),
         };
-        Self::with(experiment, parts, replications, Some(replications))
+        Self::with(experiment, parts, replications, Some(replications), seed)
     }
 
     /// The plan by precision of `parts`: every random variant `first` times (then
     /// [`Plan::grow`]), every deterministic one once.
     ///
     /// Errors: a variant the experiment cannot build a scenario for.
-    pub fn by_precision(experiment: &E, parts: &'p [Part<E>]) -> Result<Self> {
+    pub fn by_precision(experiment: &E, parts: &'p [Part<E>], seed: Option<u64>) -> Result<Self> {
         let first = Replications {
             random: E::REPLICATIONS.first,
             fixed: 1,
         };
-        Self::with(experiment, parts, first, None)
+        Self::with(experiment, parts, first, None, seed)
     }
 
     fn with(
@@ -352,13 +380,18 @@ impl<'p, E: Experiment> Plan<'p, E> {
         parts: &'p [Part<E>],
         counts: Replications,
         replications: Option<Replications>,
+        seed: Option<u64>,
     ) -> Result<Self> {
         let mut keys: Vec<String> = Vec::new();
         let mut scenarios = Vec::new();
         for v in parts.iter().flat_map(|p| &p.variants) {
             let k = key(v);
             if !keys.contains(&k) {
-                scenarios.push(experiment.scenario(v)?);
+                let mut scenario = experiment.scenario(v)?;
+                if let Some(base) = seed {
+                    E::Model::reseed(&mut scenario, base);
+                }
+                scenarios.push(scenario);
                 keys.push(k);
             }
         }

@@ -115,6 +115,8 @@ pub trait Model {
     fn events(run: &Self::Run) -> u64;
     /// The seed replication `k` of `scenario` draws its random numbers from.
     fn seed(scenario: &Self::Scenario, k: u32) -> u64;
+    /// Moves `scenario`'s seed to base seed `base` ([`crate::des::rng::rebase`]).
+    fn reseed(scenario: &mut Self::Scenario, base: u64);
     /// Whether every replication gives the same run (no random draw is used), so one suffices.
     fn deterministic(scenario: &Self::Scenario) -> bool;
 }

@@ -106,10 +106,7 @@ impl Experiment for Javadi2012 {
     const ID: &'static str = "javadi2012";
     const TITLE: &'static str = "seed 002 Sec. VI";
     /// Replications of every variant when `--replications` is not given.
-    const REPLICATIONS: Precision = Precision {
-        first: 20,
-        cap: 20,
-    };
+    const REPLICATIONS: Precision = Precision { first: 20, cap: 20 };
 
     fn parts(&self) -> Vec<Part<Self>> {
         vec![

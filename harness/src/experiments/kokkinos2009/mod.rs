@@ -203,21 +203,14 @@ mod tests {
     use crate::experiments::Runs;
 
     #[test]
-    fn a_claim_without_measurements_never_holds() {
+    fn a_claim_without_measurements_is_never_decided() {
+        crate::experiments::check_judges(&Kokkinos2009);
         let runs = Runs::empty();
         let sections: Vec<_> = Kokkinos2009
             .parts()
             .iter()
             .map(|p| (p.judge)(&runs))
             .collect();
-        for v in sections.iter().flat_map(|s| &s.statements) {
-            assert!(
-                !v.is(crate::report::Outcome::Reproduced),
-                "{} holds without data: {:?}",
-                v.text,
-                v.evidence
-            );
-        }
         let fig4 = &sections[0].figures[0];
         assert!(fig4.values.iter().flatten().all(Option::is_none));
         let text = fig4.text();
