@@ -34,7 +34,7 @@ pub struct ReproduceArgs {
     pub seed: Option<u64>,
     /// Write CSV and SVG files per figure, summary.json, index.html (the page) and timing.txt
     /// into this directory (with `all`, one subdirectory per paper and an index.html of every
-    /// verdict).
+    /// paper's outcomes).
     #[arg(long, value_name = "DIR", conflicts_with = "shard")]
     pub out: Option<PathBuf>,
     /// Simulate only the K-th (0-based) of N disjoint slices of the runs and write them to
@@ -135,7 +135,7 @@ pub fn exec(args: &ReproduceArgs, out: &mut dyn Write) -> Result<()> {
             .with_context(|| format!("writing {}", path.display()))?;
         writeln!(
             out,
-            "Wrote the index of every paper's verdicts to {}.",
+            "Wrote the index of every paper's outcomes to {}.",
             path.display()
         )
         .context("writing the report")?;

@@ -2,7 +2,7 @@
 //!
 //! A paper is an [`Experiment`]: its id and title, its presets, and its [`Part`]s. A part is
 //! one claim of the paper: the figures it shows, the variants (scenarios) it needs and a
-//! `judge` that turns the runs into a [`Section`] of figures and verdicts. The [`runner`]
+//! `judge` that turns the runs into a [`Section`] of figures and statements (claims and checks). The [`runner`]
 //! builds every variant's scenario once (variants shared by parts run once), runs every
 //! (variant, replication) pair in parallel and hands the metrics back by variant.
 //!
@@ -13,10 +13,9 @@
 //! (`--shard K/N --runs DIR`, then `--from DIR`), with the same result byte for byte.
 //!
 //! A new paper is a folder here with a type implementing [`Experiment`] and a line in
-//! [`PAPERS`] (docs/adding-a-paper.md walks through it); [`compare`] holds the comparisons
-//! every judge shares.
+//! [`PAPERS`] (docs/adding-a-paper.md walks through it); every judge states its claims and checks with
+//! [`crate::report::statement`].
 
-pub mod compare;
 pub mod gandhimathi2013;
 pub mod javadi2012;
 pub mod kokkinos2009;
@@ -80,10 +79,10 @@ pub struct Part<E: Experiment + ?Sized> {
     pub id: &'static str,
     /// The ids of the figures and tables it shows (`fig4`), also accepted by `--only`.
     pub figures: &'static [&'static str],
-    /// The variants its figures and verdicts read.
+    /// The variants its figures and statements read.
     pub variants: Vec<E::Variant>,
-    /// The figures and verdicts, computed from the runs (a variant without runs gives missing
-    /// values, and every verdict that needs it fails).
+    /// The figures and statements, computed from the runs (a variant without runs gives missing
+    /// values, and every claim that needs it is inconclusive).
     pub judge: fn(&RunsOf<E>) -> Section,
 }
 
@@ -106,7 +105,7 @@ pub struct Options {
 /// however the runs were made, the timing never is).
 #[derive(Debug, Clone)]
 pub struct Reproduction {
-    /// The figures and verdicts.
+    /// The figures and statements.
     pub report: Report,
     /// The simulations' time.
     pub timing: Timing,
@@ -204,9 +203,13 @@ impl<E: Experiment> Paper for E {
         };
         let mut done = plan.simulate(Shard::WHOLE, options.progress)?;
         let mut report = plan.judge(self.parameters(), &done)?;
-        while !fixed {
-            let sections: Vec<Section> = report.sections.clone();
-            let more = plan.grow(&sections);
+        // By precision: more replications of every part with an unsettled claim, in rounds.
+        loop {
+            let more = if fixed {
+                Vec::new()
+            } else {
+                plan.grow(&report.sections)
+            };
             if more.is_empty() {
                 break;
             }

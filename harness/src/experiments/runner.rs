@@ -85,8 +85,12 @@ impl<M> Runs<M> {
         interval(&samples, self.is_fixed(variant), Method::Mean)
     }
 
-    /// `f(a) - f(b)` over paired replications ([`Runs::paired`]) with its 95 % interval;
-    /// exact when both are deterministic.
+    /// `f(a) - f(b)` over paired replications with its 95 % interval: replication `k` of `a`
+    /// against replication `k` of `b`, over the `k` where both are defined. Variants of one
+    /// scenario family draw the same random numbers in replication `k` (common random
+    /// numbers), so the paired difference is far tighter than the difference of two levels. A
+    /// deterministic variant's one run pairs with every replication of the other. Exact when
+    /// both are deterministic.
     pub fn diff(
         &self,
         a: &impl serde::Serialize,
@@ -153,7 +157,7 @@ impl<M> Runs<M> {
     }
 
     /// `g` of replication `k` of every variant of `vs` together (common random numbers, as
-    /// [`Runs::paired`] pairs two), over the `k` where it is defined, with its 95 % interval:
+    /// [`Runs::diff`] pairs two), over the `k` where it is defined, with its 95 % interval:
     /// a difference of differences, a difference relative to a third metric, ... Exact when
     /// every variant is deterministic.
     pub fn combined<V: serde::Serialize>(
@@ -175,7 +179,7 @@ impl<M> Runs<M> {
         interval(&samples, exact, Method::PairedDifference)
     }
 
-    /// Replication `k` of `a` with replication `k` of `b`, as [`Runs::paired`] pairs them.
+    /// Replication `k` of `a` with replication `k` of `b`, as [`Runs::diff`] pairs them.
     fn pairs<'a>(
         &'a self,
         a: &impl serde::Serialize,
@@ -198,47 +202,6 @@ impl<M> Runs<M> {
         f: impl Fn(&M) -> Option<f64>,
     ) -> Option<Estimate> {
         let samples: Vec<f64> = self.get(variant)?.iter().filter_map(f).collect();
-        Estimate::of(&samples)
-    }
-
-    /// The estimate of `f(a) - f(b)` over paired replications: replication `k` of `a` against
-    /// replication `k` of `b`, over the `k` where both are defined. Variants of one scenario
-    /// family draw the same random numbers in replication `k` (common random numbers), so the
-    /// paired difference is far tighter than the difference of two estimates. A variant with
-    /// one run against one with more is deterministic (the runner runs those once): its one
-    /// value pairs with every replication of the other.
-    pub fn difference(
-        &self,
-        a: &impl serde::Serialize,
-        b: &impl serde::Serialize,
-        f: impl Fn(&M) -> Option<f64>,
-    ) -> Option<Estimate> {
-        self.paired(a, b, |x, y| Some(f(x)? - f(y)?))
-    }
-
-    /// The estimate of `f(a) / f(b)` over paired replications, as [`Runs::difference`] pairs
-    /// them (a replication where `f(b)` is 0 is left out).
-    pub fn ratio(
-        &self,
-        a: &impl serde::Serialize,
-        b: &impl serde::Serialize,
-        f: impl Fn(&M) -> Option<f64>,
-    ) -> Option<Estimate> {
-        self.paired(a, b, |x, y| {
-            let (x, y) = (f(x)?, f(y)?);
-            (y != 0.0).then(|| x / y)
-        })
-    }
-
-    /// The estimate of `g(replication k of a, replication k of b)` over the `k` where it is
-    /// defined, paired as [`Runs::difference`] pairs (a ratio of two metrics, for instance).
-    pub fn paired(
-        &self,
-        a: &impl serde::Serialize,
-        b: &impl serde::Serialize,
-        g: impl Fn(&M, &M) -> Option<f64>,
-    ) -> Option<Estimate> {
-        let samples: Vec<f64> = self.pairs(a, b)?.filter_map(|(x, y)| g(x, y)).collect();
         Estimate::of(&samples)
     }
 
@@ -839,13 +802,13 @@ mod tests {
         runs.by_key
             .insert(key(&"u"), vec![Some(0.5), Some(9.0), Some(1.0)]);
         // Pairs (1, 0.5) and (3, 1): replication 1 is undefined in "v".
-        let d = runs.difference(&"v", &"u", |m| *m).unwrap();
-        assert_eq!((d.mean, d.n), (1.25, 2));
-        assert!(runs.difference(&"v", &"w", |m| *m).is_none());
+        let d = runs.diff(&"v", &"u", |m| *m).unwrap();
+        assert_eq!((d.estimate, d.n), (1.25, 2));
+        assert!(runs.diff(&"v", &"w", |m| *m).is_none());
         // One deterministic run pairs with every replication of the other.
         runs.by_key.insert(key(&"d"), vec![Some(1.0)]);
-        let d = runs.difference(&"v", &"d", |m| *m).unwrap();
-        assert_eq!((d.mean, d.n), (1.0, 2));
+        let d = runs.diff(&"v", &"d", |m| *m).unwrap();
+        assert_eq!((d.estimate, d.n), (1.0, 2));
         // Every variant read without runs is remembered, once.
         assert_eq!(
             runs.take_unknown().into_iter().collect::<Vec<_>>(),
@@ -880,8 +843,6 @@ mod tests {
         runs.by_key.insert(key(&"y"), vec![1.0, 3.0]);
         let r = runs.ratio_of_means(&"x", &"y", f).unwrap();
         assert_eq!((r.estimate, r.method), (2.5, Method::RatioOfMeans));
-        let mean_of_ratios = runs.ratio(&"x", &"y", f).unwrap().mean;
-        assert_eq!(mean_of_ratios, 2.0);
         assert!(r.low < r.estimate && r.estimate < r.high);
         assert!(runs.ratio_of_means(&"x", &"nothing", f).is_none());
     }

@@ -1,5 +1,5 @@
 //! The page a person looks at: `index.html` beside a reproduction's files ([`page`]), and the
-//! index of every paper's verdicts that `qosgate reproduce all --out DIR` writes ([`index`]).
+//! index of every paper's outcomes that `qosgate reproduce all --out DIR` writes ([`index`]).
 //!
 //! A page is self-contained: inline CSS and SVG, no script, nothing fetched from a network. It
 //! opens from the disk (`file://`) and links only to the files written beside it: each figure's
@@ -497,7 +497,7 @@ mod tests {
             "<title>p2020: a paper (qosgate reproduce)</title>",
             "1 reproduced, 2 contradicted, 1 inconclusive of 4 claims; 1 of 1 checks pass.",
             "<span class=\"badge mode\">literal</span> as printed",
-            "3 of each variant with random distributions, 1 of each deterministic one",
+            "3 replication(s) of each variant with random distributions, 1 of each deterministic one",
             "<td>1–3, 7 (each run",
             "3 variants, 7 runs, 2.5 M simulation events",
             "<iframe src=\"timing.txt\"",

@@ -95,13 +95,19 @@ impl Replicated {
                 "{random} replication(s) of each variant with random distributions, {fixed} of \
                  each deterministic one (all distributions fixed)"
             ),
-            Replicated::ByPrecision { first, cap, used } => format!(
-                "replications by precision: each variant with random distributions ran {first}, \
-                 then twice as many while a claim reading it was undecided and its interval at \
-                 least half its margin wide, up to {cap} ({}-{} ran); each deterministic one \
-                 once",
-                used[0], used[1]
-            ),
+            Replicated::ByPrecision { first, cap, used } => {
+                let ran = match used {
+                    [0, 0] => "none here".to_owned(),
+                    [a, b] if a == b => format!("{a} ran"),
+                    [a, b] => format!("{a}-{b} ran"),
+                };
+                format!(
+                    "replications by precision: each variant with random distributions ran \
+                     {first}, then twice as many while a claim reading it was undecided and its \
+                     interval at least half its margin wide, up to {cap} ({ran}); each \
+                     deterministic one once"
+                )
+            }
         }
     }
 }
@@ -150,75 +156,9 @@ pub struct Section {
     pub replications: [u32; 2],
 }
 
-/// TRANSITIONAL, until every paper judges with [`statement::claim`] and [`statement::check`]:
-/// an old-style verdict, which holds if nothing is in `failures`, as a claim reproduced or
-/// contradicted without a margin.
-pub fn verdict(claim: &str, criterion: &str, failures: &[String], evidence: String) -> Statement {
-    let mut evidence = evidence;
-    if !failures.is_empty() {
-        const SHOWN: usize = 8;
-        evidence.push_str(" Fails: ");
-        evidence.push_str(&failures[..failures.len().min(SHOWN)].join("; "));
-        if failures.len() > SHOWN {
-            evidence.push_str(&format!(" (and {} more)", failures.len() - SHOWN));
-        }
-        evidence.push('.');
-    }
-    let slug: String = claim
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    Statement {
-        id: slug,
-        kind: statement::Kind::Claim,
-        mode: None,
-        text: claim.into(),
-        effect: criterion.into(),
-        margin: None,
-        construction: None,
-        points: Vec::new(),
-        outcome: if failures.is_empty() {
-            Outcome::Reproduced
-        } else {
-            Outcome::Contradicted
-        },
-        settled: true,
-        replications: [0, 0],
-        evidence: Some(evidence),
-        cause: None,
-        why: None,
-        other_reading: None,
-        note: None,
-    }
-}
-
-impl Statement {
-    /// TRANSITIONAL (see [`verdict`]): the statement with `why`.
-    pub fn because(self, why: &str) -> Self {
-        Self {
-            why: Some(why.to_owned()),
-            ..self
-        }
-    }
-
-    /// TRANSITIONAL (see [`verdict`]): the statement with another reading's note.
-    pub fn other_reading(self, note: String) -> Self {
-        Self {
-            other_reading: Some(note),
-            ..self
-        }
-    }
-}
-
 impl Report {
-    /// The printed report: per section its tables, then each claim beside its verdict; last, a
-    /// summary line of the verdicts and the run's size and time.
+    /// The printed report: per section its tables, then each statement with its outcome; last,
+    /// the headline (claims by outcome, root causes, checks) and the run's size and time.
     pub fn text(&self) -> String {
         let mut out = wrap(
             &format!(

@@ -15,7 +15,7 @@ pub(super) fn variants() -> Vec<Variant> {
     points(&fig4_points(Layout::Single, &TABLE6))
 }
 
-/// The figures and verdicts, from the runs of [`variants`].
+/// The figures and statements, from the runs of [`variants`].
 pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
     let points = fig4_points(Layout::Single, &TABLE6);
     let fig4 = per_user_figure(

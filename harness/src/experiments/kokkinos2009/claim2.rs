@@ -17,7 +17,7 @@ pub(super) fn variants() -> Vec<Variant> {
     super::claim1::variants()
 }
 
-/// The figures and verdicts, from the runs of [`variants`].
+/// The figures and statements, from the runs of [`variants`].
 pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
     let points = fig4_points(Layout::Single, &TABLE6);
     let fig5 = per_user_figure(

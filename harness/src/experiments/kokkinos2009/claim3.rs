@@ -13,7 +13,7 @@ pub(super) fn variants() -> Vec<Variant> {
     points(&[fig8_points(), fig9_points()].concat())
 }
 
-/// The figures and verdicts, from the runs of [`variants`].
+/// The figures and statements, from the runs of [`variants`].
 pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
     let points8 = fig8_points();
     let mut fig8 = per_user_figure(

@@ -55,7 +55,7 @@ fn fairness(m: &Metrics) -> Option<f64> {
     Some(m.deadline_fairness)
 }
 
-/// The figures and verdicts, from the runs of [`variants`].
+/// The figures and statements, from the runs of [`variants`].
 pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
     let at = |o, a| fig12_point(o, TABLE8_U4_S, a);
     let stats: [(&str, Measure); 2] = [("mean", mi_mean), ("standard deviation", mi_sd)];

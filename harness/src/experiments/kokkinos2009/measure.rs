@@ -6,11 +6,11 @@ pub(super) use super::params::Layout;
 use super::presets;
 pub(super) use super::presets::{Arrivals, Spread, Table6, Variant, Workload};
 use crate::experiments::Runs;
-pub(super) use crate::experiments::compare::V;
 use crate::models::grid::metrics::{Metrics, Rates};
 pub(super) use crate::models::grid::scenario::{Knowledge, MetaOrder, Oversize};
 pub(super) use crate::report::Figure;
 pub(super) use crate::report::statement::{Margin, Source, Statement, check, claim};
+pub(super) use crate::report::table::V;
 
 /// The GS users of seed 004.
 pub(super) const GS_USERS: [&str; 3] = ["U1", "U2", "U3"];

@@ -10,7 +10,7 @@ pub(super) fn variants() -> Vec<Variant> {
     points(&fig4_points(Layout::Multi, &TABLE6[..3]))
 }
 
-/// The figures and verdicts, from the runs of [`variants`].
+/// The figures and statements, from the runs of [`variants`].
 pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
     let points = fig4_points(Layout::Multi, &TABLE6[..3]);
     let fig = per_user_figure(
