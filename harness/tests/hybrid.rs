@@ -140,6 +140,16 @@ fn a_hand_worked_two_provider_run() {
     let m = Hybrid::metrics(&s, &run);
     assert_eq!((m.completed, m.unfinished), (2, 2));
     assert_eq!(m.awrt_s, Some(200.0));
+    // Beside them, at their lower bounds (the end of the run, 450 s, minus the arrival): r2
+    // 150 s, r3 50 s, waits 0. AWRT (150 + 250 + 150 + 50) / 4 = 150 s; slowdown (1 + 5/3 + 1
+    // + 1) / 4 = 7/6 (without them, (1 + 5/3) / 2 = 4/3).
+    assert_eq!(m.unfinished_lower_s, Some(100.0));
+    assert_eq!(m.awrt_with_unfinished_s, Some(150.0));
+    assert!((m.slowdown.unwrap() - 4.0 / 3.0).abs() < 1e-12);
+    assert!((m.slowdown_with_unfinished.unwrap() - 7.0 / 6.0).abs() < 1e-12);
+    let complete = Hybrid::metrics(&golden(1000), &Hybrid::simulate(&golden(1000), 0).unwrap());
+    assert_eq!(complete.unfinished_lower_s, None);
+    assert_eq!(complete.awrt_with_unfinished_s, complete.awrt_s);
     let late: Vec<u64> = run
         .records
         .iter()

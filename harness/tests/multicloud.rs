@@ -134,6 +134,25 @@ fn scenario() -> impl Strategy<Value = Scenario> {
 fn check(s: &Scenario, run: &Run) -> Result<(), TestCaseError> {
     let m = Metrics::compute(s, run);
     prop_assert!(m.accounts_add_up(), "accounts: {m:?}");
+    // Censored outcomes: the applications that did not finish are the rejected ones (a run ends
+    // when every application has ended), each at least the run's end minus its arrival; with
+    // none, the mean with them at their bounds is the plain mean.
+    prop_assert_eq!(m.apps_unfinished, m.apps_rejected);
+    prop_assert_eq!(m.unfinished_lower_s.is_some(), m.apps_unfinished > 0);
+    if m.apps_unfinished == 0 {
+        prop_assert_eq!(m.execution_lower_s, m.execution_s);
+    } else {
+        let lower = m.unfinished_lower_s.unwrap();
+        prop_assert!(lower >= 0.0 && lower <= m.end_s, "{m:?}");
+        let all = m.execution_lower_s.unwrap();
+        let n = m.apps as f64;
+        let finished = m.execution_s.unwrap_or(0.0) * m.apps_finished as f64;
+        let expected = (finished + lower * m.apps_unfinished as f64) / n;
+        prop_assert!(
+            (all - expected).abs() <= 1e-6 * expected.abs().max(1.0),
+            "{m:?}"
+        );
+    }
     let mut apps = BTreeMap::new();
     for a in &run.apps {
         prop_assert!(apps.insert(a.app, a).is_none(), "app {} ended twice", a.app);
@@ -308,13 +327,14 @@ proptest! {
     }
 }
 
-/// With `QOSGATE_TRACES` set, each compiled cut-down is the header and first 1,000 data lines
-/// of its full trace, byte for byte: the same window gives the same jobs from either source.
+/// Each compiled cut-down is the header and first 1,000 data lines of its full trace, byte for
+/// byte: the same window gives the same jobs from either source. Needs the full traces
+/// (`QOSGATE_TRACES`, which `.ci/run` sets from `../shared/traces`): ignored otherwise, and
+/// failing, not passing, when run without them.
 #[test]
+#[ignore = "needs the full traces: QOSGATE_TRACES naming their directory (shared/traces)"]
 fn the_built_in_cut_downs_are_the_heads_of_the_full_traces() {
-    let Some(dir) = qosgate_testkit::traces::full_traces("multicloud cut-downs") else {
-        return;
-    };
+    let dir = qosgate_testkit::traces::full_traces();
     for trace in TRACES {
         let name = trace.file_name();
         let full = std::fs::read_to_string(dir.join(name)).unwrap();

@@ -36,7 +36,10 @@ fn only_runs_the_part_that_shows_a_figure() {
         "{text}"
     );
     assert!(
-        text.contains("1 of 1 claims hold. 9 variants, 9 runs"),
+        text.contains(
+            "0 reproduced, 0 contradicted, 0 inconclusive of 0 claims; 1 of 1 checks pass.\n9 \
+             variants, 9 runs"
+        ),
         "{text}"
     );
 }

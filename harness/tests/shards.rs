@@ -13,9 +13,10 @@ use proptest::prelude::*;
 use qosgate_harness::des::rng::{SplitMix, replication_seed};
 use qosgate_harness::experiments::runfile::{self, StoredRun};
 use qosgate_harness::experiments::shard::Shard;
-use qosgate_harness::experiments::{Experiment, Options, Paper, Part, RunsOf};
+use qosgate_harness::experiments::{Experiment, Options, Paper, Part, Precision, RunsOf};
 use qosgate_harness::models::{AnyScenario, Model};
-use qosgate_harness::report::{Figure, Mode, Parameters, Section, verdict};
+use qosgate_harness::report::statement::{Margin, Source, claim};
+use qosgate_harness::report::{Figure, Mode, Parameters, Section};
 use qosgate_testkit::cli::{run, stderr, stdout};
 use serde::{Deserialize, Serialize};
 
@@ -70,6 +71,10 @@ impl Model for Toy {
         run.len() as u64
     }
 
+    fn reseed(s: &mut ToyScenario, base: u64) {
+        s.seed = qosgate_harness::des::rng::rebase(s.seed, base);
+    }
+
     fn seed(s: &ToyScenario, k: u32) -> u64 {
         if s.random {
             replication_seed(s.seed, k)
@@ -84,7 +89,7 @@ impl Model for Toy {
 }
 
 /// One point of the toy paper: a load on a numeric axis, random or fixed.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, serde::Serialize)]
 struct Point {
     load: f64,
     random: bool,
@@ -141,24 +146,25 @@ fn figure(runs: &RunsOf<ToyPaper>, id: &'static str, points: &[Point], numeric: 
 }
 
 fn section(runs: &RunsOf<ToyPaper>, id: &'static str, points: &[Point]) -> Section {
-    let means: Vec<f64> = points
-        .iter()
-        .map(|p| runs.mean(p, |m: &ToyMetrics| m.values[0]))
-        .collect();
-    let failures: Vec<String> = means
-        .windows(2)
-        .filter(|w| w[0] >= w[1])
-        .map(|w| format!("{} then {}", w[0], w[1]))
-        .collect();
+    let margin = Margin::at_least(0.0, "s", Source::Practical("any growth".into()));
+    let grows = claim(
+        format!("toy2024.{id}.grows"),
+        "The value grows with the load.",
+        "the value at a load minus at the load before",
+        margin,
+    )
+    .points(points.windows(2).map(|w| {
+        (
+            format!("{} - {}", w[1].load, w[0].load),
+            runs.diff(&w[1], &w[0], |m: &ToyMetrics| m.values[0]),
+        )
+    }))
+    .done();
     Section {
         heading: format!("Part {id}"),
         figures: vec![figure(runs, id, points, id == "a")],
-        verdicts: vec![verdict(
-            "The value grows with the load.",
-            "Each mean is above the one before.",
-            &failures,
-            format!("Means: {means:?}."),
-        )],
+        statements: vec![grows],
+        ..Section::default()
     }
 }
 
@@ -167,7 +173,7 @@ impl Experiment for ToyPaper {
     type Variant = Point;
     const ID: &'static str = "toy2024";
     const TITLE: &'static str = "a toy paper";
-    const DEFAULT_REPLICATIONS: u32 = 3;
+    const REPLICATIONS: Precision = Precision { first: 3, cap: 3 };
 
     fn parts(&self) -> Vec<Part<Self>> {
         vec![
@@ -204,6 +210,135 @@ impl Experiment for ToyPaper {
     fn presets(&self) -> Result<Vec<Box<dyn AnyScenario>>> {
         Ok(Vec::new())
     }
+}
+
+/// A paper over [`Toy`] run by precision: part `settled` claims a large effect its first
+/// replications decide; part `open` reads a measure no run defines, which no count of
+/// replications can decide, so it runs to the cap.
+struct PrecisionPaper;
+
+impl Experiment for PrecisionPaper {
+    type Model = Toy;
+    type Variant = Point;
+    const ID: &'static str = "precise2025";
+    const TITLE: &'static str = "a paper judged by precision";
+    const REPLICATIONS: Precision = Precision { first: 2, cap: 16 };
+
+    fn parts(&self) -> Vec<Part<Self>> {
+        // The value at load 300 minus at load 1 is about 150: at least 10 is decided at once.
+        let decided = |runs: &RunsOf<PrecisionPaper>| Section {
+            statements: vec![
+                claim(
+                    "precise2025.a.grows",
+                    "It grows.",
+                    "the value at 300 minus at 1",
+                    Margin::at_least(10.0, "s", Source::Practical("a test".into())),
+                )
+                .point(
+                    "300 - 1",
+                    runs.diff(&A[2], &A[0], |m: &ToyMetrics| m.values[0]),
+                )
+                .done(),
+            ],
+            ..Section::default()
+        };
+        // A measure no run defines: no interval, so never settled.
+        let open = |runs: &RunsOf<PrecisionPaper>| Section {
+            statements: vec![
+                claim(
+                    "precise2025.b.undefined",
+                    "It is measured.",
+                    "nothing any run defines",
+                    Margin::within(1.0, "s", Source::Practical("a test".into())),
+                )
+                .point("10 - 1", runs.diff(&A[1], &A[0], |_: &ToyMetrics| None))
+                .done(),
+            ],
+            ..Section::default()
+        };
+        vec![
+            Part {
+                id: "settled",
+                figures: &[],
+                variants: vec![A[0], A[2]],
+                judge: decided,
+            },
+            Part {
+                id: "open",
+                figures: &[],
+                variants: vec![A[0], A[1]],
+                judge: open,
+            },
+        ]
+    }
+
+    fn parameters(&self) -> Vec<Parameters> {
+        Vec::new()
+    }
+
+    fn scenario(&self, p: &Point) -> Result<ToyScenario> {
+        ToyPaper { seed: 7 }.scenario(p)
+    }
+
+    fn presets(&self) -> Result<Vec<Box<dyn AnyScenario>>> {
+        Ok(Vec::new())
+    }
+}
+
+/// Replications by precision: a part whose claim its first replications decide stays at them
+/// (its variant shared with the open part excepted), the open part doubles to the cap, and the
+/// result is the fixed run's at the counts it ended with.
+#[test]
+fn replications_grow_only_where_a_claim_is_undecided() {
+    let by_precision = PrecisionPaper
+        .reproduce(&Options::default(), None)
+        .unwrap()
+        .report;
+    let counts: Vec<[u32; 2]> = by_precision
+        .sections
+        .iter()
+        .map(|s| s.replications)
+        .collect();
+    // Load 1 is read by both parts: it grew with the open one; load 300 stopped once the
+    // settled part's claim was decided.
+    assert_eq!(counts[1], [16, 16]);
+    assert!(counts[0][0] < 16 && counts[0][1] == 16, "{counts:?}");
+    let statements = |r: &qosgate_harness::report::Report| {
+        r.sections
+            .iter()
+            .flat_map(|s| s.statements.clone())
+            .collect::<Vec<_>>()
+    };
+    let all = statements(&by_precision);
+    assert_eq!(all[0].outcome, qosgate_harness::report::Outcome::Reproduced);
+    let open = &all[1];
+    assert_eq!(open.outcome, qosgate_harness::report::Outcome::Inconclusive);
+    let fixed = PrecisionPaper
+        .reproduce(
+            &Options {
+                replications: Some(16),
+                only: Some("open".into()),
+                ..Options::default()
+            },
+            None,
+        )
+        .unwrap()
+        .report;
+    assert_eq!(statements(&fixed)[0].points, open.points);
+    // Forced to a count that does not decide it, it says so.
+    assert!(statements(&fixed)[0].note.is_some());
+    let settled = PrecisionPaper
+        .reproduce(
+            &Options {
+                replications: Some(counts[0][0]),
+                only: Some("settled".into()),
+                ..Options::default()
+            },
+            None,
+        )
+        .unwrap()
+        .report;
+    assert_eq!(statements(&settled)[0].outcome, all[0].outcome);
 }
 
 /// A fresh, empty directory of this test's.
@@ -259,6 +394,7 @@ proptest! {
             replications,
             only: only.map(str::to_owned),
             progress: false,
+            seed: None,
         };
         let tag = format!("{seed:x}-{count}");
         let (whole_dir, shard_dir) = (fresh(&format!("whole-{tag}")), fresh(&format!("runs-{tag}")));

@@ -1,7 +1,6 @@
 //! Where the tests find workload traces: the cut-downs committed under `data/traces/` (always
 //! there), and the full traces of a directory the user names in `QOSGATE_TRACES` (optional).
 
-use std::io::Write;
 use std::path::PathBuf;
 
 /// The environment variable naming the directory of the full traces (`shared/traces`).
@@ -14,25 +13,21 @@ pub fn fixture(name: &str) -> PathBuf {
     path
 }
 
-/// The directory of the full traces, or `None` when `QOSGATE_TRACES` is unset, with a notice
-/// naming the skipped check `test`. The notice goes to the process's standard error directly,
-/// past the test harness's capture of `eprintln!`, so that `cargo test` shows it. A directory
-/// that is named but missing is an error, not a skip.
-pub fn full_traces(test: &str) -> Option<PathBuf> {
-    let Some(dir) = std::env::var_os(FULL_TRACES_VAR) else {
-        // A notice that cannot be written changes nothing about the test.
-        let _ = writeln!(
-            std::io::stderr(),
-            "note: {test}: skipped on the full traces (set {FULL_TRACES_VAR} to their directory, \
-             shared/traces, to run it); the committed cut-downs are checked regardless"
-        );
-        return None;
-    };
+/// The directory of the full traces, which `QOSGATE_TRACES` must name: the tests that read them
+/// are `#[ignore]`d, run by `.ci/run` where the traces are (and by hand with `QOSGATE_TRACES=DIR
+/// cargo test -- --ignored`), and fail, naming the variable, without them.
+pub fn full_traces() -> PathBuf {
+    let dir = std::env::var_os(FULL_TRACES_VAR).unwrap_or_else(|| {
+        panic!(
+            "this test reads the full traces: set {FULL_TRACES_VAR} to their directory \
+             (shared/traces)"
+        )
+    });
     let dir = PathBuf::from(dir);
     assert!(
         dir.is_dir(),
         "{FULL_TRACES_VAR}={} is not a directory",
         dir.display()
     );
-    Some(dir)
+    dir
 }

@@ -14,6 +14,13 @@ pub fn replication_seed(seed: u64, k: u32) -> u64 {
     seed.wrapping_add(u64::from(k))
 }
 
+/// `seed` moved to the base seed `base` (`qosgate reproduce --seed`): one mixing function of
+/// both, the same for every scenario, so scenarios that share a seed (common random numbers)
+/// still share it.
+pub fn rebase(seed: u64, base: u64) -> u64 {
+    SplitMix(seed ^ base.wrapping_mul(GOLDEN)).next_u64()
+}
+
 /// A SplitMix64 stream; the field is its state (the seed, at first).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SplitMix(pub u64);

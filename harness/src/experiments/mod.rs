@@ -2,7 +2,7 @@
 //!
 //! A paper is an [`Experiment`]: its id and title, its presets, and its [`Part`]s. A part is
 //! one claim of the paper: the figures it shows, the variants (scenarios) it needs and a
-//! `judge` that turns the runs into a [`Section`] of figures and verdicts. The [`runner`]
+//! `judge` that turns the runs into a [`Section`] of figures and statements (claims and checks). The [`runner`]
 //! builds every variant's scenario once (variants shared by parts run once), runs every
 //! (variant, replication) pair in parallel and hands the metrics back by variant.
 //!
@@ -13,10 +13,9 @@
 //! (`--shard K/N --runs DIR`, then `--from DIR`), with the same result byte for byte.
 //!
 //! A new paper is a folder here with a type implementing [`Experiment`] and a line in
-//! [`PAPERS`] (docs/adding-a-paper.md walks through it); [`compare`] holds the comparisons
-//! every judge shares.
+//! [`PAPERS`] (docs/adding-a-paper.md walks through it); every judge states its claims and checks with
+//! [`crate::report::statement`].
 
-pub mod compare;
 pub mod gandhimathi2013;
 pub mod javadi2012;
 pub mod kokkinos2009;
@@ -33,26 +32,28 @@ use std::time::Instant;
 use anyhow::{Result, bail};
 
 use crate::models::{AnyScenario, Model};
+use crate::report::statement::Kind;
 use crate::report::{Parameters, Report, Section, Timing};
 use runfile::StoredRun;
-pub use runner::Runs;
 use runner::{Done, Plan};
+pub use runner::{Precision, Runs};
 use shard::Shard;
 
 /// A paper's experiments.
 pub trait Experiment: Sync {
     /// The model every variant runs on.
     type Model: Model;
-    /// One point of the paper's experiments, by named parameters. Its `Debug` form is its key:
-    /// two variants with the same key are the same simulation.
-    type Variant: Debug + Clone + Send + Sync;
+    /// One point of the paper's experiments, by named parameters. Its JSON form is its key
+    /// ([`runner::key`]): two variants with the same key are the same simulation.
+    type Variant: Debug + Clone + Send + Sync + serde::Serialize;
 
     /// The id on the command line (`kokkinos2009`: first author and year).
     const ID: &'static str;
     /// What is reproduced (`seed 004 Sec. 6.4`).
     const TITLE: &'static str;
-    /// Replications of a variant with random draws when the user gives none.
-    const DEFAULT_REPLICATIONS: u32;
+    /// Replications of a variant with random draws when the user gives none: by precision,
+    /// from `first` up to `cap` ([`runner`]).
+    const REPLICATIONS: Precision;
 
     /// The claims, in the paper's order.
     fn parts(&self) -> Vec<Part<Self>>;
@@ -78,10 +79,10 @@ pub struct Part<E: Experiment + ?Sized> {
     pub id: &'static str,
     /// The ids of the figures and tables it shows (`fig4`), also accepted by `--only`.
     pub figures: &'static [&'static str],
-    /// The variants its figures and verdicts read.
+    /// The variants its figures and statements read.
     pub variants: Vec<E::Variant>,
-    /// The figures and verdicts, computed from the runs (a variant without runs gives missing
-    /// values, and every verdict that needs it fails).
+    /// The figures and statements, computed from the runs (a variant without runs gives missing
+    /// values, and every claim that needs it is inconclusive).
     pub judge: fn(&RunsOf<E>) -> Section,
 }
 
@@ -95,13 +96,16 @@ pub struct Options {
     pub only: Option<String>,
     /// Show a progress bar on standard error.
     pub progress: bool,
+    /// Move every scenario's seed to this base seed ([`crate::des::rng::rebase`]); `None`:
+    /// the papers' own seeds.
+    pub seed: Option<u64>,
 }
 
 /// A judged reproduction and how long its simulations took (kept apart: the report is the same
 /// however the runs were made, the timing never is).
 #[derive(Debug, Clone)]
 pub struct Reproduction {
-    /// The figures and verdicts.
+    /// The figures and statements.
     pub report: Report,
     /// The simulations' time.
     pub timing: Timing,
@@ -138,6 +142,8 @@ pub trait Paper: Sync {
     ///
     /// Errors: a preset that cannot be built.
     fn presets(&self) -> Result<Vec<Box<dyn AnyScenario>>>;
+    /// Every statement's id and kind, in order, as the judges name them (judged on no runs).
+    fn statements(&self) -> Vec<(String, Kind)>;
     /// Runs the parts `options` selects and judges them; with `store`, also writes every run to
     /// a run file in that directory ([`runfile`]).
     ///
@@ -175,25 +181,57 @@ impl<E: Experiment> Paper for E {
         Experiment::presets(self)
     }
 
+    fn statements(&self) -> Vec<(String, Kind)> {
+        let runs = Runs::empty();
+        self.parts()
+            .iter()
+            .flat_map(|p| (p.judge)(&runs).statements)
+            .map(|s| (s.id, s.kind))
+            .collect()
+    }
+
     fn reproduce(&self, options: &Options, store: Option<&Path>) -> Result<Reproduction> {
         let parts = selected(self, options)?;
-        let plan = Plan::new(self, &parts, options.replications)?;
         let start = Instant::now();
-        let done = plan.simulate(Shard::WHOLE, options.progress)?;
+        // Fixed counts where asked for, or where the runs are stored (a merge must know them
+        // before anything runs); otherwise by precision, in rounds.
+        let fixed = options.replications.is_some() || store.is_some();
+        let mut plan = if fixed {
+            Plan::new(self, &parts, options.replications, options.seed)?
+        } else {
+            Plan::by_precision(self, &parts, options.seed)?
+        };
+        let mut done = plan.simulate(Shard::WHOLE, options.progress)?;
+        let mut report = plan.judge(self.parameters(), &done)?;
+        // By precision: more replications of every part with an unsettled claim, in rounds.
+        loop {
+            let more = if fixed {
+                Vec::new()
+            } else {
+                plan.grow(&report.sections)
+            };
+            if more.is_empty() {
+                break;
+            }
+            done.extend(plan.simulate_jobs(&more, options.progress)?);
+            report = plan.judge(self.parameters(), &done)?;
+        }
         let elapsed = start.elapsed().as_secs_f64();
         if let Some(dir) = store {
             runfile::write(dir, E::ID, Shard::WHOLE, &plan.lines(Shard::WHOLE, &done)?)?;
         }
-        let timing = timing::<E>(&done, Some(elapsed));
+        if let Some(n) = options.replications {
+            report.note_unsettled(n);
+        }
         Ok(Reproduction {
-            report: plan.judge(self.parameters(), done)?,
-            timing,
+            report,
+            timing: timing::<E>(&done, Some(elapsed)),
         })
     }
 
     fn run_shard(&self, options: &Options, shard: Shard, store: &Path) -> Result<StoredShard> {
         let parts = selected(self, options)?;
-        let plan = Plan::new(self, &parts, options.replications)?;
+        let plan = Plan::new(self, &parts, options.replications, options.seed)?;
         let start = Instant::now();
         let done = plan.simulate(shard, options.progress)?;
         let elapsed = start.elapsed().as_secs_f64();
@@ -207,13 +245,14 @@ impl<E: Experiment> Paper for E {
 
     fn judge_stored(&self, options: &Options, runs: Vec<StoredRun>) -> Result<Reproduction> {
         let parts = selected(self, options)?;
-        let plan = Plan::new(self, &parts, options.replications)?;
+        let plan = Plan::new(self, &parts, options.replications, options.seed)?;
         let done = plan.merge(runs)?;
         let timing = timing::<E>(&done, None);
-        Ok(Reproduction {
-            report: plan.judge(self.parameters(), done)?,
-            timing,
-        })
+        let mut report = plan.judge(self.parameters(), &done)?;
+        if let Some(n) = options.replications {
+            report.note_unsettled(n);
+        }
+        Ok(Reproduction { report, timing })
     }
 }
 
@@ -325,15 +364,23 @@ pub fn preset(name: &str) -> Result<Box<dyn AnyScenario>> {
     }
 }
 
-/// What every paper's judges must do, for its unit tests: on no runs, no verdict holds; each
-/// part draws exactly the figures it names.
+/// What every paper's judges must do, for its unit tests: on no runs, no claim is reproduced or
+/// contradicted (no data decides nothing) and no check passes; each part draws exactly the
+/// figures it names.
 #[cfg(test)]
 pub(crate) fn check_judges<E: Experiment>(experiment: &E) {
+    use crate::report::Outcome;
     let runs = Runs::empty();
     for p in experiment.parts() {
         let section = (p.judge)(&runs);
-        for v in &section.verdicts {
-            assert!(!v.holds, "{} holds without data: {}", v.claim, v.evidence);
+        for s in &section.statements {
+            assert!(
+                matches!(s.outcome, Outcome::Inconclusive | Outcome::Failed),
+                "{} is {} without data: {:?}",
+                s.id,
+                s.outcome,
+                s.evidence
+            );
         }
         let drawn: Vec<&str> = section.figures.iter().map(|f| f.id).collect();
         assert_eq!(drawn, p.figures, "part {}", p.id);

@@ -97,7 +97,7 @@ pub trait Model {
     /// back, every `f64` to the bit (serde_json's `float_roundtrip` reads what it writes; a
     /// non-finite `f64` is written as `null` and cannot be read back, so a metric that may be
     /// undefined is an `Option`).
-    type Metrics: Serialize + DeserializeOwned + Send + Sync;
+    type Metrics: Clone + Serialize + DeserializeOwned + Send + Sync;
 
     /// The scenario's name, for messages.
     fn name(scenario: &Self::Scenario) -> &str;
@@ -115,6 +115,8 @@ pub trait Model {
     fn events(run: &Self::Run) -> u64;
     /// The seed replication `k` of `scenario` draws its random numbers from.
     fn seed(scenario: &Self::Scenario, k: u32) -> u64;
+    /// Moves `scenario`'s seed to base seed `base` ([`crate::des::rng::rebase`]).
+    fn reseed(scenario: &mut Self::Scenario, base: u64);
     /// Whether every replication gives the same run (no random draw is used), so one suffices.
     fn deterministic(scenario: &Self::Scenario) -> bool;
 }

@@ -1,5 +1,5 @@
 //! The page a person looks at: `index.html` beside a reproduction's files ([`page`]), and the
-//! index of every paper's verdicts that `qosgate reproduce all --out DIR` writes ([`index`]).
+//! index of every paper's outcomes that `qosgate reproduce all --out DIR` writes ([`index`]).
 //!
 //! A page is self-contained: inline CSS and SVG, no script, nothing fetched from a network. It
 //! opens from the disk (`file://`) and links only to the files written beside it: each figure's
@@ -8,19 +8,19 @@
 //! itself, which is byte for byte the same however the runs were made).
 //!
 //! It shows the paper, the parameter sets (literal or calibrated), the replications, the seeds,
-//! the run's size and time, a table of every statement's verdict, and per claim its figures
+//! the run's size and time, a table of every statement's outcome, and per part its figures
 //! (drawn by [`super::svg`], with their tables folded beneath) and its statements: the paper's
-//! words, the criterion, the numbers, the verdict, and the `Why:` and `Other reading:` lines
-//! of the printed report. Each statement holds or does not hold; a claim, made of statements,
-//! holds when all hold, is partial when some do and does not hold when none does
-//! ([`Standing`]).
+//! words, what is measured against which margin, the points, the outcome, and the notes of the
+//! printed report. Claims are reproduced, contradicted or inconclusive; checks pass or fail
+//! ([`super::statement`]).
 
 use std::fmt::Write as _;
 
 use anyhow::Result;
 
+use super::statement::{Kind, Outcome, Statement};
 use super::table::grouped;
-use super::{Figure, Report, Section, Standing, Verdict};
+use super::{Figure, Report, Section};
 
 /// The file the run time is written to, beside the page.
 pub const TIMING_FILE: &str = "timing.txt";
@@ -38,8 +38,9 @@ thead th{background:#f6f8fa}table.facts th{width:130px;background:#f6f8fa}\
 td.num{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}\
 .badge{display:inline-block;border-radius:10px;padding:1px 9px;font-size:13px;font-weight:600;\
 white-space:nowrap;vertical-align:middle}\
-.holds{background:#dafbe1;color:#116329}.partial{background:#fff8c5;color:#7d4e00}\
-.fails{background:#ffebe9;color:#a40e26}\
+.reproduced,.passed{background:#dafbe1;color:#116329}\
+.inconclusive{background:#fff8c5;color:#7d4e00}\
+.contradicted,.failed{background:#ffebe9;color:#a40e26}\
 .mode{background:#ddf4ff;color:#0550ae}\
 figure{margin:18px 0;overflow-x:auto}figure svg{max-width:100%;height:auto}\
 figcaption{color:#59636e;font-size:14px}\
@@ -53,26 +54,24 @@ nav ol{columns:2;margin:8px 0}ol.variants{columns:1}";
 /// Errors: a figure that cannot be drawn ([`Figure::svg`]).
 pub fn page(r: &Report) -> Result<String> {
     let mut out = String::new();
-    let (held, total) = r.tally();
     head(&mut out, &format!("{}: {}", r.paper, r.title));
     let _ = write!(
         out,
-        "<header><h1>{} <small>{}</small></h1>\n<p>qosgate reproduce {}: {held} of {total} \
-         statements hold. {}</p></header>\n",
+        "<header><h1>{} <small>{}</small></h1>\n<p>qosgate reproduce {}: {}</p></header>\n",
         esc(r.paper),
         esc(r.title),
         esc(r.paper),
-        claims_tally(&r.sections)
+        tallies(r)
     );
     out.push_str("<nav><ol>\n<li><a href=\"#run\">The run</a></li>\n");
-    out.push_str("<li><a href=\"#verdicts\">Verdicts</a></li>\n");
+    out.push_str("<li><a href=\"#outcomes\">Outcomes</a></li>\n");
     for (i, s) in r.sections.iter().enumerate() {
-        let (id, h, b) = (anchor(i), esc(&s.heading), standing(s));
-        let _ = writeln!(out, "<li><a href=\"#{id}\">{h}</a> {b}</li>");
+        let (id, h) = (anchor(i), esc(&s.heading));
+        let _ = writeln!(out, "<li><a href=\"#{id}\">{h}</a></li>");
     }
     out.push_str("</ol></nav>\n");
     run(&mut out, r);
-    verdicts(&mut out, r);
+    outcomes(&mut out, r);
     for (i, s) in r.sections.iter().enumerate() {
         section(&mut out, i, s)?;
     }
@@ -85,41 +84,34 @@ pub fn page(r: &Report) -> Result<String> {
 pub fn index(reports: &[(&str, &Report)]) -> String {
     let mut out = String::new();
     head(&mut out, "every paper");
-    let (held, total) = reports.iter().fold((0, 0), |(h, t), (_, r)| {
-        let (rh, rt) = r.tally();
-        (h + rh, t + rt)
-    });
     let _ = write!(
         out,
-        "<header><h1>qosgate reproduce all</h1>\n<p>{} paper(s): {held} of {total} statements \
-         hold.</p></header>\n",
+        "<header><h1>qosgate reproduce all</h1>\n<p>{} paper(s).</p></header>\n",
         reports.len()
     );
     out.push_str(
         "<h2>Papers</h2>\n<table><thead><tr><th>Paper</th><th>What is reproduced</th>\
-         <th>Statements that hold</th><th>Claims</th></tr></thead><tbody>\n",
+         <th>Outcomes</th></tr></thead><tbody>\n",
     );
     for (dir, r) in reports {
-        let (h, t) = r.tally();
         let _ = writeln!(
             out,
-            "<tr><td><a href=\"{}/index.html\">{}</a></td><td>{}</td><td class=\"num\">{h} of \
-             {t}</td><td>{}</td></tr>",
+            "<tr><td><a href=\"{}/index.html\">{}</a></td><td>{}</td><td>{}</td></tr>",
             esc(dir),
             esc(r.paper),
             esc(r.title),
-            claims_tally(&r.sections)
+            tallies(r)
         );
     }
-    out.push_str("</tbody></table>\n<h2>Every verdict</h2>\n");
-    out.push_str(STANDING_NOTE);
+    out.push_str("</tbody></table>\n<h2>Every statement</h2>\n");
+    out.push_str(OUTCOME_NOTE);
     out.push_str(
-        "<table><thead><tr><th>Paper</th><th>Claim</th><th>Statement (the paper)</th>\
-         <th>Verdict</th></tr></thead><tbody>\n",
+        "<table><thead><tr><th>Paper</th><th>Part</th><th>Statement</th><th>Outcome</th>\
+         </tr></thead><tbody>\n",
     );
     for (dir, r) in reports {
         for (i, s) in r.sections.iter().enumerate() {
-            for v in &s.verdicts {
+            for st in &s.statements {
                 let _ = writeln!(
                     out,
                     "<tr><td>{}</td><td><a href=\"{}/index.html#{}\">{}</a></td><td>{}</td>\
@@ -128,8 +120,8 @@ pub fn index(reports: &[(&str, &Report)]) -> String {
                     esc(dir),
                     anchor(i),
                     esc(&s.heading),
-                    esc(&v.claim),
-                    verdict_badge(v)
+                    statement_cell(st),
+                    badge(st.outcome)
                 );
             }
         }
@@ -138,12 +130,15 @@ pub fn index(reports: &[(&str, &Report)]) -> String {
     out
 }
 
-/// How a claim's standing is decided, as the pages say it.
-const STANDING_NOTE: &str = "<p class=\"note\">Each claim of a paper is split into \
-statements, and each statement <span class=\"badge holds\">holds</span> or <span class=\"badge \
-fails\">does not hold</span> as its criterion, applied to the numbers, decides. A claim holds \
-when all its statements hold, is <span class=\"badge partial\">partial</span> when some do, and \
-does not hold when none does.</p>\n";
+/// How outcomes are decided, as the pages say it.
+const OUTCOME_NOTE: &str = "<p class=\"note\">A claim is a result of the paper that a \
+simulation could contradict; it measures an effect at one or more points, each with its 95 % \
+interval, against a margin (the paper's effect size, or a stated practical one). It is \
+<span class=\"badge reproduced\">reproduced</span> when every interval lies on the claim's side \
+of the margin, <span class=\"badge contradicted\">contradicted</span> when one lies wholly on the \
+other side, and <span class=\"badge inconclusive\">inconclusive</span> otherwise. A check is \
+true by construction of the model or a calibration: it <span class=\"badge passed\">passed</span> \
+or <span class=\"badge failed\">failed</span>, and is never counted as a result.</p>\n";
 
 /// The document's start, up to the body.
 fn head(out: &mut String, title: &str) {
@@ -171,11 +166,9 @@ fn run(out: &mut String, r: &Report) {
     out.push_str("</td></tr>\n");
     let _ = writeln!(
         out,
-        "<tr><th>Replications</th><td>{} of each variant with random distributions, {} of each \
-         deterministic one (all distributions fixed). Each value is the mean over the \
-         replications ± the half-width of its 95 % confidence interval (none for one \
-         replication).</td></tr>",
-        r.random_replications, r.fixed_replications
+        "<tr><th>Replications</th><td>{}. Each value is the mean over the replications ± the \
+         half-width of its 95 % confidence interval (none for one replication).</td></tr>",
+        esc(&r.replications.text())
     );
     let seeds: Vec<String> = r
         .seeds
@@ -209,7 +202,7 @@ fn run(out: &mut String, r: &Report) {
     );
     out.push_str(
         "<tr><th>Files</th><td><a href=\"summary.json\">summary.json</a> (every figure's values \
-         and every verdict); each figure's CSV and SVG under it below.</td></tr>\n",
+         and every statement); each figure's CSV and SVG under it below.</td></tr>\n",
     );
     out.push_str("</tbody></table>\n");
     let _ = write!(
@@ -224,54 +217,88 @@ fn run(out: &mut String, r: &Report) {
     out.push_str("</ol></details>\n</section>\n");
 }
 
-/// Every statement's verdict, by claim.
-fn verdicts(out: &mut String, r: &Report) {
-    out.push_str("<section id=\"verdicts\"><h2>Verdicts</h2>\n");
-    out.push_str(STANDING_NOTE);
+/// Every statement's outcome, by part.
+fn outcomes(out: &mut String, r: &Report) {
+    out.push_str("<section id=\"outcomes\"><h2>Outcomes</h2>\n");
+    out.push_str(OUTCOME_NOTE);
     out.push_str(
-        "<table><thead><tr><th>Claim</th><th>Statement (the paper)</th><th>Verdict</th></tr>\
-         </thead><tbody>\n",
+        "<table><thead><tr><th>Part</th><th>Statement</th><th>Outcome</th></tr></thead>\
+         <tbody>\n",
     );
     for (i, s) in r.sections.iter().enumerate() {
-        for v in &s.verdicts {
+        for st in &s.statements {
             let _ = writeln!(
                 out,
                 "<tr><td><a href=\"#{}\">{}</a></td><td>{}</td><td>{}</td></tr>",
                 anchor(i),
                 esc(&s.heading),
-                esc(&v.claim),
-                verdict_badge(v)
+                statement_cell(st),
+                badge(st.outcome)
             );
         }
     }
     out.push_str("</tbody></table>\n</section>\n");
 }
 
-/// One claim: its figures, then its statements with criteria, numbers and verdicts.
+/// A statement's id, kind and mode, and the paper's words.
+fn statement_cell(s: &Statement) -> String {
+    let kind = match s.kind {
+        Kind::Claim => "claim",
+        Kind::Check => "check",
+    };
+    let mode = s.mode.map_or(String::new(), |m| {
+        format!(" <span class=\"badge mode\">{}</span>", m.name())
+    });
+    format!(
+        "<code>{}</code> ({kind}){mode}<br>{}",
+        esc(&s.id),
+        esc(&s.text)
+    )
+}
+
+/// One part: its figures, then its statements with margins, points and outcomes.
 fn section(out: &mut String, i: usize, s: &Section) -> Result<()> {
-    let (id, h, b) = (anchor(i), esc(&s.heading), standing(s));
-    let _ = writeln!(out, "<section id=\"{id}\"><h2>{h} {b}</h2>");
+    let (id, h) = (anchor(i), esc(&s.heading));
+    let _ = writeln!(out, "<section id=\"{id}\"><h2>{h}</h2>");
     for f in &s.figures {
         figure(out, f)?;
     }
     out.push_str(
-        "<table><thead><tr><th>Statement (the paper)</th><th>Criterion</th><th>Numbers</th>\
-         <th>Verdict</th></tr></thead><tbody>\n",
+        "<table><thead><tr><th>Statement</th><th>Measured against</th><th>Numbers</th>\
+         <th>Outcome</th></tr></thead><tbody>\n",
     );
-    for v in &s.verdicts {
-        let mut numbers = format!("<p>{}</p>", esc(&v.evidence));
-        if let Some(why) = v.shown_why() {
-            let _ = write!(numbers, "<p><b>Why:</b> {}</p>", esc(why));
+    for st in &s.statements {
+        let measured = match (&st.margin, &st.construction) {
+            (Some(m), _) => format!("{}; margin: {}", esc(&st.effect), esc(&m.criterion())),
+            (None, Some(c)) => format!("true by construction: {}", esc(c)),
+            (None, None) => esc(&st.effect),
+        };
+        let mut numbers = String::new();
+        if !st.points.is_empty() {
+            let _ = write!(numbers, "<p>{}</p>", esc(&st.points_text(3)));
         }
-        if let Some(note) = &v.other_reading {
-            let _ = write!(numbers, "<p><b>Other reading:</b> {}</p>", esc(note));
+        if let Some(e) = &st.evidence {
+            let _ = write!(numbers, "<p>{}</p>", esc(e));
+        }
+        let notes = [
+            (
+                "Root cause",
+                st.cause.map(|c| format!("{}: {}", c.id, c.text)),
+            ),
+            ("Why", st.shown_why().map(str::to_owned)),
+            ("Other reading", st.other_reading.clone()),
+            ("Note", st.note.clone()),
+        ];
+        for (label, note) in notes {
+            if let Some(note) = note {
+                let _ = write!(numbers, "<p><b>{label}:</b> {}</p>", esc(&note));
+            }
         }
         let _ = writeln!(
             out,
-            "<tr><td>{}</td><td>{}</td><td>{numbers}</td><td>{}</td></tr>",
-            esc(&v.claim),
-            esc(&v.criterion),
-            verdict_badge(v)
+            "<tr><td>{}</td><td>{measured}</td><td>{numbers}</td><td>{}</td></tr>",
+            statement_cell(st),
+            badge(st.outcome)
         );
     }
     out.push_str("</tbody></table>\n</section>\n");
@@ -311,41 +338,21 @@ fn figure(out: &mut String, f: &Figure) -> Result<()> {
     Ok(())
 }
 
-/// "Claims: 2 hold, 3 partial, 1 does not hold", with badges.
-fn claims_tally(sections: &[Section]) -> String {
-    let standings: Vec<Standing> = sections.iter().map(|s| Standing::of(&s.verdicts)).collect();
-    let parts: Vec<String> = [Standing::Holds, Standing::Partial, Standing::DoesNotHold]
+/// The report's tallies, one per mode, in words.
+fn tallies(r: &Report) -> String {
+    r.tallies()
         .iter()
-        .filter_map(|&k| {
-            let n = standings.iter().filter(|&&s| s == k).count();
-            (n > 0).then(|| format!("{n} {}", badge(k)))
+        .map(|(mode, t)| {
+            let mode = mode.map_or(String::new(), |m| format!("{}: ", m.name()));
+            esc(&format!("{mode}{}.", t.text()))
         })
-        .collect();
-    format!("Claims: {}.", parts.join(", "))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
-/// A claim's standing as a badge.
-fn standing(s: &Section) -> String {
-    badge(Standing::of(&s.verdicts))
-}
-
-/// A statement's verdict as a badge.
-fn verdict_badge(v: &Verdict) -> String {
-    badge(if v.holds {
-        Standing::Holds
-    } else {
-        Standing::DoesNotHold
-    })
-}
-
-/// A standing as a coloured badge.
-fn badge(s: Standing) -> String {
-    let class = match s {
-        Standing::Holds => "holds",
-        Standing::Partial => "partial",
-        Standing::DoesNotHold => "fails",
-    };
-    format!("<span class=\"badge {class}\">{}</span>", s.name())
+/// An outcome as a coloured badge.
+fn badge(o: Outcome) -> String {
+    format!("<span class=\"badge {0}\">{0}</span>", o.name())
 }
 
 /// The id of section `i` on its page.
@@ -371,8 +378,19 @@ fn esc(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::statement::{Interval, Margin, Method, Source, check, claim};
     use crate::report::stats::Estimate;
-    use crate::report::{Mode, Parameters, verdict};
+    use crate::report::{Mode, Parameters};
+
+    fn iv(low: f64, high: f64) -> Option<Interval> {
+        Some(Interval {
+            estimate: (low + high) / 2.0,
+            low,
+            high,
+            n: 3,
+            method: Method::PairedDifference,
+        })
+    }
 
     fn report() -> Report {
         let fig = Figure {
@@ -394,16 +412,36 @@ mod tests {
             paper: None,
             decimals: 2,
         };
-        let holds = verdict("It <grows>.", "Each \"mean\" above.", &[], "1 < 2.".into());
-        let fails = verdict(
-            "It shrinks.",
-            "Each below.",
-            &["at 2".into()],
-            "2 > 1.".into(),
+        let margin = || Margin::at_least(0.5, "s", Source::Practical("half a second".into()));
+        let grows = claim(
+            "p2020.fig1.grows",
+            "It <grows>.",
+            "\"delay\" at 2 minus at 1",
+            margin(),
         )
-        .because("the load rises")
-        .other_reading("holds when read backwards".into());
-        let explained_but_held = holds.clone().because("never shown: it holds");
+        .point("2 - 1", iv(0.6, 0.9))
+        .why("never shown: it is reproduced")
+        .done();
+        let shrinks = claim(
+            "p2020.fig1.shrinks",
+            "It shrinks.",
+            "delay at 1 minus at 2",
+            margin(),
+        )
+        .point("1 - 2", iv(-0.9, -0.6))
+        .why("the load rises")
+        .other_reading("reproduced when read backwards".into())
+        .done();
+        let open = claim("p2020.fig1.open", "It moves.", "the change", margin())
+            .point("x", iv(0.0, 1.0))
+            .done();
+        let built = check(
+            "p2020.table1.cost",
+            "It costs 5.",
+            "the calibration solves for it",
+        )
+        .holds(true, "5 = 5".into())
+        .done();
         Report {
             paper: "p2020",
             title: "a paper",
@@ -411,28 +449,33 @@ mod tests {
                 mode: Mode::Literal,
                 description: "as printed".into(),
             }],
-            random_replications: 3,
-            fixed_replications: 1,
+            replications: crate::report::Replicated::Fixed {
+                random: 3,
+                fixed: 1,
+            },
             runs: 7,
             variants: 3,
             events: 2_500_000,
             seeds: vec![[1, 3], [7, 7]],
-            variant_keys: vec!["V { a: 1 }".into()],
+            variant_keys: vec!["{\"a\":1}".into()],
             sections: vec![
                 Section {
                     heading: "Claim 1".into(),
                     figures: vec![fig],
-                    verdicts: vec![holds, explained_but_held],
+                    statements: vec![grows, built],
+                    replications: [3, 3],
                 },
                 Section {
                     heading: "Claim 2".into(),
                     figures: vec![],
-                    verdicts: vec![fails.clone(), verdict("x", "y", &[], "z".into())],
+                    statements: vec![shrinks.clone(), open],
+                    replications: [3, 3],
                 },
                 Section {
                     heading: "Claim 3".into(),
                     figures: vec![],
-                    verdicts: vec![fails],
+                    statements: vec![shrinks],
+                    replications: [3, 3],
                 },
             ],
         }
@@ -452,48 +495,45 @@ mod tests {
         }
         for text in [
             "<title>p2020: a paper (qosgate reproduce)</title>",
-            "3 of 5 statements hold",
-            // Claims: 1 holds, 1 partial, 1 does not hold.
-            "Claims: 1 <span class=\"badge holds\">holds</span>, 1 <span class=\"badge \
-             partial\">partial</span>, 1 <span class=\"badge fails\">does not hold</span>.",
+            "1 reproduced, 2 contradicted, 1 inconclusive of 4 claims; 1 of 1 checks pass.",
             "<span class=\"badge mode\">literal</span> as printed",
-            "3 of each variant with random distributions, 1 of each deterministic one",
+            "3 replication(s) of each variant with random distributions, 1 of each deterministic one",
             "<td>1–3, 7 (each run",
             "3 variants, 7 runs, 2.5 M simulation events",
             "<iframe src=\"timing.txt\"",
             "<a href=\"summary.json\">",
             "<a href=\"fig1.csv\">fig1.csv</a>, <a href=\"fig1.svg\">fig1.svg</a>",
             "<figure id=\"fig1\">\n<svg",
-            "<code>V { a: 1 }</code>",
-            "It &lt;grows&gt;.",
-            "Each &quot;mean&quot; above.",
+            "<code>{&quot;a&quot;:1}</code>",
+            "<code>p2020.fig1.grows</code> (claim)<br>It &lt;grows&gt;.",
+            "&quot;delay&quot; at 2 minus at 1; margin: at least 0.5 s (practical: half a second)",
+            "2 - 1: 0.750 [0.600, 0.900] (reproduced)",
+            "true by construction: the calibration solves for it",
             "<th>A &amp; B</th>",
             "<tr><th>1</th><td class=\"num\">1.50 ± 0.25</td></tr>",
             "<tr><th>2</th><td class=\"num\">-</td></tr>",
             "<p><b>Why:</b> the load rises</p>",
-            "<p><b>Other reading:</b> holds when read backwards</p>",
-            "<section id=\"section-2\"><h2>Claim 2 <span class=\"badge partial\">",
+            "<p><b>Other reading:</b> reproduced when read backwards</p>",
+            "<span class=\"badge inconclusive\">inconclusive</span>",
+            "<span class=\"badge passed\">passed</span>",
         ] {
             assert!(page.contains(text), "{text} missing");
         }
-        // `Why:` only where the statement does not hold.
+        // `Why:` only where the statement is not reproduced.
         assert!(!page.contains("never shown"));
         assert_eq!(page.matches("<b>Why:</b>").count(), 2);
     }
 
     #[test]
-    fn the_index_lists_every_verdict_of_every_paper_with_links() {
+    fn the_index_lists_every_statement_of_every_paper_with_links() {
         let r = report();
         let mut other = report();
         other.paper = "q2021";
         let index = index(&[("p2020", &r), ("q2021", &other)]);
-        assert!(
-            index.contains("2 paper(s): 6 of 10 statements hold."),
-            "{index}"
-        );
+        assert!(index.contains("2 paper(s)."), "{index}");
         assert!(index.contains("<a href=\"q2021/index.html\">q2021</a>"));
         assert!(index.contains("<a href=\"p2020/index.html#section-3\">Claim 3</a>"));
-        assert_eq!(index.matches("<td>It shrinks.</td>").count(), 4);
+        assert_eq!(index.matches("<br>It shrinks.</td>").count(), 4);
         assert!(!index.contains("<script"));
     }
 }

@@ -1,13 +1,14 @@
-//! What a reproduction reports, for every paper alike: sections of figures and verdicts,
+//! What a reproduction reports, for every paper alike: sections of figures and statements,
 //! printed as text and written as CSV, SVG and JSON.
 //!
 //! - [`stats`]: estimates over replications (mean and 95 % confidence half-width).
 //! - [`table`]: aligned plain-text tables, wrapped prose, grouped numbers.
 //! - [`figure`]: the one figure type: a table, a CSV file and an SVG drawing ([`svg`]).
 //! - [`html`]: the page a person looks at (`index.html`), and the index of every paper's.
+//! - [`statement`]: the judging method: claims and checks, margins, intervals, three outcomes.
 //! - [`timing`]: how long the simulations took, kept out of everything else.
 //! - This module: [`Report`] (a paper's sections, with the run's size, parameters and seeds),
-//!   [`Section`] (a claim with its figures and verdicts) and [`Verdict`].
+//!   [`Section`] (a part of the paper with its figures and statements).
 //!
 //! A report depends on the runs' metrics only, never on how long they took or where they ran:
 //! printed, written as files or as a page, it is the same byte for byte for a reproduction run
@@ -15,11 +16,12 @@
 //! printed apart (standard error) and written as `timing.txt`, the one file of `--out` that
 //! differs from run to run.
 //!
-//! A verdict is computed from the runs, never decided in advance: [`verdict`] holds only when
-//! no failure was found, and a claim whose data is missing fails.
+//! An outcome is computed from the runs, never decided in advance ([`statement`]): a claim
+//! whose data is missing is inconclusive, a check without data fails.
 
 pub mod figure;
 pub mod html;
+pub mod statement;
 pub mod stats;
 pub mod svg;
 pub mod table;
@@ -31,6 +33,7 @@ use anyhow::{Context, Result};
 use serde::Serialize;
 
 pub use figure::Figure;
+pub use statement::{Outcome, Statement, Tally};
 use table::wrap;
 pub use timing::Timing;
 
@@ -43,10 +46,8 @@ pub struct Report {
     pub title: &'static str,
     /// The parameter sets the variants use (one per mode).
     pub parameters: Vec<Parameters>,
-    /// Replications of each variant with a random distribution.
-    pub random_replications: u32,
-    /// Replications of each variant whose distributions are all fixed (deterministic).
-    pub fixed_replications: u32,
+    /// How many replications the variants ran.
+    pub replications: Replicated,
     /// Simulation runs: the replications of every variant.
     pub runs: usize,
     /// Distinct scenario variants simulated.
@@ -59,6 +60,56 @@ pub struct Report {
     pub variant_keys: Vec<String>,
     /// The sections, in the paper's order.
     pub sections: Vec<Section>,
+}
+
+/// How many replications a reproduction's variants ran.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "policy")]
+pub enum Replicated {
+    /// Every random variant `random` times, every deterministic one `fixed` times
+    /// (`--replications`, shards and stored runs).
+    Fixed {
+        /// Replications of a random variant.
+        random: u32,
+        /// Replications of a deterministic variant.
+        fixed: u32,
+    },
+    /// By precision: each random variant `first` times, twice as many while a claim reading
+    /// it was unsettled, up to `cap`; deterministic ones once. `used`: the fewest and most any
+    /// random variant ran.
+    ByPrecision {
+        /// The first batch.
+        first: u32,
+        /// The most.
+        cap: u32,
+        /// The fewest and most run.
+        used: [u32; 2],
+    },
+}
+
+impl Replicated {
+    /// In words, for the report's first lines.
+    pub fn text(&self) -> String {
+        match *self {
+            Replicated::Fixed { random, fixed } => format!(
+                "{random} replication(s) of each variant with random distributions, {fixed} of \
+                 each deterministic one (all distributions fixed)"
+            ),
+            Replicated::ByPrecision { first, cap, used } => {
+                let ran = match used {
+                    [0, 0] => "none here".to_owned(),
+                    [a, b] if a == b => format!("{a} ran"),
+                    [a, b] => format!("{a}-{b} ran"),
+                };
+                format!(
+                    "replications by precision: each variant with random distributions ran \
+                     {first}, then twice as many while a claim reading it was undecided and its \
+                     interval at least half its margin wide, up to {cap} ({ran}); each \
+                     deterministic one once"
+                )
+            }
+        }
+    }
 }
 
 /// One parameter set of a paper's variants.
@@ -92,163 +143,62 @@ impl Mode {
     }
 }
 
-/// One claim of the paper with its figures.
-#[derive(Debug, Clone, Serialize)]
+/// One part of a paper (usually one claim, with its figures) and its statements.
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct Section {
     /// Heading (`Claim 1 (Fig. 4): ...`).
     pub heading: String,
     /// The figures and tables measured.
     pub figures: Vec<Figure>,
-    /// The verdicts on the claim (one per statement checked).
-    pub verdicts: Vec<Verdict>,
-}
-
-/// A claim checked against the measurements.
-#[derive(Debug, Clone, Serialize)]
-pub struct Verdict {
-    /// The paper's statement.
-    pub claim: String,
-    /// What the measurements must show for it to hold.
-    pub criterion: String,
-    /// Whether they do.
-    pub holds: bool,
-    /// The numbers the verdict rests on (and, when it fails, where).
-    pub evidence: String,
-    /// Why a statement that does not hold cannot hold here, in one line (printed only when it
-    /// does not hold): a known inconsistency of the paper, with its SPEC-NOTES item.
-    pub why: Option<String>,
-    /// How the statement fares under another reading of the paper, where the paper admits two
-    /// (printed as `Other reading:` whether or not the statement holds).
-    pub other_reading: Option<String>,
-}
-
-impl Verdict {
-    /// The verdict with `why`, the one-line reason a failure is expected.
-    pub fn because(self, why: &str) -> Self {
-        Self {
-            why: Some(why.to_owned()),
-            ..self
-        }
-    }
-
-    /// The verdict with `note`, how the statement fares under another reading of the paper.
-    pub fn other_reading(self, note: String) -> Self {
-        Self {
-            other_reading: Some(note),
-            ..self
-        }
-    }
-
-    /// The reason shown with the verdict (`Why:`): [`Verdict::why`], only when the statement does
-    /// not hold.
-    pub fn shown_why(&self) -> Option<&str> {
-        self.why.as_deref().filter(|_| !self.holds)
-    }
-}
-
-/// How a claim fares as a whole: a claim is split into statements, each of which holds or not.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Standing {
-    /// Every statement holds.
-    Holds,
-    /// Some statements hold, some do not.
-    Partial,
-    /// No statement holds (a claim without statements is one of these: nothing was shown).
-    DoesNotHold,
-}
-
-impl Standing {
-    /// The standing of `verdicts` together.
-    pub fn of<'a>(verdicts: impl IntoIterator<Item = &'a Verdict>) -> Self {
-        let (mut held, mut total) = (0, 0);
-        for v in verdicts {
-            total += 1;
-            held += usize::from(v.holds);
-        }
-        match (held, total) {
-            (0, _) => Standing::DoesNotHold,
-            (h, t) if h == t => Standing::Holds,
-            _ => Standing::Partial,
-        }
-    }
-
-    /// `holds`, `partial` or `does not hold`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Standing::Holds => "holds",
-            Standing::Partial => "partial",
-            Standing::DoesNotHold => "does not hold",
-        }
-    }
-}
-
-/// A verdict: it holds if nothing is in `failures` (listed after the evidence otherwise).
-pub fn verdict(claim: &str, criterion: &str, failures: &[String], evidence: String) -> Verdict {
-    let mut evidence = evidence;
-    if !failures.is_empty() {
-        const SHOWN: usize = 8;
-        evidence.push_str(" Fails: ");
-        evidence.push_str(&failures[..failures.len().min(SHOWN)].join("; "));
-        if failures.len() > SHOWN {
-            evidence.push_str(&format!(" (and {} more)", failures.len() - SHOWN));
-        }
-        evidence.push('.');
-    }
-    Verdict {
-        claim: claim.into(),
-        criterion: criterion.into(),
-        holds: failures.is_empty(),
-        evidence,
-        why: None,
-        other_reading: None,
-    }
+    /// The statements judged (claims and checks), in the paper's order.
+    pub statements: Vec<Statement>,
+    /// The fewest and most replications its random variants ran (set by the runner).
+    pub replications: [u32; 2],
 }
 
 impl Report {
-    /// The printed report: per section its tables, then each claim beside its verdict; last, a
-    /// summary line of the verdicts and the run's size and time.
+    /// The printed report: per section its tables, then each statement with its outcome; last,
+    /// the headline (claims by outcome, root causes, checks) and the run's size and time.
     pub fn text(&self) -> String {
         let mut out = wrap(
             &format!(
                 "qosgate reproduce {}: {}. Each value is the mean over \
-                 the replications ± the half-width of its 95 % confidence interval: {} \
-                 replication(s) of each variant with random distributions, {} of each \
-                 deterministic one (all distributions fixed). No interval is shown for one \
-                 replication, nor one that rounds to 0.",
-                self.paper, self.title, self.random_replications, self.fixed_replications
+                 the replications ± the half-width of its 95 % confidence interval; {}. No \
+                 interval is shown for one replication, nor one that rounds to 0.",
+                self.paper,
+                self.title,
+                self.replications.text()
             ),
             100,
         );
         out.push('\n');
         for s in &self.sections {
             out.push_str(&format!("== {}\n\n", s.heading));
+            if let [a, b] = s.replications
+                && b > 0
+            {
+                let n = if a == b {
+                    a.to_string()
+                } else {
+                    format!("{a}-{b}")
+                };
+                out.push_str(&format!("({n} replications of its random variants)\n\n"));
+            }
             for f in &s.figures {
                 out.push_str(&f.text());
                 out.push('\n');
             }
-            for v in &s.verdicts {
-                out.push_str(&wrap(&format!("Paper: {}", v.claim), 100));
-                out.push_str(&wrap(&format!("Criterion: {}", v.criterion), 100));
-                out.push_str(&wrap(
-                    &format!(
-                        "Verdict: {}. {}",
-                        if v.holds { "HOLDS" } else { "DOES NOT HOLD" },
-                        v.evidence
-                    ),
-                    100,
-                ));
-                if let Some(why) = v.shown_why() {
-                    out.push_str(&wrap(&format!("Why: {why}"), 100));
-                }
-                if let Some(note) = &v.other_reading {
-                    out.push_str(&wrap(&format!("Other reading: {note}"), 100));
-                }
+            for st in &s.statements {
+                out.push_str(&statement_text(st));
                 out.push('\n');
             }
         }
-        let (held, total) = self.tally();
+        for (mode, tally) in self.tallies() {
+            let mode = mode.map_or(String::new(), |m| format!("({}) ", m.name()));
+            out.push_str(&wrap(&format!("{mode}{}.", tally.text()), 100));
+        }
         out.push_str(&format!(
-            "{held} of {total} claims hold. {} variants, {} runs, {:.1} M events.\n",
+            "{} variants, {} runs, {:.1} M events.\n",
             self.variants,
             self.runs,
             self.events as f64 / 1e6,
@@ -256,13 +206,37 @@ impl Report {
         out
     }
 
-    /// The verdicts, `(held, total)`.
-    pub fn tally(&self) -> (usize, usize) {
-        let verdicts = self.sections.iter().flat_map(|s| &s.verdicts);
-        (
-            verdicts.clone().filter(|v| v.holds).count(),
-            verdicts.count(),
-        )
+    /// The statements' tally, per mode where the paper has two (`None`: one mode).
+    pub fn tallies(&self) -> Vec<(Option<Mode>, Tally)> {
+        let statements = || self.sections.iter().flat_map(|s| &s.statements);
+        let mut modes: Vec<Option<Mode>> = Vec::new();
+        for s in statements() {
+            if !modes.contains(&s.mode) {
+                modes.push(s.mode);
+            }
+        }
+        modes.sort_by_key(|m| m.map(|m| m.name()));
+        modes
+            .into_iter()
+            .map(|m| (m, Tally::of(statements().filter(|s| s.mode == m))))
+            .collect()
+    }
+
+    /// Marks every unsettled claim as needing more than the `n` replications forced on it.
+    pub fn note_unsettled(&mut self, n: u32) {
+        for s in self.sections.iter_mut().flat_map(|s| &mut s.statements) {
+            if !s.settled {
+                s.note = Some(format!(
+                    "undecided at the {n} replications forced (--replications): more would be \
+                     needed to decide it"
+                ));
+            }
+        }
+    }
+
+    /// Every statement's tally, modes together.
+    pub fn tally(&self) -> Tally {
+        Tally::of(self.sections.iter().flat_map(|s| &s.statements))
     }
 
     /// Writes `<id>.csv` and `<id>.svg` per figure, `summary.json`, `index.html` (the page,
@@ -288,33 +262,57 @@ impl Report {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_claim_holds_when_all_its_statements_do_partially_when_some_do() {
-        let ok = verdict("c", "k", &[], "n.".into());
-        let bad = verdict("c", "k", &["f".into()], "n.".into());
-        assert_eq!(Standing::of([&ok, &ok]), Standing::Holds);
-        assert_eq!(Standing::of([&ok, &bad]), Standing::Partial);
-        assert_eq!(Standing::of([&bad, &bad]), Standing::DoesNotHold);
-        assert_eq!(Standing::of([]), Standing::DoesNotHold);
-        assert_eq!(bad.clone().because("w").shown_why(), Some("w"));
-        assert_eq!(ok.because("w").shown_why(), None);
+/// One statement as printed: its outcome and id, the paper's words, what is measured against
+/// which margin, the points, and the notes.
+fn statement_text(s: &Statement) -> String {
+    let kind = match s.kind {
+        statement::Kind::Claim => "claim",
+        statement::Kind::Check => "check",
+    };
+    let mode = s.mode.map_or(String::new(), |m| format!(", {}", m.name()));
+    let mut out = format!(
+        "[{}] {} ({kind}{mode})\n",
+        s.outcome.name().to_uppercase(),
+        s.id
+    );
+    out.push_str(&wrap(&format!("Paper: {}", s.text), 100));
+    if let Some(c) = &s.construction {
+        out.push_str(&wrap(&format!("True by construction: {c}"), 100));
     }
-
-    #[test]
-    fn a_verdict_holds_only_without_failures_and_lists_them() {
-        let ok = verdict("c", "k", &[], "numbers.".into());
-        assert!(ok.holds);
-        assert_eq!(ok.evidence, "numbers.");
-        let failures: Vec<String> = (0..10).map(|i| format!("f{i}")).collect();
-        let bad = verdict("c", "k", &failures, "numbers.".into());
-        assert!(!bad.holds);
-        assert_eq!(
-            bad.evidence,
-            "numbers. Fails: f0; f1; f2; f3; f4; f5; f6; f7 (and 2 more)."
-        );
+    match &s.margin {
+        Some(m) => out.push_str(&wrap(
+            &format!("Measured: {}; margin: {}", s.effect, m.criterion()),
+            100,
+        )),
+        None if !s.effect.is_empty() => {
+            out.push_str(&wrap(&format!("Criterion: {}", s.effect), 100))
+        }
+        None => {}
     }
+    if !s.points.is_empty() {
+        let reps = match s.replications {
+            [a, b] if a == b => format!("{a} replication(s)"),
+            [a, b] => format!("{a}-{b} replications"),
+        };
+        out.push_str(&wrap(
+            &format!("Points ({reps}): {}.", s.points_text(3)),
+            100,
+        ));
+    }
+    if let Some(e) = &s.evidence {
+        out.push_str(&wrap(&format!("Evidence: {e}"), 100));
+    }
+    if let Some(c) = &s.cause {
+        out.push_str(&wrap(&format!("Root cause ({}): {}", c.id, c.text), 100));
+    }
+    if let Some(why) = s.shown_why() {
+        out.push_str(&wrap(&format!("Why: {why}"), 100));
+    }
+    if let Some(note) = &s.other_reading {
+        out.push_str(&wrap(&format!("Other reading: {note}"), 100));
+    }
+    if let Some(note) = &s.note {
+        out.push_str(&wrap(&format!("Note: {note}"), 100));
+    }
+    out
 }

@@ -82,6 +82,19 @@ pub fn grouped(n: u64) -> String {
     out
 }
 
+/// A mean shown with `.1` decimals (the second field), or `n/a` when undefined (NaN).
+pub struct V(pub f64, pub usize);
+
+impl std::fmt::Display for V {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.0.is_nan() {
+            f.write_str("n/a")
+        } else {
+            write!(f, "{:.*}", self.1, self.0)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,6 +1,7 @@
 //! What the claims of seed 003 share: the situations, the modes and readings, the metrics in
-//! the reports' units, paired comparisons, the figure helpers and the way each statement is
-//! judged in each mode and reading ([`judged`]).
+//! the reports' units (with the censored reading of the execution time), ratios of means and
+//! functions of means with their delta-method intervals, the root causes, the figure helpers
+//! and the way each statement is judged in each mode and reading ([`judged`]).
 
 pub(super) use super::params::{self, ALPHAS_PCT, AR_SHARES_PCT, DIVISORS, LOOSE, TIGHT};
 pub(super) use super::presets::{Variant, mapping_name, scheduler_name};
@@ -9,8 +10,11 @@ pub(super) use crate::models::multicloud::metrics::Metrics;
 pub(super) use crate::models::multicloud::scenario::{
     FeedbackFrom, MappingKind, QueueOrder, SchedulerKind,
 };
-use crate::report::stats::Estimate;
-pub(super) use crate::report::{Figure, Mode, Verdict};
+pub(super) use crate::report::statement::{
+    Cause, Interval, Margin, Method, Outcome, Source, Statement, check, claim,
+};
+use crate::report::stats::{Estimate, t975};
+pub(super) use crate::report::{Figure, Mode};
 
 /// The two modes: literal (N15's FCFS, to the cloud of earliest start) and calibrated (FCFS on
 /// each application's own cloud).
@@ -29,7 +33,7 @@ pub(super) struct Reading {
 }
 
 impl Reading {
-    /// The reading every verdict is given in, in `mode`: queues in assignment order, E6's
+    /// The reading every outcome is given in, in `mode`: queues in assignment order, E6's
     /// `delta_tau` from the planned ERAT (N13).
     pub fn main(mode: Mode) -> Self {
         Self {
@@ -110,62 +114,142 @@ pub(super) fn under_every_reading(v: &[Variant]) -> Vec<Variant> {
     all
 }
 
-/// The verdicts of `statements` (judged under one reading) as the report shows them: in the
-/// literal mode, and again in the calibrated mode for the statements `with_fcfs` marks (those
-/// that compare with FCFS: the calibration changes nothing else, so the others are stated once,
-/// for both modes); each claim is prefixed with its mode, and where judging it under one of the
-/// [`Reading::others`] changes the verdict, that verdict and its numbers are its
-/// `Other reading:`.
+/// The statements of a part in both modes: `statements` judged under [`Reading::main`] of each
+/// mode, the literal and the calibrated statement of each claim side by side; where judging it
+/// under one of the [`Reading::others`] of its mode gives another outcome, that outcome and its
+/// points are its `Other reading:`.
 pub(super) fn judged(
     runs: &Runs<Metrics>,
-    statements: impl Fn(&Runs<Metrics>, Reading) -> Vec<Verdict>,
-    with_fcfs: &[bool],
-) -> Vec<Verdict> {
-    let judge = |mode| {
-        let others: Vec<(Reading, Vec<Verdict>)> = Reading::others(mode)
-            .into_iter()
-            .map(|r| (r, statements(runs, r)))
-            .collect();
-        (statements(runs, Reading::main(mode)), others)
-    };
-    let (literal, calibrated) = (judge(Mode::Literal), judge(Mode::Calibrated));
+    statements: impl Fn(&Runs<Metrics>, Reading) -> Vec<Statement>,
+) -> Vec<Statement> {
+    let per_mode: Vec<Vec<Statement>> = MODES
+        .into_iter()
+        .map(|mode| {
+            let others: Vec<(Reading, Vec<Statement>)> = Reading::others(mode)
+                .into_iter()
+                .map(|r| (r, statements(runs, r)))
+                .collect();
+            statements(runs, Reading::main(mode))
+                .into_iter()
+                .map(|s| with_other_readings(s, &others))
+                .collect()
+        })
+        .collect();
+    let mut modes: Vec<_> = per_mode.into_iter().map(Vec::into_iter).collect();
     let mut out = Vec::new();
-    for (i, v) in literal.0.iter().enumerate() {
-        let fcfs = with_fcfs.get(i).copied().unwrap_or(true);
-        let tag = if fcfs { "literal" } else { "both modes" };
-        out.push(tagged(v, i, tag, &literal.1));
-        if fcfs && let Some(v) = calibrated.0.get(i) {
-            out.push(tagged(v, i, "calibrated", &calibrated.1));
-        }
+    while let Some(s) = modes[0].next() {
+        out.push(s);
+        out.extend(modes[1..].iter_mut().filter_map(Iterator::next));
     }
     out
 }
 
-/// Statement `i`'s verdict `v` with its claim prefixed by `(tag)`, and the verdicts of the
-/// `others` readings that differ from it as its other reading.
-fn tagged(v: &Verdict, i: usize, tag: &str, others: &[(Reading, Vec<Verdict>)]) -> Verdict {
-    let v = Verdict {
-        claim: format!("({tag}) {}", v.claim),
-        ..v.clone()
-    };
+/// `s` with the outcomes of the same statement (by id) under the `others` readings that differ
+/// from its own as its other reading.
+fn with_other_readings(mut s: Statement, others: &[(Reading, Vec<Statement>)]) -> Statement {
     let notes: Vec<String> = others
         .iter()
-        .filter_map(|(r, verdicts)| {
-            let o = verdicts.get(i).filter(|o| o.holds != v.holds)?;
-            let fate = if o.holds { "holds" } else { "does not hold" };
-            Some(format!(
-                "{}, the statement {fate}: {}",
-                r.change(),
-                o.evidence
-            ))
+        .filter_map(|(r, statements)| {
+            let o = statements
+                .iter()
+                .find(|o| o.id == s.id && o.outcome != s.outcome)?;
+            let what = if o.points.is_empty() {
+                o.evidence.clone().unwrap_or_default()
+            } else {
+                o.points_text(3)
+            };
+            Some(format!("{}, it is {}: {what}", r.change(), o.outcome))
         })
         .collect();
-    if notes.is_empty() {
-        v
-    } else {
-        v.other_reading(notes.join(" Also, "))
+    if !notes.is_empty() {
+        s.other_reading = Some(notes.join(". Also, "));
     }
+    s
 }
+
+/// The id of a statement judged in `mode`: `gandhimathi2013.<mode>.<figure>.<slug>`.
+pub(super) fn id(mode: Mode, figure: &str, slug: &str) -> String {
+    format!("gandhimathi2013.{}.{figure}.{slug}", mode.name())
+}
+
+/// A claim that fails for `cause` carries it (only when contradicted: an inconclusive one has
+/// not failed).
+pub(super) fn failing_for(mut s: Statement, cause: Cause) -> Statement {
+    if s.is(Outcome::Contradicted) {
+        s.cause = Some(cause);
+    }
+    s
+}
+
+/// Tables 4-5: the largest ratio of DCMMS's time to DCLS's the paper prints, Table 4 at 0 %
+/// (0.77 against 0.81), rounded down: "DCMMS does better than DCLS" by at least the paper's
+/// smallest gap.
+pub(super) const DCMMS_OVER_DCLS: f64 = 0.95;
+/// Where [`DCMMS_OVER_DCLS`] comes from.
+pub(super) const DCMMS_OVER_DCLS_WORDS: &str = "Tables 4-5 (their 20 % column is Figs. 7-8 at \
+     alpha 0.8): DCMMS's time at most 0.95 of DCLS's, the smallest gap printed (Table 4 at 0 %: \
+     0.77 against 0.81)";
+
+/// Beside a comparison of DCMMS with DCLS: the paper's gap.
+pub(super) const DCMMS_DCLS_WHY: &str = "the paper has DCMMS 5-31 % below DCLS in every cell \
+     of Tables 4-5 (0.04-0.19 of FCFS's time).";
+
+/// DCMMS and DCLS come out close.
+pub(super) const DCMMS_LIKE_DCLS: Cause = Cause {
+    id: "dcmms-like-dcls",
+    text: "DCMMS and DCLS order an application's tasks differently (min-min, CNPT) but place \
+           them over the same planning profiles with the same feedback, so their times stay \
+           within each other's spread: neither is 5 % ahead everywhere",
+};
+
+/// The feedback shortens nothing here, under either reading of E6.
+pub(super) const FEEDBACK_CHARGES_PREDECESSORS: Cause = Cause {
+    id: "feedback-charges-predecessors",
+    text: "the feedback shortens no execution time here under either reading of E6 \
+           (SPEC-NOTES N17): measured from the planned ERAT, which holds the predecessors' \
+           planned finishes, delta_tau charges a cloud with its predecessors' lateness \
+           elsewhere, E7 turns it into factors in the hundreds, and the feedback shuts fast \
+           clouds out, lengthening times in both situations; measured from the instant a task \
+           reached its cloud, it changes them by about 0. The paper's 30-40 % gains appear \
+           under neither",
+};
+
+/// FCFS is a good scheduler where applications rarely overlap.
+pub(super) const LIGHT_LOAD: Cause = Cause {
+    id: "loose-fcfs-as-good",
+    text: "in the loose situation applications rarely overlap (Sec. 4.1), so FCFS, placing each \
+           ready task where it can start earliest (literal) or at home on idle clouds \
+           (calibrated), finishes applications about as soon as the plans do, and the feedback \
+           at alpha > 0 slows DCLS and DCMMS: the paper's gains over FCFS (0.49-0.81 of its \
+           time in Table 4) need an FCFS that places tasks badly, which the paper does not \
+           describe (SPEC-NOTES N15)",
+};
+
+/// Reservations leave the schedulers less to decide.
+pub(super) const RESERVATIONS_START_AS_ASKED: Cause = Cause {
+    id: "reservations-start-as-asked",
+    text: "every scheduler starts a reservation at its asked instant (its later tasks as soon \
+           as VMs allow, preempting best effort), so the more reservations, the less any \
+           scheduler decides and the closer its time comes to FCFS's: the paper's opposite \
+           trend needs an FCFS that serves reservations worse, which it does not describe",
+};
+
+/// The traces leave the mapping nothing to pack.
+pub(super) const WHOLE_SERVERS: Cause = Cause {
+    id: "trace-widths-whole-servers",
+    text: "the traces' widths are whole nodes of their own clusters (multiples of 4 VMs on \
+           Thunder, 8 on Atlas, 16 on the uBGL stand-in), so next to no task needs part of a \
+           server and Algorithm 5 has nothing to pack that first-fit does not",
+};
+
+/// Loose, every scheduler spends about the same energy.
+pub(super) const LOOSE_ENERGY: Cause = Cause {
+    id: "loose-energy-same-work-same-span",
+    text: "in the loose situation every scheduler runs the same work over about the same span \
+           (the traces' last arrivals set it), and idle servers over that span are about half \
+           the energy, so DCLS and DCMMS have little to save; at alpha 0.8 their feedback also \
+           sends tasks to slower clouds, which keeps servers active longer than FCFS does",
+};
 
 /// The two situations of Sec. 4.1: (name, arrival-gap divisor).
 pub(super) const SITUATIONS: [(&str, u32); 2] = [("loose", LOOSE), ("tight", TIGHT)];
@@ -200,45 +284,172 @@ pub(super) fn active(m: &Metrics) -> Option<f64> {
     Some(m.active_server_s / 3600.0)
 }
 
-/// A paired comparison's interval lies entirely below 0 (`f(a)` below `f(b)`); false without
-/// data.
-pub(super) fn below(e: Option<Estimate>) -> bool {
-    e.is_some_and(|e| e.high() < 0.0 && e.half_width.is_some())
+/// The average execution time with the applications unfinished at the end of a run at their
+/// lower bounds (the run's end minus arrival), hours.
+pub(super) fn hours_lower(m: &Metrics) -> Option<f64> {
+    m.execution_lower_s.map(|s| s / 3600.0)
 }
 
-/// A paired comparison's interval reaches 0 or below (`f(a)` not above `f(b)`); false without
-/// data.
-pub(super) fn not_above(e: Option<Estimate>) -> bool {
-    e.is_some_and(|e| e.low() <= 0.0)
+/// A metric of one replication.
+pub(super) type Metric = fn(&Metrics) -> Option<f64>;
+
+/// `a + b x` of an interval (its ends swapped when `b < 0`).
+pub(super) fn affine(i: Interval, a: f64, b: f64) -> Interval {
+    let (x, y) = (a + b * i.low, a + b * i.high);
+    Interval {
+        estimate: a + b * i.estimate,
+        low: x.min(y),
+        high: x.max(y),
+        ..i
+    }
 }
 
-/// A paired comparison's interval contains 0; false without data.
-pub(super) fn around_zero(e: Option<Estimate>) -> bool {
-    e.is_some_and(|e| e.low() <= 0.0 && 0.0 <= e.high())
+/// `100 (1 - r)`: a ratio of means as a saving, percent.
+pub(super) fn saving_pct(r: Interval) -> Interval {
+    affine(r, 100.0, -100.0)
 }
 
-/// An estimate as `mean ± half-width` with `decimals` decimals, `-` when missing.
-pub(super) fn show(e: Option<Estimate>, decimals: usize) -> String {
-    e.map_or_else(|| "-".to_owned(), |e| e.show(decimals))
+/// `100 (r - 1)`: a ratio of means as a change, percent.
+pub(super) fn change_pct(r: Interval) -> Interval {
+    affine(r, -100.0, 100.0)
 }
 
-/// `100 (1 - r)`: a ratio's estimate as a saving, percent.
-pub(super) fn saving(ratio: Option<Estimate>) -> Option<Estimate> {
-    ratio.map(|r| Estimate {
-        mean: 100.0 * (1.0 - r.mean),
-        half_width: r.half_width.map(|h| 100.0 * h),
-        n: r.n,
+/// `h` of the means of `f` at `vs` with its 95 % interval by the delta method over paired
+/// replications ([`delta_method`]), over the replications every variant of `vs` has (as
+/// [`Runs::combined`] pairs them): for a difference of two ratios of means, which no
+/// per-replication ratio may stand for. `None` without runs, or where `h` is not finite.
+pub(super) fn of_means(
+    runs: &Runs<Metrics>,
+    vs: &[Variant],
+    f: Metric,
+    h: impl Fn(&[f64]) -> f64,
+) -> Option<Interval> {
+    let rows = std::cell::RefCell::new(Vec::new());
+    runs.combined(vs, |ms| {
+        let row: Option<Vec<f64>> = ms.iter().map(|m| f(m)).collect();
+        rows.borrow_mut().extend(row);
+        Some(0.0)
+    })?;
+    delta_method(&rows.into_inner(), h)
+}
+
+/// `h` of the column means of `rows` (one row per replication, one column per variant) with
+/// its 95 % interval by the delta method: the Student t interval of the mean of the linearised
+/// values `sum_i dh/dm_i (x_ki - m_i)` (the gradient by central differences), centred on
+/// `h(means)`; for `h = m_0 / m_1` it is [`Runs::ratio_of_means`]'s interval. One row has no
+/// interval (infinitely wide). `None` without rows or where `h` is not finite.
+pub(super) fn delta_method(rows: &[Vec<f64>], h: impl Fn(&[f64]) -> f64) -> Option<Interval> {
+    let n = rows.len();
+    let width = rows.first()?.len();
+    let nf = n as f64;
+    let means: Vec<f64> = (0..width)
+        .map(|i| rows.iter().map(|r| r[i]).sum::<f64>() / nf)
+        .collect();
+    let value = h(&means);
+    if !value.is_finite() {
+        return None;
+    }
+    let half = if n < 2 {
+        f64::INFINITY
+    } else {
+        let gradient: Vec<f64> = (0..width)
+            .map(|i| {
+                let step = 1e-6 * means[i].abs().max(1e-9);
+                let at = |d: f64| {
+                    let mut m = means.clone();
+                    m[i] += d;
+                    h(&m)
+                };
+                (at(step) - at(-step)) / (2.0 * step)
+            })
+            .collect();
+        let z: Vec<f64> = rows
+            .iter()
+            .map(|r| (0..width).map(|i| gradient[i] * (r[i] - means[i])).sum())
+            .collect();
+        let zm = z.iter().sum::<f64>() / nf;
+        let var = z.iter().map(|x| (x - zm).powi(2)).sum::<f64>() / (nf - 1.0);
+        t975(n - 1) * (var / nf).sqrt()
+    };
+    Some(Interval {
+        estimate: value,
+        low: value - half,
+        high: value + half,
+        n,
+        method: Method::RatioOfMeans,
     })
 }
 
-/// `a <= b`; false if either is missing (NaN).
-pub(super) fn at_most(a: f64, b: f64) -> bool {
-    a.partial_cmp(&b).is_some_and(|o| o.is_le())
+/// An effect on the execution time, computed by `effect` from a metric (hours): with
+/// [`hours`], and, where a run of `vs` left applications unfinished, also with
+/// [`hours_lower`] (the censored reading a claim's point must agree with), where it differs.
+pub(super) fn timed(
+    runs: &Runs<Metrics>,
+    vs: &[Variant],
+    effect: impl Fn(Metric) -> Option<Interval>,
+) -> (Option<Interval>, Option<Interval>) {
+    let unfinished = vs.iter().any(|v| {
+        runs.level(v, |m| Some(m.apps_unfinished as f64))
+            .is_some_and(|l| l.estimate > 0.0)
+    });
+    let plain = effect(hours);
+    // Shown only where it differs (the replications compared may all have finished).
+    let censored = unfinished
+        .then(|| effect(hours_lower))
+        .flatten()
+        .filter(|c| Some(*c) != plain);
+    (plain, censored)
 }
 
-/// Means strictly increasing along `xs` (false if any is missing).
-pub(super) fn increasing(xs: &[f64]) -> bool {
-    xs.iter().all(|x| x.is_finite()) && xs.windows(2).all(|w| w[0] < w[1])
+/// The applications unfinished at the end of the runs of `vs` (each variant once), in words:
+/// the censored outcomes (a few rejected applications on the paper's runs).
+pub(super) fn unfinished_text(runs: &Runs<Metrics>, vs: &[Variant]) -> String {
+    let (mut apps, mut of, mut reps) = (0.0, 0.0, 0usize);
+    let mut seen = Vec::new();
+    for v in vs {
+        if seen.contains(v) {
+            continue;
+        }
+        seen.push(*v);
+        if let Some(l) = runs.level(v, |m| Some(m.apps_unfinished as f64)) {
+            apps += l.estimate * l.n as f64;
+            reps += l.n;
+        }
+        if let Some(l) = runs.level(v, |m| Some(m.apps as f64)) {
+            of += l.estimate * l.n as f64;
+        }
+    }
+    if apps == 0.0 {
+        format!(
+            "Every application finished in all {reps} runs compared ({of:.0} applications): \
+             none is unfinished at a run's end."
+        )
+    } else {
+        format!(
+            "{apps:.0} of {of:.0} applications in the {reps} runs compared did not finish \
+             (rejected); where a point's replications hold some, its second interval counts \
+             them at their lower bounds (the run's end minus arrival)."
+        )
+    }
+}
+
+/// An interval as a figure's estimate (the half-width of a finite interval; none without one).
+pub(super) fn estimate(i: Option<Interval>) -> Option<Estimate> {
+    i.map(|i| Estimate {
+        mean: i.estimate,
+        half_width: (i.n > 1 && i.width().is_finite()).then(|| i.width() / 2.0),
+        n: i.n,
+    })
+}
+
+/// The mean of `f` at `v`, for the evidence only (NaN without runs).
+pub(super) fn mean(runs: &Runs<Metrics>, v: &Variant, f: impl Fn(&Metrics) -> Option<f64>) -> f64 {
+    runs.level(v, f).map_or(f64::NAN, |l| l.estimate)
+}
+
+/// `alpha 0.8` for 80.
+pub(super) fn alpha(pct: u8) -> String {
+    format!("alpha {:.1}", f64::from(pct) / 100.0)
 }
 
 /// The rows of the figures that show every scheduler: FCFS in each mode, DCLS and DCMMS.
@@ -304,7 +515,7 @@ pub(super) fn why_fcfs(r: Reading, literal: &str, calibrated: &str) -> String {
 /// waited for their predecessors, and the factors E7 makes of it (median, 90th percentile).
 pub(super) fn why_feedback(runs: &Runs<Metrics>, r: Reading, divisor: u32) -> String {
     let v = r.at(SchedulerKind::Dcls, 100, divisor);
-    let h = |f: fn(&Metrics) -> Option<f64>| runs.mean(&v, |m| f(m).map(|s| s / 3600.0));
+    let h = |f: Metric| mean(runs, &v, |m| f(m).map(|s| s / 3600.0));
     let situation = if divisor == LOOSE { "loose" } else { "tight" };
     let charged = match r.feedback {
         FeedbackFrom::Erat => "charged by E6 to the cloud the task runs on",
@@ -319,7 +530,82 @@ pub(super) fn why_feedback(runs: &Runs<Metrics>, r: Reading, divisor: u32) -> St
          a cloud out of its origin's next placements until a task there finishes on time.",
         h(|m| m.lateness_s),
         h(|m| m.ready_late_s),
-        runs.mean(&v, |m| m.factor_median),
-        runs.mean(&v, |m| m.factor_p90),
+        mean(runs, &v, |m| m.factor_median),
+        mean(runs, &v, |m| m.factor_p90),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() <= 1e-6 * b.abs().max(1.0)
+    }
+
+    /// The delta method of a ratio is the ratio of the means (not the mean of the ratios) with
+    /// `var(R) ~ (s_x^2 - 2 R s_xy + R^2 s_y^2) / (n mean(y)^2)`, as `Runs::ratio_of_means`.
+    #[test]
+    fn the_delta_method_of_a_ratio_is_the_ratio_of_means() {
+        let rows = vec![vec![1.0, 1.0], vec![9.0, 3.0], vec![4.0, 2.0]];
+        let r = delta_method(&rows, |m| m[0] / m[1]).unwrap();
+        // Means 14/3 and 2: R = 7/3; the mean of the ratios would be (1 + 3 + 2) / 3 = 2.
+        assert!(close(r.estimate, 7.0 / 3.0));
+        let (mx, my, rr) = (14.0 / 3.0, 2.0, 7.0 / 3.0);
+        let cov = |a: usize, b: usize, ma: f64, mb: f64| {
+            rows.iter().map(|x| (x[a] - ma) * (x[b] - mb)).sum::<f64>() / 2.0
+        };
+        let var = (cov(0, 0, mx, mx) - 2.0 * rr * cov(0, 1, mx, my) + rr * rr * cov(1, 1, my, my))
+            / (3.0 * my * my);
+        assert!(close(r.high - r.estimate, t975(2) * var.sqrt()));
+        assert_eq!((r.n, r.method), (3, Method::RatioOfMeans));
+    }
+
+    /// A difference of two ratios: centred on the difference of the ratios of means, its
+    /// interval the t interval of the linearised values; one row has no interval.
+    #[test]
+    fn the_delta_method_of_a_difference_of_ratios() {
+        let rows = vec![
+            vec![2.0, 4.0, 3.0, 3.0],
+            vec![3.0, 5.0, 4.0, 5.0],
+            vec![1.0, 3.0, 2.0, 2.0],
+            vec![2.0, 4.0, 4.0, 6.0],
+        ];
+        let h = |m: &[f64]| m[0] / m[1] - m[2] / m[3];
+        let d = delta_method(&rows, h).unwrap();
+        let means = [2.0, 4.0, 3.25, 4.0];
+        assert!(close(d.estimate, h(&means)));
+        let z: Vec<f64> = rows
+            .iter()
+            .map(|r| {
+                (r[0] - means[0]) / means[1]
+                    - means[0] / means[1].powi(2) * (r[1] - means[1])
+                    - (r[2] - means[2]) / means[3]
+                    + means[2] / means[3].powi(2) * (r[3] - means[3])
+            })
+            .collect();
+        let var = z.iter().map(|x| x * x).sum::<f64>() / 3.0;
+        assert!(close(d.high - d.estimate, t975(3) * (var / 4.0).sqrt()));
+        let one = delta_method(&rows[..1], h).unwrap();
+        assert!(one.low.is_infinite() && one.high.is_infinite());
+        assert!(delta_method(&[], h).is_none());
+        assert!(delta_method(&[vec![1.0, 0.0, 1.0, 1.0]], h).is_none());
+    }
+
+    /// Savings and changes in percent turn an interval around, ends and all.
+    #[test]
+    fn savings_and_changes_in_percent() {
+        let r = Interval {
+            estimate: 0.8,
+            low: 0.7,
+            high: 0.9,
+            n: 10,
+            method: Method::RatioOfMeans,
+        };
+        let s = saving_pct(r);
+        assert!(close(s.estimate, 20.0) && close(s.low, 10.0) && close(s.high, 30.0));
+        let c = change_pct(r);
+        assert!(close(c.estimate, -20.0) && close(c.low, -30.0) && close(c.high, -10.0));
+        assert_eq!(s.n, 10);
+    }
 }

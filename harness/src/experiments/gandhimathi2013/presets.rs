@@ -23,7 +23,7 @@ use crate::report::Mode;
 pub const REPLICATIONS: u32 = 10;
 
 /// One point of seed 003's experiments.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct Variant {
     /// FCFS, DCLS or DCMMS.
     pub scheduler: SchedulerKind,

@@ -4,7 +4,16 @@
 use super::measure::*;
 use super::params::{BETA_MODERATE, TABLE3_COST, TABLE3_FACTORS, TABLE3_THETAS};
 use crate::experiments::Runs;
-use crate::report::{Section, Verdict, verdict};
+use crate::models::hybrid::scenario::MONTH_S;
+use crate::report::Section;
+use crate::workload::requests::RequestModel;
+
+/// A calibrated cost per request within this share of Table III's (per request of a month at
+/// the moderate rate) passes the calibration's check: the share is solved from that expected
+/// cost, so the runs' mean departs from it by sampling only (which requests go to the cloud,
+/// their sizes and durations: about 1-2 % over 20 runs), while a wrong inversion or hours not
+/// billed per started hour move it far more.
+const CALIBRATED_NEAR: f64 = 0.05;
 
 /// Table III's rows: NoR, ARS and ADS calibrated and literal, under CB, SB and EB, at theta 2.5,
 /// 3.0 and 3.4 (beta 0.25).
@@ -28,24 +37,25 @@ fn row(theta: f64) -> String {
     format!("{size} ({theta})")
 }
 
-/// The figures and verdicts, from the runs of [`variants`].
+/// The figures and statements, from the runs of [`variants`].
 pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
     let costs = cost_figure(runs);
     let factors = factor_figure(runs);
-    let mut verdicts = vec![cost_rises(runs)];
-    for route in [Route::Table3, Route::Eq5] {
-        verdicts.push(cost_as_printed(runs, route));
-    }
-    verdicts.push(same_cloud_hours(runs));
-    for (i, what) in [(0, "AWRT"), (1, "slowdown")] {
-        verdicts.push(factors_as_printed(runs, i, what));
-    }
-    verdicts.push(ads_cheaper(runs));
+    let statements = vec![
+        cost_rises(runs),
+        calibrated_cost(runs),
+        literal_cost(runs),
+        same_cloud_hours(runs),
+        factors_as_printed(runs, 0, &AWRT),
+        factors_as_printed(runs, 1, &SLOWDOWN),
+        ads_cheaper(runs),
+    ];
     Section {
         heading: "Claim 3 (Table III): EC2 cost per month and improvement factors (beta = 0.25)"
             .into(),
         figures: vec![costs, factors],
-        verdicts,
+        statements,
+        ..Default::default()
     }
 }
 
@@ -96,9 +106,9 @@ fn factor_figure(runs: &Runs<Metrics>) -> Figure {
         for (ti, &t) in TABLE3_THETAS.iter().enumerate() {
             groups.push(format!("{} {}", scheduler_name(s), row(t)));
             for (bi, b) in ADAPTIVE.into_iter().enumerate() {
-                for (mi, f) in [awrt as Metric, slowdown].into_iter().enumerate() {
+                for (mi, f) in [AWRT.plain, SLOWDOWN.plain].into_iter().enumerate() {
                     let k = 2 * bi + mi;
-                    values[k].push(factor(runs, &cell(b, Route::Table3, s, t), f));
+                    values[k].push(estimate(factor(runs, &cell(b, Route::Table3, s, t), f)));
                     paper[k].push(Some(TABLE3_FACTORS[ti][si][bi][mi]));
                 }
             }
@@ -108,7 +118,7 @@ fn factor_figure(runs: &Runs<Metrics>) -> Figure {
         id: "table3-factors",
         title: "Table III: improvement factors NoR / policy (calibrated), beta = 0.25".into(),
         x_label: "scheduler, request duration".into(),
-        y_label: "improvement factor (mean of paired ratios)".into(),
+        y_label: "improvement factor (ratio of the means over paired replications)".into(),
         groups,
         x_values: None,
         series: ["ARS AWRT", "ARS Sld", "ADS AWRT", "ADS Sld"]
@@ -120,182 +130,250 @@ fn factor_figure(runs: &Runs<Metrics>) -> Figure {
     }
 }
 
-fn cost_rises(runs: &Runs<Metrics>) -> Verdict {
-    let (mut bad, mut ev) = (Vec::new(), Vec::new());
+/// The calibrated cost rises with theta: a check (the calibration follows Table III's costs).
+fn cost_rises(runs: &Runs<Metrics>) -> Statement {
+    let mut pts = Vec::new();
     for b in ADAPTIVE {
-        let c: Vec<f64> = TABLE3_THETAS
-            .iter()
-            .map(|&t| runs.mean(&cell(b, Route::Table3, PolicyName::Easy, t), cost))
-            .collect();
-        if !(lt(c[0], c[1]) && lt(c[1], c[2])) {
-            bad.push(brokering_name(b).to_owned());
+        for w in TABLE3_THETAS.windows(2) {
+            let at = |t| cell(b, Route::Table3, PolicyName::Easy, t);
+            pts.push((
+                format!("{} theta {} - {}", brokering_name(b), w[1], w[0]),
+                runs.diff(&at(w[1]), &at(w[0]), cost),
+            ));
         }
-        ev.push(format!(
-            "{} {} / {} / {} USD",
-            brokering_name(b),
-            V(c[0], 1),
-            V(c[1], 1),
-            V(c[2], 1)
-        ));
     }
-    verdict(
-        &in_mode(
-            Route::Table3,
-            "The EC2 cost per month rises with the request duration (Table III).",
-        ),
-        "Calibrated mode: the mean monthly cost of ARS and of ADS rises from theta 2.5 to 3.0 to \
-         3.4.",
-        &bad,
-        format!("At theta 2.5 / 3.0 / 3.4: {}.", ev.join("; ")),
+    check(
+        id(Mode::Calibrated, "table3.cost-rises"),
+        "The EC2 cost per month rises with the request duration (Table III).",
+        "the calibrated cloud share is solved from Table III's costs, which rise with theta (and \
+         so does a cloud request's expected Eq. 19 cost)",
     )
+    .against(
+        "the monthly cost (Eq. 19) at the next longer duration minus at the shorter, paired, \
+         USD, EB (the cost does not depend on the scheduler)",
+        Margin::at_least(
+            0.0,
+            "USD",
+            Source::Practical("rises: the difference is positive".into()),
+        ),
+    )
+    .mode(Mode::Calibrated)
+    .points(pts)
+    .done()
 }
 
-fn cost_as_printed(runs: &Runs<Metrics>, route: Route) -> Verdict {
-    let (mut bad, mut ev) = (Vec::new(), Vec::new());
+/// The cost of `b` under `route` at Table III's durations, in % off the printed cost.
+fn cost_points(runs: &Runs<Metrics>, route: Route) -> Vec<(String, Option<Interval>)> {
+    let mut pts = Vec::new();
     for (ti, &t) in TABLE3_THETAS.iter().enumerate() {
         for (bi, b) in ADAPTIVE.into_iter().enumerate() {
-            let c = runs.mean(&cell(b, route, PolicyName::Easy, t), cost);
             let want = TABLE3_COST[ti][bi];
-            let case = format!(
-                "{} at theta {t}: {} (paper {want})",
-                brokering_name(b),
-                V(c, 1)
-            );
-            if !near(c, want) {
-                bad.push(case.clone());
-            }
-            ev.push(case);
+            let got = runs.level(&cell(b, route, PolicyName::Easy, t), cost);
+            pts.push((
+                format!(
+                    "{} at theta {t}: {} USD (paper {want})",
+                    brokering_name(b),
+                    num(got.map(|i| i.estimate), 1)
+                ),
+                map(got, |c| (c / want - 1.0) * 100.0),
+            ));
         }
     }
-    let criterion = if route == Route::Eq5 {
-        format!(
-            "Literal mode: the mean monthly cost of ARS and ADS at theta 2.5, 3.0 and 3.4 is \
-             within {:.0} % of Table III's.",
-            NEAR * 100.0
-        )
-    } else {
-        format!(
-            "Calibrated mode: the mean monthly cost of ARS and ADS at theta 2.5, 3.0 and 3.4 is \
-             within {:.0} % of Table III's. The calibrated share is worked out from these costs \
-             with the expected Eq. 19 cost of a request, so this checks that inversion and Eq. \
-             19 as simulated (billed hours, boot, transfer), not the paper.",
-            NEAR * 100.0
-        )
-    };
-    literal_why(
-        verdict(
-            &in_mode(
-                route,
-                "The EC2 cost per month is 728, 1194 and 1434 USD (ARS; ADS alike) for short, \
-                 medium and large requests (Table III).",
-            ),
-            &criterion,
-            &bad,
-            format!("{}.", ev.join("; ")),
-        ),
-        route,
-    )
+    pts
 }
 
-fn same_cloud_hours(runs: &Runs<Metrics>) -> Verdict {
-    let (mut bad, mut compared) = (Vec::new(), 0);
-    let hours = |m: &Metrics| Some(m.cloud_vm_hours as f64);
+/// The calibrated cost is Table III's: a check of the inversion and of Eq. 19 as simulated. It
+/// is judged per measured request, against Table III's monthly cost over the requests of a
+/// month at the rate the calibration uses: the month's request count varies widely between runs
+/// (Weibull inter-arrivals of shape 0.25: the monthly cost's mean over 20 runs is known to about
+/// 5 %), and it is the workload's, not the calibration's.
+fn calibrated_cost(runs: &Runs<Metrics>) -> Statement {
+    let per_request = |m: &Metrics| (m.requests > 0).then(|| m.cost_usd / m.requests as f64);
+    let mut pts = Vec::new();
+    for (ti, &t) in TABLE3_THETAS.iter().enumerate() {
+        let month = MONTH_S * RequestModel::table1(BETA_MODERATE, t).arrival_rate();
+        for (bi, b) in ADAPTIVE.into_iter().enumerate() {
+            let want = TABLE3_COST[ti][bi] / month;
+            let v = cell(b, Route::Table3, PolicyName::Easy, t);
+            pts.push((
+                format!(
+                    "{} at theta {t}: {} USD a month (paper {})",
+                    brokering_name(b),
+                    num(runs.level(&v, cost).map(|i| i.estimate), 1),
+                    TABLE3_COST[ti][bi]
+                ),
+                map(runs.level(&v, per_request), |c| (c / want - 1.0) * 100.0),
+            ));
+        }
+    }
+    check(
+        id(Mode::Calibrated, "table3.cost-as-printed"),
+        "The EC2 cost per month is 728, 1194 and 1434 USD (ARS; ADS alike) for short, medium \
+         and large requests (Table III).",
+        "the calibrated cloud share is solved from these costs with a cloud request's expected \
+         Eq. 19 cost: this checks that inversion and Eq. 19 as simulated (billed hours, boot, \
+         transfer), not the paper",
+    )
+    .against(
+        "the mean Eq. 19 cost per measured request of ARS and ADS under EB, in % off Table III's \
+         monthly cost over the requests of a month at the calibration's rate",
+        Margin::within(
+            CALIBRATED_NEAR * 100.0,
+            "%",
+            Source::Practical(
+                "the runs' mean departs from the expected cost by sampling only (about 1-2 % \
+                 over 20 runs)"
+                    .into(),
+            ),
+        ),
+    )
+    .mode(Mode::Calibrated)
+    .points(pts)
+    .evidence(
+        "The monthly cost itself is in the table3-cost figure beside the paper's: over 20 runs \
+         its mean is known to about 5 % only, the month's request count varying widely."
+            .into(),
+    )
+    .done()
+}
+
+/// The literal cost against Table III's.
+fn literal_cost(runs: &Runs<Metrics>) -> Statement {
+    claim(
+        id(Mode::Literal, "table3.cost-as-printed"),
+        "The EC2 cost per month is 728, 1194 and 1434 USD (ARS; ADS alike) for short, medium \
+         and large requests (Table III).",
+        "the mean monthly cost (Eq. 19) of ARS and ADS under EB, in % off Table III's",
+        near_margin("costs"),
+    )
+    .mode(Mode::Literal)
+    .points(cost_points(runs, Route::Eq5))
+    .cause(EQ5_NO_CLOUD)
+    .why(LITERAL_WHY)
+    .done()
+}
+
+/// The cloud VM-hours do not depend on the scheduler: a check of the model's construction.
+fn same_cloud_hours(runs: &Runs<Metrics>) -> Statement {
+    let (mut bad, mut compared, mut seen) = (Vec::new(), 0, true);
+    let hours = |m: &Metrics| m.cloud_vm_hours as f64;
     for &t in &TABLE3_THETAS {
         for b in ADAPTIVE {
             let eb = cell(b, Route::Table3, PolicyName::Easy, t);
             for s in [PolicyName::Conservative, PolicyName::Selective] {
                 let other = cell(b, Route::Table3, s, t);
-                let off = runs.paired(&other, &eb, |x, y| Some((hours(x)? - hours(y)?).abs()));
-                match off {
-                    Some(e) if e.mean == 0.0 => compared += e.n,
-                    _ => bad.push(format!(
-                        "{} {} against EB at theta {t}: mean |difference| {}",
+                // The mean |difference| over paired replications: 0 only if every one is 0.
+                match runs.combined(&[other, eb], |ms| Some((hours(ms[0]) - hours(ms[1])).abs())) {
+                    Some(i) if i.estimate == 0.0 => compared += i.n,
+                    Some(i) => bad.push(format!(
+                        "{} {} against EB at theta {t}: mean |difference| {} VM-hours",
                         brokering_name(b),
                         scheduler_name(s),
-                        off.map_or_else(|| "n/a".to_owned(), |e| e.show(1))
+                        i.show(1)
                     )),
+                    None => seen = false,
                 }
             }
         }
     }
-    verdict(
-        &in_mode(
-            Route::Table3,
-            "The Cloud usage (H_c of Eq. 19) is the same for all scheduling algorithms (Sec. \
-             VI-C).",
-        ),
-        "Calibrated mode: for ARS and ADS at theta 2.5, 3.0 and 3.4, the cloud VM-hours of CB and \
-         of SB equal EB's in every replication (common random numbers make this exact).",
-        &bad,
-        format!("{compared} paired replications compared; all equal unless listed."),
+    let evidence = if !seen {
+        "No runs to compare.".to_owned()
+    } else if bad.is_empty() {
+        format!("{compared} paired replications compared: equal in every one.")
+    } else {
+        format!("Unequal: {}.", bad.join("; "))
+    };
+    check(
+        id(Mode::Calibrated, "table3.same-cloud-hours"),
+        "The amount of Cloud usage (H_c in Eq. 19) is the same for all scheduling algorithms \
+         (Sec. VI-C).",
+        "the broker decides from the requests alone (non-observable queues) and the cloud never \
+         fails, so under common random numbers every scheduler sends the cloud the same \
+         requests, which run and bill the same hours",
     )
+    .mode(Mode::Calibrated)
+    .holds(seen && bad.is_empty(), evidence)
+    .done()
 }
 
-fn factors_as_printed(runs: &Runs<Metrics>, metric: usize, what: &str) -> Verdict {
-    let f: Metric = if metric == 0 { awrt } else { slowdown };
-    let (mut bad, mut ev) = (Vec::new(), Vec::new());
+/// Table III's 18 improvement factors of `m` (`metric`: 0 AWRT, 1 slowdown).
+fn factors_as_printed(runs: &Runs<Metrics>, metric: usize, m: &Measure) -> Statement {
+    let mut pts = Vec::new();
     for (si, s) in SCHEDULERS.into_iter().enumerate() {
         for (ti, &t) in TABLE3_THETAS.iter().enumerate() {
             for (bi, b) in ADAPTIVE.into_iter().enumerate() {
-                let got = factor(runs, &cell(b, Route::Table3, s, t), f);
+                let v = cell(b, Route::Table3, s, t);
                 let want = TABLE3_FACTORS[ti][si][bi][metric];
-                let m = got.map_or(f64::NAN, |e| e.mean);
-                let case = format!(
-                    "{} {} theta {t}: {} (paper {want})",
-                    scheduler_name(s),
-                    brokering_name(b),
-                    V(m, 2)
-                );
-                if !near(m, want) {
-                    bad.push(case.clone());
-                }
-                ev.push(case);
+                let (plain, lower) = censored(runs, &[v, v.nor()], m, |f| factor(runs, &v, f));
+                let off = |i| map(i, |x| (x / want - 1.0) * 100.0);
+                pts.push((
+                    format!(
+                        "{} {} theta {t}: factor {} (paper {want})",
+                        scheduler_name(s),
+                        brokering_name(b),
+                        plain.map_or_else(|| "n/a".to_owned(), |i| i.show(2))
+                    ),
+                    off(plain),
+                    off(lower),
+                ));
             }
         }
     }
-    verdict(
-        &in_mode(
-            Route::Table3,
-            &format!("Adaptive brokering improves {what} by Table III's factors."),
-        ),
+    let what = m.name;
+    let slug = if metric == 0 {
+        "table3.awrt-factors"
+    } else {
+        "table3.slowdown-factors"
+    };
+    let b = claim(
+        id(Mode::Calibrated, slug),
+        &format!("Adaptive brokering improves {what} by Table III's factors."),
         &format!(
-            "Calibrated mode: each of the 18 {what} improvement factors (NoR / policy, the mean \
-             of paired ratios) is within {:.0} % of Table III's.",
-            NEAR * 100.0
+            "each of the 18 {what} improvement factors NoR / policy (ratio of the means over \
+             paired replications), in % off Table III's"
         ),
-        &bad,
-        format!("{}.", ev.join("; ")),
+        near_margin("factors"),
     )
-    .because(
-        "SPEC-NOTES N12: at 1-9 % load, routing a share P_c at random cuts AWRT by about 1 / (1 - \
-         P_c) unless the cluster queues heavily; Table III's factors of 2-5.9 are out of reach.",
-    )
+    .mode(Mode::Calibrated);
+    with_points(b, pts).cause(LIGHT_LOAD).done()
 }
 
-fn ads_cheaper(runs: &Runs<Metrics>) -> Verdict {
-    let (mut cheaper, mut ev) = (0, Vec::new());
-    for &t in &TABLE3_THETAS {
-        let c = |b| runs.mean(&cell(b, Route::Table3, PolicyName::Easy, t), cost);
-        let (ars, ads) = (c(Brokering::Ars), c(Brokering::Ads));
-        cheaper += usize::from(ads <= ars);
-        ev.push(format!(
-            "theta {t}: ARS {} USD, ADS {} USD",
-            V(ars, 1),
-            V(ads, 1)
-        ));
-    }
-    verdict(
-        &in_mode(
-            Route::Table3,
-            "ADS costs slightly less than ARS in almost all cases (Table III).",
+/// ADS's monthly cost against ARS's at each duration.
+fn ads_cheaper(runs: &Runs<Metrics>) -> Statement {
+    let gaps: Vec<f64> = TABLE3_COST
+        .iter()
+        .map(|[a, d]| (d / a - 1.0) * 100.0)
+        .collect();
+    let smallest = gaps.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let largest = gaps.iter().copied().fold(f64::INFINITY, f64::min);
+    let pts = TABLE3_THETAS.iter().map(|&t| {
+        let at = |b| cell(b, Route::Table3, PolicyName::Easy, t);
+        (
+            format!("theta {t}"),
+            pct_above_one(runs.ratio_of_means(&at(Brokering::Ads), &at(Brokering::Ars), cost)),
+        )
+    });
+    claim(
+        id(Mode::Calibrated, "table3.ads-cheaper"),
+        "In almost all cases, the ADS policy is slightly better than ARS policy in terms of the \
+         cost at EC2 per month (Table III).",
+        "ADS's mean monthly cost over ARS's (ratio of the means over paired replications), in % \
+         above, EB (the cost does not depend on the scheduler), at Table III's durations",
+        Margin::at_most(
+            smallest,
+            "%",
+            Source::Paper(format!(
+                "Table III: ADS {:.2} % to {:.2} % cheaper than ARS; at least the smallest gap",
+                -smallest, -largest
+            )),
         ),
-        "Calibrated mode: ADS's mean monthly cost is at most ARS's at no fewer than 2 of the 3 \
-         durations.",
-        &if cheaper >= 2 {
-            Vec::new()
-        } else {
-            vec![format!("ADS cheaper at {cheaper} of 3")]
-        },
-        format!("{}.", ev.join("; ")),
     )
+    .mode(Mode::Calibrated)
+    .points(pts)
+    .why(
+        "ADS and ARS send the same expected share P_c of the requests, chosen without looking at \
+         them (the billiard sends P_c of them exactly, the Bernoulli dispatch about P_c), so \
+         their expected costs are equal: the paired difference is sampling noise.",
+    )
+    .done()
 }

@@ -24,7 +24,7 @@ use crate::workload::failures::{DEFAULT_BURN_IN_S, Fit, Process};
 use crate::workload::requests::RequestModel;
 
 /// Where a variant's routing comes from.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub enum Route {
     /// Literal: Eq. 5 with N4's `eta` at the paper's parameters.
     Eq5,
@@ -46,7 +46,7 @@ impl Route {
 }
 
 /// One point of seed 002's experiments. Its `Debug` form names its runs.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct Variant {
     /// NoR, ARS or ADS.
     pub brokering: Brokering,

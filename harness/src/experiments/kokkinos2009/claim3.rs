@@ -3,19 +3,17 @@
 use super::measure::*;
 use crate::experiments::Runs;
 use crate::models::grid::metrics::Metrics;
-use crate::report::{Section, verdict};
+use crate::report::Section;
 
 /// Miss percentages this close are "like" each other, points.
 const CLOSE: f64 = 1.0;
-/// A miss percentage this small is "about 0", %.
-const ABOUT_ZERO: f64 = 0.1;
 
 /// Fig. 8's GBP spreads and Fig. 9's GBP and BE under Mixed, x U4 1093, 546, 55 s/t.
 pub(super) fn variants() -> Vec<Variant> {
     points(&[fig8_points(), fig9_points()].concat())
 }
 
-/// The figures and verdicts, from the runs of [`variants`].
+/// The figures and statements, from the runs of [`variants`].
 pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
     let points8 = fig8_points();
     let mut fig8 = per_user_figure(
@@ -46,89 +44,78 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
         |u| Box::new(user_missed(u)),
     );
 
-    let (mut like_bad, mut miss_bad, mut ev) = (Vec::new(), Vec::new(), Vec::new());
-    for &r in &U4_RATES {
-        let gbp = |s| Variant {
-            gs_interarrival: s,
-            ..Variant::base(Table6::Gbp, r)
-        };
-        let fixed = gbp(Spread::Fixed);
-        let mut diffs = Vec::new();
-        for &s in &SPREADS[1..] {
-            let d = Paired::of(runs, &gbp(s), &fixed, gs_missed);
-            let case = format!("{} at U4 {}", spread_name(s), rate(r));
-            match s {
-                Spread::Un5 | Spread::Un20 if !d.within(CLOSE) => like_bad.push(case),
-                Spread::Un50 | Spread::Mixed if !d.above_by(CLOSE) => miss_bad.push(case),
-                _ => {}
-            }
-            diffs.push(format!("{} {}", spread_name(s), d.show(2)));
-        }
-        ev.push(format!(
-            "U4 {}: Fixed {}; minus Fixed: {}",
-            rate(r),
-            V(runs.mean(&fixed, gs_missed), 1),
-            diffs.join(", ")
-        ));
-    }
-    let ev = format!("GS users' combined miss %: {}.", ev.join("; "));
-    let mut bad9 = Vec::new();
-    let mut ev9 = Vec::new();
+    // GS users' combined miss % under a spread minus under Fixed, GBP, at every U4 rate.
+    let minus_fixed = |spreads: &[Spread]| {
+        U4_RATES
+            .iter()
+            .flat_map(|&r| {
+                let gbp = move |s| Variant {
+                    gs_interarrival: s,
+                    ..Variant::base(Table6::Gbp, r)
+                };
+                spreads.iter().map(move |&s| {
+                    let label = format!("{} - Fixed at U4 {}", spread_name(s), rate(r));
+                    (label, runs.diff(&gbp(s), &gbp(Spread::Fixed), gs_missed))
+                })
+            })
+            .collect::<Vec<_>>()
+    };
+    let effect = "the GS users' combined miss % under GBP with the spread minus with Fixed \
+                  inter-arrivals, at each U4 rate";
+    let like = claim(
+        "kokkinos2009.fig8.small-spreads-like-fixed",
+        "Un.5 and Un.20 arrivals behave like Fixed for GS users (Fig. 8).",
+        effect,
+        Margin::within(
+            CLOSE,
+            "points",
+            Source::Practical(format!("miss percentages within {CLOSE} point are alike")),
+        ),
+    )
+    .points(minus_fixed(&[Spread::Un5, Spread::Un20]))
+    .done();
+    let miss = claim(
+        "kokkinos2009.fig8.large-spreads-miss",
+        "Un.50 and Mixed arrivals make GS users miss (Fig. 8).",
+        effect,
+        Margin::at_least(
+            CLOSE,
+            "points",
+            Source::Practical(format!(
+                "a rise of less than {CLOSE} point is no more misses"
+            )),
+        ),
+    )
+    .points(minus_fixed(&[Spread::Un50, Spread::Mixed]))
+    .done();
     let total_missed = |m: &Metrics| m.all.missed_pct;
-    for &r in &U4_RATES {
-        let mixed = |t| Variant {
-            gs_interarrival: Spread::Mixed,
-            ..Variant::base(t, r)
-        };
-        let (gbp, be) = (mixed(Table6::Gbp), mixed(Table6::Be));
-        let d = Paired::of(runs, &gbp, &be, total_missed);
-        let (g, b) = (runs.mean(&gbp, total_missed), runs.mean(&be, total_missed));
-        let both_zero = le(g.abs(), ABOUT_ZERO) && le(b.abs(), ABOUT_ZERO);
-        if !(both_zero || d.below()) {
-            bad9.push(format!("U4 {}", rate(r)));
-        }
-        ev9.push(format!(
-            "U4 {}: GBP {}, BE {}, GBP - BE {}",
-            rate(r),
-            V(g, 1),
-            V(b, 1),
-            d.show(2)
-        ));
-    }
+    let mixed = |t, r| Variant {
+        gs_interarrival: Spread::Mixed,
+        ..Variant::base(t, r)
+    };
+    let framework = claim(
+        "kokkinos2009.fig9.gbp-fewer-than-be",
+        "Under Mixed arrivals the framework (GBP) misses fewer deadlines than no framework (BE) \
+         (Fig. 9).",
+        "the % of all tasks missing their deadline under BE minus under GBP, Mixed GS \
+         inter-arrivals, at each U4 rate",
+        Margin::at_least(
+            CLOSE,
+            "points",
+            Source::Practical(format!("fewer by less than {CLOSE} point is not fewer")),
+        ),
+    )
+    .points(U4_RATES.iter().map(|&r| {
+        (
+            format!("U4 {}", rate(r)),
+            runs.diff(&mixed(Table6::Be, r), &mixed(Table6::Gbp, r), total_missed),
+        )
+    }))
+    .done();
     Section {
         heading: "Claim 3 (Figs. 8-9): GS users that break their (rho, sigma) constraints".into(),
         figures: vec![fig8, fig9],
-        verdicts: vec![
-            verdict(
-                "Un.5 and Un.20 arrivals behave like Fixed for GS users (Fig. 8).",
-                &format!(
-                    "At every U4 rate, the paired 95 % interval of the GS users' combined miss % \
-                     under Un.5 and Un.20 minus Fixed's meets [-{CLOSE}, {CLOSE}] points."
-                ),
-                &like_bad,
-                ev.clone(),
-            ),
-            verdict(
-                "Un.50 and Mixed arrivals make GS users miss (Fig. 8).",
-                &format!(
-                    "At every U4 rate, the GS users' combined miss % under Un.50 and Mixed is \
-                     above Fixed's beyond the paired 95 % interval, by at least {CLOSE} point on \
-                     average."
-                ),
-                &miss_bad,
-                ev,
-            ),
-            verdict(
-                "Under Mixed arrivals the framework (GBP) misses fewer deadlines than no \
-                 framework (BE) (Fig. 9).",
-                &format!(
-                    "At every U4 rate, GBP's % of all tasks missing their deadline is below BE's \
-                     beyond the paired 95 % interval, or both are about 0 (at most \
-                     {ABOUT_ZERO} %)."
-                ),
-                &bad9,
-                format!("Missed, % of all tasks: {}.", ev9.join("; ")),
-            ),
-        ],
+        statements: vec![like, miss, framework],
+        ..Default::default()
     }
 }

@@ -3,14 +3,14 @@
 use super::measure::*;
 use crate::experiments::Runs;
 use crate::models::grid::metrics::Metrics;
-use crate::report::{Section, verdict};
+use crate::report::Section;
 
 /// GB, GBE and GBP with R1-R3 of 30, 20, 10 CPUs x U4 1093, 546, 55 s/t.
 pub(super) fn variants() -> Vec<Variant> {
     points(&fig4_points(Layout::Multi, &TABLE6[..3]))
 }
 
-/// The figures and verdicts, from the runs of [`variants`].
+/// The figures and statements, from the runs of [`variants`].
 pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
     let points = fig4_points(Layout::Multi, &TABLE6[..3]);
     let fig = per_user_figure(
@@ -25,15 +25,12 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
     Section {
         heading: "Sec. 6.4.1 (multi-CPU resources): hard delay guarantees".into(),
         figures: vec![fig],
-        verdicts: vec![verdict(
+        statements: vec![guarantee_check(
+            runs,
+            "kokkinos2009.sec641.multi-cpu-no-misses",
             "With multi-CPU resources the GS users (U1, U2, U3) still miss no deadline.",
-            "U1, U2 and U3 each miss 0 % in every multi-CPU GB, GBE and GBP variant, and none \
-             of their tasks takes longer at its resource than the bound the kernel guaranteed it.",
-            &gs_misses(runs, &points),
-            format!(
-                "GS users combined, miss %: {}.",
-                listing(runs, &points, gs_missed)
-            ),
+            &points,
         )],
+        ..Default::default()
     }
 }

@@ -101,7 +101,7 @@ pub const MAX_USERS: u16 = 2;
 pub const DISCIPLINE: Discipline = Discipline::Scfq;
 
 /// The resource scenarios of Table 6 (R3 serves best effort in all of them).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub enum Table6 {
     /// R1, R2 GS.
     Gb,
@@ -141,7 +141,7 @@ impl Table6 {
 
 /// The GS users' inter-arrival distributions of Sec. 6.4.2, relative to the fixed value `v` of
 /// Table 2.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub enum Spread {
     /// Always `v`.
     Fixed,
@@ -184,7 +184,7 @@ impl Spread {
 }
 
 /// The GS users' workload scenarios of Table 7, relative to the fixed workload `I` of Table 2.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub enum Workload {
     /// Always `I` (Table 2).
     Fixed,
@@ -274,7 +274,7 @@ pub fn list(out: &mut dyn Write) -> Result<()> {
 /// One experiment of seed 004 Sec. 6.4, by named parameters: what [`Variant::scenario`] builds
 /// (the module doc states every choice the paper leaves open). [`Variant::PRESET`] is the
 /// presets' point; experiments change the fields they vary.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct Variant {
     /// The kinds of R1-R3 (Table 6); every resource runs SCFQ; in [`Table6::Be`], U1-U3 are BE
     /// users with the same workloads, inter-arrivals and deadlines.
@@ -311,7 +311,7 @@ pub struct Variant {
 /// first instant makes: with every user starting at 0, which of two simultaneous tasks the
 /// meta-scheduler sees first is the scenario's user order, and Sec. 6.4.4's comparison can
 /// rest on that alone (SPEC-NOTES N16).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub enum Arrivals {
     /// Every user creates its first task at 0; simultaneous tasks in the order U1 ... U5.
     Synchronous,

@@ -1,95 +1,117 @@
 //! Claim 1: Fig. 2 of seed 001, utilization on one cluster (the criteria are in the parent
 //! module's doc).
 
-use super::measure::{Axis, Trend, figures, trend};
-use super::presets::Variant;
+use super::measure::{Axis, along, ends, figures, linearity};
 use crate::experiments::Runs;
-use crate::experiments::salehi2012::measure::MODES;
+use crate::experiments::salehi2012::measure::{Margin, Source, claim, points_more};
 use crate::models::federation::metrics::Metrics;
-use crate::report::{Mode, Section, Verdict, verdict};
+use crate::report::{Mode, Section};
 
-/// Fig. 2's figure ids.
-pub(super) const FIGURES: &[&str] = &[
-    "fig2a",
-    "fig2b",
-    "fig2c",
-    "fig2a-literal",
-    "fig2b-literal",
-    "fig2c-literal",
-];
+/// The calibrated part's figures.
+pub(super) const CALIBRATED: &[&str] = &["fig2a", "fig2b", "fig2c"];
+/// The literal part's figures.
+pub(super) const LITERAL: &[&str] = &["fig2a-literal", "fig2b-literal", "fig2c-literal"];
 
 /// "Almost linearly": Pearson's r at least this, in absolute value.
 pub(super) const LINEAR: f64 = 0.9;
+
+/// The margin of "almost linearly": `r >= LINEAR` (rising) or `r <= -LINEAR` (falling).
+pub(super) fn linear(rising: bool) -> Margin {
+    let source = Source::Practical(format!(
+        "\"almost linearly\": the means along the axis on a line to Pearson's |r| >= {LINEAR}"
+    ));
+    if rising {
+        Margin::at_least(LINEAR, "r", source)
+    } else {
+        Margin::at_most(-LINEAR, "r", source)
+    }
+}
+
+/// The effect of a linearity claim.
+pub(super) fn r_effect(what: &str, axis: &str) -> String {
+    format!(
+        "Pearson's r of the mean {what} against {axis}, for MOML, MOV and MLIP with the class \
+         preference off (delta method on Fisher's z, paired by replication)"
+    )
+}
 
 fn utilization(m: &Metrics) -> Option<f64> {
     m.utilization
 }
 
-/// Every variant of Figs. 2-3.
-pub(super) fn variants() -> Vec<Variant> {
-    super::measure::variants()
+/// The calibrated part's figures and statements.
+pub(super) fn judge_calibrated(runs: &Runs<Metrics>) -> Section {
+    judge(runs, Mode::Calibrated)
 }
 
-/// The figures and verdicts.
-pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
+/// The literal part's figures and statements.
+pub(super) fn judge_literal(runs: &Runs<Metrics>) -> Section {
+    judge(runs, Mode::Literal)
+}
+
+fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
+    let name = mode.name();
+    let ids = match mode {
+        Mode::Calibrated => CALIBRATED,
+        Mode::Literal => LITERAL,
+    };
     let figures = figures(
         runs,
-        FIGURES,
+        mode,
+        ids,
         "resource utilization (Eq. 21), one cluster",
         "utilization, %",
         utilization,
     );
-    let mut verdicts = Vec::new();
-    for mode in MODES {
-        verdicts.extend(judge_mode(runs, mode));
-    }
-    Section {
-        heading: "Claim 1 (Fig. 2): utilization against VMs, best-effort share and local share"
-            .into(),
-        figures,
-        verdicts,
-    }
-}
-
-fn judge_mode(runs: &Runs<Metrics>, mode: Mode) -> Vec<Verdict> {
-    let name = mode.name();
-    let statement = |claim: &str, criterion: &str, axis, want| {
-        let (failures, seen) = trend(runs, mode, axis, utilization, want);
-        verdict(
-            &format!("[{name}] {claim}"),
-            criterion,
-            &failures,
-            format!("Utilization along the axis, class preference off: {seen}."),
+    let evidence = |axis| {
+        format!(
+            "Mean utilization along the axis, %: {}.",
+            along(runs, mode, axis, utilization)
         )
     };
-    vec![
-        statement(
-            "Resource utilization increases almost linearly with the average number of VMs \
-             (Fig. 2(a)).",
-            &format!(
-                "For MOML, MOV and MLIP, Pearson's r of utilization against the mean VMs is at \
-                 least {LINEAR}."
-            ),
-            Axis::Vms,
-            Trend::Linear(LINEAR),
+    let vms = claim(
+        format!("salehi2011.{name}.fig2a.utilization-linear-in-vms"),
+        "Resource utilization increases almost linearly by increasing the average number of \
+         VMs in requests (Fig. 2(a)).",
+        &r_effect("utilization (Eq. 21)", "the mean VMs of external requests"),
+        linear(true),
+    )
+    .mode(mode)
+    .points(linearity(runs, mode, Axis::Vms, utilization))
+    .evidence(evidence(Axis::Vms))
+    .done();
+    let best_effort = claim(
+        format!("salehi2011.{name}.fig2b.best-effort-raises-utilization"),
+        "Increasing the number of best-effort requests improves resource utilization (Fig. \
+         2(b)).",
+        "the mean utilization (Eq. 21) at 100 % best-effort external requests minus at 0 % \
+         (paired), for MOML, MOV and MLIP with the class preference off",
+        points_more(),
+    )
+    .mode(mode)
+    .points(ends(mode, Axis::BestEffort, |first, last| {
+        runs.diff(last, first, utilization)
+    }))
+    .evidence(evidence(Axis::BestEffort))
+    .done();
+    let local = claim(
+        format!("salehi2011.{name}.fig2c.utilization-falls-linearly-with-local"),
+        "By increasing the number of local requests, resource utilization decreases almost \
+         linearly in all policies (Fig. 2(c)).",
+        &r_effect("utilization (Eq. 21)", "the % of local requests"),
+        linear(false),
+    )
+    .mode(mode)
+    .points(linearity(runs, mode, Axis::Local, utilization))
+    .evidence(evidence(Axis::Local))
+    .done();
+    Section {
+        heading: format!(
+            "Claim 1 (Fig. 2), {name} mode: utilization against VMs, best-effort share and \
+             local share"
         ),
-        statement(
-            "Increasing the number of best-effort requests improves resource utilization \
-             (Fig. 2(b)).",
-            "For MOML, MOV and MLIP, utilization at 100 % best effort is above that at 0 %, \
-             and r is above 0.",
-            Axis::BestEffort,
-            Trend::Rises,
-        ),
-        statement(
-            "By increasing the number of local requests, resource utilization decreases almost \
-             linearly in all policies (Fig. 2(c)).",
-            &format!(
-                "For MOML, MOV and MLIP, r of utilization against the % of local requests is at \
-                 most -{LINEAR}."
-            ),
-            Axis::Local,
-            Trend::FallsLinear(LINEAR),
-        ),
-    ]
+        figures,
+        statements: vec![vms, best_effort, local],
+        ..Default::default()
+    }
 }

@@ -1,9 +1,9 @@
 //! What seed 001's claims on one cluster share: the three axes of Figs. 2-3, their variants,
-//! the figures, and the trends the verdicts read.
+//! the figures, and the effects the claims are judged on along an axis.
 
 use super::presets::{BEST_EFFORT_PCTS, ClusterVariant, LOCAL_PCTS, Variant};
 use crate::experiments::Runs;
-use crate::experiments::salehi2012::measure::{MODES, Metric};
+use crate::experiments::salehi2012::measure::{Interval, MODES, Metric, Xs, correlation};
 use crate::experiments::salehi2012::params;
 use crate::models::federation::metrics::Metrics;
 use crate::models::federation::scenario::{PreemptionPolicy, PreferenceRule};
@@ -100,10 +100,10 @@ impl Axis {
 /// alike whenever Cancelable leases suffice).
 pub const PREFERENCES: [PreferenceRule; 2] = [PreferenceRule::Flat, PreferenceRule::Tiers];
 
-/// Every variant of Figs. 2-3.
-pub fn variants() -> Vec<Variant> {
+/// Every variant of Figs. 2-3 in `mode`.
+pub fn variants_of(mode: Mode) -> Vec<Variant> {
     let mut out = Vec::new();
-    for mode in MODES {
+    {
         for axis in Axis::ALL {
             for preference in PREFERENCES {
                 for policy in PreemptionPolicy::ALL {
@@ -118,6 +118,11 @@ pub fn variants() -> Vec<Variant> {
         }
     }
     out
+}
+
+/// Every variant of Figs. 2-3 in both modes.
+pub fn variants() -> Vec<Variant> {
+    MODES.iter().flat_map(|&m| variants_of(m)).collect()
 }
 
 /// A series' name: `MOML`, or `MOML, tiers` with the preference on.
@@ -166,22 +171,19 @@ pub fn figure(
     }
 }
 
-/// A figure's three sub-figures (one per axis) in both modes: `ids` are calibrated (a)-(c), then
-/// literal (a)-(c), each `figN<letter>[-literal]`.
+/// A figure's three sub-figures (one per axis) in `mode`: `ids` are (a)-(c), each
+/// `figN<letter>[-literal]`.
 pub fn figures(
     runs: &Runs<Metrics>,
+    mode: Mode,
     ids: &[&'static str],
     what: &str,
     y_label: &str,
     metric: Metric,
 ) -> Vec<Figure> {
-    let modes = [Mode::Calibrated, Mode::Calibrated, Mode::Calibrated]
-        .into_iter()
-        .chain([Mode::Literal; 3]);
-    let axes = Axis::ALL.into_iter().cycle();
     ids.iter()
-        .zip(modes.zip(axes))
-        .map(|(id, (mode, axis))| {
+        .zip(Axis::ALL)
+        .map(|(id, axis)| {
             let number = &id[3..5];
             figure(
                 runs,
@@ -195,80 +197,85 @@ pub fn figures(
         .collect()
 }
 
-/// `(x, mean of metric)` along `axis` for `policy` (class preference off).
-pub fn line(
+/// The points of `axis` for `policy` (class preference off), as variants, with their x.
+pub fn line(mode: Mode, axis: Axis, policy: PreemptionPolicy) -> (Vec<Variant>, Vec<f64>) {
+    axis.points(mode, policy, PreferenceRule::Flat)
+        .into_iter()
+        .map(|v| (Variant::Cluster(v), axis.x(&v)))
+        .unzip()
+}
+
+/// Every variant of Figs. 2-3 in `mode` for `policy` (class preference off), each once.
+pub fn all_points(mode: Mode, policy: PreemptionPolicy) -> Vec<Variant> {
+    let mut out: Vec<Variant> = Vec::new();
+    for axis in Axis::ALL {
+        for v in line(mode, axis, policy).0 {
+            if !out.contains(&v) {
+                out.push(v);
+            }
+        }
+    }
+    out
+}
+
+/// Pearson's r of the means of `metric` along `axis` for each policy (class preference off),
+/// with its interval ([`correlation`]): one labelled point per policy.
+pub fn linearity(
     runs: &Runs<Metrics>,
     mode: Mode,
     axis: Axis,
-    policy: PreemptionPolicy,
     metric: Metric,
-) -> Vec<(f64, f64)> {
-    axis.points(mode, policy, PreferenceRule::Flat)
-        .into_iter()
-        .map(|v| (axis.x(&v), runs.mean(&Variant::Cluster(v), metric)))
+) -> Vec<(String, Option<Interval>)> {
+    PreemptionPolicy::ALL
+        .iter()
+        .map(|&policy| {
+            let (vs, xs) = line(mode, axis, policy);
+            (
+                policy.label().to_owned(),
+                correlation(runs, &vs, Xs::Fixed(&xs), metric),
+            )
+        })
         .collect()
 }
 
-/// Pearson's correlation of a line's points (NaN with fewer than two, or a missing value).
-pub fn correlation(points: &[(f64, f64)]) -> f64 {
-    let n = points.len() as f64;
-    if points.len() < 2 || points.iter().any(|p| !p.1.is_finite()) {
-        return f64::NAN;
-    }
-    let mx = points.iter().map(|p| p.0).sum::<f64>() / n;
-    let my = points.iter().map(|p| p.1).sum::<f64>() / n;
-    let sxy: f64 = points.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
-    let sxx: f64 = points.iter().map(|p| (p.0 - mx).powi(2)).sum();
-    let syy: f64 = points.iter().map(|p| (p.1 - my).powi(2)).sum();
-    sxy / (sxx * syy).sqrt()
-}
-
-/// A trend a statement asks of a metric along an axis, for every policy.
-#[derive(Debug, Clone, Copy)]
-pub enum Trend {
-    /// Rises "almost linearly": Pearson's r at least this.
-    Linear(f64),
-    /// Falls "almost linearly": r at most minus this.
-    FallsLinear(f64),
-    /// Rises: the last point above the first, and r above 0.
-    Rises,
-    /// Falls: the last point below the first, and r below 0.
-    Falls,
-}
-
-/// Where `trend` fails for some policy (preference off), and the lines' correlations.
-pub fn trend(
-    runs: &Runs<Metrics>,
+/// `effect(first point, last point)` along `axis` for each policy (class preference off).
+pub fn ends(
     mode: Mode,
     axis: Axis,
-    metric: Metric,
-    trend: Trend,
-) -> (Vec<String>, String) {
-    let mut failures = Vec::new();
-    let mut seen = Vec::new();
-    for policy in PreemptionPolicy::ALL {
-        let line = line(runs, mode, axis, policy, metric);
-        let r = correlation(&line);
-        let (first, last) = (
-            line.first().map_or(f64::NAN, |p| p.1),
-            line.last().map_or(f64::NAN, |p| p.1),
-        );
-        let ok = match trend {
-            Trend::Linear(min) => r >= min,
-            Trend::FallsLinear(min) => r <= -min,
-            Trend::Rises => last > first && r > 0.0,
-            Trend::Falls => last < first && r < 0.0,
-        };
-        seen.push(format!(
-            "{} r = {r:.2} ({first:.2} to {last:.2})",
-            policy.label()
-        ));
-        if !ok {
-            failures.push(format!(
-                "{}: r = {r:.2}, {first:.2} to {last:.2}",
-                policy.label()
-            ));
-        }
-    }
-    (failures, seen.join("; "))
+    effect: impl Fn(&Variant, &Variant) -> Option<Interval>,
+) -> Vec<(String, Option<Interval>)> {
+    PreemptionPolicy::ALL
+        .iter()
+        .map(|&policy| {
+            let (vs, xs) = line(mode, axis, policy);
+            let label = format!(
+                "{}: {:.2} against {:.2}",
+                policy.label(),
+                xs.last().copied().unwrap_or(f64::NAN),
+                xs.first().copied().unwrap_or(f64::NAN)
+            );
+            let value = match (vs.first(), vs.last()) {
+                (Some(a), Some(b)) => effect(a, b),
+                _ => None,
+            };
+            (label, value)
+        })
+        .collect()
+}
+
+/// The means of `metric` along `axis` per policy (class preference off), for evidence:
+/// `MOML 1.2 to 3.4; ...`.
+pub fn along(runs: &Runs<Metrics>, mode: Mode, axis: Axis, metric: Metric) -> String {
+    PreemptionPolicy::ALL
+        .iter()
+        .map(|&policy| {
+            let (vs, _) = line(mode, axis, policy);
+            let means: Vec<String> = vs
+                .iter()
+                .map(|v| format!("{:.2}", runs.mean(v, metric)))
+                .collect();
+            format!("{} {}", policy.label(), means.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }

@@ -2,7 +2,7 @@
 //! 000's setup on one cluster, the C128 row. [`Variant::Cluster`] is one point of Figs. 2-3
 //! (one cluster, the preemption policy, its class preference, and the three quantities the
 //! figures vary); [`Variant::Federation`] one of seed 000's federation points, which Figs. 4-5
-//! reuse (their keys are seed 000's: the same simulations).
+//! reuse (seed 000's scenarios: the same simulations, under keys of their own).
 //!
 //! # The cluster, by mode (each a scenario field, set here)
 //! - **Literal**: C128 as seed 000's literal rows give it: local Weibull(7.0, 1.1) (the "local,
@@ -36,7 +36,7 @@ use crate::report::Mode;
 const CLUSTER: usize = 1;
 
 /// One simulation of seed 001's experiments.
-#[derive(Clone, Copy, PartialEq)]
+#[derive(Clone, Copy, PartialEq, serde::Serialize)]
 pub enum Variant {
     /// One cluster (Figs. 2-3).
     Cluster(ClusterVariant),
@@ -44,7 +44,7 @@ pub enum Variant {
     Federation(federation::Variant),
 }
 
-/// Its key is the inner variant's: a federation point is seed 000's simulation.
+/// Printed as the inner variant (a federation point is seed 000's simulation).
 impl fmt::Debug for Variant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -55,7 +55,7 @@ impl fmt::Debug for Variant {
 }
 
 /// One point of Figs. 2-3.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct ClusterVariant {
     /// Literal or calibrated.
     pub mode: Mode,
@@ -163,7 +163,7 @@ impl ClusterVariant {
                 self.local_pct
             ),
             seed: SEED,
-            replications: super::Salehi2011::REPLICATIONS,
+            replications: super::Salehi2011::PRESET_REPLICATIONS,
             horizon_s: params::HORIZON_S,
             gateway: Gateway {
                 policy: GatewayPolicy::Rr,

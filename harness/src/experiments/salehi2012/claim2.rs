@@ -1,11 +1,10 @@
 //! Claim 2: Fig. 6 of seed 000, utilization (the criteria are in the parent module's doc).
 
 use super::measure::*;
-use super::presets::Variant;
 use crate::experiments::Runs;
 use crate::models::federation::metrics::Metrics;
 use crate::models::federation::scenario::GatewayPolicy::{BcfRnd, LrfRnd, PapRnd, PapRtdp, Rr};
-use crate::report::{Section, verdict};
+use crate::report::{Mode, Section};
 
 /// Fig. 6's figure ids, `(calibrated, literal)` per axis.
 const IDS: Ids = [
@@ -15,12 +14,10 @@ const IDS: Ids = [
     ("fig6d", "fig6d-literal"),
 ];
 
-/// The same, as a part lists them.
-pub(super) const FIGURES: &[&str] = &[
-    "fig6a",
-    "fig6b",
-    "fig6c",
-    "fig6d",
+/// The calibrated part's figures.
+pub(super) const CALIBRATED: &[&str] = &["fig6a", "fig6b", "fig6c", "fig6d"];
+/// The literal part's figures.
+pub(super) const LITERAL: &[&str] = &[
     "fig6a-literal",
     "fig6b-literal",
     "fig6c-literal",
@@ -35,49 +32,69 @@ fn occupancy(m: &Metrics) -> Option<f64> {
     m.occupancy
 }
 
-/// Every point of every axis in both modes.
-pub(super) fn variants() -> Vec<Variant> {
-    super::measure::variants(&Axis::ALL)
+/// The calibrated part's figures and statements.
+pub(super) fn judge_calibrated(runs: &Runs<Metrics>) -> Section {
+    judge(runs, Mode::Calibrated)
 }
 
-/// The figures and verdicts.
-pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
-    let verdicts = MODES
-        .iter()
-        .map(|&mode| {
-            let table = means(runs, mode, &Axis::ALL, utilization);
-            let failures = not_extreme(&table, PapRtdp, &[Rr, LrfRnd, BcfRnd, PapRnd], false);
-            verdict(
-                &format!(
-                    "[{}] PAP-RTDP's resource utilization is the highest of the policies \
-                     (Fig. 6).",
-                    mode.name()
-                ),
-                "At every point of Figs. 6(a)-(d), PAP-RTDP's mean utilization (Eq. 21) is \
-                 above each other policy's.",
-                &failures,
-                format!(
-                    "Mean utilization over the points, %: {}; occupancy (busy VM-time over \
-                     capacity, N11), %: {}. Across Fig. 6(a)'s points, PAP-RTDP - LRF-RND: {} \
-                     (paper: (12.5, 14.7)).",
-                    averages(&table, 2),
-                    averages(&means(runs, mode, &Axis::ALL, occupancy), 2),
-                    interval(across_points(
-                        runs,
-                        mode,
-                        Axis::Vms,
-                        PapRtdp,
-                        LrfRnd,
-                        utilization
-                    )),
-                ),
-            )
-        })
-        .collect();
+/// The literal part's figures and statements.
+pub(super) fn judge_literal(runs: &Runs<Metrics>) -> Section {
+    judge(runs, Mode::Literal)
+}
+
+fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
+    let name = mode.name();
+    let table = means(runs, mode, &Axis::ALL, utilization);
+    let rivals = [Rr, LrfRnd, BcfRnd, PapRnd];
+    let highest = caused(
+        claim(
+            format!("salehi2012.{name}.fig6.pap-rtdp-highest-utilization"),
+            "Resource utilization resulting from PAP-RTDP is drastically better than that of the \
+         other policies (Fig. 6, Sec. 5.3.2).",
+            "PAP-RTDP's utilization (Eq. 21) minus each other policy's, averaged over a \
+         sub-figure's points (paired), for each of Figs. 6(a)-(d)",
+            points_more(),
+        ),
+        mode,
+        Some(LITERAL_PAP_ONE_CLUSTER),
+        Some(CALIBRATED_RARE_PREEMPTION),
+    )
+    .mode(mode)
+    .points(by_figure(
+        mode,
+        &Axis::ALL,
+        sub_figure("6"),
+        PapRtdp,
+        &rivals,
+        |b, o| average_gap(runs, b, o, utilization),
+    ))
+    .other_reading(every_point(
+        &points_more(),
+        versus(mode, &Axis::ALL, PapRtdp, &rivals, |b, o| {
+            runs.diff(b, o, utilization)
+        }),
+    ))
+    .evidence(format!(
+        "Mean utilization over the points, %: {}; occupancy (busy VM-time over capacity, \
+         N11), %: {}. Across Fig. 6(a)'s points, PAP-RTDP - LRF-RND: {} (paper: (12.5, \
+         14.7)).",
+        averages(&table, 2),
+        averages(&means(runs, mode, &Axis::ALL, occupancy), 2),
+        interval(across_points(
+            runs,
+            mode,
+            Axis::Vms,
+            PapRtdp,
+            LrfRnd,
+            utilization
+        )),
+    ))
+    .done();
     Section {
-        heading: "Claim 2 (Fig. 6): PAP-RTDP's utilization is the highest".into(),
+        heading: format!("Claim 2 (Fig. 6), {name} mode: PAP-RTDP's utilization is the highest"),
         figures: figures(
             runs,
+            mode,
             &IDS,
             "6",
             "resource utilization (Eq. 21)",
@@ -85,6 +102,7 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
             utilization,
             2,
         ),
-        verdicts,
+        statements: vec![highest],
+        ..Default::default()
     }
 }

@@ -2,11 +2,10 @@
 //! requests (the criteria are in the parent module's doc).
 
 use super::measure::*;
-use super::presets::Variant;
 use crate::experiments::Runs;
 use crate::models::federation::metrics::Metrics;
 use crate::models::federation::scenario::GatewayPolicy::{BcfRnd, LrfRnd, PapRnd, PapRtdp, Rr};
-use crate::report::{Mode, Section, verdict};
+use crate::report::{Mode, Section};
 
 /// Fig. 8's migration figures, `(calibrated, literal)` per axis: (a), (c), (e), (g).
 const MIGRATION: Ids = [
@@ -24,20 +23,16 @@ const REJECTION: Ids = [
     ("fig8h", "fig8h-literal"),
 ];
 
-/// Both, as a part lists them.
-pub(super) const FIGURES: &[&str] = &[
-    "fig8a",
-    "fig8c",
-    "fig8e",
-    "fig8g",
+/// The calibrated part's figures.
+pub(super) const CALIBRATED: &[&str] = &[
+    "fig8a", "fig8c", "fig8e", "fig8g", "fig8b", "fig8d", "fig8f", "fig8h",
+];
+/// The literal part's figures.
+pub(super) const LITERAL: &[&str] = &[
     "fig8a-literal",
     "fig8c-literal",
     "fig8e-literal",
     "fig8g-literal",
-    "fig8b",
-    "fig8d",
-    "fig8f",
-    "fig8h",
     "fig8b-literal",
     "fig8d-literal",
     "fig8f-literal",
@@ -57,117 +52,143 @@ const TABLE3: [Option<(f64, f64)>; 8] = [
     None,
 ];
 
-/// Sub-figures of Table 3 where PAP-RTDP must be below PAP-RND: 7 of 8, as its significant
-/// rows.
-const BELOW: usize = 7;
-
-fn migrated(m: &Metrics) -> Option<f64> {
+pub(super) fn migrated(m: &Metrics) -> Option<f64> {
     m.migration_pct
 }
 
-fn rejected(m: &Metrics) -> Option<f64> {
+pub(super) fn rejected(m: &Metrics) -> Option<f64> {
     m.rejection_pct
 }
 
-/// Every point of every axis in both modes.
-pub(super) fn variants() -> Vec<Variant> {
-    super::measure::variants(&Axis::ALL)
+/// The calibrated part's figures and statements.
+pub(super) fn judge_calibrated(runs: &Runs<Metrics>) -> Section {
+    judge(runs, Mode::Calibrated)
 }
 
-/// The figures and verdicts.
-pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
-    let mut verdicts = Vec::new();
-    for mode in MODES {
-        let (mig, rej) = (
-            means(runs, mode, &Axis::ALL, migrated),
-            means(runs, mode, &Axis::ALL, rejected),
-        );
-        let others = [Rr, LrfRnd, PapRnd, PapRtdp];
-        let mut most = not_extreme(&mig, BcfRnd, &others, false);
-        most.extend(not_extreme(&rej, BcfRnd, &others, false));
-        let name = mode.name();
-        verdicts.push(verdict(
-            &format!("[{name}] BCF-RND causes the most migrations and rejections (Sec. 5.3.3)."),
-            "At every point of Figs. 8(a)-(h), BCF-RND's % of Migratable requests migrated and \
-             % of Non-preemptable requests rejected are above each other policy's.",
-            &most,
-            format!(
-                "Mean % migrated over the points: {}; mean % rejected: {}.",
-                averages(&mig, 2),
-                averages(&rej, 2)
-            ),
-        ));
-        let (below, listing) = table3(runs, mode);
-        let fewer = if below >= BELOW {
-            vec![]
-        } else {
-            vec![format!(
-                "PAP-RTDP is below PAP-RND in {below} of 8 sub-figures"
-            )]
-        };
-        verdicts.push(verdict(
-            &format!(
-                "[{name}] PAP-RTDP migrates and rejects fewer valuable requests than PAP-RND \
-                 (Fig. 8, Table 3)."
-            ),
-            &format!(
-                "In at least {BELOW} of Figs. 8(a)-(h), PAP-RND - PAP-RTDP averaged over the \
-                 points is above 0 (Table 3 finds 7 significant)."
-            ),
-            &fewer,
-            format!("PAP-RND - PAP-RTDP across each sub-figure's points: {listing}."),
-        ));
-    }
-    let mut figures = figures_of(
-        runs,
-        &MIGRATION,
-        "Migratable requests migrated",
-        "migrated, %",
-        migrated,
+/// The literal part's figures and statements.
+pub(super) fn judge_literal(runs: &Runs<Metrics>) -> Section {
+    judge(runs, Mode::Literal)
+}
+
+fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
+    let name = mode.name();
+    let (mig, rej) = (
+        means(runs, mode, &Axis::ALL, migrated),
+        means(runs, mode, &Axis::ALL, rejected),
     );
-    figures.extend(figures_of(
-        runs,
-        &REJECTION,
-        "Non-preemptable requests rejected",
-        "rejected, %",
-        rejected,
-    ));
-    Section {
-        heading: "Claim 4 (Fig. 8, Table 3): valuable requests are respected".into(),
-        figures,
-        verdicts,
+    let others = [Rr, LrfRnd, PapRnd, PapRtdp];
+    // Fig. 8's sub-figures: (a), (c), (e), (g) migrations over axes (a)-(d); (b), (d), (f), (h)
+    // rejections.
+    let sub = |axis: Axis, rejections: bool| {
+        let k = Axis::ALL.iter().position(|&a| a == axis).unwrap_or(0);
+        (b'a' + (2 * k + usize::from(rejections)) as u8) as char
+    };
+    let (mut most_points, mut at_points) = (Vec::new(), Vec::new());
+    for (what, f, rejections) in [
+        ("migrated", migrated as Metric, false),
+        ("rejected", rejected as Metric, true),
+    ] {
+        most_points.extend(by_figure(
+            mode,
+            &Axis::ALL,
+            |axis| format!("Fig. 8({}), % {what}", sub(axis, rejections)),
+            BcfRnd,
+            &others,
+            |b, o| average_gap(runs, b, o, f),
+        ));
+        at_points.extend(versus(mode, &Axis::ALL, BcfRnd, &others, |b, o| {
+            runs.diff(b, o, f)
+        }));
     }
-}
-
-fn figures_of(
-    runs: &Runs<Metrics>,
-    ids: &Ids,
-    what: &str,
-    y_label: &str,
-    metric: Metric,
-) -> Vec<crate::report::Figure> {
-    figures(runs, ids, "8", what, y_label, metric, 2)
-}
-
-/// How many of the eight sub-figures have PAP-RTDP below PAP-RND on average, and each one's
-/// interval beside Table 3's.
-fn table3(runs: &Runs<Metrics>, mode: Mode) -> (usize, String) {
-    let mut below = 0;
+    let most = claim(
+        format!("salehi2012.{name}.fig8.bcf-most-migrations-rejections"),
+        "BCF-RND results in more migrations and rejections compared to the other policies \
+         (Sec. 5.3.3).",
+        "BCF-RND's % of Migratable requests migrated (Figs. 8(a), (c), (e), (g)) and % of \
+         Non-preemptable requests rejected ((b), (d), (f), (h)) minus each other policy's, \
+         averaged over a sub-figure's points (paired)",
+        points_more(),
+    )
+    .mode(mode)
+    .points(most_points)
+    .other_reading(every_point(&points_more(), at_points))
+    .evidence(format!(
+        "Mean % migrated over the points: {}; mean % rejected: {}.",
+        averages(&mig, 2),
+        averages(&rej, 2)
+    ))
+    .done();
+    // Table 3's rows: sub-figure (a), (c), (e), (g) migrations over axes (a)-(d), (b), (d),
+    // (f), (h) rejections.
+    let mut rows = Vec::new();
     let mut listing = Vec::new();
     for (k, axis) in Axis::ALL.iter().enumerate() {
-        for (sub, metric, letter) in [
-            (2 * k, migrated as Metric, (b'a' + 2 * k as u8) as char),
-            (2 * k + 1, rejected as Metric, (b'b' + 2 * k as u8) as char),
-        ] {
-            let d = across_points(runs, mode, *axis, PapRnd, PapRtdp, metric);
-            if d.is_some_and(|d| d.mean > 0.0) {
-                below += 1;
-            }
+        for (sub, f) in [(2 * k, migrated as Metric), (2 * k + 1, rejected)] {
+            let letter = (b'a' + sub as u8) as char;
+            let d = average_gap(
+                runs,
+                &axis.points(mode, PapRnd),
+                &axis.points(mode, PapRtdp),
+                f,
+            );
             let paper = TABLE3[sub].map_or("not significant".to_owned(), |(lo, hi)| {
                 format!("({lo}, {hi})")
             });
-            listing.push(format!("8({letter}) {} (paper {paper})", interval(d)));
+            listing.push(format!(
+                "8({letter}) {} (paper {paper})",
+                d.map_or("-".into(), |d| d.show(2))
+            ));
+            if TABLE3[sub].is_some() {
+                rows.push((format!("Fig. 8({letter})"), d));
+            }
         }
     }
-    (below, listing.join(", "))
+    let fewer_than_rnd = caused(
+        claim(
+            format!("salehi2012.{name}.table3.pap-rtdp-fewer-migrations-rejections"),
+            "PAP-RTDP migrates and rejects fewer valuable requests than PAP-RND: a statistically \
+         and practically significant difference in every sub-figure of Fig. 8 but 8(h) (Table \
+         3).",
+            "PAP-RND's % migrated (Figs. 8(a), (c), (e), (g)) or % rejected ((b), (d), (f)) minus \
+         PAP-RTDP's, averaged over the sub-figure's points (paired), for each of Table 3's \
+         seven significant rows",
+            points_more(),
+        ),
+        mode,
+        Some(LITERAL_PAP_ONE_CLUSTER),
+        Some(CALIBRATED_RARE_PREEMPTION),
+    )
+    .mode(mode)
+    .points(rows)
+    .evidence(format!(
+        "PAP-RND - PAP-RTDP averaged over each sub-figure's points, points: {}.",
+        listing.join(", ")
+    ))
+    .done();
+    let mut figures = figures(
+        runs,
+        mode,
+        &MIGRATION,
+        "8",
+        "Migratable requests migrated",
+        "migrated, %",
+        migrated,
+        2,
+    );
+    figures.extend(super::measure::figures(
+        runs,
+        mode,
+        &REJECTION,
+        "8",
+        "Non-preemptable requests rejected",
+        "rejected, %",
+        rejected,
+        2,
+    ));
+    Section {
+        heading: format!("Claim 4 (Fig. 8, Table 3), {name} mode: valuable requests are respected"),
+        figures,
+        statements: vec![most, fewer_than_rnd],
+        ..Default::default()
+    }
 }

@@ -34,7 +34,7 @@ pub const SEED: u64 = 1;
 pub const DEADLINE_FACTOR: f64 = 3.0;
 
 /// How a variant's arrivals are drawn along one axis.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub enum Arrivals {
     /// The mode's fixed rows.
     Fixed,
@@ -44,7 +44,7 @@ pub enum Arrivals {
 }
 
 /// One simulation of seed 000's experiments.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct Variant {
     /// Literal or calibrated ([`super::params`]).
     pub mode: Mode,
@@ -148,7 +148,7 @@ impl Variant {
                 self.local
             ),
             seed: SEED,
-            replications: super::Salehi2012::REPLICATIONS,
+            replications: super::Salehi2012::PRESET_REPLICATIONS,
             horizon_s: HORIZON_S,
             gateway: Gateway {
                 policy: self.policy,

@@ -70,6 +70,10 @@ impl Model for Federation {
         replication_seed(scenario.seed, k)
     }
 
+    fn reseed(scenario: &mut Scenario, base: u64) {
+        scenario.seed = crate::des::rng::rebase(scenario.seed, base);
+    }
+
     /// Arrivals always have their first draw, and sizes are drawn: never deterministic unless
     /// every distribution is fixed and every size rule gives one value.
     fn deterministic(scenario: &Scenario) -> bool {

@@ -68,6 +68,10 @@ impl Model for Grid {
         replication_seed(scenario.seed, k)
     }
 
+    fn reseed(scenario: &mut Scenario, base: u64) {
+        scenario.seed = crate::des::rng::rebase(scenario.seed, base);
+    }
+
     fn deterministic(scenario: &Scenario) -> bool {
         scenario.users.iter().all(|u| {
             u.workload.is_fixed()

@@ -13,6 +13,14 @@
 //!   of cloud requests, `H_u` the boot time in hours; per month: times `30 days / (horizon -
 //!   warm-up)`.
 //!
+//! - **Unfinished requests** (censored outcomes): a request still running or queued at the end
+//!   of the run (`horizon_s + drain_s`) has no response time, only a lower bound, the end of the
+//!   run minus its arrival. AWRT and slowdown above leave them out; beside them, every run gives
+//!   their count, the mean of their lower bounds, and AWRT and slowdown with them at their lower
+//!   bounds (each unfinished request's response time the end of the run minus its arrival, its
+//!   waiting time that less its run time, at least 0): lower bounds of the metrics of all the
+//!   measured requests. Where the two readings differ, the runs do not say which is right.
+//!
 //! Accounts: `requests = completed + unfinished = local + cloud` (tested).
 
 use serde::{Deserialize, Serialize};
@@ -45,6 +53,15 @@ pub struct Metrics {
     pub awrt_s: Option<f64>,
     /// Bounded slowdown (Eq. 15 as printed) of the completed requests.
     pub slowdown: Option<f64>,
+    /// The mean lower bound of the unfinished requests' response times (the end of the run
+    /// minus the arrival), seconds; `None` without unfinished requests.
+    pub unfinished_lower_s: Option<f64>,
+    /// AWRT (Eq. 14) of every measured request, the unfinished ones at their lower bounds
+    /// (a lower bound of the AWRT of all of them), seconds.
+    pub awrt_with_unfinished_s: Option<f64>,
+    /// Bounded slowdown (Eq. 15 as printed) of every measured request, the unfinished ones at
+    /// their lower bounds.
+    pub slowdown_with_unfinished: Option<f64>,
     /// AWRT of the completed local requests, seconds.
     pub awrt_local_s: Option<f64>,
     /// AWRT of the completed cloud requests, seconds.
@@ -59,15 +76,35 @@ pub struct Metrics {
     pub cost_per_month_usd: f64,
 }
 
-/// `sum d v (ct - st) / sum d v` over `records` (Eq. 14); `None` without work.
-fn awrt<'a>(records: impl Iterator<Item = &'a RequestRecord>) -> Option<f64> {
+/// `sum d v (ct - st) / sum d v` over `records` (Eq. 14), each response time capped at
+/// `until - arrival` (the end of the run: an unfinished request's lower bound); `None` without
+/// work.
+fn awrt<'a>(records: impl Iterator<Item = &'a RequestRecord>, until: u64) -> Option<f64> {
     let (mut num, mut den) = (0.0, 0.0);
     for r in records {
         let w = r.run_s as f64 * f64::from(r.vms);
-        num += w * r.response_s() as f64;
+        num += w * response_s(r, until) as f64;
         den += w;
     }
     (den > 0.0).then(|| num / den)
+}
+
+/// The response time of `r`, or its lower bound `until - arrival` if it ended after `until`.
+fn response_s(r: &RequestRecord, until: u64) -> u64 {
+    r.response_s().min(until.saturating_sub(r.arrival_s))
+}
+
+/// The mean bounded slowdown (Eq. 15 as printed) of `records`, response times capped as in
+/// [`awrt`]; `None` without records.
+fn slowdown<'a>(records: impl Iterator<Item = &'a RequestRecord>, until: u64) -> Option<f64> {
+    let (mut sum, mut n) = (0.0, 0u64);
+    for r in records {
+        let d = r.run_s.max(SLOWDOWN_BOUND_S) as f64;
+        let w = response_s(r, until).saturating_sub(r.run_s) as f64;
+        sum += (w + d) / d;
+        n += 1;
+    }
+    (n > 0).then(|| sum / n as f64)
 }
 
 impl Metrics {
@@ -86,15 +123,14 @@ impl Metrics {
         };
         let count = |f: &dyn Fn(&RequestRecord) -> bool| measured.iter().filter(|r| f(r)).count();
         let completed = done().count();
-        let slowdown = (completed > 0).then(|| {
-            done()
-                .map(|r| {
-                    let d = r.run_s.max(SLOWDOWN_BOUND_S) as f64;
-                    (r.wait_s() as f64 + d) / d
-                })
-                .sum::<f64>()
-                / completed as f64
-        });
+        // The end of the run: a completed request ended by then, so capping at it changes no
+        // completed request's times.
+        let until = s.horizon_s.saturating_add(s.drain_s);
+        let all = || measured.iter().copied();
+        let late: Vec<u64> = all()
+            .filter(|r| r.outcome == Outcome::Unfinished)
+            .map(|r| until.saturating_sub(r.arrival_s))
+            .collect();
         let cloud: Vec<&&RequestRecord> = measured
             .iter()
             .filter(|r| r.provider == Provider::Cloud)
@@ -115,10 +151,14 @@ impl Metrics {
             local: count(&|r| r.provider == Provider::Local) as u64,
             cloud: cloud.len() as u64,
             p_cloud: run.p_cloud,
-            awrt_s: awrt(done()),
-            slowdown,
-            awrt_local_s: awrt(done().filter(|r| r.provider == Provider::Local)),
-            awrt_cloud_s: awrt(done().filter(|r| r.provider == Provider::Cloud)),
+            awrt_s: awrt(done(), until),
+            slowdown: slowdown(done(), until),
+            unfinished_lower_s: (!late.is_empty())
+                .then(|| late.iter().sum::<u64>() as f64 / late.len() as f64),
+            awrt_with_unfinished_s: awrt(all(), until),
+            slowdown_with_unfinished: slowdown(all(), until),
+            awrt_local_s: awrt(done().filter(|r| r.provider == Provider::Local), until),
+            awrt_cloud_s: awrt(done().filter(|r| r.provider == Provider::Cloud), until),
             interruptions: measured.iter().map(|r| u64::from(r.interruptions)).sum(),
             cloud_vm_hours: vm_hours,
             cost_usd: cost,

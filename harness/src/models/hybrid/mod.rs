@@ -67,6 +67,10 @@ impl Model for Hybrid {
         replication_seed(scenario.seed, k)
     }
 
+    fn reseed(scenario: &mut Scenario, base: u64) {
+        scenario.seed = crate::des::rng::rebase(scenario.seed, base);
+    }
+
     /// Never: request sizes are always drawn.
     fn deterministic(_: &Scenario) -> bool {
         false

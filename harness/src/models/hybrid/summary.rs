@@ -36,7 +36,7 @@ struct Summary<'a> {
 /// The metrics a summary shows: name, decimals, value.
 type Shown = (&'static str, usize, fn(&Metrics) -> Option<f64>);
 
-const SHOWN: [Shown; 12] = [
+const SHOWN: [Shown; 15] = [
     ("requests", 0, |m| Some(m.requests as f64)),
     ("completed", 0, |m| Some(m.completed as f64)),
     ("unfinished", 0, |m| Some(m.unfinished as f64)),
@@ -45,6 +45,15 @@ const SHOWN: [Shown; 12] = [
     ("AWRT local (s)", 1, |m| m.awrt_local_s),
     ("AWRT cloud (s)", 1, |m| m.awrt_cloud_s),
     ("bounded slowdown (Eq. 15)", 3, |m| m.slowdown),
+    ("unfinished: mean lower bound (s)", 1, |m| {
+        m.unfinished_lower_s
+    }),
+    ("AWRT, unfinished at lower bounds (s)", 1, |m| {
+        m.awrt_with_unfinished_s
+    }),
+    ("slowdown, unfinished at lower bounds", 3, |m| {
+        m.slowdown_with_unfinished
+    }),
     ("interruptions", 0, |m| Some(m.interruptions as f64)),
     ("cloud VM-hours", 0, |m| Some(m.cloud_vm_hours as f64)),
     ("EC2 cost (USD, Eq. 19)", 2, |m| Some(m.cost_usd)),

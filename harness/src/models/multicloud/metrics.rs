@@ -3,6 +3,12 @@
 //! - **Average application execution time** (Figs. 7-8, Tables 3-5): "the time elapses from
 //!   the application is submitted to the application is finished", over the applications that
 //!   finished (rejected ones have no execution time; their count is reported beside it).
+//! - **Unfinished applications** (censored outcomes): a run ends when every application has
+//!   ended, so an application that did not finish by the run's end is one that was rejected
+//!   (it never finishes). Its execution time is at least the run's end minus its arrival: the
+//!   metrics give how many there are, the mean of those lower bounds, and the mean execution
+//!   time over every application with them at their lower bounds, beside the mean over the
+//!   finished ones (so a comparison that rests on which applications finished shows it).
 //! - **Energy** (Figs. 9-10): every server of every cloud from 0 to the run's end (the last
 //!   task's end), `power.active` while it hosts a VM and `power.idle` otherwise; and the active
 //!   server-seconds alone (N15: energy depends on the unstated powers, active server-seconds do
@@ -42,6 +48,15 @@ pub struct Metrics {
     pub tasks_announced: u64,
     /// Mean execution time of the finished applications, seconds.
     pub execution_s: Option<f64>,
+    /// Applications that had not finished by the run's end (rejected: they never finish).
+    pub apps_unfinished: u64,
+    /// Mean over those of the run's end minus their arrival, seconds: the least their execution
+    /// times can be. `None` without any.
+    pub unfinished_lower_s: Option<f64>,
+    /// Mean execution time over every application, the unfinished ones at their lower bounds
+    /// (the run's end minus arrival), seconds: equal to `execution_s` when every application
+    /// finished.
+    pub execution_lower_s: Option<f64>,
     /// The same over the best-effort applications.
     pub execution_be_s: Option<f64>,
     /// The same over the advance-reservation applications.
@@ -92,6 +107,14 @@ impl Metrics {
             )
         };
         let count = |outcome| run.apps.iter().filter(|a| a.outcome == outcome).count() as u64;
+        // Not finished by the run's end: at least the run's end minus the arrival.
+        let lower = |a: &super::record::AppRecord| (run.end_s - a.arrival).max(0.0);
+        let unfinished: Vec<f64> = run
+            .apps
+            .iter()
+            .filter(|a| a.execution_s().is_none())
+            .map(lower)
+            .collect();
         let tasks_with = |outcome| run.tasks.iter().filter(|t| t.outcome == outcome).count() as u64;
         let active: f64 = run.clouds.iter().map(|c| c.active_server_s).sum();
         let all_server_s: f64 = run
@@ -136,6 +159,14 @@ impl Metrics {
             tasks_rejected: tasks_with(Outcome::Rejected),
             tasks_announced: run.apps.iter().map(|a| a.tasks as u64).sum(),
             execution_s: execution(None),
+            apps_unfinished: unfinished.len() as u64,
+            unfinished_lower_s: mean(unfinished),
+            execution_lower_s: mean(
+                run.apps
+                    .iter()
+                    .map(|a| a.execution_s().unwrap_or_else(|| lower(a)))
+                    .collect(),
+            ),
             execution_be_s: execution(Some(false)),
             execution_ar_s: execution(Some(true)),
             energy: s.power.active * active + s.power.idle * (all_server_s - active).max(0.0),

@@ -83,6 +83,10 @@ impl Model for Multicloud {
         replication_seed(scenario.seed, k)
     }
 
+    fn reseed(scenario: &mut Scenario, base: u64) {
+        scenario.seed = crate::des::rng::rebase(scenario.seed, base);
+    }
+
     /// Group sizes and DAG shapes are always drawn.
     fn deterministic(_: &Scenario) -> bool {
         false

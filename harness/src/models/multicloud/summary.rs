@@ -4,7 +4,9 @@
 //!
 //! # Outputs
 //! - standard output: applications and tasks (finished, rejected), the mean application
-//!   execution time (all, best effort, reservations), energy, active server-seconds,
+//!   execution time (all, best effort, reservations), the applications unfinished at the run's
+//!   end (rejected: how many, their lower bounds, and the mean execution time with them at
+//!   those bounds), energy, active server-seconds,
 //!   preemptions, lateness against the plan (and the part of it spent waiting for
 //!   predecessors), the feedback factors at alpha 1 (median, 90th percentile), the share of tasks on part of a
 //!   server, the leases mapped together, and each cloud's share of the tasks; or, with
@@ -67,6 +69,18 @@ pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Resul
         ("tasks", over(&|m| Some(m.tasks as f64))),
         ("tasks rejected", over(&|m| Some(m.tasks_rejected as f64))),
         ("mean execution time, s", over(&|m| m.execution_s)),
+        (
+            "applications unfinished at the end",
+            over(&|m| Some(m.apps_unfinished as f64)),
+        ),
+        (
+            "  their lower bounds (end - arrival), s",
+            over(&|m| m.unfinished_lower_s),
+        ),
+        (
+            "  mean execution time, unfinished at their bounds, s",
+            over(&|m| m.execution_lower_s),
+        ),
         ("  best-effort applications, s", over(&|m| m.execution_be_s)),
         ("  reservations, s", over(&|m| m.execution_ar_s)),
         ("energy, power x s", over(&|m| Some(m.energy))),
