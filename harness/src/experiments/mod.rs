@@ -366,13 +366,19 @@ pub fn preset(name: &str) -> Result<Box<dyn AnyScenario>> {
 
 /// What every paper's judges must do, for its unit tests: on no runs, no claim is reproduced or
 /// contradicted (no data decides nothing) and no check passes; each part draws exactly the
-/// figures it names.
+/// figures it names; and each reads some variants, all of them ones its part runs (reading
+/// another part's would judge on runs a `--only` reproduction does not have).
 #[cfg(test)]
 pub(crate) fn check_judges<E: Experiment>(experiment: &E) {
     use crate::report::Outcome;
-    let runs = Runs::empty();
     for p in experiment.parts() {
+        let runs = Runs::empty();
         let section = (p.judge)(&runs);
+        let read = runs.take_unknown();
+        let ran: std::collections::BTreeSet<String> = p.variants.iter().map(runner::key).collect();
+        let foreign: Vec<&String> = read.iter().filter(|k| !ran.contains(*k)).collect();
+        assert!(foreign.is_empty(), "part {} reads {foreign:?}", p.id);
+        assert!(!read.is_empty(), "part {} reads no variant", p.id);
         for s in &section.statements {
             assert!(
                 matches!(s.outcome, Outcome::Inconclusive | Outcome::Failed),

@@ -272,26 +272,11 @@ impl Experiment for Salehi2012 {
 mod tests {
     use super::*;
 
-    /// On no runs nothing holds, and every part draws the figures it names.
+    /// On no runs nothing holds, every part draws the figures it names and reads only the
+    /// variants it runs.
     #[test]
     fn judges_hold_nothing_without_runs_and_draw_their_figures() {
         crate::experiments::check_judges(&Salehi2012);
-    }
-
-    /// Every variant a part's judge reads is one the part runs (a judge reading another is
-    /// an error of the reproduction; reading none would judge nothing).
-    #[test]
-    fn every_judge_reads_only_its_parts_variants() {
-        use crate::experiments::runner::key;
-        for part in Salehi2012.parts() {
-            let runs = crate::experiments::Runs::empty();
-            let _ = (part.judge)(&runs);
-            let read = runs.take_unknown();
-            let ran: std::collections::BTreeSet<String> = part.variants.iter().map(key).collect();
-            let foreign: Vec<&String> = read.iter().filter(|k| !ran.contains(*k)).collect();
-            assert!(foreign.is_empty(), "{}: {foreign:?}", part.id);
-            assert!(!read.is_empty(), "{}", part.id);
-        }
     }
 
     /// Each mode has 19 (literal) or 20 (calibrated) distinct points, the fixed point shared
