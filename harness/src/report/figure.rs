@@ -1,12 +1,10 @@
-//! A figure or table of a reproduction: an estimate per (series, group), printed as a table,
-//! written as CSV and drawn as SVG ([`super::svg`]), with the paper's own numbers beside it
-//! where the paper prints them.
+//! A figure or table of a reproduction: an estimate per (series, group), printed as a table and
+//! written as CSV (drawn as SVG by [`super::svg`]), with the paper's own numbers beside it where
+//! the paper prints them.
 
-use anyhow::Result;
 use serde::Serialize;
 
 use super::stats::Estimate;
-use super::svg;
 use super::table::{Align, table};
 
 /// A figure or table: an estimate per (series, group).
@@ -108,13 +106,6 @@ impl Figure {
             }
         }
         out
-    }
-
-    /// The figure as an SVG document ([`svg::svg`]).
-    ///
-    /// Errors: a series whose value count differs from the group count, or a drawing failure.
-    pub fn svg(&self) -> Result<String> {
-        svg::svg(self)
     }
 }
 

@@ -51,7 +51,7 @@ nav ol{columns:2;margin:8px 0}ol.variants{columns:1}";
 
 /// The page of one reproduction.
 ///
-/// Errors: a figure that cannot be drawn ([`Figure::svg`]).
+/// Errors: a figure that cannot be drawn ([`super::svg::svg`]).
 pub fn page(r: &Report) -> Result<String> {
     let mut out = String::new();
     head(&mut out, &format!("{}: {}", r.paper, r.title));
@@ -307,7 +307,7 @@ fn section(out: &mut String, i: usize, s: &Section) -> Result<()> {
 
 /// A figure: its drawing, its caption with links to its files, and its table folded.
 fn figure(out: &mut String, f: &Figure) -> Result<()> {
-    let svg = f.svg()?;
+    let svg = super::svg::svg(f)?;
     let _ = write!(
         out,
         "<figure id=\"{id}\">\n{svg}\n<figcaption>{} ({}). Files: <a href=\"{id}.csv\">{id}.csv\

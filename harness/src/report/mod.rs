@@ -252,7 +252,7 @@ impl Report {
         };
         for f in self.sections.iter().flat_map(|s| &s.figures) {
             write(format!("{}.csv", f.id), &f.csv())?;
-            write(format!("{}.svg", f.id), &f.svg()?)?;
+            write(format!("{}.svg", f.id), &svg::svg(f)?)?;
         }
         let mut json = serde_json::to_string_pretty(self).context("rendering summary.json")?;
         json.push('\n');

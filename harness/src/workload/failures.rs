@@ -1,6 +1,6 @@
 //! Node failures of a failure-prone cluster: when each node goes down and comes back
 //! ([`NodeEvent`], what the trace replay takes), from a synthetic process matched to measured
-//! moments ([`Process`]) or from a trace of the Failure Trace Archive ([`super::fta`]).
+//! moments ([`Process`]); [`super::outages`] chooses between it and a trace.
 //!
 //! # The synthetic process
 //! The nodes are split into `groups` groups; each group alternates between *available* and
@@ -37,16 +37,10 @@
 //! (`sigma^2 = ln(1 + CV^2)`, `mu = ln(mean) - sigma^2 / 2`) or a two-phase hyperexponential with
 //! balanced means (`p_1 m_1 = p_2 m_2`; needs `CV >= 1`, which Table II has). [`Process::table2`]
 //! builds the process from one of them.
-//!
-//! # Sources
-//! [`Source`] is either: a synthetic process, or a trace of the FTA read from `offset`, drawn
-//! from the stream `SplitMix::for_entity(seed, 0)` ([`super::fta::Trace::random_offset`]).
 
 use std::fmt;
-use std::sync::Arc;
 
 use super::dist::{Dist, Phase};
-use super::fta;
 use crate::des::rng::SplitMix;
 
 /// A node failing or coming back.
@@ -375,30 +369,6 @@ impl Process {
         }
         out.sort_unstable();
         out
-    }
-}
-
-/// Where a replication's failures come from.
-#[derive(Debug, Clone)]
-pub enum Source {
-    /// The synthetic process (checked).
-    Process(Process),
-    /// A trace of the Failure Trace Archive, read from a random starting point.
-    Trace(Arc<fta::Trace>),
-}
-
-impl Source {
-    /// The failures of a cluster of `nodes` nodes over `[0, horizon]` for the replication seeded
-    /// with `seed`: [`Process::events`], or the trace's [`fta::Trace::window`] from an offset
-    /// drawn from `SplitMix::for_entity(seed, 0)`.
-    pub fn events(&self, nodes: u32, horizon: u64, seed: u64) -> Vec<NodeEvent> {
-        match self {
-            Source::Process(p) => p.events(nodes, horizon, seed),
-            Source::Trace(t) => {
-                let offset = t.random_offset(&mut SplitMix::for_entity(seed, 0));
-                t.window(nodes, offset, horizon)
-            }
-        }
     }
 }
 

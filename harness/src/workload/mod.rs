@@ -10,6 +10,7 @@
 //!   [`failures::NodeEvent`]s a replay takes.
 //! - [`fta`]: failure traces of the Failure Trace Archive (tabular event format), and the
 //!   window of one a replication replays from a random starting point.
+//! - [`outages`]: where a replication's node outages come from: the process or a trace.
 //! - [`requests`]: seed 002's parallel requests (Table I's DAS-2 model: Weibull arrivals,
 //!   DAS-2 sizes, lognormal durations) with the moments the broker needs.
 //! - [`swf`]: the Standard Workload Format (Parallel Workloads Archive): a strict or
@@ -26,6 +27,7 @@ pub mod failures;
 pub mod fta;
 pub mod lines;
 pub mod lwf;
+pub mod outages;
 pub mod requests;
 pub mod swf;
 pub mod synth;

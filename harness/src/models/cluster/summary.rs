@@ -23,8 +23,9 @@ use serde::Serialize;
 
 use super::replay::{self, NodeEvent, Record, Summary};
 use crate::report::table::{Align, grouped, table};
-use crate::workload::failures::{Fit, Process, Source, Tally};
+use crate::workload::failures::{Fit, Process, Tally};
 use crate::workload::fta;
+use crate::workload::outages::Source;
 use crate::workload::swf::{self, Invalid, Skipped};
 
 /// Node failures to replay a trace under.

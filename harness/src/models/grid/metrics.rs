@@ -480,6 +480,22 @@ fn population_sd(xs: impl Iterator<Item = f64> + Clone) -> f64 {
     (xs.map(|x| (x - mean).powi(2)).sum::<f64>() / n as f64).sqrt()
 }
 
+/// One replication's result: its metrics, computed as the tasks ended (the records went to the
+/// caller's sink).
+#[derive(Debug, Clone)]
+pub struct Run {
+    /// The metrics of every task's record.
+    pub metrics: Metrics,
+    /// Tasks created.
+    pub tasks: u64,
+    /// Events processed.
+    pub events: u64,
+    /// The GS registrations made, `(user, resource)`, in order.
+    pub registrations: Vec<(String, String)>,
+    /// Time of the last event, seconds.
+    pub end_s: f64,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

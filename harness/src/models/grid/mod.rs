@@ -29,7 +29,7 @@ use super::Model;
 use crate::des::rng::replication_seed;
 use crate::des::stack::run_on_big_stack;
 use metrics::Metrics;
-use record::Run;
+use metrics::Run;
 use scenario::Scenario;
 
 /// The grid model ([`Model`]).

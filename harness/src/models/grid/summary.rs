@@ -25,8 +25,8 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use serde::Serialize;
 
-use super::metrics::{Metrics, Rates};
-use super::record::{Run, TaskRecord};
+use super::metrics::{Metrics, Rates, Run};
+use super::record::TaskRecord;
 use super::scenario::{self, Scenario};
 use super::{Grid, simulate_into};
 use crate::models::{self, Model, RunOptions};

@@ -85,8 +85,8 @@ use std::collections::{BTreeMap, VecDeque};
 use std::ops::{Index, IndexMut};
 
 use super::capacity::{self, META_USERS, Meta, Res};
-use super::metrics::{Ended, Tally};
-use super::record::{Outcome, Run, TaskClass, TaskRecord};
+use super::metrics::{Ended, Run, Tally};
+use super::record::{Outcome, TaskClass, TaskRecord};
 use super::reuse::Spares;
 use super::scenario::{
     Discipline, Knowledge, MetaOrder, Oversize, ResourceKind, Scenario, UserClass, UserConfig,

@@ -25,8 +25,9 @@ use serde::{Deserialize, Serialize};
 use crate::config::{self, Problem, Problems};
 use crate::models::grid::scenario::check_dist;
 use crate::workload::dist::Dist;
-use crate::workload::failures::{self, Process, Source};
+use crate::workload::failures::{self, Process};
 use crate::workload::fta;
+use crate::workload::outages::Source;
 use crate::workload::requests::RequestModel;
 
 /// The largest time a scenario accepts, seconds (about 31,700 years; the replay's clock goes
