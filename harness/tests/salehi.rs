@@ -19,8 +19,8 @@
 use std::path::{Path, PathBuf};
 
 use qosgate_harness::experiments;
+use qosgate_harness::experiments::federation::presets::Variant;
 use qosgate_harness::experiments::salehi2011::presets::{ClusterVariant, Variant as Seed001};
-use qosgate_harness::experiments::salehi2012::presets::Variant;
 use qosgate_harness::models::Model;
 use qosgate_harness::models::federation::Federation;
 use qosgate_harness::models::federation::metrics::Metrics;

@@ -16,6 +16,7 @@
 //! [`PAPERS`] (docs/adding-a-paper.md walks through it); every judge states its claims and checks with
 //! [`crate::report::statement`].
 
+pub mod federation;
 pub mod gandhimathi2013;
 pub mod javadi2012;
 pub mod kokkinos2009;

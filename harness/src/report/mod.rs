@@ -134,6 +134,9 @@ pub enum Mode {
 }
 
 impl Mode {
+    /// Both modes, literal first: the order a paper's parts and tables run in.
+    pub const BOTH: [Mode; 2] = [Mode::Literal, Mode::Calibrated];
+
     /// `literal` or `calibrated`.
     pub fn name(self) -> &'static str {
         match self {

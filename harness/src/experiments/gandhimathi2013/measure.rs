@@ -16,10 +16,6 @@ pub(super) use crate::report::statement::{
 use crate::report::stats::{Estimate, t975};
 pub(super) use crate::report::{Figure, Mode};
 
-/// The two modes: literal (N15's FCFS, to the cloud of earliest start) and calibrated (FCFS on
-/// each application's own cloud).
-pub(super) const MODES: [Mode; 2] = [Mode::Literal, Mode::Calibrated];
-
 /// Where a statement is judged: a mode and a reading of the model (the queue order and the
 /// feedback's instant).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,7 +57,7 @@ impl Reading {
 
     /// Every reading the variants are run under.
     pub fn all() -> impl Iterator<Item = Reading> {
-        MODES
+        Mode::BOTH
             .into_iter()
             .flat_map(|mode| std::iter::once(Self::main(mode)).chain(Self::others(mode)))
     }
@@ -122,7 +118,7 @@ pub(super) fn judged(
     runs: &Runs<Metrics>,
     statements: impl Fn(&Runs<Metrics>, Reading) -> Vec<Statement>,
 ) -> Vec<Statement> {
-    let per_mode: Vec<Vec<Statement>> = MODES
+    let per_mode: Vec<Vec<Statement>> = Mode::BOTH
         .into_iter()
         .map(|mode| {
             let others: Vec<(Reading, Vec<Statement>)> = Reading::others(mode)

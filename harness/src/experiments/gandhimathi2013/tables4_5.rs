@@ -79,7 +79,7 @@ fn table(
 /// The figures and statements, from the runs of [`variants`].
 pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
     let mut figures = Vec::new();
-    for (mode, ids) in MODES.into_iter().zip([
+    for (mode, ids) in Mode::BOTH.into_iter().zip([
         ["table4", "table5"],
         ["table4-calibrated", "table5-calibrated"],
     ]) {

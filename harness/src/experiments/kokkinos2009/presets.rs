@@ -41,6 +41,8 @@ use qosgate_kernel::units::{TICKS_PER_SECOND, Ticks, Work};
 use super::bounds;
 use super::params::{self, Layout};
 use crate::des::time;
+use crate::models::Model;
+use crate::models::grid::Grid;
 use crate::models::grid::scenario::{
     self, Discipline, Dist, Knowledge, Meta, MetaOrder, Network, Oversize, ResourceConfig,
     ResourceKind, Scenario, UserClass, UserConfig,
@@ -461,22 +463,13 @@ impl Variant {
                 }
             }
         }
-        let random = users.iter().any(|u| {
-            !u.workload.is_fixed()
-                || !u.interarrival.is_fixed()
-                || u.phase_s.as_ref().is_some_and(|p| !p.is_fixed())
-        });
         let mut scenario = Scenario {
             name: name(self),
             description: description(self, &users),
             seed: SEED,
-            replications: if random { RANDOM_REPLICATIONS } else { 1 },
+            replications: 1,
             horizon_s: HORIZON_S,
-            warmup_s: if random {
-                HORIZON_S * WARMUP_FRACTION
-            } else {
-                0.0
-            },
+            warmup_s: 0.0,
             meta: Meta {
                 order,
                 collection_period_s: COLLECTION_PERIOD_S,
@@ -489,6 +482,10 @@ impl Variant {
             resources: resource_configs,
             users,
         };
+        if !Grid::deterministic(&scenario) {
+            scenario.replications = RANDOM_REPLICATIONS;
+            scenario.warmup_s = HORIZON_S * WARMUP_FRACTION;
+        }
         if sec644 {
             // Sec. 6.2: I_r^max is larger than any task.
             let largest = SEC644_WORKLOADS_MI.iter().map(|&(_, mi)| mi).max();

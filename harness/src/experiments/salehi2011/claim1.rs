@@ -3,7 +3,7 @@
 
 use super::measure::{Axis, along, ends, figures, linearity};
 use crate::experiments::Runs;
-use crate::experiments::salehi2012::measure::{Margin, Source, claim, points_more};
+use crate::experiments::federation::measure::{Margin, Source, claim, points_more};
 use crate::models::federation::metrics::Metrics;
 use crate::report::{Mode, Section};
 

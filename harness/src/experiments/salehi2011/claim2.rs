@@ -5,7 +5,7 @@ use super::claim1::{linear, r_effect};
 use super::measure::{Axis, all_points, along, ends, figures, linearity};
 use super::presets::{ClusterVariant, Variant};
 use crate::experiments::Runs;
-use crate::experiments::salehi2012::measure::{FEWER_PCT, Margin, Source, claim, fewer, pct_below};
+use crate::experiments::federation::measure::{FEWER_PCT, Margin, Source, claim, fewer, pct_below};
 use crate::models::federation::metrics::Metrics;
 use crate::models::federation::scenario::PreemptionPolicy::{Mlip, Moml, Mov};
 use crate::models::federation::scenario::PreferenceRule;

@@ -3,7 +3,7 @@
 
 use super::presets::Variant;
 use crate::experiments::Runs;
-use crate::experiments::salehi2012::measure::{
+use crate::experiments::federation::measure::{
     Axis, CALIBRATED_RARE_PREEMPTION, LITERAL_PAP_ONE_CLUSTER, Metric, average_gap, averages,
     by_figure, caused, claim, every_point, fewer, figure_of, means_of, pct_below, points_more,
     variants_of, versus,

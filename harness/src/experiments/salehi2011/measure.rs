@@ -3,8 +3,8 @@
 
 use super::presets::{BEST_EFFORT_PCTS, ClusterVariant, LOCAL_PCTS, Variant};
 use crate::experiments::Runs;
-use crate::experiments::salehi2012::measure::{Interval, MODES, Metric, Xs, correlation};
-use crate::experiments::salehi2012::params;
+use crate::experiments::federation::measure::{Interval, Metric, Xs, correlation};
+use crate::experiments::federation::params;
 use crate::models::federation::metrics::Metrics;
 use crate::models::federation::scenario::{PreemptionPolicy, PreferenceRule};
 use crate::report::{Figure, Mode};
@@ -122,7 +122,7 @@ pub fn variants_of(mode: Mode) -> Vec<Variant> {
 
 /// Every variant of Figs. 2-3 in both modes.
 pub fn variants() -> Vec<Variant> {
-    MODES.iter().flat_map(|&m| variants_of(m)).collect()
+    Mode::BOTH.iter().flat_map(|&m| variants_of(m)).collect()
 }
 
 /// A series' name: `MOML`, or `MOML, tiers` with the preference on.

@@ -79,12 +79,6 @@ use presets::Variant;
 #[derive(Debug, Clone, Copy)]
 pub struct Salehi2011;
 
-impl Salehi2011 {
-    /// Replications a preset scenario asks for (`qosgate run --preset`); a reproduction's are
-    /// [`Experiment::REPLICATIONS`].
-    pub const PRESET_REPLICATIONS: u32 = super::salehi2012::Salehi2012::PRESET_REPLICATIONS;
-}
-
 impl Experiment for Salehi2011 {
     type Model = Federation;
     type Variant = Variant;
@@ -200,7 +194,7 @@ mod tests {
     /// under a key of its own (`{"Federation": ...}`).
     #[test]
     fn a_federation_point_is_seed_000s_simulation() {
-        let v = crate::experiments::salehi2012::presets::Variant::fixed(
+        let v = crate::experiments::federation::presets::Variant::fixed(
             Mode::Calibrated,
             crate::models::federation::scenario::GatewayPolicy::PapRtdp,
         );

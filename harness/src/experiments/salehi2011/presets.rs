@@ -23,8 +23,8 @@ use std::fmt;
 
 use anyhow::{Context, Result, bail};
 
-use super::super::salehi2012::params;
-use super::super::salehi2012::presets::{self as federation, DEADLINE_FACTOR, SEED};
+use crate::experiments::federation::params;
+use crate::experiments::federation::presets::{self as federation, DEADLINE_FACTOR, SEED};
 use crate::models::federation::gateway;
 use crate::models::federation::scenario::{
     ClusterConfig, ClusterRules, Dist, External, Gateway, GatewayPolicy, LocalWorkload, PapConfig,
@@ -163,7 +163,7 @@ impl ClusterVariant {
                 self.local_pct
             ),
             seed: SEED,
-            replications: super::Salehi2011::PRESET_REPLICATIONS,
+            replications: crate::experiments::federation::PRESET_REPLICATIONS,
             horizon_s: params::HORIZON_S,
             gateway: Gateway {
                 policy: GatewayPolicy::Rr,

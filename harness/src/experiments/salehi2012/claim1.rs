@@ -1,8 +1,8 @@
 //! Claim 1: Fig. 5 of seed 000 and the abstract's "at least 60 %" (the criteria are in the
 //! parent module's doc).
 
-use super::measure::*;
 use crate::experiments::Runs;
+use crate::experiments::federation::measure::*;
 use crate::models::federation::metrics::Metrics;
 use crate::models::federation::scenario::GatewayPolicy::{BcfRnd, LrfRnd, PapRnd, PapRtdp, Rr};
 use crate::report::{Mode, Section};

@@ -1,7 +1,7 @@
 //! Claim 2: Fig. 6 of seed 000, utilization (the criteria are in the parent module's doc).
 
-use super::measure::*;
 use crate::experiments::Runs;
+use crate::experiments::federation::measure::*;
 use crate::models::federation::metrics::Metrics;
 use crate::models::federation::scenario::GatewayPolicy::{BcfRnd, LrfRnd, PapRnd, PapRtdp, Rr};
 use crate::report::{Mode, Section};

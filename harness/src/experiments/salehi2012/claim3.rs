@@ -1,8 +1,8 @@
 //! Claim 3: Fig. 7 of seed 000, AWRT of best-effort requests (the criteria are in the parent
 //! module's doc).
 
-use super::measure::*;
 use crate::experiments::Runs;
+use crate::experiments::federation::measure::*;
 use crate::models::federation::metrics::Metrics;
 use crate::models::federation::scenario::GatewayPolicy::{BcfRnd, LrfRnd, PapRnd, PapRtdp, Rr};
 use crate::report::{Mode, Section};

@@ -1,8 +1,8 @@
 //! Claim 4: Fig. 8 and Table 3 of seed 000, migrations and rejections of deadline-constrained
 //! requests (the criteria are in the parent module's doc).
 
-use super::measure::*;
 use crate::experiments::Runs;
+use crate::experiments::federation::measure::*;
 use crate::models::federation::metrics::Metrics;
 use crate::models::federation::scenario::GatewayPolicy::{BcfRnd, LrfRnd, PapRnd, PapRtdp, Rr};
 use crate::report::{Mode, Section};

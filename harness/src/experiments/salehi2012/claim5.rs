@@ -2,8 +2,8 @@
 //! are in the parent module's doc).
 
 use super::claim1::vms;
-use super::measure::*;
 use crate::experiments::Runs;
+use crate::experiments::federation::measure::*;
 use crate::models::federation::metrics::Metrics;
 use crate::report::stats::{Estimate, t975};
 use crate::report::{Figure, Mode, Section};

@@ -83,40 +83,29 @@
 //! marked `(PAP falls back)` in the claims' point labels.
 //!
 //! # Files
-//! - [`params`]: Table 2 and Sec. 5.2, and the calibration.
-//! - [`presets`]: [`Variant`], its scenario, the presets, and every choice the paper leaves
-//!   open.
-//! - `measure.rs`: the axes, the figures, the comparisons.
-//! - `claim1.rs` ... `claim5.rs`: one claim each.
+//! The scenarios and measures live in [`super::federation`] (salehi2011 shares them):
+//! [`params`], [`presets`] and [`measure`]. Here: `claim1.rs` ... `claim5.rs`, one claim each.
 
 mod claim1;
 mod claim2;
 mod claim3;
 mod claim4;
 mod claim5;
-pub mod measure;
-pub mod params;
-pub mod presets;
 
 use anyhow::Result;
 
+use super::federation::presets::{self, Variant};
+use super::federation::{measure, params};
 use super::{Experiment, Part, Precision, RunsOf};
 use crate::models::AnyScenario;
 use crate::models::federation::Federation;
 use crate::models::federation::gateway;
 use crate::models::federation::scenario::{GatewayPolicy, Scenario};
 use crate::report::{Mode, Parameters, Section};
-use presets::Variant;
 
 /// Seed 000 Sec. 5 ([`Experiment`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Salehi2012;
-
-impl Salehi2012 {
-    /// Replications a preset scenario asks for (`qosgate run --preset`); a reproduction's are
-    /// [`Experiment::REPLICATIONS`].
-    pub const PRESET_REPLICATIONS: u32 = 3;
-}
 
 impl Experiment for Salehi2012 {
     type Model = Federation;

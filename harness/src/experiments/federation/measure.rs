@@ -18,9 +18,6 @@ use crate::report::stats::{Estimate, t975};
 use crate::report::{Figure, Mode};
 use crate::workload::dist::Distribution;
 
-/// The modes, in the order they are reported.
-pub const MODES: [Mode; 2] = [Mode::Literal, Mode::Calibrated];
-
 /// A metric of one run.
 pub type Metric = fn(&Metrics) -> Option<f64>;
 
@@ -213,7 +210,7 @@ pub fn variants_of(mode: Mode, axes: &[Axis]) -> Vec<Variant> {
 
 /// Every variant of `axes` in every mode, under every policy.
 pub fn variants(axes: &[Axis]) -> Vec<Variant> {
-    MODES
+    Mode::BOTH
         .iter()
         .flat_map(|&mode| variants_of(mode, axes))
         .collect()

@@ -148,7 +148,7 @@ impl Variant {
                 self.local
             ),
             seed: SEED,
-            replications: super::Salehi2012::PRESET_REPLICATIONS,
+            replications: super::PRESET_REPLICATIONS,
             horizon_s: HORIZON_S,
             gateway: Gateway {
                 policy: self.policy,
