@@ -14,9 +14,9 @@ use qosgate_harness::des::rng::{SplitMix, replication_seed};
 use qosgate_harness::experiments::runfile::{self, StoredRun};
 use qosgate_harness::experiments::shard::Shard;
 use qosgate_harness::experiments::{Experiment, Options, Paper, Part, Precision, RunsOf};
-use qosgate_harness::models::{AnyScenario, Model};
+use qosgate_harness::models::{AnyScenario, Model, RunOptions};
 use qosgate_harness::report::statement::{Margin, Source, claim};
-use qosgate_harness::report::{Figure, Mode, Parameters, Section};
+use qosgate_harness::report::{Citation, Figure, Mode, Parameters, Section};
 use qosgate_testkit::cli::{run, stderr, stdout};
 use serde::{Deserialize, Serialize};
 
@@ -29,6 +29,29 @@ struct ToyScenario {
     seed: u64,
     random: bool,
     scale: f64,
+}
+
+/// What the registry asks of a scenario; a toy one is never a preset, printed or run.
+impl AnyScenario for ToyScenario {
+    fn model(&self) -> &'static str {
+        Toy::NAME
+    }
+
+    fn name(&self) -> &str {
+        "toy"
+    }
+
+    fn description(&self) -> &str {
+        "a toy"
+    }
+
+    fn to_toml(&self) -> String {
+        String::new()
+    }
+
+    fn run(&self, _: &RunOptions, _: &mut dyn std::io::Write) -> Result<()> {
+        anyhow::bail!("a toy scenario is not run from the command line")
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -172,6 +195,12 @@ impl Experiment for ToyPaper {
     type Model = Toy;
     type Variant = Point;
     const ID: &'static str = "toy2024";
+    const PAPER: Citation = Citation {
+        authors: "A. Toy",
+        title: "A toy paper",
+        venue: "nowhere",
+        year: 2024,
+    };
     const TITLE: &'static str = "a toy paper";
     const REPLICATIONS: Precision = Precision { first: 3, cap: 3 };
 
@@ -207,7 +236,7 @@ impl Experiment for ToyPaper {
         })
     }
 
-    fn presets(&self) -> Result<Vec<Box<dyn AnyScenario>>> {
+    fn presets(&self) -> Result<Vec<ToyScenario>> {
         Ok(Vec::new())
     }
 }
@@ -221,6 +250,7 @@ impl Experiment for PrecisionPaper {
     type Model = Toy;
     type Variant = Point;
     const ID: &'static str = "precise2025";
+    const PAPER: Citation = ToyPaper::PAPER;
     const TITLE: &'static str = "a paper judged by precision";
     const REPLICATIONS: Precision = Precision { first: 2, cap: 16 };
 
@@ -280,7 +310,7 @@ impl Experiment for PrecisionPaper {
         ToyPaper { seed: 7 }.scenario(p)
     }
 
-    fn presets(&self) -> Result<Vec<Box<dyn AnyScenario>>> {
+    fn presets(&self) -> Result<Vec<ToyScenario>> {
         Ok(Vec::new())
     }
 }

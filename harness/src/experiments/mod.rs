@@ -34,7 +34,7 @@ use anyhow::{Result, bail};
 
 use crate::models::{AnyScenario, Model};
 use crate::report::statement::Kind;
-use crate::report::{Parameters, Report, Section, Timing};
+use crate::report::{Citation, Parameters, Report, Section, Timing};
 use runfile::StoredRun;
 use runner::{Done, Plan};
 pub use runner::{Precision, Runs};
@@ -50,7 +50,9 @@ pub trait Experiment: Sync {
 
     /// The id on the command line (`kokkinos2009`: first author and year).
     const ID: &'static str;
-    /// What is reproduced (`seed 004 Sec. 6.4`).
+    /// The paper, as a reader would cite it.
+    const PAPER: Citation;
+    /// What of it is reproduced (`Sec. 6.4, Tables 7-8, Figs. 6-12`).
     const TITLE: &'static str;
     /// Replications of a variant with random draws when the user gives none: by precision,
     /// from `first` up to `cap` ([`runner`]).
@@ -68,7 +70,7 @@ pub trait Experiment: Sync {
     /// The paper's built-in scenarios, for `qosgate presets` and `qosgate run --preset`.
     ///
     /// Errors: a preset that cannot be built (a bug: the message names it).
-    fn presets(&self) -> Result<Vec<Box<dyn AnyScenario>>>;
+    fn presets(&self) -> Result<Vec<<Self::Model as Model>::Scenario>>;
 }
 
 /// The metrics of one model, by variant.
@@ -129,6 +131,8 @@ pub struct StoredShard {
 pub trait Paper: Sync {
     /// [`Experiment::ID`].
     fn id(&self) -> &'static str;
+    /// [`Experiment::PAPER`].
+    fn citation(&self) -> Citation;
     /// [`Experiment::TITLE`].
     fn title(&self) -> &'static str;
     /// Each part's id and figure ids, in order.
@@ -165,9 +169,16 @@ pub trait Paper: Sync {
     fn judge_stored(&self, options: &Options, runs: Vec<StoredRun>) -> Result<Reproduction>;
 }
 
-impl<E: Experiment> Paper for E {
+impl<E: Experiment> Paper for E
+where
+    <E::Model as Model>::Scenario: AnyScenario + 'static,
+{
     fn id(&self) -> &'static str {
         E::ID
+    }
+
+    fn citation(&self) -> Citation {
+        E::PAPER
     }
 
     fn title(&self) -> &'static str {
@@ -179,7 +190,10 @@ impl<E: Experiment> Paper for E {
     }
 
     fn presets(&self) -> Result<Vec<Box<dyn AnyScenario>>> {
-        Experiment::presets(self)
+        Ok(Experiment::presets(self)?
+            .into_iter()
+            .map(|s| Box::new(s) as Box<dyn AnyScenario>)
+            .collect())
     }
 
     fn statements(&self) -> Vec<(String, Kind)> {
@@ -269,9 +283,9 @@ fn selected<E: Experiment>(experiment: &E, options: &Options) -> Result<Vec<Part
                 "--only {only}: {} has no such part or figure; it has: {}",
                 E::ID,
                 experiment
-                    .contents()
+                    .parts()
                     .iter()
-                    .map(|(id, figs)| format!("{id} ({})", figs.join(", ")))
+                    .map(|p| format!("{} ({})", p.id, p.figures.join(", ")))
                     .collect::<Vec<_>>()
                     .join(", ")
             );

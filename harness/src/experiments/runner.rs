@@ -708,6 +708,7 @@ impl<'p, E: Experiment> Plan<'p, E> {
         );
         Ok(Report {
             paper: E::ID,
+            citation: E::PAPER,
             title: E::TITLE,
             parameters,
             replications: match self.replications {

@@ -42,7 +42,9 @@ pub use timing::Timing;
 pub struct Report {
     /// The paper's id in the registry (`kokkinos2009`).
     pub paper: &'static str,
-    /// What is reproduced (`seed 004 Sec. 6.4`).
+    /// The paper reproduced.
+    pub citation: Citation,
+    /// What of it is reproduced (`Sec. 6.4, Tables 7-8, Figs. 6-12`).
     pub title: &'static str,
     /// The parameter sets the variants use (one per mode).
     pub parameters: Vec<Parameters>,
@@ -122,6 +124,31 @@ pub struct Parameters {
     pub description: String,
 }
 
+/// A reproduced paper, as a reader would cite it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Citation {
+    /// The authors, as printed (`P. Kokkinos, E. A. Varvarigos`).
+    pub authors: &'static str,
+    /// The title, as printed.
+    pub title: &'static str,
+    /// Where it appeared (journal or conference, volume), or why none is given.
+    pub venue: &'static str,
+    /// The year of publication.
+    pub year: u16,
+}
+
+impl std::fmt::Display for Citation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let Citation {
+            authors,
+            title,
+            venue,
+            year,
+        } = self;
+        write!(f, "{authors}, \"{title}\", {venue}, {year}")
+    }
+}
+
 /// Whether a parameter set is the paper's as printed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -165,11 +192,12 @@ impl Report {
     pub fn text(&self) -> String {
         let mut out = wrap(
             &format!(
-                "qosgate reproduce {}: {}. Each value is the mean over \
-                 the replications ± the half-width of its 95 % confidence interval; {}. No \
-                 interval is shown for one replication, nor one that rounds to 0.",
+                "qosgate reproduce {}: {} of {}. Each value is the mean over the replications \
+                 ± the half-width of its 95 % confidence interval; {}. No interval is shown for \
+                 one replication, nor one that rounds to 0.",
                 self.paper,
                 self.title,
+                self.citation,
                 self.replications.text()
             ),
             100,

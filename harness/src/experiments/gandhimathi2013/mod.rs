@@ -155,10 +155,9 @@ mod tables4_5;
 use anyhow::Result;
 
 use super::{Experiment, Part, Precision};
-use crate::models::AnyScenario;
 use crate::models::multicloud::Multicloud;
 use crate::models::multicloud::scenario::{Scenario, TraceSource};
-use crate::report::{Mode, Parameters};
+use crate::report::{Citation, Mode, Parameters};
 use presets::Variant;
 
 /// The most replications a part runs by precision (the paper states no count; N15's 10 are the
@@ -174,7 +173,13 @@ impl Experiment for Gandhimathi2013 {
     type Variant = Variant;
 
     const ID: &'static str = "gandhimathi2013";
-    const TITLE: &'static str = "seed 003 Sec. IV";
+    const PAPER: Citation = Citation {
+        authors: "S. Gandhimathi, M. Madhushudhanan, A. Srivishnu Paraneetharan",
+        title: "Online optimization for scheduling preemptable tasks on IaaS cloud systems",
+        venue: "no venue printed in the supplied text (a reprint of J. Li et al., JPDC 72(5), 2012)",
+        year: 2013,
+    };
+    const TITLE: &'static str = "Sec. IV";
     /// N15's 10 seeds first; up to [`CAP`] where a claim is unsettled.
     const REPLICATIONS: Precision = Precision {
         first: presets::REPLICATIONS,
@@ -264,11 +269,8 @@ impl Experiment for Gandhimathi2013 {
         variant.scenario()
     }
 
-    fn presets(&self) -> Result<Vec<Box<dyn AnyScenario>>> {
-        Ok(presets::presets()?
-            .into_iter()
-            .map(|s| Box::new(s) as Box<dyn AnyScenario>)
-            .collect())
+    fn presets(&self) -> Result<Vec<Scenario>> {
+        presets::all()
     }
 }
 

@@ -229,7 +229,7 @@ fn feedback_name(f: FeedbackFrom) -> &'static str {
 /// (`gandhimathi2013-fcfs_home-loose`, ...).
 ///
 /// Errors: a preset that cannot be built (a bug).
-pub fn presets() -> Result<Vec<Scenario>> {
+pub fn all() -> Result<Vec<Scenario>> {
     let mut all = Vec::new();
     let schedulers = [
         (SchedulerKind::Fcfs, Mode::Literal),

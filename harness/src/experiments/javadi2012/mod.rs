@@ -137,10 +137,9 @@ mod sweeps;
 use anyhow::Result;
 
 use super::{Experiment, Part, Precision};
-use crate::models::AnyScenario;
 use crate::models::hybrid::Hybrid;
 use crate::models::hybrid::scenario::Scenario;
-use crate::report::{Mode, Parameters};
+use crate::report::{Citation, Mode, Parameters};
 use presets::Variant;
 
 /// Seed 002 Sec. VI ([`Experiment`]).
@@ -152,7 +151,13 @@ impl Experiment for Javadi2012 {
     type Variant = Variant;
 
     const ID: &'static str = "javadi2012";
-    const TITLE: &'static str = "seed 002 Sec. VI";
+    const PAPER: Citation = Citation {
+        authors: "B. Javadi, P. Thulasiraman, R. Buyya",
+        title: "Cloud resource provisioning to extend the capacity of local resources in the presence of failures",
+        venue: "IEEE HPCC",
+        year: 2012,
+    };
+    const TITLE: &'static str = "Sec. VI";
     /// Replications of every variant when `--replications` is not given: 20, the cap (the
     /// module doc says why).
     const REPLICATIONS: Precision = Precision { first: 20, cap: 20 };
@@ -238,17 +243,15 @@ impl Experiment for Javadi2012 {
         variant.scenario()
     }
 
-    fn presets(&self) -> Result<Vec<Box<dyn AnyScenario>>> {
-        presets::names()
-            .iter()
-            .map(|name| Ok(Box::new(presets::get(name)?) as Box<dyn AnyScenario>))
-            .collect()
+    fn presets(&self) -> Result<Vec<Scenario>> {
+        presets::all()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::experiments::Paper;
 
     /// On no runs nothing is decided and no check passes; each part draws the figures it names.
     #[test]
@@ -269,7 +272,7 @@ mod tests {
         // beta sweep 75; theta sweep 90 less the shared point's 15; the share sweep 30; the load
         // sweep 3 scales x 4 (NoR, ARS, ADS, ARS Eq. 5) under EB; the groups 3 x 2.
         assert_eq!(keys.len(), 75 + 75 + 30 + 12 + 6);
-        for p in Javadi2012.presets().unwrap() {
+        for p in Paper::presets(&Javadi2012).unwrap() {
             let back = crate::models::parse(&p.to_toml(), p.name()).unwrap();
             assert_eq!(back.to_toml(), p.to_toml());
         }

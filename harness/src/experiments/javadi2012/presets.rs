@@ -249,6 +249,13 @@ pub fn names() -> Vec<String> {
     catalogue().into_iter().map(|(n, _)| n).collect()
 }
 
+/// Every preset, in [`names`] order.
+///
+/// Errors: a preset that cannot be built (a bug: the message names it).
+pub fn all() -> Result<Vec<Scenario>> {
+    names().iter().map(|name| get(name)).collect()
+}
+
 /// The preset called `name`.
 ///
 /// Errors: an unknown name (the message lists the presets), or a variant the model refuses.

@@ -142,10 +142,9 @@ pub mod presets;
 use anyhow::Result;
 
 use super::{Experiment, Part, Precision};
-use crate::models::AnyScenario;
 use crate::models::grid::Grid;
 use crate::models::grid::scenario::Scenario;
-use crate::report::{Mode, Parameters};
+use crate::report::{Citation, Mode, Parameters};
 use presets::Variant;
 
 /// Seed 004 Sec. 6.4 ([`Experiment`]).
@@ -157,7 +156,13 @@ impl Experiment for Kokkinos2009 {
     type Variant = Variant;
 
     const ID: &'static str = "kokkinos2009";
-    const TITLE: &'static str = "seed 004 Sec. 6.4";
+    const PAPER: Citation = Citation {
+        authors: "P. Kokkinos, E. A. Varvarigos",
+        title: "A framework for providing hard delay guarantees and user fairness in Grid computing",
+        venue: "Future Generation Computer Systems 25(6)",
+        year: 2009,
+    };
+    const TITLE: &'static str = "Sec. 6.4";
     /// Replications of a variant with a random distribution when `--replications` is not
     /// given (fixed ones run once).
     const REPLICATIONS: Precision = Precision {
@@ -225,11 +230,8 @@ impl Experiment for Kokkinos2009 {
         variant.scenario()
     }
 
-    fn presets(&self) -> Result<Vec<Box<dyn AnyScenario>>> {
-        presets::names()
-            .iter()
-            .map(|name| Ok(Box::new(presets::get(name)?) as Box<dyn AnyScenario>))
-            .collect()
+    fn presets(&self) -> Result<Vec<Scenario>> {
+        presets::all()
     }
 }
 

@@ -237,6 +237,13 @@ pub fn names() -> &'static [&'static str] {
     ]
 }
 
+/// Every preset, in [`names`] order.
+///
+/// Errors: a preset that cannot be built (a bug: the message names it).
+pub fn all() -> Result<Vec<Scenario>> {
+    names().iter().map(|name| get(name)).collect()
+}
+
 /// The preset called `name`: a resource scenario of Table 6 with fixed distributions, U4 every
 /// [`U4_PRESET_S`] seconds, exact knowledge and EDF/EST, on one CPU per resource or (`-multi`)
 /// on 30 / 20 / 10 CPUs of 26,000 MIPS.

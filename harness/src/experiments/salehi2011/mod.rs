@@ -69,10 +69,9 @@ pub mod presets;
 use anyhow::Result;
 
 use super::{Experiment, Part, Precision, RunsOf};
-use crate::models::AnyScenario;
 use crate::models::federation::Federation;
 use crate::models::federation::scenario::Scenario;
-use crate::report::{Mode, Parameters, Section};
+use crate::report::{Citation, Mode, Parameters, Section};
 use presets::Variant;
 
 /// Seed 001 ([`Experiment`]).
@@ -84,7 +83,13 @@ impl Experiment for Salehi2011 {
     type Variant = Variant;
 
     const ID: &'static str = "salehi2011";
-    const TITLE: &'static str = "seed 001 Sec. III-IV";
+    const PAPER: Citation = Citation {
+        authors: "M. Amini Salehi, R. Buyya",
+        title: "Contention-aware resource management system in a virtualized Grid federation",
+        venue: "no venue printed in the supplied text",
+        year: 2011,
+    };
+    const TITLE: &'static str = "Sec. III-IV";
     /// Replications by precision when `--replications` is not given: 10 of every variant,
     /// doubled for a mode's parts while one of their claims is unsettled, up to 100. Seed 001
     /// states no count; its Figs. 4-5 are seed 000's experiments, which state 100, and the
@@ -171,11 +176,8 @@ impl Experiment for Salehi2011 {
         variant.scenario()
     }
 
-    fn presets(&self) -> Result<Vec<Box<dyn AnyScenario>>> {
-        presets::names()
-            .iter()
-            .map(|name| Ok(Box::new(presets::get(name)?) as Box<dyn AnyScenario>))
-            .collect()
+    fn presets(&self) -> Result<Vec<Scenario>> {
+        presets::all()
     }
 }
 

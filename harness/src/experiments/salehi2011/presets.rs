@@ -255,6 +255,13 @@ fn all_fixed() -> impl Iterator<Item = ClusterVariant> {
     })
 }
 
+/// Every preset, in [`names`] order.
+///
+/// Errors: a preset that cannot be built (a bug: the message names it).
+pub fn all() -> Result<Vec<Scenario>> {
+    names().iter().map(|name| get(name)).collect()
+}
+
 /// The preset called `name`.
 ///
 /// Errors: an unknown name.

@@ -97,11 +97,10 @@ use anyhow::Result;
 use super::federation::presets::{self, Variant};
 use super::federation::{measure, params};
 use super::{Experiment, Part, Precision, RunsOf};
-use crate::models::AnyScenario;
 use crate::models::federation::Federation;
 use crate::models::federation::gateway;
 use crate::models::federation::scenario::{GatewayPolicy, Scenario};
-use crate::report::{Mode, Parameters, Section};
+use crate::report::{Citation, Mode, Parameters, Section};
 
 /// Seed 000 Sec. 5 ([`Experiment`]).
 #[derive(Debug, Clone, Copy)]
@@ -112,7 +111,13 @@ impl Experiment for Salehi2012 {
     type Variant = Variant;
 
     const ID: &'static str = "salehi2012";
-    const TITLE: &'static str = "seed 000 Sec. 5";
+    const PAPER: Citation = Citation {
+        authors: "M. Amini Salehi, B. Javadi, R. Buyya",
+        title: "QoS and preemption aware scheduling in federated and virtualized Grid computing environments",
+        venue: "Journal of Parallel and Distributed Computing 72(2)",
+        year: 2012,
+    };
+    const TITLE: &'static str = "Sec. 5, Figs. 4-8 and Table 3";
     /// Replications by precision when `--replications` is not given: 10 of every variant,
     /// doubled for a mode's parts while one of their claims is unsettled, up to the paper's own
     /// count, 100 ("each experiment is carried out 100 times", Sec. 5.2).
@@ -249,11 +254,8 @@ impl Experiment for Salehi2012 {
         variant.scenario()
     }
 
-    fn presets(&self) -> Result<Vec<Box<dyn AnyScenario>>> {
-        presets::names()
-            .iter()
-            .map(|name| Ok(Box::new(presets::get(name)?) as Box<dyn AnyScenario>))
-            .collect()
+    fn presets(&self) -> Result<Vec<Scenario>> {
+        presets::all()
     }
 }
 
