@@ -28,12 +28,12 @@ fn near(a: f64, b: f64, tol: f64) -> bool {
     (a - b).abs() <= tol
 }
 
-/// The rate of a Weibull of scale `alpha` and shape `beta` (seed 000 Table 2's notation).
+/// The rate of a Weibull of scale `alpha` and shape `beta` (salehi2012 Table 2's notation).
 fn weibull_rate(alpha: f64, beta: f64) -> f64 {
     1.0 / Weibull::new(alpha, beta).unwrap().mean()
 }
 
-/// One cluster of seed 000 (Sec. 5.2 and Table 2).
+/// One cluster of salehi2012 (Sec. 5.2 and Table 2).
 #[derive(Clone, Copy)]
 struct Seed000Cluster {
     /// Elements `M_j`.
@@ -216,7 +216,7 @@ fn table3_intervals_are_too_wide_for_100_replications() {
     assert!(near(t975(4), 2.776, 1e-3));
 }
 
-/// E11: seed 000's calibration needs one time scale on both arrival streams. The paper's
+/// E11: salehi2012's calibration needs one time scale on both arrival streams. The paper's
 /// rates are 0.12 local requests per second per cluster and 0.15 external at the gateway
 /// (ratio 1.25). With the rows swapped back (E8) and the exact means (E7), slowing only the
 /// local stream to 0.88 offered utilisation takes a factor 50.2 and makes external requests
@@ -315,7 +315,7 @@ fn a_common_time_scale_keeps_seed_000s_arrival_ratio() {
     }
 }
 
-/// E16: seed 002's printed workload (Table I: Weibull(23.375, beta 0.2-0.3) inter-arrival
+/// E16: javadi2012's printed workload (Table I: Weibull(23.375, beta 0.2-0.3) inter-arrival
 /// times, lognormal(theta 2.5-3.5, 1.7) durations, 64 nodes) offers 0.3 % to 10 % of the
 /// cluster, and at the paper's operating point Eq. 5 routes nothing to the cloud: `P = (1, 0)`.
 /// Table III's costs imply cloud shares of about 0.18 / 0.30 / 0.36; random routing with a
@@ -373,7 +373,7 @@ fn table3_has_ads_behind_ars_on_average_for_selective_backfilling() {
     assert!(near(mean, -0.043, 0.001), "{mean}");
 }
 
-/// E20: reading seed 002's durations in minutes instead of seconds (lognormal theta 3.0 + ln
+/// E20: reading javadi2012's durations in minutes instead of seconds (lognormal theta 3.0 + ln
 /// 60) raises the offered load to 144 % of the cluster and makes Eq. 5 route a cloud share of
 /// 0.558 at beta 0.25, the size of Table III's factors; it does not fit Table III's costs.
 #[test]
@@ -389,7 +389,7 @@ fn durations_in_minutes_give_a_cloud_share_of_0_558() {
     assert!(near(load, 1.44, 0.01), "{load}");
 }
 
-/// E25: the values the project chose where seed 003 is silent: a 4 GB image over 4 GB/s
+/// E25: the values the project chose where gandhimathi2013 is silent: a 4 GB image over 4 GB/s
 /// (SI/b = 1 s), a 1 TB dataset over 1 Gb/s (8000 s), server power 1 active and 0.3 idle,
 /// alpha 0, 0.2, ..., 1 for Figs. 7-8, and FCFS to the cloud of earliest start with the
 /// feedback measured from the planned ERAT by default. Table 4's 19 % and 23 % gains at 0 %
@@ -406,7 +406,7 @@ fn seed003_unstated_parameters_have_their_documented_values() {
     assert_eq!(gains, [19.0, 23.0]);
 }
 
-/// E31: seed 004's "deadlines equal to 110 s" cannot hold: one U1 task (419,900,000 MI) alone
+/// E31: kokkinos2009's "deadlines equal to 110 s" cannot hold: one U1 task (419,900,000 MI) alone
 /// on R1 (780,000 MIPS) runs 538.33 s. The project sets each GS user's deadline to 1.10 times
 /// its end-to-end bound: U1's is 4,145.166678 s (GBP, SCFQ, one CPU per resource).
 #[test]

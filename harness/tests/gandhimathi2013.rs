@@ -1,4 +1,4 @@
-//! Seed 003 through the `qosgate` binary: `qosgate dag` on N13's golden DAG and the Fig. 5
+//! gandhimathi2013 through the `qosgate` binary: `qosgate dag` on N13's golden DAG and the Fig. 5
 //! feedback example (by hand), its errors, the presets, and `qosgate reproduce
 //! gandhimathi2013`: claim 3 in both modes (one replication), and claim 4 at two forced
 //! replications (release only). The outcomes at the defaults are pinned in

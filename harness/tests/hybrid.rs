@@ -17,7 +17,7 @@ use qosgate_harness::workload::dist::Dist;
 use qosgate_harness::workload::failures::{Fit, Process};
 use qosgate_harness::workload::requests::RequestModel;
 
-/// Seed 002's prices.
+/// javadi2012's prices.
 fn price() -> Price {
     Price {
         vm_hour_usd: 0.085,

@@ -1,4 +1,4 @@
-//! The multi-cloud model (`harness/src/models/multicloud/`, seed 003) on random scenarios:
+//! The multi-cloud model (`harness/src/models/multicloud/`, gandhimathi2013) on random scenarios:
 //! one to three small clouds (8-64 servers of 1-8 VMs) fed by windows of the compiled trace
 //! cut-downs, every scheduler (FCFS on the cloud of earliest start or at home, DCLS, DCMMS) and
 //! alpha, either queue order and feedback instant, every mapping and preemption policy, any

@@ -1,4 +1,4 @@
-//! The metrics of seed 004 Sec. 6.3 on hand-made task records (every value computed by hand in
+//! The metrics of kokkinos2009 Sec. 6.3 on hand-made task records (every value computed by hand in
 //! the comments), the confidence intervals of a known sample, and `qosgate reproduce` end to end.
 
 use qosgate_harness::models::grid::metrics::Metrics;

@@ -1,6 +1,6 @@
-//! Seeds 000 and 001 reproduced (`qosgate reproduce salehi2012`, `salehi2011`): judged through
-//! the binary from committed run files, and the run files held to what the model simulates now.
-//! Their outcomes at the defaults are pinned with every paper's (`tests/outcomes.rs`,
+//! salehi2012 and salehi2011 reproduced (`qosgate reproduce salehi2012`, `salehi2011`): judged
+//! through the binary from committed run files, and the run files held to what the model simulates
+//! now. Their outcomes at the defaults are pinned with every paper's (`tests/outcomes.rs`,
 //! `tests/outcomes/salehi2012.toml`, `salehi2011.toml`).
 //!
 //! A default reproduction takes tens of minutes (replications by precision, up to the paper's

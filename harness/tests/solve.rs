@@ -1,6 +1,6 @@
 //! `qosgate solve pap|broker` end to end: the printed allocation and routing are the kernel's
-//! (`qosgate_kernel::allocate::pap`, `qosgate_kernel::broker::route`, whose properties are tested in
-//! `kernel/tests/allocation.rs`), every provider form is read, and bad input is named.
+//! (`qosgate_kernel::allocate::pap`, `qosgate_kernel::broker::route`, whose properties are tested
+//! in `kernel/tests/allocation.rs`), every provider form is read, and bad input is named.
 
 use std::process::Output;
 
@@ -176,7 +176,7 @@ fn cli_solve_broker_names_bad_input() {
     assert!(err_out(&solve_stdin("broker", &bad)).contains("unknown field"));
 }
 
-/// Seed 002's system given by its workload and failure distributions: `solve broker` works out
+/// javadi2012's system given by its workload and failure distributions: `solve broker` works out
 /// lambda, sigma_I^2 and W from them, as the hybrid model does (the same routing, P = (1, 0)
 /// at the paper's parameters, SPEC-NOTES N12), and a bad or doubled input is named.
 #[test]

@@ -32,7 +32,7 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Registration outcomes, guaranteed rates and delay bounds of the built-in seed-004 grid.
+    /// Registration outcomes, guaranteed rates and delay bounds of the built-in kokkinos2009 grid.
     Bounds(bounds::BoundsArgs),
     /// Gateway solvers: PAP workload allocation and cost/failure-aware brokering.
     #[command(subcommand)]
@@ -53,7 +53,8 @@ pub enum Command {
     Presets,
     /// Reproduce a paper's experiments: tables against the paper's claims, CSV and SVG plots.
     Reproduce(reproduce::ReproduceArgs),
-    /// List and schedule one DAG application by hand (seed 003: CNPT, CLS, CMMS, DCLS, DCMMS).
+    /// List and schedule one DAG application by hand (gandhimathi2013: CNPT, CLS, CMMS, DCLS,
+    /// DCMMS).
     Dag(dag::DagArgs),
     /// Check every GS task of grid runs against its delay bound, recomputed independently.
     ///

@@ -1,6 +1,6 @@
 //! One DAG application, listed and scheduled by hand: what `qosgate dag FILE.json` reads,
 //! hands to the kernel (`dag`, `listsched`) and prints, so that a user can check a decision of
-//! seed 003's algorithms (SPEC-NOTES N13) with pencil and paper.
+//! gandhimathi2013's algorithms (SPEC-NOTES N13) with pencil and paper.
 //!
 //! # Input
 //! ```json

@@ -2,14 +2,14 @@
 //! replication on the [`des`](crate::des) core, per-item records and the metrics computed from
 //! them.
 //!
-//! - [`grid`]: seed 004's grid (users, a meta-scheduler, resources and links).
+//! - [`grid`]: kokkinos2009's grid (users, a meta-scheduler, resources and links).
 //! - [`cluster`]: one cluster replaying a job trace under a backfilling policy.
-//! - [`hybrid`]: seed 002's failure-prone cluster and reliable cloud behind a broker.
+//! - [`hybrid`]: javadi2012's failure-prone cluster and reliable cloud behind a broker.
 //! - [`leases`]: one cluster replaying a lease workload (Haizea's LWF) through the kernel's
 //!   lease manager.
-//! - [`federation`]: seeds 000 and 001's federation (a gateway, clusters with local users and
-//!   lease managers, preemption and migration).
-//! - [`multicloud`]: seed 003's federation of IaaS clouds (DAG applications, reservations,
+//! - [`federation`]: salehi2012 and salehi2011's federation (a gateway, clusters with local users
+//!   and lease managers, preemption and migration).
+//! - [`multicloud`]: gandhimathi2013's federation of IaaS clouds (DAG applications, reservations,
 //!   feedback list scheduling, energy-aware mapping).
 //!
 //! Two layers:

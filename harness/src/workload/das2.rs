@@ -1,4 +1,4 @@
-//! The DAS-2 request-size model (`SPEC-NOTES` N8; seed 000 Table 2, seed 002 Table I): how many
+//! The DAS-2 request-size model (`SPEC-NOTES` N8; salehi2012 Table 2, javadi2012 Table I): how many
 //! VMs (or processors) a request asks for.
 //!
 //! # The rule
@@ -14,7 +14,7 @@
 //! its stage (at most `2^20 + 23` steps, [`MAX_LOG2_SIZE`]); the variance is the same sum of
 //! squared deviations.
 //!
-//! Seed 000 computes the mean as `2^x` at the mean `r` of `x` instead (Eq. 28 and 29,
+//! salehi2012 computes the mean as `2^x` at the mean `r` of `x` instead (Eq. 28 and 29,
 //! [`Das2Size::eq28_mean`]). That is not the mean: by Jensen's inequality `2^r` is below the
 //! mean of `2^x`, and `2^ceil(r)` jumps where `r` crosses an integer (at `m = 2.68` on the Grid
 //! row). At the Grid row of Table 2 with `m = 2.5` (`P_one = 0.2`, `P_pow2 = 0.5`) Eq. 28 gives
@@ -33,7 +33,7 @@ use crate::des::rng::SplitMix;
 /// at most about `2^20` steps.
 pub const MAX_LOG2_SIZE: f64 = 20.0;
 
-/// The parameters of [`Das2Size`], named as in seed 000 Table 2 (and so in scenario files).
+/// The parameters of [`Das2Size`], named as in salehi2012 Table 2 (and so in scenario files).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Das2Params {
@@ -130,7 +130,7 @@ impl Das2Size {
     }
 
     /// Eq. 28 as printed, `P_one + 2^ceil(r) P_pow2 + 2^r (1 - P_one - P_pow2)` with
-    /// `r` = [`Das2Size::mean_log2`], without the cap: seed 000's figure for the mean, which is
+    /// `r` = [`Das2Size::mean_log2`], without the cap: salehi2012's figure for the mean, which is
     /// **not** the mean ([`Distribution::mean`] is; module docs).
     pub fn eq28_mean(&self) -> f64 {
         let (p, r) = (&self.p, self.mean_log2());
@@ -208,7 +208,7 @@ mod tests {
     use super::super::dist::tests::{assert_moments, draws};
     use super::*;
 
-    /// Seed 000 Table 2's Grid row (external requests) at `m`: `l = 0.8`, `h = 6`, `q = 0.9`,
+    /// salehi2012 Table 2's Grid row (external requests) at `m`: `l = 0.8`, `h = 6`, `q = 0.9`,
     /// `P_one = 0.2`, `P_pow2 = 0.5`; sizes up to `2^6`.
     fn grid(mid: f64) -> Das2Params {
         Das2Params {
@@ -322,7 +322,7 @@ mod tests {
         assert!((d.mean() - want).abs() < 1e-12, "{} vs {want}", d.mean());
     }
 
-    /// Seed 002 Table I (`l = 0.8`, `m = 3.5`, `h = 6`, `q = 0.9`, `P_one = 0.02`,
+    /// javadi2012 Table I (`l = 0.8`, `m = 3.5`, `h = 6`, `q = 0.9`, `P_one = 0.02`,
     /// `P_pow2 = 0.78`): Eq. 29 and Eq. 28 as printed (the kernel's former
     /// `das2_mean_log2_size` and `das2_mean_vms`).
     #[test]

@@ -12,7 +12,7 @@
 //!
 //! (`G` is the gamma function.) Parametrisations follow `SPEC-NOTES` N8: a Weibull's `alpha` is
 //! its scale and `beta` its shape; a lognormal's `(a, b)` are the mean and the standard deviation
-//! of its logarithm (seed 000 Table 2, Eq. 30), so `ln X ~ N(a, b^2)`.
+//! of its logarithm (salehi2012 Table 2, Eq. 30), so `ln X ~ N(a, b^2)`.
 //!
 //! Every constructor checks its parameters and names the one at fault ([`DistError`]); a value
 //! that passed can be drawn from without further checks. Every parameter must be finite. The
@@ -360,7 +360,7 @@ impl Distribution for Exponential {
 }
 
 /// Weibull of scale `alpha` and shape `beta` (N8): `P(X > x) = e^(-(x/alpha)^beta)`. Shapes
-/// below 1 give the heavy-tailed inter-arrival times of seed 000 Table 2 (`beta` = 0.35, 0.5).
+/// below 1 give the heavy-tailed inter-arrival times of salehi2012 Table 2 (`beta` = 0.35, 0.5).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Weibull {
     scale: f64,
@@ -397,7 +397,7 @@ impl Distribution for Weibull {
     }
 }
 
-/// Lognormal whose logarithm has mean `a` and standard deviation `b` (seed 000 Table 2 and
+/// Lognormal whose logarithm has mean `a` and standard deviation `b` (salehi2012 Table 2 and
 /// Eq. 30, N8): `ln X ~ N(a, b^2)`, mean `e^(a + b^2/2)`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Lognormal {
@@ -790,13 +790,13 @@ pub(super) mod tests {
 
     #[test]
     fn weibull_draws_match_its_moments() {
-        // Seed 000 Table 2, Grid local arrivals: alpha = 7, beta = 1.1 (N10: mean 6.75 s).
+        // salehi2012 Table 2, Grid local arrivals: alpha = 7, beta = 1.1 (N10: mean 6.75 s).
         let d = Weibull::new(7.0, 1.1).unwrap();
         assert!((d.mean() - 6.7544).abs() < 1e-4, "{}", d.mean());
         assert_raw_moments("weibull(7, 1.1)", &d, 13, weibull_raw(7.0, 1.1));
     }
 
-    /// The heavy-tailed Weibull of seed 000 Table 2 (C64 external arrivals: alpha = 2,
+    /// The heavy-tailed Weibull of salehi2012 Table 2 (C64 external arrivals: alpha = 2,
     /// beta = 0.35; kurtosis about 700). Its fourth moment is finite, so the raw-scale bands
     /// come from it (the variance's band is then about 13 % of the variance); the draws are also
     /// compared on the transformed scale `(X / alpha)^beta`, which is exactly Exp(1) (mean 1,
@@ -822,7 +822,7 @@ pub(super) mod tests {
         assert_raw_moments("lognormal(2, 0.5)", &d, 15, e);
     }
 
-    /// Seed 000 Table 2's durations (a = 5, b = 1.7): the kurtosis is about 1.2e5, so a band on
+    /// salehi2012 Table 2's durations (a = 5, b = 1.7): the kurtosis is about 1.2e5, so a band on
     /// the raw variance from the fourth moment would be wider than the variance itself. The raw
     /// mean is checked against its standard error (finite variance: CV 4.1, band 2 %); the
     /// spread on the log scale, where `ln X ~ N(a, b^2)` (variance `b^2`, mu4 `3 b^4`).

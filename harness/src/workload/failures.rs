@@ -13,7 +13,7 @@
 //!
 //! Why groups (`SPEC-NOTES` N12): with Table II's moments a node is up a fraction
 //! `22.25 / (22.25 + 10.22) = 0.685` of the time, so 64 independent nodes are all up with
-//! probability `0.685^64 ~ 3e-11`, and a request for all 64 VMs (3.1 % of seed 002's requests)
+//! probability `0.685^64 ~ 3e-11`, and a request for all 64 VMs (3.1 % of javadi2012's requests)
 //! would almost never run. In 8 groups of 8 the chance is `0.685^8 = 0.049`.
 //!
 //! Each group starts available at `-burn_in_s` and only what happens from time 0 on is kept (a
@@ -30,7 +30,7 @@
 //! then an unavailable one, and so on, each as [`Dist::sample`] draws it. Groups never share a
 //! stream, so changing the number of groups changes every group's draws but nothing else.
 //!
-//! # Table II (seed 002, Grid'5000)
+//! # Table II (javadi2012, Grid'5000)
 //! [`TABLE2`] holds the measured moments; [`Fit`] matches a distribution to a mean and a
 //! standard deviation: a Weibull (shape from the coefficient of variation, then scale; N12:
 //! shape 0.57702 and scale 50,496 s available, 0.34928 and 7,263.8 s unavailable), a lognormal
@@ -74,7 +74,7 @@ impl Moments {
     }
 }
 
-/// Seed 002 Table II: the failure model of a 64-node Grid'5000 cluster.
+/// javadi2012 Table II: the failure model of a 64-node Grid'5000 cluster.
 pub const TABLE2: Moments = Moments {
     available_mean_h: 22.25,
     available_sd_h: 41.09,
@@ -88,7 +88,7 @@ const HOUR: f64 = 3600.0;
 /// The default burn-in, seconds: 30 days, about 22 mean cycles of Table II.
 pub const DEFAULT_BURN_IN_S: u64 = 30 * 86_400;
 
-/// The default number of groups (of 8 nodes each on seed 002's 64 nodes).
+/// The default number of groups (of 8 nodes each on javadi2012's 64 nodes).
 pub const DEFAULT_GROUPS: u32 = 8;
 
 /// A family of distributions matched to a mean and a standard deviation (module docs).

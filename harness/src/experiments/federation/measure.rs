@@ -1,4 +1,4 @@
-//! What seed 000's claims share (and seed 001's, which reuse them): the four axes of Figs. 5-8,
+//! What salehi2012's claims share (and salehi2011's, which reuse them): the four axes of Figs. 5-8,
 //! their variants, one figure per (metric, axis, mode), the effects the claims are judged on
 //! (paired differences, ratios of totals, correlations of means, each with its 95 % interval),
 //! their margins and the causes they fail for.
@@ -90,7 +90,7 @@ pub fn caused(
     }
 }
 
-/// What a figure varies (seed 000 Figs. 5-8, sub-figures (a)-(d)).
+/// What a figure varies (salehi2012 Figs. 5-8, sub-figures (a)-(d)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Axis {
     /// (a): the mean VMs of external requests.
@@ -240,7 +240,7 @@ pub fn figure(
     )
 }
 
-/// [`figure`], the runs keyed by `key(variant)` (seed 001 wraps seed 000's variants).
+/// [`figure`], the runs keyed by `key(variant)` (salehi2011 wraps salehi2012's variants).
 #[allow(clippy::too_many_arguments)]
 pub fn figure_of<V: serde::Serialize>(
     runs: &Runs<Metrics>,

@@ -1,4 +1,4 @@
-//! Seed 000's numbers (Salehi, Javadi & Buyya 2012, Sec. 5.2 and Table 2), each with its
+//! salehi2012's numbers (Salehi, Javadi & Buyya 2012, Sec. 5.2 and Table 2), each with its
 //! source, and the one calibration SPEC-NOTES N10 asks for.
 //!
 //! # Table 2 as printed, and how each mode reads it

@@ -1,4 +1,4 @@
-//! Seed 000's simulations: [`Variant`] names one point of Figs. 4-8 (its mode, the gateway's
+//! salehi2012's simulations: [`Variant`] names one point of Figs. 4-8 (its mode, the gateway's
 //! policy and the four quantities the figures vary), [`Variant::scenario`] builds it from
 //! [`super::params`], and [`names`] / [`get`] give the presets (each mode's fixed point under
 //! each policy: `salehi2012-calibrated-pap-rtdp`, ...).
@@ -43,7 +43,7 @@ pub enum Arrivals {
     Varied(f64),
 }
 
-/// One simulation of seed 000's experiments.
+/// One simulation of salehi2012's experiments.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct Variant {
     /// Literal or calibrated ([`super::params`]).
@@ -139,7 +139,7 @@ impl Variant {
         Ok(Scenario {
             name: self.name(),
             description: format!(
-                "seed 000, {} mode, {}: m = {}, a = {:.3}, external {:?}, local {:?}",
+                "salehi2012, {} mode, {}: m = {}, a = {:.3}, external {:?}, local {:?}",
                 self.mode.name(),
                 self.policy.label(),
                 self.size_mid,

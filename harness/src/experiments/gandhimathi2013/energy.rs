@@ -1,4 +1,5 @@
-//! Claim 4: Figs. 9-10 of seed 003 (the criteria and margins are in the parent module's doc).
+//! Claim 4: Figs. 9-10 of gandhimathi2013 (the criteria and margins are in the parent module's
+//! doc).
 
 use super::measure::*;
 use crate::experiments::Runs;

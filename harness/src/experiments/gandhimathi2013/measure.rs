@@ -1,4 +1,4 @@
-//! What the claims of seed 003 share: the situations, the modes and readings, the metrics in
+//! What the claims of gandhimathi2013 share: the situations, the modes and readings, the metrics in
 //! the reports' units (with the censored reading of the execution time), ratios of means and
 //! functions of means with their delta-method intervals, the root causes, the figure helpers
 //! and the way each statement is judged in each mode and reading ([`judged`]).

@@ -1,5 +1,5 @@
-//! `qosgate reproduce gandhimathi2013`: the experiments of seed 003 Sec. IV (Gandhimathi et al.
-//! 2013, a reprint of Li et al., JPDC 72 (2012) 666-677 without its figures): Figs. 7-8,
+//! `qosgate reproduce gandhimathi2013`: the experiments of gandhimathi2013 Sec. IV (Gandhimathi et
+//! al. 2013, a reprint of Li et al., JPDC 72 (2012) 666-677 without its figures): Figs. 7-8,
 //! Table 3, Tables 4-5 and Figs. 9-10, measured on the multi-cloud model
 //! ([`crate::models::multicloud`]) and set against the paper's claims.
 //!
@@ -120,9 +120,9 @@
 //! overlap (the loose comparisons with FCFS), reservations starting as asked under every
 //! scheduler (Tables 4-5's trend), DCMMS and DCLS placing over the same profiles (their
 //! comparisons), the traces' whole-server widths (first-fit), and, loose, every scheduler
-//! running the same work over about the same span (energy against FCFS). The statements on the feedback
-//! print beside them how late tasks finish against their plans and the median factor E7 makes
-//! of it.
+//! running the same work over about the same span (energy against FCFS). The statements on the
+//! feedback print beside them how late tasks finish against their plans and the median factor E7
+//! makes of it.
 //!
 //! # Censored outcomes
 //! A run ends when every application has ended; an application a cloud refused (its
@@ -164,7 +164,7 @@ use presets::Variant;
 /// first batch): see the module doc.
 pub const CAP: u32 = 40;
 
-/// Seed 003 Sec. IV ([`Experiment`]).
+/// gandhimathi2013 Sec. IV ([`Experiment`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Gandhimathi2013;
 

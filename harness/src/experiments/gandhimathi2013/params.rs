@@ -1,5 +1,5 @@
-//! Seed 003's numbers (Sec. IV), each with its table or section, and the choices SPEC-NOTES N15
-//! makes where the paper is silent.
+//! gandhimathi2013's numbers (Sec. IV), each with its table or section, and the choices SPEC-NOTES
+//! N15 makes where the paper is silent.
 
 use crate::models::multicloud::scenario::BuiltinTrace;
 

@@ -1,4 +1,4 @@
-//! Built-in scenarios: the simulations of seed 003 Sec. IV ([`Variant::scenario`]) and the
+//! Built-in scenarios: the simulations of gandhimathi2013 Sec. IV ([`Variant::scenario`]) and the
 //! presets `qosgate presets` lists.
 //!
 //! A [`Variant`] is one point of the experiments by named fields (its `Debug` form is its key):
@@ -22,7 +22,7 @@ use crate::report::Mode;
 /// Replications of a variant (N15: 10 seeds with 95 % intervals).
 pub const REPLICATIONS: u32 = 10;
 
-/// One point of seed 003's experiments.
+/// One point of gandhimathi2013's experiments.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct Variant {
     /// FCFS, DCLS or DCMMS.
@@ -107,7 +107,7 @@ impl Variant {
         let s = Scenario {
             name: self.name(),
             description: format!(
-                "seed 003: {}, alpha {:.1}, {} % reservations, arrival gaps / {}, {} mapping, \
+                "gandhimathi2013: {}, alpha {:.1}, {} % reservations, arrival gaps / {}, {} mapping, \
                  queue in {} order, feedback from {}",
                 self.scheduler_label(),
                 f64::from(self.alpha_pct) / 100.0,

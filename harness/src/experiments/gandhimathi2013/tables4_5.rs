@@ -1,4 +1,5 @@
-//! Claim 3: Tables 4-5 of seed 003 (the criteria and margins are in the parent module's doc).
+//! Claim 3: Tables 4-5 of gandhimathi2013 (the criteria and margins are in the parent module's
+//! doc).
 
 use super::measure::*;
 use crate::experiments::Runs;

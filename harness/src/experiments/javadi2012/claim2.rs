@@ -1,4 +1,4 @@
-//! Claim 2: Figs. 4 and 6 of seed 002, AWRT and bounded slowdown against the request duration,
+//! Claim 2: Figs. 4 and 6 of javadi2012, AWRT and bounded slowdown against the request duration,
 //! and ADS against ARS over both sweeps (the criteria are in the parent module's doc).
 
 use super::measure::*;

@@ -1,4 +1,4 @@
-//! What the claims of seed 002 share: the axes, the variants of each figure, the metrics (each
+//! What the claims of javadi2012 share: the axes, the variants of each figure, the metrics (each
 //! with its reading that counts the unfinished requests at their lower bounds), the effects the
 //! claims judge (ratios of means and smooth functions of means, with delta-method intervals over
 //! paired replications), the root causes, and the figure helpers.
@@ -156,7 +156,7 @@ pub(super) fn num(x: Option<f64>, decimals: usize) -> String {
     }
 }
 
-/// The improvement factor of `v` over NoR in `f` (NoR / `v`, seed 002's "improvement"): the
+/// The improvement factor of `v` over NoR in `f` (NoR / `v`, javadi2012's "improvement"): the
 /// ratio of the means over paired replications, delta-method interval
 /// ([`Runs::ratio_of_means`]).
 pub(super) fn factor(runs: &Runs<Metrics>, v: &Variant, f: Metric) -> Option<Interval> {

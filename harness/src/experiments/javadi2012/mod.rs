@@ -1,4 +1,4 @@
-//! `qosgate reproduce javadi2012`: seed 002's experiments (Javadi, Thulasiraman and Buyya 2012,
+//! `qosgate reproduce javadi2012`: javadi2012's experiments (Javadi, Thulasiraman and Buyya 2012,
 //! Sec. VI: Figs. 3-6 and Table III) on the hybrid-cloud model ([`crate::models::hybrid`]),
 //! set against the paper's claims.
 //!
@@ -142,7 +142,7 @@ use crate::models::hybrid::scenario::Scenario;
 use crate::report::{Citation, Mode, Parameters};
 use presets::Variant;
 
-/// Seed 002 Sec. VI ([`Experiment`]).
+/// javadi2012 Sec. VI ([`Experiment`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Javadi2012;
 

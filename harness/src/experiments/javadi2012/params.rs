@@ -1,4 +1,4 @@
-//! Seed 002's numbers (Javadi, Thulasiraman and Buyya 2012), each with its table or section,
+//! javadi2012's numbers (Javadi, Thulasiraman and Buyya 2012), each with its table or section,
 //! the choices made where the paper is silent (`SPEC-NOTES` N9), and the calibration of the
 //! cloud share from Table III's costs (N12).
 

@@ -1,4 +1,4 @@
-//! The variants of seed 002's experiments ([`Variant`]: one point by named fields) and the
+//! The variants of javadi2012's experiments ([`Variant`]: one point by named fields) and the
 //! built-in scenarios (`qosgate presets`).
 //!
 //! A variant builds its scenario ([`Variant::scenario`]) from the paper's system
@@ -9,7 +9,7 @@
 //! [`params::SEED`] for every variant, so that every variant of a replication shares its
 //! requests and failures (common random numbers).
 //!
-//! The presets are seed 002's system at `beta` 0.25 and `theta` 3.0: NoR, ARS and ADS under CB,
+//! The presets are javadi2012's system at `beta` 0.25 and `theta` 3.0: NoR, ARS and ADS under CB,
 //! SB and EB with the calibrated cloud share (`javadi2012-eb-ars`, ...), and ARS under EB with
 //! Eq. 5's routing as printed (`javadi2012-eb-ars-eq5`, which routes nothing to the cloud).
 
@@ -45,7 +45,7 @@ impl Route {
     }
 }
 
-/// One point of seed 002's experiments. Its `Debug` form names its runs.
+/// One point of javadi2012's experiments. Its `Debug` form names its runs.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct Variant {
     /// NoR, ARS or ADS.
@@ -118,7 +118,7 @@ impl Variant {
         let s = Scenario {
             name: self.name(),
             description: format!(
-                "seed 002: {} with {} backfilling at beta {}, theta {}, {}x the arrival rate, \
+                "javadi2012: {} with {} backfilling at beta {}, theta {}, {}x the arrival rate, \
                  {} failure groups ({})",
                 brokering_name(self.brokering),
                 scheduler_name(self.scheduler),

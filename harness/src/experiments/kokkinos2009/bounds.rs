@@ -1,4 +1,5 @@
-//! `qosgate bounds`: registration outcomes, guaranteed rates and delay bounds of the seed-004 grid.
+//! `qosgate bounds`: registration outcomes, guaranteed rates and delay bounds of the kokkinos2009
+//! grid.
 //!
 //! For every resource kind of Sec. 3.4 that serves GS users, both disciplines and both CPU
 //! layouts, the kernel [`Resource`]s are built, the users are registered as in Sec. 6.4, and for
@@ -436,7 +437,7 @@ pub fn bounds_table(rep: &Report) -> String {
     let rows: Vec<Vec<String>> = rep.rows.iter().map(cells).collect();
     let mut out = String::new();
     let heading = format!(
-        "qosgate bounds: the seed-004 grid (users of Tables 2-3, resources of Table 5, \
+        "qosgate bounds: the kokkinos2009 grid (users of Tables 2-3, resources of Table 5, \
          registrations of Sec. 6.4), I_r^max = {} MI at every resource, --max-users {}. \
          End to end (e2e) = max(T, d) + bound with T = 0 s and d = {} s (--pipelined-delay). \
          Deadline = 1.10 x e2e_cur (SPEC-NOTES N6).",

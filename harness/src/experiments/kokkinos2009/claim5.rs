@@ -1,4 +1,4 @@
-//! Claim 5: Table 8 and Fig. 12 of seed 004 Sec. 6.4 (the criteria are in the parent module's
+//! Claim 5: Table 8 and Fig. 12 of kokkinos2009 Sec. 6.4 (the criteria are in the parent module's
 //! doc).
 //!
 //! The comparison is made with random phases ([`Arrivals::RandomPhase`]): every user creates

@@ -1,4 +1,4 @@
-//! `qosgate reproduce kokkinos2009`: every experiment of seed 004 Sec. 6.4 (Kokkinos &
+//! `qosgate reproduce kokkinos2009`: every experiment of kokkinos2009 Sec. 6.4 (Kokkinos &
 //! Varvarigos 2009, Figs. 4-12 and Table 8), measured by the simulator and set against the
 //! paper's claims.
 //!
@@ -147,7 +147,7 @@ use crate::models::grid::scenario::Scenario;
 use crate::report::{Citation, Mode, Parameters};
 use presets::Variant;
 
-/// Seed 004 Sec. 6.4 ([`Experiment`]).
+/// kokkinos2009 Sec. 6.4 ([`Experiment`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Kokkinos2009;
 

@@ -1,4 +1,4 @@
-//! The built-in grid of seed 004 (Kokkinos & Varvarigos 2009, Sec. 6.2 and Tables 2-6).
+//! The built-in grid of kokkinos2009 (Kokkinos & Varvarigos 2009, Sec. 6.2 and Tables 2-6).
 //!
 //! Every number below is the paper's, with the table or section it comes from; where the paper is
 //! silent or self-contradictory, `SPEC-NOTES` N6 decides, and the choice is stated on the item.
@@ -154,7 +154,7 @@ pub struct Grid {
     pub max_task: Work,
 }
 
-/// The grid of seed 004's simulations.
+/// The grid of kokkinos2009's simulations.
 pub fn seed004() -> Grid {
     Grid {
         users: &USERS,

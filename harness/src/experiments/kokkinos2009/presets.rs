@@ -1,8 +1,8 @@
-//! Built-in scenarios: the simulations of seed 004 (Kokkinos & Varvarigos 2009, Sec. 6), built
+//! Built-in scenarios: the simulations of kokkinos2009 (Kokkinos & Varvarigos 2009, Sec. 6), built
 //! from the paper's grid ([`super::params`]).
 //!
-//! [`Variant::scenario`] builds any of the paper's experiments: a resource scenario of Table 6, U4's
-//! inter-arrival time (Table 4), the GS users' inter-arrival spread (Sec. 6.4.2) and workload
+//! [`Variant::scenario`] builds any of the paper's experiments: a resource scenario of Table 6,
+//! U4's inter-arrival time (Table 4), the GS users' inter-arrival spread (Sec. 6.4.2) and workload
 //! (Table 7), the workload knowledge (Sec. 6.4.3), the CPU layout (Sec. 6.4.1) and the
 //! best-effort ordering (Sec. 6.4.4). [`names`] and [`get`] give the presets: the four resource
 //! scenarios of Table 6 with fixed distributions and U4 every 1093 s, in both CPU layouts.
@@ -12,11 +12,12 @@
 //!   (Current basis, pipelined with one hop's transfer delay: [`super::bounds`], computed by the
 //!   kernel) at the resource it registers to, under the GBP resource type (GS_BE_PRIORITY,
 //!   non-preemptive: its residual BE task makes it the largest bound of Table 6's types; GB's
-//!   and, with [`MAX_USERS`], GBE's are smaller) with the scenario's layout and SCFQ. The deadline is therefore the same in every scenario of Table 6,
-//!   the BE scenario included (where U1-U3 are BE users with "the same characteristics"). Under
-//!   n-window submission the bound includes Eq. 9's term, as the paper's deadlines do; full
-//!   aggressive submission has no bound and keeps the exact-knowledge deadline. U4 and U5 create
-//!   U1-sized tasks and get U1's exact-knowledge deadline in every experiment.
+//!   and, with [`MAX_USERS`], GBE's are smaller) with the scenario's layout and SCFQ. The deadline
+//!   is therefore the same in every scenario of Table 6, the BE scenario included (where U1-U3 are
+//!   BE users with "the same characteristics"). Under n-window submission the bound includes Eq.
+//!   9's term, as the paper's deadlines do; full aggressive submission has no bound and keeps the
+//!   exact-knowledge deadline. U4 and U5 create U1-sized tasks and get U1's exact-knowledge
+//!   deadline in every experiment.
 //! - **Network**: 1000 bytes in and out (Sec. 6.2) over links of [`BANDWIDTH_BPS`] (1 Gb/s; the
 //!   paper gives none): 8 µs a hop, negligible next to the bounds, as Sec. 6.2's "very small data
 //!   dependencies" asks.
@@ -280,7 +281,7 @@ pub fn list(out: &mut dyn Write) -> Result<()> {
     out.flush().context("writing output")
 }
 
-/// One experiment of seed 004 Sec. 6.4, by named parameters: what [`Variant::scenario`] builds
+/// One experiment of kokkinos2009 Sec. 6.4, by named parameters: what [`Variant::scenario`] builds
 /// (the module doc states every choice the paper leaves open). [`Variant::PRESET`] is the
 /// presets' point; experiments change the fields they vary.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
@@ -505,7 +506,7 @@ impl Variant {
             );
         }
         scenario::validate(&scenario).with_context(|| {
-            format!("building the seed-004 scenario with U4 every {u4_interarrival_s} s")
+            format!("building the kokkinos2009 scenario with U4 every {u4_interarrival_s} s")
         })?;
         Ok(scenario)
     }
@@ -541,7 +542,7 @@ pub fn gs_deadlines(layout: Layout, knowledge: Knowledge) -> Result<[f64; 3]> {
     let gbp = Kind::GsBePriority { preemptive: false };
     let rows = |k: Knowledge| {
         bounds::combination(&grid, gbp, fairq::Discipline::Scfq, layout, k.into(), &cfg)
-            .with_context(|| format!("the seed-004 deadlines ({} layout)", layout.name()))
+            .with_context(|| format!("the kokkinos2009 deadlines ({} layout)", layout.name()))
     };
     let with_knowledge = rows(knowledge)?;
     let exact = rows(Knowledge::Exact)?;
@@ -639,7 +640,7 @@ fn description(v: &Variant, users: &[UserConfig]) -> String {
         .map(|u| format!("{} {:.0} s", u.name, u.deadline_s))
         .collect();
     format!(
-        "seed 004 Table 6 {}: {kinds}, SCFQ, {cpus}; U1-U3 inter-arrivals {}, workloads {}, \
+        "kokkinos2009 Table 6 {}: {kinds}, SCFQ, {cpus}; U1-U3 inter-arrivals {}, workloads {}, \
          {knowledge}; U4 every {} s, U5 every \
          {U5_INTERARRIVAL_S} s; {order}; deadlines 1.10 x the GBP bound ({}; U4, U5 as U1)",
         v.resources.name().to_uppercase(),

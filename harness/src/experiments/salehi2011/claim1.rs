@@ -1,4 +1,4 @@
-//! Claim 1: Fig. 2 of seed 001, utilization on one cluster (the criteria are in the parent
+//! Claim 1: Fig. 2 of salehi2011, utilization on one cluster (the criteria are in the parent
 //! module's doc).
 
 use super::measure::{Axis, along, ends, figures, linearity};

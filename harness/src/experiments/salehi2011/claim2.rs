@@ -1,4 +1,4 @@
-//! Claim 2: Fig. 3 of seed 001, leases preempted on one cluster, and the policies' order (the
+//! Claim 2: Fig. 3 of salehi2011, leases preempted on one cluster, and the policies' order (the
 //! criteria are in the parent module's doc).
 
 use super::claim1::{linear, r_effect};

@@ -1,4 +1,4 @@
-//! What seed 001's claims on one cluster share: the three axes of Figs. 2-3, their variants,
+//! What salehi2011's claims on one cluster share: the three axes of Figs. 2-3, their variants,
 //! the figures, and the effects the claims are judged on along an axis.
 
 use super::presets::{BEST_EFFORT_PCTS, ClusterVariant, LOCAL_PCTS, Variant};

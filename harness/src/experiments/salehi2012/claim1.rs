@@ -1,4 +1,4 @@
-//! Claim 1: Fig. 5 of seed 000 and the abstract's "at least 60 %" (the criteria are in the
+//! Claim 1: Fig. 5 of salehi2012 and the abstract's "at least 60 %" (the criteria are in the
 //! parent module's doc).
 
 use crate::experiments::Runs;

@@ -1,4 +1,4 @@
-//! Claim 2: Fig. 6 of seed 000, utilization (the criteria are in the parent module's doc).
+//! Claim 2: Fig. 6 of salehi2012, utilization (the criteria are in the parent module's doc).
 
 use crate::experiments::Runs;
 use crate::experiments::federation::measure::*;

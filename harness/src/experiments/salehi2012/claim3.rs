@@ -1,4 +1,4 @@
-//! Claim 3: Fig. 7 of seed 000, AWRT of best-effort requests (the criteria are in the parent
+//! Claim 3: Fig. 7 of salehi2012, AWRT of best-effort requests (the criteria are in the parent
 //! module's doc).
 
 use crate::experiments::Runs;

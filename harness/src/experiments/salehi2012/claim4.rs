@@ -1,4 +1,4 @@
-//! Claim 4: Fig. 8 and Table 3 of seed 000, migrations and rejections of deadline-constrained
+//! Claim 4: Fig. 8 and Table 3 of salehi2012, migrations and rejections of deadline-constrained
 //! requests (the criteria are in the parent module's doc).
 
 use crate::experiments::Runs;

@@ -1,4 +1,4 @@
-//! Claim 5: Fig. 4 and Eq. 2 of seed 000, response time against VMs preempted (the criteria
+//! Claim 5: Fig. 4 and Eq. 2 of salehi2012, response time against VMs preempted (the criteria
 //! are in the parent module's doc).
 
 use super::claim1::vms;

@@ -1,4 +1,4 @@
-//! `qosgate reproduce salehi2012`: seed 000's experiments (Salehi, Javadi & Buyya 2012, Sec. 5,
+//! `qosgate reproduce salehi2012`: salehi2012's experiments (Salehi, Javadi & Buyya 2012, Sec. 5,
 //! Figs. 4-8 and Table 3) on the federation model ([`crate::models::federation`]), in two
 //! modes, and the paper's claims judged from the runs.
 //!
@@ -102,7 +102,7 @@ use crate::models::federation::gateway;
 use crate::models::federation::scenario::{GatewayPolicy, Scenario};
 use crate::report::{Citation, Mode, Parameters, Section};
 
-/// Seed 000 Sec. 5 ([`Experiment`]).
+/// salehi2012 Sec. 5 ([`Experiment`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Salehi2012;
 

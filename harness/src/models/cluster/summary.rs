@@ -8,7 +8,7 @@
 //! With failures ([`Failures`]: `--failures FILE|MODEL`), the nodes fail and come back over
 //! `[0, last submit + longest estimate]`, the trace's span plus its longest job; then every node
 //! is repaired and the cluster replays the rest without failures, so every job completes. The
-//! failures are a synthetic process fitted to seed 002's Table II (`weibull`, `lognormal` or
+//! failures are a synthetic process fitted to javadi2012's Table II (`weibull`, `lognormal` or
 //! `hyperexponential`, in `groups` groups: [`crate::workload::failures`]) or a Failure Trace
 //! Archive trace read from a random starting point ([`crate::workload::fta`]); `seed` drives
 //! either. The report adds the outages, the node-hours down and the jobs' interruptions.

@@ -1,4 +1,4 @@
-//! Seeds 000 and 001's federation (Salehi, Javadi & Buyya 2012; Salehi & Buyya 2011) as a
+//! salehi2012 and salehi2011's federation (Salehi, Javadi & Buyya 2012; Salehi & Buyya 2011) as a
 //! model: a gateway (IGG) that splits external requests over clusters and dispatches them, and
 //! clusters whose lease managers (the kernel's) serve their local users with priority,
 //! preempting external leases by MOML, MOV or MLIP with the VM overheads.

@@ -1,4 +1,4 @@
-//! Seed 004's grid (Kokkinos & Varvarigos 2009) as a model: users with (rho, sigma)
+//! kokkinos2009's grid (Kokkinos & Varvarigos 2009) as a model: users with (rho, sigma)
 //! contracts, a central meta-scheduler, resources of the four types of Sec. 3.4, and links.
 //!
 //! - [`scenario`]: the schema of a grid scenario file (`docs/scenarios.md`), its checks and

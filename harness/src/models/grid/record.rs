@@ -1,7 +1,7 @@
 //! What the simulator records of each task: one [`TaskRecord`] per task created, made when the
-//! task ends and handed on at once (to the metrics' [`Tally`](super::metrics::Tally) and, with `qosgate run --events
-//! FILE.jsonl`, to the file as one JSON object per line); a [`Run`](super::metrics::Run) keeps only
-//! the metrics.
+//! task ends and handed on at once (to the metrics' [`Tally`](super::metrics::Tally) and, with
+//! `qosgate run --events FILE.jsonl`, to the file as one JSON object per line); a
+//! [`Run`](super::metrics::Run) keeps only the metrics.
 //!
 //! Times are seconds from the start of the run, as JSON numbers; `null` where the task never got
 //! that far (a failed BE task was never started).
@@ -30,7 +30,7 @@ pub enum Outcome {
     /// no resource accepts its size (the reason says which).
     Rejected,
     /// A GS_BE_EQUAL resource dropped a BE task: admitting it would break a guarantee (Eq. 1) or
-    /// every flow slot was taken (seed 004 Sec. 6.3, "failed BE tasks").
+    /// every flow slot was taken (kokkinos2009 Sec. 6.3, "failed BE tasks").
     Failed,
 }
 

@@ -1,5 +1,5 @@
 //! `qosgate run`: one scenario (a TOML file or a built-in preset), every replication in
-//! parallel, a summary of the metrics of seed 004 Sec. 6.3 (mean and 95 % confidence interval
+//! parallel, a summary of the metrics of kokkinos2009 Sec. 6.3 (mean and 95 % confidence interval
 //! over the replications), and optionally the event log.
 //!
 //! # Outputs

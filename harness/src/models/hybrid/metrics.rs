@@ -1,4 +1,4 @@
-//! Seed 002's metrics of one replication, computed from the request records only.
+//! javadi2012's metrics of one replication, computed from the request records only.
 //!
 //! Measured: the requests arriving at or after `warmup_s` (all arrive before `horizon_s`).
 //! - **AWRT** (Eq. 14): `sum d v (ct - st) / sum d v` over the completed requests, `d` the run
@@ -28,7 +28,7 @@ use serde::{Deserialize, Serialize};
 use super::record::{Outcome, Provider, RequestRecord, Run};
 use super::scenario::{MONTH_S, Scenario};
 
-/// The bound of the bounded slowdown, seconds (seed 002 Sec. VI).
+/// The bound of the bounded slowdown, seconds (javadi2012 Sec. VI).
 pub const SLOWDOWN_BOUND_S: u64 = 10;
 
 /// Seconds per (billed) hour.

@@ -1,4 +1,4 @@
-//! Seed 002's hybrid cloud (Javadi, Thulasiraman and Buyya 2012) as a model: a failure-prone
+//! javadi2012's hybrid cloud (Javadi, Thulasiraman and Buyya 2012) as a model: a failure-prone
 //! local cluster and a reliable public cloud, each running the same backfilling scheduler, and a
 //! broker in front that sends every request to one of them.
 //!

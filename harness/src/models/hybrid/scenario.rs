@@ -54,9 +54,9 @@ pub struct Scenario {
     pub seed: u64,
     /// Independent replications.
     pub replications: u32,
-    /// Requests arrive during `[0, horizon_s)`, seconds (seed 002: two months).
+    /// Requests arrive during `[0, horizon_s)`, seconds (javadi2012: two months).
     pub horizon_s: u64,
-    /// Requests arriving before this are simulated but not measured, seconds (seed 002: a week).
+    /// Requests arriving before this are simulated but not measured, seconds (javadi2012: a week).
     pub warmup_s: u64,
     /// The local cluster keeps failing until `horizon_s + drain_s`, seconds; then every node is
     /// repaired. A request that completes later is reported as unfinished, never dropped.
@@ -74,11 +74,11 @@ pub struct Scenario {
     pub scheduler: Scheduler,
     /// How requests are sent to a provider.
     pub broker: Broker,
-    /// The cloud's prices (seed 002 Eq. 19).
+    /// The cloud's prices (javadi2012 Eq. 19).
     pub price: Price,
 }
 
-/// The local cluster (seed 002 Sec. V-A).
+/// The local cluster (javadi2012 Sec. V-A).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Cluster {
@@ -92,7 +92,7 @@ pub struct Cluster {
     pub cost: f64,
 }
 
-/// The public cloud (seed 002 Sec. V-B): reliable.
+/// The public cloud (javadi2012 Sec. V-B): reliable.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Cloud {
@@ -100,11 +100,11 @@ pub struct Cloud {
     pub nodes: u32,
     /// `tau_c`, MIPS per node.
     pub mips: f64,
-    /// `L_c`, seconds from the broker to the cloud's queue (seed 002: 64 s, 80 MB at 10 Mb/s).
+    /// `L_c`, seconds from the broker to the cloud's queue (javadi2012: 64 s, 80 MB at 10 Mb/s).
     pub transfer_s: u64,
     /// `K_c`, the broker's cost weight.
     pub cost: f64,
-    /// `C_Sc^2` of Eq. 13 (seed 002: 1).
+    /// `C_Sc^2` of Eq. 13 (javadi2012: 1).
     pub cs2: f64,
 }
 
@@ -138,7 +138,7 @@ fn default_burn_in() -> u64 {
     failures::DEFAULT_BURN_IN_S
 }
 
-/// The backfilling policy of both providers (seed 002 Sec. IV-C).
+/// The backfilling policy of both providers (javadi2012 Sec. IV-C).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scheduler {
@@ -159,7 +159,7 @@ fn default_threshold() -> f64 {
 pub enum PolicyName {
     /// First come, first served.
     Fcfs,
-    /// EASY (seed 002's EB).
+    /// EASY (javadi2012's EB).
     Easy,
     /// Conservative (CB).
     Conservative,
@@ -167,7 +167,7 @@ pub enum PolicyName {
     Selective,
 }
 
-/// The broker (seed 002 Sec. IV-A, IV-B, VI).
+/// The broker (javadi2012 Sec. IV-A, IV-B, VI).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Broker {
@@ -177,7 +177,7 @@ pub struct Broker {
     pub routing: Routing,
 }
 
-/// Seed 002's provisioning policies.
+/// javadi2012's provisioning policies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Brokering {
@@ -200,17 +200,17 @@ pub enum Routing {
     CloudShare(f64),
 }
 
-/// The cloud's prices (seed 002 Eq. 19, Sec. VI-B).
+/// The cloud's prices (javadi2012 Eq. 19, Sec. VI-B).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Price {
-    /// `C_p`, USD per VM-hour, each VM's hours rounded up (seed 002: 0.085).
+    /// `C_p`, USD per VM-hour, each VM's hours rounded up (javadi2012: 0.085).
     pub vm_hour_usd: f64,
-    /// `H_u`, the boot time charged once per cloud request, seconds (seed 002: 80).
+    /// `H_u`, the boot time charged once per cloud request, seconds (javadi2012: 80).
     pub boot_s: f64,
-    /// `B_in`, data sent to the cloud per request, GB (seed 002: 80 MB = 0.08 GB).
+    /// `B_in`, data sent to the cloud per request, GB (javadi2012: 80 MB = 0.08 GB).
     pub data_in_gb: f64,
-    /// `C_x`, USD per GB sent (seed 002: 0.1).
+    /// `C_x`, USD per GB sent (javadi2012: 0.1).
     pub usd_per_gb: f64,
 }
 
@@ -308,7 +308,7 @@ impl Scenario {
         })
     }
 
-    /// The routing the broker follows, with Eq. 5's inputs (seed 002 Sec. IV-A, V): arrivals of
+    /// The routing the broker follows, with Eq. 5's inputs (javadi2012 Sec. IV-A, V): arrivals of
     /// rate `lambda` and variance `sigma_I^2` ([`RequestModel`]); the local cluster's service
     /// from Eq. 8-12 (Kleinrock's transient processors, with the failures' moments and
     /// `W = V D` times the reference speed), the cloud's from Eq. 13; costs `K_s`, `K_c`. With
@@ -555,7 +555,7 @@ pub(crate) mod tests {
     use super::*;
     use crate::workload::failures::{Fit, TABLE2};
 
-    /// Seed 002's system at beta 0.25, theta 3 (Tables I-II, Sec. VI-B), EASY, ARS with Eq. 5.
+    /// javadi2012's system at beta 0.25, theta 3 (Tables I-II, Sec. VI-B), EASY, ARS with Eq. 5.
     pub(crate) fn paper() -> Scenario {
         let fit = Process::table2(Fit::Weibull, 8).unwrap();
         Scenario {

@@ -1,4 +1,4 @@
-//! Applications built from the clouds' job traces (seed 003 Sec. IV, Table 1, and SPEC-NOTES
+//! Applications built from the clouds' job traces (gandhimathi2013 Sec. IV, Table 1, and SPEC-NOTES
 //! N15).
 //!
 //! For each cloud `i`, the first `jobs` usable jobs of its trace, in submit order, are cut into

@@ -1,4 +1,4 @@
-//! The metrics of seed 003 Sec. IV, computed from one run's records only.
+//! The metrics of gandhimathi2013 Sec. IV, computed from one run's records only.
 //!
 //! - **Average application execution time** (Figs. 7-8, Tables 3-5): "the time elapses from
 //!   the application is submitted to the application is finished", over the applications that
@@ -76,9 +76,9 @@ pub struct Metrics {
     /// its planned start a task waited for its predecessors to finish (or its dataset to
     /// arrive), the part of its lateness its cloud did not cause.
     pub ready_late_s: Option<f64>,
-    /// Median (nearest rank) over finished tasks of `max(-1, (finish - from - D) / D)`, `D` the planned run
-    /// and `from` the instant the scenario's `feedback_from` measures `delta_tau` from: the
-    /// feedback factor E7 gives at alpha 1.
+    /// Median (nearest rank) over finished tasks of `max(-1, (finish - from - D) / D)`, `D` the
+    /// planned run and `from` the instant the scenario's `feedback_from` measures `delta_tau` from:
+    /// the feedback factor E7 gives at alpha 1.
     pub factor_median: Option<f64>,
     /// The 90th percentile of the same factors.
     pub factor_p90: Option<f64>,

@@ -1,5 +1,5 @@
-//! Seed 003's federation of IaaS clouds (Gandhimathi et al. 2013, a reprint of Li et al., JPDC
-//! 2012) as a model: DAG applications built from job traces arrive at their clouds, each
+//! gandhimathi2013's federation of IaaS clouds (Gandhimathi et al. 2013, a reprint of Li et al.,
+//! JPDC 2012) as a model: DAG applications built from job traces arrive at their clouds, each
 //! cloud's manager places their tasks over the federation (FCFS, DCLS or DCMMS), runs them as
 //! leases (advance reservations preempting best effort) and maps them onto servers.
 //!

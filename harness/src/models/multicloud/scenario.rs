@@ -1,4 +1,4 @@
-//! Multi-cloud scenario files (seed 003): what `qosgate run` simulates for `model =
+//! Multi-cloud scenario files (gandhimathi2013): what `qosgate run` simulates for `model =
 //! "multicloud"`, in TOML. The format, key by key, is in `docs/multicloud-scenarios.md`.
 //!
 //! A scenario names the clouds (servers, VMs per server, per-core performance, the job trace
@@ -153,8 +153,8 @@ pub enum MappingKind {
     WorstFit,
 }
 
-/// The choice among sets of best-effort leases a reservation could preempt (seed 001's
-/// policies; seed 003 names none).
+/// The choice among sets of best-effort leases a reservation could preempt (salehi2011's
+/// policies; gandhimathi2013 names none).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PreemptionKind {
@@ -363,7 +363,7 @@ fn check_clouds(p: &mut Problems, clouds: &[CloudConfig]) {
 pub fn to_toml(s: &Scenario) -> String {
     let body = toml::to_string(s).unwrap_or_else(|e| format!("# cannot be written: {e}\n"));
     format!(
-        "# qosgate multi-cloud scenario (seed 003; format: docs/multicloud-scenarios.md).\n\
+        "# qosgate multi-cloud scenario (gandhimathi2013; format: docs/multicloud-scenarios.md).\n\
          # Times in seconds; power per server in any unit.\n\
          model = \"multicloud\"\n{body}"
     )

@@ -1,5 +1,5 @@
-//! The job traces the clouds' applications come from (seed 003 Sec. IV: LLNL Thunder, Atlas and
-//! uBGL, Parallel Workloads Archive).
+//! The job traces the clouds' applications come from (gandhimathi2013 Sec. IV: LLNL Thunder, Atlas
+//! and uBGL, Parallel Workloads Archive).
 //!
 //! Three cut-downs are compiled into the binary, so that a clone of the repository runs the
 //! reproduction with nothing else: the header and first 1,000 data lines of each trace of the
