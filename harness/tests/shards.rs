@@ -13,7 +13,7 @@ use proptest::prelude::*;
 use qosgate_harness::des::rng::{SplitMix, replication_seed};
 use qosgate_harness::experiments::runfile::{self, StoredRun};
 use qosgate_harness::experiments::shard::Shard;
-use qosgate_harness::experiments::{Experiment, Options, Paper, Part, Precision, RunsOf};
+use qosgate_harness::experiments::{Experiment, Judge, Options, Paper, Part, Precision, RunsOf};
 use qosgate_harness::models::{AnyScenario, Model, RunOptions};
 use qosgate_harness::report::statement::{Margin, Source, claim};
 use qosgate_harness::report::{Citation, Figure, Mode, Parameters, Section};
@@ -210,13 +210,13 @@ impl Experiment for ToyPaper {
                 id: "a",
                 figures: &["a"],
                 variants: A.to_vec(),
-                judge: |runs| section(runs, "a", &A),
+                judge: Judge::Own(|runs| section(runs, "a", &A)),
             },
             Part {
                 id: "b",
                 figures: &["b"],
                 variants: B.to_vec(),
-                judge: |runs| section(runs, "b", &B),
+                judge: Judge::Own(|runs| section(runs, "b", &B)),
             },
         ]
     }
@@ -291,13 +291,13 @@ impl Experiment for PrecisionPaper {
                 id: "settled",
                 figures: &[],
                 variants: vec![A[0], A[2]],
-                judge: decided,
+                judge: Judge::Own(decided),
             },
             Part {
                 id: "open",
                 figures: &[],
                 variants: vec![A[0], A[1]],
-                judge: open,
+                judge: Judge::Own(open),
             },
         ]
     }

@@ -34,7 +34,7 @@ use anyhow::{Result, bail};
 
 use crate::models::{AnyScenario, Model};
 use crate::report::statement::Kind;
-use crate::report::{Citation, Parameters, Report, Section, Timing};
+use crate::report::{Citation, Mode, Parameters, Report, Section, Timing};
 use runfile::StoredRun;
 use runner::{Done, Plan};
 pub use runner::{Precision, Runs};
@@ -86,7 +86,25 @@ pub struct Part<E: Experiment + ?Sized> {
     pub variants: Vec<E::Variant>,
     /// The figures and statements, computed from the runs (a variant without runs gives missing
     /// values, and every claim that needs it is inconclusive).
-    pub judge: fn(&RunsOf<E>) -> Section,
+    pub judge: Judge<E>,
+}
+
+/// How a part turns the runs into its [`Section`].
+pub enum Judge<E: Experiment + ?Sized> {
+    /// A judge of the part's own.
+    Own(fn(&RunsOf<E>) -> Section),
+    /// A judge that serves both of a claim's parts, one per mode, called for this mode.
+    InMode(fn(&RunsOf<E>, Mode) -> Section, Mode),
+}
+
+impl<E: Experiment + ?Sized> Judge<E> {
+    /// The part's figures and statements from `runs`.
+    pub fn section(&self, runs: &RunsOf<E>) -> Section {
+        match *self {
+            Judge::Own(judge) => judge(runs),
+            Judge::InMode(judge, mode) => judge(runs, mode),
+        }
+    }
 }
 
 /// How to run a reproduction.
@@ -200,7 +218,7 @@ where
         let runs = Runs::empty();
         self.parts()
             .iter()
-            .flat_map(|p| (p.judge)(&runs).statements)
+            .flat_map(|p| p.judge.section(&runs).statements)
             .map(|s| (s.id, s.kind))
             .collect()
     }
@@ -388,7 +406,7 @@ pub(crate) fn check_judges<E: Experiment>(experiment: &E) {
     use crate::report::Outcome;
     for p in experiment.parts() {
         let runs = Runs::empty();
-        let section = (p.judge)(&runs);
+        let section = p.judge.section(&runs);
         let read = runs.take_unknown();
         let ran: std::collections::BTreeSet<String> = p.variants.iter().map(runner::key).collect();
         let foreign: Vec<&String> = read.iter().filter(|k| !ran.contains(*k)).collect();

@@ -695,7 +695,8 @@ impl<'p, E: Experiment> Plan<'p, E> {
             .collect();
         seeds.sort_unstable();
         seeds.dedup();
-        let mut sections: Vec<Section> = self.parts.iter().map(|p| (p.judge)(&runs)).collect();
+        let mut sections: Vec<Section> =
+            self.parts.iter().map(|p| p.judge.section(&runs)).collect();
         for (section, part) in sections.iter_mut().zip(self.parts) {
             section.replications = self.random_counts(part.variants.iter().map(key));
         }

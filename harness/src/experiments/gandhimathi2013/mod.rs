@@ -154,7 +154,7 @@ mod tables4_5;
 
 use anyhow::Result;
 
-use super::{Experiment, Part, Precision};
+use super::{Experiment, Judge, Part, Precision};
 use crate::models::multicloud::Multicloud;
 use crate::models::multicloud::scenario::{Scenario, TraceSource};
 use crate::report::{Citation, Mode, Parameters};
@@ -192,25 +192,25 @@ impl Experiment for Gandhimathi2013 {
                 id: "claim1",
                 figures: &["fig7", "fig8"],
                 variants: fig7_8::variants(),
-                judge: fig7_8::judge,
+                judge: Judge::Own(fig7_8::judge),
             },
             Part {
                 id: "claim2",
                 figures: &["table3", "table3-improvement"],
                 variants: table3::variants(),
-                judge: table3::judge,
+                judge: Judge::Own(table3::judge),
             },
             Part {
                 id: "claim3",
                 figures: &["table4", "table5", "table4-calibrated", "table5-calibrated"],
                 variants: tables4_5::variants(),
-                judge: tables4_5::judge,
+                judge: Judge::Own(tables4_5::judge),
             },
             Part {
                 id: "claim4",
                 figures: &["fig9", "fig10"],
                 variants: energy::variants(),
-                judge: energy::judge,
+                judge: Judge::Own(energy::judge),
             },
         ]
     }
@@ -294,7 +294,7 @@ mod tests {
         let runs = Runs::empty();
         let mut ids = std::collections::BTreeSet::new();
         for p in Gandhimathi2013.parts() {
-            let statements = (p.judge)(&runs).statements;
+            let statements = p.judge.section(&runs).statements;
             assert!(!statements.is_empty(), "part {}", p.id);
             for pair in statements.chunks(2) {
                 let [literal, calibrated] = pair else {

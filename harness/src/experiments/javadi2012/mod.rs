@@ -136,7 +136,7 @@ mod sweeps;
 
 use anyhow::Result;
 
-use super::{Experiment, Part, Precision};
+use super::{Experiment, Judge, Part, Precision};
 use crate::models::hybrid::Hybrid;
 use crate::models::hybrid::scenario::Scenario;
 use crate::report::{Citation, Mode, Parameters};
@@ -176,7 +176,7 @@ impl Experiment for Javadi2012 {
                     "unfinished-beta",
                 ],
                 variants: claim1::variants(),
-                judge: claim1::judge,
+                judge: Judge::Own(claim1::judge),
             },
             Part {
                 id: "claim2",
@@ -190,25 +190,25 @@ impl Experiment for Javadi2012 {
                     "unfinished-theta",
                 ],
                 variants: claim2::variants(),
-                judge: claim2::judge,
+                judge: Judge::Own(claim2::judge),
             },
             Part {
                 id: "claim3",
                 figures: &["table3-cost", "table3-factors"],
                 variants: claim3::variants(),
-                judge: claim3::judge,
+                judge: Judge::Own(claim3::judge),
             },
             Part {
                 id: "routing",
                 figures: &["routing"],
                 variants: routing::variants(),
-                judge: routing::judge,
+                judge: Judge::Own(routing::judge),
             },
             Part {
                 id: "sweeps",
                 figures: &["share", "load", "groups", "groups-unfinished"],
                 variants: sweeps::variants(),
-                judge: sweeps::judge,
+                judge: Judge::Own(sweeps::judge),
             },
         ]
     }

@@ -141,7 +141,7 @@ pub mod presets;
 
 use anyhow::Result;
 
-use super::{Experiment, Part, Precision};
+use super::{Experiment, Judge, Part, Precision};
 use crate::models::grid::Grid;
 use crate::models::grid::scenario::Scenario;
 use crate::report::{Citation, Mode, Parameters};
@@ -176,37 +176,37 @@ impl Experiment for Kokkinos2009 {
                 id: "claim1",
                 figures: &["fig4"],
                 variants: claim1::variants(),
-                judge: claim1::judge,
+                judge: Judge::Own(claim1::judge),
             },
             Part {
                 id: "claim2",
                 figures: &["fig5", "fig6", "fig7"],
                 variants: claim2::variants(),
-                judge: claim2::judge,
+                judge: Judge::Own(claim2::judge),
             },
             Part {
                 id: "claim3",
                 figures: &["fig8", "fig9"],
                 variants: claim3::variants(),
-                judge: claim3::judge,
+                judge: Judge::Own(claim3::judge),
             },
             Part {
                 id: "claim4",
                 figures: &["fig10", "fig11"],
                 variants: claim4::variants(),
-                judge: claim4::judge,
+                judge: Judge::Own(claim4::judge),
             },
             Part {
                 id: "claim5",
                 figures: &["table8", "fig12"],
                 variants: claim5::variants(),
-                judge: claim5::judge,
+                judge: Judge::Own(claim5::judge),
             },
             Part {
                 id: "multicpu",
                 figures: &["multicpu"],
                 variants: multicpu::variants(),
-                judge: multicpu::judge,
+                judge: Judge::Own(multicpu::judge),
             },
         ]
     }
@@ -247,7 +247,7 @@ mod tests {
         let sections: Vec<_> = Kokkinos2009
             .parts()
             .iter()
-            .map(|p| (p.judge)(&runs))
+            .map(|p| p.judge.section(&runs))
             .collect();
         let fig4 = &sections[0].figures[0];
         assert!(fig4.values.iter().flatten().all(Option::is_none));
@@ -275,7 +275,13 @@ mod tests {
     fn every_part_names_the_figures_its_judge_draws() {
         let runs = Runs::empty();
         for p in Kokkinos2009.parts() {
-            let drawn: Vec<&str> = (p.judge)(&runs).figures.iter().map(|f| f.id).collect();
+            let drawn: Vec<&str> = p
+                .judge
+                .section(&runs)
+                .figures
+                .iter()
+                .map(|f| f.id)
+                .collect();
             assert_eq!(drawn, p.figures, "part {}", p.id);
         }
     }

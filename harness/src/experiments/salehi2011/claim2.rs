@@ -20,17 +20,8 @@ fn preempted(m: &Metrics) -> Option<f64> {
     Some(m.leases_preempted as f64)
 }
 
-/// The calibrated part's figures and statements.
-pub(super) fn judge_calibrated(runs: &Runs<Metrics>) -> Section {
-    judge(runs, Mode::Calibrated)
-}
-
-/// The literal part's figures and statements.
-pub(super) fn judge_literal(runs: &Runs<Metrics>) -> Section {
-    judge(runs, Mode::Literal)
-}
-
-fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
+/// The figures and statements of the claim's part in `mode`.
+pub(super) fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
     let name = mode.name();
     let ids = match mode {
         Mode::Calibrated => CALIBRATED,

@@ -68,7 +68,7 @@ pub mod presets;
 
 use anyhow::Result;
 
-use super::{Experiment, Part, Precision, RunsOf};
+use super::{Experiment, Judge, Part, Precision, RunsOf};
 use crate::models::federation::Federation;
 use crate::models::federation::scenario::Scenario;
 use crate::report::{Citation, Mode, Parameters, Section};
@@ -100,46 +100,49 @@ impl Experiment for Salehi2011 {
     };
 
     fn parts(&self) -> Vec<Part<Self>> {
-        type Judge = fn(&RunsOf<Salehi2011>) -> Section;
         type Figures = &'static [&'static str];
         type Claim = (
-            [(&'static str, Figures, Judge); 2],
+            [(&'static str, Figures); 2],
+            fn(&RunsOf<Salehi2011>, Mode) -> Section,
             fn(Mode) -> Vec<Variant>,
         );
-        // Per claim, the calibrated part and the literal part: (id, figures, judge) each, and
+        // Per claim: the two parts' ids and figures (calibrated, literal), the judge of both and
         // the claim's variants by mode.
         let claims: [Claim; 3] = [
             (
                 [
-                    ("claim1", claim1::CALIBRATED, claim1::judge_calibrated),
-                    ("claim1-literal", claim1::LITERAL, claim1::judge_literal),
+                    ("claim1", claim1::CALIBRATED),
+                    ("claim1-literal", claim1::LITERAL),
                 ],
+                claim1::judge,
                 measure::variants_of,
             ),
             (
                 [
-                    ("claim2", claim2::CALIBRATED, claim2::judge_calibrated),
-                    ("claim2-literal", claim2::LITERAL, claim2::judge_literal),
+                    ("claim2", claim2::CALIBRATED),
+                    ("claim2-literal", claim2::LITERAL),
                 ],
+                claim2::judge,
                 measure::variants_of,
             ),
             (
                 [
-                    ("claim3", claim3::CALIBRATED, claim3::judge_calibrated),
-                    ("claim3-literal", claim3::LITERAL, claim3::judge_literal),
+                    ("claim3", claim3::CALIBRATED),
+                    ("claim3-literal", claim3::LITERAL),
                 ],
+                claim3::judge,
                 claim3::variants_in,
             ),
         ];
         claims
             .into_iter()
-            .flat_map(|(pair, variants)| {
-                pair.into_iter().zip([Mode::Calibrated, Mode::Literal]).map(
-                    move |((id, figures, judge), mode)| Part {
+            .flat_map(|(parts, judge, variants)| {
+                parts.into_iter().zip(Mode::BOTH.into_iter().rev()).map(
+                    move |((id, figures), mode)| Part {
                         id,
                         figures,
                         variants: variants(mode),
-                        judge,
+                        judge: Judge::InMode(judge, mode),
                     },
                 )
             })

@@ -32,17 +32,8 @@ pub(super) fn vms(m: &Metrics) -> Option<f64> {
     Some(m.vms_preempted as f64)
 }
 
-/// The calibrated part's figures and statements.
-pub(super) fn judge_calibrated(runs: &Runs<Metrics>) -> Section {
-    judge(runs, Mode::Calibrated)
-}
-
-/// The literal part's figures and statements.
-pub(super) fn judge_literal(runs: &Runs<Metrics>) -> Section {
-    judge(runs, Mode::Literal)
-}
-
-fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
+/// The figures and statements of the claim's part in `mode`.
+pub(super) fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
     let name = mode.name();
     let table = means(runs, mode, &Axis::ALL, vms);
     let rivals = [Rr, LrfRnd, BcfRnd, PapRnd];

@@ -29,17 +29,8 @@ fn awrt(m: &Metrics) -> Option<f64> {
     m.awrt_s
 }
 
-/// The calibrated part's figures and statements.
-pub(super) fn judge_calibrated(runs: &Runs<Metrics>) -> Section {
-    judge(runs, Mode::Calibrated)
-}
-
-/// The literal part's figures and statements.
-pub(super) fn judge_literal(runs: &Runs<Metrics>) -> Section {
-    judge(runs, Mode::Literal)
-}
-
-fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
+/// The figures and statements of the claim's part in `mode`.
+pub(super) fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
     let name = mode.name();
     let table = means(runs, mode, &Axis::ALL, awrt);
     let evidence = format!(

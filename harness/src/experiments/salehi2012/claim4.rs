@@ -60,17 +60,8 @@ pub(super) fn rejected(m: &Metrics) -> Option<f64> {
     m.rejection_pct
 }
 
-/// The calibrated part's figures and statements.
-pub(super) fn judge_calibrated(runs: &Runs<Metrics>) -> Section {
-    judge(runs, Mode::Calibrated)
-}
-
-/// The literal part's figures and statements.
-pub(super) fn judge_literal(runs: &Runs<Metrics>) -> Section {
-    judge(runs, Mode::Literal)
-}
-
-fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
+/// The figures and statements of the claim's part in `mode`.
+pub(super) fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
     let name = mode.name();
     let (mig, rej) = (
         means(runs, mode, &Axis::ALL, migrated),

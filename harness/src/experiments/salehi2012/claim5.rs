@@ -85,17 +85,8 @@ fn figure(id: &'static str, mode: Mode, points: &[(f64, f64)]) -> Figure {
     }
 }
 
-/// The calibrated part's figure and statement.
-pub(super) fn judge_calibrated(runs: &Runs<Metrics>) -> Section {
-    judge(runs, Mode::Calibrated)
-}
-
-/// The literal part's figure and statement.
-pub(super) fn judge_literal(runs: &Runs<Metrics>) -> Section {
-    judge(runs, Mode::Literal)
-}
-
-fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
+/// The figures and statements of the claim's part in `mode`.
+pub(super) fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
     let name = mode.name();
     let points = pairs(runs, mode);
     let fitted = fit(&points);

@@ -96,7 +96,7 @@ use anyhow::Result;
 
 use super::federation::presets::{self, Variant};
 use super::federation::{measure, params};
-use super::{Experiment, Part, Precision, RunsOf};
+use super::{Experiment, Judge, Part, Precision, RunsOf};
 use crate::models::federation::Federation;
 use crate::models::federation::gateway;
 use crate::models::federation::scenario::{GatewayPolicy, Scenario};
@@ -127,39 +127,57 @@ impl Experiment for Salehi2012 {
     };
 
     fn parts(&self) -> Vec<Part<Self>> {
-        type Judge = fn(&RunsOf<Salehi2012>) -> Section;
         type Figures = &'static [&'static str];
-        // Per claim, the calibrated part and the literal part: (id, figures, judge) each.
-        let claims: [[(&'static str, Figures, Judge); 2]; 5] = [
-            [
-                ("claim1", claim1::CALIBRATED, claim1::judge_calibrated),
-                ("claim1-literal", claim1::LITERAL, claim1::judge_literal),
-            ],
-            [
-                ("claim2", claim2::CALIBRATED, claim2::judge_calibrated),
-                ("claim2-literal", claim2::LITERAL, claim2::judge_literal),
-            ],
-            [
-                ("claim3", claim3::CALIBRATED, claim3::judge_calibrated),
-                ("claim3-literal", claim3::LITERAL, claim3::judge_literal),
-            ],
-            [
-                ("claim4", claim4::CALIBRATED, claim4::judge_calibrated),
-                ("claim4-literal", claim4::LITERAL, claim4::judge_literal),
-            ],
-            [
-                ("claim5", claim5::CALIBRATED, claim5::judge_calibrated),
-                ("claim5-literal", claim5::LITERAL, claim5::judge_literal),
-            ],
+        type Claim = fn(&RunsOf<Salehi2012>, Mode) -> Section;
+        // Per claim: the two parts' ids and figures (calibrated, literal) and the judge of both.
+        let claims: [([(&'static str, Figures); 2], Claim); 5] = [
+            (
+                [
+                    ("claim1", claim1::CALIBRATED),
+                    ("claim1-literal", claim1::LITERAL),
+                ],
+                claim1::judge,
+            ),
+            (
+                [
+                    ("claim2", claim2::CALIBRATED),
+                    ("claim2-literal", claim2::LITERAL),
+                ],
+                claim2::judge,
+            ),
+            (
+                [
+                    ("claim3", claim3::CALIBRATED),
+                    ("claim3-literal", claim3::LITERAL),
+                ],
+                claim3::judge,
+            ),
+            (
+                [
+                    ("claim4", claim4::CALIBRATED),
+                    ("claim4-literal", claim4::LITERAL),
+                ],
+                claim4::judge,
+            ),
+            (
+                [
+                    ("claim5", claim5::CALIBRATED),
+                    ("claim5-literal", claim5::LITERAL),
+                ],
+                claim5::judge,
+            ),
         ];
         claims
             .into_iter()
-            .flat_map(|pair| pair.into_iter().zip([Mode::Calibrated, Mode::Literal]))
-            .map(|((id, figures, judge), mode)| Part {
-                id,
-                figures,
-                variants: measure::variants_of(mode, &measure::Axis::ALL),
-                judge,
+            .flat_map(|(parts, judge)| {
+                parts.into_iter().zip(Mode::BOTH.into_iter().rev()).map(
+                    move |((id, figures), mode)| Part {
+                        id,
+                        figures,
+                        variants: measure::variants_of(mode, &measure::Axis::ALL),
+                        judge: Judge::InMode(judge, mode),
+                    },
+                )
             })
             .collect()
     }
