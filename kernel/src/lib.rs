@@ -65,7 +65,6 @@ pub mod error;
 pub mod fairq;
 pub mod footprint;
 mod heap;
-mod jobqueue;
 pub mod lease;
 pub mod listsched;
 pub mod mapping;

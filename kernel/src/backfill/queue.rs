@@ -56,7 +56,7 @@ use core::iter::FusedIterator;
 
 use heapless::Vec;
 
-use crate::backfill::{Job, JobId, Waiting};
+use super::job::{Job, JobId, Waiting};
 use crate::units::Ticks;
 
 /// Points a node's front keeps at most.
