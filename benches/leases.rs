@@ -25,10 +25,10 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use qosgate_kernel::lease::preempt::{Candidate, Preference, select};
 use qosgate_kernel::lease::{
     Action, Class, Event, Kind, Manager, Overheads, Policy, SEARCH, Spec, State,
 };
-use qosgate_kernel::preempt::{Candidate, Preference, select};
 use qosgate_kernel::units::Ticks;
 
 /// `n` running leases: classes alternate in runs (C, S, S, C, S, ...), nodes 1 to 8.

@@ -3,7 +3,7 @@
 //! # The rule
 //! - The **state machines** ([`crate::bucket`], [`crate::registry`], [`crate::fairq`],
 //!   [`crate::resource`], [`crate::meta`], [`crate::slots`], [`crate::backfill`],
-//!   [`crate::lease`], [`crate::preempt`]) return [`Error`]: their causes are shared (a full
+//!   [`crate::lease`], [`crate::lease::preempt`]) return [`Error`]: their causes are shared (a full
 //!   structure, an unknown handle, an overflow, time going backwards, a bad parameter named by
 //!   [`Param`], ...). A call handed an item to store (a task, a request) that it cannot store
 //!   returns the item inside [`Refused`], so nothing is lost.

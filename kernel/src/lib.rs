@@ -26,7 +26,7 @@
 //! - [`slots`]: the free-node profile over future time.
 //! - [`backfill`]: FCFS, EASY, conservative and selective backfilling, with failures and
 //!   checkpointing.
-//! - [`preempt`]: which leases to preempt (MOML, MOV, MLIP, preferring less valuable types).
+//! - [`lease::preempt`]: which leases to preempt (MOML, MOV, MLIP, preferring less valuable types).
 //! - [`lease`]: local, external (four types) and advance-reservation leases, with Haizea's
 //!   preemption timing.
 //!
@@ -70,7 +70,6 @@ pub mod listsched;
 pub mod mapping;
 pub mod meta;
 mod pool;
-pub mod preempt;
 pub mod registry;
 pub mod resource;
 pub mod slots;

@@ -19,12 +19,12 @@
 
 use heapless::Vec;
 
+use super::preempt::{Class, MAX_CANDIDATES, Policy};
 use super::{
     Accounts, Action, Admission, Cause, Demand, End, Event, Kind, Lease, LeaseId, Notice,
     Overheads, Plan, Queue, Rules, Spec, State, Stop, Target, Targets, plan,
 };
 use crate::error::{Error, Param, Refused};
-use crate::preempt::{Class, MAX_CANDIDATES, Policy};
 use crate::slots::{SlotTable, Span};
 use crate::units::{Nodes, Ticks};
 use crate::vecops;

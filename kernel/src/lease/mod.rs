@@ -44,14 +44,14 @@
 //! # Preemption
 //! A local request or a reservation that does not fit preempts running `Cancelable`,
 //! `Suspendable` and `Migratable` leases (never `NonPreemptable`, local or reservation leases),
-//! chosen by [`crate::preempt::select`] under the manager's [`Policy`] (MOML, MOV or MLIP) and
+//! chosen by [`crate::lease::preempt::select`] under the manager's [`Policy`] (MOML, MOV or MLIP) and
 //! [`Preference`] (by default less valuable types first: Cancelable, then Suspendable, then
 //! Migratable; or every class alike). Running leases of one class and size are one *kind* of
 //! candidate with a count (interchangeable for every policy; of a kind, the oldest go first); a
 //! candidate's overhead is node-ticks: its nodes times the per-VM time its preemption costs
 //! ([`Overheads::cost`]: `t_c`, `t_s + t_r`, `t_m`). Every running lease is considered, in at
 //! most [`MAX_CANDIDATES`] kinds (less valuable classes first, then in submission order: always
-//! enough for a cluster of up to 682 nodes, see [`crate::preempt`]); at most [`SEARCH`] candidate
+//! enough for a cluster of up to 682 nodes, see [`crate::lease::preempt`]); at most [`SEARCH`] candidate
 //! sets are enumerated.
 //!
 //! **Timing (Haizea's convention).** A lease preempted for a request that starts at `s` stops so
@@ -126,7 +126,7 @@
 //!   reservation); under conservative backfilling each plan it takes away adds `O(L + B)`, and
 //!   placing that plan again `O(B)`;
 //! - a preemption adds collecting the targets `O(L g)`, the need `O((B + L) log (B + L))`, the
-//!   selection (see [`crate::preempt`]: at most about 33,000 steps, independent of `L`),
+//!   selection (see [`crate::lease::preempt`]: at most about 33,000 steps, independent of `L`),
 //!   applying `O(L g + c B)` for `c` leases chosen;
 //! - under conservative backfilling, the pass that follows nodes coming free early (a
 //!   preemption, a cancellation, a failure) puts back each of the `Q <= L` plans the freed
@@ -147,13 +147,13 @@
 //! `size_of::<Manager<64, 128>>()` is 15,552 bytes on x86-64 (64 leases, two slot tables of
 //! 2,064, the preemption's scratch [`Targets`] of 3,608, about 140 more); an [`Event`] is 64
 //! bytes. The scratch lives in the manager so that a preemption's stack is only
-//! [`crate::preempt::select`]'s (about 2.5 KiB, plus `16 SEARCH` bytes for MOML) and a few
+//! [`crate::lease::preempt::select`]'s (about 2.5 KiB, plus `16 SEARCH` bytes for MOML) and a few
 //! hundred bytes of frames.
 //!
 //! [`Error::Full`]: crate::Error::Full
 //! [`Error::Overflow`]: crate::Error::Overflow
 //! [`Error::TaskTooLarge`]: crate::Error::TaskTooLarge
-//! [`MAX_CANDIDATES`]: crate::preempt::MAX_CANDIDATES
+//! [`MAX_CANDIDATES`]: crate::lease::preempt::MAX_CANDIDATES
 //! [`Nodes`]: crate::units::Nodes
 //! [`Refused`]: crate::Refused
 //! [`SlotTable`]: crate::slots::SlotTable
@@ -161,6 +161,7 @@
 
 mod lifecycle;
 mod manager;
+pub mod preempt;
 mod preemption;
 mod rules;
 mod spec;
@@ -173,7 +174,7 @@ pub use rules::{Admission, Queue, Rules};
 pub use spec::{Kind, LeaseId, Notice, Spec};
 pub use stop::{Action, Overheads, Stop};
 
-pub use crate::preempt::{Class, Policy, Preference};
+pub use preempt::{Class, Policy, Preference};
 
 /// What the unit tests of the manager and of the preemption plan share.
 #[cfg(test)]

@@ -6,7 +6,7 @@
 //! # Memory
 //! [`Rules`] is 4 bytes.
 
-use crate::preempt::{Policy, Preference};
+use super::preempt::{Policy, Preference};
 
 /// How queued best-effort leases (Cancelable, Suspendable) start.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

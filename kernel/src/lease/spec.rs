@@ -9,7 +9,7 @@
 //! the cluster's, `work >= 1`, a `deadline` only on a DC class, a reservation's instant not in the
 //! past, and its start plus `work` within `Ticks::MAX`.
 
-use crate::preempt::Class;
+use super::preempt::Class;
 use crate::units::{Nodes, Ticks};
 
 /// A lease's handle: submission order, from 0, never reused.

@@ -10,7 +10,7 @@
 //! ([`Overheads::stop`]); its lease holds its nodes until `end` and does no work from `begin`.
 
 use super::LeaseId;
-use crate::preempt::Class;
+use super::preempt::Class;
 use crate::units::{TICKS_PER_SECOND, Ticks};
 
 /// Per-VM times of preemption actions, in ticks.
