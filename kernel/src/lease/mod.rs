@@ -79,11 +79,11 @@
 //! reservation with notice is rejected (seed 003: "the only case where an AR task is
 //! rejected").
 //!
-//! **Plan, then apply.** A preemption is computed as a pure [`plan`] from plain data (the slot
-//! table, the [`Targets`] collected from the running leases, the [`Demand`]): targets, then the
-//! [`Need`], then the choice. The manager then applies the [`Plan`] in a separate step: it picks
-//! the leases of each chosen kind, trims their reservations to their releases, reserves the
-//! request's, and marks the chosen leases with their [`Stop`]. Either step fails without
+//! **Plan, then apply.** A preemption is computed as a pure [`plan`](fn@plan) from plain data
+//! (the slot table, the [`Targets`] collected from the running leases, the [`Demand`]): targets,
+//! then the [`Need`], then the choice. The manager then applies the [`Plan`] in a separate step:
+//! it picks the leases of each chosen kind, trims their reservations to their releases, reserves
+//! the request's, and marks the chosen leases with their [`Stop`]. Either step fails without
 //! changing anything.
 //!
 //! # States ([`State`]) and events ([`Event`])
@@ -161,20 +161,19 @@
 
 mod lifecycle;
 mod manager;
+mod plan;
 pub mod preempt;
-mod preemption;
 mod rules;
 mod spec;
 mod stop;
 
 pub use lifecycle::{Accounts, Cause, End, Event, Lease, State};
 pub use manager::Manager;
-pub use preemption::{Demand, Need, Plan, SEARCH, Target, Targets, need, plan};
+pub use plan::{Demand, Need, Plan, SEARCH, Target, Targets, need, plan};
+pub use preempt::{Class, Policy, Preference};
 pub use rules::{Admission, Queue, Rules};
 pub use spec::{Kind, LeaseId, Notice, Spec};
 pub use stop::{Action, Overheads, Stop};
-
-pub use preempt::{Class, Policy, Preference};
 
 /// What the unit tests of the manager and of the preemption plan share.
 #[cfg(test)]
