@@ -52,9 +52,9 @@ use core::num::NonZeroU64;
 use heapless::Vec;
 
 use crate::error::{Error, Param, Refused};
-use crate::heap::FlowHeap;
-use crate::pool::{Fifo, Pool};
-use crate::tree::FlowTree;
+use crate::storage::heap::FlowHeap;
+use crate::storage::pool::{Fifo, Pool};
+use crate::storage::tree::FlowTree;
 use crate::units::{MAX_CAPACITY, Mips, TICKS_PER_SECOND, Ticks, Weight, Work};
 use crate::vtime::{FRAC_BITS, InvWeight, MAX_SPAN, VirtualTime};
 

@@ -81,8 +81,8 @@
 use heapless::{Vec, VecView};
 
 use crate::error::{Error, Param, Refused};
+use crate::storage::vecops;
 use crate::units::{Nodes, Ticks};
-use crate::vecops;
 
 /// One breakpoint: from `at` until the next one, `down` nodes are down and `reserved` reserved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

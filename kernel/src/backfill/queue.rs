@@ -415,7 +415,7 @@ impl<const QUEUE: usize> JobQueue<QUEUE> {
         let at = self
             .slots
             .partition_point(|s| key(&s.waiting) <= key(&waiting));
-        crate::vecops::insert(&mut self.slots, at, slot).map_err(|s| s.waiting)?;
+        crate::storage::vecops::insert(&mut self.slots, at, slot).map_err(|s| s.waiting)?;
         let _ = self.index.push(Stairs::EMPTY);
         if self.checked > at {
             self.checked += 1;

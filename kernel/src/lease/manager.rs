@@ -26,8 +26,8 @@ use super::{
 };
 use crate::error::{Error, Param, Refused};
 use crate::slots::{SlotTable, Span};
+use crate::storage::vecops;
 use crate::units::{Nodes, Ticks};
-use crate::vecops;
 
 /// What admission decided for a request.
 enum Placement {
