@@ -23,12 +23,13 @@
 //! - [`dispatch`]: billiard, RTDP and Bernoulli dispatch sequences.
 //!
 //! # A cluster's local resource manager (seeds 000-003)
-//! - [`slots`]: the free-node profile over future time.
+//! - [`slots`]: the free-node profile over future time, on which backfilling and leases are
+//!   built.
 //! - [`backfill`]: FCFS, EASY, conservative and selective backfilling, with failures and
-//!   checkpointing.
-//! - [`lease::preempt`]: which leases to preempt (MOML, MOV, MLIP, preferring less valuable types).
+//!   checkpointing: the scheduler, its queue of waiting jobs, and the job they share.
 //! - [`lease`]: local, external (four types) and advance-reservation leases, with Haizea's
-//!   preemption timing.
+//!   preemption timing; [`lease::preempt`] chooses which leases to preempt (MOML, MOV, MLIP,
+//!   preferring less valuable types).
 //!
 //! # DAG applications over clouds (seed 003)
 //! - [`dag`]: an application of up to 64 tasks, its EST / LST, critical nodes and CNPT listing.
@@ -36,6 +37,12 @@
 //!   feedback factors.
 //! - [`mapping`]: a cloud's leases onto its servers: the energy-aware Algorithms 4-5,
 //!   first-fit and worst-fit.
+//!
+//! # Crate-private parts
+//! - `storage`: the fixed-capacity containers beneath the state machines: the fair queue's heap
+//!   and tree of flows keyed by virtual time, the pool its FIFOs share, and the `heapless::Vec`
+//!   operations that cannot panic (slot table, backfilling queue, lease table).
+//! - `check`: the input checks of the configuration-time solvers.
 //!
 //! # Errors
 //! One rule (stated in full in [`error`]): the state machines (bucket, registry, fair queue,
