@@ -48,7 +48,7 @@ pub enum Error {
     TaskTooLarge,
     /// The task does not conform to the leaky bucket now (see [`crate::bucket::Conformance`]).
     NonConforming,
-    /// Full aggressive submission gives no deterministic delay bound (seed 004 Sec. 4.2).
+    /// Full aggressive submission gives no deterministic delay bound (kokkinos2009 Sec. 4.2).
     NoBound,
     /// Eq. 7: the delay bound exceeds the task's deadline.
     DeadlineUnmet,

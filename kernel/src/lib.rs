@@ -5,24 +5,25 @@
 //! `now` into every call that depends on time, and receives decisions and typed errors back.
 //! Nothing here reads a clock, allocates, prints, or loops without a stated bound.
 //!
-//! # Layers (seed 004, Kokkinos & Varvarigos 2009)
+//! # Layers (kokkinos2009)
 //! - [`units`]: ticks, MI, MIPS and their conversions; read first.
 //! - [`bucket`]: a (rho, sigma) leaky bucket per (user, resource) with the four workload-knowledge
 //!   modes of Sec. 4.2: conformance (Eq. 3) and the withholding time `T`.
 //! - [`registry`]: registration of guaranteed-service users at a resource (Eq. 1, 2), their
 //!   guaranteed rates `g`, and the temporary users of GS_BE_EQUAL resources.
-//! - [`bound`]: the delay-bound calculus (Eq. 5-11, Table 1), per discipline (`SPEC-NOTES` N5).
+//! - [`bound`]: the delay-bound calculus (Eq. 5-11, Table 1), per discipline (E28), on one CPU
+//!   or several (E29).
 //! - [`vtime`] and [`fairq`]: fixed-point wrap-around virtual time and the WFQ / SCFQ queue.
 //! - [`resource`]: a resource's local scheduler: the four resource types of Sec. 3.4, FCFS for
 //!   best effort, preemption, single and multi-CPU.
 //! - [`meta`]: the best-effort meta-scheduler of Sec. 3.3 (WFQ/EST, EDF/EST).
 //!
-//! # Gateway decisions (seeds 000, 002)
+//! # Gateway decisions (salehi2012, javadi2012)
 //! - [`allocate`]: PAP workload allocation (the bisection for `z`) and its baselines.
 //! - [`broker`]: cost- and failure-aware routing probabilities.
 //! - [`dispatch`]: billiard, RTDP and Bernoulli dispatch sequences.
 //!
-//! # A cluster's local resource manager (seeds 000-003)
+//! # A cluster's local resource manager (salehi2012, salehi2011, javadi2012, gandhimathi2013)
 //! - [`slots`]: the free-node profile over future time, on which backfilling and leases are
 //!   built.
 //! - [`backfill`]: FCFS, EASY, conservative and selective backfilling, with failures and
@@ -31,7 +32,7 @@
 //!   preemption timing; [`lease::preempt`] chooses which leases to preempt (MOML, MOV, MLIP,
 //!   preferring less valuable types).
 //!
-//! # DAG applications over clouds (seed 003)
+//! # DAG applications over clouds (gandhimathi2013)
 //! - [`dag`]: an application of up to 64 tasks, its EST / LST, critical nodes and CNPT listing.
 //! - [`listsched`]: CLS, CMMS and their feedback forms DCLS, DCMMS over `K` clouds, and the
 //!   feedback factors.

@@ -1,5 +1,5 @@
 //! Backfilling on one cluster: FCFS, EASY, conservative and selective (issue 4, Kernel item 2),
-//! with failures and checkpointing (item 5, seed 002 Sec. IV-C).
+//! with failures and checkpointing (item 5, javadi2012 Sec. IV-C).
 //!
 //! A [`Backfill`] holds the waiting queue, the running jobs and the cluster's
 //! [`SlotTable`], and decides which waiting jobs start. It plans with each job's *estimate* (the
@@ -32,7 +32,7 @@
 //! # Failures and checkpointing
 //! A job needs all its nodes for its whole run. The slot table counts nodes, it does not name
 //! them: the caller, who knows which node failed and which job (if any) runs there, first
-//! [`interrupt`](Backfill::interrupt)s that job (seed 002: a failure stops the whole request),
+//! [`interrupt`](Backfill::interrupt)s that job (javadi2012: a failure stops the whole request),
 //! then takes the node down with [`node_down`](Backfill::node_down) (until further notice), and
 //! brings it back with [`node_up`](Backfill::node_up). An interrupted job is checkpointed at the
 //! instant of the failure, with no overhead (the paper leaves overheads out): it re-enters the

@@ -1,5 +1,6 @@
 //! Leases of one cluster: admission, start, completion and preemption with Haizea's timing
-//! (issue 4, Kernel items 3 and 4; seed 000 Sec. 2.1 and 5, seed 001 Sec. III, seed 003 Sec. 2.2).
+//! (issue 4, Kernel items 3 and 4; salehi2012 Sec. 2.1 and 5, salehi2011 Sec. III, gandhimathi2013
+//! Sec. 2.2).
 //!
 //! A [`Manager`] owns the [`SlotTable`] of one cluster of identical nodes and a fixed table of
 //! live leases. The caller passes `now` into every call and drives time with
@@ -9,18 +10,18 @@
 //! # Units
 //! Times and durations in [`Ticks`] (µs); a lease's `work` is its run time on this cluster, in
 //! ticks (the caller converts MI with [`crate::units::exec_ticks`]). Nodes are [`Nodes`].
-//! Overheads ([`Overheads`]) default to the paper's (seed 000 Sec. 5, after Sotomayor et al.):
+//! Overheads ([`Overheads`]) default to the paper's (salehi2012 Sec. 5, after Sotomayor et al.):
 //! suspend 160 s, resume 126 s, migrate 372.5 s, cancel 0.
 //!
 //! # Kinds of lease ([`Kind`])
-//! - [`Kind::Local`]: a local request (seed 000). Never preempted. Starts now if it fits, else
+//! - [`Kind::Local`]: a local request (salehi2012). Never preempted. Starts now if it fits, else
 //!   preempts external leases (below), else, by the manager's [`Admission`] rule, waits for its
-//!   earliest fit (a reservation; the default) or is **rejected** (seed 000 Sec. 5.3.3).
-//! - [`Kind::External`] of a [`Class`] (seed 000 Sec. 2.1): best effort (`Cancelable`,
+//!   earliest fit (a reservation; the default) or is **rejected** (salehi2012 Sec. 5.3.3).
+//! - [`Kind::External`] of a [`Class`] (salehi2012 Sec. 2.1): best effort (`Cancelable`,
 //!   `Suspendable`) is queued, by the manager's [`Queue`] discipline:
 //!   - [`Queue::Fcfs`] (the default): strict order of submission: the head of the queue starts
 //!     as soon as its whole run fits; no lease overtakes it;
-//!   - [`Queue::Conservative`] (conservative backfilling, seed 000 Sec. 4.1): every queued
+//!   - [`Queue::Conservative`] (conservative backfilling, salehi2012 Sec. 4.1): every queued
 //!     lease gets a *plan* at its earliest fit, with the running leases, the reservations and
 //!     every earlier plan in place, and starts when its plan begins; a later best-effort lease
 //!     never delays it. Plans are tentative: a local, deadline-constrained or reserved lease
@@ -36,7 +37,7 @@
 //!   that meets its `deadline` (an instant by which it must complete), or now if it has none;
 //!   otherwise it is **rejected** ("DC requests are rejected if there is not enough resources
 //!   for them to start"). Fits are judged on the leases that hold nodes: plans give way.
-//! - [`Kind::Reservation`]: an advance reservation (seed 003). Never preempted. With
+//! - [`Kind::Reservation`]: an advance reservation (gandhimathi2013). Never preempted. With
 //!   [`Notice::At`] (non-zero advance notice) it must start exactly at its instant: it fits,
 //!   or preempts, or is rejected. With [`Notice::Zero`] it starts as soon as possible, like a
 //!   local request that waits.
@@ -76,7 +77,7 @@
 //!
 //! If preemption cannot make room, a zero-notice request is reserved at its earliest fit
 //! without preemption, a local request too (or rejected, by the [`Admission`] rule), and a
-//! reservation with notice is rejected (seed 003: "the only case where an AR task is
+//! reservation with notice is rejected (gandhimathi2013: "the only case where an AR task is
 //! rejected").
 //!
 //! **Plan, then apply.** A preemption is computed as a pure [`plan`](fn@plan) from plain data
