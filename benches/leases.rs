@@ -1,4 +1,4 @@
-//! Criterion benchmarks of preemption (`kernel/src/preempt.rs`, `kernel/src/lease/`).
+//! Criterion benchmarks of preemption (`kernel/src/lease/`, with its selection in `preempt.rs`).
 //!
 //! - `leases/select/{moml,mov,mlip}/{8,16,32}`: one `preempt::select` with the lease manager's
 //!   bound (`SEARCH` = 128 candidate sets) over 8, 16 or 32 running leases (a fixed mix of

@@ -1,4 +1,4 @@
-//! Tests of leases and preemption (`kernel/src/lease.rs`, `kernel/src/preempt.rs`; issue 4,
+//! Tests of leases and preemption (`kernel/src/lease/`, `kernel/src/lease/preempt.rs`; issue 4,
 //! Kernel items 3 and 4).
 //!
 //! - Candidate-set selection against brute force: on up to 10 candidates, every subset is
