@@ -371,7 +371,7 @@ typedef struct QG_ALIGNED(8) {
   uint8_t _opaque[QG_BUCKET_SIZE];
 } qg_bucket;
 
-// A bucket's contract (seed 004 Eq. 3, Sec. 4.2): what a user agreed for one resource.
+// A bucket's contract (kokkinos2009 Eq. 3, Sec. 4.2): what a user agreed for one resource.
 typedef struct {
   // Rate rho, MIPS, `>= 1`.
   uint64_t rho;
@@ -418,7 +418,7 @@ typedef struct QG_ALIGNED(8) {
   uint8_t _opaque[QG_RTDP_SIZE];
 } qg_rtdp;
 
-// One cluster as PAP sees it (seed 000 Table 1; any time unit, the same for every input).
+// One cluster as PAP sees it (salehi2012 Table 1; any time unit, the same for every input).
 typedef struct {
   // Mean service time of an external request, `> 0`.
   double theta;

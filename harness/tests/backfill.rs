@@ -1,5 +1,5 @@
 //! Trace replay (`harness/src/models/cluster/replay.rs`) through the backfilling kernel
-//! (`kernel/src/backfill.rs`, whose own unit tests are in `kernel/tests/backfill.rs`), issue 4.
+//! (`kernel/src/backfill/`, whose own unit tests are in `kernel/tests/backfill.rs`), issue 4.
 //!
 //! - `replay_matches_the_reference_model`: random job sets replayed under each policy give
 //!   exactly the start times of an independent, per-second model of the issue's rules. The model

@@ -39,7 +39,7 @@ pub const QG_BUCKET_SIZE: usize = 72;
 
 storage!(qg_bucket[QG_BUCKET_SIZE] holds Bucket, error Error, tag b"qgbuckt1");
 
-/// A bucket's contract (seed 004 Eq. 3, Sec. 4.2): what a user agreed for one resource.
+/// A bucket's contract (kokkinos2009 Eq. 3, Sec. 4.2): what a user agreed for one resource.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct qg_bucket_config {

@@ -13,8 +13,8 @@
 //! - [`to_toml`] writes a scenario that [`parse`] reads back unchanged.
 
 use anyhow::Result;
+use qosgate_kernel::lease::preempt::{Policy, Preference};
 use qosgate_kernel::lease::{Admission, Overheads, Queue, Rules};
-use qosgate_kernel::preempt::{Policy, Preference};
 use qosgate_kernel::units::Ticks;
 use serde::{Deserialize, Serialize};
 

@@ -1,5 +1,5 @@
 //! Backfilling on one cluster: FCFS, EASY, conservative and selective (issue 4, Kernel item 2),
-//! with failures and checkpointing (item 5, seed 002 Sec. IV-C).
+//! with failures and checkpointing (item 5, javadi2012 Sec. IV-C).
 //!
 //! A [`Backfill`] holds the waiting queue, the running jobs and the cluster's
 //! [`SlotTable`], and decides which waiting jobs start. It plans with each job's *estimate* (the
@@ -32,7 +32,7 @@
 //! # Failures and checkpointing
 //! A job needs all its nodes for its whole run. The slot table counts nodes, it does not name
 //! them: the caller, who knows which node failed and which job (if any) runs there, first
-//! [`interrupt`](Backfill::interrupt)s that job (seed 002: a failure stops the whole request),
+//! [`interrupt`](Backfill::interrupt)s that job (javadi2012: a failure stops the whole request),
 //! then takes the node down with [`node_down`](Backfill::node_down) (until further notice), and
 //! brings it back with [`node_up`](Backfill::node_up). An interrupted job is checkpointed at the
 //! instant of the failure, with no overhead (the paper leaves overheads out): it re-enters the
@@ -73,7 +73,7 @@
 //! (all running until further notice, their past forgotten) has at most `2 J + 2` breakpoints.
 //!
 //! # Cost and memory
-//! `Q` waiting jobs, `B` breakpoints. The waiting jobs are a job queue (module `jobqueue`): at
+//! `Q` waiting jobs, `B` breakpoints. The waiting jobs are a job queue (module `queue`): at
 //! stable positions, with a search index for EASY. `submit` appends in `O(log Q)` (plus an
 //! `O(Q)` compaction at most once per `QUEUE - Q` appends; a job that sorts between waiting jobs
 //! costs `O(Q)`) and conservative places it, `O(B)`; `complete`, `interrupt` and `node_up` are
@@ -101,14 +101,16 @@
 use fixed::types::U16F16;
 use heapless::Vec;
 
+mod job;
+mod queue;
+
+pub use job::{Job, JobId, Running, Waiting};
+pub use queue::{WaitingIter, WaitingJobs};
+
 use crate::error::{Error, Param, Refused};
-use crate::jobqueue::{Fit, JobQueue};
-pub use crate::jobqueue::{WaitingIter, WaitingJobs};
 use crate::slots::SlotTable;
 use crate::units::{Nodes, Ticks};
-
-/// A job's identifier, the caller's (e.g. the SWF job number). Ties in submit time go by id.
-pub type JobId = u64;
+use queue::{Fit, JobQueue};
 
 /// The scheduling policy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -124,43 +126,6 @@ pub enum Policy {
     /// slowdown, `(wait + estimate) / estimate`, reaches this threshold. A threshold of 1 or less
     /// reserves every job at once (conservative); a very large one reserves none (no guarantee).
     Selective(U16F16),
-}
-
-/// A job as the scheduler sees it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct Job {
-    /// The caller's identifier.
-    pub id: JobId,
-    /// Submit time: the queue's order (with the id), and the start of the wait.
-    pub submit: Ticks,
-    /// Nodes it needs, all at once.
-    pub nodes: Nodes,
-    /// The time it is planned for (the user's estimate; after an interruption, what is left of
-    /// it). The caller ends the job no later than `start + estimate`.
-    pub estimate: Ticks,
-}
-
-/// A waiting job and its reservation, if it holds one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct Waiting {
-    /// The job.
-    pub job: Job,
-    /// Start of its reservation `[start, start + estimate)` in the table, if any.
-    pub reservation: Option<Ticks>,
-}
-
-/// A running job.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct Running {
-    /// The job (its estimate is the one it started with).
-    pub job: Job,
-    /// When it started.
-    pub start: Ticks,
-    /// `start + estimate`: until then its nodes are held in the table.
-    pub planned_end: Ticks,
 }
 
 /// Names a running job: returned when it starts, handed back to end or interrupt it.

@@ -56,7 +56,7 @@ use core::iter::FusedIterator;
 
 use heapless::Vec;
 
-use crate::backfill::{Job, JobId, Waiting};
+use super::job::{Job, JobId, Waiting};
 use crate::units::Ticks;
 
 /// Points a node's front keeps at most.
@@ -415,7 +415,7 @@ impl<const QUEUE: usize> JobQueue<QUEUE> {
         let at = self
             .slots
             .partition_point(|s| key(&s.waiting) <= key(&waiting));
-        crate::vecops::insert(&mut self.slots, at, slot).map_err(|s| s.waiting)?;
+        crate::storage::vecops::insert(&mut self.slots, at, slot).map_err(|s| s.waiting)?;
         let _ = self.index.push(Stairs::EMPTY);
         if self.checked > at {
             self.checked += 1;

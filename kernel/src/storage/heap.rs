@@ -8,7 +8,7 @@
 //! memory is `18 N` bytes (16 per inline `(key, flow)` entry, 2 per position) and two lengths.
 //! A new heap writes only the lengths.
 //!
-//! The fair queue keeps WFQ's GPS set in one (see [`crate::tree`] for why not its ready set):
+//! The fair queue keeps WFQ's GPS set in one (see [`tree`](super::tree) for why not its ready set):
 //! a GPS departure removes the root, so most of the work is sifting down, where which child is
 //! smaller is a coin toss to a branch predictor. `sift_down` therefore picks the child by a
 //! select, not a branch. When this heap also held the ready set, that took a WFQ enqueue +

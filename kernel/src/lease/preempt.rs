@@ -1,12 +1,12 @@
 //! Preemption: which running leases to preempt for a request that does not fit (issue 4, Kernel
-//! item 4; seed 001 Sec. III and Algorithm 1, seed 000 Sec. 2.1).
+//! item 4; salehi2011 Sec. III and Algorithm 1, salehi2012 Sec. 2.1).
 //!
-//! A local request (seed 000) or an advance reservation (seed 003) that finds too few free nodes
-//! may preempt external leases. The caller describes the leases it could preempt as
+//! A local request (salehi2012) or an advance reservation (gandhimathi2013) that finds too few free
+//! nodes may preempt external leases. The caller describes the leases it could preempt as
 //! [`Candidate`]s, one per *kind*: a class, a lease size in nodes, the overhead of preempting one
 //! such lease, and how many leases of that kind there are. It says how many nodes it needs, and
 //! [`select`] returns the *candidate set* to preempt (how many leases of each kind), chosen by
-//! one of the three policies of seed 001:
+//! one of the three policies of salehi2011:
 //!
 //! - [`Policy::Mov`]: the set of least total overhead;
 //! - [`Policy::Mlip`]: the set of fewest leases;
@@ -25,8 +25,8 @@
 //! x_k <= count_k` (a multiset); two sets that differ only by exchanging leases of one kind are
 //! the same set. (With every `count_k = 1` these are plain subsets of the candidates. Counting
 //! the exchanges as distinct sets would fill the family with copies of one choice, and weigh
-//! MOML's median by how many leases happen to be alike; SPEC-NOTES N11 leaves the family open.)
-//! 1. **Type preference** ([`Preference::Tiers`]; seed 000 Sec. 4.2: "more valuable leases would
+//! MOML's median by how many leases happen to be alike; Algorithm 1 leaves the family open, E12.)
+//! 1. **Type preference** ([`Preference::Tiers`]; salehi2012 Sec. 4.2: "more valuable leases would
 //!    be preempted if and only if there are no (sufficient) leases of less valuable request
 //!    types"). Classes in increasing value: [`Class::Cancelable`] < [`Class::Suspendable`] <
 //!    [`Class::Migratable`]; [`Class::NonPreemptable`] is never preempted. The *tier* is the
@@ -35,7 +35,7 @@
 //!    valuable type is touched only if the less valuable types alone cannot free enough.
 //!    With [`Preference::Flat`] every preemptable class is admitted alike (the tier is
 //!    `Migratable`): with cancellation costing nothing and the preference on, MOV, MLIP and
-//!    MOML pick the same set whenever the Cancelable leases suffice (SPEC-NOTES N11), so a
+//!    MOML pick the same set whenever the Cancelable leases suffice (E12), so a
 //!    comparison of the policies needs it off.
 //! 2. **Minimality**: a candidate set frees at least `need` nodes and no smaller set inside it
 //!    does (removing any one lease leaves it short). Kinds of zero nodes or zero count are in
@@ -91,7 +91,7 @@ use crate::units::Nodes;
 /// The most kinds [`select`] accepts.
 pub const MAX_CANDIDATES: usize = 64;
 
-/// A lease's preemption class (seed 000 Sec. 2.1), in increasing value: the order in which
+/// A lease's preemption class (salehi2012 Sec. 2.1), in increasing value: the order in which
 /// leases are preempted. Local leases are `NonPreemptable`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -142,7 +142,7 @@ impl Candidate {
     }
 }
 
-/// How a candidate set is chosen (seed 001 Sec. III).
+/// How a candidate set is chosen (salehi2011 Sec. III).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Policy {
@@ -159,7 +159,7 @@ pub enum Policy {
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Preference {
     /// Less valuable classes first: a class is touched only if the less valuable ones together
-    /// cannot free enough (seed 000 Sec. 4.2).
+    /// cannot free enough (salehi2012 Sec. 4.2).
     #[default]
     Tiers,
     /// Every preemptable class alike: the policy alone chooses.

@@ -33,10 +33,10 @@
 //!
 //! # Cost and memory
 //! `B` breakpoints, `n` targets in `g` kinds (`g <= 64`; at most `sqrt(6 N)` for a cluster of
-//! `N` nodes when overheads are per node, see [`crate::preempt`]). [`Targets::push`] is `O(g)`;
+//! `N` nodes when overheads are per node, see [`crate::lease::preempt`]). [`Targets::push`] is `O(g)`;
 //! [`need`] is `O((B + n) log (B + n))` (the targets' run ends sorted once, then one sweep over
 //! the window, the free count read at each instant where it may change); [`plan`] adds the
-//! selection ([`crate::preempt`], at most about 33,000 steps). No recursion, no allocation.
+//! selection ([`crate::lease::preempt`], at most about 33,000 steps). No recursion, no allocation.
 //! `size_of::<Targets<N>>()` is `2,584 + 16 N` bytes (a 24-byte [`Candidate`] and a 16-byte
 //! timing per kind, a 16-byte run end per target), a [`Plan`] 352 bytes on x86-64. The manager
 //! keeps its [`Targets`] (capacity: its lease count) as scratch space, so a preemption's stack
@@ -45,9 +45,9 @@
 
 use heapless::Vec;
 
+use super::preempt::{self, Candidate, Choice, Class, MAX_CANDIDATES, Policy, Preference};
 use super::{Action, LeaseId, Overheads};
 use crate::error::Error;
-use crate::preempt::{self, Candidate, Choice, Class, MAX_CANDIDATES, Policy, Preference};
 use crate::slots::{SlotTable, Span};
 use crate::units::{Nodes, Ticks};
 
@@ -391,7 +391,7 @@ pub fn plan<const B: usize, const N: usize>(
 mod tests {
     use super::*;
     use crate::lease::fixture::{OVERHEADS, t};
-    use crate::preempt::Take;
+    use crate::lease::preempt::Take;
 
     const TIERS: Preference = Preference::Tiers;
 

@@ -1,7 +1,7 @@
 //! A tournament (winner) tree of flow indices keyed by virtual time: the fair queue's ready set.
 //!
 //! Flows `0..N` are the leaves; each internal node holds the winner (the smaller key, ties to
-//! the lower flow, as in [`crate::heap`]) of its two children, so the root holds the minimum.
+//! the lower flow, as in [`heap`](super::heap)) of its two children, so the root holds the minimum.
 //! Layout: node `i` has children `2i` and `2i + 1`, internal nodes are `1..N`, flow `f` is leaf
 //! `N + f`; this is a tree for any `N`, not only powers of two.
 //!
@@ -25,17 +25,17 @@
 //! path instead: the sibling winners along it are loaded independently of each other, and only
 //! the comparisons chain. WFQ's GPS set is used differently (a departure removes the minimum, an
 //! arrival inserts a key that usually stays near the bottom), which a heap does in a few levels,
-//! and a tree in a whole path: it stays a [`crate::heap::FlowHeap`]. Measured with `cargo bench
-//! --bench kernel` (x86_64), the tree took an enqueue + dequeue pair at 8 / 64 / 1024 flows from
-//! 43.3 / 55.1 / 82.6 ns to 34.3 / 39.7 / 53.2 ns under SCFQ and from 44.4 / 98.2 / 149 ns to
-//! 41.5 / 82.8 / 126 ns under WFQ, and cut 448 B from a scheduler. On the Cortex-M3 (64 flows,
-//! `firmware/`), whose cheap branches the heap's early exits suit better, it costs about 5 %
-//! more instructions per `qg_scheduler_submit_gs` (609 to 640) and 8 % per `qg_scheduler_next`
-//! (983 to 1,058), and 0.6 KiB of flash.
+//! and a tree in a whole path: it stays a [`FlowHeap`](super::heap::FlowHeap). Measured with
+//! `cargo bench --bench kernel` (x86_64), the tree took an enqueue + dequeue pair at 8 / 64 /
+//! 1024 flows from 43.3 / 55.1 / 82.6 ns to 34.3 / 39.7 / 53.2 ns under SCFQ and from 44.4 /
+//! 98.2 / 149 ns to 41.5 / 82.8 / 126 ns under WFQ, and cut 448 B from a scheduler. On the
+//! Cortex-M3 (64 flows, `firmware/`), whose cheap branches the heap's early exits suit better, it
+//! costs about 5 % more instructions per `qg_scheduler_submit_gs` (609 to 640) and 8 % per
+//! `qg_scheduler_next` (983 to 1,058), and 0.6 KiB of flash.
 
 use heapless::Vec;
 
-use crate::heap::{NONE, less};
+use super::heap::{NONE, less};
 use crate::vtime::VirtualTime;
 
 /// A tournament tree over flow indices `0..N` (`N < 65,535`).
