@@ -11,7 +11,7 @@
 //!   finished ones (so a comparison that rests on which applications finished shows it).
 //! - **Energy** (Figs. 9-10): every server of every cloud from 0 to the run's end (the last
 //!   task's end), `power.active` while it hosts a VM and `power.idle` otherwise; and the active
-//!   server-seconds alone (N15: energy depends on the unstated powers, active server-seconds do
+//!   server-seconds alone (E25: energy depends on the unstated powers, active server-seconds do
 //!   not).
 //! - How far the runs stray from the plans the placements were made with, which is what DCLS and
 //!   DCMMS's feedback measures: each finished task's lateness against its planned finish, the
