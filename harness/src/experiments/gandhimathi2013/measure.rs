@@ -30,7 +30,7 @@ pub(super) struct Reading {
 
 impl Reading {
     /// The reading every outcome is given in, in `mode`: queues in assignment order, E6's
-    /// `delta_tau` from the planned ERAT (N13).
+    /// `delta_tau` from the planned ERAT (E22, E23).
     pub fn main(mode: Mode) -> Self {
         Self {
             mode,
@@ -202,7 +202,7 @@ pub(super) const DCMMS_LIKE_DCLS: Cause = Cause {
 pub(super) const FEEDBACK_CHARGES_PREDECESSORS: Cause = Cause {
     id: "feedback-charges-predecessors",
     text: "the feedback shortens no execution time here under either reading of E6 \
-           (SPEC-NOTES N17): measured from the planned ERAT, which holds the predecessors' \
+           (erratum E23): measured from the planned ERAT, which holds the predecessors' \
            planned finishes, delta_tau charges a cloud with its predecessors' lateness \
            elsewhere, E7 turns it into factors in the hundreds, and the feedback shuts fast \
            clouds out, lengthening times in both situations; measured from the instant a task \
@@ -218,7 +218,7 @@ pub(super) const LIGHT_LOAD: Cause = Cause {
            (calibrated), finishes applications about as soon as the plans do, and the feedback \
            at alpha > 0 slows DCLS and DCMMS: the paper's gains over FCFS (0.49-0.81 of its \
            time in Table 4) need an FCFS that places tasks badly, which the paper does not \
-           describe (SPEC-NOTES N15)",
+           describe (erratum E25)",
 };
 
 /// Reservations leave the schedulers less to decide.
@@ -494,13 +494,13 @@ pub(super) fn over_alpha(
 }
 
 /// The one-line reason beside a statement that compares with FCFS, in `r`'s mode: `literal`
-/// where N15's balancing FCFS decides it, `calibrated` where FCFS keeps each application at
+/// where E25's balancing FCFS decides it, `calibrated` where FCFS keeps each application at
 /// home.
 pub(super) fn why_fcfs(r: Reading, literal: &str, calibrated: &str) -> String {
     match r.mode {
         Mode::Literal => format!(
-            "SPEC-NOTES N15: the paper does not define FCFS; N15's places each ready task where \
-             it can start earliest, from the same planning profiles: {literal}"
+            "Erratum E25: the paper does not define FCFS; E25's FCFS places each ready task \
+             where it can start earliest, from the same planning profiles: {literal}"
         ),
         Mode::Calibrated => format!("FCFS keeps each application on its own cloud: {calibrated}"),
     }
