@@ -239,7 +239,7 @@ mod tests {
     /// The exact mean where erratum E7 states it (two decimals at the Grid row, as E7 prints it;
     /// three significant digits at C256), and Eq. 28 beside it.
     #[test]
-    fn the_exact_mean_is_n10s_and_not_eq28s() {
+    fn the_exact_mean_is_e7s_and_not_eq28s() {
         let d = Das2Size::new(grid(2.5)).unwrap();
         assert_eq!(format!("{:.2}", d.mean()), "5.70");
         assert_eq!(format!("{:.2}", d.eq28_mean()), "3.33");

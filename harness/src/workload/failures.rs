@@ -437,7 +437,7 @@ mod tests {
 
     /// The fits reproduce erratum E17's numbers, and each has Table II's two moments.
     #[test]
-    fn table2_fits_are_n12s_and_have_table2s_moments() {
+    fn table2_fits_are_e17s_and_have_table2s_moments() {
         let p = Process::table2(Fit::Weibull, 8).unwrap();
         let Dist::Weibull { scale, shape } = p.available else {
             panic!("{:?}", p.available)

@@ -424,7 +424,7 @@ mod tests {
     }
 
     #[test]
-    fn omitted_readings_default_to_n15s_fcfs_the_assigned_queue_and_e6s_erat() {
+    fn omitted_readings_default_to_e25s_fcfs_the_assigned_queue_and_e6s_erat() {
         let text = to_toml(&example())
             .lines()
             .filter(|l| {
