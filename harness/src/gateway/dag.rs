@@ -17,7 +17,7 @@
 //! - The clouds run one task at a time, E21's model: a task can start on a cloud once the cloud
 //!   is free (`free_s`, default 0) and its predecessors' planned finishes have passed.
 //! - `feedback` (optional): the completions the origin has seen, each replacing that cloud's
-//!   factor `fd = alpha (finish - ERAT - planned) / planned` (E6-E7), for DCLS and DCMMS.
+//!   factor `fd = alpha (finish - ERAT - planned) / planned` (Eq. 6-7), for DCLS and DCMMS.
 //!   Without it they decide as CLS and CMMS.
 //!
 //! # Output

@@ -57,7 +57,7 @@
 //!   by an AR's preemption). Other reading: in the order they became ready (`"ready"`), under
 //!   which a later application's ready tasks overtake the tasks the planning profiles promised
 //!   earlier.
-//! - **the feedback's instant** (`feedback_from`): main, E6 as printed and E22 reads it,
+//! - **the feedback's instant** (`feedback_from`): main, Eq. 6 as printed and E22 reads it,
 //!   `delta_tau = actual finish - ERAT` with the planned ERAT, which holds the predecessors'
 //!   planned finishes (`"erat"`): a task whose predecessors finished late counts their
 //!   lateness against its own cloud, and a short task behind them sets a factor in the
@@ -114,14 +114,14 @@
 //!    the mapping only picks servers).
 //!
 //! Contradicted claims name their root cause ([`crate::report::statement::Cause`], in
-//! `measure.rs`): the feedback shortening nothing under either reading of E6 (E23: from the
+//! `measure.rs`): the feedback shortening nothing under either reading of Eq. 6 (E23: from the
 //! planned ERAT it charges a cloud with its predecessors' lateness; the claims on the
 //! feedback), FCFS placing as well as the plans where applications rarely
 //! overlap (the loose comparisons with FCFS), reservations starting as asked under every
 //! scheduler (Tables 4-5's trend), DCMMS and DCLS placing over the same profiles (their
 //! comparisons), the traces' whole-server widths (first-fit), and, loose, every scheduler
 //! running the same work over about the same span (energy against FCFS). The statements on the
-//! feedback print beside them how late tasks finish against their plans and the median factor E7
+//! feedback print beside them how late tasks finish against their plans and the median factor Eq. 7
 //! makes of it.
 //!
 //! # Censored outcomes
@@ -246,7 +246,7 @@ impl Experiment for Gandhimathi2013 {
                      earliest; DAG shape (entry 10 %, else 1-3 predecessors); SI/b 1 s; power \
                      1 active, 0.3 idle; MLIP preemption; suspend and resume 1 s each; each \
                      cloud runs its ready best-effort tasks in the order they were assigned to \
-                     it, and E6's delta_tau runs from the planned ERAT (the other readings, \
+                     it, and Eq. 6's delta_tau runs from the planned ERAT (the other readings, \
                      the order tasks became ready and delta_tau from the instant a task was \
                      ready, are printed where they change an outcome). Traces: {}.",
                     sources.join("; ")

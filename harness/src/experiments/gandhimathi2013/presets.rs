@@ -40,7 +40,7 @@ pub struct Variant {
     pub fcfs: FcfsCloud,
     /// The order a cloud serves its ready best-effort tasks in.
     pub queue: QueueOrder,
-    /// The instant a finished task's `delta_tau` (E6) is measured from (kept at E6's planned
+    /// The instant a finished task's `delta_tau` (Eq. 6) is measured from (kept at Eq. 6's planned
     /// ERAT where no feedback is used: FCFS, alpha 0).
     pub feedback: FeedbackFrom,
 }

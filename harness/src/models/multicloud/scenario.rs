@@ -48,7 +48,7 @@ pub struct Scenario {
     pub queue: QueueOrder,
     /// The feedback weight of DCLS and DCMMS, `0 ..= 1` (0: CLS and CMMS). Unused by FCFS.
     pub alpha: f64,
-    /// The instant a finished task's `delta_tau` (E6) is measured from.
+    /// The instant a finished task's `delta_tau` (Eq. 6) is measured from.
     #[serde(default)]
     pub feedback_from: FeedbackFrom,
     /// How a cloud maps its leases onto servers.
@@ -122,12 +122,12 @@ pub enum QueueOrder {
     Ready,
 }
 
-/// The instant from which a finished task's `delta_tau = actual finish - ERAT` (E6) is
+/// The instant from which a finished task's `delta_tau = actual finish - ERAT` (Eq. 6) is
 /// measured.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FeedbackFrom {
-    /// Its planned ERAT, which E22 builds from its predecessors' planned finishes (E6 as
+    /// Its planned ERAT, which E22 builds from its predecessors' planned finishes (Eq. 6 as
     /// printed): a task whose predecessors finished late counts their lateness against its own
     /// cloud.
     #[default]
@@ -424,7 +424,7 @@ mod tests {
     }
 
     #[test]
-    fn omitted_readings_default_to_e25s_fcfs_the_assigned_queue_and_e6s_erat() {
+    fn omitted_readings_default_to_e25s_fcfs_the_assigned_queue_and_eq6s_erat() {
         let text = to_toml(&example())
             .lines()
             .filter(|l| {
