@@ -6,8 +6,8 @@
 //!   `file:line:column: key: what is wrong`, one line each ([`crate::config`]).
 //! - [`validate`] runs the same checks on a scenario built in code (the presets).
 //! - [`to_toml`] writes a scenario as a file that [`parse`] reads back unchanged.
-//! - [`Scenario::routing`] works out the routing probabilities the broker uses: Eq. 5 of seed
-//!   002 (with erratum E15's `eta`) from the workload's and the providers' moments, or a
+//! - [`Scenario::routing`] works out the routing probabilities the broker uses: Eq. 5 of
+//!   javadi2012 (with erratum E15's `eta`) from the workload's and the providers' moments, or a
 //!   given cloud share.
 //!
 //! Times are whole seconds where the replay uses them (horizon, warm-up, drain, transfers,
