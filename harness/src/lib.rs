@@ -4,8 +4,8 @@
 //! The module map, from the edge inwards:
 //! - [`cli`]: the command line, the only module that knows clap; one file per subcommand.
 //! - [`experiments`]: the registry of reproduced papers and the runner they share (whole, or in
-//!   shards whose run files are judged together); one folder per paper (`kokkinos2009`: seed
-//!   004's grid, presets, bounds and claims; `javadi2012`: javadi2012's hybrid cloud).
+//!   shards whose run files are judged together); one folder per paper (`kokkinos2009`:
+//!   kokkinos2009's grid, presets, bounds and claims; `javadi2012`: javadi2012's hybrid cloud).
 //! - [`models`]: the simulated systems, each a scenario schema, a world, records and metrics
 //!   (`grid`: kokkinos2009's grid; `federation`: salehi2012 and salehi2011's federation of
 //!   clusters; `cluster`: trace replay under backfilling; `leases`: lease workload replay through

@@ -430,7 +430,7 @@ fn trace_cut_downs_replay_under_every_policy() {
 /// 256 nodes and its queue grows to thousands of jobs (a conservative replay of all 10,000 takes
 /// 1.4 s optimised): its first 2,500 jobs keep this test quick in a debug build.
 #[test]
-#[ignore = "needs the full traces: QOSGATE_TRACES naming their directory (shared/traces)"]
+#[ignore = "needs the full traces: QOSGATE_TRACES naming their directory"]
 fn full_traces_replay_under_every_policy() {
     let dir = full_traces();
     for (name, procs, first) in [

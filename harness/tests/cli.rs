@@ -113,7 +113,7 @@ fn scfq_bounds_exceed_wfq_bounds_when_other_flows_may_hold_maximal_tasks() {
                 let wfq = row(&v, u, k, "wfq", l);
                 let scfq = row(&v, u, k, "scfq", l);
                 // Reserved basis: SCFQ blocks for (max_users - 1) = 7 maximal tasks, WFQ for one
-                // (SPEC-NOTES N5), so SCFQ is strictly larger.
+                // (erratum E28), so SCFQ is strictly larger.
                 assert!(
                     secs(scfq, "bound_reserved_s") > secs(wfq, "bound_reserved_s"),
                     "{u} {k} {l}"

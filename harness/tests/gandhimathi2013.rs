@@ -1,4 +1,4 @@
-//! gandhimathi2013 through the `qosgate` binary: `qosgate dag` on N13's golden DAG and the Fig. 5
+//! gandhimathi2013 through the `qosgate` binary: `qosgate dag` on E21's golden DAG and the Fig. 5
 //! feedback example (by hand), its errors, the presets, and `qosgate reproduce
 //! gandhimathi2013`: claim 3 in both modes (one replication), and claim 4 at two forced
 //! replications (release only). The outcomes at the defaults are pinned in
@@ -27,8 +27,8 @@ fn dag(input: &Value) -> Result<Value, String> {
     }
 }
 
-/// N13's DAG: 1 -> {2, 3, 4}, {2, 3} -> 5, {4, 5} -> 6, ETM rows (A, B, C), SI/b = 1.
-fn n13() -> Value {
+/// Erratum E21's DAG: 1 -> {2, 3, 4}, {2, 3} -> 5, {4, 5} -> 6, ETM rows (A, B, C), SI/b = 1.
+fn golden_dag() -> Value {
     json!({
         "image_s": 1,
         "clouds": ["A", "B", "C"],
@@ -44,8 +44,8 @@ fn n13() -> Value {
 }
 
 #[test]
-fn dag_lists_n13_as_1_3_2_5_4_6_with_cls_22_and_cmms_23() {
-    let out = dag(&n13()).unwrap();
+fn dag_lists_e21s_dag_as_1_3_2_5_4_6_with_cls_22_and_cmms_23() {
+    let out = dag(&golden_dag()).unwrap();
     assert_eq!(out["cnpt"], json!(["1", "3", "2", "5", "4", "6"]));
     let critical: Vec<&str> = out["tasks"]
         .as_array()
@@ -101,21 +101,21 @@ fn dag_moves_fig5s_task_k_to_a_under_dcls_from_alpha_a_quarter() {
 
 #[test]
 fn dag_errors_name_the_task_or_cloud() {
-    let mut bad = n13();
+    let mut bad = golden_dag();
     bad["tasks"][2]["preds"] = json!(["4"]);
     let e = dag(&bad).unwrap_err();
     assert!(
         e.contains("tasks[2] (`3`): predecessor `4` is not a task listed before it"),
         "{e}"
     );
-    let mut bad = n13();
+    let mut bad = golden_dag();
     bad["tasks"][0]["etm_s"] = json!([null, null, null]);
     assert!(
         dag(&bad)
             .unwrap_err()
             .contains("tasks[0] (`1`): no cloud can run it")
     );
-    let mut bad = n13();
+    let mut bad = golden_dag();
     bad["feedback"] = json!({"alpha": 0.5, "observed": [{"cloud": "D", "erat_s": 0, "finish_s": 1, "planned_s": 1}]});
     assert!(
         dag(&bad)

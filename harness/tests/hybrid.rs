@@ -322,7 +322,7 @@ fn the_documented_example_runs() {
     for m in reps {
         let m: Metrics = serde_json::from_value(m.clone()).unwrap();
         assert!(accounts_add_up(&m) && m.requests > 1000, "{m:?}");
-        // Eq. 5 at the paper's parameters sends nothing to the cloud (SPEC-NOTES N12).
+        // Eq. 5 at the paper's parameters sends nothing to the cloud (erratum E16).
         assert_eq!((m.p_cloud, m.cloud), (0.0, 0));
     }
     std::fs::remove_dir_all(&dir).unwrap();

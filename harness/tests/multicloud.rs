@@ -329,10 +329,10 @@ proptest! {
 
 /// Each compiled cut-down is the header and first 1,000 data lines of its full trace, byte for
 /// byte: the same window gives the same jobs from either source. Needs the full traces
-/// (`QOSGATE_TRACES`, which `.ci/run` sets from `../shared/traces`): ignored otherwise, and
+/// (`QOSGATE_TRACES` naming their directory): ignored otherwise, and
 /// failing, not passing, when run without them.
 #[test]
-#[ignore = "needs the full traces: QOSGATE_TRACES naming their directory (shared/traces)"]
+#[ignore = "needs the full traces: QOSGATE_TRACES naming their directory"]
 fn the_built_in_cut_downs_are_the_heads_of_the_full_traces() {
     let dir = qosgate_testkit::traces::full_traces();
     for trace in TRACES {

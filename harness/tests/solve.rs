@@ -178,7 +178,7 @@ fn cli_solve_broker_names_bad_input() {
 
 /// javadi2012's system given by its workload and failure distributions: `solve broker` works out
 /// lambda, sigma_I^2 and W from them, as the hybrid model does (the same routing, P = (1, 0)
-/// at the paper's parameters, SPEC-NOTES N12), and a bad or doubled input is named.
+/// at the paper's parameters, erratum E16), and a bad or doubled input is named.
 #[test]
 fn cli_solve_broker_takes_the_workload_and_failures_directly() {
     use qosgate_harness::experiments::javadi2012::presets;

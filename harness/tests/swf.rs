@@ -3,12 +3,13 @@
 //! exactly the jobs the issue's semantics give.
 //!
 //! Two sets of real traces: the committed cut-downs of `data/traces/` (each the header and the
-//! first 300 data lines of a trace of `shared/traces`, byte for byte; see its README), checked
-//! always; and the five full traces, checked when `QOSGATE_TRACES` names their directory.
+//! first 300 data lines of a full trace of the Parallel Workloads Archive, byte for byte; see its
+//! README), checked always; and the five full traces, checked when `QOSGATE_TRACES` names their
+//! directory.
 //!
-//! The expected counts come from this awk program (mawk 1.3.4), run in `data/traces` and in
-//! `shared/traces` with `O` the machine-size override (0 = none) — it implements the rules from
-//! the issue text, not from the reader's code:
+//! The expected counts come from this awk program (mawk 1.3.4), run in `data/traces` and in the
+//! full traces' directory with `O` the machine-size override (0 = none) — it implements the rules
+//! from the issue text, not from the reader's code:
 //!
 //! ```sh
 //! awk -v O=0 '/^[ \t]*;/ { if ($0 ~ /MaxProcs:/) {split($0,a,":"); mp=a[2]+0}
@@ -140,7 +141,7 @@ const CUT_DOWNS: [Expected; 6] = [
     },
 ];
 
-/// The full traces of `shared/traces`.
+/// The full traces, in the directory `QOSGATE_TRACES` names.
 const FULL: [Expected; 6] = [
     Expected {
         file: "SDSC-SP2-1998-first5000.swf",
@@ -260,7 +261,7 @@ fn the_cut_downs_read_with_the_independently_computed_counts() {
 }
 
 #[test]
-#[ignore = "needs the full traces: QOSGATE_TRACES naming their directory (shared/traces)"]
+#[ignore = "needs the full traces: QOSGATE_TRACES naming their directory"]
 fn the_five_full_traces_read_with_the_independently_computed_counts() {
     let dir = full_traces();
     check_counts(&FULL, |file| dir.join(file));

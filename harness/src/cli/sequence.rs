@@ -28,7 +28,7 @@ pub struct BilliardArgs {
         allow_hyphen_values = true
     )]
     pub p: Vec<f64>,
-    /// Index of the fastest cluster (X_j = 1 there, SPEC-NOTES N7); default 0.
+    /// Index of the fastest cluster (X_j = 1 there, erratum E5); default 0.
     #[arg(long, value_name = "J", allow_negative_numbers = true)]
     pub fastest: Option<usize>,
     /// How many decisions to print.

@@ -1,14 +1,14 @@
 //! The gateway's solvers on problems written as JSON: what `qosgate solve pap|broker` reads,
 //! solves with the kernel and prints.
 //!
-//! # `solve pap` (salehi2012 Algorithm 1, SPEC-NOTES N1-N3; [`qosgate_kernel::allocate::pap`])
+//! # `solve pap` (salehi2012 Algorithm 1, errata E1-E3; [`qosgate_kernel::allocate::pap`])
 //! Input: `{"external_rate": Lambda, "epsilon": e, "clusters": [{"theta": .., "omega": ..,
 //! "local_rate": .., "tau": .., "mu": ..}, ...]}`: `theta`/`omega` the first and second moment of
 //! an external request's service time, `tau`/`mu` those of a local request, `local_rate` the local
 //! arrival rate (one time unit throughout), `epsilon` the relative precision of
 //! `sum lambda_hat = Lambda`. Output: `{"z": .., "lambda_hat": [..], "active": [..]}`.
 //!
-//! # `solve broker` (javadi2012 Eq. 5, SPEC-NOTES N4; [`qosgate_kernel::broker::route`])
+//! # `solve broker` (javadi2012 Eq. 5, errata E14, E15; [`qosgate_kernel::broker::route`])
 //! Input: `{"arrival_rate": lambda, "arrival_variance": sigma_I^2, "providers": [..]}`, or
 //! `{"workload": {..}, "providers": [..]}` where each provider is one of
 //! - `{"mu": .., "cs2": .., "cost": ..}`: service rate and squared CV given directly;

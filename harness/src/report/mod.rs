@@ -155,8 +155,8 @@ impl std::fmt::Display for Citation {
 pub enum Mode {
     /// The paper's printed numbers.
     Literal,
-    /// The printed numbers with one documented change, where SPEC-NOTES shows they cannot give
-    /// the paper's claims.
+    /// The printed numbers with one documented change, where an erratum of `docs/errata.md`
+    /// shows they cannot give the paper's claims.
     Calibrated,
 }
 

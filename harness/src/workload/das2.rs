@@ -1,4 +1,4 @@
-//! The DAS-2 request-size model (`SPEC-NOTES` N8; salehi2012 Table 2, javadi2012 Table I): how many
+//! The DAS-2 request-size model (errata E6, E7; salehi2012 Table 2, javadi2012 Table I): how many
 //! VMs (or processors) a request asks for.
 //!
 //! # The rule
@@ -18,7 +18,7 @@
 //! [`Das2Size::eq28_mean`]). That is not the mean: by Jensen's inequality `2^r` is below the
 //! mean of `2^x`, and `2^ceil(r)` jumps where `r` crosses an integer (at `m = 2.68` on the Grid
 //! row). At the Grid row of Table 2 with `m = 2.5` (`P_one = 0.2`, `P_pow2 = 0.5`) Eq. 28 gives
-//! 3.33 VMs and the exact mean is 5.70 (N10).
+//! 3.33 VMs and the exact mean is 5.70 (E7).
 //!
 //! # Draws
 //! Three [`SplitMix::unit`] draws per size, in this order: the stage, the position `x` in it,
@@ -236,18 +236,18 @@ mod tests {
         }
     }
 
-    /// The exact mean where N10 states it (two decimals at the Grid row, as N10 prints it;
+    /// The exact mean where erratum E7 states it (two decimals at the Grid row, as E7 prints it;
     /// three significant digits at C256), and Eq. 28 beside it.
     #[test]
-    fn the_exact_mean_is_n10s_and_not_eq28s() {
+    fn the_exact_mean_is_e7s_and_not_eq28s() {
         let d = Das2Size::new(grid(2.5)).unwrap();
         assert_eq!(format!("{:.2}", d.mean()), "5.70");
         assert_eq!(format!("{:.2}", d.eq28_mean()), "3.33");
         let d = Das2Size::new(c256()).unwrap();
         assert_eq!(format!("{:.1}", d.mean()), "16.4");
         assert_eq!(format!("{:.1}", d.eq28_mean()), "10.7");
-        // N10: "an average of 5 VMs needs m ~= 2.12"; Eq. 28 jumps at m = 2.68 (ceil(r) goes
-        // from 2 to 3), the exact mean does not.
+        // E7: the text's "an average of 5 VMs" needs m = 2.12 with the exact mean; Eq. 28 jumps
+        // at m = 2.68 (ceil(r) goes from 2 to 3), the exact mean does not.
         let at = |m: f64| Das2Size::new(grid(m)).unwrap();
         assert!((at(2.12).mean() - 5.0).abs() < 0.01, "{}", at(2.12).mean());
         assert!(at(2.69).eq28_mean() - at(2.67).eq28_mean() > 1.0);

@@ -11,7 +11,7 @@
 //! nodes in 8 groups are 8 groups of 8 contiguous nodes; `groups = N` makes every node
 //! independent, `groups = 1` makes the cluster fail as one.
 //!
-//! Why groups (`SPEC-NOTES` N12): with Table II's moments a node is up a fraction
+//! Why groups (erratum E17): with Table II's moments a node is up a fraction
 //! `22.25 / (22.25 + 10.22) = 0.685` of the time, so 64 independent nodes are all up with
 //! probability `0.685^64 ~ 3e-11`, and a request for all 64 VMs (3.1 % of javadi2012's requests)
 //! would almost never run. In 8 groups of 8 the chance is `0.685^8 = 0.049`.
@@ -32,7 +32,7 @@
 //!
 //! # Table II (javadi2012, Grid'5000)
 //! [`TABLE2`] holds the measured moments; [`Fit`] matches a distribution to a mean and a
-//! standard deviation: a Weibull (shape from the coefficient of variation, then scale; N12:
+//! standard deviation: a Weibull (shape from the coefficient of variation, then scale; E17:
 //! shape 0.57702 and scale 50,496 s available, 0.34928 and 7,263.8 s unavailable), a lognormal
 //! (`sigma^2 = ln(1 + CV^2)`, `mu = ln(mean) - sigma^2 / 2`) or a two-phase hyperexponential with
 //! balanced means (`p_1 m_1 = p_2 m_2`; needs `CV >= 1`, which Table II has). [`Process::table2`]
@@ -435,9 +435,9 @@ mod tests {
         (a - b).abs() <= rel * b.abs()
     }
 
-    /// The fits reproduce SPEC-NOTES N12's numbers, and each has Table II's two moments.
+    /// The fits reproduce erratum E17's numbers, and each has Table II's two moments.
     #[test]
-    fn table2_fits_are_n12s_and_have_table2s_moments() {
+    fn table2_fits_are_e17s_and_have_table2s_moments() {
         let p = Process::table2(Fit::Weibull, 8).unwrap();
         let Dist::Weibull { scale, shape } = p.available else {
             panic!("{:?}", p.available)
@@ -451,7 +451,7 @@ mod tests {
         let Dist::Lognormal { log_mean, log_sd } = p.available else {
             panic!()
         };
-        // N12 gives ln hours: 2.36035, 1.21819.
+        // E17 gives ln hours: 2.36035, 1.21819.
         assert!(close(log_mean - HOUR.ln(), 2.36035, 1e-5) && close(log_sd, 1.21819, 1e-5));
         let Dist::Lognormal { log_mean, log_sd } = p.unavailable else {
             panic!()

@@ -3,7 +3,7 @@
 //! - [`dist`]: the distributions of inter-arrival times, durations and work (fixed, uniform,
 //!   exponential, Weibull, lognormal, hyperexponential), each with its mean and variance, and
 //!   [`dist::Dist`], how a scenario file spells one.
-//! - [`das2`]: the DAS-2 two-stage log-uniform request sizes (`SPEC-NOTES` N8) with their exact
+//! - [`das2`]: the DAS-2 two-stage log-uniform request sizes (errata E6, E7) with their exact
 //!   mean (not salehi2012's Eq. 28).
 //! - [`failures`]: node failures: the alternating available / unavailable process of groups of
 //!   nodes, matched to javadi2012's Table II (Weibull, lognormal or hyperexponential), and the

@@ -130,7 +130,7 @@ impl RequestModel {
     }
 
     /// `V D`: the mean VMs times the mean duration, VM-seconds at the reference speed (sizes
-    /// and durations are independent). The mean size is the exact one of the rule (N8), not
+    /// and durations are independent). The mean size is the exact one of the rule (E7), not
     /// javadi2012's Eq. 16-17.
     ///
     /// Errors: a size rule [`Das2Size::new`] refuses.

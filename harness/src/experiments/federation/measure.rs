@@ -63,7 +63,7 @@ pub const LITERAL_PAP_ONE_CLUSTER: Cause = Cause {
     id: "salehi-literal-pap-one-cluster",
     text: "as printed (Eq. 16-17 in VM-seconds per MIPS) PAP sees rho_j of 0.0015-0.0034 and \
            sends every external request to C256, so PAP-RND and PAP-RTDP are one policy, run by \
-           run (docs/errata.md E9, SPEC-NOTES N10)",
+           run (docs/errata.md E9)",
 };
 
 /// Why calibrated-mode claims on overheads and migrations fail: preemption is rare.
@@ -73,8 +73,7 @@ pub const CALIBRATED_RARE_PREEMPTION: Cause = Cause {
            57 times as often as local ones (the paper: 0.15 against 0.12 a second) and \
            preemption is rare: Eq. 21's overheads are about 1 % of the computation time under \
            every policy (utilization about 99 %) and under 1 % of Migratable requests are \
-           migrated, leaving no room for a gap of a percentage point (docs/errata.md E11, \
-           SPEC-NOTES N19)",
+           migrated, leaving no room for a gap of a percentage point (docs/errata.md E11)",
 };
 
 /// `b` with the cause of its mode: `literal` in the literal mode, `calibrated` in the other.
@@ -337,7 +336,7 @@ pub fn averages(table: &[(Axis, f64, [f64; 5])], decimals: usize) -> String {
 }
 
 /// The 95 % interval of the means of `metric(a) - metric(b)` across the points of `axis` in
-/// `mode`, as the paper's intervals are made (across a figure's points: SPEC-NOTES N10), for
+/// `mode`, as the paper's intervals are made (across a figure's points: erratum E10), for
 /// evidence beside them (never to judge).
 pub fn across_points(
     runs: &Runs<Metrics>,

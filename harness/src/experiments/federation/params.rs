@@ -1,10 +1,10 @@
 //! salehi2012's numbers (Salehi, Javadi & Buyya 2012, Sec. 5.2 and Table 2), each with its
-//! source, and the one calibration SPEC-NOTES N10 asks for.
+//! source, and the one calibration erratum E9 asks for (its time scale: E11).
 //!
 //! # Table 2 as printed, and how each mode reads it
 //! | row | printed | literal | calibrated |
 //! | --- | --- | --- | --- |
-//! | No. of VMs, Grid | `l = 0.8, 2.5 <= m <= 3.5, h = 6, q = 0.9`, `P_one = 0.2`, `P_pow2 = 0.5` | external sizes, `m` = 2.5 at the fixed point | the same rule, `m` = 2.12 at the fixed point ("an average of 5 VMs", exact mean 4.99: N10) |
+//! | No. of VMs, Grid | `l = 0.8, 2.5 <= m <= 3.5, h = 6, q = 0.9`, `P_one = 0.2`, `P_pow2 = 0.5` | external sizes, `m` = 2.5 at the fixed point | the same rule, `m` = 2.12 at the fixed point ("an average of 5 VMs", exact mean 4.99: E7) |
 //! | No. of VMs, C64 / C128 / C256 | `m = 2.5 / 3.5 / 4.5`, `h = 6 / 7 / 8`, `P_one = 0.3`, `P_pow2 = 0.6` | local sizes | local sizes |
 //! | Duration, Grid | lognormal `3.0 <= a <= 5.4`, `b = 1.7` | external durations; `a = ln 420 - b^2 / 2` at the fixed point (420 s) | the same |
 //! | Duration, C64 / C128 / C256 | `a = 5.0 / 5.35 / 5.5`, `b = 1.7` | local durations | local durations |
@@ -14,7 +14,7 @@
 //! | Inter-arrival local, C64 / C128 / C256 | Weibull `0.1 / 0.08 / 0.06 <= alpha <= 7.0 / 6.0 / 4.5`, `beta = 0.35` | the local axis (Fig. 5d ...) | the same, times [`calibration_scale`] |
 //!
 //! PAP's inputs: literal, Eq. 16-17 as printed (`per-mips`) and Eq. 28's means; calibrated,
-//! consistent units (`per-node`) and the exact means (N8, N10).
+//! consistent units (`per-node`) and the exact means (E7, E9).
 
 use anyhow::Result;
 
@@ -45,10 +45,10 @@ pub const fn external_size(mid: f64) -> Das2Config {
 pub const SIZE_MIDS: [f64; 5] = [2.5, 2.75, 3.0, 3.25, 3.5];
 
 /// The literal fixed point's `m`: the low end of the printed range (Eq. 28 gives 3.33 VMs, the
-/// exact mean is 5.70; no `m` in the range gives "5 VMs" by either: N10).
+/// exact mean is 5.70; no `m` in the range gives "5 VMs" by either: E7).
 pub const LITERAL_SIZE_MID: f64 = 2.5;
 
-/// The calibrated fixed point's `m`: the exact mean is 4.99 VMs, the text's "average 5" (N10).
+/// The calibrated fixed point's `m`: the exact mean is 4.99 VMs, the text's "average 5" (E7).
 pub const CALIBRATED_SIZE_MID: f64 = 2.12;
 
 /// Table 2, No. of VMs, C64 / C128 / C256 rows: the local sizes.
@@ -111,7 +111,7 @@ pub const LOCAL_AXIS_SHAPE: f64 = 0.35;
 /// scale: the rate is `1 / alpha` times a constant).
 pub const LOCAL_AXIS_FRACTIONS: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
 
-/// Sec. 5.2.1 and N10: the offered utilisation the calibration aims at.
+/// Sec. 5.2.1 and E11: the offered utilisation the calibration aims at.
 pub const TARGET_UTILISATION: f64 = 0.88;
 
 /// A Weibull of `(alpha, beta)`.
@@ -154,15 +154,16 @@ pub const CALIBRATED_PAP: (PapUnits, SizeMean) = (PapUnits::PerNode, SizeMean::E
 mod tests {
     use super::*;
 
-    /// N10's figures: the calibration scale brings the federation to 0.88 at the fixed point
-    /// (about 50.2), the fixed rows' rates are those N10 names, the fixed duration is 420 s.
+    /// Errata E8 and E11's figures: the calibration scale brings the federation to 0.88 at the
+    /// fixed point (about 50.2, E11), the fixed rows' rates are those E8 names, the fixed
+    /// duration is 420 s.
     #[test]
-    fn the_calibration_and_the_rows_match_spec_notes_n10() {
+    fn the_calibration_and_the_rows_match_errata_e8_and_e11() {
         let s = calibration_scale().unwrap();
         assert!((49.5..51.0).contains(&s), "{s}");
         let rate = |row| 1.0 / weibull(row).mean();
         assert!((rate(GRID_ROW) - 0.148).abs() < 0.001);
-        // N10's "pooled": three requests per sum of the rows' mean inter-arrival times.
+        // E8's "pooled": three requests per sum of the rows' mean inter-arrival times.
         let pooled = 3.0 / CLUSTER_ROWS.iter().map(|&r| weibull(r).mean()).sum::<f64>();
         assert!((pooled - 0.124).abs() < 0.001, "{pooled}");
         assert!((lognormal_mean(fixed_duration_log_mean()) - 420.0).abs() < 1e-9);

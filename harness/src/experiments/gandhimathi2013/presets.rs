@@ -3,9 +3,9 @@
 //!
 //! A [`Variant`] is one point of the experiments by named fields (its `Debug` form is its key):
 //! the scheduler, alpha (percent), the arrival-gap divisor, the share of reservations
-//! (percent), the mapping, FCFS's choice of cloud (the mode: literal N15's earliest start,
+//! (percent), the mapping, FCFS's choice of cloud (the mode: literal E25's earliest start,
 //! calibrated the application's own cloud) and the queue order (`assigned`, or the other
-//! reading `ready`). Every other parameter is the paper's or N15's ([`super::params`]);
+//! reading `ready`). Every other parameter is the paper's or E25's ([`super::params`]);
 //! the traces are the compiled cut-downs, or the full traces under `QOSGATE_TRACES`, with the
 //! window [`params::jobs`].
 
@@ -19,7 +19,7 @@ use crate::models::multicloud::scenario::{
 use crate::models::multicloud::traces;
 use crate::report::Mode;
 
-/// Replications of a variant (N15: 10 seeds with 95 % intervals).
+/// Replications of a variant (E25: 10 seeds with 95 % intervals).
 pub const REPLICATIONS: u32 = 10;
 
 /// One point of gandhimathi2013's experiments.
@@ -40,7 +40,7 @@ pub struct Variant {
     pub fcfs: FcfsCloud,
     /// The order a cloud serves its ready best-effort tasks in.
     pub queue: QueueOrder,
-    /// The instant a finished task's `delta_tau` (E6) is measured from (kept at E6's planned
+    /// The instant a finished task's `delta_tau` (Eq. 6) is measured from (kept at Eq. 6's planned
     /// ERAT where no feedback is used: FCFS, alpha 0).
     pub feedback: FeedbackFrom,
 }

@@ -7,15 +7,15 @@
 //! CB, SB or EB; NoR (every request local), ARS (Bernoulli dispatch) or ADS (the billiard
 //! sequence, the cloud as its "fastest" provider, Sec. V) in front; `L_c` = 64 s; Table I's
 //! DAS-2 workload for two months after a week of warm-up; Table II's failures as Weibull fits
-//! (N12: shape 0.57702 / scale 50,496 s available, 0.34928 / 7,263.8 s unavailable) in 8 groups
+//! (E17: shape 0.57702 / scale 50,496 s available, 0.34928 / 7,263.8 s unavailable) in 8 groups
 //! of 8 nodes; EC2's prices (Eq. 19). [`presets::Variant::scenario`] builds each point.
 //!
 //! # What the printed parameters do, and the two modes
 //! The offered load is tiny (2.4 % of the cluster at beta 0.25, theta 3.0), and at the paper's
-//! parameters Eq. 5 routes nothing to the cloud: `P = (1, 0)` at every beta and theta, with N4's
+//! parameters Eq. 5 routes nothing to the cloud: `P = (1, 0)` at every beta and theta, with E15's
 //! `eta` and with the printed one (the routing claim prints the inputs: `mu_s` is about 29 times
 //! `lambda`, and the cloud costs 5 times more). Eq. 8-9 are also used far outside their range
-//! (about 10 s of work per node against 22 h of availability). So, as SPEC-NOTES N12 asks:
+//! (about 10 s of work per node against 22 h of availability). So, as erratum E16 asks:
 //! - **literal** mode: ARS and ADS follow Eq. 5 ([`presets::Route::Eq5`]); they send every
 //!   request to the local cluster and are NoR, run by run;
 //! - **calibrated** mode: ARS and ADS send the share of the requests whose expected Eq. 19 cost
@@ -83,7 +83,7 @@
 //!    as in claim 1; `calibrated.figs3-6.ads-like-ars`: ADS's AWRT and slowdown within 20 % of
 //!    ARS's at every point of both sweeps (the paper's Table III puts ADS and ARS, "almost the
 //!    same", up to 19 % apart); `calibrated.fig4.sb-ads-gain`: under SB the mean over theta of
-//!    1 - ADS / ARS in AWRT at least the text's 5.8 % (N12: Table III says the opposite);
+//!    1 - ADS / ARS in AWRT at least the text's 5.8 % (E19: Table III says the opposite);
 //!    `calibrated.fig6.slowdown-falls`: the slowdown at theta 3.5 over 2.5 at most 0.9.
 //! 3. **Table III** (`claim3`), theta 2.5, 3.0, 3.4 at beta 0.25: the checks
 //!    `calibrated.table3.cost-rises` (paired differences above 0: the calibration follows
@@ -96,7 +96,7 @@
 //!    smallest of Table III's gaps, at each duration).
 //! 4. **Routing** (`routing`): `literal.routing.eq5-redirects`: the literal ARS runs send at
 //!    least 1 % of the requests to the cloud at every beta, theta and load scale; the figure
-//!    prints Eq. 5's `P_c` before the cloud is dropped (N4's `eta`, the printed one) beside the
+//!    prints Eq. 5's `P_c` before the cloud is dropped (E15's `eta`, the printed one) beside the
 //!    shares of Table III's cost.
 //! 5. **Sweeps** (`sweeps`): `calibrated.share.more-share-more-gain`: the AWRT factor at share
 //!    0.5 at least 10 % above that at 0.1; `calibrated.share.up-to-table3`: ARS's factors under
@@ -109,10 +109,10 @@
 //! # Root causes
 //! `eq5-no-cloud` (Eq. 5 gives `P_c <= 0`, so literal ARS and ADS are NoR) explains the seven
 //! literal claims that fail; `light-load` (at 1-9 % load a random cloud share cuts AWRT by about
-//! `1 / (1 - P_c)`, whatever the scheduler, SPEC-NOTES N12, N18) the calibrated factors far
+//! `1 / (1 - P_c)`, whatever the scheduler, errata E16, E20) the calibrated factors far
 //! below the paper's and EB gaining no more than CB and SB. Each counts once in the headline.
 //!
-//! # Choices where the paper is silent (N9)
+//! # Choices where the paper is silent (E18)
 //! Exact run-time estimates; a 30-day drain after the last arrival, during which the failures go
 //! on (a request finishing later is reported unfinished, with its lower bound);
 //! a 30-day burn-in of the failure process; durations and arrival instants in whole seconds;
@@ -221,9 +221,9 @@ impl Experiment for Javadi2012 {
                               inter-arrivals of scale 23.375 and shape 0.20-0.30, DAS-2 sizes, \
                               lognormal durations of theta 2.5-3.5 and sigma 1.7), 64 + 64 nodes \
                               of 1000 MIPS, L_c = 64 s, K_s = 1, K_c = 5, C_Sc = 1, Table II's \
-                              failures (Weibull fits, SPEC-NOTES N12) in 8 groups of 8 nodes, two \
+                              failures (Weibull fits, erratum E17) in 8 groups of 8 nodes, two \
                               months after a week of warm-up, EC2's prices; ARS and ADS follow \
-                              Eq. 5 with N4's eta, which gives P = (1, 0)."
+                              Eq. 5 with E15's eta, which gives P = (1, 0)."
                     .into(),
             },
             Parameters {
@@ -231,7 +231,7 @@ impl Experiment for Javadi2012 {
                 description: "The same system; ARS and ADS send the share of the requests whose \
                               expected Eq. 19 cost is Table III's monthly cost at the variant's \
                               theta (0.181 / 0.297 / 0.355 at theta 2.5 / 3.0 / 3.4, linear in \
-                              the cost in between), the same at every beta (SPEC-NOTES N12); the \
+                              the cost in between), the same at every beta (erratum E16); the \
                               sweeps set the share (0.1-0.5), the arrival rate (1-8x, EB) and the \
                               failure groups (1, 4, 8, 64)."
                     .into(),

@@ -26,7 +26,7 @@ use crate::workload::requests::RequestModel;
 /// Where a variant's routing comes from.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub enum Route {
-    /// Literal: Eq. 5 with N4's `eta` at the paper's parameters.
+    /// Literal: Eq. 5 with E15's `eta` at the paper's parameters.
     Eq5,
     /// Calibrated: the cloud share Table III's cost implies at the variant's `theta`
     /// ([`params::calibrated_share`]).

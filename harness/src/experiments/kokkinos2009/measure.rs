@@ -238,7 +238,7 @@ pub(super) fn per_user_figure(
 
 /// Why no GS user of a framework scenario can miss a deadline: a check, not a claim.
 pub(super) const GUARANTEE: &str = "each GS user's deadline is 1.10 times its end-to-end delay \
-     bound (SPEC-NOTES N6), which the kernel guarantees its conforming tasks, and U1-U3 send \
+     bound (erratum E31), which the kernel guarantees its conforming tasks, and U1-U3 send \
      fixed-size tasks at fixed intervals within their (rho, sigma): none can miss it unless the \
      kernel breaks its bound, which the same check counts on the bound itself";
 

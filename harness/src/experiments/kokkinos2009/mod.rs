@@ -219,7 +219,7 @@ impl Experiment for Kokkinos2009 {
                           Sec. 6.4's spreads, knowledge methods and orderings), SCFQ at the \
                           resources, EDF/EST at the meta-scheduler unless a figure compares \
                           orderings, a 1 s collection period. Where the paper is silent \
-                          (SPEC-NOTES N6): deadlines 1.10 x each GS user's end-to-end bound \
+                          (erratum E31): deadlines 1.10 x each GS user's end-to-end bound \
                           under GBP, 1000-byte transfers on 1 Gb/s links, a 200,000 s \
                           horizon, two flow slots per resource (presets.rs states each choice)."
                 .into(),

@@ -8,7 +8,7 @@
 //! scenarios of Table 6 with fixed distributions and U4 every 1093 s, in both CPU layouts.
 //!
 //! # Where the paper is silent (choices, each a scenario parameter)
-//! - **Deadlines** (`SPEC-NOTES` N6): a GS user's deadline is 1.10 x its end-to-end delay bound
+//! - **Deadlines** (erratum E31): a GS user's deadline is 1.10 x its end-to-end delay bound
 //!   (Current basis, pipelined with one hop's transfer delay: [`super::bounds`], computed by the
 //!   kernel) at the resource it registers to, under the GBP resource type (GS_BE_PRIORITY,
 //!   non-preemptive: its residual BE task makes it the largest bound of Table 6's types; GB's
@@ -320,7 +320,7 @@ pub struct Variant {
 /// How the users' first tasks line up. Fixed inter-arrival times repeat whatever ties the
 /// first instant makes: with every user starting at 0, which of two simultaneous tasks the
 /// meta-scheduler sees first is the scenario's user order, and Sec. 6.4.4's comparison can
-/// rest on that alone (SPEC-NOTES N16).
+/// rest on that alone (erratum E32).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub enum Arrivals {
     /// Every user creates its first task at 0; simultaneous tasks in the order U1 ... U5.

@@ -131,7 +131,7 @@ pub(super) fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
         ),
     ])
     .evidence(format!(
-        "With the class preference on, the fixed point's mean leases preempted: {} (N11: with \
+        "With the class preference on, the fixed point's mean leases preempted: {} (E12: with \
          cancelling free the three pick alike whenever Cancelable leases suffice).",
         tiers.join(", ")
     ))

@@ -96,7 +96,7 @@ impl Axis {
     }
 }
 
-/// The preferences, the comparison's first (N11: with the preference on the policies pick
+/// The preferences, the comparison's first (E12: with the preference on the policies pick
 /// alike whenever Cancelable leases suffice).
 pub const PREFERENCES: [PreferenceRule; 2] = [PreferenceRule::Flat, PreferenceRule::Tiers];
 

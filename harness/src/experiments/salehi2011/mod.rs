@@ -2,10 +2,10 @@
 //! the federation model, in two modes, and its claims judged from the runs.
 //!
 //! # The experiments
-//! salehi2011 gives no parameters; SPEC-NOTES N11: salehi2012's setup on one cluster, the C128
+//! salehi2011 gives no parameters; erratum E12: salehi2012's setup on one cluster, the C128
 //! row ([`presets`]). Figs. 2-3: one cluster of 128 elements, MOML, MOV and MLIP, each with the
 //! class preference off (the comparison: with cancelling free and the preference on, the three
-//! pick the same set whenever Cancelable leases suffice, N11) and on (reported beside), over
+//! pick the same set whenever Cancelable leases suffice, E12) and on (reported beside), over
 //! three axes ([`measure::Axis`]): (a) the external requests' mean VMs, (b) the % of best-effort
 //! external requests, (c) the % of local requests. Metrics: utilization (Eq. 21; Fig. 2) and
 //! leases preempted (Fig. 3). Figs. 4-5 repeat salehi2012's federation over its axes (b)-(d)
@@ -153,14 +153,14 @@ impl Experiment for Salehi2011 {
         vec![
             Parameters {
                 mode: Mode::Literal,
-                description: "Figs. 2-3: one cluster of 128 elements at 3000 MIPS (N11: seed \
-                              000's C128 row), local Weibull(7.0, 1.1) (salehi2012's 'local, \
-                              Grid' row, as printed) and external Weibull(1.6, 0.35) (its C128 \
-                              'external' row), C128's local sizes and durations, external \
-                              sizes of Table 2's Grid row (m = 2.5) lasting 420 s on average, \
-                              two days, conservative backfilling, local requests that cannot \
-                              start rejected; the local load alone is about 9.6 times the \
-                              cluster. Figs. 4-5: salehi2012's literal federation."
+                description: "Figs. 2-3: one cluster of 128 elements at 3000 MIPS (E12: \
+                              salehi2012's C128 row), local Weibull(7.0, 1.1) (salehi2012's \
+                              'local, Grid' row, as printed) and external Weibull(1.6, 0.35) (its \
+                              C128 'external' row), C128's local sizes and durations, external \
+                              sizes of Table 2's Grid row (m = 2.5) lasting 420 s on average, two \
+                              days, conservative backfilling, local requests that cannot start \
+                              rejected; the local load alone is about 9.6 times the cluster. \
+                              Figs. 4-5: salehi2012's literal federation."
                     .into(),
             },
             Parameters {

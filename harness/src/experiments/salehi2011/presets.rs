@@ -1,5 +1,5 @@
-//! salehi2011's simulations. salehi2011 gives no experimental parameters; SPEC-NOTES N11: seed
-//! 000's setup on one cluster, the C128 row. [`Variant::Cluster`] is one point of Figs. 2-3
+//! salehi2011's simulations. salehi2011 gives no experimental parameters; erratum E12:
+//! salehi2012's setup on one cluster, the C128 row. [`Variant::Cluster`] is one point of Figs. 2-3
 //! (one cluster, the preemption policy, its class preference, and the three quantities the
 //! figures vary); [`Variant::Federation`] one of salehi2012's federation points, which Figs. 4-5
 //! reuse (salehi2012's scenarios: the same simulations, under keys of their own).
@@ -32,7 +32,7 @@ use crate::models::federation::scenario::{
 };
 use crate::report::Mode;
 
-/// The cluster: C128 (N11).
+/// The cluster: C128 (E12).
 const CLUSTER: usize = 1;
 
 /// One simulation of salehi2011's experiments.
@@ -153,7 +153,7 @@ impl ClusterVariant {
         Ok(Scenario {
             name: self.name(),
             description: format!(
-                "salehi2011 on one cluster (N11), {} mode, {} ({:?}): m = {}, {} % best effort, \
+                "salehi2011 on one cluster (E12), {} mode, {} ({:?}): m = {}, {} % best effort, \
                  local {:?} %",
                 self.mode.name(),
                 self.policy.label(),

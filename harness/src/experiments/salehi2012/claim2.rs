@@ -67,7 +67,7 @@ pub(super) fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
     ))
     .evidence(format!(
         "Mean utilization over the points, %: {}; occupancy (busy VM-time over capacity, \
-         N11), %: {}. Across Fig. 6(a)'s points, PAP-RTDP - LRF-RND: {} (paper: (12.5, \
+         E13), %: {}. Across Fig. 6(a)'s points, PAP-RTDP - LRF-RND: {} (paper: (12.5, \
          14.7)).",
         averages(&table, 2),
         averages(&means(runs, mode, &Axis::ALL, occupancy), 2),

@@ -15,7 +15,7 @@
 //! other three quantities at the fixed point (5 VMs, 420 s, the fixed rows). Each figure is one
 //! metric over one axis in one mode, a line per policy with its 95 % band.
 //!
-//! # Literal and calibrated (SPEC-NOTES N10)
+//! # Literal and calibrated (errata E7-E11)
 //! - **Literal**: Table 2 as printed ([`params`]): the fixed external arrivals are the C64 /
 //!   C128 / C256 "external" rows (three streams at the gateway, 0.389 requests/s, where the
 //!   text says 0.15), every cluster's fixed local arrivals the "local, Grid" row (0.148/s,
@@ -44,7 +44,7 @@
 //! numbers); a point is reproduced when its interval lies in the claim's region, contradicted
 //! when it lies outside, inconclusive otherwise; a claim "at every point" is reproduced when
 //! every point is, contradicted when one is. The paper's own intervals are across a figure's
-//! points (SPEC-NOTES N10): the evidence prints ours, made the same way, beside them.
+//! points (erratum E10): the evidence prints ours, made the same way, beside them.
 //! 1. **Fig. 5** (claim 1): (a) `fig5.pap-rtdp-fewest-preemptions`: at every point of Figs.
 //!    5(a)-(d), PAP-RTDP's mean VMs preempted at least 5 % below RR's, LRF-RND's, BCF-RND's
 //!    and PAP-RND's (ratio of means, delta method); (b) `abstract.preemptions-60-percent-fewer`:
@@ -53,7 +53,7 @@
 //!    other reading).
 //! 2. **Fig. 6** (claim 2): `fig6.pap-rtdp-highest-utilization`: at every point, PAP-RTDP's
 //!    utilization (Eq. 21) at least 1 point above each other policy's (paired difference).
-//!    Occupancy (N11) is printed beside it.
+//!    Occupancy (E13) is printed beside it.
 //! 3. **Fig. 7** (claim 3): (a) `fig7.pap-rnd-lowest-awrt`: at every point PAP-RND's AWRT (Eq.
 //!    23-24, completed best-effort requests) at least 5 % below each other policy's; (b)
 //!    `fig7.pap-rtdp-awrt-below-baselines`: PAP-RTDP's at least 5 % below RR's, LRF-RND's and
@@ -256,7 +256,7 @@ impl Experiment for Salehi2012 {
             Parameters {
                 mode: Mode::Calibrated,
                 description: format!(
-                    "Table 2's fixed arrival rows swapped back (N10): external Weibull(7.0, \
+                    "Table 2's fixed arrival rows swapped back (E8): external Weibull(7.0, \
                      1.1) at the gateway (0.148/s), local Weibull(2.0/1.6/1.2, 0.35) at \
                      C64/C128/C256; exact means (m = 2.12: 4.99 VMs); PAP in consistent units \
                      (per node); the one change: every local inter-arrival time times \

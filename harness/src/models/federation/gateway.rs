@@ -2,7 +2,7 @@
 //! dispatcher, both set up once from the scenario, as the paper's gateway "gets the required
 //! parameters ... by analyzing clusters' workloads" (Sec. 4.1).
 //!
-//! # PAP's inputs (Sec. 4.1, Eq. 16-19, with SPEC-NOTES N1-N3 and N10)
+//! # PAP's inputs (Sec. 4.1, Eq. 16-19, with errata E1-E3, E7 and E9)
 //! For cluster `j` of `M_j` elements of `s_j` MIPS: `S_j = M_j s_j` ([`PapUnits::PerMips`], as
 //! printed) or `S_j = M_j` ([`PapUnits::PerNode`]); `theta_j = v d / S_j` with `v` and `d`
 //! the external requests' mean size (Eq. 28 or exact, [`SizeMean`](super::scenario::SizeMean); the

@@ -77,7 +77,7 @@ pub enum GatewayPolicy {
     LrfRnd,
     /// Biggest cluster first (Eq. 27: in proportion to `M_j s_j`), dispatched at random.
     BcfRnd,
-    /// PAP (Algorithm 1 with SPEC-NOTES N1-N3), dispatched at random.
+    /// PAP (Algorithm 1 with errata E1-E3), dispatched at random.
     PapRnd,
     /// PAP, dispatched by RTDP (Algorithm 2: a billiard sequence per request type).
     PapRtdp,
@@ -138,7 +138,7 @@ impl Default for PapConfig {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum PapUnits {
-    /// As printed: `S_j = M_j s_j`, the cluster's MIPS (VM-seconds per MIPS: SPEC-NOTES N10).
+    /// As printed: `S_j = M_j s_j`, the cluster's MIPS (VM-seconds per MIPS: erratum E9).
     PerMips,
     /// Consistent: `S_j = M_j`, so `theta_j` is seconds of the whole cluster and `rho_j` its
     /// local utilisation (a lease's duration is a time, the same on every cluster).
@@ -149,9 +149,9 @@ pub enum PapUnits {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum SizeMean {
-    /// Eq. 28 as printed (not the mean: SPEC-NOTES N10).
+    /// Eq. 28 as printed (not the mean: erratum E7).
     Eq28,
-    /// The exact mean of the rule (SPEC-NOTES N8).
+    /// The exact mean of the rule (erratum E7).
     Exact,
 }
 

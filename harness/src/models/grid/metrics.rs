@@ -40,7 +40,7 @@
 //! - **Floor of the delay of a computation unit**, seconds: the same mean and standard deviation
 //!   with every completed task's delay replaced by the least any scheduler could give it: alone
 //!   on the fastest CPU of the grid, no queueing, plus its two transfers (`bytes x 8 /
-//!   bandwidth` each way). No schedule of the same tasks has a smaller mean (N16: kokkinos2009's
+//!   bandwidth` each way). No schedule of the same tasks has a smaller mean (E32: kokkinos2009's
 //!   Table 8 is below this floor at the paper's own parameters).
 //! - **Deadline fairness** (Fig. 12), dimensionless: `(1/N) Σ |D - max(Y, D)| / D` over the
 //!   tasks, with `D` the deadline, `Y` the delay and `N` all tasks created; only late tasks add

@@ -177,7 +177,7 @@ pub struct UserConfig {
     /// When the user creates its first task, seconds (drawn once per replication, first of the
     /// user's draws); absent: at 0. Users whose first tasks fall at one instant create them in
     /// scenario order, so a random phase is what keeps a comparison from resting on one tie
-    /// order (kokkinos2009 Sec. 6.4.4, SPEC-NOTES N16).
+    /// order (kokkinos2009 Sec. 6.4.4, erratum E32).
     #[serde(default)]
     pub phase_s: Option<Dist>,
     /// Non-critical deadline of every task, seconds after its creation.

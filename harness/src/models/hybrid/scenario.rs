@@ -6,8 +6,8 @@
 //!   `file:line:column: key: what is wrong`, one line each ([`crate::config`]).
 //! - [`validate`] runs the same checks on a scenario built in code (the presets).
 //! - [`to_toml`] writes a scenario as a file that [`parse`] reads back unchanged.
-//! - [`Scenario::routing`] works out the routing probabilities the broker uses: Eq. 5 of seed
-//!   002 (with `SPEC-NOTES` N4's `eta`) from the workload's and the providers' moments, or a
+//! - [`Scenario::routing`] works out the routing probabilities the broker uses: Eq. 5 of
+//!   javadi2012 (with erratum E15's `eta`) from the workload's and the providers' moments, or a
 //!   given cloud share.
 //!
 //! Times are whole seconds where the replay uses them (horizon, warm-up, drain, transfers,
@@ -186,7 +186,7 @@ pub enum Brokering {
     /// Adaptive with Random Sequence: Bernoulli dispatch with the routing probabilities.
     Ars,
     /// Adaptive with Deterministic Sequence: the billiard sequence, the cloud as the "fastest"
-    /// provider (`X_c = 1`, Sec. V; `SPEC-NOTES` N12).
+    /// provider (`X_c = 1`, Sec. V; erratum E5).
     Ads,
 }
 
@@ -194,7 +194,7 @@ pub enum Brokering {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Routing {
-    /// Eq. 5 with N4's `eta`, from the workload's and providers' moments ([`Scenario::routing`]).
+    /// Eq. 5 with E15's `eta`, from the workload's and providers' moments ([`Scenario::routing`]).
     Eq5,
     /// A given share of requests to the cloud, in `[0, 1]`.
     CloudShare(f64),
@@ -312,7 +312,7 @@ impl Scenario {
     /// rate `lambda` and variance `sigma_I^2` ([`RequestModel`]); the local cluster's service
     /// from Eq. 8-12 (Kleinrock's transient processors, with the failures' moments and
     /// `W = V D` times the reference speed), the cloud's from Eq. 13; costs `K_s`, `K_c`. With
-    /// [`Routing::Eq5`] the kernel's broker gives `P` (N4's `eta`, water-filled); with
+    /// [`Routing::Eq5`] the kernel's broker gives `P` (E15's `eta`, water-filled); with
     /// [`Routing::CloudShare`] `P = (1 - share, share)`. NoR always routes `(1, 0)`.
     ///
     /// Errors: the workload's or the failures' (above), or the broker's refusal (named).
@@ -670,7 +670,7 @@ pub(crate) mod tests {
         );
     }
 
-    /// N12: at the paper's parameters Eq. 5 sends nothing to the cloud.
+    /// E16: at the paper's parameters Eq. 5 sends nothing to the cloud.
     #[test]
     fn eq5_routes_nothing_to_the_cloud_at_the_paper_parameters() {
         let r = paper().routing().unwrap();

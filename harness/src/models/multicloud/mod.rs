@@ -14,8 +14,8 @@
 //! - [`metrics`]: execution times and energy, computed from the records.
 //! - [`summary`]: what `qosgate run` prints and writes for a multi-cloud scenario.
 //!
-//! # Where the paper is silent (each a scenario field; SPEC-NOTES N13-N15)
-//! FCFS (N15's definition), the DAG shape, SI/b = 1 s, the dataset transfer (1 TB at 1 Gb/s
+//! # Where the paper is silent (each a scenario field; errata E22, E25)
+//! FCFS (E25's definition), the DAG shape, SI/b = 1 s, the dataset transfer (1 TB at 1 Gb/s
 //! = 8,000 s), powers 1 and 0.3, the preemption policy (MLIP: fewest leases suspended), the
 //! trace windows, the uBGL stand-in ([`traces`]); and these readings of the model:
 //! - a task's ERAT comes from its cloud's planning profile: its leases, its queue, the tasks
