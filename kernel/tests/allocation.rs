@@ -294,7 +294,7 @@ proptest! {
     }
 
     #[test]
-    fn broker_equals_n4_drop_and_resolve((ps, l, v) in broker_instance()) {
+    fn broker_equals_e15_drop_and_resolve((ps, l, v) in broker_instance()) {
         let r = route::<N>(l, v, &ps).unwrap();
         let want = drop_and_resolve(l, v, &ps);
         for (i, (&p, &q)) in r.p().iter().zip(&want).enumerate() {
@@ -360,7 +360,7 @@ proptest! {
 }
 
 #[test]
-fn n1_closed_form_checks_out_numerically_on_the_seed_000_clusters() {
+fn e1_closed_form_checks_out_numerically_on_the_salehi2012_clusters() {
     // salehi2012 Sec. 5.2: duration 420 s, 5 VMs, speeds 64x2000, 128x3000, 256x2100 MIPS,
     // alpha = 0.5, beta = 0.1, local rate 0.12 per cluster, Eq. 16-19 as printed.
     let speeds = [64.0 * 2000.0, 128.0 * 3000.0, 256.0 * 2100.0];
@@ -393,7 +393,7 @@ fn n1_closed_form_checks_out_numerically_on_the_seed_000_clusters() {
 }
 
 #[test]
-fn printed_eq7_numerator_is_not_optimal_but_n1_is() {
+fn printed_eq7_numerator_is_not_optimal_but_e1_is() {
     // The printed numerator (1-rho)(omega(1-rho)) + theta lambda mu gives a rate that is not zero
     // at psi_j, and an allocation at equal z that a pairwise transfer improves.
     let c = Cluster {

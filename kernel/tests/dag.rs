@@ -40,7 +40,7 @@ fn set(tasks: &[TaskId]) -> Tasks {
 }
 
 /// E21's DAG (tasks 1-6 numbered 0-5) and ETM rows (A, B, C) in seconds.
-fn n13() -> (Dag, Etm<3>) {
+fn golden_dag() -> (Dag, Etm<3>) {
     let dag = Dag::from_preds(&[
         set(&[]),
         set(&[0]),
@@ -74,8 +74,8 @@ fn serial(k: usize) -> SerialClouds {
 }
 
 #[test]
-fn n13_golden_dag_cls_makespan_22_cmms_23() {
-    let (dag, etm) = n13();
+fn golden_dag_cls_makespan_22_cmms_23() {
+    let (dag, etm) = golden_dag();
     let mut makespans = Vec::new();
     for rule in [Rule::List, Rule::MinMin] {
         let mut sched =
@@ -141,7 +141,7 @@ fn a_refused_hold_records_nothing() {
             Err(Error::Full)
         }
     }
-    let (dag, etm) = n13();
+    let (dag, etm) = golden_dag();
     for rule in [Rule::List, Rule::MinMin] {
         let mut sched =
             Scheduler::new(Ticks::ZERO, &dag, &etm, s(1), rule, [Factor::ZERO; 3]).unwrap();

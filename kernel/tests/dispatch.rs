@@ -235,7 +235,7 @@ proptest! {
     /// E5: `-1 - (N-1) q_j <= Y_j(n) - n q_j <= 1 + q_j` after every decision, and the tighter
     /// proven bound against the effective probabilities; zero-probability clusters never chosen.
     #[test]
-    fn billiard_counts_stay_within_the_n7_bound(p in probabilities(), f in 0usize..N, n in 1usize..3000) {
+    fn billiard_counts_stay_within_the_e5_bound(p in probabilities(), f in 0usize..N, n in 1usize..3000) {
         let fastest = f % p.len();
         prop_assume!(refusal(&p, fastest).is_none());
         let mut b = billiard(&p, fastest).unwrap();
@@ -302,7 +302,7 @@ proptest! {
     /// change the argmin), so E5 holds per type with `n` the type's own requests; zero-share and
     /// unknown types are refused without changing anything.
     #[test]
-    fn rtdp_counts_stay_within_the_n7_bound_per_type(
+    fn rtdp_counts_stay_within_the_e5_bound_per_type(
         p in probabilities(),
         shares in prop::collection::vec(prop_oneof![1 => Just(0.0), 3 => 0.01f64..10.0], 1..=T),
         kinds in prop::collection::vec(0usize..=T, 1..1500),

@@ -108,7 +108,7 @@ mod tests {
     /// E21's golden DAG (tasks 1-6 as 0-5): 1 -> {2, 3, 4}, {2, 3} -> 5, {4, 5} -> 6, with AT
     /// the row means of the ETM (A, B, C) of E21 in thirds of a second.
     #[test]
-    fn n13_golden_dag_lists_1_3_2_5_4_6() {
+    fn golden_dag_lists_1_3_2_5_4_6() {
         let p = |vs: &[TaskId]| vs.iter().fold(Tasks::EMPTY, |s, &v| s.union(Tasks::one(v)));
         let dag =
             Dag::from_preds(&[p(&[]), p(&[0]), p(&[0]), p(&[0]), p(&[1, 2]), p(&[3, 4])]).unwrap();
