@@ -7,6 +7,7 @@
 //! Run: `cargo test -p qosgate-harness --test errata`.
 
 use qosgate_harness::des::rng::SplitMix;
+use qosgate_harness::experiments::Simulation;
 use qosgate_harness::experiments::gandhimathi2013::params as g13;
 use qosgate_harness::experiments::javadi2012::{params as j12, presets as j12_presets};
 use qosgate_harness::experiments::kokkinos2009::params as k09;

@@ -19,6 +19,7 @@
 use std::path::{Path, PathBuf};
 
 use qosgate_harness::experiments;
+use qosgate_harness::experiments::Simulation;
 use qosgate_harness::experiments::federation::presets::Variant;
 use qosgate_harness::experiments::salehi2011::presets::{ClusterVariant, Variant as Seed001};
 use qosgate_harness::models::Model;

@@ -4,6 +4,7 @@
 use std::process::Command;
 
 use qosgate_harness::des::rng::SplitMix;
+use qosgate_harness::experiments::Simulation;
 use qosgate_harness::experiments::kokkinos2009::params::Layout;
 use qosgate_harness::experiments::kokkinos2009::presets::{
     self, Arrivals, Spread, Table6, Variant, Workload,

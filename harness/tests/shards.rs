@@ -13,7 +13,9 @@ use proptest::prelude::*;
 use qosgate_harness::des::rng::{SplitMix, replication_seed};
 use qosgate_harness::experiments::runfile::{self, StoredRun};
 use qosgate_harness::experiments::shard::Shard;
-use qosgate_harness::experiments::{Experiment, Judge, Options, Paper, Part, Precision, RunsOf};
+use qosgate_harness::experiments::{
+    Experiment, Judge, Options, Paper, Part, Precision, RunsOf, Simulation,
+};
 use qosgate_harness::models::{AnyScenario, Model, RunOptions};
 use qosgate_harness::report::statement::{Margin, Source, claim};
 use qosgate_harness::report::{Citation, Figure, Mode, Parameters, Section};
@@ -118,6 +120,19 @@ struct Point {
     random: bool,
 }
 
+impl Simulation for Point {
+    type Scenario = ToyScenario;
+
+    /// Seeded by its load: `--seed` moves every point's seed.
+    fn scenario(&self) -> Result<ToyScenario> {
+        Ok(ToyScenario {
+            seed: 7 ^ self.load.to_bits(),
+            random: self.random,
+            scale: self.load,
+        })
+    }
+}
+
 /// The points of part A (a line plot); part B (bars) shares the last one and adds a fixed one.
 const A: [Point; 3] = [
     Point {
@@ -141,10 +156,8 @@ const B: [Point; 2] = [
     },
 ];
 
-/// A paper over [`Toy`] seeded `seed`.
-struct ToyPaper {
-    seed: u64,
-}
+/// A paper over [`Toy`].
+struct ToyPaper;
 
 fn figure(runs: &RunsOf<ToyPaper>, id: &'static str, points: &[Point], numeric: bool) -> Figure {
     Figure {
@@ -203,6 +216,7 @@ impl Experiment for ToyPaper {
     };
     const TITLE: &'static str = "a toy paper";
     const REPLICATIONS: Precision = Precision { first: 3, cap: 3 };
+    const PRESETS: fn() -> Result<Vec<ToyScenario>> = || Ok(Vec::new());
 
     fn parts(&self) -> Vec<Part<Self>> {
         vec![
@@ -227,18 +241,6 @@ impl Experiment for ToyPaper {
             description: "toy".into(),
         }]
     }
-
-    fn scenario(&self, p: &Point) -> Result<ToyScenario> {
-        Ok(ToyScenario {
-            seed: self.seed ^ p.load.to_bits(),
-            random: p.random,
-            scale: p.load,
-        })
-    }
-
-    fn presets(&self) -> Result<Vec<ToyScenario>> {
-        Ok(Vec::new())
-    }
 }
 
 /// A paper over [`Toy`] run by precision: part `settled` claims a large effect its first
@@ -253,6 +255,7 @@ impl Experiment for PrecisionPaper {
     const PAPER: Citation = ToyPaper::PAPER;
     const TITLE: &'static str = "a paper judged by precision";
     const REPLICATIONS: Precision = Precision { first: 2, cap: 16 };
+    const PRESETS: fn() -> Result<Vec<ToyScenario>> = || Ok(Vec::new());
 
     fn parts(&self) -> Vec<Part<Self>> {
         // The value at load 300 minus at load 1 is about 150: at least 10 is decided at once.
@@ -304,14 +307,6 @@ impl Experiment for PrecisionPaper {
 
     fn parameters(&self) -> Vec<Parameters> {
         Vec::new()
-    }
-
-    fn scenario(&self, p: &Point) -> Result<ToyScenario> {
-        ToyPaper { seed: 7 }.scenario(p)
-    }
-
-    fn presets(&self) -> Result<Vec<ToyScenario>> {
-        Ok(Vec::new())
     }
 }
 
@@ -419,12 +414,12 @@ proptest! {
         only in prop::sample::select(vec![None, Some("a"), Some("b")]),
         count in prop::sample::select(vec![1u32, 2, 3, 7]),
     ) {
-        let paper = ToyPaper { seed };
+        let paper = ToyPaper;
         let options = Options {
             replications,
             only: only.map(str::to_owned),
             progress: false,
-            seed: None,
+            seed: Some(seed),
         };
         let tag = format!("{seed:x}-{count}");
         let (whole_dir, shard_dir) = (fresh(&format!("whole-{tag}")), fresh(&format!("runs-{tag}")));

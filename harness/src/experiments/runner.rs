@@ -25,6 +25,7 @@ use rayon::prelude::*;
 use super::runfile::{self, Line, Replications, StoredRun, VERSION};
 use super::shard::Shard;
 use super::{Experiment, Part};
+use crate::experiments::Simulation;
 use crate::models::Model;
 use crate::report::statement::{Interval, Method};
 use crate::report::stats::{Estimate, t975};
@@ -305,16 +306,11 @@ pub struct Done<M> {
 const LISTED: usize = 12;
 
 impl<'p, E: Experiment> Plan<'p, E> {
-    /// The fixed plan of `parts` of `experiment` at `replications` (`None`: every random
+    /// The fixed plan of `parts` at `replications` (`None`: every random
     /// variant at the paper's cap, every deterministic one once): for shards and stored runs.
     ///
-    /// Errors: zero replications, or a variant the experiment cannot build a scenario for.
-    pub fn new(
-        experiment: &E,
-        parts: &'p [Part<E>],
-        replications: Option<u32>,
-        seed: Option<u64>,
-    ) -> Result<Self> {
+    /// Errors: zero replications, or a variant whose scenario cannot be built.
+    pub fn new(parts: &'p [Part<E>], replications: Option<u32>, seed: Option<u64>) -> Result<Self> {
         if let Some(n) = replications {
             crate::config::check_replications(n)
                 .map_err(|m| anyhow::anyhow!("--replications: {m}"))?;
@@ -323,23 +319,22 @@ impl<'p, E: Experiment> Plan<'p, E> {
             random: replications.unwrap_or(E::REPLICATIONS.cap),
             fixed: replications.unwrap_or(1),
         };
-        Self::with(experiment, parts, replications, Some(replications), seed)
+        Self::with(parts, replications, Some(replications), seed)
     }
 
     /// The plan by precision of `parts`: every random variant `first` times (then
     /// [`Plan::grow`]), every deterministic one once.
     ///
-    /// Errors: a variant the experiment cannot build a scenario for.
-    pub fn by_precision(experiment: &E, parts: &'p [Part<E>], seed: Option<u64>) -> Result<Self> {
+    /// Errors: a variant whose scenario cannot be built.
+    pub fn by_precision(parts: &'p [Part<E>], seed: Option<u64>) -> Result<Self> {
         let first = Replications {
             random: E::REPLICATIONS.first,
             fixed: 1,
         };
-        Self::with(experiment, parts, first, None, seed)
+        Self::with(parts, first, None, seed)
     }
 
     fn with(
-        experiment: &E,
         parts: &'p [Part<E>],
         counts: Replications,
         replications: Option<Replications>,
@@ -350,7 +345,7 @@ impl<'p, E: Experiment> Plan<'p, E> {
         for v in parts.iter().flat_map(|p| &p.variants) {
             let k = key(v);
             if !keys.contains(&k) {
-                let mut scenario = experiment.scenario(v)?;
+                let mut scenario = v.scenario()?;
                 if let Some(base) = seed {
                     E::Model::reseed(&mut scenario, base);
                 }

@@ -8,6 +8,7 @@ use std::cell::RefCell;
 use super::params;
 use super::presets::{Arrivals, Variant};
 use crate::experiments::Runs;
+use crate::experiments::Simulation;
 use crate::models::federation::gateway;
 use crate::models::federation::metrics::Metrics;
 use crate::models::federation::scenario::GatewayPolicy;

@@ -21,6 +21,7 @@
 use anyhow::{Result, bail};
 
 use super::params::{self, CLUSTERS, HORIZON_S};
+use crate::experiments::Simulation;
 use crate::models::federation::scenario::{
     ClusterConfig, ClusterRules, Dist, External, Gateway, GatewayPolicy, LocalWorkload, PapConfig,
     Scenario, TypeShares, VmOverheads,
@@ -86,11 +87,15 @@ impl Variant {
             if fixed { "" } else { "-point" }
         )
     }
+}
+
+impl Simulation for Variant {
+    type Scenario = Scenario;
 
     /// The scenario.
     ///
     /// Errors: a size model the constants make impossible (a bug).
-    pub fn scenario(&self) -> Result<Scenario> {
+    fn scenario(&self) -> Result<Scenario> {
         let scale = match self.mode {
             Mode::Literal => 1.0,
             Mode::Calibrated => params::calibration_scale()?,

@@ -185,6 +185,7 @@ impl Experiment for Gandhimathi2013 {
         first: presets::REPLICATIONS,
         cap: CAP,
     };
+    const PRESETS: fn() -> Result<Vec<Scenario>> = presets::all;
 
     fn parts(&self) -> Vec<Part<Self>> {
         vec![
@@ -264,14 +265,6 @@ impl Experiment for Gandhimathi2013 {
             },
         ]
     }
-
-    fn scenario(&self, variant: &Variant) -> Result<Scenario> {
-        variant.scenario()
-    }
-
-    fn presets(&self) -> Result<Vec<Scenario>> {
-        presets::all()
-    }
 }
 
 #[cfg(test)]
@@ -279,13 +272,6 @@ mod tests {
     use super::*;
     use crate::experiments::Runs;
     use crate::models::multicloud::traces;
-
-    /// Without runs no claim is reproduced or contradicted and no check passes; each part
-    /// draws the figures it names.
-    #[test]
-    fn the_judges_decide_nothing_without_runs() {
-        crate::experiments::check_judges(&Gandhimathi2013);
-    }
 
     /// Every statement comes in both modes, side by side, with the mode in its id and set;
     /// the ids are `gandhimathi2013.<mode>.<figure>.<slug>` and unique.

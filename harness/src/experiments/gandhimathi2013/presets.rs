@@ -12,6 +12,7 @@
 use anyhow::{Result, anyhow};
 
 use super::params::{self, DATA_CENTERS};
+use crate::experiments::Simulation;
 use crate::models::multicloud::scenario::{
     self, CloudConfig, DagShape, FcfsCloud, FeedbackFrom, MappingKind, Power, PreemptionKind,
     QueueOrder, Scenario, SchedulerKind,
@@ -100,10 +101,44 @@ impl Variant {
         Self { mapping, ..self }
     }
 
+    /// `gandhimathi2013-dcmms-a80-g100-ar20-energy_aware` (`fcfs_home-...` for the calibrated
+    /// FCFS, `-ready` at the end for the other queue order, `-fd_ready` for the feedback from
+    /// the instant a task was ready).
+    fn name(&self) -> String {
+        format!(
+            "gandhimathi2013-{}-a{}-g{}-ar{}-{}{}{}",
+            self.scheduler_label().to_lowercase().replace(' ', "_"),
+            self.alpha_pct,
+            self.divisor,
+            self.ar_pct,
+            mapping_name(self.mapping).replace(['-', ' '], "_"),
+            match self.queue {
+                QueueOrder::Assigned => "",
+                QueueOrder::Ready => "-ready",
+            },
+            match self.feedback {
+                FeedbackFrom::Erat => "",
+                FeedbackFrom::Ready => "-fd_ready",
+            }
+        )
+    }
+
+    /// `FCFS`, `FCFS home`, `DCLS`, `DCMMS`.
+    pub fn scheduler_label(&self) -> &'static str {
+        match (self.scheduler, self.fcfs) {
+            (SchedulerKind::Fcfs, FcfsCloud::HomeCloud) => "FCFS home",
+            (s, _) => scheduler_name(s),
+        }
+    }
+}
+
+impl Simulation for Variant {
+    type Scenario = Scenario;
+
     /// Its scenario.
     ///
     /// Errors: a scenario the model's checks refuse (a bug: the message names it).
-    pub fn scenario(&self) -> Result<Scenario> {
+    fn scenario(&self) -> Result<Scenario> {
         let s = Scenario {
             name: self.name(),
             description: format!(
@@ -156,36 +191,6 @@ impl Variant {
         };
         scenario::validate(&s).map_err(|e| anyhow!("variant {self:?}: {e}"))?;
         Ok(s)
-    }
-
-    /// `gandhimathi2013-dcmms-a80-g100-ar20-energy_aware` (`fcfs_home-...` for the calibrated
-    /// FCFS, `-ready` at the end for the other queue order, `-fd_ready` for the feedback from
-    /// the instant a task was ready).
-    fn name(&self) -> String {
-        format!(
-            "gandhimathi2013-{}-a{}-g{}-ar{}-{}{}{}",
-            self.scheduler_label().to_lowercase().replace(' ', "_"),
-            self.alpha_pct,
-            self.divisor,
-            self.ar_pct,
-            mapping_name(self.mapping).replace(['-', ' '], "_"),
-            match self.queue {
-                QueueOrder::Assigned => "",
-                QueueOrder::Ready => "-ready",
-            },
-            match self.feedback {
-                FeedbackFrom::Erat => "",
-                FeedbackFrom::Ready => "-fd_ready",
-            }
-        )
-    }
-
-    /// `FCFS`, `FCFS home`, `DCLS`, `DCMMS`.
-    pub fn scheduler_label(&self) -> &'static str {
-        match (self.scheduler, self.fcfs) {
-            (SchedulerKind::Fcfs, FcfsCloud::HomeCloud) => "FCFS home",
-            (s, _) => scheduler_name(s),
-        }
     }
 }
 

@@ -161,6 +161,7 @@ impl Experiment for Javadi2012 {
     /// Replications of every variant when `--replications` is not given: 20, the cap (the
     /// module doc says why).
     const REPLICATIONS: Precision = Precision { first: 20, cap: 20 };
+    const PRESETS: fn() -> Result<Vec<Scenario>> = presets::all;
 
     fn parts(&self) -> Vec<Part<Self>> {
         vec![
@@ -238,26 +239,13 @@ impl Experiment for Javadi2012 {
             },
         ]
     }
-
-    fn scenario(&self, variant: &Variant) -> Result<Scenario> {
-        variant.scenario()
-    }
-
-    fn presets(&self) -> Result<Vec<Scenario>> {
-        presets::all()
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::experiments::Paper;
-
-    /// On no runs nothing is decided and no check passes; each part draws the figures it names.
-    #[test]
-    fn a_statement_without_measurements_is_never_decided() {
-        crate::experiments::check_judges(&Javadi2012);
-    }
+    use crate::experiments::Simulation;
 
     #[test]
     fn every_variant_builds_and_the_presets_read_back() {

@@ -16,6 +16,7 @@
 use anyhow::{Result, bail};
 
 use super::params::{self, BETA_MODERATE, THETA_MEDIUM};
+use crate::experiments::Simulation;
 use crate::models::hybrid::scenario::{
     Broker, Brokering, Cloud, Cluster, Failures, PolicyName, Routing, Scenario, Scheduler, validate,
 };
@@ -110,10 +111,32 @@ impl Variant {
         })
     }
 
+    /// `javadi2012-eb-ars-b0.25-t3-x1-g8-table3`.
+    pub fn name(&self) -> String {
+        let route = match self.route {
+            Route::Eq5 => "eq5".to_owned(),
+            Route::Table3 => "table3".to_owned(),
+            Route::Share(s) => format!("share{s}"),
+        };
+        format!(
+            "javadi2012-{}-{}-b{}-t{}-x{}-g{}-{route}",
+            scheduler_name(self.scheduler).to_lowercase(),
+            brokering_name(self.brokering).to_lowercase(),
+            self.beta,
+            self.theta,
+            self.load_scale,
+            self.groups
+        )
+    }
+}
+
+impl Simulation for Variant {
+    type Scenario = Scenario;
+
     /// The variant's scenario (module docs), checked.
     ///
     /// Errors: a variant the model refuses (more groups than nodes, a share outside `[0, 1]`).
-    pub fn scenario(&self) -> Result<Scenario> {
+    fn scenario(&self) -> Result<Scenario> {
         let failures = Process::table2(Fit::Weibull, self.groups)?;
         let s = Scenario {
             name: self.name(),
@@ -173,24 +196,6 @@ impl Variant {
         };
         validate(&s)?;
         Ok(s)
-    }
-
-    /// `javadi2012-eb-ars-b0.25-t3-x1-g8-table3`.
-    pub fn name(&self) -> String {
-        let route = match self.route {
-            Route::Eq5 => "eq5".to_owned(),
-            Route::Table3 => "table3".to_owned(),
-            Route::Share(s) => format!("share{s}"),
-        };
-        format!(
-            "javadi2012-{}-{}-b{}-t{}-x{}-g{}-{route}",
-            scheduler_name(self.scheduler).to_lowercase(),
-            brokering_name(self.brokering).to_lowercase(),
-            self.beta,
-            self.theta,
-            self.load_scale,
-            self.groups
-        )
     }
 }
 

@@ -5,6 +5,7 @@ use super::measure::*;
 use super::params::calibrated_share;
 use super::params::{BETA_MODERATE, BETAS, LOAD_SCALES, TABLE3_THETAS, THETA_MEDIUM, THETAS};
 use crate::experiments::Runs;
+use crate::experiments::Simulation;
 use crate::models::hybrid::scenario::Routed;
 use crate::report::Section;
 use crate::report::stats::Estimate;

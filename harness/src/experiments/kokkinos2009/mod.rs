@@ -169,6 +169,7 @@ impl Experiment for Kokkinos2009 {
         first: 10,
         cap: 100,
     };
+    const PRESETS: fn() -> Result<Vec<Scenario>> = presets::all;
 
     fn parts(&self) -> Vec<Part<Self>> {
         vec![
@@ -225,14 +226,6 @@ impl Experiment for Kokkinos2009 {
                 .into(),
         }]
     }
-
-    fn scenario(&self, variant: &Variant) -> Result<Scenario> {
-        variant.scenario()
-    }
-
-    fn presets(&self) -> Result<Vec<Scenario>> {
-        presets::all()
-    }
 }
 
 #[cfg(test)]
@@ -242,7 +235,6 @@ mod tests {
 
     #[test]
     fn a_claim_without_measurements_is_never_decided() {
-        crate::experiments::check_judges(&Kokkinos2009);
         let runs = Runs::empty();
         let sections: Vec<_> = Kokkinos2009
             .parts()

@@ -42,6 +42,7 @@ use qosgate_kernel::units::{TICKS_PER_SECOND, Ticks, Work};
 use super::bounds;
 use super::params::{self, Layout};
 use crate::des::time;
+use crate::experiments::Simulation;
 use crate::models::Model;
 use crate::models::grid::Grid;
 use crate::models::grid::scenario::{
@@ -376,6 +377,10 @@ impl Variant {
             ..Self::PRESET
         }
     }
+}
+
+impl Simulation for Variant {
+    type Scenario = Scenario;
 
     /// The scenario (the module doc states every choice the paper leaves open).
     ///
@@ -387,7 +392,7 @@ impl Variant {
     /// Errors: a `u4_interarrival_s` that is not a positive number of seconds (named by its key,
     /// `users[3].interarrival.fixed`), or a deadline the kernel cannot compute (the message
     /// names the user).
-    pub fn scenario(&self) -> Result<Scenario> {
+    fn scenario(&self) -> Result<Scenario> {
         let &Variant {
             resources,
             u4_interarrival_s,

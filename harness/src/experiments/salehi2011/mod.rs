@@ -98,6 +98,7 @@ impl Experiment for Salehi2011 {
         first: 10,
         cap: 100,
     };
+    const PRESETS: fn() -> Result<Vec<Scenario>> = presets::all;
 
     fn parts(&self) -> Vec<Part<Self>> {
         type Figures = &'static [&'static str];
@@ -174,26 +175,12 @@ impl Experiment for Salehi2011 {
             },
         ]
     }
-
-    fn scenario(&self, variant: &Variant) -> Result<Scenario> {
-        variant.scenario()
-    }
-
-    fn presets(&self) -> Result<Vec<Scenario>> {
-        presets::all()
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// On no runs nothing holds, every part draws the figures it names and reads only the
-    /// variants it runs.
-    #[test]
-    fn judges_hold_nothing_without_runs_and_draw_their_figures() {
-        crate::experiments::check_judges(&Salehi2011);
-    }
+    use crate::experiments::Simulation;
 
     /// A federation point is salehi2012's simulation: the same scenario (hence the same runs),
     /// under a key of its own (`{"Federation": ...}`).

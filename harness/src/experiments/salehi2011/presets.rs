@@ -23,6 +23,7 @@ use std::fmt;
 
 use anyhow::{Context, Result, bail};
 
+use crate::experiments::Simulation;
 use crate::experiments::federation::params;
 use crate::experiments::federation::presets::{self as federation, DEADLINE_FACTOR, SEED};
 use crate::models::federation::gateway;
@@ -227,11 +228,15 @@ impl Variant {
     pub fn fixed_mid(mode: Mode) -> f64 {
         federation::Variant::fixed(mode, GatewayPolicy::PapRtdp).size_mid
     }
+}
+
+impl Simulation for Variant {
+    type Scenario = Scenario;
 
     /// The scenario.
     ///
     /// Errors: those of the inner variant's.
-    pub fn scenario(&self) -> Result<Scenario> {
+    fn scenario(&self) -> Result<Scenario> {
         match self {
             Variant::Cluster(c) => c.scenario(),
             Variant::Federation(v) => v.scenario(),

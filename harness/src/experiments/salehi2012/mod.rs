@@ -97,6 +97,7 @@ use anyhow::Result;
 use super::federation::presets::{self, Variant};
 use super::federation::{measure, params};
 use super::{Experiment, Judge, Part, Precision, RunsOf};
+use crate::experiments::Simulation;
 use crate::models::federation::Federation;
 use crate::models::federation::gateway;
 use crate::models::federation::scenario::{GatewayPolicy, Scenario};
@@ -125,6 +126,7 @@ impl Experiment for Salehi2012 {
         first: 10,
         cap: 100,
     };
+    const PRESETS: fn() -> Result<Vec<Scenario>> = presets::all;
 
     fn parts(&self) -> Vec<Part<Self>> {
         type Figures = &'static [&'static str];
@@ -267,26 +269,11 @@ impl Experiment for Salehi2012 {
             },
         ]
     }
-
-    fn scenario(&self, variant: &Variant) -> Result<Scenario> {
-        variant.scenario()
-    }
-
-    fn presets(&self) -> Result<Vec<Scenario>> {
-        presets::all()
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// On no runs nothing holds, every part draws the figures it names and reads only the
-    /// variants it runs.
-    #[test]
-    fn judges_hold_nothing_without_runs_and_draw_their_figures() {
-        crate::experiments::check_judges(&Salehi2012);
-    }
 
     /// Each mode has 19 (literal) or 20 (calibrated) distinct points, the fixed point shared
     /// by axes (a) and (b), times five policies.
