@@ -36,7 +36,7 @@ if [ $# -eq 0 ]; then
   set -- "$TRACES/SDSC-SP2-1998-first5000.swf" "$TRACES/HPC2N-2002-subset3171.swf"
 fi
 
-cargo build --release -q -p qosgate-harness --bin qosgate
+cargo build --release -q -p qosgate --bin qosgate
 QOSGATE=target/release/qosgate
 
 have_pyss=0

@@ -1,5 +1,5 @@
-//! The std side of qosgate: the `qosgate` command line and everything it drives around the
-//! kernel: workloads, simulated systems, the papers' experiments and their reports.
+//! The std side of qosgate: the `qosgate` command line's library and everything it drives
+//! around the kernel: workloads, simulated systems, the papers' experiments and their reports.
 //!
 //! The module map, from the edge inwards:
 //! - [`cli`]: the command line, the only module that knows clap; one file per subcommand.
@@ -23,8 +23,8 @@
 //!   (HTML).
 //!
 //! Dependencies point down this list (a model never imports an experiment, nothing but
-//! [`cli`] imports clap); `main.rs` only parses the command line, calls [`cli::run()`] and turns
-//! an error into a message and an exit code.
+//! [`cli`] imports clap). The binary (the workspace's root package, `src/main.rs`) only parses
+//! the command line, calls [`cli::run()`] and turns an error into a message and an exit code.
 
 pub mod cli;
 pub mod config;

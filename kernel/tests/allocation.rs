@@ -1,6 +1,6 @@
 //! Property tests of the gateway solvers: PAP workload allocation (salehi2012 Algorithm 1,
 //! E1-E3) and the cost/failure-aware broker (javadi2012 Eq. 5, E15). The command
-//! `qosgate solve pap|broker` is tested end to end in `harness/tests/solve.rs`.
+//! `qosgate solve pap|broker` is tested end to end in `tests/solve.rs`.
 //!
 //! Instances are feasible by construction: each cluster's local load `rho_j` is drawn in
 //! `[0, 0.95]`, moments satisfy `omega >= theta^2` and `mu >= tau^2` through a coefficient of

@@ -1,7 +1,7 @@
 //! Property tests of the kernel's dispatch module (billiard sequence, RTDP, Bernoulli dispatch,
 //! round robin;
 //! salehi2012 Eq. 20 and Algorithm 2, javadi2012 Eq. 7, E5). The command
-//! `qosgate sequence billiard|rtdp` is tested end to end in `harness/tests/sequence.rs`.
+//! `qosgate sequence billiard|rtdp` is tested end to end in `tests/sequence.rs`.
 //!
 //! Bounds are checked after *every* decision, in two forms: E5's bound against the caller's
 //! normalised probabilities `q_j` (what the issue asks for), and the tighter bound proved in

@@ -115,8 +115,8 @@ fn presets(out: &mut dyn Write) -> Result<()> {
 
 /// Writes `value` as JSON (indented if `pretty`) and a newline.
 ///
-/// The text is rendered first, so that a failed write is a plain `io::Error` (main.rs looks
-/// for a broken pipe among the causes).
+/// The text is rendered first, so that a failed write is a plain `io::Error` (the binary
+/// looks for a broken pipe among the causes).
 fn write_json<T: Serialize>(value: &T, pretty: bool, out: &mut dyn Write) -> Result<()> {
     let mut json = if pretty {
         serde_json::to_string_pretty(value)

@@ -113,7 +113,7 @@
 //!    as `fig4.gs-no-misses`.
 //!
 //! The outcome of every statement at the defaults is pinned in
-//! `harness/tests/outcomes/kokkinos2009.toml` (`harness/tests/outcomes.rs`).
+//! `tests/outcomes/kokkinos2009.toml` (`tests/outcomes.rs`).
 //!
 //! With `--out DIR`: `<id>.csv` (one row per group and series: mean, half-width, replications)
 //! and `<id>.svg` per figure (grouped bars with the intervals; Figs. 7 and 12, over U4's

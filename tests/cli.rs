@@ -286,7 +286,7 @@ fn trace(name: &str) -> String {
 
 /// `backfill --json --out`: the CSV has one row per job and the summary's metrics are those
 /// the rows give, recomputed here from their definitions (javadi2012 Eq. 14, 15). The trace is the
-/// first 300 jobs of SDSC-SP2: 16 have no run time, 284 are kept (`harness/tests/swf.rs`).
+/// first 300 jobs of SDSC-SP2: 16 have no run time, 284 are kept (`tests/swf.rs`).
 #[test]
 fn backfill_writes_one_row_per_job_and_a_summary_the_rows_reproduce() {
     let dir = std::env::temp_dir().join(format!("qosgate-cli-{}", std::process::id()));

@@ -66,10 +66,7 @@ fn dag_lists_e21s_dag_as_1_3_2_5_4_6_with_cls_22_and_cmms_23() {
     // The example file of the README is the same DAG.
     let text = qosgate(&[
         "dag",
-        concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../docs/examples/golden-dag.json"
-        ),
+        concat!(env!("CARGO_MANIFEST_DIR"), "/docs/examples/golden-dag.json"),
     ]);
     assert!(text.status.success(), "{}", stderr(&text));
     assert!(stdout(&text).contains("CNPT list: 1 3 2 5 4 6"));

@@ -405,8 +405,8 @@ fn sampling_means_match_the_distributions() {
 
 #[test]
 fn the_documented_example_parses() {
-    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/scenarios.md"))
-        .unwrap();
+    let doc =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/scenarios.md")).unwrap();
     let start = doc.find("```toml\n").expect("a TOML example") + "```toml\n".len();
     let end = start + doc[start..].find("```").unwrap();
     let s = scenario::parse(&doc[start..end], "docs/scenarios.md").unwrap();

@@ -5,8 +5,8 @@
 //!
 //! A default reproduction takes tens of minutes (replications by precision, up to the paper's
 //! 100), too long for a debug test. So the runs of one replication of every variant are
-//! committed (`harness/tests/data/salehi/*.jsonl`, written by `qosgate reproduce <paper>
-//! --replications 1 --runs harness/tests/data/salehi`), and:
+//! committed (`tests/data/salehi/*.jsonl`, written by `qosgate reproduce <paper>
+//! --replications 1 --runs tests/data/salehi`), and:
 //! - [`one_stored_replication_decides_nothing`] judges them with `--from`: every statement of
 //!   the paper is there, by id, and every claim is inconclusive with a note that more
 //!   replications are needed (one random replication has no interval; the merge refuses runs

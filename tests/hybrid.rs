@@ -296,7 +296,7 @@ proptest! {
 /// JSON summary's accounts add up in every replication.
 #[test]
 fn the_documented_example_runs() {
-    let doc = include_str!("../../docs/hybrid-scenarios.md");
+    let doc = include_str!("../docs/hybrid-scenarios.md");
     let start = doc.find("```toml\n").expect("a TOML block") + "```toml\n".len();
     let text = &doc[start..start + doc[start..].find("```").unwrap()];
     let s = qosgate_harness::models::parse(text, "example.toml").unwrap();
