@@ -3,6 +3,8 @@
 //!
 //! - [`stats`]: estimates over replications (mean and 95 % confidence half-width).
 //! - [`table`]: aligned plain-text tables, wrapped prose, grouped numbers.
+//! - [`columns`]: one table as text and as CSV from one list of columns, with one rule for
+//!   missing values (the summaries' tables and files, the figures' CSV).
 //! - [`figure`]: the one figure type: a table, a CSV file and an SVG drawing ([`svg`]).
 //! - [`html`]: the page a person looks at (`index.html`), and the index of every paper's.
 //! - [`statement`]: the judging method: claims and checks, margins, intervals, three outcomes.
@@ -19,6 +21,7 @@
 //! An outcome is computed from the runs, never decided in advance ([`statement`]): a claim
 //! whose data is missing is inconclusive, a check without data fails.
 
+pub mod columns;
 pub mod figure;
 pub mod html;
 pub mod statement;

@@ -22,6 +22,7 @@ use qosgate_kernel::backfill::Policy;
 use serde::Serialize;
 
 use super::replay::{self, NodeEvent, Record, Summary};
+use crate::report::columns::{self, Column};
 use crate::report::table::{Align, grouped, table};
 use crate::workload::failures::{Fit, Process, Tally};
 use crate::workload::fta;
@@ -205,70 +206,18 @@ pub fn run(req: &Request, out: &mut dyn Write) -> Result<()> {
     out.flush().context("writing output")
 }
 
+/// The schedule file: one line per job.
+const RECORD_COLUMNS: &[Column<Record>] = &[
+    Column::count("job", "job_id", |r| r.id),
+    Column::count("submit s", "submit", |r| r.submit),
+    Column::count("start s", "start", |r| r.start),
+    Column::count("end s", "end", |r| r.end),
+    Column::count("procs", "procs", |r| u64::from(r.procs)),
+];
+
 /// Writes one row per job, in the records' order, `(submit, id)`.
 fn write_csv(path: &Path, records: &[Record]) -> Result<()> {
     let file = File::create(path).with_context(|| format!("creating {}", path.display()))?;
-    let mut w = BufWriter::new(file);
-    let write = |w: &mut BufWriter<File>| -> std::io::Result<()> {
-        let mut row = Vec::with_capacity(5 * 21);
-        w.write_all(b"job_id,submit,start,end,procs\n")?;
-        for r in records {
-            row.clear();
-            for (k, v) in [r.id, r.submit, r.start, r.end, u64::from(r.procs)]
-                .into_iter()
-                .enumerate()
-            {
-                if k > 0 {
-                    row.push(b',');
-                }
-                push_decimal(&mut row, v);
-            }
-            row.push(b'\n');
-            w.write_all(&row)?;
-        }
-        w.flush()
-    };
-    write(&mut w).with_context(|| format!("writing {}", path.display()))?;
-    Ok(())
-}
-
-/// Appends `v` in decimal: what `write!("{v}")` writes, without the formatting machinery that
-/// dominated writing a long schedule.
-fn push_decimal(out: &mut Vec<u8>, mut v: u64) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[at..]);
-}
-
-#[cfg(test)]
-mod tests {
-    use super::push_decimal;
-
-    #[test]
-    fn decimals_are_written_as_format_writes_them() {
-        for v in [
-            0,
-            1,
-            9,
-            10,
-            99,
-            100,
-            12_345,
-            u64::from(u32::MAX),
-            u64::MAX - 1,
-            u64::MAX,
-        ] {
-            let mut out = b"x".to_vec();
-            push_decimal(&mut out, v);
-            assert_eq!(out, format!("x{v}").into_bytes());
-        }
-    }
+    columns::write_csv(RECORD_COLUMNS, records, BufWriter::new(file))
+        .with_context(|| format!("writing {}", path.display()))
 }
