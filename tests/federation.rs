@@ -103,7 +103,7 @@ fn scenario(
 }
 
 fn simulate(s: &Scenario) -> Run {
-    Federation::check(s).unwrap();
+    qosgate_harness::models::federation::scenario::validate(s).unwrap();
     Federation::simulate(s, 0).unwrap()
 }
 

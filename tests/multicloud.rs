@@ -27,6 +27,7 @@ use std::collections::BTreeMap;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use qosgate_harness::models::Model;
+use qosgate_harness::models::ScenarioFile;
 use qosgate_harness::models::multicloud::Multicloud;
 use qosgate_harness::models::multicloud::metrics::Metrics;
 use qosgate_harness::models::multicloud::record::{Outcome, Run, TaskRecord};
@@ -303,7 +304,7 @@ proptest! {
     fn every_application_and_task_ends_once_and_the_accounts_add_up(s in scenario()) {
         let run = Multicloud::simulate(&s, 0).unwrap();
         check(&s, &run)?;
-        precedence(&s, &run, Multicloud::seed(&s, 0))?;
+        precedence(&s, &run, s.seed(0))?;
         prop_assert_eq!(&Multicloud::simulate(&s, 0).unwrap(), &run, "not deterministic");
     }
 

@@ -16,7 +16,7 @@ use qosgate_harness::experiments::shard::Shard;
 use qosgate_harness::experiments::{
     Experiment, Judge, Options, Paper, Part, Precision, RunsOf, Simulation,
 };
-use qosgate_harness::models::{AnyScenario, Model, RunOptions};
+use qosgate_harness::models::{AnyScenario, Model, RunOptions, ScenarioFile};
 use qosgate_harness::report::statement::{Margin, Source, claim};
 use qosgate_harness::report::{Citation, Figure, Mode, Parameters, Section};
 use qosgate_testkit::cli::{run, stderr, stdout};
@@ -56,6 +56,25 @@ impl AnyScenario for ToyScenario {
     }
 }
 
+/// A fixed scenario's replications all draw from its base seed.
+impl ScenarioFile for ToyScenario {
+    fn base_seed(&self) -> u64 {
+        self.seed
+    }
+
+    fn set_base_seed(&mut self, seed: u64) {
+        self.seed = seed;
+    }
+
+    fn seed(&self, k: u32) -> u64 {
+        if self.random {
+            replication_seed(self.seed, k)
+        } else {
+            self.seed
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 struct ToyMetrics {
     /// Two measures; the second is undefined in some replications.
@@ -68,21 +87,8 @@ impl Model for Toy {
     type Run = Vec<f64>;
     type Metrics = ToyMetrics;
 
-    fn name(_: &ToyScenario) -> &str {
-        "toy"
-    }
-
-    fn check(_: &ToyScenario) -> Result<()> {
-        Ok(())
-    }
-
     fn simulate(s: &ToyScenario, k: u32) -> Result<Vec<f64>> {
-        let seed = if s.random {
-            replication_seed(s.seed, k)
-        } else {
-            s.seed
-        };
-        let mut g = SplitMix(seed);
+        let mut g = SplitMix(s.seed(k));
         Ok((0..3).map(|_| s.scale * (g.unit() + 0.01)).collect())
     }
 
@@ -94,18 +100,6 @@ impl Model for Toy {
 
     fn events(run: &Vec<f64>) -> u64 {
         run.len() as u64
-    }
-
-    fn reseed(s: &mut ToyScenario, base: u64) {
-        s.seed = qosgate_harness::des::rng::rebase(s.seed, base);
-    }
-
-    fn seed(s: &ToyScenario, k: u32) -> u64 {
-        if s.random {
-            replication_seed(s.seed, k)
-        } else {
-            s.seed
-        }
     }
 
     fn deterministic(s: &ToyScenario) -> bool {

@@ -193,10 +193,7 @@ pub trait Paper: Sync {
     fn judge_stored(&self, options: &Options, runs: Vec<StoredRun>) -> Result<Reproduction>;
 }
 
-impl<E: Experiment> Paper for E
-where
-    <E::Model as Model>::Scenario: AnyScenario + 'static,
-{
+impl<E: Experiment> Paper for E {
     fn id(&self) -> &'static str {
         E::ID
     }

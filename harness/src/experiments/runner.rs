@@ -26,7 +26,7 @@ use super::runfile::{self, Line, Replications, StoredRun, VERSION};
 use super::shard::Shard;
 use super::{Experiment, Part};
 use crate::experiments::Simulation;
-use crate::models::Model;
+use crate::models::{AnyScenario, Model, ScenarioFile};
 use crate::report::statement::{Interval, Method};
 use crate::report::stats::{Estimate, t975};
 use crate::report::{Parameters, Replicated, Report, Section};
@@ -347,7 +347,7 @@ impl<'p, E: Experiment> Plan<'p, E> {
             if !keys.contains(&k) {
                 let mut scenario = v.scenario()?;
                 if let Some(base) = seed {
-                    E::Model::reseed(&mut scenario, base);
+                    scenario.reseed(base);
                 }
                 scenarios.push(scenario);
                 keys.push(k);
@@ -459,9 +459,8 @@ impl<'p, E: Experiment> Plan<'p, E> {
                 let (v, k) = self.jobs[job];
                 let scenario = &self.scenarios[v];
                 let start = Instant::now();
-                let run = E::Model::simulate(scenario, k).with_context(|| {
-                    format!("simulating {} (replication {k})", E::Model::name(scenario))
-                })?;
+                let run = E::Model::simulate(scenario, k)
+                    .with_context(|| format!("simulating {} (replication {k})", scenario.name()))?;
                 let metrics = E::Model::metrics(scenario, &run);
                 bar.inc(1);
                 Ok(Done {
@@ -499,7 +498,7 @@ impl<'p, E: Experiment> Plan<'p, E> {
                     variant: self.keys[v].clone(),
                     scenario: self.fingerprints[v].clone(),
                     replication: k,
-                    seed: E::Model::seed(&self.scenarios[v], k),
+                    seed: self.scenarios[v].seed(k),
                     events: d.events,
                     wall_s: d.wall_s,
                     metrics: &d.metrics,
@@ -567,9 +566,7 @@ impl<'p, E: Experiment> Plan<'p, E> {
                 continue;
             };
             let (v, k) = self.jobs[job];
-            if line.scenario != self.fingerprints[v]
-                || line.seed != E::Model::seed(&self.scenarios[v], k)
-            {
+            if line.scenario != self.fingerprints[v] || line.seed != self.scenarios[v].seed(k) {
                 problems.push(at(format!(
                     "{} replication {k} was simulated from another scenario or seed than this \
                      build's (scenario {}, seed {}; here {}, {})",
@@ -577,7 +574,7 @@ impl<'p, E: Experiment> Plan<'p, E> {
                     line.scenario,
                     line.seed,
                     self.fingerprints[v],
-                    E::Model::seed(&self.scenarios[v], k)
+                    self.scenarios[v].seed(k)
                 )));
                 continue;
             }
@@ -686,7 +683,7 @@ impl<'p, E: Experiment> Plan<'p, E> {
         let mut seeds: Vec<u64> = self
             .jobs
             .iter()
-            .map(|&(v, k)| E::Model::seed(&self.scenarios[v], k))
+            .map(|&(v, k)| self.scenarios[v].seed(k))
             .collect();
         seeds.sort_unstable();
         seeds.dedup();

@@ -27,7 +27,6 @@ pub mod world;
 use anyhow::Result;
 
 use super::Model;
-use crate::des::rng::replication_seed;
 use metrics::Metrics;
 use record::Run;
 use scenario::Scenario;
@@ -42,14 +41,6 @@ impl Model for Hybrid {
     type Run = Run;
     type Metrics = Metrics;
 
-    fn name(scenario: &Scenario) -> &str {
-        &scenario.name
-    }
-
-    fn check(scenario: &Scenario) -> Result<()> {
-        scenario::validate(scenario)
-    }
-
     /// Replication `k` uses seed `scenario.seed + k` ([`world::simulate`]).
     fn simulate(scenario: &Scenario, k: u32) -> Result<Run> {
         world::simulate(scenario, k)
@@ -61,14 +52,6 @@ impl Model for Hybrid {
 
     fn events(run: &Run) -> u64 {
         run.events
-    }
-
-    fn seed(scenario: &Scenario, k: u32) -> u64 {
-        replication_seed(scenario.seed, k)
-    }
-
-    fn reseed(scenario: &mut Scenario, base: u64) {
-        scenario.seed = crate::des::rng::rebase(scenario.seed, base);
     }
 
     /// Never: request sizes are always drawn.

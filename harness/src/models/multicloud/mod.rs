@@ -40,7 +40,6 @@ pub mod world;
 use anyhow::Result;
 
 use super::Model;
-use crate::des::rng::replication_seed;
 use crate::des::stack::run_on_big_stack;
 use metrics::Metrics;
 use record::Run;
@@ -56,14 +55,6 @@ impl Model for Multicloud {
     type Run = Run;
     type Metrics = Metrics;
 
-    fn name(scenario: &Scenario) -> &str {
-        &scenario.name
-    }
-
-    fn check(scenario: &Scenario) -> Result<()> {
-        scenario::validate(scenario)
-    }
-
     /// Replication `k` uses seed `scenario.seed + k`.
     fn simulate(scenario: &Scenario, k: u32) -> Result<Run> {
         run_on_big_stack("simulation", capacity::KERNEL_BYTES, || {
@@ -77,14 +68,6 @@ impl Model for Multicloud {
 
     fn events(run: &Run) -> u64 {
         run.events
-    }
-
-    fn seed(scenario: &Scenario, k: u32) -> u64 {
-        replication_seed(scenario.seed, k)
-    }
-
-    fn reseed(scenario: &mut Scenario, base: u64) {
-        scenario.seed = crate::des::rng::rebase(scenario.seed, base);
     }
 
     /// Group sizes and DAG shapes are always drawn.
