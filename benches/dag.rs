@@ -1,9 +1,9 @@
-//! Criterion benchmarks of seed 003's kernel pieces (`kernel/src/dag/`, `listsched/`,
+//! Criterion benchmarks of gandhimathi2013's kernel pieces (`kernel/src/dag/`, `listsched/`,
 //! `mapping.rs`).
 //!
 //! - `dag/cnpt/64`: `Priorities::new` and the CNPT listing of a 64-task application (a fixed
 //!   pseudo-random DAG: each task after the first has one to three earlier predecessors, one
-//!   in ten is an entry, N15's shape).
+//!   in ten is an entry, E25's shape).
 //! - `dag/{cls,cmms}_decision/64x3`: one decision of CLS / CMMS, the first of that application
 //!   over three clouds of 4,096, 9,216 and 2,048 VMs answering ERAT from slot tables that
 //!   already hold 100 planned runs each (CMMS's first decision asks every ready task on every

@@ -1,5 +1,5 @@
 //! Criterion benchmark of the hybrid-cloud model (`harness/src/models/hybrid/`): one two-month
-//! replication of seed 002's system (`javadi2012-eb-ars`: EASY backfilling, ARS with the cloud
+//! replication of javadi2012's system (`javadi2012-eb-ars`: EASY backfilling, ARS with the cloud
 //! share of Table III's cost at beta 0.25, theta 3.0; about 9,500 requests and 8,500 node
 //! failures and repairs), from scenario to records, and the same under conservative
 //! backfilling (`javadi2012-cb-ars`). Criterion reports the time per replication and, as

@@ -24,7 +24,7 @@ use qosgate_kernel::registry::Registration;
 use qosgate_kernel::resource::{Kind, Resource};
 use qosgate_kernel::units::{Mips, Ticks, Work, exec_ticks};
 
-/// Capacity of the benchmarked resource (R1 of seed 004 Table 3).
+/// Capacity of the benchmarked resource (R1 of kokkinos2009 Table 3).
 const CAPACITY: Mips = Mips::new(780_000);
 /// Fake-clock step of the bucket benchmarks, ticks. The fake clocks count plain ticks and hand
 /// the kernel `Ticks::new(now)`, as a firmware's timer would.

@@ -1,4 +1,4 @@
-//! Criterion benchmarks of preemption (`kernel/src/preempt.rs`, `kernel/src/lease/`).
+//! Criterion benchmarks of preemption (`kernel/src/lease/`, with its selection in `preempt.rs`).
 //!
 //! - `leases/select/{moml,mov,mlip}/{8,16,32}`: one `preempt::select` with the lease manager's
 //!   bound (`SEARCH` = 128 candidate sets) over 8, 16 or 32 running leases (a fixed mix of
@@ -25,10 +25,10 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use qosgate_kernel::lease::preempt::{Candidate, Preference, select};
 use qosgate_kernel::lease::{
     Action, Class, Event, Kind, Manager, Overheads, Policy, SEARCH, Spec, State,
 };
-use qosgate_kernel::preempt::{Candidate, Preference, select};
 use qosgate_kernel::units::Ticks;
 
 /// `n` running leases: classes alternate in runs (C, S, S, C, S, ...), nodes 1 to 8.

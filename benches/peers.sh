@@ -4,10 +4,11 @@
 # depend on them: this script runs whichever it finds and skips the others.
 #
 # usage: benches/peers.sh [TRACE.swf ...]
-#   (default: SDSC-SP2-1998-first5000 and HPC2N-2002-subset3171 from ../shared/traces)
+#   (default: SDSC-SP2-1998-first5000 and HPC2N-2002-subset3171 from $TRACES)
 # environment:
 #   PEERS     the folder with pyss/, pyss_driver.py, accasim_driver.py, clean.awk and the AccaSim
-#             wheel (default ../shared/peers)
+#             wheel (default ../shared/peers, where this project's machines keep them)
+#   TRACES    the folder of the full SWF traces (default ../shared/traces, likewise)
 #   PYTHON2   a Python 2.7 for pyss, run with -O (default python2.7; under pyenv, e.g.
 #             ~/.pyenv/versions/2.7.18/bin/python2.7)
 #   ACCASIM   a Python with AccaSim installed (default: a venv under target/peers, made once
@@ -23,6 +24,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PEERS=${PEERS:-../shared/peers}
+TRACES=${TRACES:-../shared/traces}
 PYTHON2=${PYTHON2:-python2.7}
 PYTHON39=${PYTHON39:-python3.9}
 RUNS=${RUNS:-3}
@@ -31,10 +33,10 @@ WORK=target/peers
 mkdir -p "$WORK"
 [ -d "$PEERS" ] || { echo "no peers folder $PEERS (set PEERS)" >&2; exit 1; }
 if [ $# -eq 0 ]; then
-  set -- ../shared/traces/SDSC-SP2-1998-first5000.swf ../shared/traces/HPC2N-2002-subset3171.swf
+  set -- "$TRACES/SDSC-SP2-1998-first5000.swf" "$TRACES/HPC2N-2002-subset3171.swf"
 fi
 
-cargo build --release -q -p qosgate-harness --bin qosgate
+cargo build --release -q -p qosgate --bin qosgate
 QOSGATE=target/release/qosgate
 
 have_pyss=0

@@ -1,5 +1,5 @@
 //! Criterion benchmark of the grid simulator (`harness/src/models/grid/`): events per second on a
-//! large seed-004 scenario, the `kokkinos2009-gbp` preset with BE user U4 at 55 s per task (the
+//! large kokkinos2009 scenario, the `kokkinos2009-gbp` preset with BE user U4 at 55 s per task (the
 //! paper's heaviest load) over a horizon of 2,000,000 s (about 41,000 tasks and 261,000 events;
 //! up to 33,000 tasks alive at once). One iteration is one replication, from scenario to
 //! metrics, as `qosgate reproduce` runs it (no task records, kernel structures reused from the

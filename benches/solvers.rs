@@ -6,8 +6,8 @@
 //!   stay out of the active set.
 //! - `pap_near_capacity/8`: the same 8 clusters at 99.9 % of capacity (many doublings of `ub`).
 //! - `broker/{2,16}`: one `broker::route` for 2 and 16 providers at 70 % of `sum mu`, with
-//!   bursty arrivals (`lambda^2 sigma_I^2 = 4`); the 2-provider case is seed 002's cluster + cloud
-//!   built from the service models of Eq. 8-13.
+//!   bursty arrivals (`lambda^2 sigma_I^2 = 4`); the 2-provider case is javadi2012's cluster +
+//!   cloud built from the service models of Eq. 8-13.
 //!
 //! Run with `cargo bench --bench solvers`.
 

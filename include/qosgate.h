@@ -53,15 +53,8 @@
 // Selective backfilling, with the threshold passed to `qg_backfill_init`.
 #define QG_POLICY_SELECTIVE 3
 
-#if defined(QG_TARGET_64BIT)
-// Bytes of a `qg_bucket` (64-bit targets).
+// Bytes of a `qg_bucket` (the same on 32- and 64-bit targets).
 #define QG_BUCKET_SIZE 72
-#endif
-
-#if defined(QG_TARGET_32BIT)
-// Bytes of a `qg_bucket` (32-bit targets).
-#define QG_BUCKET_SIZE 72
-#endif
 
 // The task conforms now: `qg_bucket_charge` accepts it.
 #define QG_CONFORMANCE_NOW 0
@@ -93,25 +86,11 @@
 // Jobs (waiting and running) of a backfilling scheduler at most.
 #define QG_BACKFILL_JOBS 64
 
-#if defined(QG_TARGET_64BIT)
-// Bytes of a `qg_billiard` (64-bit targets).
+// Bytes of a `qg_billiard` (the same on 32- and 64-bit targets).
 #define QG_BILLIARD_SIZE 168
-#endif
 
-#if defined(QG_TARGET_32BIT)
-// Bytes of a `qg_billiard` (32-bit targets).
-#define QG_BILLIARD_SIZE 168
-#endif
-
-#if defined(QG_TARGET_64BIT)
-// Bytes of a `qg_rtdp` (64-bit targets).
+// Bytes of a `qg_rtdp` (the same on 32- and 64-bit targets).
 #define QG_RTDP_SIZE 368
-#endif
-
-#if defined(QG_TARGET_32BIT)
-// Bytes of a `qg_rtdp` (32-bit targets).
-#define QG_RTDP_SIZE 368
-#endif
 
 #if defined(QG_TARGET_64BIT)
 // Bytes of a `qg_scheduler` (64-bit targets).
@@ -174,15 +153,8 @@
 // The flow of a task that has none (best effort outside GS_BE_EQUAL).
 #define QG_NO_FLOW 65535
 
-#if defined(QG_TARGET_64BIT)
-// Bytes of a `qg_slot_table` (64-bit targets).
+// Bytes of a `qg_slot_table` (the same on 32- and 64-bit targets).
 #define QG_SLOT_TABLE_SIZE 4128
-#endif
-
-#if defined(QG_TARGET_32BIT)
-// Bytes of a `qg_slot_table` (32-bit targets).
-#define QG_SLOT_TABLE_SIZE 4128
-#endif
 
 // The outcome of a call: 0 success, 1 success with nothing to report, negative an error.
 enum qg_status
@@ -371,7 +343,7 @@ typedef struct QG_ALIGNED(8) {
   uint8_t _opaque[QG_BUCKET_SIZE];
 } qg_bucket;
 
-// A bucket's contract (seed 004 Eq. 3, Sec. 4.2): what a user agreed for one resource.
+// A bucket's contract (kokkinos2009 Eq. 3, Sec. 4.2): what a user agreed for one resource.
 typedef struct {
   // Rate rho, MIPS, `>= 1`.
   uint64_t rho;
@@ -418,7 +390,7 @@ typedef struct QG_ALIGNED(8) {
   uint8_t _opaque[QG_RTDP_SIZE];
 } qg_rtdp;
 
-// One cluster as PAP sees it (seed 000 Table 1; any time unit, the same for every input).
+// One cluster as PAP sees it (salehi2012 Table 1; any time unit, the same for every input).
 typedef struct {
   // Mean service time of an external request, `> 0`.
   double theta;

@@ -3,7 +3,7 @@
 //! error is the documented one, and every `Ok` routing is a probability vector (each `P_i` in
 //! `[0, 1]`, sum 1 within 1e-9) with `lambda P_i < mu_i`, whose Eq. 1 is defined. On well-scaled
 //! inputs (every value within 1e-3..1e3, load at most 0.999 of `sum mu`) no pairwise shift of probability lowers Eq. 1 by more
-//! than a relative 1e-9, and the routing equals N4's drop-and-re-solve.
+//! than a relative 1e-9, and the routing equals E15's drop-and-re-solve.
 #![no_main]
 
 mod common;
@@ -139,7 +139,7 @@ fn run(input: In) {
             if well_scaled(l, v, &ps) {
                 let want = drop_and_resolve(l, v, &ps);
                 for (i, (&p, &q)) in r.p().iter().zip(&want).enumerate() {
-                    assert!((p - q).abs() <= 1e-6, "provider {i}: {p} vs N4's {q}");
+                    assert!((p - q).abs() <= 1e-6, "provider {i}: {p} vs E15's {q}");
                 }
                 no_pairwise_transfer_lowers(
                     r.p(),

@@ -1,7 +1,7 @@
 //! Dispatch: arbitrary probability vectors (NaN, +-inf, -0, 0, subnormal, huge, tiny ratios),
 //! arbitrary fastest index, shares and request types, and long decision runs of `Billiard`,
 //! `Rtdp` and `Bernoulli`. Checks: set-up returns a value or the documented error (and errors
-//! only when the input is bad); every decision picks a cluster with `P_j > 0`; the N7 bound
+//! only when the input is bad); every decision picks a cluster with `P_j > 0`; the E5 bound
 //! `-1 - (N-1) q_j <= Y_j(n) - n q_j <= 1 + q_j` holds after every billiard decision and per type
 //! under RTDP; RTDP follows the billiard sequence per type; refused RTDP requests change nothing;
 //! Bernoulli widths sum to `2^32` and are zero exactly for `P_j = 0`.
@@ -106,14 +106,14 @@ fn invalid(input: dispatch::Input, problem: Problem) -> Option<DispatchError> {
     Some(DispatchError::Invalid(Invalid { input, problem }))
 }
 
-/// N7 for counts `y` after `n` decisions, against `q` (the caller's normalised probabilities).
+/// E5 for counts `y` after `n` decisions, against `q` (the caller's normalised probabilities).
 fn check_n7(y: &[u64], n: u64, q: &[f64]) {
     let big_n = q.len() as f64;
     for (j, (&yj, &qj)) in y.iter().zip(q).enumerate() {
         let d = yj as f64 - n as f64 * qj;
         assert!(
             -1.0 - (big_n - 1.0) * qj - EPS <= d && d <= 1.0 + qj + EPS,
-            "N7 broken: cluster {j} n {n} Y {yj} q {qj} q-vector {q:?}"
+            "E5 broken: cluster {j} n {n} Y {yj} q {qj} q-vector {q:?}"
         );
     }
 }
@@ -147,7 +147,7 @@ fuzz_target!(|input: Input| {
         p.iter().map(|x| (x / max) / s).collect()
     };
 
-    // Billiard: a long run, N7 after every decision, never a zero cluster.
+    // Billiard: a long run, E5 after every decision, never a zero cluster.
     let steps = (u32::from(input.steps) * 64).min(BUDGET);
     let mut seq = Vec::with_capacity(steps as usize);
     let mut y = vec![0u64; p.len()];
@@ -159,7 +159,7 @@ fuzz_target!(|input: Input| {
         check_n7(&y, n, &q);
     }
 
-    // RTDP: per-type N7 and the billiard sequence per type.
+    // RTDP: per-type E5 and the billiard sequence per type.
     let shares: Vec<f64> = input.shares.iter().map(|x| x.get()).collect();
     if let Ok(mut r) = Rtdp::<N, T>::new(&p, &shares, fastest) {
         // `seq` extended on demand: a clone of the billiard after its `steps` decisions.

@@ -26,10 +26,12 @@ use std::collections::BTreeSet;
 use arbitrary::Arbitrary;
 use common::Num;
 use libfuzzer_sys::fuzz_target;
+use qosgate_kernel::lease::preempt::{
+    Candidate, Class, MAX_CANDIDATES, Policy, Preference, select,
+};
 use qosgate_kernel::lease::{
     Admission, End, Event, Kind, LeaseId, Manager, Notice, Overheads, Queue, Rules, Spec, State,
 };
-use qosgate_kernel::preempt::{Candidate, Class, MAX_CANDIDATES, Policy, Preference, select};
 use qosgate_kernel::units::{Nodes, Ticks};
 use qosgate_kernel::{Error, Refused};
 use qosgate_testkit::leases;

@@ -2,7 +2,7 @@
 //! external rate and epsilon never panic or hang; every error is the documented one for the input,
 //! and every `Ok` allocation satisfies the guarantees of `allocate::pap`: rates finite, `>= 0`,
 //! below capacity, zero outside the active set, summing to `Lambda` within `epsilon Lambda`;
-//! active rates are N1's `lambda_hat_j(z)`, inactive clusters have `psi_j >= z`; Eq. 3 is defined.
+//! active rates are E1's `lambda_hat_j(z)`, inactive clusters have `psi_j >= z`; Eq. 3 is defined.
 //! On well-scaled inputs (every parameter within 1e-6..1e6, `rho <= 0.999`, load `<= 0.999` of
 //! capacity, and 0 or `>= 1e-6` of it) the solver must converge. The baselines run on the same inputs.
 #![no_main]
@@ -116,12 +116,12 @@ fn run(input: In) {
                 );
                 if a.active()[j] {
                     // z is psi_k + t rounded to f64 (the rates come from the exact offset t), so
-                    // the rate lies between N1's rates at z's neighbours.
+                    // the rate lies between E1's rates at z's neighbours.
                     let (lo, hi) = (c.lambda_hat_at(z.next_down()), c.lambda_hat_at(z.next_up()));
                     let tol = 1e-6 * hi.max(l);
                     assert!(
                         lo - tol <= x && x <= hi + tol,
-                        "cluster {j}: {x} outside N1's [{lo}, {hi}] around z = {z}"
+                        "cluster {j}: {x} outside E1's [{lo}, {hi}] around z = {z}"
                     );
                 } else {
                     assert_eq!(x, 0.0);

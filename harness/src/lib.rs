@@ -1,20 +1,20 @@
-//! The std side of qosgate: the `qosgate` command line and everything it drives around the
-//! kernel: workloads, simulated systems, the papers' experiments and their reports.
+//! The std side of qosgate: the `qosgate` command line's library and everything it drives
+//! around the kernel: workloads, simulated systems, the papers' experiments and their reports.
 //!
 //! The module map, from the edge inwards:
 //! - [`cli`]: the command line, the only module that knows clap; one file per subcommand.
 //! - [`experiments`]: the registry of reproduced papers and the runner they share (whole, or in
-//!   shards whose run files are judged together); one folder per paper (`kokkinos2009`: seed
-//!   004's grid, presets, bounds and claims; `javadi2012`: seed 002's hybrid cloud).
+//!   shards whose run files are judged together); one folder per paper (`kokkinos2009`:
+//!   kokkinos2009's grid, presets, bounds and claims; `javadi2012`: javadi2012's hybrid cloud).
 //! - [`models`]: the simulated systems, each a scenario schema, a world, records and metrics
-//!   (`grid`: seed 004's grid; `federation`: seeds 000 and 001's federation of clusters;
-//!   `cluster`: trace replay under backfilling; `leases`: lease workload replay through the
-//!   kernel's lease manager; `hybrid`: seed 002's failure-prone cluster and reliable cloud
-//!   behind a broker; `multicloud`: seed 003's federation of IaaS clouds).
+//!   (`grid`: kokkinos2009's grid; `federation`: salehi2012 and salehi2011's federation of
+//!   clusters; `cluster`: trace replay under backfilling; `leases`: lease workload replay through
+//!   the kernel's lease manager; `hybrid`: javadi2012's failure-prone cluster and reliable cloud
+//!   behind a broker; `multicloud`: gandhimathi2013's federation of IaaS clouds).
 //! - [`gateway`]: the gateway's solvers and dispatch sequences as a user asks for them (JSON
 //!   problems, option lists).
 //! - [`workload`]: distributions (with their means and variances, and how scenario files
-//!   spell them), DAS-2 request sizes, seed 002's requests, node failures (a synthetic process
+//!   spell them), DAS-2 request sizes, javadi2012's requests, node failures (a synthetic process
 //!   and FTA traces), SWF traces, Haizea's LWF lease workloads and synthetic workloads.
 //! - [`config`]: TOML scenario files with `file:line:column` diagnostics, for every model.
 //! - [`des`]: the discrete-event core: the event queue, seeded streams, time conversions, the
@@ -23,8 +23,8 @@
 //!   (HTML).
 //!
 //! Dependencies point down this list (a model never imports an experiment, nothing but
-//! [`cli`] imports clap); `main.rs` only parses the command line, calls [`cli::run()`] and turns
-//! an error into a message and an exit code.
+//! [`cli`] imports clap). The binary (the workspace's root package, `src/main.rs`) only parses
+//! the command line, calls [`cli::run()`] and turns an error into a message and an exit code.
 
 pub mod cli;
 pub mod config;

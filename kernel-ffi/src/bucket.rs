@@ -30,16 +30,12 @@ pub struct qg_bucket {
     _opaque: [u8; QG_BUCKET_SIZE],
 }
 
-/// Bytes of a `qg_bucket` (64-bit targets).
-#[cfg(target_pointer_width = "64")]
-pub const QG_BUCKET_SIZE: usize = 72;
-/// Bytes of a `qg_bucket` (32-bit targets).
-#[cfg(target_pointer_width = "32")]
+/// Bytes of a `qg_bucket` (the same on 32- and 64-bit targets).
 pub const QG_BUCKET_SIZE: usize = 72;
 
 storage!(qg_bucket[QG_BUCKET_SIZE] holds Bucket, error Error, tag b"qgbuckt1");
 
-/// A bucket's contract (seed 004 Eq. 3, Sec. 4.2): what a user agreed for one resource.
+/// A bucket's contract (kokkinos2009 Eq. 3, Sec. 4.2): what a user agreed for one resource.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct qg_bucket_config {

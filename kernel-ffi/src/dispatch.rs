@@ -20,11 +20,7 @@ pub struct qg_billiard {
     _opaque: [u8; QG_BILLIARD_SIZE],
 }
 
-/// Bytes of a `qg_billiard` (64-bit targets).
-#[cfg(target_pointer_width = "64")]
-pub const QG_BILLIARD_SIZE: usize = 168;
-/// Bytes of a `qg_billiard` (32-bit targets).
-#[cfg(target_pointer_width = "32")]
+/// Bytes of a `qg_billiard` (the same on 32- and 64-bit targets).
 pub const QG_BILLIARD_SIZE: usize = 168;
 
 storage!(qg_billiard[QG_BILLIARD_SIZE] holds Billiard, error DispatchError, tag b"qgbilld1");
@@ -36,11 +32,7 @@ pub struct qg_rtdp {
     _opaque: [u8; QG_RTDP_SIZE],
 }
 
-/// Bytes of a `qg_rtdp` (64-bit targets).
-#[cfg(target_pointer_width = "64")]
-pub const QG_RTDP_SIZE: usize = 368;
-/// Bytes of a `qg_rtdp` (32-bit targets).
-#[cfg(target_pointer_width = "32")]
+/// Bytes of a `qg_rtdp` (the same on 32- and 64-bit targets).
 pub const QG_RTDP_SIZE: usize = 368;
 
 storage!(qg_rtdp[QG_RTDP_SIZE] holds Rtdp, error DispatchError, tag b"qgrtdp 1");

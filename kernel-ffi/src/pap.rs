@@ -12,7 +12,7 @@ use crate::config::QG_MAX_CLUSTERS;
 use crate::instance;
 use crate::status::qg_status::{self, *};
 
-/// One cluster as PAP sees it (seed 000 Table 1; any time unit, the same for every input).
+/// One cluster as PAP sees it (salehi2012 Table 1; any time unit, the same for every input).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct qg_cluster {

@@ -21,11 +21,7 @@ pub struct qg_slot_table {
     _opaque: [u8; QG_SLOT_TABLE_SIZE],
 }
 
-/// Bytes of a `qg_slot_table` (64-bit targets).
-#[cfg(target_pointer_width = "64")]
-pub const QG_SLOT_TABLE_SIZE: usize = 4128;
-/// Bytes of a `qg_slot_table` (32-bit targets).
-#[cfg(target_pointer_width = "32")]
+/// Bytes of a `qg_slot_table` (the same on 32- and 64-bit targets).
 pub const QG_SLOT_TABLE_SIZE: usize = 4128;
 
 storage!(qg_slot_table[QG_SLOT_TABLE_SIZE] holds SlotTable, error Error, tag b"qgslots1");

@@ -1,12 +1,12 @@
-//! Workload allocation of external requests to clusters: PAP (seed 000 Sec. 3-4, Algorithm 1,
-//! corrected by `SPEC-NOTES` N1-N3) and the baselines RR, LRF and BCF (Sec. 5.2.1, Eq. 25-27).
+//! Workload allocation of external requests to clusters: PAP (salehi2012 Sec. 3-4, Algorithm 1,
+//! corrected by E1-E3) and the baselines RR, LRF and BCF (Sec. 5.2.1, Eq. 25-27).
 //!
 //! # Model and units
 //! A gateway receives external requests at rate `Lambda` and splits them over `N` clusters; cluster
 //! `j` gets `lambda_hat_j` (requests per unit time) on top of its own local requests. Each cluster
-//! is an M/G/1 queue in which local requests preempt external ones (seed 000 Eq. 4):
+//! is an M/G/1 queue in which local requests preempt external ones (salehi2012 Eq. 4):
 //!
-//! | symbol | field | meaning (seed 000 Table 1) | unit |
+//! | symbol | field | meaning (salehi2012 Table 1) | unit |
 //! | --- | --- | --- | --- |
 //! | `theta_j` | [`Cluster::theta`] | mean service time of an external request | time |
 //! | `omega_j` | [`Cluster::omega`] | second moment of that service time | time^2 |
@@ -18,33 +18,33 @@
 //! | `z` | output | the Lagrange multiplier: the common marginal cost `d/dx [x T_j(x)]` | time |
 //!
 //! Any time unit works as long as it is the same for every input (seconds, hours). Note that
-//! `mu_j` is a *second moment* here (seed 000), not a service rate as in [`crate::broker`].
+//! `mu_j` is a *second moment* here (salehi2012), not a service rate as in [`crate::broker`].
 //!
-//! # Objective (Eq. 3, 4 with N3)
+//! # Objective (Eq. 3, 4 with E3)
 //! `T = (1/Lambda) sum_j lambda_hat_j T_j`, with
 //! `T_j(x) = (theta_j + (x omega_j + lambda_j mu_j) / (2 (1 - rho_j - theta_j x))) / (1 - rho_j)`.
-//! The printed Table 1 has `lambda_j` in the first term of `m_j`; N3 corrects it to `lambda_hat_j`,
+//! The printed Table 1 has `lambda_j` in the first term of `m_j`; E3 corrects it to `lambda_hat_j`,
 //! so `kappa_j m_j = lambda_hat_j omega_j + lambda_j mu_j`. See [`objective`],
 //! [`Cluster::response_time`] and [`Cluster::marginal_cost`].
 //!
-//! # The solution (N1, N2)
+//! # The solution (E1, E2)
 //! `x T_j(x)` is convex on `0 <= x < (1 - rho_j)/theta_j`, so the optimum is a water-filling: every
 //! cluster that gets load has the same marginal cost `z`, and a cluster whose marginal cost at zero
-//! load, `psi_j` (Eq. 14), is `>= z` gets nothing. With `a = 1 - rho_j`, N1's corrected Eq. 7 is
+//! load, `psi_j` (Eq. 14), is `>= z` gets nothing. With `a = 1 - rho_j`, E1's corrected Eq. 7 is
 //!
 //! ```text
 //! lambda_hat_j(z) = a/theta_j - (1/theta_j) sqrt( a (omega_j a + theta_j lambda_j mu_j)
 //!                                                 / (2 theta_j a z + omega_j - 2 theta_j^2) )
 //! ```
 //!
-//! (the printed numerator `a (omega_j a) + theta_j lambda_j mu_j` is wrong: only N1's form is zero
+//! (the printed numerator `a (omega_j a) + theta_j lambda_j mu_j` is wrong: only E1's form is zero
 //! at `z = psi_j`). The kernel evaluates it in an algebraically equal form without cancellation:
 //! with `d = z - psi_j >= 0`, `c = omega_j + theta_j lambda_j mu_j / a` and
 //! `q = c / (2 theta_j a d + c)`,
 //! `lambda_hat_j(z) = (a / theta_j) (1 - q) / (1 + sqrt(q))` (equal to `(a - a sqrt(q)) / theta_j`,
-//! and `a sqrt(q)` is N1's square root). See [`Cluster::lambda_hat_at`].
+//! and `a sqrt(q)` is E1's square root). See [`Cluster::lambda_hat_at`].
 //!
-//! N2's water-filling: sort by `psi_j` ascending (ties to the lower index); with
+//! E2's water-filling: sort by `psi_j` ascending (ties to the lower index); with
 //! `L_k(z) = sum_{j <= k} lambda_hat_j(z)`, the active set is `1..k` for the largest `k` with
 //! `L_k(psi_k) <= Lambda` (found by binary search: `L_k(psi_k)` does not decrease with `k`); then
 //! `z` solves `L_k(z) = Lambda` on `[psi_k, psi_{k+1})`, or on `[psi_N, ub)` with `ub - psi_N`
@@ -55,7 +55,7 @@
 //! `epsilon` is **relative**: [`pap`] stops when `|sum_j lambda_hat_j - Lambda| <= epsilon Lambda`,
 //! the sum taken in index order over the returned rates (exactly what a caller recomputes).
 //! `epsilon` must lie in [`MIN_EPSILON`]`..=`[`MAX_EPSILON`]. The root is found by a safeguarded
-//! Newton iteration inside the bisection bracket of N2 (a Newton step that would leave the bracket
+//! Newton iteration inside the bisection bracket of E2 (a Newton step that would leave the bracket
 //! becomes a bisection step; `L_k` is concave in `z`, so Newton from the left never overshoots).
 //! Caps: at most [`MAX_DOUBLINGS`] doublings of `ub` and [`MAX_ITERATIONS`] bracket steps; hitting
 //! either, or a bracket that can no longer shrink in `f64`, is [`PapError::NoConvergence`].
@@ -66,7 +66,7 @@
 //! # Workload helpers
 //! [`mean_service_time`] (Eq. 16, 17) and [`second_moment`] (Eq. 18, 19) turn a workload's mean
 //! size, mean duration and coefficient of variation into the cluster parameters above. The
-//! workload models themselves (seed 000's DAS-2 sizes, Eq. 28-29, and lognormal durations,
+//! workload models themselves (salehi2012's DAS-2 sizes, Eq. 28-29, and lognormal durations,
 //! Eq. 30) generate workloads, which is the harness's business (`qosgate_harness::workload`).
 //!
 //! # Errors
@@ -90,7 +90,7 @@ pub const MAX_DOUBLINGS: u32 = 2100;
 /// Cap on the Newton/bisection steps of the root search.
 pub const MAX_ITERATIONS: u32 = 400;
 
-/// One cluster as PAP sees it (seed 000 Table 1; units in the module docs).
+/// One cluster as PAP sees it (salehi2012 Table 1; units in the module docs).
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Cluster {
@@ -171,7 +171,7 @@ pub enum PapError {
         /// The cluster.
         cluster: usize,
     },
-    /// `rho_j = tau_j lambda_j >= 1`: local load alone saturates the cluster (N2).
+    /// `rho_j = tau_j lambda_j >= 1`: local load alone saturates the cluster (E2).
     Saturated {
         /// The cluster.
         cluster: usize,
@@ -183,7 +183,7 @@ pub enum PapError {
         /// The cluster.
         cluster: usize,
     },
-    /// `Lambda >= sum_j (1 - rho_j)/theta_j`: the clusters cannot carry the external load (N2).
+    /// `Lambda >= sum_j (1 - rho_j)/theta_j`: the clusters cannot carry the external load (E2).
     Infeasible,
     /// A given load makes `u_j = rho_j + theta_j lambda_hat_j >= 1` ([`objective`]).
     Unstable {
@@ -275,7 +275,7 @@ impl<const N: usize> Allocation<N> {
         self.lambda_hat.get(..self.len()).unwrap_or(&[])
     }
 
-    /// Whether cluster `j` is in the active set. PAP: the water-filling set `1..k` of N2, whose
+    /// Whether cluster `j` is in the active set. PAP: the water-filling set `1..k` of E2, whose
     /// rates may be zero only at its boundary (`Lambda = 0`, or `z` exactly at some `psi_j`);
     /// every cluster outside it gets exactly `0`. Baselines: `lambda_hat_j > 0`.
     pub fn active(&self) -> &[bool] {
@@ -354,13 +354,13 @@ impl Cluster {
     }
 
     /// `psi_j` (Eq. 9, 14): the marginal cost `d/dx [x T_j(x)]` at `x = 0`, i.e. the `z` at which
-    /// N1's `lambda_hat_j(z)` is zero: `lambda_j mu_j / (2 (1 - rho_j)^2) + theta_j / (1 - rho_j)`.
+    /// E1's `lambda_hat_j(z)` is zero: `lambda_j mu_j / (2 (1 - rho_j)^2) + theta_j / (1 - rho_j)`.
     pub fn psi(&self) -> f64 {
         let a = 1.0 - self.rho();
         self.local_rate * self.mu / (2.0 * a * a) + self.theta / a
     }
 
-    /// Checks every precondition of N2 for this cluster (index `j` is used in the errors).
+    /// Checks every precondition of E2 for this cluster (index `j` is used in the errors).
     ///
     /// Errors: [`PapError::Invalid`] for a field that is not finite or negative, or a zero
     /// `theta_j` ([`Problem::NotPositive`](crate::Problem::NotPositive)); [`PapError::OmegaBelowThetaSquared`];
@@ -407,7 +407,7 @@ impl Cluster {
         })
     }
 
-    /// N1's corrected closed form `lambda_hat_j(z)` (Eq. 7 corrected, see the module docs): the
+    /// E1's corrected closed form `lambda_hat_j(z)` (Eq. 7 corrected, see the module docs): the
     /// external rate at which the cluster's marginal cost equals `z`; `0` for `z <= psi_j` (and
     /// for NaN), approaching [`Cluster::capacity`] as `z` grows. Meaningful for a cluster that
     /// passes [`Cluster::check`].
@@ -418,7 +418,7 @@ impl Cluster {
         }
     }
 
-    /// `T_j` (Eq. 4 with N3): the mean response time of external requests at external rate `x`.
+    /// `T_j` (Eq. 4 with E3): the mean response time of external requests at external rate `x`.
     ///
     /// Errors: those of [`Cluster::check`]; [`PapError::Invalid`] (`LambdaHat(0)`) for an `x`
     /// that is not finite or negative; [`PapError::Unstable`] (`cluster: 0`) if
@@ -439,8 +439,8 @@ impl Cluster {
     }
 
     /// The marginal cost `d/dx [x T_j(x)] = (1/a) [theta - omega/(2 theta) + (omega a^2/theta +
-    /// lambda mu a) / (2 s^2)]`, `a = 1 - rho_j`, `s = a - theta_j x` (N1). At the optimum it equals
-    /// `z` on every active cluster and is `>= z` on the others. Errors as
+    /// lambda mu a) / (2 s^2)]`, `a = 1 - rho_j`, `s = a - theta_j x` (E1). At the optimum it
+    /// equals `z` on every active cluster and is `>= z` on the others. Errors as
     /// [`Cluster::response_time`].
     pub fn marginal_cost(&self, x: f64) -> Result<f64, PapError> {
         let d = self.derive(0)?;
@@ -462,7 +462,7 @@ impl Cluster {
 }
 
 /// Eq. 3: the mean response time of external requests, `(1/Lambda) sum_j lambda_hat_j T_j`, with
-/// `Lambda = sum_j lambda_hat_j` (in index order) and `T_j` from Eq. 4 with N3. Clusters with
+/// `Lambda = sum_j lambda_hat_j` (in index order) and `T_j` from Eq. 4 with E3. Clusters with
 /// `lambda_hat_j = 0` contribute nothing (even if saturated); an empty load gives `0`.
 ///
 /// Errors: [`PapError::Invalid`] for loads that are not one per cluster (`LambdaHats`), or one
@@ -506,12 +506,12 @@ pub fn objective(clusters: &[Cluster], lambda_hat: &[f64]) -> Result<f64, PapErr
     Ok(mean)
 }
 
-/// PAP (seed 000 Algorithm 1, corrected by N1 and N2): the allocation of the external rate
+/// PAP (salehi2012 Algorithm 1, corrected by E1 and E2): the allocation of the external rate
 /// `external_rate` (`Lambda`, requests per time unit) over `clusters` that minimises Eq. 3.
 ///
 /// Guarantees on `Ok`: `lambda_hat_j >= 0`; `lambda_hat_j = 0` outside the active set;
 /// `|sum_j lambda_hat_j - Lambda| <= epsilon Lambda` (relative; sum in index order); every active
-/// cluster's rate is N1's `lambda_hat_j(z)`, so their marginal costs are equal and no inactive
+/// cluster's rate is E1's `lambda_hat_j(z)`, so their marginal costs are equal and no inactive
 /// cluster's `psi_j` is below `z`. The rates are computed from the offset `t = z - psi_k`, and the
 /// returned `z` is `psi_k + t` rounded to `f64`: when `Lambda` is tiny next to the capacities, `z`
 /// may round to `psi_k` although the rates are resolved. Caps, complexity and memory: module docs.
@@ -807,9 +807,9 @@ pub fn mean_service_time(mean_vms: f64, mean_duration: f64, speed: f64) -> Resul
 }
 
 /// Eq. 18 / 19: the second moment `(cv m)^2 + m^2` of a service time of mean `m` and coefficient of
-/// variation `cv` (`omega_j` from `theta_j` and `alpha_j`, `mu_j` from `tau_j` and `beta_j`; seed 000
-/// uses `alpha = 0.5`, `beta = 0.1`). Always `>= m^2`. Errors: [`PapError::Invalid`] unless
-/// `m, cv >= 0`, finite (`Mean`, `Cv`); [`PapError::Overflow`] if the result is not finite.
+/// variation `cv` (`omega_j` from `theta_j` and `alpha_j`, `mu_j` from `tau_j` and `beta_j`;
+/// salehi2012 uses `alpha = 0.5`, `beta = 0.1`). Always `>= m^2`. Errors: [`PapError::Invalid`]
+/// unless `m, cv >= 0`, finite (`Mean`, `Cv`); [`PapError::Overflow`] if the result is not finite.
 pub fn second_moment(mean: f64, cv: f64) -> Result<f64, PapError> {
     let m = check::non_negative(mean, Input::Mean)?;
     let s = check::non_negative(cv, Input::Cv)? * m;

@@ -1,4 +1,5 @@
-//! The delay-bound calculus of seed 004 (Eq. 5-11, Table 1), per discipline (`SPEC-NOTES` N5).
+//! The delay-bound calculus of kokkinos2009 (Eq. 5-11, Table 1), per discipline (E28), with
+//! Eq. 10 corrected for several CPUs (E29).
 //!
 //! For a (sigma, rho)-constrained user at a latency-rate server of guaranteed rate `g`, the time
 //! from a task's arrival at the resource to its completion is at most `sigma / g + Theta`:
@@ -283,7 +284,7 @@ fn secs(work: Work, rate: Mips, param: Param) -> Result<Ticks, Error> {
 mod tests {
     use super::*;
 
-    /// U1 of seed 004 alone on R1 (780,000 MIPS, one CPU), on its current share g = C.
+    /// U1 of kokkinos2009 alone on R1 (780,000 MIPS, one CPU), on its current share g = C.
     fn u1(discipline: Discipline) -> BoundSpec {
         BoundSpec {
             discipline,
@@ -374,7 +375,7 @@ mod tests {
         );
     }
 
-    /// U1 of seed 004 (Table 3, fixed 419.9 G-instruction tasks) spends at most 3,768 s between
+    /// U1 of kokkinos2009 (Table 3, fixed 419.9 G-instruction tasks) spends at most 3,768 s between
     /// its release and its start: `(sigma + rho stay) / I` = (2,099,500,000 + 768,473 x 3,768)
     /// / 419,900,000 = 11.9 tasks.
     #[test]

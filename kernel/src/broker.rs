@@ -1,5 +1,5 @@
-//! The cost- and failure-aware broker of seed 002 (Sec. IV-A, V): routing probabilities `P_i` of
-//! requests over `n` providers (Eq. 5 with `SPEC-NOTES` N4's `eta_i`), and the service models of
+//! The cost- and failure-aware broker of javadi2012 (Sec. IV-A, V): routing probabilities `P_i` of
+//! requests over `n` providers (Eq. 5 with E15's `eta_i`), and the service models of
 //! Eq. 8-13 that give each provider's `(mu_i, C_Si^2)`.
 //!
 //! # Model and units
@@ -18,18 +18,18 @@
 //!
 //! Note that `mu_i` is a *rate* here, not a second moment as in [`crate::allocate`].
 //!
-//! # Objective (Eq. 1, 3, 4 with N4)
-//! `min sum_i K_i E[T_i]` over `P` with `sum_i P_i = 1`, `P_i >= 0`, where (Kingman, with N4's
+//! # Objective (Eq. 1, 3, 4 with E14)
+//! `min sum_i K_i E[T_i]` over `P` with `sum_i P_i = 1`, `P_i >= 0`, where (Kingman, with E14's
 //! `+`: the printed minus makes the waiting time negative for `C_S > C_I`)
 //! `E[T_i] = 1/mu_i + (C_Ii^2 + C_Si^2) / (2 (mu_i - P_i lambda))` and
 //! `C_Ii^2 = 1 + P_i (lambda^2 sigma_I^2 - 1)` (Eq. 4). The sum runs over *all* providers,
 //! including those with `P_i = 0`, as Eq. 1 is written. See [`objective`].
 //!
-//! # Solution (Eq. 5 with N4)
-//! With `eta_i = 1 + C_Si^2 + mu_i (lambda^2 sigma_I^2 - 1) / lambda` (N4; the printed Eq. 6 is
+//! # Solution (Eq. 5 with E15)
+//! With `eta_i = 1 + C_Si^2 + mu_i (lambda^2 sigma_I^2 - 1) / lambda` (E15; the printed Eq. 6 is
 //! wrong) and `w_i = sqrt(K_i eta_i)`, the stationary point over an active set `A` is Eq. 5:
 //! `P_i = mu_i / lambda - ((sum_A mu - lambda) / lambda) w_i / sum_A w`. Each term of Eq. 1 is
-//! convex in `P_i` iff `eta_i > 0`, which [`route`] requires. Eq. 5 can give `P_i <= 0`; N4 drops
+//! convex in `P_i` iff `eta_i > 0`, which [`route`] requires. Eq. 5 can give `P_i <= 0`; E15 drops
 //! such providers and re-solves. That fixed point is the water-filling
 //! `P_i = max(0, mu_i - w_i c) / lambda` with `c` such that `sum_i P_i = 1`, which [`route`]
 //! computes in one pass: providers sorted by `mu_i / w_i` descending (ties to the lower index)
@@ -42,7 +42,7 @@
 //! # Scale invariance
 //! Scaling every time by `s` (`mu_i -> mu_i / s`, `lambda -> lambda / s`, `sigma_I^2 -> s^2
 //! sigma_I^2`, and the service models' times alike) and every cost by any `k > 0` leaves `P`
-//! unchanged (seed 002 Sec. V-A relies on this).
+//! unchanged (javadi2012 Sec. V-A relies on this).
 //!
 //! # Complexity and memory
 //! `O(n^2)` comparisons (insertion sort) and `O(n)` arithmetic; no iteration, so no cap is needed.
@@ -93,8 +93,8 @@ impl Service {
     }
 }
 
-/// The failure-prone local cluster of seed 002 Sec. V-A: `M_s` transient processors (Kleinrock and
-/// Korfhage, Eq. 8-12). Times in one unit throughout (e.g. seconds).
+/// The failure-prone local cluster of javadi2012 Sec. V-A: `M_s` transient processors (Kleinrock
+/// and Korfhage, Eq. 8-12). Times in one unit throughout (e.g. seconds).
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct TransientCluster {
@@ -116,7 +116,7 @@ pub struct TransientCluster {
     pub unavailability_variance: f64,
 }
 
-/// The reliable public cloud of seed 002 Sec. V-B (Eq. 13). Times in one unit throughout.
+/// The reliable public cloud of javadi2012 Sec. V-B (Eq. 13). Times in one unit throughout.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct ReliableCloud {
@@ -195,7 +195,7 @@ pub enum Input {
 pub enum BrokerError {
     /// An input's shape or value is wrong (see [`Input`] for what each must be).
     Invalid(Invalid<Input>),
-    /// `eta_i <= 0` (N4): Eq. 1 is not convex in `P_i` under the heavy-traffic approximation
+    /// `eta_i <= 0` (E15): Eq. 1 is not convex in `P_i` under the heavy-traffic approximation
     /// (very regular arrivals, `lambda^2 sigma_I^2 < 1`, at a fast provider), so Eq. 5 is not a
     /// minimum.
     EtaNotPositive {
@@ -326,7 +326,7 @@ fn check_inputs<const N: usize>(
     Ok(arrivals)
 }
 
-/// N4's `eta_i = 1 + C_Si^2 + mu_i (lambda^2 sigma_I^2 - 1) / lambda` (the printed Eq. 6 is not
+/// E15's `eta_i = 1 + C_Si^2 + mu_i (lambda^2 sigma_I^2 - 1) / lambda` (the printed Eq. 6 is not
 /// the minimiser's). Errors: [`BrokerError::Invalid`] for the arrivals or the provider (named
 /// with index 0), or [`BrokerError::Overflow`] if the result is not finite.
 pub fn eta(
@@ -350,7 +350,7 @@ fn eta_unchecked(l: f64, v: f64, p: &Provider) -> Result<f64, BrokerError> {
     }
 }
 
-/// The broker (seed 002 Eq. 5 with N4's `eta_i`, water-filled): the routing `P` over `providers`
+/// The broker (javadi2012 Eq. 5 with E15's `eta_i`, water-filled): the routing `P` over `providers`
 /// that minimises Eq. 1 for arrivals of rate `arrival_rate` (`lambda`) and inter-arrival variance
 /// `arrival_variance` (`sigma_I^2`). Providers whose Eq. 5 share would be `<= 0` get exactly 0.
 ///
@@ -469,7 +469,7 @@ struct Ranked {
     ratio: f64,
 }
 
-/// The No-Redirection baseline (seed 002 Sec. VI): every request to provider `local`.
+/// The No-Redirection baseline (javadi2012 Sec. VI): every request to provider `local`.
 ///
 /// Errors: as [`route`]'s input checks; [`BrokerError::Invalid`] (`Local`) if `local >= n`;
 /// [`BrokerError::Unstable`] if `lambda >= mu_local`.
@@ -497,7 +497,7 @@ pub fn no_redirection<const N: usize>(
     Ok(out)
 }
 
-/// Eq. 1 with Eq. 3 (N4's `+`) and Eq. 4: `sum_i K_i E[T_i]` over all providers for routing `p`.
+/// Eq. 1 with Eq. 3 (E14's `+`) and Eq. 4: `sum_i K_i E[T_i]` over all providers for routing `p`.
 ///
 /// Errors: [`BrokerError::Invalid`] for a routing that is not one `P_i` per provider
 /// (`Routing`), no providers, the arrivals or a provider as [`route`], a `P_i` that is not

@@ -1,4 +1,4 @@
-//! (rho, sigma) leaky-bucket accounting for one (user, resource) pair (seed 004 Sec. 3.2, 4.2).
+//! (rho, sigma) leaky-bucket accounting for one (user, resource) pair (kokkinos2009 Sec. 3.2, 4.2).
 //!
 //! # Model
 //! The paper states the constraint as `J(t) < sigma + rho t` (Eq. 3), with `J(t)` the work sent in
@@ -82,7 +82,7 @@ pub enum Knowledge {
 /// What to do with a task whose work is known (`Exact`) and exceeds the registration's `I_max`.
 ///
 /// Eq. 4 (`I_i^j <= I_ir^max`) is an agreement made at registration, and the delay bound of
-/// Eq. 5 covers only tasks within it. A user whose workloads have no finite maximum (seed 004
+/// Eq. 5 covers only tasks within it. A user whose workloads have no finite maximum (kokkinos2009
 /// Sec. 6.4.3 draws them from an exponential distribution and sets `I_max` to its mean) cannot
 /// keep that agreement: [`Oversize::Refuse`] then sends every larger task elsewhere (the GS user
 /// "schedules it like a BE task", Sec. 3.4), [`Oversize::Admit`] charges it its real work like
@@ -400,7 +400,7 @@ mod tests {
     use crate::units::TICKS_PER_SECOND;
 
     const T0: Ticks = Ticks::ZERO;
-    /// U1's maximum task (seed 004 Table 3).
+    /// U1's maximum task (kokkinos2009 Table 3).
     const IMAX: Work = Work::new(419_900_000);
 
     fn t(micros: u64) -> Ticks {
@@ -411,7 +411,7 @@ mod tests {
         Work::new(mi)
     }
 
-    // U1 of seed 004 Table 3: rho 768,473 MIPS, sigma 2,099,500,000 MI, I_max 419,900,000 MI.
+    // U1 of kokkinos2009 Table 3: rho 768,473 MIPS, sigma 2,099,500,000 MI, I_max 419,900,000 MI.
     fn u1(k: Knowledge) -> Bucket {
         Bucket::new(T0, Mips::new(768_473), w(2_099_500_000), IMAX, k).unwrap()
     }

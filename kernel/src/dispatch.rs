@@ -1,13 +1,13 @@
-//! Dispatch of requests to clusters: the billiard sequence (seed 000 Eq. 20, seed 002 Eq. 7), RTDP
-//! (seed 000 Algorithm 2), Bernoulli random dispatch (PAP-RND of seed 000, ARS of seed 002) and
-//! plain cyclic round robin (RR of seed 000 Sec. 5.2.1).
+//! Dispatch of requests to clusters: the billiard sequence (salehi2012 Eq. 20, javadi2012 Eq. 7),
+//! RTDP (salehi2012 Algorithm 2), Bernoulli random dispatch (PAP-RND of salehi2012, ARS of
+//! javadi2012) and plain cyclic round robin (RR of salehi2012 Sec. 5.2.1).
 //!
 //! All three take the routing probabilities `P_j` an allocation policy worked out (PAP, the broker)
 //! and decide, one request at a time, which cluster gets it. The billiard sequence does so
 //! deterministically and keeps every cluster's count within a constant of `n P_j`; random dispatch
 //! draws each request independently, so its counts wander like `sqrt(n)`.
 //!
-//! # The billiard sequence (`SPEC-NOTES` N7)
+//! # The billiard sequence (E5)
 //! Request `n + 1` goes to `argmin_j (X_j + Y_j) / P_j` over the clusters with `P_j > 0`, ties to
 //! the lowest index; then `Y_j += 1`. `Y_j` counts the requests sent to `j`; `X_j = 1` for the
 //! fastest cluster (the caller names it) and `0` elsewhere. So the first requests go to every other
@@ -64,9 +64,9 @@
 //! -X_j - (N' - 2 + 1 - X*) P'_j  <=  Y_j(n) - n P'_j  <=  1 - X_j - (1 - X*) P'_j
 //! ```
 //!
-//! which implies `SPEC-NOTES` N7's `-1 - (N - 1) P'_j <= Y_j(n) - n P'_j <= 1 + P'_j` with a
+//! which implies E5's `-1 - (N - 1) P'_j <= Y_j(n) - n P'_j <= 1 + P'_j` with a
 //! margin of at least `P'_j` on each side. Against the caller's normalised `q_j` the drift
-//! `n |P'_j - q_j| <= n q_j 2^-31` eats at most that margin in `2^31` decisions, so N7's bound also
+//! `n |P'_j - q_j| <= n q_j 2^-31` eats at most that margin in `2^31` decisions, so E5's bound also
 //! holds against `q` for the first `2^31` decisions (and forever in the exact case). Under RTDP
 //! the same holds per type, with `n` the number of requests of that type.
 //!
@@ -432,7 +432,7 @@ impl<const N: usize> Reciprocals<N> {
     }
 }
 
-/// The billiard sequence of one set of probabilities (seed 000 Eq. 20; `SPEC-NOTES` N7).
+/// The billiard sequence of one set of probabilities (salehi2012 Eq. 20; E5).
 ///
 /// # Bounds (proof)
 /// Write `P` for the effective probabilities (see the module doc), `K_j = (X_j + Y_j) / P_j` and
@@ -498,7 +498,7 @@ impl<const N: usize> Billiard<N> {
     }
 }
 
-/// Request Type Dispatch Policy (seed 000 Algorithm 2): a billiard sequence per request type.
+/// Request Type Dispatch Policy (salehi2012 Algorithm 2): a billiard sequence per request type.
 ///
 /// Per type, the bounds of [`Billiard`] hold with `n` the number of requests of that type (see the
 /// module doc for why the shares do not change the sequence). `O(N')` per decision, like
@@ -581,7 +581,7 @@ impl<const N: usize, const T: usize> Rtdp<N, T> {
     }
 }
 
-/// Round robin (seed 000 Sec. 5.2.1, Eq. 25: "IGG distributes external requests between
+/// Round robin (salehi2012 Sec. 5.2.1, Eq. 25: "IGG distributes external requests between
 /// different clusters in a round-robin fashion with a deterministic sequence"): the clusters with
 /// `P_j > 0`, in index order, one request each, over and over (`0, 1, ..., N - 1, 0, 1, ...` when
 /// every `P_j` is positive). The values of `P` only decide which clusters take part. A

@@ -3,7 +3,7 @@
 //! # The rule
 //! - The **state machines** ([`crate::bucket`], [`crate::registry`], [`crate::fairq`],
 //!   [`crate::resource`], [`crate::meta`], [`crate::slots`], [`crate::backfill`],
-//!   [`crate::lease`], [`crate::preempt`]) return [`Error`]: their causes are shared (a full
+//!   [`crate::lease`], [`crate::lease::preempt`]) return [`Error`]: their causes are shared (a full
 //!   structure, an unknown handle, an overflow, time going backwards, a bad parameter named by
 //!   [`Param`], ...). A call handed an item to store (a task, a request) that it cannot store
 //!   returns the item inside [`Refused`], so nothing is lost.
@@ -48,7 +48,7 @@ pub enum Error {
     TaskTooLarge,
     /// The task does not conform to the leaky bucket now (see [`crate::bucket::Conformance`]).
     NonConforming,
-    /// Full aggressive submission gives no deterministic delay bound (seed 004 Sec. 4.2).
+    /// Full aggressive submission gives no deterministic delay bound (kokkinos2009 Sec. 4.2).
     NoBound,
     /// Eq. 7: the delay bound exceeds the task's deadline.
     DeadlineUnmet,

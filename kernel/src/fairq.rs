@@ -17,7 +17,7 @@
 //! - [`Discipline::Scfq`] (Golestani 1994): `v` is the tag of the task most recently started (the
 //!   one "in service"); no fluid emulation. Latency `L_i/g + sum_{j != i} L_j / C` (larger).
 //!
-//! See [`crate::bound`] for the bounds and `SPEC-NOTES` N5 for why they differ.
+//! See [`crate::bound`] for the bounds and E28 for why they differ.
 //!
 //! # Invariants
 //! - A flow is in the `ready` tree iff it has queued tasks, keyed by its head task's tag.
@@ -52,9 +52,9 @@ use core::num::NonZeroU64;
 use heapless::Vec;
 
 use crate::error::{Error, Param, Refused};
-use crate::heap::FlowHeap;
-use crate::pool::{Fifo, Pool};
-use crate::tree::FlowTree;
+use crate::storage::heap::FlowHeap;
+use crate::storage::pool::{Fifo, Pool};
+use crate::storage::tree::FlowTree;
 use crate::units::{MAX_CAPACITY, Mips, TICKS_PER_SECOND, Ticks, Weight, Work};
 use crate::vtime::{FRAC_BITS, InvWeight, MAX_SPAN, VirtualTime};
 

@@ -49,9 +49,9 @@ pub type ReferenceBackfill = Backfill<CLUSTER_JOBS, { 2 * CLUSTER_JOBS + 2 }>;
 pub type ReferenceLeases = Manager<CLUSTER_JOBS, { 2 * CLUSTER_JOBS }>;
 /// A best-effort meta-scheduler over the reference grid.
 pub type ReferenceMeta = MetaScheduler<USERS, QUEUE, RESOURCES>;
-/// Clouds of a federation in the reference configuration (seed 003 has three).
+/// Clouds of a federation in the reference configuration (gandhimathi2013 has three).
 pub const CLOUDS: usize = 3;
-/// Servers of one cloud in the reference configuration (seed 003's Thunder has 1,024).
+/// Servers of one cloud in the reference configuration (gandhimathi2013's Thunder has 1,024).
 pub const SERVERS: usize = 1024;
 
 /// `(structure, bytes)` for each kernel structure in the reference configuration.

@@ -1,5 +1,5 @@
-//! Local mapping of a cloud's leases onto its servers (seed 003 Sec. 2.3 and 3.1.3,
-//! Algorithms 4-5 as corrected in `SPEC-NOTES` N14), with first-fit and worst-fit as the
+//! Local mapping of a cloud's leases onto its servers (gandhimathi2013 Sec. 2.3 and 3.1.3,
+//! Algorithms 4-5 as corrected in E24), with first-fit and worst-fit as the
 //! baselines.
 //!
 //! A cloud has `n` identical servers of `C` VMs each. A task asks for `wl` VMs, which may be
@@ -8,7 +8,7 @@
 //! tasks so that few servers are active.
 //!
 //! # Placements ([`Fit`])
-//! - [`Fit::EnergyAware`], Algorithm 5 (best effort) as read in N14, for a batch of tasks that
+//! - [`Fit::EnergyAware`], Algorithm 5 (best effort) as read in E24, for a batch of tasks that
 //!   start together. With `wlm = wl mod C` (Eq. 4):
 //!   1. each task's `wl - wlm` VMs fill whole idle servers (lowest index first); if idle
 //!      servers run out, the VMs left over join the task's remainder;
@@ -18,7 +18,7 @@
 //!      twice). Otherwise it goes to the partly used server with the most free VMs if it fits,
 //!      else to an idle server, and that server is then filled with the smallest remainders
 //!      while they fit (line 19: stop at the first that does not). If neither exists (no idle
-//!      server left: the fallback N14 adds), the remainder is split over the servers with the
+//!      server left: the fallback E24 adds), the remainder is split over the servers with the
 //!      most free VMs first.
 //! - Algorithm 4 (advance reservations) is the same with the VMs of the best-effort leases the
 //!   reservation preempts counted free: [`Servers::place_preempting`] releases the victims'
@@ -64,7 +64,7 @@ pub const BATCH: usize = 64;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Fit {
-    /// Algorithm 5 (and 4), as read in N14: few active servers.
+    /// Algorithm 5 (and 4), as read in E24: few active servers.
     EnergyAware,
     /// Servers in index order, VM by VM (a task may be split).
     FirstFit,
@@ -310,7 +310,7 @@ impl<const S: usize> Servers<S> {
         best.map(|(s, _)| s)
     }
 
-    /// Algorithm 5 with N14's corrections (see the module's documentation).
+    /// Algorithm 5 with E24's corrections (see the module's documentation).
     fn energy_aware(&mut self, demands: &[u32], out: &mut impl FnMut(Part)) {
         let c = NonZeroU32::from(self.per_server);
         let mut rem: Vec<u32, BATCH> = Vec::new();

@@ -1,4 +1,4 @@
-//! The best-effort meta-scheduler of seed 004 Sec. 3.3: WFQ/EST and EDF/EST.
+//! The best-effort meta-scheduler of kokkinos2009 Sec. 3.3: WFQ/EST and EDF/EST.
 //!
 //! Best-effort tasks arriving during a collection period wait in the meta-scheduler. When the
 //! period ends the caller (who owns the clock and the period, 1 s in the paper's experiments)

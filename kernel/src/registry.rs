@@ -1,4 +1,4 @@
-//! Registration of guaranteed-service users at one resource (seed 004 Sec. 3.2, 3.4, 5.2).
+//! Registration of guaranteed-service users at one resource (kokkinos2009 Sec. 3.2, 3.4, 5.2).
 //!
 //! A user registers with a weight `w`, a rate `rho` (MIPS), a burst `sigma` (MI) and a maximum task
 //! `I_max` (MI). The resource accepts it when

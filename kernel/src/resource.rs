@@ -1,4 +1,4 @@
-//! A resource's local scheduler (seed 004 Sec. 3.4, 5.2): which task runs next, on which CPU.
+//! A resource's local scheduler (kokkinos2009 Sec. 3.4, 5.2): which task runs next, on which CPU.
 //!
 //! | [`Kind`] | guaranteed-service (GS) tasks | best-effort (BE) tasks |
 //! | --- | --- | --- |

@@ -29,7 +29,7 @@
 //!   expected repair or `Ticks::MAX`; or planned maintenance). It is a *fact*, not a request:
 //!   it is applied even where `free` becomes negative, i.e. where the failure hits nodes that
 //!   reservations hold. It returns the [`Span`] of the interval where `free < 0` after the
-//!   failure, so that the caller can stop (seed 002: a failure stops the whole request) or
+//!   failure, so that the caller can stop (javadi2012: a failure stops the whole request) or
 //!   requeue the reservations that overlap it and [`release`](SlotTable::release) them, which
 //!   brings `free` back to `>= 0`. It is refused only if more nodes would be down than exist.
 //! - [`SlotTable::node_up`] takes a down interval (or part of one) back: a repair at `t` of a
@@ -41,8 +41,8 @@
 //! Keeping `down` and `reserved` apart (rather than one `free` function) lets every operation
 //! check exactly what it undoes: a release can never free more than was reserved, a repair never
 //! more than was down, and the overcommitment a failure causes stays visible (`free < 0`) until
-//! the caller resolves it. Backfilling (conservative, EASY), advance reservations (seed 003) and
-//! failures (seed 002) are built on these four mutations and `earliest_fit`.
+//! the caller resolves it. Backfilling (conservative, EASY), advance reservations (gandhimathi2013)
+//! and failures (javadi2012) are built on these four mutations and `earliest_fit`.
 //!
 //! # Invariants
 //! The table stores *breakpoints* `(at, down, reserved)`: from `at` until the next breakpoint,
@@ -81,8 +81,8 @@
 use heapless::{Vec, VecView};
 
 use crate::error::{Error, Param, Refused};
+use crate::storage::vecops;
 use crate::units::{Nodes, Ticks};
-use crate::vecops;
 
 /// One breakpoint: from `at` until the next one, `down` nodes are down and `reserved` reserved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

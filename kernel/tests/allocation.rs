@@ -1,6 +1,6 @@
-//! Property tests of the gateway solvers: PAP workload allocation (seed 000 Algorithm 1,
-//! `SPEC-NOTES` N1-N3) and the cost/failure-aware broker (seed 002 Eq. 5, N4). The command
-//! `qosgate solve pap|broker` is tested end to end in `harness/tests/solve.rs`.
+//! Property tests of the gateway solvers: PAP workload allocation (salehi2012 Algorithm 1,
+//! E1-E3) and the cost/failure-aware broker (javadi2012 Eq. 5, E15). The command
+//! `qosgate solve pap|broker` is tested end to end in `tests/solve.rs`.
 //!
 //! Instances are feasible by construction: each cluster's local load `rho_j` is drawn in
 //! `[0, 0.95]`, moments satisfy `omega >= theta^2` and `mu >= tau^2` through a coefficient of
@@ -163,7 +163,7 @@ proptest! {
         for (j, c) in cs.iter().enumerate() {
             let x = a.lambda_hat()[j];
             if a.active()[j] {
-                // The rate is N1's lambda_hat_j(z) ...
+                // The rate is E1's lambda_hat_j(z) ...
                 let want = c.lambda_hat_at(z);
                 prop_assert!((x - want).abs() <= 1e-9 * want.max(l).max(1e-300), "{} vs {}", x, want);
                 // ... at which the marginal cost is z (up to rounding of the closed form).
@@ -252,7 +252,7 @@ proptest! {
         }
     }
 
-    /// Each precondition of N2, broken in one cluster of a feasible instance, gives its own error
+    /// Each precondition of E2, broken in one cluster of a feasible instance, gives its own error
     /// naming that cluster.
     #[test]
     fn each_broken_pap_precondition_has_its_typed_error(
@@ -294,7 +294,7 @@ proptest! {
     }
 
     #[test]
-    fn broker_equals_n4_drop_and_resolve((ps, l, v) in broker_instance()) {
+    fn broker_equals_e15_drop_and_resolve((ps, l, v) in broker_instance()) {
         let r = route::<N>(l, v, &ps).unwrap();
         let want = drop_and_resolve(l, v, &ps);
         for (i, (&p, &q)) in r.p().iter().zip(&want).enumerate() {
@@ -360,8 +360,8 @@ proptest! {
 }
 
 #[test]
-fn n1_closed_form_checks_out_numerically_on_the_seed_000_clusters() {
-    // Seed 000 Sec. 5.2: duration 420 s, 5 VMs, speeds 64x2000, 128x3000, 256x2100 MIPS,
+fn e1_closed_form_checks_out_numerically_on_the_salehi2012_clusters() {
+    // salehi2012 Sec. 5.2: duration 420 s, 5 VMs, speeds 64x2000, 128x3000, 256x2100 MIPS,
     // alpha = 0.5, beta = 0.1, local rate 0.12 per cluster, Eq. 16-19 as printed.
     let speeds = [64.0 * 2000.0, 128.0 * 3000.0, 256.0 * 2100.0];
     let cs: Vec<Cluster> = speeds
@@ -381,7 +381,7 @@ fn n1_closed_form_checks_out_numerically_on_the_seed_000_clusters() {
     let l = 0.15;
     let a = pap::<3>(&cs, l, 1e-12).unwrap();
     let z = a.z().unwrap();
-    // N1 as a formula, evaluated here independently of the kernel.
+    // E1 as a formula, evaluated here independently of the kernel.
     for (c, &x) in cs.iter().zip(a.lambda_hat()) {
         let r = 1.0 - c.tau * c.local_rate;
         let num = r * (c.omega * r + c.theta * c.local_rate * c.mu);
@@ -393,7 +393,7 @@ fn n1_closed_form_checks_out_numerically_on_the_seed_000_clusters() {
 }
 
 #[test]
-fn printed_eq7_numerator_is_not_optimal_but_n1_is() {
+fn printed_eq7_numerator_is_not_optimal_but_e1_is() {
     // The printed numerator (1-rho)(omega(1-rho)) + theta lambda mu gives a rate that is not zero
     // at psi_j, and an allocation at equal z that a pairwise transfer improves.
     let c = Cluster {
@@ -520,7 +520,7 @@ fn baselines_follow_eq25_to_27() {
 
 #[test]
 fn service_models_follow_eq8_to_13() {
-    // Grid'5000 failure moments (N8), hours; 64 nodes, a request of 100 node-hours at speed 1.
+    // Grid'5000 failure moments (E17), hours; 64 nodes, a request of 100 node-hours at speed 1.
     let cl = TransientCluster {
         work: 100.0,
         nodes: 64.0,

@@ -1,7 +1,7 @@
-//! Unit tests of the backfilling kernel (`kernel/src/backfill.rs`): typed errors that change
+//! Unit tests of the backfilling kernel (`kernel/src/backfill/`): typed errors that change
 //! nothing, an interrupted job's place and remaining estimate, and the conservative and
 //! selective re-placement pass against a plain re-placement of every reserved job (an oracle). The replay of job sets and
-//! traces through it, against an independent model, is tested in `harness/tests/backfill.rs`.
+//! traces through it, against an independent model, is tested in `tests/backfill.rs`.
 
 use fixed::types::U16F16;
 use proptest::prelude::*;

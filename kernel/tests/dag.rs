@@ -1,7 +1,7 @@
-//! Tests of DAG listing and list scheduling (`kernel/src/dag/`, `kernel/src/listsched/`; seed
-//! 003 Algorithms 1-3, E5-E8, as read in SPEC-NOTES N13).
+//! Tests of DAG listing and list scheduling (`kernel/src/dag/`, `kernel/src/listsched/`;
+//! gandhimathi2013 Algorithms 1-3, Eq. 5-8, as read in E21 and E22).
 //!
-//! - Golden: N13's six-task DAG (critical nodes {1, 3, 5, 6}, list [1, 3, 2, 5, 4, 6], CLS
+//! - Golden: E21's six-task DAG (critical nodes {1, 3, 5, 6}, list [1, 3, 2, 5, 4, 6], CLS
 //!   makespan 22 against CMMS 23) and the Fig. 5 feedback example (task k goes to C under CLS
 //!   and to A under DCLS for alpha >= 0.25, to C for alpha = 0.2).
 //! - Properties on random DAGs of up to 64 tasks: the CNPT listing holds every task exactly once
@@ -39,8 +39,8 @@ fn set(tasks: &[TaskId]) -> Tasks {
         .fold(Tasks::EMPTY, |acc, &v| acc.union(Tasks::one(v)))
 }
 
-/// N13's DAG (tasks 1-6 numbered 0-5) and ETM rows (A, B, C) in seconds.
-fn n13() -> (Dag, Etm<3>) {
+/// E21's DAG (tasks 1-6 numbered 0-5) and ETM rows (A, B, C) in seconds.
+fn golden_dag() -> (Dag, Etm<3>) {
     let dag = Dag::from_preds(&[
         set(&[]),
         set(&[0]),
@@ -74,8 +74,8 @@ fn serial(k: usize) -> SerialClouds {
 }
 
 #[test]
-fn n13_golden_dag_cls_makespan_22_cmms_23() {
-    let (dag, etm) = n13();
+fn golden_dag_cls_makespan_22_cmms_23() {
+    let (dag, etm) = golden_dag();
     let mut makespans = Vec::new();
     for rule in [Rule::List, Rule::MinMin] {
         let mut sched =
@@ -141,7 +141,7 @@ fn a_refused_hold_records_nothing() {
             Err(Error::Full)
         }
     }
-    let (dag, etm) = n13();
+    let (dag, etm) = golden_dag();
     for rule in [Rule::List, Rule::MinMin] {
         let mut sched =
             Scheduler::new(Ticks::ZERO, &dag, &etm, s(1), rule, [Factor::ZERO; 3]).unwrap();

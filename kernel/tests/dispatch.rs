@@ -1,9 +1,9 @@
 //! Property tests of the kernel's dispatch module (billiard sequence, RTDP, Bernoulli dispatch,
 //! round robin;
-//! seed 000 Eq. 20 and Algorithm 2, seed 002 Eq. 7, `SPEC-NOTES` N7). The command
-//! `qosgate sequence billiard|rtdp` is tested end to end in `harness/tests/sequence.rs`.
+//! salehi2012 Eq. 20 and Algorithm 2, javadi2012 Eq. 7, E5). The command
+//! `qosgate sequence billiard|rtdp` is tested end to end in `tests/sequence.rs`.
 //!
-//! Bounds are checked after *every* decision, in two forms: N7's bound against the caller's
+//! Bounds are checked after *every* decision, in two forms: E5's bound against the caller's
 //! normalised probabilities `q_j` (what the issue asks for), and the tighter bound proved in
 //! `kernel/src/dispatch.rs` against the effective probabilities `P'_j` (from the reciprocals the
 //! kernel exposes). Sequences are also compared with reference implementations written here:
@@ -61,7 +61,7 @@ impl Bounds {
         }
     }
 
-    /// N7 against `q` and the tight bound against `P'`, for counts `y` after `n` decisions.
+    /// E5 against `q` and the tight bound against `P'`, for counts `y` after `n` decisions.
     fn check(&self, y: &[u64], n: u64) -> Result<(), TestCaseError> {
         let big_n = self.q.len() as f64;
         let active = self.pe.iter().filter(|&&x| x > 0.0).count() as f64;
@@ -76,7 +76,7 @@ impl Bounds {
             let d = yj as f64 - n as f64 * q;
             prop_assert!(
                 -1.0 - (big_n - 1.0) * q - EPS <= d && d <= 1.0 + q + EPS,
-                "N7 bound broken: cluster {j}, n {n}, Y {yj}, q {q}, Y - nq = {d}"
+                "E5 bound broken: cluster {j}, n {n}, Y {yj}, q {q}, Y - nq = {d}"
             );
             if pe == 0.0 {
                 prop_assert_eq!(yj, 0, "cluster {} has P = 0 but was chosen", j);
@@ -232,10 +232,10 @@ proptest! {
         }
     }
 
-    /// N7: `-1 - (N-1) q_j <= Y_j(n) - n q_j <= 1 + q_j` after every decision, and the tighter
+    /// E5: `-1 - (N-1) q_j <= Y_j(n) - n q_j <= 1 + q_j` after every decision, and the tighter
     /// proven bound against the effective probabilities; zero-probability clusters never chosen.
     #[test]
-    fn billiard_counts_stay_within_the_n7_bound(p in probabilities(), f in 0usize..N, n in 1usize..3000) {
+    fn billiard_counts_stay_within_the_e5_bound(p in probabilities(), f in 0usize..N, n in 1usize..3000) {
         let fastest = f % p.len();
         prop_assume!(refusal(&p, fastest).is_none());
         let mut b = billiard(&p, fastest).unwrap();
@@ -299,10 +299,10 @@ proptest! {
     }
 
     /// RTDP: each type follows the billiard sequence of `P` on its own counter (shares never
-    /// change the argmin), so N7 holds per type with `n` the type's own requests; zero-share and
+    /// change the argmin), so E5 holds per type with `n` the type's own requests; zero-share and
     /// unknown types are refused without changing anything.
     #[test]
-    fn rtdp_counts_stay_within_the_n7_bound_per_type(
+    fn rtdp_counts_stay_within_the_e5_bound_per_type(
         p in probabilities(),
         shares in prop::collection::vec(prop_oneof![1 => Just(0.0), 3 => 0.01f64..10.0], 1..=T),
         kinds in prop::collection::vec(0usize..=T, 1..1500),
@@ -413,7 +413,7 @@ fn worked_examples_give_the_hand_computed_sequences() {
     };
     // Keys X_j + Y_j over P_j: cluster 0 at 2, 4, 6, ...; 1 at 0, 3.33, 6.67, 10; 2 at 0, 5, 10.
     assert_eq!(seq(&[0.5, 0.3, 0.2], 0, 10), [1, 2, 0, 1, 0, 2, 0, 1, 0, 0]);
-    // Seed 002's two-queue case (X_c = 1 for the cloud queue).
+    // javadi2012's two-queue case (X_c = 1 for the cloud queue).
     assert_eq!(seq(&[0.25, 0.75], 1, 8), [0, 1, 1, 0, 1, 1, 1, 0]);
     assert_eq!(seq(&[0.0, 1.0, 0.0], 0, 3), [1, 1, 1]);
 }
@@ -487,7 +487,7 @@ const BALANCE_CASES: [&[f64]; 4] = [
     &[3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0, 6.0],
 ];
 
-/// The point of the billiard: over 100,000 requests its worst imbalance stays within N7's bound
+/// The point of the billiard: over 100,000 requests its worst imbalance stays within E5's bound
 /// (below 2 here), while Bernoulli dispatch's wanders like `sqrt(n)` (its standard deviation at
 /// the end is 70 to 158 requests for the largest cluster of each case). Asserted: Bernoulli's is
 /// more than 20 times the billiard's, for 3 seeds per case.

@@ -18,7 +18,7 @@ fn near(a: f64, b: f64, tol: f64) -> bool {
     (a - b).abs() <= tol
 }
 
-/// Seed 000's Eq. 7 as printed: the numerator `(1 - rho)(omega (1 - rho)) + theta lambda mu`,
+/// salehi2012's Eq. 7 as printed: the numerator `(1 - rho)(omega (1 - rho)) + theta lambda mu`,
 /// clipped at 0 (a negative rate is no rate), `0` where the denominator is not positive.
 fn printed_eq7(c: &Cluster, z: f64) -> f64 {
     let a = 1.0 - c.rho();
@@ -30,7 +30,7 @@ fn printed_eq7(c: &Cluster, z: f64) -> f64 {
     (a / c.theta - (num / den).sqrt() / c.theta).max(0.0)
 }
 
-/// Seed 000's Eq. 11 as printed (the same numerator): `phi_j(z)`, `(1 - rho_j)/theta_j` minus
+/// salehi2012's Eq. 11 as printed (the same numerator): `phi_j(z)`, `(1 - rho_j)/theta_j` minus
 /// the printed rate before clipping.
 fn printed_phi(c: &Cluster, z: f64) -> f64 {
     let a = 1.0 - c.rho();
@@ -57,7 +57,7 @@ fn printed_allocation(cs: &[Cluster], lambda: f64) -> Vec<f64> {
     cs.iter().map(|c| printed_eq7(c, hi)).collect()
 }
 
-/// The two clusters of E1 and E2 (seed 000 Table 1 notation, one time unit): A carries local
+/// The two clusters of E1 and E2 (salehi2012 Table 1 notation, one time unit): A carries local
 /// load 0.5 with a heavy local second moment, B has no local load.
 fn clusters_a_b() -> [Cluster; 2] {
     [
@@ -195,7 +195,7 @@ fn printed_eq26_hands_out_n_minus_1_times_lambda() {
     assert!(near(lrf.total(), 1.0, 1e-15));
 }
 
-/// E14: seed 002's Eq. 3 with the printed minus, `1/mu + (C_I^2 - C_S^2) / (2 (mu - lambda))`,
+/// E14: javadi2012's Eq. 3 with the printed minus, `1/mu + (C_I^2 - C_S^2) / (2 (mu - lambda))`,
 /// is negative for Poisson arrivals (`C_I^2 = 1`) at rate 0.5, `mu = 1` and `C_S^2 = 4`:
 /// `1 - 3 = -2` time units. Kingman's approximation adds the two: `1 + 5 = 6`, which is what
 /// the kernel's Eq. 1 evaluates.
@@ -277,7 +277,7 @@ fn printed_eta_routes_6_percent_worse_than_the_corrected_one() {
 }
 
 /// E13: Eq. 21's utilisation goes below zero as soon as the preemption overheads exceed the
-/// computation time. With seed 000's own overheads (suspend 160 s + resume 126 s per VM), a
+/// computation time. With salehi2012's own overheads (suspend 160 s + resume 126 s per VM), a
 /// 5-VM lease of 60 s suspended once gives `(1 - 5 x 286 / (5 x 60)) x 100 = -376.7 %`; the
 /// paper's local durations (lognormal, `a = 5`) have a median of `e^5 = 148 s`, shorter than one
 /// suspension and resumption.
@@ -297,7 +297,7 @@ fn eq21_utilisation_is_negative_when_a_lease_is_shorter_than_its_preemption() {
     );
 }
 
-/// E23: seed 003's feedback `delta_tau = actual finish - ERAT` charges a cloud for its
+/// E23: gandhimathi2013's feedback `delta_tau = actual finish - ERAT` charges a cloud for its
 /// predecessors' lateness when ERAT is the one planned at arrival. A task planned to start at
 /// 10 s for `D = 8 s` that could only start at 30 s (a predecessor on another cloud finished
 /// late) and then ran exactly 8 s finishes at 38 s: from the planned ERAT, `fd = (28 - 8) / 8
@@ -314,7 +314,7 @@ fn feedback_from_the_planned_erat_charges_a_cloud_for_its_predecessors_lateness(
     assert_eq!(from_start.scale(s(8)), s(8));
 }
 
-/// U1 of seed 004 (Tables 2-3) at a resource of `capacity` MIPS on one CPU, guaranteed `rate`.
+/// U1 of kokkinos2009 (Tables 2-3) at a resource of `capacity` MIPS on one CPU, guaranteed `rate`.
 fn u1_at(rate: u64, capacity: u64) -> BoundSpec {
     BoundSpec {
         discipline: Discipline::Wfq,
@@ -337,7 +337,7 @@ fn ticks(work: u64, rate: u64) -> u64 {
     (u128::from(work) * u128::from(TICKS_PER_SECOND)).div_ceil(u128::from(rate)) as u64
 }
 
-/// E26: seed 004's Eq. 3, `J(t) < sigma + rho t` from time 0, lets an idle user bank credit:
+/// E26: kokkinos2009's Eq. 3, `J(t) < sigma + rho t` from time 0, lets an idle user bank credit:
 /// U1 (rho 768,473 MIPS, sigma 2,099,500,000 MI = 5 tasks of 419,900,000 MI) idle for a day
 /// could then send 163 tasks at once, which no delay bound survives. The kernel's bucket holds
 /// the interval form: after a day idle it passes 5 tasks and withholds the sixth for

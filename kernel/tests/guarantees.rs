@@ -1,5 +1,5 @@
 //! Property tests of the guaranteed-service kernel: delay bounds, conformance, registration,
-//! conservation and fairness (seed 004; `SPEC-NOTES` N5).
+//! conservation and fairness (kokkinos2009; E28, E29).
 //!
 //! Every GS task's time at the resource (arrival to completion) is checked against the bound the
 //! kernel computes for its user, on the resource type and discipline it actually runs, with greedy
@@ -115,7 +115,7 @@ fn assert_bounds_hold(s: &Scenario) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-/// `SPEC-NOTES` N5 as a counter-example (found by the property test above run against the WFQ
+/// E28 as a counter-example (found by the property test above run against the WFQ
 /// form, then shrunk): under SCFQ, a conforming task can take longer than Eq. 5's WFQ bound, yet
 /// stays within SCFQ's own bound, which is what the kernel gives an SCFQ resource.
 #[test]
@@ -456,7 +456,7 @@ proptest! {
         ..ProptestConfig::with_cases(cases())
     })]
 
-    /// Eq. 5 (WFQ) and N5's SCFQ bound, plus Table 1's residual term, on a single CPU.
+    /// Eq. 5 (WFQ) and E28's SCFQ bound, plus Table 1's residual term, on a single CPU.
     #[test]
     fn conforming_gs_tasks_meet_their_bound_on_one_cpu(s in scenario(prop::collection::vec(100u64..=500, 1))) {
         assert_bounds_hold(&s)?;

@@ -1,4 +1,4 @@
-//! Tests of leases and preemption (`kernel/src/lease.rs`, `kernel/src/preempt.rs`; issue 4,
+//! Tests of leases and preemption (`kernel/src/lease/`, `kernel/src/lease/preempt.rs`; issue 4,
 //! Kernel items 3 and 4).
 //!
 //! - Candidate-set selection against brute force: on up to 10 candidates, every subset is
@@ -18,12 +18,12 @@ use std::collections::BTreeMap;
 
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
+use qosgate_kernel::lease::preempt::{
+    Candidate, Choice, Class, MAX_CANDIDATES, Policy, Preference, Take, select,
+};
 use qosgate_kernel::lease::{
     Action, Admission, Cause, End, Event, Kind, LeaseId, Manager, Notice, Overheads, Queue, Rules,
     Spec, State, Stop,
-};
-use qosgate_kernel::preempt::{
-    Candidate, Choice, Class, MAX_CANDIDATES, Policy, Preference, Take, select,
 };
 use qosgate_kernel::units::{Nodes, TICKS_PER_SECOND, Ticks};
 use qosgate_kernel::{Error, Param, Refused};

@@ -1,5 +1,5 @@
-//! Tests of the local mapping (`kernel/src/mapping.rs`; seed 003 Algorithms 4-5 as corrected in
-//! SPEC-NOTES N14, first-fit and worst-fit).
+//! Tests of the local mapping (`kernel/src/mapping.rs`; gandhimathi2013 Algorithms 4-5 as corrected
+//! in E24, first-fit and worst-fit).
 //!
 //! On random clouds (1-40 servers of 1-8 VMs, partly used) and random batches:
 //! - every task gets exactly its VMs, no server more than it had free, and the counts the

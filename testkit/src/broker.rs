@@ -1,10 +1,10 @@
-//! N4 of `SPEC-NOTES` literally: Eq. 5 with N4's `eta` over the active set, drop every provider
+//! E15 literally: Eq. 5 with E15's `eta` over the active set, drop every provider
 //! with `P_i <= 0`, re-solve, until nothing is dropped. The reference for the kernel's one-pass
 //! water-filling ([`qosgate_kernel::broker::route`]).
 
 use qosgate_kernel::broker::Provider;
 
-/// The routing probabilities of N4's drop-and-re-solve for arrivals of rate `l` and variance
+/// The routing probabilities of E15's drop-and-re-solve for arrivals of rate `l` and variance
 /// `v` (`sigma_I^2`), one per provider (0 for a dropped one). Meaningful on the inputs `route`
 /// accepts; each round drops at least one provider or ends, so at most `ps.len() + 1` rounds.
 pub fn drop_and_resolve(l: f64, v: f64, ps: &[Provider]) -> Vec<f64> {

@@ -1,6 +1,6 @@
-//! Running a command-line binary in an end-to-end test. The harness's tests pass
-//! `env!("CARGO_BIN_EXE_qosgate")`, which cargo sets for the package that owns the binary and
-//! builds before its tests.
+//! Running a command-line binary in an end-to-end test. The workspace's end-to-end tests
+//! (`tests/`, of the root package, which owns the binary) pass `env!("CARGO_BIN_EXE_qosgate")`,
+//! which cargo sets for them and builds before them.
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};

@@ -1,8 +1,8 @@
-//! DAG scheduling and server mapping (seed 003): the oracles of the kernel's `dag`, `listsched`
-//! and `mapping` modules.
+//! DAG scheduling and server mapping (gandhimathi2013): the oracles of the kernel's `dag`,
+//! `listsched` and `mapping` modules.
 //!
 //! - [`listing`]: a CNPT listing holds every task exactly once, each after its predecessors.
-//! - [`SerialClouds`]: clouds that run one task at a time (N13's golden example), and
+//! - [`SerialClouds`]: clouds that run one task at a time (E21's golden example), and
 //!   [`ProfileClouds`]: clouds of many VMs answering from a slot table, as the harness's do.
 //!   Both keep the [`Clouds`] contract (an answer changes only through a hold on its cloud).
 //! - [`naive_schedule`]: CLS and CMMS written plainly (every question asked again at every

@@ -1,9 +1,9 @@
 //! Leases and preemption: the invariants of a lease manager's state
 //! ([`qosgate_kernel::lease::Manager`]) and the promises of a preemption choice
-//! ([`qosgate_kernel::preempt::select`]), checked from their public views only.
+//! ([`qosgate_kernel::lease::preempt::select`]), checked from their public views only.
 
+use qosgate_kernel::lease::preempt::{Candidate, Choice, Class, Preference};
 use qosgate_kernel::lease::{Lease, Manager, Queue, State};
-use qosgate_kernel::preempt::{Candidate, Choice, Class, Preference};
 use qosgate_kernel::slots::Span;
 use qosgate_kernel::units::Nodes;
 use qosgate_kernel::units::Ticks;

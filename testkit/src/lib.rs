@@ -5,10 +5,10 @@
 //! Every check returns `Err` with a message naming what broke; a property test turns it into a
 //! failure (`.map_err(TestCaseError::fail)?`), a fuzz target into a panic (`.unwrap()`).
 //!
-//! - [`dagsched`]: DAG listing, list scheduling and server mapping (seed 003): listings, naive
-//!   CLS / CMMS, model clouds, the mapping baselines VM by VM.
+//! - [`dagsched`]: DAG listing, list scheduling and server mapping (gandhimathi2013): listings,
+//!   naive CLS / CMMS, model clouds, the mapping baselines VM by VM.
 //! - [`slots`]: the slot table as a list of applied intervals, summed at each instant.
-//! - [`broker`]: N4's drop-and-re-solve, the reference for the broker's one-pass water-filling.
+//! - [`broker`]: E15's drop-and-re-solve, the reference for the broker's one-pass water-filling.
 //! - [`leases`]: the lease manager's state invariants and a preemption choice's promises.
 //! - [`transfer`]: optimality of a split of load for a convex cost (PAP, the broker).
 //! - [`cli`]: running a command-line binary and reading its output.

@@ -3,7 +3,8 @@
 
 use std::path::PathBuf;
 
-/// The environment variable naming the directory of the full traces (`shared/traces`).
+/// The environment variable naming the directory of the full traces (the Parallel Workloads
+/// Archive's files that `data/traces/` cuts down).
 pub const FULL_TRACES_VAR: &str = "QOSGATE_TRACES";
 
 /// The committed cut-down `name` in the repository's `data/traces/`.
@@ -19,8 +20,8 @@ pub fn fixture(name: &str) -> PathBuf {
 pub fn full_traces() -> PathBuf {
     let dir = std::env::var_os(FULL_TRACES_VAR).unwrap_or_else(|| {
         panic!(
-            "this test reads the full traces: set {FULL_TRACES_VAR} to their directory \
-             (shared/traces)"
+            "this test reads the full traces: set {FULL_TRACES_VAR} to the directory \
+             of the full SWF traces that data/traces/ cuts down"
         )
     });
     let dir = PathBuf::from(dir);

@@ -71,7 +71,7 @@ pub struct BackfillArgs {
     #[arg(long, value_name = "N", default_value_t = replay::QUEUE, allow_negative_numbers = true)]
     pub queue: usize,
     /// Replay under node failures: a Failure Trace Archive trace (tabular event format), or a
-    /// synthetic process fitted to seed 002's Table II: weibull, lognormal or hyperexponential.
+    /// synthetic process fitted to javadi2012's Table II: weibull, lognormal or hyperexponential.
     #[arg(long, value_name = "FILE|MODEL")]
     pub failures: Option<String>,
     /// Groups of nodes that fail together under a synthetic process.

@@ -1,4 +1,4 @@
-//! `qosgate bounds`: the seed-004 grid's registrations, rates and delay bounds.
+//! `qosgate bounds`: the kokkinos2009 grid's registrations, rates and delay bounds.
 
 use std::io::Write;
 

@@ -14,7 +14,7 @@ use crate::models::leases::summary::{self, Request};
 /// The preemption policies of `qosgate leases`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum PolicyName {
-    /// Median overhead, then fewest leases (seed 001's Algorithm 1).
+    /// Median overhead, then fewest leases (salehi2011's Algorithm 1).
     Moml,
     /// Least overhead.
     Mov,

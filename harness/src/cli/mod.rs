@@ -32,7 +32,7 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Registration outcomes, guaranteed rates and delay bounds of the built-in seed-004 grid.
+    /// Registration outcomes, guaranteed rates and delay bounds of the built-in kokkinos2009 grid.
     Bounds(bounds::BoundsArgs),
     /// Gateway solvers: PAP workload allocation and cost/failure-aware brokering.
     #[command(subcommand)]
@@ -53,7 +53,8 @@ pub enum Command {
     Presets,
     /// Reproduce a paper's experiments: tables against the paper's claims, CSV and SVG plots.
     Reproduce(reproduce::ReproduceArgs),
-    /// List and schedule one DAG application by hand (seed 003: CNPT, CLS, CMMS, DCLS, DCMMS).
+    /// List and schedule one DAG application by hand (gandhimathi2013: CNPT, CLS, CMMS, DCLS,
+    /// DCMMS).
     Dag(dag::DagArgs),
     /// Check every GS task of grid runs against its delay bound, recomputed independently.
     ///
@@ -114,8 +115,8 @@ fn presets(out: &mut dyn Write) -> Result<()> {
 
 /// Writes `value` as JSON (indented if `pretty`) and a newline.
 ///
-/// The text is rendered first, so that a failed write is a plain `io::Error` (main.rs looks
-/// for a broken pipe among the causes).
+/// The text is rendered first, so that a failed write is a plain `io::Error` (the binary
+/// looks for a broken pipe among the causes).
 fn write_json<T: Serialize>(value: &T, pretty: bool, out: &mut dyn Write) -> Result<()> {
     let mut json = if pretty {
         serde_json::to_string_pretty(value)

@@ -146,7 +146,8 @@ pub fn exec(args: &ReproduceArgs, out: &mut dyn Write) -> Result<()> {
 /// `--list`: one line per paper, then its parts with their figures.
 fn list(out: &mut dyn Write) -> Result<()> {
     for p in PAPERS {
-        writeln!(out, "{:<16} {}", p.id(), p.title()).context("writing the list")?;
+        writeln!(out, "{:<16} {}: {}", p.id(), p.citation(), p.title())
+            .context("writing the list")?;
         for (part, figures) in p.contents() {
             writeln!(out, "  {part:<14} {}", figures.join(", ")).context("writing the list")?;
         }

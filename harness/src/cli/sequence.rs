@@ -11,9 +11,9 @@ use crate::gateway::sequence;
 /// `qosgate sequence ...`
 #[derive(Debug, Subcommand)]
 pub enum SequenceCommand {
-    /// The first N clusters of the billiard sequence for probabilities P (seed 000 Eq. 20).
+    /// The first N clusters of the billiard sequence for probabilities P (salehi2012 Eq. 20).
     Billiard(BilliardArgs),
-    /// The cluster RTDP picks for each request type in turn (seed 000 Algorithm 2).
+    /// The cluster RTDP picks for each request type in turn (salehi2012 Algorithm 2).
     Rtdp(RtdpArgs),
 }
 
@@ -28,7 +28,7 @@ pub struct BilliardArgs {
         allow_hyphen_values = true
     )]
     pub p: Vec<f64>,
-    /// Index of the fastest cluster (X_j = 1 there, SPEC-NOTES N7); default 0.
+    /// Index of the fastest cluster (X_j = 1 there, erratum E5); default 0.
     #[arg(long, value_name = "J", allow_negative_numbers = true)]
     pub fastest: Option<usize>,
     /// How many decisions to print.

@@ -13,9 +13,9 @@ use crate::gateway::solve::{BrokerInput, PapInput, parse_input, solve_broker, so
 /// `qosgate solve ...`
 #[derive(Debug, Subcommand)]
 pub enum SolveCommand {
-    /// PAP allocation of external requests to clusters (seed 000, Algorithm 1, SPEC-NOTES N1-N3).
+    /// PAP allocation of external requests to clusters (salehi2012, Algorithm 1, errata E1-E3).
     Pap(SolveArgs),
-    /// Routing probabilities of the cost/failure-aware broker (seed 002 Eq. 5, SPEC-NOTES N4).
+    /// Routing probabilities of the cost/failure-aware broker (javadi2012 Eq. 5, errata E14, E15).
     Broker(SolveArgs),
 }
 

@@ -16,6 +16,7 @@
 //! [`PAPERS`] (docs/adding-a-paper.md walks through it); every judge states its claims and checks with
 //! [`crate::report::statement`].
 
+pub mod federation;
 pub mod gandhimathi2013;
 pub mod javadi2012;
 pub mod kokkinos2009;
@@ -33,7 +34,7 @@ use anyhow::{Result, bail};
 
 use crate::models::{AnyScenario, Model};
 use crate::report::statement::Kind;
-use crate::report::{Parameters, Report, Section, Timing};
+use crate::report::{Citation, Mode, Parameters, Report, Section, Timing};
 use runfile::StoredRun;
 use runner::{Done, Plan};
 pub use runner::{Precision, Runs};
@@ -45,11 +46,13 @@ pub trait Experiment: Sync {
     type Model: Model;
     /// One point of the paper's experiments, by named parameters. Its JSON form is its key
     /// ([`runner::key`]): two variants with the same key are the same simulation.
-    type Variant: Debug + Clone + Send + Sync + serde::Serialize;
+    type Variant: Simulation<Scenario = <Self::Model as Model>::Scenario>;
 
     /// The id on the command line (`kokkinos2009`: first author and year).
     const ID: &'static str;
-    /// What is reproduced (`seed 004 Sec. 6.4`).
+    /// The paper, as a reader would cite it.
+    const PAPER: Citation;
+    /// What of it is reproduced (`Sec. 6.4, Tables 7-8, Figs. 6-12`).
     const TITLE: &'static str;
     /// Replications of a variant with random draws when the user gives none: by precision,
     /// from `first` up to `cap` ([`runner`]).
@@ -60,14 +63,20 @@ pub trait Experiment: Sync {
     /// The parameter sets the variants use: one per mode, each literal (the paper's printed
     /// numbers) or calibrated (one documented change), with what it sets.
     fn parameters(&self) -> Vec<Parameters>;
-    /// The scenario of one variant.
-    ///
-    /// Errors: a variant the model refuses (named).
-    fn scenario(&self, variant: &Self::Variant) -> Result<<Self::Model as Model>::Scenario>;
     /// The paper's built-in scenarios, for `qosgate presets` and `qosgate run --preset`.
     ///
     /// Errors: a preset that cannot be built (a bug: the message names it).
-    fn presets(&self) -> Result<Vec<Box<dyn AnyScenario>>>;
+    const PRESETS: fn() -> Result<Vec<<Self::Model as Model>::Scenario>>;
+}
+
+/// One simulation of a paper's experiments, by named parameters: an [`Experiment::Variant`].
+pub trait Simulation: Debug + Clone + Send + Sync + serde::Serialize {
+    /// The scenario type of the model it runs on.
+    type Scenario;
+    /// Its scenario.
+    ///
+    /// Errors: a variant the model refuses (named).
+    fn scenario(&self) -> Result<Self::Scenario>;
 }
 
 /// The metrics of one model, by variant.
@@ -83,7 +92,25 @@ pub struct Part<E: Experiment + ?Sized> {
     pub variants: Vec<E::Variant>,
     /// The figures and statements, computed from the runs (a variant without runs gives missing
     /// values, and every claim that needs it is inconclusive).
-    pub judge: fn(&RunsOf<E>) -> Section,
+    pub judge: Judge<E>,
+}
+
+/// How a part turns the runs into its [`Section`].
+pub enum Judge<E: Experiment + ?Sized> {
+    /// A judge of the part's own.
+    Own(fn(&RunsOf<E>) -> Section),
+    /// A judge that serves both of a claim's parts, one per mode, called for this mode.
+    InMode(fn(&RunsOf<E>, Mode) -> Section, Mode),
+}
+
+impl<E: Experiment + ?Sized> Judge<E> {
+    /// The part's figures and statements from `runs`.
+    pub fn section(&self, runs: &RunsOf<E>) -> Section {
+        match *self {
+            Judge::Own(judge) => judge(runs),
+            Judge::InMode(judge, mode) => judge(runs, mode),
+        }
+    }
 }
 
 /// How to run a reproduction.
@@ -128,6 +155,8 @@ pub struct StoredShard {
 pub trait Paper: Sync {
     /// [`Experiment::ID`].
     fn id(&self) -> &'static str;
+    /// [`Experiment::PAPER`].
+    fn citation(&self) -> Citation;
     /// [`Experiment::TITLE`].
     fn title(&self) -> &'static str;
     /// Each part's id and figure ids, in order.
@@ -169,6 +198,10 @@ impl<E: Experiment> Paper for E {
         E::ID
     }
 
+    fn citation(&self) -> Citation {
+        E::PAPER
+    }
+
     fn title(&self) -> &'static str {
         E::TITLE
     }
@@ -178,14 +211,17 @@ impl<E: Experiment> Paper for E {
     }
 
     fn presets(&self) -> Result<Vec<Box<dyn AnyScenario>>> {
-        Experiment::presets(self)
+        Ok((E::PRESETS)()?
+            .into_iter()
+            .map(|s| Box::new(s) as Box<dyn AnyScenario>)
+            .collect())
     }
 
     fn statements(&self) -> Vec<(String, Kind)> {
         let runs = Runs::empty();
         self.parts()
             .iter()
-            .flat_map(|p| (p.judge)(&runs).statements)
+            .flat_map(|p| p.judge.section(&runs).statements)
             .map(|s| (s.id, s.kind))
             .collect()
     }
@@ -197,9 +233,9 @@ impl<E: Experiment> Paper for E {
         // before anything runs); otherwise by precision, in rounds.
         let fixed = options.replications.is_some() || store.is_some();
         let mut plan = if fixed {
-            Plan::new(self, &parts, options.replications, options.seed)?
+            Plan::new(&parts, options.replications, options.seed)?
         } else {
-            Plan::by_precision(self, &parts, options.seed)?
+            Plan::by_precision(&parts, options.seed)?
         };
         let mut done = plan.simulate(Shard::WHOLE, options.progress)?;
         let mut report = plan.judge(self.parameters(), &done)?;
@@ -231,7 +267,7 @@ impl<E: Experiment> Paper for E {
 
     fn run_shard(&self, options: &Options, shard: Shard, store: &Path) -> Result<StoredShard> {
         let parts = selected(self, options)?;
-        let plan = Plan::new(self, &parts, options.replications, options.seed)?;
+        let plan = Plan::new(&parts, options.replications, options.seed)?;
         let start = Instant::now();
         let done = plan.simulate(shard, options.progress)?;
         let elapsed = start.elapsed().as_secs_f64();
@@ -245,7 +281,7 @@ impl<E: Experiment> Paper for E {
 
     fn judge_stored(&self, options: &Options, runs: Vec<StoredRun>) -> Result<Reproduction> {
         let parts = selected(self, options)?;
-        let plan = Plan::new(self, &parts, options.replications, options.seed)?;
+        let plan = Plan::new(&parts, options.replications, options.seed)?;
         let done = plan.merge(runs)?;
         let timing = timing::<E>(&done, None);
         let mut report = plan.judge(self.parameters(), &done)?;
@@ -268,9 +304,9 @@ fn selected<E: Experiment>(experiment: &E, options: &Options) -> Result<Vec<Part
                 "--only {only}: {} has no such part or figure; it has: {}",
                 E::ID,
                 experiment
-                    .contents()
+                    .parts()
                     .iter()
-                    .map(|(id, figs)| format!("{id} ({})", figs.join(", ")))
+                    .map(|p| format!("{} ({})", p.id, p.figures.join(", ")))
                     .collect::<Vec<_>>()
                     .join(", ")
             );
@@ -364,31 +400,46 @@ pub fn preset(name: &str) -> Result<Box<dyn AnyScenario>> {
     }
 }
 
-/// What every paper's judges must do, for its unit tests: on no runs, no claim is reproduced or
-/// contradicted (no data decides nothing) and no check passes; each part draws exactly the
-/// figures it names; and each reads some variants, all of them ones its part runs (reading
-/// another part's would judge on runs a `--only` reproduction does not have).
 #[cfg(test)]
-pub(crate) fn check_judges<E: Experiment>(experiment: &E) {
+mod tests {
+    use super::*;
     use crate::report::Outcome;
-    for p in experiment.parts() {
-        let runs = Runs::empty();
-        let section = (p.judge)(&runs);
-        let read = runs.take_unknown();
-        let ran: std::collections::BTreeSet<String> = p.variants.iter().map(runner::key).collect();
-        let foreign: Vec<&String> = read.iter().filter(|k| !ran.contains(*k)).collect();
-        assert!(foreign.is_empty(), "part {} reads {foreign:?}", p.id);
-        assert!(!read.is_empty(), "part {} reads no variant", p.id);
-        for s in &section.statements {
-            assert!(
-                matches!(s.outcome, Outcome::Inconclusive | Outcome::Failed),
-                "{} is {} without data: {:?}",
-                s.id,
-                s.outcome,
-                s.evidence
-            );
+
+    /// Every registered paper's judges, by [`check_judges`].
+    #[test]
+    fn every_paper_s_judges_decide_nothing_without_runs_and_read_only_their_parts() {
+        check_judges(&kokkinos2009::Kokkinos2009);
+        check_judges(&salehi2012::Salehi2012);
+        check_judges(&salehi2011::Salehi2011);
+        check_judges(&javadi2012::Javadi2012);
+        check_judges(&gandhimathi2013::Gandhimathi2013);
+    }
+
+    /// What every paper's judges must do: on no runs, no claim is reproduced or
+    /// contradicted (no data decides nothing) and no check passes; each part draws exactly the
+    /// figures it names; and each reads some variants, all of them ones its part runs (reading
+    /// another part's would judge on runs a `--only` reproduction does not have).
+    fn check_judges<E: Experiment>(experiment: &E) {
+        for p in experiment.parts() {
+            let runs = Runs::empty();
+            let section = p.judge.section(&runs);
+            let read = runs.take_unknown();
+            let ran: std::collections::BTreeSet<String> =
+                p.variants.iter().map(runner::key).collect();
+            let foreign: Vec<&String> = read.iter().filter(|k| !ran.contains(*k)).collect();
+            assert!(foreign.is_empty(), "part {} reads {foreign:?}", p.id);
+            assert!(!read.is_empty(), "part {} reads no variant", p.id);
+            for s in &section.statements {
+                assert!(
+                    matches!(s.outcome, Outcome::Inconclusive | Outcome::Failed),
+                    "{} is {} without data: {:?}",
+                    s.id,
+                    s.outcome,
+                    s.evidence
+                );
+            }
+            let drawn: Vec<&str> = section.figures.iter().map(|f| f.id).collect();
+            assert_eq!(drawn, p.figures, "part {}", p.id);
         }
-        let drawn: Vec<&str> = section.figures.iter().map(|f| f.id).collect();
-        assert_eq!(drawn, p.figures, "part {}", p.id);
     }
 }

@@ -25,7 +25,8 @@ use rayon::prelude::*;
 use super::runfile::{self, Line, Replications, StoredRun, VERSION};
 use super::shard::Shard;
 use super::{Experiment, Part};
-use crate::models::Model;
+use crate::experiments::Simulation;
+use crate::models::{AnyScenario, Model, ScenarioFile};
 use crate::report::statement::{Interval, Method};
 use crate::report::stats::{Estimate, t975};
 use crate::report::{Parameters, Replicated, Report, Section};
@@ -305,16 +306,11 @@ pub struct Done<M> {
 const LISTED: usize = 12;
 
 impl<'p, E: Experiment> Plan<'p, E> {
-    /// The fixed plan of `parts` of `experiment` at `replications` (`None`: every random
+    /// The fixed plan of `parts` at `replications` (`None`: every random
     /// variant at the paper's cap, every deterministic one once): for shards and stored runs.
     ///
-    /// Errors: zero replications, or a variant the experiment cannot build a scenario for.
-    pub fn new(
-        experiment: &E,
-        parts: &'p [Part<E>],
-        replications: Option<u32>,
-        seed: Option<u64>,
-    ) -> Result<Self> {
+    /// Errors: zero replications, or a variant whose scenario cannot be built.
+    pub fn new(parts: &'p [Part<E>], replications: Option<u32>, seed: Option<u64>) -> Result<Self> {
         if let Some(n) = replications {
             crate::config::check_replications(n)
                 .map_err(|m| anyhow::anyhow!("--replications: {m}"))?;
@@ -323,23 +319,22 @@ impl<'p, E: Experiment> Plan<'p, E> {
             random: replications.unwrap_or(E::REPLICATIONS.cap),
             fixed: replications.unwrap_or(1),
         };
-        Self::with(experiment, parts, replications, Some(replications), seed)
+        Self::with(parts, replications, Some(replications), seed)
     }
 
     /// The plan by precision of `parts`: every random variant `first` times (then
     /// [`Plan::grow`]), every deterministic one once.
     ///
-    /// Errors: a variant the experiment cannot build a scenario for.
-    pub fn by_precision(experiment: &E, parts: &'p [Part<E>], seed: Option<u64>) -> Result<Self> {
+    /// Errors: a variant whose scenario cannot be built.
+    pub fn by_precision(parts: &'p [Part<E>], seed: Option<u64>) -> Result<Self> {
         let first = Replications {
             random: E::REPLICATIONS.first,
             fixed: 1,
         };
-        Self::with(experiment, parts, first, None, seed)
+        Self::with(parts, first, None, seed)
     }
 
     fn with(
-        experiment: &E,
         parts: &'p [Part<E>],
         counts: Replications,
         replications: Option<Replications>,
@@ -350,9 +345,9 @@ impl<'p, E: Experiment> Plan<'p, E> {
         for v in parts.iter().flat_map(|p| &p.variants) {
             let k = key(v);
             if !keys.contains(&k) {
-                let mut scenario = experiment.scenario(v)?;
+                let mut scenario = v.scenario()?;
                 if let Some(base) = seed {
-                    E::Model::reseed(&mut scenario, base);
+                    scenario.reseed(base);
                 }
                 scenarios.push(scenario);
                 keys.push(k);
@@ -464,9 +459,8 @@ impl<'p, E: Experiment> Plan<'p, E> {
                 let (v, k) = self.jobs[job];
                 let scenario = &self.scenarios[v];
                 let start = Instant::now();
-                let run = E::Model::simulate(scenario, k).with_context(|| {
-                    format!("simulating {} (replication {k})", E::Model::name(scenario))
-                })?;
+                let run = E::Model::simulate(scenario, k)
+                    .with_context(|| format!("simulating {} (replication {k})", scenario.name()))?;
                 let metrics = E::Model::metrics(scenario, &run);
                 bar.inc(1);
                 Ok(Done {
@@ -504,7 +498,7 @@ impl<'p, E: Experiment> Plan<'p, E> {
                     variant: self.keys[v].clone(),
                     scenario: self.fingerprints[v].clone(),
                     replication: k,
-                    seed: E::Model::seed(&self.scenarios[v], k),
+                    seed: self.scenarios[v].seed(k),
                     events: d.events,
                     wall_s: d.wall_s,
                     metrics: &d.metrics,
@@ -572,9 +566,7 @@ impl<'p, E: Experiment> Plan<'p, E> {
                 continue;
             };
             let (v, k) = self.jobs[job];
-            if line.scenario != self.fingerprints[v]
-                || line.seed != E::Model::seed(&self.scenarios[v], k)
-            {
+            if line.scenario != self.fingerprints[v] || line.seed != self.scenarios[v].seed(k) {
                 problems.push(at(format!(
                     "{} replication {k} was simulated from another scenario or seed than this \
                      build's (scenario {}, seed {}; here {}, {})",
@@ -582,7 +574,7 @@ impl<'p, E: Experiment> Plan<'p, E> {
                     line.scenario,
                     line.seed,
                     self.fingerprints[v],
-                    E::Model::seed(&self.scenarios[v], k)
+                    self.scenarios[v].seed(k)
                 )));
                 continue;
             }
@@ -691,11 +683,12 @@ impl<'p, E: Experiment> Plan<'p, E> {
         let mut seeds: Vec<u64> = self
             .jobs
             .iter()
-            .map(|&(v, k)| E::Model::seed(&self.scenarios[v], k))
+            .map(|&(v, k)| self.scenarios[v].seed(k))
             .collect();
         seeds.sort_unstable();
         seeds.dedup();
-        let mut sections: Vec<Section> = self.parts.iter().map(|p| (p.judge)(&runs)).collect();
+        let mut sections: Vec<Section> =
+            self.parts.iter().map(|p| p.judge.section(&runs)).collect();
         for (section, part) in sections.iter_mut().zip(self.parts) {
             section.replications = self.random_counts(part.variants.iter().map(key));
         }
@@ -708,6 +701,7 @@ impl<'p, E: Experiment> Plan<'p, E> {
         );
         Ok(Report {
             paper: E::ID,
+            citation: E::PAPER,
             title: E::TITLE,
             parameters,
             replications: match self.replications {

@@ -1,6 +1,6 @@
 //! One DAG application, listed and scheduled by hand: what `qosgate dag FILE.json` reads,
 //! hands to the kernel (`dag`, `listsched`) and prints, so that a user can check a decision of
-//! seed 003's algorithms (SPEC-NOTES N13) with pencil and paper.
+//! gandhimathi2013's algorithms (as errata E21-E22 read them) with pencil and paper.
 //!
 //! # Input
 //! ```json
@@ -14,10 +14,10 @@
 //!   decision instant (default 0).
 //! - `tasks`: at most 64, each after its predecessors (`preds`, by `id`; default none), with its
 //!   run time on each cloud (`etm_s`, seconds, `null` where the cloud cannot run it).
-//! - The clouds run one task at a time, N13's model: a task can start on a cloud once the cloud
+//! - The clouds run one task at a time, E21's model: a task can start on a cloud once the cloud
 //!   is free (`free_s`, default 0) and its predecessors' planned finishes have passed.
 //! - `feedback` (optional): the completions the origin has seen, each replacing that cloud's
-//!   factor `fd = alpha (finish - ERAT - planned) / planned` (E6-E7), for DCLS and DCMMS.
+//!   factor `fd = alpha (finish - ERAT - planned) / planned` (Eq. 6-7), for DCLS and DCMMS.
 //!   Without it they decide as CLS and CMMS.
 //!
 //! # Output

@@ -1,6 +1,6 @@
 //! The gateway's decisions as a user asks for them: problems in JSON for the kernel's solvers
 //! (PAP, the broker), dispatch sequences (billiard, RTDP) and one DAG application's list
-//! scheduling (seed 003).
+//! scheduling (gandhimathi2013).
 //!
 //! - [`dag`]: `qosgate dag`'s application and answer, listed and scheduled by the kernel.
 //! - [`solve`]: `qosgate solve pap|broker`'s problem and answer schemas, solved by the kernel.

@@ -1,8 +1,8 @@
 //! Dispatch sequences of the kernel's [`dispatch`](qosgate_kernel::dispatch) module, as
 //! `qosgate sequence billiard|rtdp` computes them.
 //!
-//! [`billiard`] gives the billiard sequence of probabilities `p` (seed 000 Eq. 20, `SPEC-NOTES`
-//! N7); [`rtdp`] the clusters RTDP (seed 000 Algorithm 2) picks for each request type in turn.
+//! [`billiard`] gives the billiard sequence of probabilities `p` (salehi2012 Eq. 20, erratum E5);
+//! [`rtdp`] the clusters RTDP (salehi2012 Algorithm 2) picks for each request type in turn.
 //! A bad input is an error whose message names the command line option (`--p`, `--shares`,
 //! `--types`, `--fastest`) and the value at fault.
 //!

@@ -1,14 +1,14 @@
 //! The gateway's solvers on problems written as JSON: what `qosgate solve pap|broker` reads,
 //! solves with the kernel and prints.
 //!
-//! # `solve pap` (seed 000 Algorithm 1, SPEC-NOTES N1-N3; [`qosgate_kernel::allocate::pap`])
+//! # `solve pap` (salehi2012 Algorithm 1, errata E1-E3; [`qosgate_kernel::allocate::pap`])
 //! Input: `{"external_rate": Lambda, "epsilon": e, "clusters": [{"theta": .., "omega": ..,
 //! "local_rate": .., "tau": .., "mu": ..}, ...]}`: `theta`/`omega` the first and second moment of
 //! an external request's service time, `tau`/`mu` those of a local request, `local_rate` the local
 //! arrival rate (one time unit throughout), `epsilon` the relative precision of
 //! `sum lambda_hat = Lambda`. Output: `{"z": .., "lambda_hat": [..], "active": [..]}`.
 //!
-//! # `solve broker` (seed 002 Eq. 5, SPEC-NOTES N4; [`qosgate_kernel::broker::route`])
+//! # `solve broker` (javadi2012 Eq. 5, errata E14, E15; [`qosgate_kernel::broker::route`])
 //! Input: `{"arrival_rate": lambda, "arrival_variance": sigma_I^2, "providers": [..]}`, or
 //! `{"workload": {..}, "providers": [..]}` where each provider is one of
 //! - `{"mu": .., "cs2": .., "cost": ..}`: service rate and squared CV given directly;
@@ -19,7 +19,7 @@
 //! - `{"cloud": {"work", "nodes", "speed", "transfer", "cs2"}, "cost": ..}`: the cloud of Eq. 13
 //!   (`transfer` defaults to 0, `cs2` to the paper's 1).
 //!
-//! `workload` is seed 002's request model ([`RequestModel`], as a hybrid scenario's
+//! `workload` is javadi2012's request model ([`RequestModel`], as a hybrid scenario's
 //! `[workload]`: `interarrival`, `size` (the DAS-2 rule with its `cap`), `duration`,
 //! `reference_mips`, optional `load_scale`), times in seconds: `lambda`, `sigma_I^2` and each
 //! model's missing `work` (`V D` times `reference_mips`, MI, with the exact mean size) are
@@ -116,7 +116,7 @@ pub struct BrokerInput {
     /// `sigma_I^2`, variance of the inter-arrival time.
     #[serde(default)]
     pub arrival_variance: Option<f64>,
-    /// Seed 002's request workload (seconds), instead of the two above.
+    /// javadi2012's request workload (seconds), instead of the two above.
     #[serde(default)]
     pub workload: Option<RequestModel>,
     /// The providers.

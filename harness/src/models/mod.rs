@@ -2,14 +2,14 @@
 //! replication on the [`des`](crate::des) core, per-item records and the metrics computed from
 //! them.
 //!
-//! - [`grid`]: seed 004's grid (users, a meta-scheduler, resources and links).
+//! - [`grid`]: kokkinos2009's grid (users, a meta-scheduler, resources and links).
 //! - [`cluster`]: one cluster replaying a job trace under a backfilling policy.
-//! - [`hybrid`]: seed 002's failure-prone cluster and reliable cloud behind a broker.
+//! - [`hybrid`]: javadi2012's failure-prone cluster and reliable cloud behind a broker.
 //! - [`leases`]: one cluster replaying a lease workload (Haizea's LWF) through the kernel's
 //!   lease manager.
-//! - [`federation`]: seeds 000 and 001's federation (a gateway, clusters with local users and
-//!   lease managers, preemption and migration).
-//! - [`multicloud`]: seed 003's federation of IaaS clouds (DAG applications, reservations,
+//! - [`federation`]: salehi2012 and salehi2011's federation (a gateway, clusters with local users
+//!   and lease managers, preemption and migration).
+//! - [`multicloud`]: gandhimathi2013's federation of IaaS clouds (DAG applications, reservations,
 //!   feedback list scheduling, energy-aware mapping).
 //!
 //! Two layers:
@@ -22,9 +22,10 @@
 //! A new model is a folder here with a type implementing [`Model`], `scenario_file!` for its
 //! scenario, and a line in [`MODELS`].
 
-/// Makes a model's `Scenario` (with `name` and `description` fields) an [`AnyScenario`] and
-/// defines the model's registry `ENTRY`, from its `scenario::{parse, to_toml}` and
-/// `summary::run`: `scenario_file!(Grid, "grid")` in the model's module.
+/// Makes a model's `Scenario` (with `name`, `description` and `seed` fields) an [`AnyScenario`]
+/// and a [`ScenarioFile`], and defines the model's registry `ENTRY`, from its
+/// `scenario::{parse, to_toml}` and `summary::run`: `scenario_file!(Grid, "grid")` in the
+/// model's module.
 macro_rules! scenario_file {
     ($model:ident, $what:literal) => {
         impl $crate::models::AnyScenario for Scenario {
@@ -50,6 +51,16 @@ macro_rules! scenario_file {
                 out: &mut dyn std::io::Write,
             ) -> anyhow::Result<()> {
                 summary::run(self, opts, out)
+            }
+        }
+
+        impl $crate::models::ScenarioFile for Scenario {
+            fn base_seed(&self) -> u64 {
+                self.seed
+            }
+
+            fn set_base_seed(&mut self, seed: u64) {
+                self.seed = seed;
             }
         }
 
@@ -89,7 +100,7 @@ pub trait Model {
     /// What one simulation is asked to do: a value with named fields, read from TOML. Its
     /// `Debug` form identifies it: a stored run names the scenario it was simulated from by a
     /// fingerprint of that form, so runs of a changed scenario are refused.
-    type Scenario: Clone + Debug + Send + Sync;
+    type Scenario: ScenarioFile + Clone + Debug + Send + Sync + 'static;
     /// What one replication produces (its per-item records and counters).
     type Run: Send;
     /// The metrics of one replication. They are stored as JSON (`qosgate reproduce --runs`) and
@@ -99,12 +110,6 @@ pub trait Model {
     /// undefined is an `Option`).
     type Metrics: Clone + Serialize + DeserializeOwned + Send + Sync;
 
-    /// The scenario's name, for messages.
-    fn name(scenario: &Self::Scenario) -> &str;
-    /// Checks a scenario built in code with the rules a file is checked by.
-    ///
-    /// Errors: every problem, one line each, naming the key.
-    fn check(scenario: &Self::Scenario) -> Result<()>;
     /// Simulates replication `k`.
     ///
     /// Errors: a scenario the kernel refuses (named), or an internal inconsistency.
@@ -113,10 +118,6 @@ pub trait Model {
     fn metrics(scenario: &Self::Scenario, run: &Self::Run) -> Self::Metrics;
     /// Events the run processed (for events-per-second figures).
     fn events(run: &Self::Run) -> u64;
-    /// The seed replication `k` of `scenario` draws its random numbers from.
-    fn seed(scenario: &Self::Scenario, k: u32) -> u64;
-    /// Moves `scenario`'s seed to base seed `base` ([`crate::des::rng::rebase`]).
-    fn reseed(scenario: &mut Self::Scenario, base: u64);
     /// Whether every replication gives the same run (no random draw is used), so one suffices.
     fn deterministic(scenario: &Self::Scenario) -> bool;
 }
@@ -129,7 +130,7 @@ pub fn replicate<M: Model>(scenario: &M::Scenario, n: u32) -> Result<Vec<M::Run>
         .into_par_iter()
         .map(|k| {
             M::simulate(scenario, k)
-                .with_context(|| format!("simulating {} (replication {k})", M::name(scenario)))
+                .with_context(|| format!("simulating {} (replication {k})", scenario.name()))
         })
         .collect()
 }
@@ -241,6 +242,24 @@ pub trait AnyScenario: Send + Sync {
     ///
     /// Errors: a simulation error, or a failed write (the file is named).
     fn run(&self, opts: &RunOptions, out: &mut dyn Write) -> Result<()>;
+}
+
+/// A model's scenario as the runner takes it: a scenario file with a base seed, from which
+/// every replication draws its own.
+pub trait ScenarioFile: AnyScenario {
+    /// The base seed.
+    fn base_seed(&self) -> u64;
+    /// Replaces the base seed.
+    fn set_base_seed(&mut self, seed: u64);
+    /// The seed replication `k` draws its random numbers from: `replication_seed(base, k)`
+    /// ([`crate::des::rng::replication_seed`]).
+    fn seed(&self, k: u32) -> u64 {
+        crate::des::rng::replication_seed(self.base_seed(), k)
+    }
+    /// Moves the base seed to base seed `base` ([`crate::des::rng::rebase`]).
+    fn reseed(&mut self, base: u64) {
+        self.set_base_seed(crate::des::rng::rebase(self.base_seed(), base));
+    }
 }
 
 /// A model in the registry of scenario files.

@@ -1,12 +1,11 @@
-//! A figure or table of a reproduction: an estimate per (series, group), printed as a table,
-//! written as CSV and drawn as SVG ([`super::svg`]), with the paper's own numbers beside it
-//! where the paper prints them.
+//! A figure or table of a reproduction: an estimate per (series, group), printed as a table and
+//! written as CSV (drawn as SVG by [`super::svg`]), with the paper's own numbers beside it where
+//! the paper prints them.
 
-use anyhow::Result;
 use serde::Serialize;
 
+use super::columns::{self, Column};
 use super::stats::Estimate;
-use super::svg;
 use super::table::{Align, table};
 
 /// A figure or table: an estimate per (series, group).
@@ -87,56 +86,50 @@ impl Figure {
         )
     }
 
-    /// One CSV row per (group, series).
+    /// One CSV row per (group, series): the mean, the 95 % half-width and the replications
+    /// (the mean and the half-width empty where missing).
     pub fn csv(&self) -> String {
-        let mut out = String::from("group,series,mean,ci95_half_width,replications\n");
-        for (g, group) in self.groups.iter().enumerate() {
-            for (s, series) in self.series.iter().enumerate() {
-                let (mean, half, n) = match self.values[s][g] {
-                    Some(e) => (
-                        e.mean.to_string(),
-                        e.half_width.map_or_else(String::new, |h| h.to_string()),
-                        e.n.to_string(),
-                    ),
-                    None => (String::new(), String::new(), "0".into()),
-                };
-                out.push_str(&format!(
-                    "{},{},{mean},{half},{n}\n",
-                    csv_field(group),
-                    csv_field(series)
-                ));
-            }
+        struct Point<'a> {
+            group: &'a str,
+            series: &'a str,
+            value: Option<Estimate>,
         }
-        out
-    }
-
-    /// The figure as an SVG document ([`svg::svg`]).
-    ///
-    /// Errors: a series whose value count differs from the group count, or a drawing failure.
-    pub fn svg(&self) -> Result<String> {
-        svg::svg(self)
-    }
-}
-
-/// `s` as one CSV field (quoted when it holds a comma, a quote or a line break).
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_owned()
+        let columns: [Column<Point<'_>>; 5] = [
+            Column::text("group", "group", |p| p.group.to_owned()),
+            Column::text("series", "series", |p| p.series.to_owned()),
+            Column::number("mean", "mean", |p| p.value.map(|e| e.mean), 0),
+            Column::number(
+                "half-width",
+                "ci95_half_width",
+                |p| p.value.and_then(|e| e.half_width),
+                0,
+            ),
+            Column::count("replications", "replications", |p| {
+                p.value.map_or(0, |e| e.n as u64)
+            }),
+        ];
+        let points: Vec<Point<'_>> = self
+            .groups
+            .iter()
+            .enumerate()
+            .flat_map(|(g, group)| {
+                self.series
+                    .iter()
+                    .zip(&self.values)
+                    .map(move |(series, values)| Point {
+                        group,
+                        series,
+                        value: values[g],
+                    })
+            })
+            .collect();
+        columns::csv(&columns, &points)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn csv_fields_with_commas_or_quotes_are_quoted() {
-        assert_eq!(csv_field("GB 1093"), "GB 1093");
-        assert_eq!(csv_field("a, b"), "\"a, b\"");
-        assert_eq!(csv_field("say \"x\""), "\"say \"\"x\"\"\"");
-    }
 
     #[test]
     fn missing_values_print_as_a_dash_and_an_empty_csv_cell() {

@@ -51,15 +51,17 @@ nav ol{columns:2;margin:8px 0}ol.variants{columns:1}";
 
 /// The page of one reproduction.
 ///
-/// Errors: a figure that cannot be drawn ([`Figure::svg`]).
+/// Errors: a figure that cannot be drawn ([`super::svg::svg`]).
 pub fn page(r: &Report) -> Result<String> {
     let mut out = String::new();
     head(&mut out, &format!("{}: {}", r.paper, r.title));
     let _ = write!(
         out,
-        "<header><h1>{} <small>{}</small></h1>\n<p>qosgate reproduce {}: {}</p></header>\n",
+        "<header><h1>{} <small>{}</small></h1>\n<p class=\"cite\">{}</p>\n<p>qosgate reproduce \
+         {}: {}</p></header>\n",
         esc(r.paper),
         esc(r.title),
+        esc(&r.citation.to_string()),
         esc(r.paper),
         tallies(r)
     );
@@ -96,9 +98,10 @@ pub fn index(reports: &[(&str, &Report)]) -> String {
     for (dir, r) in reports {
         let _ = writeln!(
             out,
-            "<tr><td><a href=\"{}/index.html\">{}</a></td><td>{}</td><td>{}</td></tr>",
+            "<tr><td><a href=\"{}/index.html\">{}</a></td><td>{}: {}</td><td>{}</td></tr>",
             esc(dir),
             esc(r.paper),
+            esc(&r.citation.to_string()),
             esc(r.title),
             tallies(r)
         );
@@ -307,7 +310,7 @@ fn section(out: &mut String, i: usize, s: &Section) -> Result<()> {
 
 /// A figure: its drawing, its caption with links to its files, and its table folded.
 fn figure(out: &mut String, f: &Figure) -> Result<()> {
-    let svg = f.svg()?;
+    let svg = super::svg::svg(f)?;
     let _ = write!(
         out,
         "<figure id=\"{id}\">\n{svg}\n<figcaption>{} ({}). Files: <a href=\"{id}.csv\">{id}.csv\
@@ -380,7 +383,7 @@ mod tests {
     use super::*;
     use crate::report::statement::{Interval, Margin, Method, Source, check, claim};
     use crate::report::stats::Estimate;
-    use crate::report::{Mode, Parameters};
+    use crate::report::{Citation, Mode, Parameters};
 
     fn iv(low: f64, high: f64) -> Option<Interval> {
         Some(Interval {
@@ -444,6 +447,12 @@ mod tests {
         .done();
         Report {
             paper: "p2020",
+            citation: Citation {
+                authors: "A. Author",
+                title: "A paper",
+                venue: "a journal",
+                year: 2020,
+            },
             title: "a paper",
             parameters: vec![Parameters {
                 mode: Mode::Literal,

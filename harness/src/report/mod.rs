@@ -3,6 +3,8 @@
 //!
 //! - [`stats`]: estimates over replications (mean and 95 % confidence half-width).
 //! - [`table`]: aligned plain-text tables, wrapped prose, grouped numbers.
+//! - [`columns`]: one table as text and as CSV from one list of columns, with one rule for
+//!   missing values (the summaries' tables and files, the figures' CSV).
 //! - [`figure`]: the one figure type: a table, a CSV file and an SVG drawing ([`svg`]).
 //! - [`html`]: the page a person looks at (`index.html`), and the index of every paper's.
 //! - [`statement`]: the judging method: claims and checks, margins, intervals, three outcomes.
@@ -19,6 +21,7 @@
 //! An outcome is computed from the runs, never decided in advance ([`statement`]): a claim
 //! whose data is missing is inconclusive, a check without data fails.
 
+pub mod columns;
 pub mod figure;
 pub mod html;
 pub mod statement;
@@ -42,7 +45,9 @@ pub use timing::Timing;
 pub struct Report {
     /// The paper's id in the registry (`kokkinos2009`).
     pub paper: &'static str,
-    /// What is reproduced (`seed 004 Sec. 6.4`).
+    /// The paper reproduced.
+    pub citation: Citation,
+    /// What of it is reproduced (`Sec. 6.4, Tables 7-8, Figs. 6-12`).
     pub title: &'static str,
     /// The parameter sets the variants use (one per mode).
     pub parameters: Vec<Parameters>,
@@ -122,18 +127,46 @@ pub struct Parameters {
     pub description: String,
 }
 
+/// A reproduced paper, as a reader would cite it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Citation {
+    /// The authors, as printed (`P. Kokkinos, E. A. Varvarigos`).
+    pub authors: &'static str,
+    /// The title, as printed.
+    pub title: &'static str,
+    /// Where it appeared (journal or conference, volume), or why none is given.
+    pub venue: &'static str,
+    /// The year of publication.
+    pub year: u16,
+}
+
+impl std::fmt::Display for Citation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let Citation {
+            authors,
+            title,
+            venue,
+            year,
+        } = self;
+        write!(f, "{authors}, \"{title}\", {venue}, {year}")
+    }
+}
+
 /// Whether a parameter set is the paper's as printed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
     /// The paper's printed numbers.
     Literal,
-    /// The printed numbers with one documented change, where SPEC-NOTES shows they cannot give
-    /// the paper's claims.
+    /// The printed numbers with one documented change, where an erratum of `docs/errata.md`
+    /// shows they cannot give the paper's claims.
     Calibrated,
 }
 
 impl Mode {
+    /// Both modes, literal first: the order a paper's parts and tables run in.
+    pub const BOTH: [Mode; 2] = [Mode::Literal, Mode::Calibrated];
+
     /// `literal` or `calibrated`.
     pub fn name(self) -> &'static str {
         match self {
@@ -162,11 +195,12 @@ impl Report {
     pub fn text(&self) -> String {
         let mut out = wrap(
             &format!(
-                "qosgate reproduce {}: {}. Each value is the mean over \
-                 the replications ± the half-width of its 95 % confidence interval; {}. No \
-                 interval is shown for one replication, nor one that rounds to 0.",
+                "qosgate reproduce {}: {} of {}. Each value is the mean over the replications \
+                 ± the half-width of its 95 % confidence interval; {}. No interval is shown for \
+                 one replication, nor one that rounds to 0.",
                 self.paper,
                 self.title,
+                self.citation,
                 self.replications.text()
             ),
             100,
@@ -252,7 +286,7 @@ impl Report {
         };
         for f in self.sections.iter().flat_map(|s| &s.figures) {
             write(format!("{}.csv", f.id), &f.csv())?;
-            write(format!("{}.svg", f.id), &f.svg()?)?;
+            write(format!("{}.svg", f.id), &svg::svg(f)?)?;
         }
         let mut json = serde_json::to_string_pretty(self).context("rendering summary.json")?;
         json.push('\n');

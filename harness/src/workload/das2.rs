@@ -1,4 +1,4 @@
-//! The DAS-2 request-size model (`SPEC-NOTES` N8; seed 000 Table 2, seed 002 Table I): how many
+//! The DAS-2 request-size model (errata E6, E7; salehi2012 Table 2, javadi2012 Table I): how many
 //! VMs (or processors) a request asks for.
 //!
 //! # The rule
@@ -14,11 +14,11 @@
 //! its stage (at most `2^20 + 23` steps, [`MAX_LOG2_SIZE`]); the variance is the same sum of
 //! squared deviations.
 //!
-//! Seed 000 computes the mean as `2^x` at the mean `r` of `x` instead (Eq. 28 and 29,
+//! salehi2012 computes the mean as `2^x` at the mean `r` of `x` instead (Eq. 28 and 29,
 //! [`Das2Size::eq28_mean`]). That is not the mean: by Jensen's inequality `2^r` is below the
 //! mean of `2^x`, and `2^ceil(r)` jumps where `r` crosses an integer (at `m = 2.68` on the Grid
 //! row). At the Grid row of Table 2 with `m = 2.5` (`P_one = 0.2`, `P_pow2 = 0.5`) Eq. 28 gives
-//! 3.33 VMs and the exact mean is 5.70 (N10).
+//! 3.33 VMs and the exact mean is 5.70 (E7).
 //!
 //! # Draws
 //! Three [`SplitMix::unit`] draws per size, in this order: the stage, the position `x` in it,
@@ -33,7 +33,7 @@ use crate::des::rng::SplitMix;
 /// at most about `2^20` steps.
 pub const MAX_LOG2_SIZE: f64 = 20.0;
 
-/// The parameters of [`Das2Size`], named as in seed 000 Table 2 (and so in scenario files).
+/// The parameters of [`Das2Size`], named as in salehi2012 Table 2 (and so in scenario files).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Das2Params {
@@ -130,7 +130,7 @@ impl Das2Size {
     }
 
     /// Eq. 28 as printed, `P_one + 2^ceil(r) P_pow2 + 2^r (1 - P_one - P_pow2)` with
-    /// `r` = [`Das2Size::mean_log2`], without the cap: seed 000's figure for the mean, which is
+    /// `r` = [`Das2Size::mean_log2`], without the cap: salehi2012's figure for the mean, which is
     /// **not** the mean ([`Distribution::mean`] is; module docs).
     pub fn eq28_mean(&self) -> f64 {
         let (p, r) = (&self.p, self.mean_log2());
@@ -208,7 +208,7 @@ mod tests {
     use super::super::dist::tests::{assert_moments, draws};
     use super::*;
 
-    /// Seed 000 Table 2's Grid row (external requests) at `m`: `l = 0.8`, `h = 6`, `q = 0.9`,
+    /// salehi2012 Table 2's Grid row (external requests) at `m`: `l = 0.8`, `h = 6`, `q = 0.9`,
     /// `P_one = 0.2`, `P_pow2 = 0.5`; sizes up to `2^6`.
     fn grid(mid: f64) -> Das2Params {
         Das2Params {
@@ -236,18 +236,18 @@ mod tests {
         }
     }
 
-    /// The exact mean where N10 states it (two decimals at the Grid row, as N10 prints it;
+    /// The exact mean where erratum E7 states it (two decimals at the Grid row, as E7 prints it;
     /// three significant digits at C256), and Eq. 28 beside it.
     #[test]
-    fn the_exact_mean_is_n10s_and_not_eq28s() {
+    fn the_exact_mean_is_e7s_and_not_eq28s() {
         let d = Das2Size::new(grid(2.5)).unwrap();
         assert_eq!(format!("{:.2}", d.mean()), "5.70");
         assert_eq!(format!("{:.2}", d.eq28_mean()), "3.33");
         let d = Das2Size::new(c256()).unwrap();
         assert_eq!(format!("{:.1}", d.mean()), "16.4");
         assert_eq!(format!("{:.1}", d.eq28_mean()), "10.7");
-        // N10: "an average of 5 VMs needs m ~= 2.12"; Eq. 28 jumps at m = 2.68 (ceil(r) goes
-        // from 2 to 3), the exact mean does not.
+        // E7: the text's "an average of 5 VMs" needs m = 2.12 with the exact mean; Eq. 28 jumps
+        // at m = 2.68 (ceil(r) goes from 2 to 3), the exact mean does not.
         let at = |m: f64| Das2Size::new(grid(m)).unwrap();
         assert!((at(2.12).mean() - 5.0).abs() < 0.01, "{}", at(2.12).mean());
         assert!(at(2.69).eq28_mean() - at(2.67).eq28_mean() > 1.0);
@@ -322,7 +322,7 @@ mod tests {
         assert!((d.mean() - want).abs() < 1e-12, "{} vs {want}", d.mean());
     }
 
-    /// Seed 002 Table I (`l = 0.8`, `m = 3.5`, `h = 6`, `q = 0.9`, `P_one = 0.02`,
+    /// javadi2012 Table I (`l = 0.8`, `m = 3.5`, `h = 6`, `q = 0.9`, `P_one = 0.02`,
     /// `P_pow2 = 0.78`): Eq. 29 and Eq. 28 as printed (the kernel's former
     /// `das2_mean_log2_size` and `das2_mean_vms`).
     #[test]

@@ -10,9 +10,9 @@
 //! | [`Lognormal`] | `log_mean`, `log_sd >= 0` | `e^(log_mean + log_sd^2 / 2)` | `(e^(log_sd^2) - 1) e^(2 log_mean + log_sd^2)` |
 //! | [`Hyperexponential`] | phases `(p_i, m_i)`, `sum p_i = 1` | `sum p_i m_i` | `2 sum p_i m_i^2 - mean^2` |
 //!
-//! (`G` is the gamma function.) Parametrisations follow `SPEC-NOTES` N8: a Weibull's `alpha` is
+//! (`G` is the gamma function.) Parametrisations follow erratum E6: a Weibull's `alpha` is
 //! its scale and `beta` its shape; a lognormal's `(a, b)` are the mean and the standard deviation
-//! of its logarithm (seed 000 Table 2, Eq. 30), so `ln X ~ N(a, b^2)`.
+//! of its logarithm (salehi2012 Table 2, Eq. 30), so `ln X ~ N(a, b^2)`.
 //!
 //! Every constructor checks its parameters and names the one at fault ([`DistError`]); a value
 //! that passed can be drawn from without further checks. Every parameter must be finite. The
@@ -359,8 +359,8 @@ impl Distribution for Exponential {
     }
 }
 
-/// Weibull of scale `alpha` and shape `beta` (N8): `P(X > x) = e^(-(x/alpha)^beta)`. Shapes
-/// below 1 give the heavy-tailed inter-arrival times of seed 000 Table 2 (`beta` = 0.35, 0.5).
+/// Weibull of scale `alpha` and shape `beta` (E6): `P(X > x) = e^(-(x/alpha)^beta)`. Shapes
+/// below 1 give the heavy-tailed inter-arrival times of salehi2012 Table 2 (`beta` = 0.35, 0.5).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Weibull {
     scale: f64,
@@ -397,8 +397,8 @@ impl Distribution for Weibull {
     }
 }
 
-/// Lognormal whose logarithm has mean `a` and standard deviation `b` (seed 000 Table 2 and
-/// Eq. 30, N8): `ln X ~ N(a, b^2)`, mean `e^(a + b^2/2)`.
+/// Lognormal whose logarithm has mean `a` and standard deviation `b` (salehi2012 Table 2 and
+/// Eq. 30, E6): `ln X ~ N(a, b^2)`, mean `e^(a + b^2/2)`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Lognormal {
     log_mean: f64,
@@ -790,13 +790,13 @@ pub(super) mod tests {
 
     #[test]
     fn weibull_draws_match_its_moments() {
-        // Seed 000 Table 2, Grid local arrivals: alpha = 7, beta = 1.1 (N10: mean 6.75 s).
+        // salehi2012 Table 2, Grid local arrivals: alpha = 7, beta = 1.1 (E6: mean 6.754 s).
         let d = Weibull::new(7.0, 1.1).unwrap();
         assert!((d.mean() - 6.7544).abs() < 1e-4, "{}", d.mean());
         assert_raw_moments("weibull(7, 1.1)", &d, 13, weibull_raw(7.0, 1.1));
     }
 
-    /// The heavy-tailed Weibull of seed 000 Table 2 (C64 external arrivals: alpha = 2,
+    /// The heavy-tailed Weibull of salehi2012 Table 2 (C64 external arrivals: alpha = 2,
     /// beta = 0.35; kurtosis about 700). Its fourth moment is finite, so the raw-scale bands
     /// come from it (the variance's band is then about 13 % of the variance); the draws are also
     /// compared on the transformed scale `(X / alpha)^beta`, which is exactly Exp(1) (mean 1,
@@ -805,7 +805,7 @@ pub(super) mod tests {
     fn heavy_tailed_weibull_draws_match_its_moments_on_both_scales() {
         let (scale, shape) = (2.0, 0.35);
         let d = Weibull::new(scale, shape).unwrap();
-        // N10: rate 0.099, so a mean of about 10.1 s.
+        // E6: rate 0.099, so a mean of about 10.1 s.
         assert!((1.0 / d.mean() - 0.099).abs() < 5e-4, "{}", d.mean());
         let xs = assert_raw_moments("weibull(2, 0.35)", &d, 14, weibull_raw(scale, shape));
         let t: Vec<f64> = xs.iter().map(|x| (x / scale).powf(shape)).collect();
@@ -822,7 +822,7 @@ pub(super) mod tests {
         assert_raw_moments("lognormal(2, 0.5)", &d, 15, e);
     }
 
-    /// Seed 000 Table 2's durations (a = 5, b = 1.7): the kurtosis is about 1.2e5, so a band on
+    /// salehi2012 Table 2's durations (a = 5, b = 1.7): the kurtosis is about 1.2e5, so a band on
     /// the raw variance from the fourth moment would be wider than the variance itself. The raw
     /// mean is checked against its standard error (finite variance: CV 4.1, band 2 %); the
     /// spread on the log scale, where `ln X ~ N(a, b^2)` (variance `b^2`, mu4 `3 b^4`).

@@ -1,6 +1,6 @@
 //! Node failures of a failure-prone cluster: when each node goes down and comes back
 //! ([`NodeEvent`], what the trace replay takes), from a synthetic process matched to measured
-//! moments ([`Process`]) or from a trace of the Failure Trace Archive ([`super::fta`]).
+//! moments ([`Process`]); [`super::outages`] chooses between it and a trace.
 //!
 //! # The synthetic process
 //! The nodes are split into `groups` groups; each group alternates between *available* and
@@ -11,9 +11,9 @@
 //! nodes in 8 groups are 8 groups of 8 contiguous nodes; `groups = N` makes every node
 //! independent, `groups = 1` makes the cluster fail as one.
 //!
-//! Why groups (`SPEC-NOTES` N12): with Table II's moments a node is up a fraction
+//! Why groups (erratum E17): with Table II's moments a node is up a fraction
 //! `22.25 / (22.25 + 10.22) = 0.685` of the time, so 64 independent nodes are all up with
-//! probability `0.685^64 ~ 3e-11`, and a request for all 64 VMs (3.1 % of seed 002's requests)
+//! probability `0.685^64 ~ 3e-11`, and a request for all 64 VMs (3.1 % of javadi2012's requests)
 //! would almost never run. In 8 groups of 8 the chance is `0.685^8 = 0.049`.
 //!
 //! Each group starts available at `-burn_in_s` and only what happens from time 0 on is kept (a
@@ -30,23 +30,17 @@
 //! then an unavailable one, and so on, each as [`Dist::sample`] draws it. Groups never share a
 //! stream, so changing the number of groups changes every group's draws but nothing else.
 //!
-//! # Table II (seed 002, Grid'5000)
+//! # Table II (javadi2012, Grid'5000)
 //! [`TABLE2`] holds the measured moments; [`Fit`] matches a distribution to a mean and a
-//! standard deviation: a Weibull (shape from the coefficient of variation, then scale; N12:
+//! standard deviation: a Weibull (shape from the coefficient of variation, then scale; E17:
 //! shape 0.57702 and scale 50,496 s available, 0.34928 and 7,263.8 s unavailable), a lognormal
 //! (`sigma^2 = ln(1 + CV^2)`, `mu = ln(mean) - sigma^2 / 2`) or a two-phase hyperexponential with
 //! balanced means (`p_1 m_1 = p_2 m_2`; needs `CV >= 1`, which Table II has). [`Process::table2`]
 //! builds the process from one of them.
-//!
-//! # Sources
-//! [`Source`] is either: a synthetic process, or a trace of the FTA read from `offset`, drawn
-//! from the stream `SplitMix::for_entity(seed, 0)` ([`super::fta::Trace::random_offset`]).
 
 use std::fmt;
-use std::sync::Arc;
 
 use super::dist::{Dist, Phase};
-use super::fta;
 use crate::des::rng::SplitMix;
 
 /// A node failing or coming back.
@@ -80,7 +74,7 @@ impl Moments {
     }
 }
 
-/// Seed 002 Table II: the failure model of a 64-node Grid'5000 cluster.
+/// javadi2012 Table II: the failure model of a 64-node Grid'5000 cluster.
 pub const TABLE2: Moments = Moments {
     available_mean_h: 22.25,
     available_sd_h: 41.09,
@@ -94,7 +88,7 @@ const HOUR: f64 = 3600.0;
 /// The default burn-in, seconds: 30 days, about 22 mean cycles of Table II.
 pub const DEFAULT_BURN_IN_S: u64 = 30 * 86_400;
 
-/// The default number of groups (of 8 nodes each on seed 002's 64 nodes).
+/// The default number of groups (of 8 nodes each on javadi2012's 64 nodes).
 pub const DEFAULT_GROUPS: u32 = 8;
 
 /// A family of distributions matched to a mean and a standard deviation (module docs).
@@ -378,30 +372,6 @@ impl Process {
     }
 }
 
-/// Where a replication's failures come from.
-#[derive(Debug, Clone)]
-pub enum Source {
-    /// The synthetic process (checked).
-    Process(Process),
-    /// A trace of the Failure Trace Archive, read from a random starting point.
-    Trace(Arc<fta::Trace>),
-}
-
-impl Source {
-    /// The failures of a cluster of `nodes` nodes over `[0, horizon]` for the replication seeded
-    /// with `seed`: [`Process::events`], or the trace's [`fta::Trace::window`] from an offset
-    /// drawn from `SplitMix::for_entity(seed, 0)`.
-    pub fn events(&self, nodes: u32, horizon: u64, seed: u64) -> Vec<NodeEvent> {
-        match self {
-            Source::Process(p) => p.events(nodes, horizon, seed),
-            Source::Trace(t) => {
-                let offset = t.random_offset(&mut SplitMix::for_entity(seed, 0));
-                t.window(nodes, offset, horizon)
-            }
-        }
-    }
-}
-
 /// What a list of failures amounts to, for reports.
 #[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize)]
 pub struct Tally {
@@ -465,9 +435,9 @@ mod tests {
         (a - b).abs() <= rel * b.abs()
     }
 
-    /// The fits reproduce SPEC-NOTES N12's numbers, and each has Table II's two moments.
+    /// The fits reproduce erratum E17's numbers, and each has Table II's two moments.
     #[test]
-    fn table2_fits_are_n12s_and_have_table2s_moments() {
+    fn table2_fits_are_e17s_and_have_table2s_moments() {
         let p = Process::table2(Fit::Weibull, 8).unwrap();
         let Dist::Weibull { scale, shape } = p.available else {
             panic!("{:?}", p.available)
@@ -481,7 +451,7 @@ mod tests {
         let Dist::Lognormal { log_mean, log_sd } = p.available else {
             panic!()
         };
-        // N12 gives ln hours: 2.36035, 1.21819.
+        // E17 gives ln hours: 2.36035, 1.21819.
         assert!(close(log_mean - HOUR.ln(), 2.36035, 1e-5) && close(log_sd, 1.21819, 1e-5));
         let Dist::Lognormal { log_mean, log_sd } = p.unavailable else {
             panic!()

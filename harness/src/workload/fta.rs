@@ -40,7 +40,7 @@
 //! trace's `i`-th node (nodes beyond the trace's never fail; trace nodes beyond the cluster's
 //! are not used), and simulated second `s` is the trace's second
 //! `first + (offset + s) mod span`: the trace is read from `offset` on and wraps around to its
-//! start. Seed 002 gives each experiment "a unique starting point in the failure traces";
+//! start. javadi2012 gives each experiment "a unique starting point in the failure traces";
 //! [`Trace::random_offset`] draws one uniformly over the span, from a replication's stream. The
 //! events are those of [`super::failures::Process::events`]: sorted, alternating down and up per
 //! node, every node up at the horizon.
@@ -436,7 +436,7 @@ impl Trace {
     /// The mean and variance of the complete unavailability intervals (every outage) and
     /// availability intervals (the gaps between two outages of a node; the stretches before a
     /// node's first outage and after its last are cut by the trace's ends and left out), seconds
-    /// and seconds squared: `[t_a, sigma_a^2, t_u, sigma_u^2]`, the inputs of seed 002's Eq.
+    /// and seconds squared: `[t_a, sigma_a^2, t_u, sigma_u^2]`, the inputs of javadi2012's Eq.
     /// 10-11. `None` without two outages on some node (no availability interval).
     pub fn moments(&self) -> Option<[f64; 4]> {
         let (mut up, mut down) = (Vec::new(), Vec::new());

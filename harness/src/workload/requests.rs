@@ -1,4 +1,4 @@
-//! Parallel requests for virtual machines, as seed 002 generates them (Sec. VI-A, Table I): the
+//! Parallel requests for virtual machines, as javadi2012 generates them (Sec. VI-A, Table I): the
 //! DAS-2 *parallel job* model of the Grid Workloads Archive. A request arrives, asks for `v` VMs
 //! (all at once, on one provider) for `d` seconds.
 //!
@@ -9,7 +9,7 @@
 //!   `h = 6`, `q = 0.9`, `P_one = 0.02`, `P_pow2 = 0.78`), cut to its `cap` and to the smallest
 //!   provider.
 //! - Durations: [`RequestModel::duration`], seconds on nodes of [`RequestModel::reference_mips`]
-//!   (Table I: lognormal, `theta = 2.5-3.5`, `sigma = 1.7`; seed 002's nodes run 1000 MIPS).
+//!   (Table I: lognormal, `theta = 2.5-3.5`, `sigma = 1.7`; javadi2012's nodes run 1000 MIPS).
 //!
 //! # Whole seconds
 //! The replay's clock counts whole seconds: arrival instants (the running sum of the
@@ -42,10 +42,10 @@ pub struct RequestModel {
     pub size: Das2Params,
     /// Run time on a node of `reference_mips`, seconds.
     pub duration: Dist,
-    /// The speed the durations are measured at, MIPS (seed 002: 1000).
+    /// The speed the durations are measured at, MIPS (javadi2012: 1000).
     pub reference_mips: f64,
     /// A request is planned with `ceil(run x estimate_factor)` seconds, `>= 1` (default 1:
-    /// exact estimates, which seed 002 does not discuss).
+    /// exact estimates, which javadi2012 does not discuss).
     #[serde(default = "one")]
     pub estimate_factor: f64,
 }
@@ -67,7 +67,7 @@ pub struct Request {
     pub duration_s: u64,
 }
 
-/// Seed 002 Table I's sizes: `l = 0.8`, `m = 3.5`, `h = 6` (at most 64 VMs), `q = 0.9`,
+/// javadi2012 Table I's sizes: `l = 0.8`, `m = 3.5`, `h = 6` (at most 64 VMs), `q = 0.9`,
 /// `P_one = 0.02`, `P_pow2 = 0.78`.
 pub const TABLE1_SIZES: Das2Params = Das2Params {
     low: 0.8,
@@ -79,17 +79,17 @@ pub const TABLE1_SIZES: Das2Params = Das2Params {
     cap: 64,
 };
 
-/// Seed 002 Table I's scale of the Weibull inter-arrival times, seconds.
+/// javadi2012 Table I's scale of the Weibull inter-arrival times, seconds.
 pub const TABLE1_INTERARRIVAL_SCALE_S: f64 = 23.375;
 
-/// Seed 002 Table I's `sigma` of the lognormal durations.
+/// javadi2012 Table I's `sigma` of the lognormal durations.
 pub const TABLE1_DURATION_LOG_SD: f64 = 1.7;
 
-/// The nodes' speed in seed 002 (Sec. VI-B), MIPS: the durations' reference.
+/// The nodes' speed in javadi2012 (Sec. VI-B), MIPS: the durations' reference.
 pub const TABLE1_MIPS: f64 = 1000.0;
 
 impl RequestModel {
-    /// Seed 002 Table I at Weibull shape `beta` and lognormal `theta`: inter-arrival times
+    /// javadi2012 Table I at Weibull shape `beta` and lognormal `theta`: inter-arrival times
     /// Weibull(23.375, `beta`), [`TABLE1_SIZES`], durations lognormal(`theta`, 1.7) seconds at
     /// 1000 MIPS, the paper's rate (`load_scale` 1) and exact estimates.
     pub fn table1(beta: f64, theta: f64) -> Self {
@@ -130,8 +130,8 @@ impl RequestModel {
     }
 
     /// `V D`: the mean VMs times the mean duration, VM-seconds at the reference speed (sizes
-    /// and durations are independent). The mean size is the exact one of the rule (N8), not
-    /// seed 002's Eq. 16-17.
+    /// and durations are independent). The mean size is the exact one of the rule (E7), not
+    /// javadi2012's Eq. 16-17.
     ///
     /// Errors: a size rule [`Das2Size::new`] refuses.
     pub fn mean_vm_seconds(&self, cap: u32) -> Result<f64, DistError> {

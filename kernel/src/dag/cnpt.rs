@@ -1,4 +1,4 @@
-//! Algorithm 1 of seed 003 (the CNPT listing), as read in `SPEC-NOTES` N13.
+//! Algorithm 1 of gandhimathi2013 (the CNPT listing), as read in E21.
 //!
 //! ```text
 //! push the critical nodes on stack S in decreasing (LST, id): the smallest on top
@@ -9,7 +9,7 @@
 //!     else: pop t; list it unless already listed
 //! ```
 //!
-//! "Un-stacked" in the paper means "not yet listed" (N13). The stack is run here as one
+//! "Un-stacked" in the paper means "not yet listed" (E21). The stack is run here as one
 //! depth-first pass per critical node, in increasing (LST, id): exactly the order in which the
 //! paper's initial stack surfaces them, since a critical node below the top is reached only when
 //! everything above it is listed and popped. A task pushed as a predecessor is always listed
@@ -105,10 +105,10 @@ mod tests {
     use super::*;
     use crate::units::Ticks;
 
-    /// N13's golden DAG (tasks 1-6 as 0-5): 1 -> {2, 3, 4}, {2, 3} -> 5, {4, 5} -> 6, with AT
-    /// the row means of the ETM (A, B, C) of N13 in thirds of a second.
+    /// E21's golden DAG (tasks 1-6 as 0-5): 1 -> {2, 3, 4}, {2, 3} -> 5, {4, 5} -> 6, with AT
+    /// the row means of the ETM (A, B, C) of E21 in thirds of a second.
     #[test]
-    fn n13_golden_dag_lists_1_3_2_5_4_6() {
+    fn golden_dag_lists_1_3_2_5_4_6() {
         let p = |vs: &[TaskId]| vs.iter().fold(Tasks::EMPTY, |s, &v| s.union(Tasks::one(v)));
         let dag =
             Dag::from_preds(&[p(&[]), p(&[0]), p(&[0]), p(&[0]), p(&[1, 2]), p(&[3, 4])]).unwrap();

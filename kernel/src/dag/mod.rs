@@ -1,6 +1,5 @@
-//! DAG applications of seed 003 (Sec. 2.4, 3.1.1): tasks and their precedence, the earliest and
-//! latest start times, the critical nodes and the CNPT listing of Algorithm 1, as read in
-//! `SPEC-NOTES` N13.
+//! DAG applications of gandhimathi2013 (Sec. 2.4, 3.1.1): tasks and their precedence, the earliest
+//! and latest start times, the critical nodes and the CNPT listing of Algorithm 1, as read in E21.
 //!
 //! An application is a [`Dag`] of at most [`MAX_TASKS`] (64) tasks. Tasks are numbered from 0
 //! in the order they are added, and a task's predecessors are earlier tasks: the numbering is a
@@ -9,7 +8,7 @@
 //!
 //! - [`Dag`]: the tasks with their predecessor and successor sets.
 //! - [`Priorities`]: `EST`, `LST` and the critical nodes from each task's average execution
-//!   time `AT` (E2, E3).
+//!   time `AT` (Eq. 2, 3).
 //! - [`cnpt`]: the task list of Algorithm 1 (every task exactly once, each after its
 //!   predecessors), which the cloud list scheduler ([`crate::listsched`]) follows.
 //!

@@ -1,5 +1,5 @@
-//! Earliest and latest start times and the critical nodes (seed 003 Sec. 3.1.1, E2-E3 as read
-//! in `SPEC-NOTES` N13).
+//! Earliest and latest start times and the critical nodes (gandhimathi2013 Sec. 3.1.1, Eq. 2-3 as
+//! read in E21).
 //!
 //! With `AT(v)` the average execution time of task `v` (over the clouds that can run it:
 //! [`crate::listsched::Etm::averages`]):

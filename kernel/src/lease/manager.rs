@@ -1,7 +1,7 @@
 //! The lease manager of one cluster: admission ([`Manager::submit`]), time
 //! ([`Manager::next_event`], [`Manager::advance`]), the best-effort queue (first come, first
 //! served, or conservative backfilling with plans: [`Queue`]), the caller's cancellations and
-//! failures, and the application of preemption plans (made by [`super::plan`]).
+//! failures, and the application of preemption plans (made by [`plan`](fn@super::plan)).
 //!
 //! # Invariants (besides the module's)
 //! - `leases` holds the live leases in submission order, so in increasing id: a lease is found
@@ -19,15 +19,15 @@
 
 use heapless::Vec;
 
+use super::preempt::{Class, MAX_CANDIDATES, Policy};
 use super::{
     Accounts, Action, Admission, Cause, Demand, End, Event, Kind, Lease, LeaseId, Notice,
     Overheads, Plan, Queue, Rules, Spec, State, Stop, Target, Targets, plan,
 };
 use crate::error::{Error, Param, Refused};
-use crate::preempt::{Class, MAX_CANDIDATES, Policy};
 use crate::slots::{SlotTable, Span};
+use crate::storage::vecops;
 use crate::units::{Nodes, Ticks};
-use crate::vecops;
 
 /// What admission decided for a request.
 enum Placement {
@@ -438,7 +438,7 @@ impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS>
 
     /// Preempts running leases so that `spec` can start at `at` (or as soon as they release
     /// their nodes), reserves its nodes and returns its reservation. All or nothing: a
-    /// [`plan`] over the live leases' targets ([`collect`](Self::collect)), then
+    /// [`plan`](fn@plan) over the live leases' targets ([`collect`](Self::collect)), then
     /// [`apply`](Self::apply).
     fn preempt(
         &mut self,

@@ -1,5 +1,6 @@
 //! Leases of one cluster: admission, start, completion and preemption with Haizea's timing
-//! (issue 4, Kernel items 3 and 4; seed 000 Sec. 2.1 and 5, seed 001 Sec. III, seed 003 Sec. 2.2).
+//! (issue 4, Kernel items 3 and 4; salehi2012 Sec. 2.1 and 5, salehi2011 Sec. III, gandhimathi2013
+//! Sec. 2.2).
 //!
 //! A [`Manager`] owns the [`SlotTable`] of one cluster of identical nodes and a fixed table of
 //! live leases. The caller passes `now` into every call and drives time with
@@ -9,18 +10,18 @@
 //! # Units
 //! Times and durations in [`Ticks`] (µs); a lease's `work` is its run time on this cluster, in
 //! ticks (the caller converts MI with [`crate::units::exec_ticks`]). Nodes are [`Nodes`].
-//! Overheads ([`Overheads`]) default to the paper's (seed 000 Sec. 5, after Sotomayor et al.):
+//! Overheads ([`Overheads`]) default to the paper's (salehi2012 Sec. 5, after Sotomayor et al.):
 //! suspend 160 s, resume 126 s, migrate 372.5 s, cancel 0.
 //!
 //! # Kinds of lease ([`Kind`])
-//! - [`Kind::Local`]: a local request (seed 000). Never preempted. Starts now if it fits, else
+//! - [`Kind::Local`]: a local request (salehi2012). Never preempted. Starts now if it fits, else
 //!   preempts external leases (below), else, by the manager's [`Admission`] rule, waits for its
-//!   earliest fit (a reservation; the default) or is **rejected** (seed 000 Sec. 5.3.3).
-//! - [`Kind::External`] of a [`Class`] (seed 000 Sec. 2.1): best effort (`Cancelable`,
+//!   earliest fit (a reservation; the default) or is **rejected** (salehi2012 Sec. 5.3.3).
+//! - [`Kind::External`] of a [`Class`] (salehi2012 Sec. 2.1): best effort (`Cancelable`,
 //!   `Suspendable`) is queued, by the manager's [`Queue`] discipline:
 //!   - [`Queue::Fcfs`] (the default): strict order of submission: the head of the queue starts
 //!     as soon as its whole run fits; no lease overtakes it;
-//!   - [`Queue::Conservative`] (conservative backfilling, seed 000 Sec. 4.1): every queued
+//!   - [`Queue::Conservative`] (conservative backfilling, salehi2012 Sec. 4.1): every queued
 //!     lease gets a *plan* at its earliest fit, with the running leases, the reservations and
 //!     every earlier plan in place, and starts when its plan begins; a later best-effort lease
 //!     never delays it. Plans are tentative: a local, deadline-constrained or reserved lease
@@ -36,7 +37,7 @@
 //!   that meets its `deadline` (an instant by which it must complete), or now if it has none;
 //!   otherwise it is **rejected** ("DC requests are rejected if there is not enough resources
 //!   for them to start"). Fits are judged on the leases that hold nodes: plans give way.
-//! - [`Kind::Reservation`]: an advance reservation (seed 003). Never preempted. With
+//! - [`Kind::Reservation`]: an advance reservation (gandhimathi2013). Never preempted. With
 //!   [`Notice::At`] (non-zero advance notice) it must start exactly at its instant: it fits,
 //!   or preempts, or is rejected. With [`Notice::Zero`] it starts as soon as possible, like a
 //!   local request that waits.
@@ -44,14 +45,14 @@
 //! # Preemption
 //! A local request or a reservation that does not fit preempts running `Cancelable`,
 //! `Suspendable` and `Migratable` leases (never `NonPreemptable`, local or reservation leases),
-//! chosen by [`crate::preempt::select`] under the manager's [`Policy`] (MOML, MOV or MLIP) and
+//! chosen by [`crate::lease::preempt::select`] under the manager's [`Policy`] (MOML, MOV or MLIP) and
 //! [`Preference`] (by default less valuable types first: Cancelable, then Suspendable, then
 //! Migratable; or every class alike). Running leases of one class and size are one *kind* of
 //! candidate with a count (interchangeable for every policy; of a kind, the oldest go first); a
 //! candidate's overhead is node-ticks: its nodes times the per-VM time its preemption costs
 //! ([`Overheads::cost`]: `t_c`, `t_s + t_r`, `t_m`). Every running lease is considered, in at
 //! most [`MAX_CANDIDATES`] kinds (less valuable classes first, then in submission order: always
-//! enough for a cluster of up to 682 nodes, see [`crate::preempt`]); at most [`SEARCH`] candidate
+//! enough for a cluster of up to 682 nodes, see [`crate::lease::preempt`]); at most [`SEARCH`] candidate
 //! sets are enumerated.
 //!
 //! **Timing (Haizea's convention).** A lease preempted for a request that starts at `s` stops so
@@ -76,14 +77,14 @@
 //!
 //! If preemption cannot make room, a zero-notice request is reserved at its earliest fit
 //! without preemption, a local request too (or rejected, by the [`Admission`] rule), and a
-//! reservation with notice is rejected (seed 003: "the only case where an AR task is
+//! reservation with notice is rejected (gandhimathi2013: "the only case where an AR task is
 //! rejected").
 //!
-//! **Plan, then apply.** A preemption is computed as a pure [`plan`] from plain data (the slot
-//! table, the [`Targets`] collected from the running leases, the [`Demand`]): targets, then the
-//! [`Need`], then the choice. The manager then applies the [`Plan`] in a separate step: it picks
-//! the leases of each chosen kind, trims their reservations to their releases, reserves the
-//! request's, and marks the chosen leases with their [`Stop`]. Either step fails without
+//! **Plan, then apply.** A preemption is computed as a pure [`plan`](fn@plan) from plain data
+//! (the slot table, the [`Targets`] collected from the running leases, the [`Demand`]): targets,
+//! then the [`Need`], then the choice. The manager then applies the [`Plan`] in a separate step:
+//! it picks the leases of each chosen kind, trims their reservations to their releases, reserves
+//! the request's, and marks the chosen leases with their [`Stop`]. Either step fails without
 //! changing anything.
 //!
 //! # States ([`State`]) and events ([`Event`])
@@ -126,7 +127,7 @@
 //!   reservation); under conservative backfilling each plan it takes away adds `O(L + B)`, and
 //!   placing that plan again `O(B)`;
 //! - a preemption adds collecting the targets `O(L g)`, the need `O((B + L) log (B + L))`, the
-//!   selection (see [`crate::preempt`]: at most about 33,000 steps, independent of `L`),
+//!   selection (see [`crate::lease::preempt`]: at most about 33,000 steps, independent of `L`),
 //!   applying `O(L g + c B)` for `c` leases chosen;
 //! - under conservative backfilling, the pass that follows nodes coming free early (a
 //!   preemption, a cancellation, a failure) puts back each of the `Q <= L` plans the freed
@@ -147,13 +148,13 @@
 //! `size_of::<Manager<64, 128>>()` is 15,552 bytes on x86-64 (64 leases, two slot tables of
 //! 2,064, the preemption's scratch [`Targets`] of 3,608, about 140 more); an [`Event`] is 64
 //! bytes. The scratch lives in the manager so that a preemption's stack is only
-//! [`crate::preempt::select`]'s (about 2.5 KiB, plus `16 SEARCH` bytes for MOML) and a few
+//! [`crate::lease::preempt::select`]'s (about 2.5 KiB, plus `16 SEARCH` bytes for MOML) and a few
 //! hundred bytes of frames.
 //!
 //! [`Error::Full`]: crate::Error::Full
 //! [`Error::Overflow`]: crate::Error::Overflow
 //! [`Error::TaskTooLarge`]: crate::Error::TaskTooLarge
-//! [`MAX_CANDIDATES`]: crate::preempt::MAX_CANDIDATES
+//! [`MAX_CANDIDATES`]: crate::lease::preempt::MAX_CANDIDATES
 //! [`Nodes`]: crate::units::Nodes
 //! [`Refused`]: crate::Refused
 //! [`SlotTable`]: crate::slots::SlotTable
@@ -161,19 +162,19 @@
 
 mod lifecycle;
 mod manager;
-mod preemption;
+mod plan;
+pub mod preempt;
 mod rules;
 mod spec;
 mod stop;
 
 pub use lifecycle::{Accounts, Cause, End, Event, Lease, State};
 pub use manager::Manager;
-pub use preemption::{Demand, Need, Plan, SEARCH, Target, Targets, need, plan};
+pub use plan::{Demand, Need, Plan, SEARCH, Target, Targets, need, plan};
+pub use preempt::{Class, Policy, Preference};
 pub use rules::{Admission, Queue, Rules};
 pub use spec::{Kind, LeaseId, Notice, Spec};
 pub use stop::{Action, Overheads, Stop};
-
-pub use crate::preempt::{Class, Policy, Preference};
 
 /// What the unit tests of the manager and of the preemption plan share.
 #[cfg(test)]

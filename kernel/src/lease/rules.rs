@@ -6,7 +6,7 @@
 //! # Memory
 //! [`Rules`] is 4 bytes.
 
-use crate::preempt::{Policy, Preference};
+use super::preempt::{Policy, Preference};
 
 /// How queued best-effort leases (Cancelable, Suspendable) start.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -16,7 +16,7 @@ pub enum Queue {
     /// now; no lease overtakes it (Haizea's queue without backfilling).
     #[default]
     Fcfs,
-    /// Conservative backfilling (seed 000 Sec. 4.1): every queued lease holds a tentative
+    /// Conservative backfilling (salehi2012 Sec. 4.1): every queued lease holds a tentative
     /// reservation (a *plan*) at its earliest fit, which no later best-effort lease may delay;
     /// a local, deadline-constrained or reserved lease may take its nodes, and the plans it
     /// displaces are placed again.
@@ -30,7 +30,7 @@ pub enum Admission {
     /// It is reserved at its earliest fit and waits.
     #[default]
     Wait,
-    /// It is rejected (seed 000 Sec. 5.3.3: "more DC external requests and even more local
+    /// It is rejected (salehi2012 Sec. 5.3.3: "more DC external requests and even more local
     /// requests get rejected").
     Reject,
 }

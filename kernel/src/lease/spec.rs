@@ -9,13 +9,13 @@
 //! the cluster's, `work >= 1`, a `deadline` only on a DC class, a reservation's instant not in the
 //! past, and its start plus `work` within `Ticks::MAX`.
 
-use crate::preempt::Class;
+use super::preempt::Class;
 use crate::units::{Nodes, Ticks};
 
 /// A lease's handle: submission order, from 0, never reused.
 pub type LeaseId = u32;
 
-/// When an advance reservation starts (seed 003).
+/// When an advance reservation starts (gandhimathi2013).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Notice {
@@ -31,7 +31,7 @@ pub enum Notice {
 pub enum Kind {
     /// A local request: never preempted; preempts external leases.
     Local,
-    /// An external request of one of seed 000's four types. `deadline` (an instant by which it
+    /// An external request of one of salehi2012's four types. `deadline` (an instant by which it
     /// must complete) applies to the DC types (`Migratable`, `NonPreemptable`) only.
     External {
         /// Its type.

@@ -10,7 +10,7 @@
 //! ([`Overheads::stop`]); its lease holds its nodes until `end` and does no work from `begin`.
 
 use super::LeaseId;
-use crate::preempt::Class;
+use super::preempt::Class;
 use crate::units::{TICKS_PER_SECOND, Ticks};
 
 /// Per-VM times of preemption actions, in ticks.
@@ -28,7 +28,7 @@ pub struct Overheads {
 }
 
 impl Overheads {
-    /// Seed 000 Sec. 5: suspend 160 s, resume 126 s, migrate 372.5 s, cancel negligible (0).
+    /// salehi2012 Sec. 5: suspend 160 s, resume 126 s, migrate 372.5 s, cancel negligible (0).
     pub const PAPER: Overheads = Overheads {
         suspend: Ticks::from_secs(160),
         resume: Ticks::from_secs(126),
@@ -103,7 +103,7 @@ pub struct Stop {
 mod tests {
     use super::*;
 
-    /// Seed 000 Sec. 5 in microseconds: 160 s, 126 s, 372.5 s, 0; a suspension costs
+    /// salehi2012 Sec. 5 in microseconds: 160 s, 126 s, 372.5 s, 0; a suspension costs
     /// `t_s + t_r` = 286 s in all, the others their stop time.
     #[test]
     fn paper_overheads_in_ticks() {

@@ -1,5 +1,5 @@
-//! The execution time matrix (seed 003 Sec. 2.4): the run time of each task of an application
-//! on each of `K` clouds, or that the cloud cannot run it (more VMs than it has).
+//! The execution time matrix (gandhimathi2013 Sec. 2.4): the run time of each task of an
+//! application on each of `K` clouds, or that the cloud cannot run it (more VMs than it has).
 //!
 //! # Units and invariants
 //! Times in [`Ticks`] (µs). A time is at least one tick; a cloud that cannot run a task has

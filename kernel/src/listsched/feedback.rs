@@ -1,5 +1,4 @@
-//! The feedback factors of DCLS and DCMMS (seed 003 Sec. 3.1.4, E6-E8 as read in `SPEC-NOTES`
-//! N13).
+//! The feedback factors of DCLS and DCMMS (gandhimathi2013 Sec. 3.1.4, Eq. 6-8 as read in E22).
 //!
 //! When a task that cloud `o` (its origin: the cloud its application was submitted to) placed on
 //! cloud `j` finishes, `o` learns the finish and sets
@@ -10,7 +9,7 @@
 //! ```
 //!
 //! replacing the previous value, clamped below at `-1` (so `1 + fd >= 0`). The next decisions
-//! of `o` rate cloud `j` by `tau_fd = ERAT + (1 + fd[o][j]) D` instead of `ERAT + D` (E8).
+//! of `o` rate cloud `j` by `tau_fd = ERAT + (1 + fd[o][j]) D` instead of `ERAT + D` (Eq. 8).
 //! `alpha = 0` keeps every factor at zero, which makes `tau_fd = tau` exactly: DCLS and DCMMS
 //! then decide as CLS and CMMS.
 //!
@@ -86,7 +85,7 @@ impl Factor {
         self.0
     }
 
-    /// `alpha (finish - erat - planned) / planned`, rounded toward zero, clamped at `-1` (E7).
+    /// `alpha (finish - erat - planned) / planned`, rounded toward zero, clamped at `-1` (Eq. 7).
     ///
     /// Errors: `InvalidParameter(Work)` if `planned` is zero.
     pub fn observe(
@@ -181,7 +180,7 @@ mod tests {
         Ticks::from_secs(secs)
     }
 
-    /// Fig. 5 (N13): task i planned on C from ERAT 2 s for D = 1 + 7 s, preempted by an AR on
+    /// Fig. 5 (E22): task i planned on C from ERAT 2 s for D = 1 + 7 s, preempted by an AR on
     /// [8, 12), finishes at 14 s: fd_C = alpha (12 - 8) / 8 = 0.5 alpha.
     #[test]
     fn fig5_task_i_sets_fd_c_to_half_alpha() {

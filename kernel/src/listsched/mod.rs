@@ -1,5 +1,5 @@
-//! List scheduling of one DAG application over `K` clouds (seed 003 Sec. 3.1, Algorithms 2-3,
-//! E5 and E8, as read in `SPEC-NOTES` N13): CLS, CMMS, and their dynamic forms DCLS and DCMMS.
+//! List scheduling of one DAG application over `K` clouds (gandhimathi2013 Sec. 3.1, Algorithms
+//! 2-3, Eq. 5 and 8, as read in E22): CLS, CMMS, and their dynamic forms DCLS and DCMMS.
 //!
 //! A [`Scheduler`] assigns every task of a [`Dag`] to a cloud, one decision per
 //! [`Scheduler::step`]. For task `v` on cloud `j`:
@@ -8,7 +8,7 @@
 //! D(v, j)      = image + ETM[v][j]                          (SI/b + ETM)
 //! ready(v)     = max(now, planned finish of every predecessor)
 //! ERAT(v, j)   = the caller's answer for v on j, no earlier than ready(v)
-//! tau(v, j)    = ERAT(v, j) + (1 + fd_j) D(v, j)           (E5; E8 with the factors fd)
+//! tau(v, j)    = ERAT(v, j) + (1 + fd_j) D(v, j)           (Eq. 5; Eq. 8 with the factors fd)
 //! ```
 //!
 //! - [`Rule::List`] (CLS, Algorithm 2): tasks in the CNPT order ([`crate::dag::cnpt`]); each to
@@ -23,7 +23,7 @@
 //!
 //! **The planned schedule.** The chosen pair is held ([`Clouds::hold`]) from `ERAT` to
 //! `ERAT + D`: that interval is the task's planned run, `ERAT + D` its planned finish, which its
-//! successors' `ready` uses. The factor only rates clouds (E8 calls `tau_fd` the objective); it
+//! successors' `ready` uses. The factor only rates clouds (Eq. 8 calls `tau_fd` the objective); it
 //! does not stretch the plan.
 //!
 //! # The caller's side ([`Clouds`])

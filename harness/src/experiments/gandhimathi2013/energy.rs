@@ -1,4 +1,5 @@
-//! Claim 4: Figs. 9-10 of seed 003 (the criteria and margins are in the parent module's doc).
+//! Claim 4: Figs. 9-10 of gandhimathi2013 (the criteria and margins are in the parent module's
+//! doc).
 
 use super::measure::*;
 use crate::experiments::Runs;
@@ -229,7 +230,8 @@ fn why_whole_servers(runs: &Runs<Metrics>, r: Reading) -> String {
          them (the traces' widths are whole nodes of their own clusters: multiples of 4 VMs on \
          Thunder, 8 on Atlas, 16 on the uBGL stand-in), and leases start {b_lo:.1} to \
          {b_hi:.1} at a time, so Algorithm 5 has next to nothing to pack that first-fit does \
-         not; N14's ~6 % against first-fit is not seen on these traces."
+         not; a gain of ~6 % over first-fit (Algorithm 5 as erratum E24 corrects it) is not \
+         seen on these traces."
     )
 }
 

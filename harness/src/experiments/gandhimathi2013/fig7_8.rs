@@ -1,4 +1,4 @@
-//! Claim 1: Figs. 7-8 of seed 003 (the criteria and margins are in the parent module's doc).
+//! Claim 1: Figs. 7-8 of gandhimathi2013 (the criteria and margins are in the parent module's doc).
 
 use super::measure::*;
 use crate::experiments::Runs;

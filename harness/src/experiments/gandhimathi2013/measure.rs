@@ -1,4 +1,4 @@
-//! What the claims of seed 003 share: the situations, the modes and readings, the metrics in
+//! What the claims of gandhimathi2013 share: the situations, the modes and readings, the metrics in
 //! the reports' units (with the censored reading of the execution time), ratios of means and
 //! functions of means with their delta-method intervals, the root causes, the figure helpers
 //! and the way each statement is judged in each mode and reading ([`judged`]).
@@ -16,10 +16,6 @@ pub(super) use crate::report::statement::{
 use crate::report::stats::{Estimate, t975};
 pub(super) use crate::report::{Figure, Mode};
 
-/// The two modes: literal (N15's FCFS, to the cloud of earliest start) and calibrated (FCFS on
-/// each application's own cloud).
-pub(super) const MODES: [Mode; 2] = [Mode::Literal, Mode::Calibrated];
-
 /// Where a statement is judged: a mode and a reading of the model (the queue order and the
 /// feedback's instant).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,8 +29,8 @@ pub(super) struct Reading {
 }
 
 impl Reading {
-    /// The reading every outcome is given in, in `mode`: queues in assignment order, E6's
-    /// `delta_tau` from the planned ERAT (N13).
+    /// The reading every outcome is given in, in `mode`: queues in assignment order, Eq. 6's
+    /// `delta_tau` from the planned ERAT (E22, E23).
     pub fn main(mode: Mode) -> Self {
         Self {
             mode,
@@ -61,7 +57,7 @@ impl Reading {
 
     /// Every reading the variants are run under.
     pub fn all() -> impl Iterator<Item = Reading> {
-        MODES
+        Mode::BOTH
             .into_iter()
             .flat_map(|mode| std::iter::once(Self::main(mode)).chain(Self::others(mode)))
     }
@@ -90,7 +86,7 @@ impl Reading {
                  (queue = \"ready\") rather than the order they were assigned to it"
             }
             (_, FeedbackFrom::Ready) => {
-                "with E6's delta_tau measured from the later of the planned ERAT and the \
+                "with Eq. 6's delta_tau measured from the later of the planned ERAT and the \
                  instant the task reached its cloud (feedback_from = \"ready\"), so a cloud is \
                  not charged with its predecessors' lateness elsewhere"
             }
@@ -122,7 +118,7 @@ pub(super) fn judged(
     runs: &Runs<Metrics>,
     statements: impl Fn(&Runs<Metrics>, Reading) -> Vec<Statement>,
 ) -> Vec<Statement> {
-    let per_mode: Vec<Vec<Statement>> = MODES
+    let per_mode: Vec<Vec<Statement>> = Mode::BOTH
         .into_iter()
         .map(|mode| {
             let others: Vec<(Reading, Vec<Statement>)> = Reading::others(mode)
@@ -202,13 +198,13 @@ pub(super) const DCMMS_LIKE_DCLS: Cause = Cause {
            within each other's spread: neither is 5 % ahead everywhere",
 };
 
-/// The feedback shortens nothing here, under either reading of E6.
+/// The feedback shortens nothing here, under either reading of Eq. 6.
 pub(super) const FEEDBACK_CHARGES_PREDECESSORS: Cause = Cause {
     id: "feedback-charges-predecessors",
-    text: "the feedback shortens no execution time here under either reading of E6 \
-           (SPEC-NOTES N17): measured from the planned ERAT, which holds the predecessors' \
+    text: "the feedback shortens no execution time here under either reading of Eq. 6 \
+           (erratum E23): measured from the planned ERAT, which holds the predecessors' \
            planned finishes, delta_tau charges a cloud with its predecessors' lateness \
-           elsewhere, E7 turns it into factors in the hundreds, and the feedback shuts fast \
+           elsewhere, Eq. 7 turns it into factors in the hundreds, and the feedback shuts fast \
            clouds out, lengthening times in both situations; measured from the instant a task \
            reached its cloud, it changes them by about 0. The paper's 30-40 % gains appear \
            under neither",
@@ -222,7 +218,7 @@ pub(super) const LIGHT_LOAD: Cause = Cause {
            (calibrated), finishes applications about as soon as the plans do, and the feedback \
            at alpha > 0 slows DCLS and DCMMS: the paper's gains over FCFS (0.49-0.81 of its \
            time in Table 4) need an FCFS that places tasks badly, which the paper does not \
-           describe (SPEC-NOTES N15)",
+           describe (erratum E25)",
 };
 
 /// Reservations leave the schedulers less to decide.
@@ -498,13 +494,13 @@ pub(super) fn over_alpha(
 }
 
 /// The one-line reason beside a statement that compares with FCFS, in `r`'s mode: `literal`
-/// where N15's balancing FCFS decides it, `calibrated` where FCFS keeps each application at
+/// where E25's balancing FCFS decides it, `calibrated` where FCFS keeps each application at
 /// home.
 pub(super) fn why_fcfs(r: Reading, literal: &str, calibrated: &str) -> String {
     match r.mode {
         Mode::Literal => format!(
-            "SPEC-NOTES N15: the paper does not define FCFS; N15's places each ready task where \
-             it can start earliest, from the same planning profiles: {literal}"
+            "Erratum E25: the paper does not define FCFS; E25's FCFS places each ready task \
+             where it can start earliest, from the same planning profiles: {literal}"
         ),
         Mode::Calibrated => format!("FCFS keeps each application on its own cloud: {calibrated}"),
     }
@@ -512,17 +508,17 @@ pub(super) fn why_fcfs(r: Reading, literal: &str, calibrated: &str) -> String {
 
 /// The one-line reason beside a statement on the feedback, with the numbers of DCLS at alpha 1
 /// at `divisor` under `r`: how late tasks finish against their plans, how much of it they
-/// waited for their predecessors, and the factors E7 makes of it (median, 90th percentile).
+/// waited for their predecessors, and the factors Eq. 7 makes of it (median, 90th percentile).
 pub(super) fn why_feedback(runs: &Runs<Metrics>, r: Reading, divisor: u32) -> String {
     let v = r.at(SchedulerKind::Dcls, 100, divisor);
     let h = |f: Metric| mean(runs, &v, |m| f(m).map(|s| s / 3600.0));
     let situation = if divisor == LOOSE { "loose" } else { "tight" };
     let charged = match r.feedback {
-        FeedbackFrom::Erat => "charged by E6 to the cloud the task runs on",
+        FeedbackFrom::Erat => "charged by Eq. 6 to the cloud the task runs on",
         FeedbackFrom::Ready => "not charged to the cloud here",
     };
     format!(
-        "E7 divides a task's delay by its planned run D and multiplies the cloud's rated run by \
+        "Eq. 7 divides a task's delay by its planned run D and multiplies the cloud's rated run by \
          1 + fd, each completion of the origin's tasks there replacing the factor. \
          {situation}, DCLS at alpha 1: tasks finish {:.1} h after their planned finish on \
          average, {:.1} h of it waiting for late predecessors ({charged}); the factors are \

@@ -1,14 +1,14 @@
-//! `qosgate reproduce gandhimathi2013`: the experiments of seed 003 Sec. IV (Gandhimathi et al.
-//! 2013, a reprint of Li et al., JPDC 72 (2012) 666-677 without its figures): Figs. 7-8,
+//! `qosgate reproduce gandhimathi2013`: the experiments of gandhimathi2013 Sec. IV (Gandhimathi et
+//! al. 2013, a reprint of Li et al., JPDC 72 (2012) 666-677 without its figures): Figs. 7-8,
 //! Table 3, Tables 4-5 and Figs. 9-10, measured on the multi-cloud model
 //! ([`crate::models::multicloud`]) and set against the paper's claims.
 //!
-//! # The set-up (Sec. 4.1, Table 2, SPEC-NOTES N13-N15)
+//! # The set-up (Sec. 4.1, Table 2, erratum E25)
 //! Three clouds: Thunder (1,024 servers of 4 cores, performance 1), Atlas (1,152 of 8, 0.85) and
 //! uBGL (1,024 of 2, 0.50). Each receives the applications of its own trace: LLNL Thunder's
 //! and Atlas's cleaned logs, and, for uBGL (whose log is not at hand), NASA Ames' iPSC/860 log
 //! scaled 16 times to its 2,048 processors. Jobs in submit order are cut into applications of
-//! `U{1..64}` jobs with N15's random DAG shape; 20 % of the applications are advance
+//! `U{1..64}` jobs with E25's random DAG shape; 20 % of the applications are advance
 //! reservations (entry tasks asked within 30 min of arrival, later tasks zero-notice); SI/b =
 //! 1 s, datasets 8,000 s away (1 TB at 1 Gb/s); server power 1 active, 0.3 idle. "Loose" keeps
 //! the trace's gaps between applications, "tight" divides them by 100 (Table 3: by 1, 20, ...,
@@ -16,10 +16,10 @@
 //! applications (common random numbers), so comparisons are paired over replications.
 //!
 //! # Replications
-//! By precision ([`crate::experiments::Precision`]): every variant runs N15's 10 replications
+//! By precision ([`crate::experiments::Precision`]): every variant runs E25's 10 replications
 //! first; a part with an unsettled claim (undecided, its interval at least half its margin
 //! wide) runs twice as many, up to [`CAP`] = 40. The paper states no count (the 10 are
-//! N15's); 40 halves the intervals of the first 10 and keeps a reproduction at about 160
+//! E25's); 40 halves the intervals of the first 10 and keeps a reproduction at about 160
 //! CPU-seconds in release (about 80 s on 2 cores; every variant at 40 would be about 350).
 //! `--replications N` runs every variant `N` times instead, and the report notes the claims
 //! that would need more.
@@ -31,10 +31,10 @@
 //! numbers from either source).
 //!
 //! # Modes and readings
-//! SPEC-NOTES N15: the paper does not define its FCFS, and Table 4's 19-23 % gain at 0 %
+//! Erratum E25: the paper does not define its FCFS, and Table 4's 19-23 % gain at 0 %
 //! reservations only makes sense if FCFS picks clouds badly, so the FCFS definition decides
 //! every comparison with it. Every part therefore runs in two modes (`report::Mode`):
-//! - **literal**: N15's FCFS, each ready task to the cloud where it can start earliest (a
+//! - **literal**: E25's FCFS, each ready task to the cloud where it can start earliest (a
 //!   balancing FCFS, `fcfs = "earliest_start"`);
 //! - **calibrated**, one change: FCFS serves each application first come, first served on its
 //!   own cloud (the one it was submitted to, whose trace it comes from: `fcfs = "home_cloud"`),
@@ -57,7 +57,7 @@
 //!   by an AR's preemption). Other reading: in the order they became ready (`"ready"`), under
 //!   which a later application's ready tasks overtake the tasks the planning profiles promised
 //!   earlier.
-//! - **the feedback's instant** (`feedback_from`): main, E6 as printed and N13 reads it,
+//! - **the feedback's instant** (`feedback_from`): main, Eq. 6 as printed and E22 reads it,
 //!   `delta_tau = actual finish - ERAT` with the planned ERAT, which holds the predecessors'
 //!   planned finishes (`"erat"`): a task whose predecessors finished late counts their
 //!   lateness against its own cloud, and a short task behind them sets a factor in the
@@ -106,23 +106,23 @@
 //!    baselines first-fit by VM, first-fit by task and worst-fit; loose and tight), energy
 //!    over energy at most 0.95 (practical: 5 %): `fig9-10.dcls-dcmms-less-energy-than-fcfs`;
 //!    `fig9-10.energy-aware-beats-first-fit-by-vm`, `...-first-fit-by-task` and
-//!    `...-worst-fit`, for FCFS (the mode's), DCLS and DCMMS. N14's ~6 % against first-fit
-//!    needs tasks that fill part of a server: the statements print the share of such tasks
-//!    (the traces' widths are whole nodes of their own clusters). A check,
-//!    `fig9-10.mapping-keeps-times`: the mappings give identical execution times in every
-//!    replication, true by construction (the lease manager decides every time; the mapping
-//!    only picks servers).
+//!    `...-worst-fit`, for FCFS (the mode's), DCLS and DCMMS. A gain of ~6 % over first-fit
+//!    (Algorithm 5 as erratum E24 corrects it) needs tasks that fill part of a server: the
+//!    statements print the share of such tasks (the traces' widths are whole nodes of their own
+//!    clusters). A check, `fig9-10.mapping-keeps-times`: the mappings give identical execution
+//!    times in every replication, true by construction (the lease manager decides every time;
+//!    the mapping only picks servers).
 //!
 //! Contradicted claims name their root cause ([`crate::report::statement::Cause`], in
-//! `measure.rs`): the feedback shortening nothing under either reading of E6 (N17: from the
+//! `measure.rs`): the feedback shortening nothing under either reading of Eq. 6 (E23: from the
 //! planned ERAT it charges a cloud with its predecessors' lateness; the claims on the
 //! feedback), FCFS placing as well as the plans where applications rarely
 //! overlap (the loose comparisons with FCFS), reservations starting as asked under every
 //! scheduler (Tables 4-5's trend), DCMMS and DCLS placing over the same profiles (their
 //! comparisons), the traces' whole-server widths (first-fit), and, loose, every scheduler
-//! running the same work over about the same span (energy against FCFS). The statements on the feedback
-//! print beside them how late tasks finish against their plans and the median factor E7 makes
-//! of it.
+//! running the same work over about the same span (energy against FCFS). The statements on the
+//! feedback print beside them how late tasks finish against their plans and the median factor Eq. 7
+//! makes of it.
 //!
 //! # Censored outcomes
 //! A run ends when every application has ended; an application a cloud refused (its
@@ -139,7 +139,7 @@
 //! The paper prints Table 3 without units; the figures give hours.
 //!
 //! # Files
-//! - [`params`]: the paper's numbers and N15's choices.
+//! - [`params`]: the paper's numbers and E25's choices.
 //! - [`presets`]: [`presets::Variant`] and the presets.
 //! - `measure.rs`: what the claims share.
 //! - `fig7_8.rs`, `table3.rs`, `tables4_5.rs`, `energy.rs`: one claim each.
@@ -154,18 +154,17 @@ mod tables4_5;
 
 use anyhow::Result;
 
-use super::{Experiment, Part, Precision};
-use crate::models::AnyScenario;
+use super::{Experiment, Judge, Part, Precision};
 use crate::models::multicloud::Multicloud;
 use crate::models::multicloud::scenario::{Scenario, TraceSource};
-use crate::report::{Mode, Parameters};
+use crate::report::{Citation, Mode, Parameters};
 use presets::Variant;
 
-/// The most replications a part runs by precision (the paper states no count; N15's 10 are the
+/// The most replications a part runs by precision (the paper states no count; E25's 10 are the
 /// first batch): see the module doc.
 pub const CAP: u32 = 40;
 
-/// Seed 003 Sec. IV ([`Experiment`]).
+/// gandhimathi2013 Sec. IV ([`Experiment`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Gandhimathi2013;
 
@@ -174,12 +173,19 @@ impl Experiment for Gandhimathi2013 {
     type Variant = Variant;
 
     const ID: &'static str = "gandhimathi2013";
-    const TITLE: &'static str = "seed 003 Sec. IV";
-    /// N15's 10 seeds first; up to [`CAP`] where a claim is unsettled.
+    const PAPER: Citation = Citation {
+        authors: "S. Gandhimathi, M. Madhushudhanan, A. Srivishnu Paraneetharan",
+        title: "Online optimization for scheduling preemptable tasks on IaaS cloud systems",
+        venue: "no venue printed in the supplied text (a reprint of J. Li et al., JPDC 72(5), 2012)",
+        year: 2013,
+    };
+    const TITLE: &'static str = "Sec. IV";
+    /// E25's 10 seeds first; up to [`CAP`] where a claim is unsettled.
     const REPLICATIONS: Precision = Precision {
         first: presets::REPLICATIONS,
         cap: CAP,
     };
+    const PRESETS: fn() -> Result<Vec<Scenario>> = presets::all;
 
     fn parts(&self) -> Vec<Part<Self>> {
         vec![
@@ -187,25 +193,25 @@ impl Experiment for Gandhimathi2013 {
                 id: "claim1",
                 figures: &["fig7", "fig8"],
                 variants: fig7_8::variants(),
-                judge: fig7_8::judge,
+                judge: Judge::Own(fig7_8::judge),
             },
             Part {
                 id: "claim2",
                 figures: &["table3", "table3-improvement"],
                 variants: table3::variants(),
-                judge: table3::judge,
+                judge: Judge::Own(table3::judge),
             },
             Part {
                 id: "claim3",
                 figures: &["table4", "table5", "table4-calibrated", "table5-calibrated"],
                 variants: tables4_5::variants(),
-                judge: tables4_5::judge,
+                judge: Judge::Own(tables4_5::judge),
             },
             Part {
                 id: "claim4",
                 figures: &["fig9", "fig10"],
                 variants: energy::variants(),
-                judge: energy::judge,
+                judge: Judge::Own(energy::judge),
             },
         ]
     }
@@ -237,11 +243,11 @@ impl Experiment for Gandhimathi2013 {
                      hand); applications of 1-64 jobs; 20 % advance reservations asked within \
                      30 min; 1 TB datasets over 1 Gb/s (8,000 s); gaps / 1 (loose) or / 100 \
                      (tight); alpha 0.8 in Tables 4-5 and Figs. 9-10. Where the paper is silent \
-                     (SPEC-NOTES N15): FCFS places each ready task where it can start \
+                     (erratum E25): FCFS places each ready task where it can start \
                      earliest; DAG shape (entry 10 %, else 1-3 predecessors); SI/b 1 s; power \
                      1 active, 0.3 idle; MLIP preemption; suspend and resume 1 s each; each \
                      cloud runs its ready best-effort tasks in the order they were assigned to \
-                     it, and E6's delta_tau runs from the planned ERAT (the other readings, \
+                     it, and Eq. 6's delta_tau runs from the planned ERAT (the other readings, \
                      the order tasks became ready and delta_tau from the instant a task was \
                      ready, are printed where they change an outcome). Traces: {}.",
                     sources.join("; ")
@@ -253,22 +259,11 @@ impl Experiment for Gandhimathi2013 {
                               first come, first served on its own cloud (where it was \
                               submitted, whose trace it comes from), without balancing across \
                               clouds (Sec. 4.2: \"workload unbalance ... is the major drawback \
-                              of the FCFS algorithm\"; N15: the FCFS definition decides every \
+                              of the FCFS algorithm\"; E25: the FCFS definition decides every \
                               comparison with it). DCLS and DCMMS are the literal runs."
                     .into(),
             },
         ]
-    }
-
-    fn scenario(&self, variant: &Variant) -> Result<Scenario> {
-        variant.scenario()
-    }
-
-    fn presets(&self) -> Result<Vec<Box<dyn AnyScenario>>> {
-        Ok(presets::presets()?
-            .into_iter()
-            .map(|s| Box::new(s) as Box<dyn AnyScenario>)
-            .collect())
     }
 }
 
@@ -278,13 +273,6 @@ mod tests {
     use crate::experiments::Runs;
     use crate::models::multicloud::traces;
 
-    /// Without runs no claim is reproduced or contradicted and no check passes; each part
-    /// draws the figures it names.
-    #[test]
-    fn the_judges_decide_nothing_without_runs() {
-        crate::experiments::check_judges(&Gandhimathi2013);
-    }
-
     /// Every statement comes in both modes, side by side, with the mode in its id and set;
     /// the ids are `gandhimathi2013.<mode>.<figure>.<slug>` and unique.
     #[test]
@@ -292,7 +280,7 @@ mod tests {
         let runs = Runs::empty();
         let mut ids = std::collections::BTreeSet::new();
         for p in Gandhimathi2013.parts() {
-            let statements = (p.judge)(&runs).statements;
+            let statements = p.judge.section(&runs).statements;
             assert!(!statements.is_empty(), "part {}", p.id);
             for pair in statements.chunks(2) {
                 let [literal, calibrated] = pair else {

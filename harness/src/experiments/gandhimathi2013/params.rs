@@ -1,5 +1,5 @@
-//! Seed 003's numbers (Sec. IV), each with its table or section, and the choices SPEC-NOTES N15
-//! makes where the paper is silent.
+//! gandhimathi2013's numbers (Sec. IV), each with its table or section, and the choices erratum
+//! E25 makes where the paper is silent.
 
 use crate::models::multicloud::scenario::BuiltinTrace;
 
@@ -58,17 +58,17 @@ pub const DATA_CENTERS: [DataCenter; 3] = [
 pub const AR_PCT: u8 = 20;
 /// Sec. 4.1: an AR's start time is "no later than 30 min after it arrives", seconds.
 pub const AR_NOTICE_MAX_S: f64 = 1800.0;
-/// Sec. 4.1 and N15: 1 TB over 1 Gb/s, seconds.
+/// Sec. 4.1 and E25: 1 TB over 1 Gb/s, seconds.
 pub const DATASET_S: f64 = 8000.0;
-/// N15: a 4 GB image over the nodes' 4 GB/s, seconds.
+/// E25: a 4 GB image over the nodes' 4 GB/s, seconds.
 pub const IMAGE_S: f64 = 1.0;
-/// N15: power of an active and an idle server.
+/// E25: power of an active and an idle server.
 pub const POWER: (f64, f64) = (1.0, 0.3);
 /// "Loose" (trace gaps) and "tight" (gaps / 100) arrivals, Sec. 4.1.
 pub const LOOSE: u32 = 1;
 /// See [`LOOSE`].
 pub const TIGHT: u32 = 100;
-/// Figs. 7-8: the values of alpha, percent (N15: 0, 0.2, ..., 1).
+/// Figs. 7-8: the values of alpha, percent (E25: 0, 0.2, ..., 1).
 pub const ALPHAS_PCT: [u8; 6] = [0, 20, 40, 60, 80, 100];
 /// Tables 4-5 and Figs. 9-10 run at alpha = 0.8 (Tables 4-5's captions), percent.
 pub const ALPHA_TABLES_PCT: u8 = 80;

@@ -1,17 +1,18 @@
-//! Built-in scenarios: the simulations of seed 003 Sec. IV ([`Variant::scenario`]) and the
+//! Built-in scenarios: the simulations of gandhimathi2013 Sec. IV ([`Variant::scenario`]) and the
 //! presets `qosgate presets` lists.
 //!
 //! A [`Variant`] is one point of the experiments by named fields (its `Debug` form is its key):
 //! the scheduler, alpha (percent), the arrival-gap divisor, the share of reservations
-//! (percent), the mapping, FCFS's choice of cloud (the mode: literal N15's earliest start,
+//! (percent), the mapping, FCFS's choice of cloud (the mode: literal E25's earliest start,
 //! calibrated the application's own cloud) and the queue order (`assigned`, or the other
-//! reading `ready`). Every other parameter is the paper's or N15's ([`super::params`]);
+//! reading `ready`). Every other parameter is the paper's or E25's ([`super::params`]);
 //! the traces are the compiled cut-downs, or the full traces under `QOSGATE_TRACES`, with the
 //! window [`params::jobs`].
 
 use anyhow::{Result, anyhow};
 
 use super::params::{self, DATA_CENTERS};
+use crate::experiments::Simulation;
 use crate::models::multicloud::scenario::{
     self, CloudConfig, DagShape, FcfsCloud, FeedbackFrom, MappingKind, Power, PreemptionKind,
     QueueOrder, Scenario, SchedulerKind,
@@ -19,10 +20,10 @@ use crate::models::multicloud::scenario::{
 use crate::models::multicloud::traces;
 use crate::report::Mode;
 
-/// Replications of a variant (N15: 10 seeds with 95 % intervals).
+/// Replications of a variant (E25: 10 seeds with 95 % intervals).
 pub const REPLICATIONS: u32 = 10;
 
-/// One point of seed 003's experiments.
+/// One point of gandhimathi2013's experiments.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct Variant {
     /// FCFS, DCLS or DCMMS.
@@ -40,7 +41,7 @@ pub struct Variant {
     pub fcfs: FcfsCloud,
     /// The order a cloud serves its ready best-effort tasks in.
     pub queue: QueueOrder,
-    /// The instant a finished task's `delta_tau` (E6) is measured from (kept at E6's planned
+    /// The instant a finished task's `delta_tau` (Eq. 6) is measured from (kept at Eq. 6's planned
     /// ERAT where no feedback is used: FCFS, alpha 0).
     pub feedback: FeedbackFrom,
 }
@@ -100,14 +101,48 @@ impl Variant {
         Self { mapping, ..self }
     }
 
+    /// `gandhimathi2013-dcmms-a80-g100-ar20-energy_aware` (`fcfs_home-...` for the calibrated
+    /// FCFS, `-ready` at the end for the other queue order, `-fd_ready` for the feedback from
+    /// the instant a task was ready).
+    fn name(&self) -> String {
+        format!(
+            "gandhimathi2013-{}-a{}-g{}-ar{}-{}{}{}",
+            self.scheduler_label().to_lowercase().replace(' ', "_"),
+            self.alpha_pct,
+            self.divisor,
+            self.ar_pct,
+            mapping_name(self.mapping).replace(['-', ' '], "_"),
+            match self.queue {
+                QueueOrder::Assigned => "",
+                QueueOrder::Ready => "-ready",
+            },
+            match self.feedback {
+                FeedbackFrom::Erat => "",
+                FeedbackFrom::Ready => "-fd_ready",
+            }
+        )
+    }
+
+    /// `FCFS`, `FCFS home`, `DCLS`, `DCMMS`.
+    pub fn scheduler_label(&self) -> &'static str {
+        match (self.scheduler, self.fcfs) {
+            (SchedulerKind::Fcfs, FcfsCloud::HomeCloud) => "FCFS home",
+            (s, _) => scheduler_name(s),
+        }
+    }
+}
+
+impl Simulation for Variant {
+    type Scenario = Scenario;
+
     /// Its scenario.
     ///
     /// Errors: a scenario the model's checks refuse (a bug: the message names it).
-    pub fn scenario(&self) -> Result<Scenario> {
+    fn scenario(&self) -> Result<Scenario> {
         let s = Scenario {
             name: self.name(),
             description: format!(
-                "seed 003: {}, alpha {:.1}, {} % reservations, arrival gaps / {}, {} mapping, \
+                "gandhimathi2013: {}, alpha {:.1}, {} % reservations, arrival gaps / {}, {} mapping, \
                  queue in {} order, feedback from {}",
                 self.scheduler_label(),
                 f64::from(self.alpha_pct) / 100.0,
@@ -157,36 +192,6 @@ impl Variant {
         scenario::validate(&s).map_err(|e| anyhow!("variant {self:?}: {e}"))?;
         Ok(s)
     }
-
-    /// `gandhimathi2013-dcmms-a80-g100-ar20-energy_aware` (`fcfs_home-...` for the calibrated
-    /// FCFS, `-ready` at the end for the other queue order, `-fd_ready` for the feedback from
-    /// the instant a task was ready).
-    fn name(&self) -> String {
-        format!(
-            "gandhimathi2013-{}-a{}-g{}-ar{}-{}{}{}",
-            self.scheduler_label().to_lowercase().replace(' ', "_"),
-            self.alpha_pct,
-            self.divisor,
-            self.ar_pct,
-            mapping_name(self.mapping).replace(['-', ' '], "_"),
-            match self.queue {
-                QueueOrder::Assigned => "",
-                QueueOrder::Ready => "-ready",
-            },
-            match self.feedback {
-                FeedbackFrom::Erat => "",
-                FeedbackFrom::Ready => "-fd_ready",
-            }
-        )
-    }
-
-    /// `FCFS`, `FCFS home`, `DCLS`, `DCMMS`.
-    pub fn scheduler_label(&self) -> &'static str {
-        match (self.scheduler, self.fcfs) {
-            (SchedulerKind::Fcfs, FcfsCloud::HomeCloud) => "FCFS home",
-            (s, _) => scheduler_name(s),
-        }
-    }
 }
 
 /// `FCFS`, `DCLS`, `DCMMS`.
@@ -229,7 +234,7 @@ fn feedback_name(f: FeedbackFrom) -> &'static str {
 /// (`gandhimathi2013-fcfs_home-loose`, ...).
 ///
 /// Errors: a preset that cannot be built (a bug).
-pub fn presets() -> Result<Vec<Scenario>> {
+pub fn all() -> Result<Vec<Scenario>> {
     let mut all = Vec::new();
     let schedulers = [
         (SchedulerKind::Fcfs, Mode::Literal),

@@ -1,4 +1,4 @@
-//! Claim 2: Table 3 of seed 003 (the criteria and margins are in the parent module's doc).
+//! Claim 2: Table 3 of gandhimathi2013 (the criteria and margins are in the parent module's doc).
 
 use super::measure::*;
 use crate::experiments::Runs;

@@ -1,4 +1,5 @@
-//! Claim 3: Tables 4-5 of seed 003 (the criteria and margins are in the parent module's doc).
+//! Claim 3: Tables 4-5 of gandhimathi2013 (the criteria and margins are in the parent module's
+//! doc).
 
 use super::measure::*;
 use crate::experiments::Runs;
@@ -79,7 +80,7 @@ fn table(
 /// The figures and statements, from the runs of [`variants`].
 pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
     let mut figures = Vec::new();
-    for (mode, ids) in MODES.into_iter().zip([
+    for (mode, ids) in Mode::BOTH.into_iter().zip([
         ["table4", "table5"],
         ["table4-calibrated", "table5-calibrated"],
     ]) {

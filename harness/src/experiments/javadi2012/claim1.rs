@@ -1,4 +1,4 @@
-//! Claim 1: Figs. 3 and 5 of seed 002, AWRT and bounded slowdown against the arrival rate
+//! Claim 1: Figs. 3 and 5 of javadi2012, AWRT and bounded slowdown against the arrival rate
 //! (the criteria are in the parent module's doc).
 
 use super::measure::*;

@@ -1,4 +1,4 @@
-//! Claim 2: Figs. 4 and 6 of seed 002, AWRT and bounded slowdown against the request duration,
+//! Claim 2: Figs. 4 and 6 of javadi2012, AWRT and bounded slowdown against the request duration,
 //! and ADS against ARS over both sweeps (the criteria are in the parent module's doc).
 
 use super::measure::*;
@@ -143,7 +143,7 @@ fn sb_ads_gain(runs: &Runs<Metrics>) -> Statement {
     with_points(b, vec![("SB, theta 2.5-3.5".to_owned(), plain, lower)])
         .evidence(format!("Per theta: {}.", each.join(", ")))
         .other_reading(
-            "SPEC-NOTES N12: the text's 5.8 % contradicts Table III, where ADS's AWRT factors \
+            "Erratum E19: the text's 5.8 % contradicts Table III, where ADS's AWRT factors \
              under SB are below ARS's on average (2.06 / 3.05 / 5.05 against 2.37 / 3.33 / \
              4.65): the sign measured here is reported as it is."
                 .into(),

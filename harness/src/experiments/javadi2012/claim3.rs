@@ -1,4 +1,4 @@
-//! Claim 3: Table III of seed 002, the EC2 cost per month and the improvement factors at the
+//! Claim 3: Table III of javadi2012, the EC2 cost per month and the improvement factors at the
 //! moderate arrival rate (the criteria are in the parent module's doc).
 
 use super::measure::*;

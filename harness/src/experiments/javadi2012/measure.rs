@@ -1,4 +1,4 @@
-//! What the claims of seed 002 share: the axes, the variants of each figure, the metrics (each
+//! What the claims of javadi2012 share: the axes, the variants of each figure, the metrics (each
 //! with its reading that counts the unfinished requests at their lower bounds), the effects the
 //! claims judge (ratios of means and smooth functions of means, with delta-method intervals over
 //! paired replications), the root causes, and the figure helpers.
@@ -50,21 +50,21 @@ pub(super) fn grows_margin(what: &str) -> Margin {
     )
 }
 
-/// The cause of every literal statement that fails (SPEC-NOTES N4, N12).
+/// The cause of every literal statement that fails (errata E15, E16).
 pub(super) const EQ5_NO_CLOUD: Cause = Cause {
     id: "eq5-no-cloud",
     text: "At the printed parameters Eq. 5 gives P_c <= 0 (the cluster's Eq. 12 service rate is \
            about 29 times the arrival rate, and the cloud costs 5 times more), so the cloud drops \
-           out (N4): ARS and ADS send every request to the local cluster and are NoR, run by run \
-           (SPEC-NOTES N12).",
+           out (docs/errata.md E15): ARS and ADS send every request to the local cluster and are \
+           NoR, run by run (docs/errata.md E16).",
 };
 
-/// The cause of the calibrated factors far below the paper's (SPEC-NOTES N12, N18).
+/// The cause of the calibrated factors far below the paper's (errata E16, E20).
 pub(super) const LIGHT_LOAD: Cause = Cause {
     id: "light-load",
     text: "At Table I's workload the cluster is 1-9 % loaded: AWRT is made by the few wide \
-           requests that wait for every failure group to be up (SPEC-NOTES N18), whatever the \
-           scheduler, so sending a random share P_c of the requests to the cloud cuts AWRT and \
+           requests that wait for every failure group to be up (docs/errata.md E17), whatever \
+           the scheduler, so sending a random share P_c of the requests to the cloud cuts AWRT and \
            slowdown by about 1 / (1 - P_c) (1.2-1.6 at Table III's shares), not the paper's 2-17.",
 };
 
@@ -156,7 +156,7 @@ pub(super) fn num(x: Option<f64>, decimals: usize) -> String {
     }
 }
 
-/// The improvement factor of `v` over NoR in `f` (NoR / `v`, seed 002's "improvement"): the
+/// The improvement factor of `v` over NoR in `f` (NoR / `v`, javadi2012's "improvement"): the
 /// ratio of the means over paired replications, delta-method interval
 /// ([`Runs::ratio_of_means`]).
 pub(super) fn factor(runs: &Runs<Metrics>, v: &Variant, f: Metric) -> Option<Interval> {
@@ -414,7 +414,7 @@ pub(super) fn unfinished_figure(runs: &Runs<Metrics>, id: &'static str, over_bet
 }
 
 /// A literal-mode statement's reason (its cause says the rest).
-pub(super) const LITERAL_WHY: &str = "SPEC-NOTES N12: at the printed parameters Eq. 5 gives P = \
+pub(super) const LITERAL_WHY: &str = "Erratum E16: at the printed parameters Eq. 5 gives P = \
                                       (1, 0), so ARS and ADS send every request to the local \
                                       cluster, exactly as NoR (see the routing statement).";
 

@@ -1,4 +1,4 @@
-//! `qosgate reproduce javadi2012`: seed 002's experiments (Javadi, Thulasiraman and Buyya 2012,
+//! `qosgate reproduce javadi2012`: javadi2012's experiments (Javadi, Thulasiraman and Buyya 2012,
 //! Sec. VI: Figs. 3-6 and Table III) on the hybrid-cloud model ([`crate::models::hybrid`]),
 //! set against the paper's claims.
 //!
@@ -7,15 +7,15 @@
 //! CB, SB or EB; NoR (every request local), ARS (Bernoulli dispatch) or ADS (the billiard
 //! sequence, the cloud as its "fastest" provider, Sec. V) in front; `L_c` = 64 s; Table I's
 //! DAS-2 workload for two months after a week of warm-up; Table II's failures as Weibull fits
-//! (N12: shape 0.57702 / scale 50,496 s available, 0.34928 / 7,263.8 s unavailable) in 8 groups
+//! (E17: shape 0.57702 / scale 50,496 s available, 0.34928 / 7,263.8 s unavailable) in 8 groups
 //! of 8 nodes; EC2's prices (Eq. 19). [`presets::Variant::scenario`] builds each point.
 //!
 //! # What the printed parameters do, and the two modes
 //! The offered load is tiny (2.4 % of the cluster at beta 0.25, theta 3.0), and at the paper's
-//! parameters Eq. 5 routes nothing to the cloud: `P = (1, 0)` at every beta and theta, with N4's
+//! parameters Eq. 5 routes nothing to the cloud: `P = (1, 0)` at every beta and theta, with E15's
 //! `eta` and with the printed one (the routing claim prints the inputs: `mu_s` is about 29 times
 //! `lambda`, and the cloud costs 5 times more). Eq. 8-9 are also used far outside their range
-//! (about 10 s of work per node against 22 h of availability). So, as SPEC-NOTES N12 asks:
+//! (about 10 s of work per node against 22 h of availability). So, as erratum E16 asks:
 //! - **literal** mode: ARS and ADS follow Eq. 5 ([`presets::Route::Eq5`]); they send every
 //!   request to the local cluster and are NoR, run by run;
 //! - **calibrated** mode: ARS and ADS send the share of the requests whose expected Eq. 19 cost
@@ -83,7 +83,7 @@
 //!    as in claim 1; `calibrated.figs3-6.ads-like-ars`: ADS's AWRT and slowdown within 20 % of
 //!    ARS's at every point of both sweeps (the paper's Table III puts ADS and ARS, "almost the
 //!    same", up to 19 % apart); `calibrated.fig4.sb-ads-gain`: under SB the mean over theta of
-//!    1 - ADS / ARS in AWRT at least the text's 5.8 % (N12: Table III says the opposite);
+//!    1 - ADS / ARS in AWRT at least the text's 5.8 % (E19: Table III says the opposite);
 //!    `calibrated.fig6.slowdown-falls`: the slowdown at theta 3.5 over 2.5 at most 0.9.
 //! 3. **Table III** (`claim3`), theta 2.5, 3.0, 3.4 at beta 0.25: the checks
 //!    `calibrated.table3.cost-rises` (paired differences above 0: the calibration follows
@@ -96,7 +96,7 @@
 //!    smallest of Table III's gaps, at each duration).
 //! 4. **Routing** (`routing`): `literal.routing.eq5-redirects`: the literal ARS runs send at
 //!    least 1 % of the requests to the cloud at every beta, theta and load scale; the figure
-//!    prints Eq. 5's `P_c` before the cloud is dropped (N4's `eta`, the printed one) beside the
+//!    prints Eq. 5's `P_c` before the cloud is dropped (E15's `eta`, the printed one) beside the
 //!    shares of Table III's cost.
 //! 5. **Sweeps** (`sweeps`): `calibrated.share.more-share-more-gain`: the AWRT factor at share
 //!    0.5 at least 10 % above that at 0.1; `calibrated.share.up-to-table3`: ARS's factors under
@@ -109,10 +109,10 @@
 //! # Root causes
 //! `eq5-no-cloud` (Eq. 5 gives `P_c <= 0`, so literal ARS and ADS are NoR) explains the seven
 //! literal claims that fail; `light-load` (at 1-9 % load a random cloud share cuts AWRT by about
-//! `1 / (1 - P_c)`, whatever the scheduler, SPEC-NOTES N12, N18) the calibrated factors far
+//! `1 / (1 - P_c)`, whatever the scheduler, errata E16, E20) the calibrated factors far
 //! below the paper's and EB gaining no more than CB and SB. Each counts once in the headline.
 //!
-//! # Choices where the paper is silent (N9)
+//! # Choices where the paper is silent (E18)
 //! Exact run-time estimates; a 30-day drain after the last arrival, during which the failures go
 //! on (a request finishing later is reported unfinished, with its lower bound);
 //! a 30-day burn-in of the failure process; durations and arrival instants in whole seconds;
@@ -136,14 +136,13 @@ mod sweeps;
 
 use anyhow::Result;
 
-use super::{Experiment, Part, Precision};
-use crate::models::AnyScenario;
+use super::{Experiment, Judge, Part, Precision};
 use crate::models::hybrid::Hybrid;
 use crate::models::hybrid::scenario::Scenario;
-use crate::report::{Mode, Parameters};
+use crate::report::{Citation, Mode, Parameters};
 use presets::Variant;
 
-/// Seed 002 Sec. VI ([`Experiment`]).
+/// javadi2012 Sec. VI ([`Experiment`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Javadi2012;
 
@@ -152,10 +151,17 @@ impl Experiment for Javadi2012 {
     type Variant = Variant;
 
     const ID: &'static str = "javadi2012";
-    const TITLE: &'static str = "seed 002 Sec. VI";
+    const PAPER: Citation = Citation {
+        authors: "B. Javadi, P. Thulasiraman, R. Buyya",
+        title: "Cloud resource provisioning to extend the capacity of local resources in the presence of failures",
+        venue: "IEEE HPCC",
+        year: 2012,
+    };
+    const TITLE: &'static str = "Sec. VI";
     /// Replications of every variant when `--replications` is not given: 20, the cap (the
     /// module doc says why).
     const REPLICATIONS: Precision = Precision { first: 20, cap: 20 };
+    const PRESETS: fn() -> Result<Vec<Scenario>> = presets::all;
 
     fn parts(&self) -> Vec<Part<Self>> {
         vec![
@@ -171,7 +177,7 @@ impl Experiment for Javadi2012 {
                     "unfinished-beta",
                 ],
                 variants: claim1::variants(),
-                judge: claim1::judge,
+                judge: Judge::Own(claim1::judge),
             },
             Part {
                 id: "claim2",
@@ -185,25 +191,25 @@ impl Experiment for Javadi2012 {
                     "unfinished-theta",
                 ],
                 variants: claim2::variants(),
-                judge: claim2::judge,
+                judge: Judge::Own(claim2::judge),
             },
             Part {
                 id: "claim3",
                 figures: &["table3-cost", "table3-factors"],
                 variants: claim3::variants(),
-                judge: claim3::judge,
+                judge: Judge::Own(claim3::judge),
             },
             Part {
                 id: "routing",
                 figures: &["routing"],
                 variants: routing::variants(),
-                judge: routing::judge,
+                judge: Judge::Own(routing::judge),
             },
             Part {
                 id: "sweeps",
                 figures: &["share", "load", "groups", "groups-unfinished"],
                 variants: sweeps::variants(),
-                judge: sweeps::judge,
+                judge: Judge::Own(sweeps::judge),
             },
         ]
     }
@@ -216,9 +222,9 @@ impl Experiment for Javadi2012 {
                               inter-arrivals of scale 23.375 and shape 0.20-0.30, DAS-2 sizes, \
                               lognormal durations of theta 2.5-3.5 and sigma 1.7), 64 + 64 nodes \
                               of 1000 MIPS, L_c = 64 s, K_s = 1, K_c = 5, C_Sc = 1, Table II's \
-                              failures (Weibull fits, SPEC-NOTES N12) in 8 groups of 8 nodes, two \
+                              failures (Weibull fits, erratum E17) in 8 groups of 8 nodes, two \
                               months after a week of warm-up, EC2's prices; ARS and ADS follow \
-                              Eq. 5 with N4's eta, which gives P = (1, 0)."
+                              Eq. 5 with E15's eta, which gives P = (1, 0)."
                     .into(),
             },
             Parameters {
@@ -226,35 +232,20 @@ impl Experiment for Javadi2012 {
                 description: "The same system; ARS and ADS send the share of the requests whose \
                               expected Eq. 19 cost is Table III's monthly cost at the variant's \
                               theta (0.181 / 0.297 / 0.355 at theta 2.5 / 3.0 / 3.4, linear in \
-                              the cost in between), the same at every beta (SPEC-NOTES N12); the \
+                              the cost in between), the same at every beta (erratum E16); the \
                               sweeps set the share (0.1-0.5), the arrival rate (1-8x, EB) and the \
                               failure groups (1, 4, 8, 64)."
                     .into(),
             },
         ]
     }
-
-    fn scenario(&self, variant: &Variant) -> Result<Scenario> {
-        variant.scenario()
-    }
-
-    fn presets(&self) -> Result<Vec<Box<dyn AnyScenario>>> {
-        presets::names()
-            .iter()
-            .map(|name| Ok(Box::new(presets::get(name)?) as Box<dyn AnyScenario>))
-            .collect()
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// On no runs nothing is decided and no check passes; each part draws the figures it names.
-    #[test]
-    fn a_statement_without_measurements_is_never_decided() {
-        crate::experiments::check_judges(&Javadi2012);
-    }
+    use crate::experiments::Paper;
+    use crate::experiments::Simulation;
 
     #[test]
     fn every_variant_builds_and_the_presets_read_back() {
@@ -269,7 +260,7 @@ mod tests {
         // beta sweep 75; theta sweep 90 less the shared point's 15; the share sweep 30; the load
         // sweep 3 scales x 4 (NoR, ARS, ADS, ARS Eq. 5) under EB; the groups 3 x 2.
         assert_eq!(keys.len(), 75 + 75 + 30 + 12 + 6);
-        for p in Javadi2012.presets().unwrap() {
+        for p in Paper::presets(&Javadi2012).unwrap() {
             let back = crate::models::parse(&p.to_toml(), p.name()).unwrap();
             assert_eq!(back.to_toml(), p.to_toml());
         }

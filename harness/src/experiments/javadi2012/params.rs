@@ -1,6 +1,6 @@
-//! Seed 002's numbers (Javadi, Thulasiraman and Buyya 2012), each with its table or section,
-//! the choices made where the paper is silent (`SPEC-NOTES` N9), and the calibration of the
-//! cloud share from Table III's costs (N12).
+//! javadi2012's numbers (Javadi, Thulasiraman and Buyya 2012), each with its table or section,
+//! the choices made where the paper is silent (erratum E18), and the calibration of the
+//! cloud share from Table III's costs (E16).
 
 use anyhow::{Result, anyhow};
 
@@ -86,12 +86,12 @@ pub const PRICE: Price = Price {
 pub const HORIZON_S: u64 = 60 * 86_400;
 /// Sec. VI-B: the first week is a warm-up, seconds.
 pub const WARMUP_S: u64 = 7 * 86_400;
-/// Not in the paper (N9): the failures go on 30 days after the last arrival, seconds; what
+/// Not in the paper (E18): the failures go on 30 days after the last arrival, seconds; what
 /// completes later is reported unfinished.
 pub const DRAIN_S: u64 = 30 * 86_400;
-/// Not in the paper (N9): the seed of replication 0.
+/// Not in the paper (E18): the seed of replication 0.
 pub const SEED: u64 = 2012;
-/// N12: groups of nodes that fail together (8 groups of 8), and the counts reported beside.
+/// E17: groups of nodes that fail together (8 groups of 8), and the counts reported beside.
 pub const GROUPS: u32 = DEFAULT_GROUPS;
 /// The group counts of the sensitivity figure.
 pub const GROUP_COUNTS: [u32; 4] = [1, 4, 8, 64];
@@ -119,7 +119,7 @@ fn mean_billed_hours(theta: f64, log_sd: f64) -> f64 {
 }
 
 /// The expected Eq. 19 cost of one cloud request at `theta`, USD: `C_p (E[V] E[ceil(D / 1 h)] +
-/// H_u) + B_in C_x` (sizes and durations independent; the exact mean size, N8).
+/// H_u) + B_in C_x` (sizes and durations independent; the exact mean size, E7).
 ///
 /// Errors: none for Table I's sizes (the type is the size rule's).
 pub fn cost_per_cloud_request(theta: f64) -> Result<f64> {
@@ -145,7 +145,7 @@ pub fn table3_cost(theta: f64) -> f64 {
     cost[seg] + (cost[seg + 1] - cost[seg]) * (theta - t0) / (t1 - t0)
 }
 
-/// The calibrated mode's cloud share at `theta` (N12): the share of the requests of a month at
+/// The calibrated mode's cloud share at `theta` (E16): the share of the requests of a month at
 /// the moderate rate whose expected Eq. 19 cost is Table III's ([`table3_cost`]), at most 1.
 ///
 /// Errors: those of [`cost_per_cloud_request`].
@@ -158,9 +158,9 @@ pub fn calibrated_share(theta: f64) -> Result<f64> {
 mod tests {
     use super::*;
 
-    /// N12: Table III's costs imply cloud shares of about 0.18, 0.30 and 0.36.
+    /// E16: Table III's costs imply cloud shares of about 0.18, 0.30 and 0.36.
     #[test]
-    fn table3_costs_imply_n12s_shares() {
+    fn table3_costs_imply_e16s_shares() {
         let shares = TABLE3_THETAS.map(|t| calibrated_share(t).unwrap());
         for (got, want) in shares.iter().zip([0.18, 0.30, 0.36]) {
             assert!((got - want).abs() < 0.015, "{shares:?}");

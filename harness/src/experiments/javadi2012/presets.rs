@@ -1,4 +1,4 @@
-//! The variants of seed 002's experiments ([`Variant`]: one point by named fields) and the
+//! The variants of javadi2012's experiments ([`Variant`]: one point by named fields) and the
 //! built-in scenarios (`qosgate presets`).
 //!
 //! A variant builds its scenario ([`Variant::scenario`]) from the paper's system
@@ -9,13 +9,14 @@
 //! [`params::SEED`] for every variant, so that every variant of a replication shares its
 //! requests and failures (common random numbers).
 //!
-//! The presets are seed 002's system at `beta` 0.25 and `theta` 3.0: NoR, ARS and ADS under CB,
+//! The presets are javadi2012's system at `beta` 0.25 and `theta` 3.0: NoR, ARS and ADS under CB,
 //! SB and EB with the calibrated cloud share (`javadi2012-eb-ars`, ...), and ARS under EB with
 //! Eq. 5's routing as printed (`javadi2012-eb-ars-eq5`, which routes nothing to the cloud).
 
 use anyhow::{Result, bail};
 
 use super::params::{self, BETA_MODERATE, THETA_MEDIUM};
+use crate::experiments::Simulation;
 use crate::models::hybrid::scenario::{
     Broker, Brokering, Cloud, Cluster, Failures, PolicyName, Routing, Scenario, Scheduler, validate,
 };
@@ -26,7 +27,7 @@ use crate::workload::requests::RequestModel;
 /// Where a variant's routing comes from.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub enum Route {
-    /// Literal: Eq. 5 with N4's `eta` at the paper's parameters.
+    /// Literal: Eq. 5 with E15's `eta` at the paper's parameters.
     Eq5,
     /// Calibrated: the cloud share Table III's cost implies at the variant's `theta`
     /// ([`params::calibrated_share`]).
@@ -45,7 +46,7 @@ impl Route {
     }
 }
 
-/// One point of seed 002's experiments. Its `Debug` form names its runs.
+/// One point of javadi2012's experiments. Its `Debug` form names its runs.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct Variant {
     /// NoR, ARS or ADS.
@@ -110,15 +111,37 @@ impl Variant {
         })
     }
 
+    /// `javadi2012-eb-ars-b0.25-t3-x1-g8-table3`.
+    pub fn name(&self) -> String {
+        let route = match self.route {
+            Route::Eq5 => "eq5".to_owned(),
+            Route::Table3 => "table3".to_owned(),
+            Route::Share(s) => format!("share{s}"),
+        };
+        format!(
+            "javadi2012-{}-{}-b{}-t{}-x{}-g{}-{route}",
+            scheduler_name(self.scheduler).to_lowercase(),
+            brokering_name(self.brokering).to_lowercase(),
+            self.beta,
+            self.theta,
+            self.load_scale,
+            self.groups
+        )
+    }
+}
+
+impl Simulation for Variant {
+    type Scenario = Scenario;
+
     /// The variant's scenario (module docs), checked.
     ///
     /// Errors: a variant the model refuses (more groups than nodes, a share outside `[0, 1]`).
-    pub fn scenario(&self) -> Result<Scenario> {
+    fn scenario(&self) -> Result<Scenario> {
         let failures = Process::table2(Fit::Weibull, self.groups)?;
         let s = Scenario {
             name: self.name(),
             description: format!(
-                "seed 002: {} with {} backfilling at beta {}, theta {}, {}x the arrival rate, \
+                "javadi2012: {} with {} backfilling at beta {}, theta {}, {}x the arrival rate, \
                  {} failure groups ({})",
                 brokering_name(self.brokering),
                 scheduler_name(self.scheduler),
@@ -173,24 +196,6 @@ impl Variant {
         };
         validate(&s)?;
         Ok(s)
-    }
-
-    /// `javadi2012-eb-ars-b0.25-t3-x1-g8-table3`.
-    pub fn name(&self) -> String {
-        let route = match self.route {
-            Route::Eq5 => "eq5".to_owned(),
-            Route::Table3 => "table3".to_owned(),
-            Route::Share(s) => format!("share{s}"),
-        };
-        format!(
-            "javadi2012-{}-{}-b{}-t{}-x{}-g{}-{route}",
-            scheduler_name(self.scheduler).to_lowercase(),
-            brokering_name(self.brokering).to_lowercase(),
-            self.beta,
-            self.theta,
-            self.load_scale,
-            self.groups
-        )
     }
 }
 
@@ -247,6 +252,13 @@ fn catalogue() -> Vec<(String, Variant)> {
 /// The presets' names.
 pub fn names() -> Vec<String> {
     catalogue().into_iter().map(|(n, _)| n).collect()
+}
+
+/// Every preset, in [`names`] order.
+///
+/// Errors: a preset that cannot be built (a bug: the message names it).
+pub fn all() -> Result<Vec<Scenario>> {
+    names().iter().map(|name| get(name)).collect()
 }
 
 /// The preset called `name`.

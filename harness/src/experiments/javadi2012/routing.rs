@@ -1,10 +1,11 @@
 //! The routing claim: what Eq. 5 gives at the paper's parameters (literal mode), beside the
-//! cloud shares Table III's costs imply (calibrated mode) (`SPEC-NOTES` N4, N12).
+//! cloud shares Table III's costs imply (calibrated mode) (errata E15, E16).
 
 use super::measure::*;
 use super::params::calibrated_share;
 use super::params::{BETA_MODERATE, BETAS, LOAD_SCALES, TABLE3_THETAS, THETA_MEDIUM, THETAS};
 use crate::experiments::Runs;
+use crate::experiments::Simulation;
 use crate::models::hybrid::scenario::Routed;
 use crate::report::Section;
 use crate::report::stats::Estimate;
@@ -41,7 +42,7 @@ pub(super) fn variants() -> Vec<Variant> {
     points().into_iter().map(|(_, v)| v).collect()
 }
 
-/// Eq. 5's `P_c` before providers with a share `<= 0` are dropped, with N4's `eta` or the
+/// Eq. 5's `P_c` before providers with a share `<= 0` are dropped, with E15's `eta` or the
 /// printed Eq. 6 (`eta_i = lambda (lambda^2 sigma_I^2 + lambda^2 + C_Si^2 - lambda mu_i)`);
 /// `None` where an `eta` is not positive (Eq. 5 then has no real value).
 pub(super) fn unconstrained(r: &Routed, costs: [f64; 2], printed: bool) -> Option<f64> {
@@ -84,11 +85,11 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
     let measured = |m: &Metrics| m.cloud_share();
     let series: Vec<(&str, Vec<Option<Estimate>>)> = vec![
         (
-            "P_c of Eq. 5 (N4's eta)",
+            "P_c of Eq. 5 (E15's eta)",
             routed.iter().map(|r| one(r.map(|r| r.p[1]))).collect(),
         ),
         (
-            "before dropping (N4's eta)",
+            "before dropping (E15's eta)",
             routed
                 .iter()
                 .map(|r| one(r.and_then(|r| unconstrained(&r, costs, false))))
@@ -140,7 +141,7 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
             format!(
                 "At beta 0.25, theta 3.0: lambda {:.3e} /s, sigma_I^2 {:.3e} s^2, W {:.0} MI, \
                  mu_s {:.4e} /s (C_Ss^2 {:.2e}), mu_c {:.4e} /s (C_Sc^2 1), K_s 1, K_c 5; Eq. 5 \
-                 before dropping gives P_c = {} (N4's eta) and {} (printed eta), so the cloud \
+                 before dropping gives P_c = {} (E15's eta) and {} (printed eta), so the cloud \
                  drops out: P = ({}, {}).",
                 r.arrival_rate,
                 r.arrival_variance,
@@ -163,7 +164,7 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
         id(Mode::Literal, "routing.eq5-redirects"),
         "Eq. 5 redirects part of the requests to the cloud at the paper's parameters (Sec. V-VI: \
          ARS and ADS differ from NoR only if it does).",
-        "the share of the measured requests the literal ARS runs (Eq. 5 with N4's eta, EB) send \
+        "the share of the measured requests the literal ARS runs (Eq. 5 with E15's eta, EB) send \
          to the cloud, at every beta, theta and load scale of the sweeps",
         Margin::at_least(
             SOME_SHARE,
@@ -192,13 +193,13 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
         implied.join(" / ")
     ))
     .why(
-        "SPEC-NOTES N12: at 0.3-9 % load the local cluster's service rate (Eq. 12) is far above \
+        "Erratum E16: at 0.3-9 % load the local cluster's service rate (Eq. 12) is far above \
          the arrival rate, and the cloud costs 5 times more, so Eq. 5 gives P_c < 0 and the cloud \
-         drops out (N4), with the printed eta too.",
+         drops out (E15), with the printed eta too.",
     )
     .done();
     Section {
-        heading: "Routing (Eq. 5, SPEC-NOTES N4, N12): literal against calibrated".into(),
+        heading: "Routing (Eq. 5, errata E15, E16): literal against calibrated".into(),
         figures: vec![fig],
         statements: vec![statement],
         ..Default::default()

@@ -339,8 +339,8 @@ fn eq5_follows_load(runs: &Runs<Metrics>) -> Statement {
         "The routing probabilities are strongly dependent on the arrival rate and adaptively \
          redirect more requests to the Cloud (Sec. VI-C on Fig. 5).",
         &format!(
-            "the share of the requests the literal ARS runs (Eq. 5 with N4's eta, EB) send to the \
-             cloud at {hi}x the paper's rate minus at {lo}x, paired"
+            "the share of the requests the literal ARS runs (Eq. 5 with E15's eta, EB) send to \
+             the cloud at {hi}x the paper's rate minus at {lo}x, paired"
         ),
         Margin::at_least(
             SOME_SHARE,
@@ -362,7 +362,7 @@ fn eq5_follows_load(runs: &Runs<Metrics>) -> Statement {
         ev.join(", ")
     ))
     .why(
-        "SPEC-NOTES N12: even at 8x the paper's rate (about 19 % load) the local cluster's Eq. \
+        "Erratum E16: even at 8x the paper's rate (about 19 % load) the local cluster's Eq. \
          12 service rate is far above the arrival rate: Eq. 5 keeps P_c = 0.",
     )
     .done()

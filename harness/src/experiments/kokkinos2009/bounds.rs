@@ -1,4 +1,5 @@
-//! `qosgate bounds`: registration outcomes, guaranteed rates and delay bounds of the seed-004 grid.
+//! `qosgate bounds`: registration outcomes, guaranteed rates and delay bounds of the kokkinos2009
+//! grid.
 //!
 //! For every resource kind of Sec. 3.4 that serves GS users, both disciplines and both CPU
 //! layouts, the kernel [`Resource`]s are built, the users are registered as in Sec. 6.4, and for
@@ -42,7 +43,7 @@ pub const KINDS: [Kind; 4] = [
 pub const DISCIPLINES: [Discipline; 2] = [Discipline::Wfq, Discipline::Scfq];
 
 /// The deadline of a row is this many tenths of its Current-basis end-to-end bound
-/// (`SPEC-NOTES` N6: deadline = 1.10 x the Eq. 5 / Eq. 10 bound).
+/// (erratum E31: deadline = 1.10 x the Eq. 5 / Eq. 10 bound).
 pub const DEADLINE_TENTHS: u64 = 11;
 
 /// Inputs of the computation.
@@ -133,7 +134,7 @@ pub struct Row {
     /// End-to-end bound `max(T, d) + bound`, Current basis.
     #[serde(rename = "end_to_end_current_s", serialize_with = "ser_secs")]
     pub end_to_end_current: Option<Ticks>,
-    /// 1.10 x the Current-basis end-to-end bound, rounded up to a tick (`SPEC-NOTES` N6).
+    /// 1.10 x the Current-basis end-to-end bound, rounded up to a tick (erratum E31).
     #[serde(
         rename = "deadline_1_10x_end_to_end_current_s",
         serialize_with = "ser_secs"
@@ -436,10 +437,10 @@ pub fn bounds_table(rep: &Report) -> String {
     let rows: Vec<Vec<String>> = rep.rows.iter().map(cells).collect();
     let mut out = String::new();
     let heading = format!(
-        "qosgate bounds: the seed-004 grid (users of Tables 2-3, resources of Table 5, \
+        "qosgate bounds: the kokkinos2009 grid (users of Tables 2-3, resources of Table 5, \
          registrations of Sec. 6.4), I_r^max = {} MI at every resource, --max-users {}. \
          End to end (e2e) = max(T, d) + bound with T = 0 s and d = {} s (--pipelined-delay). \
-         Deadline = 1.10 x e2e_cur (SPEC-NOTES N6).",
+         Deadline = 1.10 x e2e_cur (erratum E31).",
         grouped(rep.max_task),
         rep.max_users,
         short_secs(rep.transfer),
@@ -468,7 +469,7 @@ N_r(t) + 1 form); tighter, but it holds only until the next registration. g is i
 down; times are in seconds, rounded up to the microsecond; bound = from arrival at the resource \
 to completion. WFQ waits for one maximal task of another flow, I_r^max / C; SCFQ waits for the \
 maximal task of every other flow, sum_(j != i) I_j / C, so its bound is the larger one once two \
-or more other flows may hold maximal tasks (SPEC-NOTES N5). On the reserved basis every other \
+or more other flows may hold maximal tasks (erratum E28). On the reserved basis every other \
 flow slot (--max-users - 1 of them) counts as an I_r^max task, so SCFQ's bound is the larger \
 from --max-users 3 on; on the current basis only the users registered now count, and in this grid they add up to less than one I_r^max \
 (U1 is alone at R1), so SCFQ's current-basis bound is the smaller, except at GS_BE_EQUAL, where \

@@ -1,4 +1,4 @@
-//! Claim 1: Fig. 4 of seed 004 Sec. 6.4 (the criteria are in the parent module's doc).
+//! Claim 1: Fig. 4 of kokkinos2009 Sec. 6.4 (the criteria are in the parent module's doc).
 
 use super::measure::*;
 use crate::experiments::Runs;

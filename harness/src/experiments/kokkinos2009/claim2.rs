@@ -1,4 +1,4 @@
-//! Claim 2: Figs. 5-7 of seed 004 Sec. 6.4 (the criteria are in the parent module's doc).
+//! Claim 2: Figs. 5-7 of kokkinos2009 Sec. 6.4 (the criteria are in the parent module's doc).
 
 use super::measure::*;
 use crate::experiments::Runs;

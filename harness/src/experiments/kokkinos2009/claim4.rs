@@ -1,4 +1,4 @@
-//! Claim 4: Figs. 10-11 of seed 004 Sec. 6.4 (the criteria are in the parent module's doc).
+//! Claim 4: Figs. 10-11 of kokkinos2009 Sec. 6.4 (the criteria are in the parent module's doc).
 
 use super::measure::*;
 use crate::experiments::Runs;
@@ -185,7 +185,7 @@ fn statements(runs: &Runs<Metrics>, exact: fn(Workload) -> Variant) -> Vec<State
          effort under every mode. Beyond that, full aggressive submission with exponential \
          workloads at mean rate rho makes the bucket's debt a zero-drift random walk (a spread \
          of about 19 tasks after 366, against sigma = 5 tasks), so some withholding is \
-         unavoidable (SPEC-NOTES N16).",
+         unavoidable (errata E33, E34).",
     )
     .done();
     // Feedback between Exact and the worse of Conservative and Full aggressive, replication by

@@ -1,4 +1,4 @@
-//! Claim 5: Table 8 and Fig. 12 of seed 004 Sec. 6.4 (the criteria are in the parent module's
+//! Claim 5: Table 8 and Fig. 12 of kokkinos2009 Sec. 6.4 (the criteria are in the parent module's
 //! doc).
 //!
 //! The comparison is made with random phases ([`Arrivals::RandomPhase`]): every user creates
@@ -6,7 +6,7 @@
 //! see the same draws in replication `k` (common random numbers), so each statement is judged
 //! on paired differences with their 95 % intervals. The two deterministic tie orders
 //! ([`Arrivals::Synchronous`], [`Arrivals::BeFirst`]) are printed beside it: with every user
-//! starting at 0, the orderings differ only in how simultaneous arrivals tie (SPEC-NOTES N16).
+//! starting at 0, the orderings differ only in how simultaneous arrivals tie (erratum E32).
 
 use super::measure::*;
 use crate::experiments::Runs;
@@ -193,7 +193,7 @@ fn smaller_delay(
     .evidence(format!(
         "Random phases: EDF/EST {} s, WFQ/EST {} s. Deterministic ties: {orders}. Paper: {} s \
          and {} s, below the floor of {} s that no scheduler can beat (every task alone on R1, \
-         no queueing; SPEC-NOTES N16).",
+         no queueing; erratum E32).",
         V(runs.mean(&at(MetaOrder::Edf, phase), f), 2),
         V(runs.mean(&at(MetaOrder::Wfq, phase), f), 2),
         paper[0],
@@ -202,7 +202,7 @@ fn smaller_delay(
     ))
     .why(
         "best-effort tasks are dispatched every second, so an ordering seldom has two tasks to \
-         order: only simultaneous arrivals tell EDF/EST from WFQ/EST (SPEC-NOTES N16).",
+         order: only simultaneous arrivals tell EDF/EST from WFQ/EST (erratum E32).",
     )
     .done()
 }
@@ -267,7 +267,7 @@ fn growing(runs: &Runs<Metrics>) -> Statement {
     )
     .why(
         "with fixed periods, U4's tasks meet another user's only where the periods share a \
-         multiple, so the orderings' difference cannot follow U4's rate alone (SPEC-NOTES N16).",
+         multiple, so the orderings' difference cannot follow U4's rate alone (erratum E32).",
     )
     .done()
 }

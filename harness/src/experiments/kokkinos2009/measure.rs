@@ -1,4 +1,4 @@
-//! What the claims of seed 004 share: the users and axes of Sec. 6.4, the per-task metrics
+//! What the claims of kokkinos2009 share: the users and axes of Sec. 6.4, the per-task metrics
 //! combined over users, the variant lists of each figure, and the helpers that turn runs into
 //! figures and evidence.
 
@@ -12,9 +12,9 @@ pub(super) use crate::report::Figure;
 pub(super) use crate::report::statement::{Margin, Source, Statement, check, claim};
 pub(super) use crate::report::table::V;
 
-/// The GS users of seed 004.
+/// The GS users of kokkinos2009.
 pub(super) const GS_USERS: [&str; 3] = ["U1", "U2", "U3"];
-/// The BE users of seed 004.
+/// The BE users of kokkinos2009.
 pub(super) const BE_USERS: [&str; 2] = ["U4", "U5"];
 /// U4 inter-arrival times of Figs. 4-9 and the multi-CPU check, seconds per task.
 pub(super) const U4_RATES: [f64; 3] = [1093.0, 546.0, 55.0];
@@ -238,7 +238,7 @@ pub(super) fn per_user_figure(
 
 /// Why no GS user of a framework scenario can miss a deadline: a check, not a claim.
 pub(super) const GUARANTEE: &str = "each GS user's deadline is 1.10 times its end-to-end delay \
-     bound (SPEC-NOTES N6), which the kernel guarantees its conforming tasks, and U1-U3 send \
+     bound (erratum E31), which the kernel guarantees its conforming tasks, and U1-U3 send \
      fixed-size tasks at fixed intervals within their (rho, sigma): none can miss it unless the \
      kernel breaks its bound, which the same check counts on the bound itself";
 

@@ -1,4 +1,4 @@
-//! `qosgate reproduce kokkinos2009`: every experiment of seed 004 Sec. 6.4 (Kokkinos &
+//! `qosgate reproduce kokkinos2009`: every experiment of kokkinos2009 Sec. 6.4 (Kokkinos &
 //! Varvarigos 2009, Figs. 4-12 and Table 8), measured by the simulator and set against the
 //! paper's claims.
 //!
@@ -113,7 +113,7 @@
 //!    as `fig4.gs-no-misses`.
 //!
 //! The outcome of every statement at the defaults is pinned in
-//! `harness/tests/outcomes/kokkinos2009.toml` (`harness/tests/outcomes.rs`).
+//! `tests/outcomes/kokkinos2009.toml` (`tests/outcomes.rs`).
 //!
 //! With `--out DIR`: `<id>.csv` (one row per group and series: mean, half-width, replications)
 //! and `<id>.svg` per figure (grouped bars with the intervals; Figs. 7 and 12, over U4's
@@ -141,14 +141,13 @@ pub mod presets;
 
 use anyhow::Result;
 
-use super::{Experiment, Part, Precision};
-use crate::models::AnyScenario;
+use super::{Experiment, Judge, Part, Precision};
 use crate::models::grid::Grid;
 use crate::models::grid::scenario::Scenario;
-use crate::report::{Mode, Parameters};
+use crate::report::{Citation, Mode, Parameters};
 use presets::Variant;
 
-/// Seed 004 Sec. 6.4 ([`Experiment`]).
+/// kokkinos2009 Sec. 6.4 ([`Experiment`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Kokkinos2009;
 
@@ -157,13 +156,20 @@ impl Experiment for Kokkinos2009 {
     type Variant = Variant;
 
     const ID: &'static str = "kokkinos2009";
-    const TITLE: &'static str = "seed 004 Sec. 6.4";
+    const PAPER: Citation = Citation {
+        authors: "P. Kokkinos, E. A. Varvarigos",
+        title: "A framework for providing hard delay guarantees and user fairness in Grid computing",
+        venue: "Future Generation Computer Systems 25(6)",
+        year: 2009,
+    };
+    const TITLE: &'static str = "Sec. 6.4";
     /// Replications of a variant with a random distribution when `--replications` is not
     /// given (fixed ones run once).
     const REPLICATIONS: Precision = Precision {
         first: 10,
         cap: 100,
     };
+    const PRESETS: fn() -> Result<Vec<Scenario>> = presets::all;
 
     fn parts(&self) -> Vec<Part<Self>> {
         vec![
@@ -171,37 +177,37 @@ impl Experiment for Kokkinos2009 {
                 id: "claim1",
                 figures: &["fig4"],
                 variants: claim1::variants(),
-                judge: claim1::judge,
+                judge: Judge::Own(claim1::judge),
             },
             Part {
                 id: "claim2",
                 figures: &["fig5", "fig6", "fig7"],
                 variants: claim2::variants(),
-                judge: claim2::judge,
+                judge: Judge::Own(claim2::judge),
             },
             Part {
                 id: "claim3",
                 figures: &["fig8", "fig9"],
                 variants: claim3::variants(),
-                judge: claim3::judge,
+                judge: Judge::Own(claim3::judge),
             },
             Part {
                 id: "claim4",
                 figures: &["fig10", "fig11"],
                 variants: claim4::variants(),
-                judge: claim4::judge,
+                judge: Judge::Own(claim4::judge),
             },
             Part {
                 id: "claim5",
                 figures: &["table8", "fig12"],
                 variants: claim5::variants(),
-                judge: claim5::judge,
+                judge: Judge::Own(claim5::judge),
             },
             Part {
                 id: "multicpu",
                 figures: &["multicpu"],
                 variants: multicpu::variants(),
-                judge: multicpu::judge,
+                judge: Judge::Own(multicpu::judge),
             },
         ]
     }
@@ -214,22 +220,11 @@ impl Experiment for Kokkinos2009 {
                           Sec. 6.4's spreads, knowledge methods and orderings), SCFQ at the \
                           resources, EDF/EST at the meta-scheduler unless a figure compares \
                           orderings, a 1 s collection period. Where the paper is silent \
-                          (SPEC-NOTES N6): deadlines 1.10 x each GS user's end-to-end bound \
+                          (erratum E31): deadlines 1.10 x each GS user's end-to-end bound \
                           under GBP, 1000-byte transfers on 1 Gb/s links, a 200,000 s \
                           horizon, two flow slots per resource (presets.rs states each choice)."
                 .into(),
         }]
-    }
-
-    fn scenario(&self, variant: &Variant) -> Result<Scenario> {
-        variant.scenario()
-    }
-
-    fn presets(&self) -> Result<Vec<Box<dyn AnyScenario>>> {
-        presets::names()
-            .iter()
-            .map(|name| Ok(Box::new(presets::get(name)?) as Box<dyn AnyScenario>))
-            .collect()
     }
 }
 
@@ -240,12 +235,11 @@ mod tests {
 
     #[test]
     fn a_claim_without_measurements_is_never_decided() {
-        crate::experiments::check_judges(&Kokkinos2009);
         let runs = Runs::empty();
         let sections: Vec<_> = Kokkinos2009
             .parts()
             .iter()
-            .map(|p| (p.judge)(&runs))
+            .map(|p| p.judge.section(&runs))
             .collect();
         let fig4 = &sections[0].figures[0];
         assert!(fig4.values.iter().flatten().all(Option::is_none));
@@ -273,7 +267,13 @@ mod tests {
     fn every_part_names_the_figures_its_judge_draws() {
         let runs = Runs::empty();
         for p in Kokkinos2009.parts() {
-            let drawn: Vec<&str> = (p.judge)(&runs).figures.iter().map(|f| f.id).collect();
+            let drawn: Vec<&str> = p
+                .judge
+                .section(&runs)
+                .figures
+                .iter()
+                .map(|f| f.id)
+                .collect();
             assert_eq!(drawn, p.figures, "part {}", p.id);
         }
     }

@@ -1,4 +1,5 @@
-//! Sec. 6.4.1: multi-CPU resources of seed 004 Sec. 6.4 (the criteria are in the parent module's doc).
+//! Sec. 6.4.1: multi-CPU resources of kokkinos2009 Sec. 6.4 (the criteria are in the parent
+//! module's doc).
 
 use super::measure::*;
 use crate::experiments::Runs;

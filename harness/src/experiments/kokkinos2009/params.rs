@@ -1,7 +1,7 @@
-//! The built-in grid of seed 004 (Kokkinos & Varvarigos 2009, Sec. 6.2 and Tables 2-6).
+//! The built-in grid of kokkinos2009 (Kokkinos & Varvarigos 2009, Sec. 6.2 and Tables 2-6).
 //!
 //! Every number below is the paper's, with the table or section it comes from; where the paper is
-//! silent or self-contradictory, `SPEC-NOTES` N6 decides, and the choice is stated on the item.
+//! silent or self-contradictory, erratum E31 decides, and the choice is stated on the item.
 //!
 //! Units are the kernel's ([`qosgate_kernel::units`]): rates in MIPS, work in MI.
 
@@ -24,7 +24,7 @@ pub struct User {
     /// Maximum task `I_i^max`, MI: the fixed task workload of Table 2 (Sec. 6.2: "The GS users
     /// maximum task workload is equal to their corresponding fixed task workload").
     pub imax: Work,
-    /// Share weight `w`: 1 for every user (`SPEC-NOTES` N6; the paper's Eq. 6 also takes `w = 1`).
+    /// Share weight `w`: 1 for every user (erratum E31; the paper's Eq. 6 also takes `w = 1`).
     pub weight: Weight,
 }
 
@@ -55,7 +55,7 @@ pub struct ResourceSpec {
     pub multi_cpus: u16,
 }
 
-/// How a resource's capacity is split into CPUs (`SPEC-NOTES` N6).
+/// How a resource's capacity is split into CPUs (erratum E31).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Layout {
@@ -154,7 +154,7 @@ pub struct Grid {
     pub max_task: Work,
 }
 
-/// The grid of seed 004's simulations.
+/// The grid of kokkinos2009's simulations.
 pub fn seed004() -> Grid {
     Grid {
         users: &USERS,

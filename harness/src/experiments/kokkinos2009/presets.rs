@@ -1,22 +1,23 @@
-//! Built-in scenarios: the simulations of seed 004 (Kokkinos & Varvarigos 2009, Sec. 6), built
+//! Built-in scenarios: the simulations of kokkinos2009 (Kokkinos & Varvarigos 2009, Sec. 6), built
 //! from the paper's grid ([`super::params`]).
 //!
-//! [`Variant::scenario`] builds any of the paper's experiments: a resource scenario of Table 6, U4's
-//! inter-arrival time (Table 4), the GS users' inter-arrival spread (Sec. 6.4.2) and workload
+//! [`Variant::scenario`] builds any of the paper's experiments: a resource scenario of Table 6,
+//! U4's inter-arrival time (Table 4), the GS users' inter-arrival spread (Sec. 6.4.2) and workload
 //! (Table 7), the workload knowledge (Sec. 6.4.3), the CPU layout (Sec. 6.4.1) and the
 //! best-effort ordering (Sec. 6.4.4). [`names`] and [`get`] give the presets: the four resource
 //! scenarios of Table 6 with fixed distributions and U4 every 1093 s, in both CPU layouts.
 //!
 //! # Where the paper is silent (choices, each a scenario parameter)
-//! - **Deadlines** (`SPEC-NOTES` N6): a GS user's deadline is 1.10 x its end-to-end delay bound
+//! - **Deadlines** (erratum E31): a GS user's deadline is 1.10 x its end-to-end delay bound
 //!   (Current basis, pipelined with one hop's transfer delay: [`super::bounds`], computed by the
 //!   kernel) at the resource it registers to, under the GBP resource type (GS_BE_PRIORITY,
 //!   non-preemptive: its residual BE task makes it the largest bound of Table 6's types; GB's
-//!   and, with [`MAX_USERS`], GBE's are smaller) with the scenario's layout and SCFQ. The deadline is therefore the same in every scenario of Table 6,
-//!   the BE scenario included (where U1-U3 are BE users with "the same characteristics"). Under
-//!   n-window submission the bound includes Eq. 9's term, as the paper's deadlines do; full
-//!   aggressive submission has no bound and keeps the exact-knowledge deadline. U4 and U5 create
-//!   U1-sized tasks and get U1's exact-knowledge deadline in every experiment.
+//!   and, with [`MAX_USERS`], GBE's are smaller) with the scenario's layout and SCFQ. The deadline
+//!   is therefore the same in every scenario of Table 6, the BE scenario included (where U1-U3 are
+//!   BE users with "the same characteristics"). Under n-window submission the bound includes Eq.
+//!   9's term, as the paper's deadlines do; full aggressive submission has no bound and keeps the
+//!   exact-knowledge deadline. U4 and U5 create U1-sized tasks and get U1's exact-knowledge
+//!   deadline in every experiment.
 //! - **Network**: 1000 bytes in and out (Sec. 6.2) over links of [`BANDWIDTH_BPS`] (1 Gb/s; the
 //!   paper gives none): 8 µs a hop, negligible next to the bounds, as Sec. 6.2's "very small data
 //!   dependencies" asks.
@@ -41,6 +42,9 @@ use qosgate_kernel::units::{TICKS_PER_SECOND, Ticks, Work};
 use super::bounds;
 use super::params::{self, Layout};
 use crate::des::time;
+use crate::experiments::Simulation;
+use crate::models::Model;
+use crate::models::grid::Grid;
 use crate::models::grid::scenario::{
     self, Discipline, Dist, Knowledge, Meta, MetaOrder, Network, Oversize, ResourceConfig,
     ResourceKind, Scenario, UserClass, UserConfig,
@@ -235,6 +239,13 @@ pub fn names() -> &'static [&'static str] {
     ]
 }
 
+/// Every preset, in [`names`] order.
+///
+/// Errors: a preset that cannot be built (a bug: the message names it).
+pub fn all() -> Result<Vec<Scenario>> {
+    names().iter().map(|name| get(name)).collect()
+}
+
 /// The preset called `name`: a resource scenario of Table 6 with fixed distributions, U4 every
 /// [`U4_PRESET_S`] seconds, exact knowledge and EDF/EST, on one CPU per resource or (`-multi`)
 /// on 30 / 20 / 10 CPUs of 26,000 MIPS.
@@ -271,7 +282,7 @@ pub fn list(out: &mut dyn Write) -> Result<()> {
     out.flush().context("writing output")
 }
 
-/// One experiment of seed 004 Sec. 6.4, by named parameters: what [`Variant::scenario`] builds
+/// One experiment of kokkinos2009 Sec. 6.4, by named parameters: what [`Variant::scenario`] builds
 /// (the module doc states every choice the paper leaves open). [`Variant::PRESET`] is the
 /// presets' point; experiments change the fields they vary.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
@@ -310,7 +321,7 @@ pub struct Variant {
 /// How the users' first tasks line up. Fixed inter-arrival times repeat whatever ties the
 /// first instant makes: with every user starting at 0, which of two simultaneous tasks the
 /// meta-scheduler sees first is the scenario's user order, and Sec. 6.4.4's comparison can
-/// rest on that alone (SPEC-NOTES N16).
+/// rest on that alone (erratum E32).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub enum Arrivals {
     /// Every user creates its first task at 0; simultaneous tasks in the order U1 ... U5.
@@ -366,6 +377,10 @@ impl Variant {
             ..Self::PRESET
         }
     }
+}
+
+impl Simulation for Variant {
+    type Scenario = Scenario;
 
     /// The scenario (the module doc states every choice the paper leaves open).
     ///
@@ -377,7 +392,7 @@ impl Variant {
     /// Errors: a `u4_interarrival_s` that is not a positive number of seconds (named by its key,
     /// `users[3].interarrival.fixed`), or a deadline the kernel cannot compute (the message
     /// names the user).
-    pub fn scenario(&self) -> Result<Scenario> {
+    fn scenario(&self) -> Result<Scenario> {
         let &Variant {
             resources,
             u4_interarrival_s,
@@ -461,22 +476,13 @@ impl Variant {
                 }
             }
         }
-        let random = users.iter().any(|u| {
-            !u.workload.is_fixed()
-                || !u.interarrival.is_fixed()
-                || u.phase_s.as_ref().is_some_and(|p| !p.is_fixed())
-        });
         let mut scenario = Scenario {
             name: name(self),
             description: description(self, &users),
             seed: SEED,
-            replications: if random { RANDOM_REPLICATIONS } else { 1 },
+            replications: 1,
             horizon_s: HORIZON_S,
-            warmup_s: if random {
-                HORIZON_S * WARMUP_FRACTION
-            } else {
-                0.0
-            },
+            warmup_s: 0.0,
             meta: Meta {
                 order,
                 collection_period_s: COLLECTION_PERIOD_S,
@@ -489,6 +495,10 @@ impl Variant {
             resources: resource_configs,
             users,
         };
+        if !Grid::deterministic(&scenario) {
+            scenario.replications = RANDOM_REPLICATIONS;
+            scenario.warmup_s = HORIZON_S * WARMUP_FRACTION;
+        }
         if sec644 {
             // Sec. 6.2: I_r^max is larger than any task.
             let largest = SEC644_WORKLOADS_MI.iter().map(|&(_, mi)| mi).max();
@@ -501,7 +511,7 @@ impl Variant {
             );
         }
         scenario::validate(&scenario).with_context(|| {
-            format!("building the seed-004 scenario with U4 every {u4_interarrival_s} s")
+            format!("building the kokkinos2009 scenario with U4 every {u4_interarrival_s} s")
         })?;
         Ok(scenario)
     }
@@ -537,7 +547,7 @@ pub fn gs_deadlines(layout: Layout, knowledge: Knowledge) -> Result<[f64; 3]> {
     let gbp = Kind::GsBePriority { preemptive: false };
     let rows = |k: Knowledge| {
         bounds::combination(&grid, gbp, fairq::Discipline::Scfq, layout, k.into(), &cfg)
-            .with_context(|| format!("the seed-004 deadlines ({} layout)", layout.name()))
+            .with_context(|| format!("the kokkinos2009 deadlines ({} layout)", layout.name()))
     };
     let with_knowledge = rows(knowledge)?;
     let exact = rows(Knowledge::Exact)?;
@@ -635,7 +645,7 @@ fn description(v: &Variant, users: &[UserConfig]) -> String {
         .map(|u| format!("{} {:.0} s", u.name, u.deadline_s))
         .collect();
     format!(
-        "seed 004 Table 6 {}: {kinds}, SCFQ, {cpus}; U1-U3 inter-arrivals {}, workloads {}, \
+        "kokkinos2009 Table 6 {}: {kinds}, SCFQ, {cpus}; U1-U3 inter-arrivals {}, workloads {}, \
          {knowledge}; U4 every {} s, U5 every \
          {U5_INTERARRIVAL_S} s; {order}; deadlines 1.10 x the GBP bound ({}; U4, U5 as U1)",
         v.resources.name().to_uppercase(),

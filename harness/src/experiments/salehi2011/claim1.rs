@@ -1,9 +1,9 @@
-//! Claim 1: Fig. 2 of seed 001, utilization on one cluster (the criteria are in the parent
+//! Claim 1: Fig. 2 of salehi2011, utilization on one cluster (the criteria are in the parent
 //! module's doc).
 
 use super::measure::{Axis, along, ends, figures, linearity};
 use crate::experiments::Runs;
-use crate::experiments::salehi2012::measure::{Margin, Source, claim, points_more};
+use crate::experiments::federation::measure::{Margin, Source, claim, points_more};
 use crate::models::federation::metrics::Metrics;
 use crate::report::{Mode, Section};
 
@@ -39,17 +39,8 @@ fn utilization(m: &Metrics) -> Option<f64> {
     m.utilization
 }
 
-/// The calibrated part's figures and statements.
-pub(super) fn judge_calibrated(runs: &Runs<Metrics>) -> Section {
-    judge(runs, Mode::Calibrated)
-}
-
-/// The literal part's figures and statements.
-pub(super) fn judge_literal(runs: &Runs<Metrics>) -> Section {
-    judge(runs, Mode::Literal)
-}
-
-fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
+/// The figures and statements of the claim's part in `mode`.
+pub(super) fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
     let name = mode.name();
     let ids = match mode {
         Mode::Calibrated => CALIBRATED,

@@ -1,11 +1,11 @@
-//! Claim 2: Fig. 3 of seed 001, leases preempted on one cluster, and the policies' order (the
+//! Claim 2: Fig. 3 of salehi2011, leases preempted on one cluster, and the policies' order (the
 //! criteria are in the parent module's doc).
 
 use super::claim1::{linear, r_effect};
 use super::measure::{Axis, all_points, along, ends, figures, linearity};
 use super::presets::{ClusterVariant, Variant};
 use crate::experiments::Runs;
-use crate::experiments::salehi2012::measure::{FEWER_PCT, Margin, Source, claim, fewer, pct_below};
+use crate::experiments::federation::measure::{FEWER_PCT, Margin, Source, claim, fewer, pct_below};
 use crate::models::federation::metrics::Metrics;
 use crate::models::federation::scenario::PreemptionPolicy::{Mlip, Moml, Mov};
 use crate::models::federation::scenario::PreferenceRule;
@@ -20,17 +20,8 @@ fn preempted(m: &Metrics) -> Option<f64> {
     Some(m.leases_preempted as f64)
 }
 
-/// The calibrated part's figures and statements.
-pub(super) fn judge_calibrated(runs: &Runs<Metrics>) -> Section {
-    judge(runs, Mode::Calibrated)
-}
-
-/// The literal part's figures and statements.
-pub(super) fn judge_literal(runs: &Runs<Metrics>) -> Section {
-    judge(runs, Mode::Literal)
-}
-
-fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
+/// The figures and statements of the claim's part in `mode`.
+pub(super) fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
     let name = mode.name();
     let ids = match mode {
         Mode::Calibrated => CALIBRATED,
@@ -140,7 +131,7 @@ fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
         ),
     ])
     .evidence(format!(
-        "With the class preference on, the fixed point's mean leases preempted: {} (N11: with \
+        "With the class preference on, the fixed point's mean leases preempted: {} (E12: with \
          cancelling free the three pick alike whenever Cancelable leases suffice).",
         tiers.join(", ")
     ))

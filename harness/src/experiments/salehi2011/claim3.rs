@@ -1,9 +1,9 @@
-//! Claim 3: Figs. 4-5 of seed 001, which repeat seed 000's federation over its axes (b)-(d):
+//! Claim 3: Figs. 4-5 of salehi2011, which repeat salehi2012's federation over its axes (b)-(d):
 //! VMs preempted, migrations and rejections (the criteria are in the parent module's doc).
 
 use super::presets::Variant;
 use crate::experiments::Runs;
-use crate::experiments::salehi2012::measure::{
+use crate::experiments::federation::measure::{
     Axis, CALIBRATED_RARE_PREEMPTION, LITERAL_PAP_ONE_CLUSTER, Metric, average_gap, averages,
     by_figure, caused, claim, every_point, fewer, figure_of, means_of, pct_below, points_more,
     variants_of, versus,
@@ -45,13 +45,13 @@ fn rejected(m: &Metrics) -> Option<f64> {
     m.rejection_pct
 }
 
-/// Fig. 4's letter of seed 000's axis: (b)-(d) are 4(a)-(c).
+/// Fig. 4's letter of salehi2012's axis: (b)-(d) are 4(a)-(c).
 fn fig4_letter(axis: Axis) -> char {
     let k = AXES.iter().position(|&a| a == axis).unwrap_or(0);
     (b'a' + k as u8) as char
 }
 
-/// Seed 000's points of axes (b)-(d) in `mode`.
+/// salehi2012's points of axes (b)-(d) in `mode`.
 pub(super) fn variants_in(mode: Mode) -> Vec<Variant> {
     variants_of(mode, &AXES)
         .into_iter()
@@ -105,17 +105,8 @@ fn figures(runs: &Runs<Metrics>, mode: Mode, ids: &[&'static str]) -> Vec<Figure
     out
 }
 
-/// The calibrated part's figures and statements.
-pub(super) fn judge_calibrated(runs: &Runs<Metrics>) -> Section {
-    judge(runs, Mode::Calibrated)
-}
-
-/// The literal part's figures and statements.
-pub(super) fn judge_literal(runs: &Runs<Metrics>) -> Section {
-    judge(runs, Mode::Literal)
-}
-
-fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
+/// The figures and statements of the claim's part in `mode`.
+pub(super) fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
     let name = mode.name();
     let ids = match mode {
         Mode::Calibrated => CALIBRATED,

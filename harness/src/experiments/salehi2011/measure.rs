@@ -1,10 +1,10 @@
-//! What seed 001's claims on one cluster share: the three axes of Figs. 2-3, their variants,
+//! What salehi2011's claims on one cluster share: the three axes of Figs. 2-3, their variants,
 //! the figures, and the effects the claims are judged on along an axis.
 
 use super::presets::{BEST_EFFORT_PCTS, ClusterVariant, LOCAL_PCTS, Variant};
 use crate::experiments::Runs;
-use crate::experiments::salehi2012::measure::{Interval, MODES, Metric, Xs, correlation};
-use crate::experiments::salehi2012::params;
+use crate::experiments::federation::measure::{Interval, Metric, Xs, correlation};
+use crate::experiments::federation::params;
 use crate::models::federation::metrics::Metrics;
 use crate::models::federation::scenario::{PreemptionPolicy, PreferenceRule};
 use crate::report::{Figure, Mode};
@@ -96,7 +96,7 @@ impl Axis {
     }
 }
 
-/// The preferences, the comparison's first (N11: with the preference on the policies pick
+/// The preferences, the comparison's first (E12: with the preference on the policies pick
 /// alike whenever Cancelable leases suffice).
 pub const PREFERENCES: [PreferenceRule; 2] = [PreferenceRule::Flat, PreferenceRule::Tiers];
 
@@ -122,7 +122,7 @@ pub fn variants_of(mode: Mode) -> Vec<Variant> {
 
 /// Every variant of Figs. 2-3 in both modes.
 pub fn variants() -> Vec<Variant> {
-    MODES.iter().flat_map(|&m| variants_of(m)).collect()
+    Mode::BOTH.iter().flat_map(|&m| variants_of(m)).collect()
 }
 
 /// A series' name: `MOML`, or `MOML, tiers` with the preference on.

@@ -1,20 +1,20 @@
-//! `qosgate reproduce salehi2011`: seed 001's experiments (Salehi & Buyya 2011, Figs. 2-5) on
+//! `qosgate reproduce salehi2011`: salehi2011's experiments (Salehi & Buyya 2011, Figs. 2-5) on
 //! the federation model, in two modes, and its claims judged from the runs.
 //!
 //! # The experiments
-//! Seed 001 gives no parameters; SPEC-NOTES N11: seed 000's setup on one cluster, the C128
+//! salehi2011 gives no parameters; erratum E12: salehi2012's setup on one cluster, the C128
 //! row ([`presets`]). Figs. 2-3: one cluster of 128 elements, MOML, MOV and MLIP, each with the
 //! class preference off (the comparison: with cancelling free and the preference on, the three
-//! pick the same set whenever Cancelable leases suffice, N11) and on (reported beside), over
+//! pick the same set whenever Cancelable leases suffice, E12) and on (reported beside), over
 //! three axes ([`measure::Axis`]): (a) the external requests' mean VMs, (b) the % of best-effort
 //! external requests, (c) the % of local requests. Metrics: utilization (Eq. 21; Fig. 2) and
-//! leases preempted (Fig. 3). Figs. 4-5 repeat seed 000's federation over its axes (b)-(d)
+//! leases preempted (Fig. 3). Figs. 4-5 repeat salehi2012's federation over its axes (b)-(d)
 //! (duration, external rate, local rate): VMs preempted, and Migratable requests migrated and
-//! Non-preemptable requests rejected; those runs are seed 000's simulations
+//! Non-preemptable requests rejected; those runs are salehi2012's simulations
 //! ([`crate::experiments::salehi2012`]: its modes, policies and choices).
 //!
 //! # Literal and calibrated
-//! As seed 000's ([`crate::experiments::salehi2012`]): literal, the printed rows (C128: local
+//! As salehi2012's ([`crate::experiments::salehi2012`]): literal, the printed rows (C128: local
 //! Weibull(7.0, 1.1), external the C128 row Weibull(1.6, 0.35), local load alone about 9.6
 //! times the cluster); calibrated, the rows swapped back, the local inter-arrival times times
 //! the calibration scale, and the external stream thinned to the share PAP gives C128 in the
@@ -22,8 +22,8 @@
 //!
 //! # Claims, margins and replications (per mode, the class preference off)
 //! Every statement is a claim with a stable id `salehi2011.<mode>.<figure>.<slug>`, judged as
-//! seed 000's are ([`crate::experiments::salehi2012`]: paired 95 % intervals under common
-//! random numbers against a margin; reproduced, contradicted or inconclusive). Seed 001 prints
+//! salehi2012's are ([`crate::experiments::salehi2012`]: paired 95 % intervals under common
+//! random numbers against a margin; reproduced, contradicted or inconclusive). salehi2011 prints
 //! no numbers, so every margin is practical: "almost linearly" is Pearson's r of the means
 //! along the axis at least 0.9 in size; "fewer" at least 5 % below; "improves", "more" of a
 //! percentage at least 1 point. A correlation's interval is the delta method on Fisher's z of
@@ -48,14 +48,14 @@
 //!    Figs. 5(a)-(e)'s points at least 1 point (5(f) is "not substantially better": printed
 //!    only).
 //!
-//! Nothing is censored: every run drains (seed 000's rule). Each claim is one part per mode
+//! Nothing is censored: every run drains (salehi2012's rule). Each claim is one part per mode
 //! (`claim1` calibrated, `claim1-literal`, ...), so the modes add replications apart: 10 of
 //! every random variant, doubled for a mode's parts while one of their claims is unsettled, up
-//! to 100 (seed 001 states no count; its Figs. 4-5 are seed 000's experiments, which state
+//! to 100 (salehi2011 states no count; its Figs. 4-5 are salehi2012's experiments, which state
 //! 100).
 //!
 //! # Files
-//! - [`presets`]: [`Variant`] (one cluster, or seed 000's federation), the cluster's scenario,
+//! - [`presets`]: [`Variant`] (one cluster, or salehi2012's federation), the cluster's scenario,
 //!   the presets.
 //! - `measure.rs`: the cluster's axes, figures and trends.
 //! - `claim1.rs` ... `claim3.rs`: one claim each.
@@ -68,79 +68,82 @@ pub mod presets;
 
 use anyhow::Result;
 
-use super::{Experiment, Part, Precision, RunsOf};
-use crate::models::AnyScenario;
+use super::{Experiment, Judge, Part, Precision, RunsOf};
 use crate::models::federation::Federation;
 use crate::models::federation::scenario::Scenario;
-use crate::report::{Mode, Parameters, Section};
+use crate::report::{Citation, Mode, Parameters, Section};
 use presets::Variant;
 
-/// Seed 001 ([`Experiment`]).
+/// salehi2011 ([`Experiment`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Salehi2011;
-
-impl Salehi2011 {
-    /// Replications a preset scenario asks for (`qosgate run --preset`); a reproduction's are
-    /// [`Experiment::REPLICATIONS`].
-    pub const PRESET_REPLICATIONS: u32 = super::salehi2012::Salehi2012::PRESET_REPLICATIONS;
-}
 
 impl Experiment for Salehi2011 {
     type Model = Federation;
     type Variant = Variant;
 
     const ID: &'static str = "salehi2011";
-    const TITLE: &'static str = "seed 001 Sec. III-IV";
+    const PAPER: Citation = Citation {
+        authors: "M. Amini Salehi, R. Buyya",
+        title: "Contention-aware resource management system in a virtualized Grid federation",
+        venue: "no venue printed in the supplied text",
+        year: 2011,
+    };
+    const TITLE: &'static str = "Sec. III-IV";
     /// Replications by precision when `--replications` is not given: 10 of every variant,
-    /// doubled for a mode's parts while one of their claims is unsettled, up to 100. Seed 001
-    /// states no count; its Figs. 4-5 are seed 000's experiments, which state 100, and the
+    /// doubled for a mode's parts while one of their claims is unsettled, up to 100. salehi2011
+    /// states no count; its Figs. 4-5 are salehi2012's experiments, which state 100, and the
     /// same cap keeps one rule for the federation's runs in both papers.
     const REPLICATIONS: Precision = Precision {
         first: 10,
         cap: 100,
     };
+    const PRESETS: fn() -> Result<Vec<Scenario>> = presets::all;
 
     fn parts(&self) -> Vec<Part<Self>> {
-        type Judge = fn(&RunsOf<Salehi2011>) -> Section;
         type Figures = &'static [&'static str];
         type Claim = (
-            [(&'static str, Figures, Judge); 2],
+            [(&'static str, Figures); 2],
+            fn(&RunsOf<Salehi2011>, Mode) -> Section,
             fn(Mode) -> Vec<Variant>,
         );
-        // Per claim, the calibrated part and the literal part: (id, figures, judge) each, and
+        // Per claim: the two parts' ids and figures (calibrated, literal), the judge of both and
         // the claim's variants by mode.
         let claims: [Claim; 3] = [
             (
                 [
-                    ("claim1", claim1::CALIBRATED, claim1::judge_calibrated),
-                    ("claim1-literal", claim1::LITERAL, claim1::judge_literal),
+                    ("claim1", claim1::CALIBRATED),
+                    ("claim1-literal", claim1::LITERAL),
                 ],
+                claim1::judge,
                 measure::variants_of,
             ),
             (
                 [
-                    ("claim2", claim2::CALIBRATED, claim2::judge_calibrated),
-                    ("claim2-literal", claim2::LITERAL, claim2::judge_literal),
+                    ("claim2", claim2::CALIBRATED),
+                    ("claim2-literal", claim2::LITERAL),
                 ],
+                claim2::judge,
                 measure::variants_of,
             ),
             (
                 [
-                    ("claim3", claim3::CALIBRATED, claim3::judge_calibrated),
-                    ("claim3-literal", claim3::LITERAL, claim3::judge_literal),
+                    ("claim3", claim3::CALIBRATED),
+                    ("claim3-literal", claim3::LITERAL),
                 ],
+                claim3::judge,
                 claim3::variants_in,
             ),
         ];
         claims
             .into_iter()
-            .flat_map(|(pair, variants)| {
-                pair.into_iter().zip([Mode::Calibrated, Mode::Literal]).map(
-                    move |((id, figures, judge), mode)| Part {
+            .flat_map(|(parts, judge, variants)| {
+                parts.into_iter().zip(Mode::BOTH.into_iter().rev()).map(
+                    move |((id, figures), mode)| Part {
                         id,
                         figures,
                         variants: variants(mode),
-                        judge,
+                        judge: Judge::InMode(judge, mode),
                     },
                 )
             })
@@ -151,56 +154,39 @@ impl Experiment for Salehi2011 {
         vec![
             Parameters {
                 mode: Mode::Literal,
-                description: "Figs. 2-3: one cluster of 128 elements at 3000 MIPS (N11: seed \
-                              000's C128 row), local Weibull(7.0, 1.1) (seed 000's 'local, \
-                              Grid' row, as printed) and external Weibull(1.6, 0.35) (its C128 \
-                              'external' row), C128's local sizes and durations, external \
-                              sizes of Table 2's Grid row (m = 2.5) lasting 420 s on average, \
-                              two days, conservative backfilling, local requests that cannot \
-                              start rejected; the local load alone is about 9.6 times the \
-                              cluster. Figs. 4-5: seed 000's literal federation."
+                description: "Figs. 2-3: one cluster of 128 elements at 3000 MIPS (E12: \
+                              salehi2012's C128 row), local Weibull(7.0, 1.1) (salehi2012's \
+                              'local, Grid' row, as printed) and external Weibull(1.6, 0.35) (its \
+                              C128 'external' row), C128's local sizes and durations, external \
+                              sizes of Table 2's Grid row (m = 2.5) lasting 420 s on average, two \
+                              days, conservative backfilling, local requests that cannot start \
+                              rejected; the local load alone is about 9.6 times the cluster. \
+                              Figs. 4-5: salehi2012's literal federation."
                     .into(),
             },
             Parameters {
                 mode: Mode::Calibrated,
-                description: "Figs. 2-3: C128 as in seed 000's calibrated federation: local \
+                description: "Figs. 2-3: C128 as in salehi2012's calibrated federation: local \
                               Weibull(1.6, 0.35) times the calibration scale, the external \
                               stream Weibull(7.0, 1.1) thinned to PAP's share of C128 at the \
                               fixed point, exact means (m = 2.12); offered utilisation about \
-                              0.88. Figs. 4-5: seed 000's calibrated federation."
+                              0.88. Figs. 4-5: salehi2012's calibrated federation."
                     .into(),
             },
         ]
-    }
-
-    fn scenario(&self, variant: &Variant) -> Result<Scenario> {
-        variant.scenario()
-    }
-
-    fn presets(&self) -> Result<Vec<Box<dyn AnyScenario>>> {
-        presets::names()
-            .iter()
-            .map(|name| Ok(Box::new(presets::get(name)?) as Box<dyn AnyScenario>))
-            .collect()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::experiments::Simulation;
 
-    /// On no runs nothing holds, every part draws the figures it names and reads only the
-    /// variants it runs.
-    #[test]
-    fn judges_hold_nothing_without_runs_and_draw_their_figures() {
-        crate::experiments::check_judges(&Salehi2011);
-    }
-
-    /// A federation point is seed 000's simulation: the same scenario (hence the same runs),
+    /// A federation point is salehi2012's simulation: the same scenario (hence the same runs),
     /// under a key of its own (`{"Federation": ...}`).
     #[test]
     fn a_federation_point_is_seed_000s_simulation() {
-        let v = crate::experiments::salehi2012::presets::Variant::fixed(
+        let v = crate::experiments::federation::presets::Variant::fixed(
             Mode::Calibrated,
             crate::models::federation::scenario::GatewayPolicy::PapRtdp,
         );

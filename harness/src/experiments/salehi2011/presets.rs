@@ -1,20 +1,20 @@
-//! Seed 001's simulations. Seed 001 gives no experimental parameters; SPEC-NOTES N11: seed
-//! 000's setup on one cluster, the C128 row. [`Variant::Cluster`] is one point of Figs. 2-3
+//! salehi2011's simulations. salehi2011 gives no experimental parameters; erratum E12:
+//! salehi2012's setup on one cluster, the C128 row. [`Variant::Cluster`] is one point of Figs. 2-3
 //! (one cluster, the preemption policy, its class preference, and the three quantities the
-//! figures vary); [`Variant::Federation`] one of seed 000's federation points, which Figs. 4-5
-//! reuse (seed 000's scenarios: the same simulations, under keys of their own).
+//! figures vary); [`Variant::Federation`] one of salehi2012's federation points, which Figs. 4-5
+//! reuse (salehi2012's scenarios: the same simulations, under keys of their own).
 //!
 //! # The cluster, by mode (each a scenario field, set here)
-//! - **Literal**: C128 as seed 000's literal rows give it: local Weibull(7.0, 1.1) (the "local,
+//! - **Literal**: C128 as salehi2012's literal rows give it: local Weibull(7.0, 1.1) (the "local,
 //!   Grid" row), external Weibull(1.6, 0.35) (the C128 "external" row), Eq. 28's and printed
 //!   means; local load alone is about 9.6 times the cluster.
-//! - **Calibrated**: C128 as it is in seed 000's calibrated federation: local Weibull(1.6, 0.35)
+//! - **Calibrated**: C128 as it is in salehi2012's calibrated federation: local Weibull(1.6, 0.35)
 //!   times the calibration scale, and the external stream Weibull(7.0, 1.1) thinned to the
 //!   share PAP gives C128 at the fixed point (its scale divided by that share): offered
 //!   utilisation about 0.88.
 //!
 //! Axes (five points each, plus the fixed point where it is not one): (a) the external
-//! requests' `m` (Table 2's range, as seed 000's Fig. 5(a)); (b) the % of best-effort external
+//! requests' `m` (Table 2's range, as salehi2012's Fig. 5(a)); (b) the % of best-effort external
 //! requests, split evenly between Cancelable and Suspendable, the rest evenly between Migratable
 //! and Non-preemptable (the fixed point: 50 %); (c) the % of local requests among all requests,
 //! the total rate held at the fixed point's.
@@ -23,8 +23,9 @@ use std::fmt;
 
 use anyhow::{Context, Result, bail};
 
-use super::super::salehi2012::params;
-use super::super::salehi2012::presets::{self as federation, DEADLINE_FACTOR, SEED};
+use crate::experiments::Simulation;
+use crate::experiments::federation::params;
+use crate::experiments::federation::presets::{self as federation, DEADLINE_FACTOR, SEED};
 use crate::models::federation::gateway;
 use crate::models::federation::scenario::{
     ClusterConfig, ClusterRules, Dist, External, Gateway, GatewayPolicy, LocalWorkload, PapConfig,
@@ -32,19 +33,19 @@ use crate::models::federation::scenario::{
 };
 use crate::report::Mode;
 
-/// The cluster: C128 (N11).
+/// The cluster: C128 (E12).
 const CLUSTER: usize = 1;
 
-/// One simulation of seed 001's experiments.
+/// One simulation of salehi2011's experiments.
 #[derive(Clone, Copy, PartialEq, serde::Serialize)]
 pub enum Variant {
     /// One cluster (Figs. 2-3).
     Cluster(ClusterVariant),
-    /// Seed 000's federation (Figs. 4-5).
+    /// salehi2012's federation (Figs. 4-5).
     Federation(federation::Variant),
 }
 
-/// Printed as the inner variant (a federation point is seed 000's simulation).
+/// Printed as the inner variant (a federation point is salehi2012's simulation).
 impl fmt::Debug for Variant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -110,7 +111,7 @@ impl ClusterVariant {
 
     /// The fixed point's `(external, local)` inter-arrival distributions.
     ///
-    /// Errors: PAP cannot split seed 000's calibrated fixed point (a bug).
+    /// Errors: PAP cannot split salehi2012's calibrated fixed point (a bug).
     fn fixed_arrivals(&self) -> Result<(Dist, Dist)> {
         Ok(match self.mode {
             Mode::Literal => (
@@ -153,7 +154,7 @@ impl ClusterVariant {
         Ok(Scenario {
             name: self.name(),
             description: format!(
-                "seed 001 on one cluster (N11), {} mode, {} ({:?}): m = {}, {} % best effort, \
+                "salehi2011 on one cluster (E12), {} mode, {} ({:?}): m = {}, {} % best effort, \
                  local {:?} %",
                 self.mode.name(),
                 self.policy.label(),
@@ -163,7 +164,7 @@ impl ClusterVariant {
                 self.local_pct
             ),
             seed: SEED,
-            replications: super::Salehi2011::PRESET_REPLICATIONS,
+            replications: crate::experiments::federation::PRESET_REPLICATIONS,
             horizon_s: params::HORIZON_S,
             gateway: Gateway {
                 policy: GatewayPolicy::Rr,
@@ -223,15 +224,19 @@ fn rescaled(d: &Dist, rate: f64) -> Result<Dist> {
 }
 
 impl Variant {
-    /// The fixed point's `m` in `mode` (seed 000's).
+    /// The fixed point's `m` in `mode` (salehi2012's).
     pub fn fixed_mid(mode: Mode) -> f64 {
         federation::Variant::fixed(mode, GatewayPolicy::PapRtdp).size_mid
     }
+}
+
+impl Simulation for Variant {
+    type Scenario = Scenario;
 
     /// The scenario.
     ///
     /// Errors: those of the inner variant's.
-    pub fn scenario(&self) -> Result<Scenario> {
+    fn scenario(&self) -> Result<Scenario> {
         match self {
             Variant::Cluster(c) => c.scenario(),
             Variant::Federation(v) => v.scenario(),
@@ -253,6 +258,13 @@ fn all_fixed() -> impl Iterator<Item = ClusterVariant> {
                 .map(move |f| ClusterVariant::fixed(m, p, f))
         })
     })
+}
+
+/// Every preset, in [`names`] order.
+///
+/// Errors: a preset that cannot be built (a bug: the message names it).
+pub fn all() -> Result<Vec<Scenario>> {
+    names().iter().map(|name| get(name)).collect()
 }
 
 /// The preset called `name`.

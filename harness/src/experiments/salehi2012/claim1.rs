@@ -1,8 +1,8 @@
-//! Claim 1: Fig. 5 of seed 000 and the abstract's "at least 60 %" (the criteria are in the
+//! Claim 1: Fig. 5 of salehi2012 and the abstract's "at least 60 %" (the criteria are in the
 //! parent module's doc).
 
-use super::measure::*;
 use crate::experiments::Runs;
+use crate::experiments::federation::measure::*;
 use crate::models::federation::metrics::Metrics;
 use crate::models::federation::scenario::GatewayPolicy::{BcfRnd, LrfRnd, PapRnd, PapRtdp, Rr};
 use crate::report::{Mode, Section};
@@ -32,17 +32,8 @@ pub(super) fn vms(m: &Metrics) -> Option<f64> {
     Some(m.vms_preempted as f64)
 }
 
-/// The calibrated part's figures and statements.
-pub(super) fn judge_calibrated(runs: &Runs<Metrics>) -> Section {
-    judge(runs, Mode::Calibrated)
-}
-
-/// The literal part's figures and statements.
-pub(super) fn judge_literal(runs: &Runs<Metrics>) -> Section {
-    judge(runs, Mode::Literal)
-}
-
-fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
+/// The figures and statements of the claim's part in `mode`.
+pub(super) fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
     let name = mode.name();
     let table = means(runs, mode, &Axis::ALL, vms);
     let rivals = [Rr, LrfRnd, BcfRnd, PapRnd];

@@ -1,7 +1,7 @@
-//! Claim 2: Fig. 6 of seed 000, utilization (the criteria are in the parent module's doc).
+//! Claim 2: Fig. 6 of salehi2012, utilization (the criteria are in the parent module's doc).
 
-use super::measure::*;
 use crate::experiments::Runs;
+use crate::experiments::federation::measure::*;
 use crate::models::federation::metrics::Metrics;
 use crate::models::federation::scenario::GatewayPolicy::{BcfRnd, LrfRnd, PapRnd, PapRtdp, Rr};
 use crate::report::{Mode, Section};
@@ -32,17 +32,8 @@ fn occupancy(m: &Metrics) -> Option<f64> {
     m.occupancy
 }
 
-/// The calibrated part's figures and statements.
-pub(super) fn judge_calibrated(runs: &Runs<Metrics>) -> Section {
-    judge(runs, Mode::Calibrated)
-}
-
-/// The literal part's figures and statements.
-pub(super) fn judge_literal(runs: &Runs<Metrics>) -> Section {
-    judge(runs, Mode::Literal)
-}
-
-fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
+/// The figures and statements of the claim's part in `mode`.
+pub(super) fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
     let name = mode.name();
     let table = means(runs, mode, &Axis::ALL, utilization);
     let rivals = [Rr, LrfRnd, BcfRnd, PapRnd];
@@ -76,7 +67,7 @@ fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
     ))
     .evidence(format!(
         "Mean utilization over the points, %: {}; occupancy (busy VM-time over capacity, \
-         N11), %: {}. Across Fig. 6(a)'s points, PAP-RTDP - LRF-RND: {} (paper: (12.5, \
+         E13), %: {}. Across Fig. 6(a)'s points, PAP-RTDP - LRF-RND: {} (paper: (12.5, \
          14.7)).",
         averages(&table, 2),
         averages(&means(runs, mode, &Axis::ALL, occupancy), 2),

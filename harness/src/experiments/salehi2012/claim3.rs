@@ -1,8 +1,8 @@
-//! Claim 3: Fig. 7 of seed 000, AWRT of best-effort requests (the criteria are in the parent
+//! Claim 3: Fig. 7 of salehi2012, AWRT of best-effort requests (the criteria are in the parent
 //! module's doc).
 
-use super::measure::*;
 use crate::experiments::Runs;
+use crate::experiments::federation::measure::*;
 use crate::models::federation::metrics::Metrics;
 use crate::models::federation::scenario::GatewayPolicy::{BcfRnd, LrfRnd, PapRnd, PapRtdp, Rr};
 use crate::report::{Mode, Section};
@@ -29,17 +29,8 @@ fn awrt(m: &Metrics) -> Option<f64> {
     m.awrt_s
 }
 
-/// The calibrated part's figures and statements.
-pub(super) fn judge_calibrated(runs: &Runs<Metrics>) -> Section {
-    judge(runs, Mode::Calibrated)
-}
-
-/// The literal part's figures and statements.
-pub(super) fn judge_literal(runs: &Runs<Metrics>) -> Section {
-    judge(runs, Mode::Literal)
-}
-
-fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
+/// The figures and statements of the claim's part in `mode`.
+pub(super) fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
     let name = mode.name();
     let table = means(runs, mode, &Axis::ALL, awrt);
     let evidence = format!(

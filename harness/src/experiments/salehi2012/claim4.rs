@@ -1,8 +1,8 @@
-//! Claim 4: Fig. 8 and Table 3 of seed 000, migrations and rejections of deadline-constrained
+//! Claim 4: Fig. 8 and Table 3 of salehi2012, migrations and rejections of deadline-constrained
 //! requests (the criteria are in the parent module's doc).
 
-use super::measure::*;
 use crate::experiments::Runs;
+use crate::experiments::federation::measure::*;
 use crate::models::federation::metrics::Metrics;
 use crate::models::federation::scenario::GatewayPolicy::{BcfRnd, LrfRnd, PapRnd, PapRtdp, Rr};
 use crate::report::{Mode, Section};
@@ -60,17 +60,8 @@ pub(super) fn rejected(m: &Metrics) -> Option<f64> {
     m.rejection_pct
 }
 
-/// The calibrated part's figures and statements.
-pub(super) fn judge_calibrated(runs: &Runs<Metrics>) -> Section {
-    judge(runs, Mode::Calibrated)
-}
-
-/// The literal part's figures and statements.
-pub(super) fn judge_literal(runs: &Runs<Metrics>) -> Section {
-    judge(runs, Mode::Literal)
-}
-
-fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
+/// The figures and statements of the claim's part in `mode`.
+pub(super) fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
     let name = mode.name();
     let (mig, rej) = (
         means(runs, mode, &Axis::ALL, migrated),

@@ -1,9 +1,9 @@
-//! Claim 5: Fig. 4 and Eq. 2 of seed 000, response time against VMs preempted (the criteria
+//! Claim 5: Fig. 4 and Eq. 2 of salehi2012, response time against VMs preempted (the criteria
 //! are in the parent module's doc).
 
 use super::claim1::vms;
-use super::measure::*;
 use crate::experiments::Runs;
+use crate::experiments::federation::measure::*;
 use crate::models::federation::metrics::Metrics;
 use crate::report::stats::{Estimate, t975};
 use crate::report::{Figure, Mode, Section};
@@ -85,17 +85,8 @@ fn figure(id: &'static str, mode: Mode, points: &[(f64, f64)]) -> Figure {
     }
 }
 
-/// The calibrated part's figure and statement.
-pub(super) fn judge_calibrated(runs: &Runs<Metrics>) -> Section {
-    judge(runs, Mode::Calibrated)
-}
-
-/// The literal part's figure and statement.
-pub(super) fn judge_literal(runs: &Runs<Metrics>) -> Section {
-    judge(runs, Mode::Literal)
-}
-
-fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
+/// The figures and statements of the claim's part in `mode`.
+pub(super) fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
     let name = mode.name();
     let points = pairs(runs, mode);
     let fitted = fit(&points);

@@ -1,4 +1,4 @@
-//! `qosgate reproduce salehi2012`: seed 000's experiments (Salehi, Javadi & Buyya 2012, Sec. 5,
+//! `qosgate reproduce salehi2012`: salehi2012's experiments (Salehi, Javadi & Buyya 2012, Sec. 5,
 //! Figs. 4-8 and Table 3) on the federation model ([`crate::models::federation`]), in two
 //! modes, and the paper's claims judged from the runs.
 //!
@@ -15,7 +15,7 @@
 //! other three quantities at the fixed point (5 VMs, 420 s, the fixed rows). Each figure is one
 //! metric over one axis in one mode, a line per policy with its 95 % band.
 //!
-//! # Literal and calibrated (SPEC-NOTES N10)
+//! # Literal and calibrated (errata E7-E11)
 //! - **Literal**: Table 2 as printed ([`params`]): the fixed external arrivals are the C64 /
 //!   C128 / C256 "external" rows (three streams at the gateway, 0.389 requests/s, where the
 //!   text says 0.15), every cluster's fixed local arrivals the "local, Grid" row (0.148/s,
@@ -44,7 +44,7 @@
 //! numbers); a point is reproduced when its interval lies in the claim's region, contradicted
 //! when it lies outside, inconclusive otherwise; a claim "at every point" is reproduced when
 //! every point is, contradicted when one is. The paper's own intervals are across a figure's
-//! points (SPEC-NOTES N10): the evidence prints ours, made the same way, beside them.
+//! points (erratum E10): the evidence prints ours, made the same way, beside them.
 //! 1. **Fig. 5** (claim 1): (a) `fig5.pap-rtdp-fewest-preemptions`: at every point of Figs.
 //!    5(a)-(d), PAP-RTDP's mean VMs preempted at least 5 % below RR's, LRF-RND's, BCF-RND's
 //!    and PAP-RND's (ratio of means, delta method); (b) `abstract.preemptions-60-percent-fewer`:
@@ -53,7 +53,7 @@
 //!    other reading).
 //! 2. **Fig. 6** (claim 2): `fig6.pap-rtdp-highest-utilization`: at every point, PAP-RTDP's
 //!    utilization (Eq. 21) at least 1 point above each other policy's (paired difference).
-//!    Occupancy (N11) is printed beside it.
+//!    Occupancy (E13) is printed beside it.
 //! 3. **Fig. 7** (claim 3): (a) `fig7.pap-rnd-lowest-awrt`: at every point PAP-RND's AWRT (Eq.
 //!    23-24, completed best-effort requests) at least 5 % below each other policy's; (b)
 //!    `fig7.pap-rtdp-awrt-below-baselines`: PAP-RTDP's at least 5 % below RR's, LRF-RND's and
@@ -83,47 +83,42 @@
 //! marked `(PAP falls back)` in the claims' point labels.
 //!
 //! # Files
-//! - [`params`]: Table 2 and Sec. 5.2, and the calibration.
-//! - [`presets`]: [`Variant`], its scenario, the presets, and every choice the paper leaves
-//!   open.
-//! - `measure.rs`: the axes, the figures, the comparisons.
-//! - `claim1.rs` ... `claim5.rs`: one claim each.
+//! The scenarios and measures live in [`super::federation`] (salehi2011 shares them):
+//! [`params`], [`presets`] and [`measure`]. Here: `claim1.rs` ... `claim5.rs`, one claim each.
 
 mod claim1;
 mod claim2;
 mod claim3;
 mod claim4;
 mod claim5;
-pub mod measure;
-pub mod params;
-pub mod presets;
 
 use anyhow::Result;
 
-use super::{Experiment, Part, Precision, RunsOf};
-use crate::models::AnyScenario;
+use super::federation::presets::{self, Variant};
+use super::federation::{measure, params};
+use super::{Experiment, Judge, Part, Precision, RunsOf};
+use crate::experiments::Simulation;
 use crate::models::federation::Federation;
 use crate::models::federation::gateway;
 use crate::models::federation::scenario::{GatewayPolicy, Scenario};
-use crate::report::{Mode, Parameters, Section};
-use presets::Variant;
+use crate::report::{Citation, Mode, Parameters, Section};
 
-/// Seed 000 Sec. 5 ([`Experiment`]).
+/// salehi2012 Sec. 5 ([`Experiment`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Salehi2012;
-
-impl Salehi2012 {
-    /// Replications a preset scenario asks for (`qosgate run --preset`); a reproduction's are
-    /// [`Experiment::REPLICATIONS`].
-    pub const PRESET_REPLICATIONS: u32 = 3;
-}
 
 impl Experiment for Salehi2012 {
     type Model = Federation;
     type Variant = Variant;
 
     const ID: &'static str = "salehi2012";
-    const TITLE: &'static str = "seed 000 Sec. 5";
+    const PAPER: Citation = Citation {
+        authors: "M. Amini Salehi, B. Javadi, R. Buyya",
+        title: "QoS and preemption aware scheduling in federated and virtualized Grid computing environments",
+        venue: "Journal of Parallel and Distributed Computing 72(2)",
+        year: 2012,
+    };
+    const TITLE: &'static str = "Sec. 5, Figs. 4-8 and Table 3";
     /// Replications by precision when `--replications` is not given: 10 of every variant,
     /// doubled for a mode's parts while one of their claims is unsettled, up to the paper's own
     /// count, 100 ("each experiment is carried out 100 times", Sec. 5.2).
@@ -131,41 +126,60 @@ impl Experiment for Salehi2012 {
         first: 10,
         cap: 100,
     };
+    const PRESETS: fn() -> Result<Vec<Scenario>> = presets::all;
 
     fn parts(&self) -> Vec<Part<Self>> {
-        type Judge = fn(&RunsOf<Salehi2012>) -> Section;
         type Figures = &'static [&'static str];
-        // Per claim, the calibrated part and the literal part: (id, figures, judge) each.
-        let claims: [[(&'static str, Figures, Judge); 2]; 5] = [
-            [
-                ("claim1", claim1::CALIBRATED, claim1::judge_calibrated),
-                ("claim1-literal", claim1::LITERAL, claim1::judge_literal),
-            ],
-            [
-                ("claim2", claim2::CALIBRATED, claim2::judge_calibrated),
-                ("claim2-literal", claim2::LITERAL, claim2::judge_literal),
-            ],
-            [
-                ("claim3", claim3::CALIBRATED, claim3::judge_calibrated),
-                ("claim3-literal", claim3::LITERAL, claim3::judge_literal),
-            ],
-            [
-                ("claim4", claim4::CALIBRATED, claim4::judge_calibrated),
-                ("claim4-literal", claim4::LITERAL, claim4::judge_literal),
-            ],
-            [
-                ("claim5", claim5::CALIBRATED, claim5::judge_calibrated),
-                ("claim5-literal", claim5::LITERAL, claim5::judge_literal),
-            ],
+        type Claim = fn(&RunsOf<Salehi2012>, Mode) -> Section;
+        // Per claim: the two parts' ids and figures (calibrated, literal) and the judge of both.
+        let claims: [([(&'static str, Figures); 2], Claim); 5] = [
+            (
+                [
+                    ("claim1", claim1::CALIBRATED),
+                    ("claim1-literal", claim1::LITERAL),
+                ],
+                claim1::judge,
+            ),
+            (
+                [
+                    ("claim2", claim2::CALIBRATED),
+                    ("claim2-literal", claim2::LITERAL),
+                ],
+                claim2::judge,
+            ),
+            (
+                [
+                    ("claim3", claim3::CALIBRATED),
+                    ("claim3-literal", claim3::LITERAL),
+                ],
+                claim3::judge,
+            ),
+            (
+                [
+                    ("claim4", claim4::CALIBRATED),
+                    ("claim4-literal", claim4::LITERAL),
+                ],
+                claim4::judge,
+            ),
+            (
+                [
+                    ("claim5", claim5::CALIBRATED),
+                    ("claim5-literal", claim5::LITERAL),
+                ],
+                claim5::judge,
+            ),
         ];
         claims
             .into_iter()
-            .flat_map(|pair| pair.into_iter().zip([Mode::Calibrated, Mode::Literal]))
-            .map(|((id, figures, judge), mode)| Part {
-                id,
-                figures,
-                variants: measure::variants_of(mode, &measure::Axis::ALL),
-                judge,
+            .flat_map(|(parts, judge)| {
+                parts.into_iter().zip(Mode::BOTH.into_iter().rev()).map(
+                    move |((id, figures), mode)| Part {
+                        id,
+                        figures,
+                        variants: measure::variants_of(mode, &measure::Axis::ALL),
+                        judge: Judge::InMode(judge, mode),
+                    },
+                )
             })
             .collect()
     }
@@ -244,7 +258,7 @@ impl Experiment for Salehi2012 {
             Parameters {
                 mode: Mode::Calibrated,
                 description: format!(
-                    "Table 2's fixed arrival rows swapped back (N10): external Weibull(7.0, \
+                    "Table 2's fixed arrival rows swapped back (E8): external Weibull(7.0, \
                      1.1) at the gateway (0.148/s), local Weibull(2.0/1.6/1.2, 0.35) at \
                      C64/C128/C256; exact means (m = 2.12: 4.99 VMs); PAP in consistent units \
                      (per node); the one change: every local inter-arrival time times \
@@ -255,29 +269,11 @@ impl Experiment for Salehi2012 {
             },
         ]
     }
-
-    fn scenario(&self, variant: &Variant) -> Result<Scenario> {
-        variant.scenario()
-    }
-
-    fn presets(&self) -> Result<Vec<Box<dyn AnyScenario>>> {
-        presets::names()
-            .iter()
-            .map(|name| Ok(Box::new(presets::get(name)?) as Box<dyn AnyScenario>))
-            .collect()
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// On no runs nothing holds, every part draws the figures it names and reads only the
-    /// variants it runs.
-    #[test]
-    fn judges_hold_nothing_without_runs_and_draw_their_figures() {
-        crate::experiments::check_judges(&Salehi2012);
-    }
 
     /// Each mode has 19 (literal) or 20 (calibrated) distinct points, the fixed point shared
     /// by axes (a) and (b), times five policies.

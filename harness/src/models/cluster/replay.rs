@@ -106,10 +106,10 @@ pub struct Summary {
     pub utilization: f64,
     /// Mean of `first start − submit`, seconds.
     pub mean_wait: f64,
-    /// Mean bounded slowdown with a 10 s bound, seed 002 Eq. 15:
+    /// Mean bounded slowdown with a 10 s bound, javadi2012 Eq. 15:
     /// `(w + max(d, 10)) / max(d, 10)` with `w = end − submit − d`, `d` the run time.
     pub mean_bounded_slowdown: f64,
-    /// Average weighted response time, seed 002 Eq. 14: `Σ d v (end − submit) / Σ d v`.
+    /// Average weighted response time, javadi2012 Eq. 14: `Σ d v (end − submit) / Σ d v`.
     pub awrt: f64,
     /// Last completion, seconds.
     pub makespan: u64,

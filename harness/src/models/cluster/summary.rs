@@ -8,7 +8,7 @@
 //! With failures ([`Failures`]: `--failures FILE|MODEL`), the nodes fail and come back over
 //! `[0, last submit + longest estimate]`, the trace's span plus its longest job; then every node
 //! is repaired and the cluster replays the rest without failures, so every job completes. The
-//! failures are a synthetic process fitted to seed 002's Table II (`weibull`, `lognormal` or
+//! failures are a synthetic process fitted to javadi2012's Table II (`weibull`, `lognormal` or
 //! `hyperexponential`, in `groups` groups: [`crate::workload::failures`]) or a Failure Trace
 //! Archive trace read from a random starting point ([`crate::workload::fta`]); `seed` drives
 //! either. The report adds the outages, the node-hours down and the jobs' interruptions.
@@ -22,9 +22,11 @@ use qosgate_kernel::backfill::Policy;
 use serde::Serialize;
 
 use super::replay::{self, NodeEvent, Record, Summary};
+use crate::report::columns::{self, Column};
 use crate::report::table::{Align, grouped, table};
-use crate::workload::failures::{Fit, Process, Source, Tally};
+use crate::workload::failures::{Fit, Process, Tally};
 use crate::workload::fta;
+use crate::workload::outages::Source;
 use crate::workload::swf::{self, Invalid, Skipped};
 
 /// Node failures to replay a trace under.
@@ -204,70 +206,18 @@ pub fn run(req: &Request, out: &mut dyn Write) -> Result<()> {
     out.flush().context("writing output")
 }
 
+/// The schedule file: one line per job.
+const RECORD_COLUMNS: &[Column<Record>] = &[
+    Column::count("job", "job_id", |r| r.id),
+    Column::count("submit s", "submit", |r| r.submit),
+    Column::count("start s", "start", |r| r.start),
+    Column::count("end s", "end", |r| r.end),
+    Column::count("procs", "procs", |r| u64::from(r.procs)),
+];
+
 /// Writes one row per job, in the records' order, `(submit, id)`.
 fn write_csv(path: &Path, records: &[Record]) -> Result<()> {
     let file = File::create(path).with_context(|| format!("creating {}", path.display()))?;
-    let mut w = BufWriter::new(file);
-    let write = |w: &mut BufWriter<File>| -> std::io::Result<()> {
-        let mut row = Vec::with_capacity(5 * 21);
-        w.write_all(b"job_id,submit,start,end,procs\n")?;
-        for r in records {
-            row.clear();
-            for (k, v) in [r.id, r.submit, r.start, r.end, u64::from(r.procs)]
-                .into_iter()
-                .enumerate()
-            {
-                if k > 0 {
-                    row.push(b',');
-                }
-                push_decimal(&mut row, v);
-            }
-            row.push(b'\n');
-            w.write_all(&row)?;
-        }
-        w.flush()
-    };
-    write(&mut w).with_context(|| format!("writing {}", path.display()))?;
-    Ok(())
-}
-
-/// Appends `v` in decimal: what `write!("{v}")` writes, without the formatting machinery that
-/// dominated writing a long schedule.
-fn push_decimal(out: &mut Vec<u8>, mut v: u64) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[at..]);
-}
-
-#[cfg(test)]
-mod tests {
-    use super::push_decimal;
-
-    #[test]
-    fn decimals_are_written_as_format_writes_them() {
-        for v in [
-            0,
-            1,
-            9,
-            10,
-            99,
-            100,
-            12_345,
-            u64::from(u32::MAX),
-            u64::MAX - 1,
-            u64::MAX,
-        ] {
-            let mut out = b"x".to_vec();
-            push_decimal(&mut out, v);
-            assert_eq!(out, format!("x{v}").into_bytes());
-        }
-    }
+    columns::write_csv(RECORD_COLUMNS, records, BufWriter::new(file))
+        .with_context(|| format!("writing {}", path.display()))
 }

@@ -12,7 +12,7 @@ pub const TYPES: usize = 4;
 /// Live leases (queued, reserved, running, suspended) a cluster holds; a request that finds
 /// its cluster full is rejected there (`C64 is full`). A finite queue at each cluster: under
 /// conservative backfilling a pass over the plans costs their number times the breakpoints,
-/// so a saturated cluster (seed 000's printed operating point) with an unbounded queue would
+/// so a saturated cluster (salehi2012's printed operating point) with an unbounded queue would
 /// take minutes a run; at the calibrated operating point no cluster fills it.
 pub const LEASES: usize = 256;
 /// Breakpoints of a cluster's slot tables (the kernel's minimum for [`LEASES`]).

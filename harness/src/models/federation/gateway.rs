@@ -1,15 +1,16 @@
-//! The gateway (IGG, seed 000 Sec. 4): its split of the external rate over the clusters and its
+//! The gateway (IGG, salehi2012 Sec. 4): its split of the external rate over the clusters and its
 //! dispatcher, both set up once from the scenario, as the paper's gateway "gets the required
 //! parameters ... by analyzing clusters' workloads" (Sec. 4.1).
 //!
-//! # PAP's inputs (Sec. 4.1, Eq. 16-19, with SPEC-NOTES N1-N3 and N10)
+//! # PAP's inputs (Sec. 4.1, Eq. 16-19, with errata E1-E3, E7 and E9)
 //! For cluster `j` of `M_j` elements of `s_j` MIPS: `S_j = M_j s_j` ([`PapUnits::PerMips`], as
 //! printed) or `S_j = M_j` ([`PapUnits::PerNode`]); `theta_j = v d / S_j` with `v` and `d`
-//! the external requests' mean size (Eq. 28 or exact, [`SizeMean`](super::scenario::SizeMean); the size model cut to the
-//! smallest cluster) and mean duration; `omega_j = (alpha theta_j)^2 + theta_j^2`; `lambda_j`
-//! the local arrival rate (the inverse of the mean inter-arrival time); `tau_j = zeta_j eps_j /
-//! S_j` with the local mean size (cut to `M_j`) and duration; `mu_j = (beta tau_j)^2 + tau_j^2`;
-//! `Lambda` the sum of the external streams' rates. The kernel's [`pap`] solves it.
+//! the external requests' mean size (Eq. 28 or exact, [`SizeMean`](super::scenario::SizeMean); the
+//! size model cut to the smallest cluster) and mean duration; `omega_j = (alpha theta_j)^2 +
+//! theta_j^2`; `lambda_j` the local arrival rate (the inverse of the mean inter-arrival time);
+//! `tau_j = zeta_j eps_j / S_j` with the local mean size (cut to `M_j`) and duration; `mu_j = (beta
+//! tau_j)^2 + tau_j^2`; `Lambda` the sum of the external streams' rates. The kernel's [`pap`]
+//! solves it.
 //!
 //! # When PAP refuses (the documented fallback; the run is flagged)
 //! 1. Clusters saturated by their own local load (`rho_j = lambda_j tau_j >= 1`) get no external

@@ -2,13 +2,13 @@
 //!
 //! | field | definition |
 //! | --- | --- |
-//! | `vms_preempted` | VM preemptions: each preemption counts its lease's VMs (seed 000 Sec. 5.1.1, Fig. 5) |
-//! | `leases_preempted` | lease preemptions (seed 001 Fig. 3) |
+//! | `vms_preempted` | VM preemptions: each preemption counts its lease's VMs (salehi2012 Sec. 5.1.1, Fig. 5) |
+//! | `leases_preempted` | lease preemptions (salehi2011 Fig. 3) |
 //! | `utilization` | Eq. 21: `(1 - sum overhead_j / sum computationTime_j) x 100`; the overhead is each preemption's VMs x its per-VM time (`t_c`, `t_s + t_r`, `t_m`), Eq. 22's computation time each lease's VMs x its duration at the cluster where it started; `None` without a lease |
-//! | `occupancy` | VM-time of work done / (`sum M_j` x the run's makespan), % (SPEC-NOTES N11: Eq. 21 subtracts overheads and can go negative) |
+//! | `occupancy` | VM-time of work done / (`sum M_j` x the run's makespan), % (erratum E13: Eq. 21 subtracts overheads and can go negative) |
 //! | `awrt_s` | Eq. 23-24 over the completed best-effort requests: per cluster (where each ended) `sum v d (c - b) / sum v d`, `b` the arrival at the gateway, `c` the completion; then weighted by `M_j` over the clusters that completed one; seconds |
-//! | `migration_pct` | % of Migratable requests migrated at least once (N11); `migrations` counts every migration |
-//! | `rejection_pct` | % of Non-preemptable external requests rejected (seed 000 Sec. 5.1.1) |
+//! | `migration_pct` | % of Migratable requests migrated at least once (E13); `migrations` counts every migration |
+//! | `rejection_pct` | % of Non-preemptable external requests rejected (salehi2012 Sec. 5.1.1) |
 //! | `local_rejection_pct` | % of local requests rejected |
 //! | `response_s` | mean response time (completion - arrival) of the completed external requests (Fig. 4, Eq. 2) |
 //! | `fallback` | whether the gateway's split fell back from its policy ([`super::gateway`]) |

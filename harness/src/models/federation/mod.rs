@@ -1,4 +1,4 @@
-//! Seeds 000 and 001's federation (Salehi, Javadi & Buyya 2012; Salehi & Buyya 2011) as a
+//! salehi2012 and salehi2011's federation (Salehi, Javadi & Buyya 2012; Salehi & Buyya 2011) as a
 //! model: a gateway (IGG) that splits external requests over clusters and dispatches them, and
 //! clusters whose lease managers (the kernel's) serve their local users with priority,
 //! preempting external leases by MOML, MOV or MLIP with the VM overheads.
@@ -25,7 +25,6 @@ pub mod world;
 use anyhow::Result;
 
 use super::Model;
-use crate::des::rng::replication_seed;
 use crate::des::stack::run_on_big_stack;
 use metrics::Metrics;
 use record::Run;
@@ -40,14 +39,6 @@ impl Model for Federation {
     type Scenario = Scenario;
     type Run = Run;
     type Metrics = Metrics;
-
-    fn name(scenario: &Scenario) -> &str {
-        &scenario.name
-    }
-
-    fn check(scenario: &Scenario) -> Result<()> {
-        scenario::validate(scenario)
-    }
 
     /// Replication `k` uses seed `scenario.seed + k`.
     fn simulate(scenario: &Scenario, k: u32) -> Result<Run> {
@@ -64,14 +55,6 @@ impl Model for Federation {
 
     fn events(run: &Run) -> u64 {
         run.events
-    }
-
-    fn seed(scenario: &Scenario, k: u32) -> u64 {
-        replication_seed(scenario.seed, k)
-    }
-
-    fn reseed(scenario: &mut Scenario, base: u64) {
-        scenario.seed = crate::des::rng::rebase(scenario.seed, base);
     }
 
     /// Arrivals always have their first draw, and sizes are drawn: never deterministic unless

@@ -61,7 +61,7 @@ impl Type {
         }
     }
 
-    /// Whether it is best effort (AWRT's leases: seed 000 Sec. 5.1.3).
+    /// Whether it is best effort (AWRT's leases: salehi2012 Sec. 5.1.3).
     pub fn is_best_effort(self) -> bool {
         matches!(self, Type::Cancelable | Type::Suspendable)
     }

@@ -1,4 +1,4 @@
-//! Federation scenario files: what `qosgate run` simulates for `model = "federation"` (seeds 000
+//! Federation scenario files: what `qosgate run` simulates for `model = "federation"` (salehi2012
 //! and 001), in TOML. The format, key by key, with units, defaults and errors, is in
 //! `docs/federation-scenarios.md`.
 //!
@@ -13,8 +13,8 @@
 //! - [`to_toml`] writes a scenario that [`parse`] reads back unchanged.
 
 use anyhow::Result;
+use qosgate_kernel::lease::preempt::{Policy, Preference};
 use qosgate_kernel::lease::{Admission, Overheads, Queue, Rules};
-use qosgate_kernel::preempt::{Policy, Preference};
 use qosgate_kernel::units::Ticks;
 use serde::{Deserialize, Serialize};
 
@@ -60,14 +60,14 @@ pub struct Scenario {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Gateway {
-    /// The allocation and dispatch policy (seed 000 Sec. 5.2.1).
+    /// The allocation and dispatch policy (salehi2012 Sec. 5.2.1).
     pub policy: GatewayPolicy,
     /// PAP's inputs, for `pap-rnd` and `pap-rtdp` (default: [`PapConfig::default`]).
     #[serde(default)]
     pub pap: PapConfig,
 }
 
-/// Seed 000's policies: a workload allocation (shares of the external rate) and a dispatch.
+/// salehi2012's policies: a workload allocation (shares of the external rate) and a dispatch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum GatewayPolicy {
@@ -77,7 +77,7 @@ pub enum GatewayPolicy {
     LrfRnd,
     /// Biggest cluster first (Eq. 27: in proportion to `M_j s_j`), dispatched at random.
     BcfRnd,
-    /// PAP (Algorithm 1 with SPEC-NOTES N1-N3), dispatched at random.
+    /// PAP (Algorithm 1 with errata E1-E3), dispatched at random.
     PapRnd,
     /// PAP, dispatched by RTDP (Algorithm 2: a billiard sequence per request type).
     PapRtdp,
@@ -105,15 +105,15 @@ impl GatewayPolicy {
     }
 }
 
-/// PAP's inputs, built from the scenario's workloads (seed 000 Sec. 4.1, 5.2.1).
+/// PAP's inputs, built from the scenario's workloads (salehi2012 Sec. 4.1, 5.2.1).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PapConfig {
-    /// Relative precision of the solve (the kernel's `epsilon`; seed 000: 0.001).
+    /// Relative precision of the solve (the kernel's `epsilon`; salehi2012: 0.001).
     pub epsilon: f64,
-    /// `alpha`: the CV of external service times (Eq. 18; seed 000: 0.5).
+    /// `alpha`: the CV of external service times (Eq. 18; salehi2012: 0.5).
     pub external_cv: f64,
-    /// `beta`: the CV of local service times (Eq. 19; seed 000: 0.1).
+    /// `beta`: the CV of local service times (Eq. 19; salehi2012: 0.1).
     pub local_cv: f64,
     /// How service times are scaled (Eq. 16-17).
     pub units: PapUnits,
@@ -122,7 +122,7 @@ pub struct PapConfig {
 }
 
 impl Default for PapConfig {
-    /// Seed 000 Sec. 5.2.1's precision and CVs, with consistent units and exact means.
+    /// salehi2012 Sec. 5.2.1's precision and CVs, with consistent units and exact means.
     fn default() -> Self {
         Self {
             epsilon: 0.001,
@@ -138,7 +138,7 @@ impl Default for PapConfig {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum PapUnits {
-    /// As printed: `S_j = M_j s_j`, the cluster's MIPS (VM-seconds per MIPS: SPEC-NOTES N10).
+    /// As printed: `S_j = M_j s_j`, the cluster's MIPS (VM-seconds per MIPS: erratum E9).
     PerMips,
     /// Consistent: `S_j = M_j`, so `theta_j` is seconds of the whole cluster and `rho_j` its
     /// local utilisation (a lease's duration is a time, the same on every cluster).
@@ -149,9 +149,9 @@ pub enum PapUnits {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum SizeMean {
-    /// Eq. 28 as printed (not the mean: SPEC-NOTES N10).
+    /// Eq. 28 as printed (not the mean: erratum E7).
     Eq28,
-    /// The exact mean of the rule (SPEC-NOTES N8).
+    /// The exact mean of the rule (erratum E7).
     Exact,
 }
 
@@ -160,18 +160,18 @@ pub enum SizeMean {
 #[serde(deny_unknown_fields)]
 pub struct External {
     /// Independent arrival streams whose superposition the gateway receives: each an
-    /// inter-arrival distribution, seconds (seed 000 Table 2, Weibull).
+    /// inter-arrival distribution, seconds (salehi2012 Table 2, Weibull).
     pub interarrival_s: Vec<Dist>,
     /// Request sizes, VMs (DAS-2, two-stage log-uniform), cut to the smallest cluster.
     pub size: Das2Config,
     /// Request durations, seconds (lognormal); a lease's duration is the same on every cluster.
     pub duration_s: Dist,
-    /// The share of each type; any non-negative scale (default: 25 % each, seed 000 Sec.
+    /// The share of each type; any non-negative scale (default: 25 % each, salehi2012 Sec.
     /// 5.2.1).
     #[serde(default)]
     pub shares: TypeShares,
     /// A deadline-constrained request's deadline is `arrival + deadline_factor x duration`.
-    /// It starts at once or is rejected (seed 000 Sec. 2.1); the deadline binds a Migratable
+    /// It starts at once or is rejected (salehi2012 Sec. 2.1); the deadline binds a Migratable
     /// lease when it is migrated: it must finish elsewhere by then, or is rejected. The papers
     /// give none; default 3.
     #[serde(default = "default_deadline_factor")]
@@ -221,7 +221,7 @@ impl TypeShares {
     }
 }
 
-/// A DAS-2 size model's parameters (seed 000 Table 2; the cap is the cluster's size).
+/// A DAS-2 size model's parameters (salehi2012 Table 2; the cap is the cluster's size).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Das2Config {
@@ -256,7 +256,7 @@ impl Das2Config {
     }
 }
 
-/// Per-VM times of the preemption actions, seconds (seed 000 Sec. 5.2: 160, 126, 372.5, 0).
+/// Per-VM times of the preemption actions, seconds (salehi2012 Sec. 5.2: 160, 126, 372.5, 0).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct VmOverheads {
@@ -300,19 +300,19 @@ impl VmOverheads {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ClusterRules {
-    /// How best-effort leases queue (seed 000: conservative backfilling).
+    /// How best-effort leases queue (salehi2012: conservative backfilling).
     pub queue: QueueRule,
-    /// What a local request that cannot start even after preemption does (seed 000 Sec.
+    /// What a local request that cannot start even after preemption does (salehi2012 Sec.
     /// 5.3.3: rejected).
     pub local: LocalRule,
-    /// Which leases a local request preempts (seed 001 Sec. III).
+    /// Which leases a local request preempts (salehi2011 Sec. III).
     pub preemption: PreemptionPolicy,
-    /// Whether less valuable types are preempted first (seed 000 Sec. 4.2).
+    /// Whether less valuable types are preempted first (salehi2012 Sec. 4.2).
     pub preference: PreferenceRule,
 }
 
 impl Default for ClusterRules {
-    /// Seed 000's: conservative backfilling, local requests that cannot start rejected, MOML,
+    /// salehi2012's: conservative backfilling, local requests that cannot start rejected, MOML,
     /// less valuable types first.
     fn default() -> Self {
         Self {
@@ -373,7 +373,7 @@ pub enum LocalRule {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum PreemptionPolicy {
-    /// Median overhead, then fewest leases (seed 001 Algorithm 1).
+    /// Median overhead, then fewest leases (salehi2011 Algorithm 1).
     Moml,
     /// Minimum overhead.
     Mov,

@@ -23,8 +23,8 @@ use super::metrics::Metrics;
 use super::record::{ClusterAccount, Outcome, Run, Type};
 use super::scenario::Scenario;
 use crate::models::{self, RunOptions};
+use crate::report::columns::{self, Column};
 use crate::report::stats::Estimate;
-use crate::report::table::{Align, table};
 
 /// What `--json` prints and `summary.json` holds.
 #[derive(Debug, Serialize)]
@@ -50,6 +50,28 @@ struct TypeCount {
     rejected: u64,
     cancelled: u64,
 }
+
+/// The per-cluster table: every count over every replication.
+const CLUSTER_COLUMNS: &[Column<(String, ClusterAccount)>] = &[
+    Column::text("cluster", "cluster", |(c, _)| c.clone()),
+    Column::count("leases", "leases", |(_, a)| a.leases),
+    Column::count("completed", "completed", |(_, a)| a.completed),
+    Column::count("rejected", "rejected", |(_, a)| a.rejected),
+    Column::count("cancelled", "cancelled", |(_, a)| a.cancelled),
+    Column::count("migrated", "migrated", |(_, a)| a.migrated),
+    Column::count("full", "refused_full", |(_, a)| a.refused),
+    Column::count("preemptions", "preemptions", |(_, a)| a.preemptions),
+    Column::count("VMs preempted", "vms_preempted", |(_, a)| a.vms_preempted),
+];
+
+/// The per-type table: every count over every replication.
+const TYPE_COLUMNS: &[Column<TypeCount>] = &[
+    Column::text("type", "type", |t| t.kind.name().to_owned()),
+    Column::count("requests", "requests", |t| t.requests),
+    Column::count("completed", "completed", |t| t.completed),
+    Column::count("rejected", "rejected", |t| t.rejected),
+    Column::count("cancelled", "cancelled", |t| t.cancelled),
+];
 
 /// Simulates `scenario` (its own replications, or `opts.replications`), prints the summary
 /// (or, with `opts.json`, one JSON object) and writes the files `opts` asks for.
@@ -153,11 +175,6 @@ fn summarize<'a>(
     }
 }
 
-fn show(e: &Option<Estimate>, decimals: usize) -> String {
-    e.as_ref()
-        .map_or_else(|| "-".to_owned(), |e| e.show(decimals))
-}
-
 fn render(s: &Summary) -> String {
     let shares: Vec<String> = s
         .shares
@@ -176,75 +193,10 @@ fn render(s: &Summary) -> String {
         text.push_str(&format!("fallback: {f}\n"));
     }
     text.push_str("(mean ± 95 % confidence half-width over the replications)\n\n");
-    let rows: Vec<Vec<String>> = s
-        .metrics
-        .iter()
-        .map(|(name, e)| vec![(*name).to_owned(), show(e, 2)])
-        .collect();
-    text.push_str(&table(
-        &[("metric", Align::Left), ("value", Align::Right)],
-        &rows,
-    ));
+    text.push_str(&columns::pairs(["metric", "value"], &s.metrics, 2));
     text.push_str("\nper cluster, over every replication:\n");
-    let rows: Vec<Vec<String>> = s
-        .clusters
-        .iter()
-        .map(|(c, a)| {
-            [
-                a.leases,
-                a.completed,
-                a.rejected,
-                a.cancelled,
-                a.migrated,
-                a.refused,
-                a.preemptions,
-                a.vms_preempted,
-            ]
-            .iter()
-            .map(u64::to_string)
-            .fold(vec![c.clone()], |mut row, x| {
-                row.push(x);
-                row
-            })
-        })
-        .collect();
-    text.push_str(&table(
-        &[
-            ("cluster", Align::Left),
-            ("leases", Align::Right),
-            ("completed", Align::Right),
-            ("rejected", Align::Right),
-            ("cancelled", Align::Right),
-            ("migrated", Align::Right),
-            ("full", Align::Right),
-            ("preemptions", Align::Right),
-            ("VMs preempted", Align::Right),
-        ],
-        &rows,
-    ));
+    text.push_str(&columns::text(CLUSTER_COLUMNS, &s.clusters));
     text.push_str("\nper type, over every replication:\n");
-    let rows: Vec<Vec<String>> = s
-        .types
-        .iter()
-        .map(|t| {
-            vec![
-                t.kind.name().to_owned(),
-                t.requests.to_string(),
-                t.completed.to_string(),
-                t.rejected.to_string(),
-                t.cancelled.to_string(),
-            ]
-        })
-        .collect();
-    text.push_str(&table(
-        &[
-            ("type", Align::Left),
-            ("requests", Align::Right),
-            ("completed", Align::Right),
-            ("rejected", Align::Right),
-            ("cancelled", Align::Right),
-        ],
-        &rows,
-    ));
+    text.push_str(&columns::text(TYPE_COLUMNS, &s.types));
     text
 }

@@ -7,7 +7,7 @@
 //!   draws its type (by the shares), size, duration and, deadline-constrained, its deadline
 //!   (`arrival + deadline_factor x duration`), and the gateway's dispatcher picks a cluster.
 //!   It is submitted there as the kernel's external lease of its class; a deadline-constrained
-//!   one must start at once or is rejected (seed 000 Sec. 2.1).
+//!   one must start at once or is rejected (salehi2012 Sec. 2.1).
 //! - **Local requests** arrive at each cluster with local users, Non-preemptable with priority
 //!   (the kernel's local leases, under the scenario's rules: preempting, then waiting or
 //!   rejected).

@@ -1,10 +1,10 @@
-//! The metrics of seed 004 Sec. 6.3, computed from one run's [`TaskRecord`]s.
+//! The metrics of kokkinos2009 Sec. 6.3, computed from one run's [`TaskRecord`]s.
 //!
 //! A [`Tally`] takes the records one at a time, as the simulator ends its tasks, and keeps only
 //! counts and running sums: memory does not grow with the run. The simulator hands it each ended
 //! task's numbers ([`Ended`], by user and resource row) rather than a record, which it makes
-//! only for a caller that wants the records; both ways count the same. [`Metrics::compute`] is the same
-//! over a list of records. Means are sums over counts; a weighted mean with its standard
+//! only for a caller that wants the records; both ways count the same. [`Metrics::compute`] is the
+//! same over a list of records. Means are sums over counts; a weighted mean with its standard
 //! deviation is kept by West's update (1979), one pass, exact up to rounding whatever the order.
 //!
 //! Which tasks count: those created at or after the scenario's warm-up (`warmup_s`); earlier
@@ -28,8 +28,8 @@
 //!   CPU-seconds. A task's execution time is `min(finished - started, workload / slowest CPU)`:
 //!   `started` is the *first* start, so a preempted task's `finished - started` includes its
 //!   pauses; `workload / speed` is exact for any task on a resource whose CPUs have one speed
-//!   (every seed-004 resource). The minimum is exact for a task never preempted, and for any task
-//!   on equal CPUs; otherwise (preempted, unequal CPUs) it is an upper bound.
+//!   (every kokkinos2009 resource). The minimum is exact for a task never preempted, and for any
+//!   task on equal CPUs; otherwise (preempted, unequal CPUs) it is an upper bound.
 //! - **Standard deviation of the resource use** (Fig. 7), seconds: population standard deviation
 //!   (divisor = number of resources) of the per-resource use: the resources are the whole grid,
 //!   not a sample of it.
@@ -40,7 +40,7 @@
 //! - **Floor of the delay of a computation unit**, seconds: the same mean and standard deviation
 //!   with every completed task's delay replaced by the least any scheduler could give it: alone
 //!   on the fastest CPU of the grid, no queueing, plus its two transfers (`bytes x 8 /
-//!   bandwidth` each way). No schedule of the same tasks has a smaller mean (N16: seed 004's
+//!   bandwidth` each way). No schedule of the same tasks has a smaller mean (E32: kokkinos2009's
 //!   Table 8 is below this floor at the paper's own parameters).
 //! - **Deadline fairness** (Fig. 12), dimensionless: `(1/N) Σ |D - max(Y, D)| / D` over the
 //!   tasks, with `D` the deadline, `Y` the delay and `N` all tasks created; only late tasks add
@@ -478,6 +478,22 @@ fn population_sd(xs: impl Iterator<Item = f64> + Clone) -> f64 {
     }
     let mean = xs.clone().sum::<f64>() / n as f64;
     (xs.map(|x| (x - mean).powi(2)).sum::<f64>() / n as f64).sqrt()
+}
+
+/// One replication's result: its metrics, computed as the tasks ended (the records went to the
+/// caller's sink).
+#[derive(Debug, Clone)]
+pub struct Run {
+    /// The metrics of every task's record.
+    pub metrics: Metrics,
+    /// Tasks created.
+    pub tasks: u64,
+    /// Events processed.
+    pub events: u64,
+    /// The GS registrations made, `(user, resource)`, in order.
+    pub registrations: Vec<(String, String)>,
+    /// Time of the last event, seconds.
+    pub end_s: f64,
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! Seed 004's grid (Kokkinos & Varvarigos 2009) as a model: users with (rho, sigma)
+//! kokkinos2009's grid (Kokkinos & Varvarigos 2009) as a model: users with (rho, sigma)
 //! contracts, a central meta-scheduler, resources of the four types of Sec. 3.4, and links.
 //!
 //! - [`scenario`]: the schema of a grid scenario file (`docs/scenarios.md`), its checks and
@@ -26,10 +26,9 @@ pub mod world;
 use anyhow::Result;
 
 use super::Model;
-use crate::des::rng::replication_seed;
 use crate::des::stack::run_on_big_stack;
 use metrics::Metrics;
-use record::Run;
+use metrics::Run;
 use scenario::Scenario;
 
 /// The grid model ([`Model`]).
@@ -41,14 +40,6 @@ impl Model for Grid {
     type Scenario = Scenario;
     type Run = Run;
     type Metrics = Metrics;
-
-    fn name(scenario: &Scenario) -> &str {
-        &scenario.name
-    }
-
-    fn check(scenario: &Scenario) -> Result<()> {
-        scenario::validate(scenario)
-    }
 
     /// Replication `k` uses seed `scenario.seed + k`.
     fn simulate(scenario: &Scenario, k: u32) -> Result<Run> {
@@ -62,14 +53,6 @@ impl Model for Grid {
 
     fn events(run: &Run) -> u64 {
         run.events
-    }
-
-    fn seed(scenario: &Scenario, k: u32) -> u64 {
-        replication_seed(scenario.seed, k)
-    }
-
-    fn reseed(scenario: &mut Scenario, base: u64) {
-        scenario.seed = crate::des::rng::rebase(scenario.seed, base);
     }
 
     fn deterministic(scenario: &Scenario) -> bool {

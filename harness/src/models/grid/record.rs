@@ -1,15 +1,13 @@
 //! What the simulator records of each task: one [`TaskRecord`] per task created, made when the
-//! task ends and handed on at once (to the metrics' [`Tally`] and, with `qosgate run --events
-//! FILE.jsonl`, to the file as one JSON object per line); a [`Run`] keeps only the metrics.
+//! task ends and handed on at once (to the metrics' [`Tally`](super::metrics::Tally) and, with
+//! `qosgate run --events FILE.jsonl`, to the file as one JSON object per line); a
+//! [`Run`](super::metrics::Run) keeps only the metrics.
 //!
 //! Times are seconds from the start of the run, as JSON numbers; `null` where the task never got
 //! that far (a failed BE task was never started).
 
 use serde::{Deserialize, Serialize};
 
-use super::metrics::Metrics;
-#[cfg(doc)]
-use super::metrics::Tally;
 use crate::des::time::ticks;
 
 /// Guaranteed service or best effort: how a task was created, and how it was handled.
@@ -32,7 +30,7 @@ pub enum Outcome {
     /// no resource accepts its size (the reason says which).
     Rejected,
     /// A GS_BE_EQUAL resource dropped a BE task: admitting it would break a guarantee (Eq. 1) or
-    /// every flow slot was taken (seed 004 Sec. 6.3, "failed BE tasks").
+    /// every flow slot was taken (kokkinos2009 Sec. 6.3, "failed BE tasks").
     Failed,
 }
 
@@ -143,20 +141,4 @@ pub(super) fn delay(created: f64, returned: Option<f64>) -> Option<f64> {
 /// Whether a task with `delay` (`None`: it never completed) missed `deadline` (seconds).
 pub(super) fn missed(delay: Option<f64>, deadline: f64) -> bool {
     delay.is_none_or(|d| d > deadline)
-}
-
-/// One replication's result: its metrics, computed as the tasks ended (the records went to the
-/// caller's sink).
-#[derive(Debug, Clone)]
-pub struct Run {
-    /// The metrics of every task's record.
-    pub metrics: Metrics,
-    /// Tasks created.
-    pub tasks: u64,
-    /// Events processed.
-    pub events: u64,
-    /// The GS registrations made, `(user, resource)`, in order.
-    pub registrations: Vec<(String, String)>,
-    /// Time of the last event, seconds.
-    pub end_s: f64,
 }

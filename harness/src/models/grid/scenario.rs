@@ -60,7 +60,7 @@ pub struct Scenario {
     pub users: Vec<UserConfig>,
 }
 
-/// The meta-scheduler (seed 004 Sec. 5.1, 6.1: the centralized implementation).
+/// The meta-scheduler (kokkinos2009 Sec. 5.1, 6.1: the centralized implementation).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Meta {
@@ -70,7 +70,7 @@ pub struct Meta {
     pub collection_period_s: f64,
 }
 
-/// Best-effort ordering: EDF/EST or WFQ/EST (seed 004 Sec. 3.3, 6.4.4).
+/// Best-effort ordering: EDF/EST or WFQ/EST (kokkinos2009 Sec. 3.3, 6.4.4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MetaOrder {
@@ -80,7 +80,7 @@ pub enum MetaOrder {
     Wfq,
 }
 
-/// Links of equal bandwidth and zero propagation delay (seed 004 Sec. 6.2): every hop (user to
+/// Links of equal bandwidth and zero propagation delay (kokkinos2009 Sec. 6.2): every hop (user to
 /// meta-scheduler, meta-scheduler to resource, resource back to the user) takes
 /// `bytes × 8 / bandwidth_bps` seconds.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -100,7 +100,7 @@ pub struct Network {
 pub struct ResourceConfig {
     /// Its name (`R1`, ...).
     pub name: String,
-    /// Its type (seed 004 Sec. 3.4).
+    /// Its type (kokkinos2009 Sec. 3.4).
     pub kind: ResourceKind,
     /// The local fair-queue discipline (the paper's simulations ran SCFQ).
     pub discipline: Discipline,
@@ -112,7 +112,7 @@ pub struct ResourceConfig {
     pub max_users: u16,
 }
 
-/// The resource types of seed 004 Sec. 3.4 (Table 6).
+/// The resource types of kokkinos2009 Sec. 3.4 (Table 6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ResourceKind {
@@ -157,7 +157,7 @@ pub struct UserConfig {
     /// GS users: largest task `I_i^max`, MI.
     #[serde(default)]
     pub max_task_mi: Option<u64>,
-    /// GS users: what the meta-scheduler knows of a task's workload (seed 004 Sec. 4.2).
+    /// GS users: what the meta-scheduler knows of a task's workload (kokkinos2009 Sec. 4.2).
     #[serde(default)]
     pub knowledge: Option<Knowledge>,
     /// GS users: what becomes of a task above `max_task_mi` (Eq. 4); absent: `best_effort`.
@@ -177,7 +177,7 @@ pub struct UserConfig {
     /// When the user creates its first task, seconds (drawn once per replication, first of the
     /// user's draws); absent: at 0. Users whose first tasks fall at one instant create them in
     /// scenario order, so a random phase is what keeps a comparison from resting on one tie
-    /// order (seed 004 Sec. 6.4.4, SPEC-NOTES N16).
+    /// order (kokkinos2009 Sec. 6.4.4, erratum E32).
     #[serde(default)]
     pub phase_s: Option<Dist>,
     /// Non-critical deadline of every task, seconds after its creation.
@@ -224,7 +224,8 @@ impl From<Oversize> for qosgate_kernel::bucket::Oversize {
     }
 }
 
-/// Workload knowledge of seed 004 Sec. 4.2 (the kernel's [`qosgate_kernel::bucket::Knowledge`]).
+/// Workload knowledge of kokkinos2009 Sec. 4.2 (the kernel's
+/// [`qosgate_kernel::bucket::Knowledge`]).
 ///
 /// In TOML: `"exact"`, `"conservative"`, `"conservative_feedback"`, `"aggressive"`, or
 /// `{ window = 5 }`.
@@ -305,13 +306,13 @@ pub fn parse(text: &str, origin: &str) -> Result<Scenario> {
 ///   duplicate name, without CPUs, with more CPUs than the simulator runs, a CPU of 0 MIPS, a
 ///   total capacity above the kernel's (2^40 MIPS), `max_task_mi` outside `1 ..= 2^39`,
 ///   `max_users` outside `1 ..= 16`;
-/// - no users, or more than 64; a user without a name, with a duplicate name, weight 0, a distribution with an
-///   impossible parameter or no positive value (an empty workload), a `uniform` with
-///   `min > max`;
+/// - no users, or more than 64; a user without a name, with a duplicate name, weight 0, a
+///   distribution with an impossible parameter or no positive value (an empty workload), a
+///   `uniform` with `min > max`;
 /// - a GS user without `rho_mips`, `sigma_mi`, `max_task_mi` or `knowledge`, with rho 0,
-///   `sigma_mi < max_task_mi`, `{ window = 0 }`, `queue_entries` outside `1 ..= 8192`; a GS user no resource could register (none
-///   serves GS, none takes its `max_task_mi` (Eq. 2), none has the capacity for its rho alone
-///   (Eq. 1));
+///   `sigma_mi < max_task_mi`, `{ window = 0 }`, `queue_entries` outside `1 ..= 8192`; a GS user no
+///   resource could register (none serves GS, none takes its `max_task_mi` (Eq. 2), none has the
+///   capacity for its rho alone (Eq. 1));
 /// - a BE user with any of those keys, or with no resource that serves best effort.
 pub fn validate(scenario: &Scenario) -> Result<()> {
     config::report(&format!("scenario `{}`", scenario.name), &check(scenario))

@@ -1,5 +1,5 @@
 //! `qosgate run`: one scenario (a TOML file or a built-in preset), every replication in
-//! parallel, a summary of the metrics of seed 004 Sec. 6.3 (mean and 95 % confidence interval
+//! parallel, a summary of the metrics of kokkinos2009 Sec. 6.3 (mean and 95 % confidence interval
 //! over the replications), and optionally the event log.
 //!
 //! # Outputs
@@ -18,20 +18,20 @@
 //! ([`scenario::check_size`]): `--replications` outside `1 ..= 10,000`, or more than 10^9 tasks
 //! in all, is an error naming the option or the scenario's key.
 
-use std::fs::{self, File};
+use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use anyhow::{Context, Result};
 use serde::Serialize;
 
-use super::metrics::{Metrics, Rates};
-use super::record::{Run, TaskRecord};
+use super::metrics::{Metrics, Rates, Run};
+use super::record::TaskRecord;
 use super::scenario::{self, Scenario};
 use super::{Grid, simulate_into};
 use crate::models::{self, Model, RunOptions};
+use crate::report::columns::{self, Column};
 use crate::report::stats::Estimate;
-use crate::report::table::{Align, table};
 
 /// What `--json` prints and `summary.json` holds.
 #[derive(Debug, Serialize)]
@@ -64,6 +64,18 @@ struct UserSummary {
     /// Tasks over the bound guaranteed them at their resource, over all replications.
     over_bound: u64,
 }
+
+/// The per-user table, in the summary's text and `users.csv`.
+const USER_COLUMNS: &[Column<UserSummary>] = &[
+    Column::text("user", "user", |u| u.user.clone()),
+    Column::estimate("tasks", "tasks", |u| u.tasks, 0),
+    Column::estimate("missed %", "missed_pct", |u| u.missed_pct, 1),
+    Column::estimate("rejected %", "rejected_pct", |u| u.rejected_pct, 1),
+    Column::estimate("failed %", "failed_pct", |u| u.failed_pct, 1),
+    Column::estimate("backlogged %", "backlogged_pct", |u| u.backlogged_pct, 1),
+    Column::estimate("as BE %", "handled_as_be_pct", |u| u.handled_as_be_pct, 1),
+    Column::estimate("mean delay s", "delay_mean_s", |u| u.delay_mean_s, 1),
+];
 
 /// The estimate over replications of `f` (values that are `None` in a replication are left out).
 fn over(runs: &[Metrics], f: impl Fn(&Metrics) -> Option<f64>) -> Option<Estimate> {
@@ -158,11 +170,6 @@ fn summarize<'a>(
     }
 }
 
-fn show(e: &Option<Estimate>, decimals: usize) -> String {
-    e.as_ref()
-        .map_or_else(|| "-".to_owned(), |e| e.show(decimals))
-}
-
 fn render(s: &Summary) -> String {
     let regs: Vec<String> = s
         .registrations
@@ -182,52 +189,16 @@ fn render(s: &Summary) -> String {
             regs.join(", ")
         }
     );
-    let rows: Vec<Vec<String>> = s
-        .users
-        .iter()
-        .map(|u| {
-            vec![
-                u.user.clone(),
-                show(&u.tasks, 0),
-                show(&u.missed_pct, 1),
-                show(&u.rejected_pct, 1),
-                show(&u.failed_pct, 1),
-                show(&u.backlogged_pct, 1),
-                show(&u.handled_as_be_pct, 1),
-                show(&u.delay_mean_s, 1),
-            ]
-        })
-        .collect();
-    text.push_str(&table(
-        &[
-            ("user", Align::Left),
-            ("tasks", Align::Right),
-            ("missed %", Align::Right),
-            ("rejected %", Align::Right),
-            ("failed %", Align::Right),
-            ("backlogged %", Align::Right),
-            ("as BE %", Align::Right),
-            ("mean delay s", Align::Right),
-        ],
-        &rows,
-    ));
+    text.push_str(&columns::text(USER_COLUMNS, &s.users));
     text.push('\n');
-    let rows: Vec<Vec<String>> = s
-        .resources
-        .iter()
-        .map(|(r, e)| vec![r.clone(), show(e, 0)])
-        .collect();
-    text.push_str(&table(
-        &[("resource", Align::Left), ("use s", Align::Right)],
-        &rows,
-    ));
+    text.push_str(&columns::pairs(["resource", "use s"], &s.resources, 0));
     text.push_str(&format!(
         "\nresource use sd: {} s; delay of a computation unit: mean {} s, sd {} s; \
          deadline fairness: {}\n",
-        show(&s.resource_use_sd_s, 0),
-        show(&s.mi_delay_mean_s, 2),
-        show(&s.mi_delay_sd_s, 2),
-        show(&s.deadline_fairness, 4),
+        columns::shown(&s.resource_use_sd_s, 0),
+        columns::shown(&s.mi_delay_mean_s, 2),
+        columns::shown(&s.mi_delay_sd_s, 2),
+        columns::shown(&s.deadline_fairness, 4),
     ));
     let over: u64 = s.users.iter().map(|u| u.over_bound).sum();
     text.push_str(&format!(
@@ -267,27 +238,7 @@ fn simulate_writing_events(scenario: &Scenario, n: u32, path: &Path) -> Result<V
 }
 
 fn write_users_csv(path: &Path, users: &[UserSummary]) -> Result<()> {
-    let cell = |e: &Option<Estimate>| match e {
-        Some(e) => format!("{},{}", e.mean, e.half_width.unwrap_or(0.0)),
-        None => ",".to_owned(),
-    };
-    let mut text = String::from(
-        "user,tasks,tasks_hw,missed_pct,missed_pct_hw,rejected_pct,rejected_pct_hw,failed_pct,\
-         failed_pct_hw,backlogged_pct,backlogged_pct_hw,handled_as_be_pct,handled_as_be_pct_hw,\
-         delay_mean_s,delay_mean_s_hw\n",
-    );
-    for u in users {
-        text.push_str(&format!(
-            "{},{},{},{},{},{},{},{}\n",
-            u.user,
-            cell(&u.tasks),
-            cell(&u.missed_pct),
-            cell(&u.rejected_pct),
-            cell(&u.failed_pct),
-            cell(&u.backlogged_pct),
-            cell(&u.handled_as_be_pct),
-            cell(&u.delay_mean_s)
-        ));
-    }
-    fs::write(path, text).with_context(|| format!("writing {}", path.display()))
+    let file = File::create(path).with_context(|| format!("creating {}", path.display()))?;
+    columns::write_csv(USER_COLUMNS, users, BufWriter::new(file))
+        .with_context(|| format!("writing {}", path.display()))
 }

@@ -162,7 +162,7 @@ fn contract(u: &UserConfig) -> Result<Contract> {
 }
 
 /// Every registered GS user's bound, in the order of `registrations` (`(user, resource)` by
-/// name, as [`Run::registrations`](super::record::Run::registrations) lists them).
+/// name, as [`Run::registrations`](super::metrics::Run::registrations) lists them).
 ///
 /// Errors: a registration naming an unknown user or resource, a BE user, a BE resource, or a
 /// user twice; a GS user without its contract keys; a zero weight or rate (which a valid,

@@ -1,10 +1,10 @@
-//! Seed 004's grid as a simulation: users, the central meta-scheduler, resources, links.
+//! kokkinos2009's grid as a simulation: users, the central meta-scheduler, resources, links.
 //!
 //! The kernel decides everything a scheduler decides (conformance and withholding, registration,
 //! delay bounds, queue entries, the resources' local scheduling, best-effort ordering and
 //! assignment); this module only moves time, creates work and records what happened.
 //!
-//! # The model (seed 004 Sec. 5.1, 6.1-6.2)
+//! # The model (kokkinos2009 Sec. 5.1, 6.1-6.2)
 //! - **Users** create tasks: workloads and inter-arrival times drawn from their distributions
 //!   (one [`SplitMix`] stream per user, seeded from the replication's seed and the user's index),
 //!   from time 0 while the creation time is before the horizon. Every task travels to the
@@ -68,9 +68,9 @@
 //! # Memory
 //! A task lives in a slot (about 100 bytes) from its creation to its end; then the metrics'
 //! [`Tally`] counts it, its record goes to the caller's sink if there is one, and the slot is
-//! reused. The kernel structures come from, and go back to, the thread's [`Spares`]. What the run holds is the tasks
-//! alive at once (bounded by the queues above, the CPUs, and the tasks on the links), never the
-//! tasks of the whole horizon.
+//! reused. The kernel structures come from, and go back to, the thread's [`Spares`]. What the run
+//! holds is the tasks alive at once (bounded by the queues above, the CPUs, and the tasks on the
+//! links), never the tasks of the whole horizon.
 
 use anyhow::{Context, Result, anyhow, bail};
 use qosgate_kernel::Error;
@@ -85,8 +85,8 @@ use std::collections::{BTreeMap, VecDeque};
 use std::ops::{Index, IndexMut};
 
 use super::capacity::{self, META_USERS, Meta, Res};
-use super::metrics::{Ended, Tally};
-use super::record::{Outcome, Run, TaskClass, TaskRecord};
+use super::metrics::{Ended, Run, Tally};
+use super::record::{Outcome, TaskClass, TaskRecord};
 use super::reuse::Spares;
 use super::scenario::{
     Discipline, Knowledge, MetaOrder, Oversize, ResourceKind, Scenario, UserClass, UserConfig,

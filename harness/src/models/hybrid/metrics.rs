@@ -1,14 +1,14 @@
-//! Seed 002's metrics of one replication, computed from the request records only.
+//! javadi2012's metrics of one replication, computed from the request records only.
 //!
 //! Measured: the requests arriving at or after `warmup_s` (all arrive before `horizon_s`).
 //! - **AWRT** (Eq. 14): `sum d v (ct - st) / sum d v` over the completed requests, `d` the run
 //!   time on the provider, `v` the VMs, `ct - st` the response time from the arrival at the
 //!   broker (the transfer to the cloud included).
-//! - **Bounded slowdown** (Eq. 15 as printed, `SPEC-NOTES` N12): the mean of
+//! - **Bounded slowdown** (Eq. 15 as printed, erratum E18): the mean of
 //!   `(w + max(d, 10)) / max(d, 10)` over the completed requests, `w` the response time less
 //!   the run time. Feitelson's bounded slowdown divides the response time by `max(d, 10)`
 //!   instead; the two differ for `d < 10 s`.
-//! - **Cost** (Eq. 19 with N12's reading): `(H_c + N_c H_u) C_p + N_c B_in C_x` over the measured
+//! - **Cost** (Eq. 19 with E18's reading): `(H_c + N_c H_u) C_p + N_c B_in C_x` over the measured
 //!   cloud requests, `H_c = sum v ceil(d / 1 h)` (each VM's hours rounded up), `N_c` the count
 //!   of cloud requests, `H_u` the boot time in hours; per month: times `30 days / (horizon -
 //!   warm-up)`.
@@ -28,7 +28,7 @@ use serde::{Deserialize, Serialize};
 use super::record::{Outcome, Provider, RequestRecord, Run};
 use super::scenario::{MONTH_S, Scenario};
 
-/// The bound of the bounded slowdown, seconds (seed 002 Sec. VI).
+/// The bound of the bounded slowdown, seconds (javadi2012 Sec. VI).
 pub const SLOWDOWN_BOUND_S: u64 = 10;
 
 /// Seconds per (billed) hour.

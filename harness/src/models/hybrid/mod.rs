@@ -1,4 +1,4 @@
-//! Seed 002's hybrid cloud (Javadi, Thulasiraman and Buyya 2012) as a model: a failure-prone
+//! javadi2012's hybrid cloud (Javadi, Thulasiraman and Buyya 2012) as a model: a failure-prone
 //! local cluster and a reliable public cloud, each running the same backfilling scheduler, and a
 //! broker in front that sends every request to one of them.
 //!
@@ -27,7 +27,6 @@ pub mod world;
 use anyhow::Result;
 
 use super::Model;
-use crate::des::rng::replication_seed;
 use metrics::Metrics;
 use record::Run;
 use scenario::Scenario;
@@ -42,14 +41,6 @@ impl Model for Hybrid {
     type Run = Run;
     type Metrics = Metrics;
 
-    fn name(scenario: &Scenario) -> &str {
-        &scenario.name
-    }
-
-    fn check(scenario: &Scenario) -> Result<()> {
-        scenario::validate(scenario)
-    }
-
     /// Replication `k` uses seed `scenario.seed + k` ([`world::simulate`]).
     fn simulate(scenario: &Scenario, k: u32) -> Result<Run> {
         world::simulate(scenario, k)
@@ -61,14 +52,6 @@ impl Model for Hybrid {
 
     fn events(run: &Run) -> u64 {
         run.events
-    }
-
-    fn seed(scenario: &Scenario, k: u32) -> u64 {
-        replication_seed(scenario.seed, k)
-    }
-
-    fn reseed(scenario: &mut Scenario, base: u64) {
-        scenario.seed = crate::des::rng::rebase(scenario.seed, base);
     }
 
     /// Never: request sizes are always drawn.

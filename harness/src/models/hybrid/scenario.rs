@@ -6,8 +6,8 @@
 //!   `file:line:column: key: what is wrong`, one line each ([`crate::config`]).
 //! - [`validate`] runs the same checks on a scenario built in code (the presets).
 //! - [`to_toml`] writes a scenario as a file that [`parse`] reads back unchanged.
-//! - [`Scenario::routing`] works out the routing probabilities the broker uses: Eq. 5 of seed
-//!   002 (with `SPEC-NOTES` N4's `eta`) from the workload's and the providers' moments, or a
+//! - [`Scenario::routing`] works out the routing probabilities the broker uses: Eq. 5 of
+//!   javadi2012 (with erratum E15's `eta`) from the workload's and the providers' moments, or a
 //!   given cloud share.
 //!
 //! Times are whole seconds where the replay uses them (horizon, warm-up, drain, transfers,
@@ -25,8 +25,9 @@ use serde::{Deserialize, Serialize};
 use crate::config::{self, Problem, Problems};
 use crate::models::grid::scenario::check_dist;
 use crate::workload::dist::Dist;
-use crate::workload::failures::{self, Process, Source};
+use crate::workload::failures::{self, Process};
 use crate::workload::fta;
+use crate::workload::outages::Source;
 use crate::workload::requests::RequestModel;
 
 /// The largest time a scenario accepts, seconds (about 31,700 years; the replay's clock goes
@@ -53,9 +54,9 @@ pub struct Scenario {
     pub seed: u64,
     /// Independent replications.
     pub replications: u32,
-    /// Requests arrive during `[0, horizon_s)`, seconds (seed 002: two months).
+    /// Requests arrive during `[0, horizon_s)`, seconds (javadi2012: two months).
     pub horizon_s: u64,
-    /// Requests arriving before this are simulated but not measured, seconds (seed 002: a week).
+    /// Requests arriving before this are simulated but not measured, seconds (javadi2012: a week).
     pub warmup_s: u64,
     /// The local cluster keeps failing until `horizon_s + drain_s`, seconds; then every node is
     /// repaired. A request that completes later is reported as unfinished, never dropped.
@@ -73,11 +74,11 @@ pub struct Scenario {
     pub scheduler: Scheduler,
     /// How requests are sent to a provider.
     pub broker: Broker,
-    /// The cloud's prices (seed 002 Eq. 19).
+    /// The cloud's prices (javadi2012 Eq. 19).
     pub price: Price,
 }
 
-/// The local cluster (seed 002 Sec. V-A).
+/// The local cluster (javadi2012 Sec. V-A).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Cluster {
@@ -91,7 +92,7 @@ pub struct Cluster {
     pub cost: f64,
 }
 
-/// The public cloud (seed 002 Sec. V-B): reliable.
+/// The public cloud (javadi2012 Sec. V-B): reliable.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Cloud {
@@ -99,11 +100,11 @@ pub struct Cloud {
     pub nodes: u32,
     /// `tau_c`, MIPS per node.
     pub mips: f64,
-    /// `L_c`, seconds from the broker to the cloud's queue (seed 002: 64 s, 80 MB at 10 Mb/s).
+    /// `L_c`, seconds from the broker to the cloud's queue (javadi2012: 64 s, 80 MB at 10 Mb/s).
     pub transfer_s: u64,
     /// `K_c`, the broker's cost weight.
     pub cost: f64,
-    /// `C_Sc^2` of Eq. 13 (seed 002: 1).
+    /// `C_Sc^2` of Eq. 13 (javadi2012: 1).
     pub cs2: f64,
 }
 
@@ -137,7 +138,7 @@ fn default_burn_in() -> u64 {
     failures::DEFAULT_BURN_IN_S
 }
 
-/// The backfilling policy of both providers (seed 002 Sec. IV-C).
+/// The backfilling policy of both providers (javadi2012 Sec. IV-C).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scheduler {
@@ -158,7 +159,7 @@ fn default_threshold() -> f64 {
 pub enum PolicyName {
     /// First come, first served.
     Fcfs,
-    /// EASY (seed 002's EB).
+    /// EASY (javadi2012's EB).
     Easy,
     /// Conservative (CB).
     Conservative,
@@ -166,7 +167,7 @@ pub enum PolicyName {
     Selective,
 }
 
-/// The broker (seed 002 Sec. IV-A, IV-B, VI).
+/// The broker (javadi2012 Sec. IV-A, IV-B, VI).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Broker {
@@ -176,7 +177,7 @@ pub struct Broker {
     pub routing: Routing,
 }
 
-/// Seed 002's provisioning policies.
+/// javadi2012's provisioning policies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Brokering {
@@ -185,7 +186,7 @@ pub enum Brokering {
     /// Adaptive with Random Sequence: Bernoulli dispatch with the routing probabilities.
     Ars,
     /// Adaptive with Deterministic Sequence: the billiard sequence, the cloud as the "fastest"
-    /// provider (`X_c = 1`, Sec. V; `SPEC-NOTES` N12).
+    /// provider (`X_c = 1`, Sec. V; erratum E5).
     Ads,
 }
 
@@ -193,23 +194,23 @@ pub enum Brokering {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Routing {
-    /// Eq. 5 with N4's `eta`, from the workload's and providers' moments ([`Scenario::routing`]).
+    /// Eq. 5 with E15's `eta`, from the workload's and providers' moments ([`Scenario::routing`]).
     Eq5,
     /// A given share of requests to the cloud, in `[0, 1]`.
     CloudShare(f64),
 }
 
-/// The cloud's prices (seed 002 Eq. 19, Sec. VI-B).
+/// The cloud's prices (javadi2012 Eq. 19, Sec. VI-B).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Price {
-    /// `C_p`, USD per VM-hour, each VM's hours rounded up (seed 002: 0.085).
+    /// `C_p`, USD per VM-hour, each VM's hours rounded up (javadi2012: 0.085).
     pub vm_hour_usd: f64,
-    /// `H_u`, the boot time charged once per cloud request, seconds (seed 002: 80).
+    /// `H_u`, the boot time charged once per cloud request, seconds (javadi2012: 80).
     pub boot_s: f64,
-    /// `B_in`, data sent to the cloud per request, GB (seed 002: 80 MB = 0.08 GB).
+    /// `B_in`, data sent to the cloud per request, GB (javadi2012: 80 MB = 0.08 GB).
     pub data_in_gb: f64,
-    /// `C_x`, USD per GB sent (seed 002: 0.1).
+    /// `C_x`, USD per GB sent (javadi2012: 0.1).
     pub usd_per_gb: f64,
 }
 
@@ -307,11 +308,11 @@ impl Scenario {
         })
     }
 
-    /// The routing the broker follows, with Eq. 5's inputs (seed 002 Sec. IV-A, V): arrivals of
+    /// The routing the broker follows, with Eq. 5's inputs (javadi2012 Sec. IV-A, V): arrivals of
     /// rate `lambda` and variance `sigma_I^2` ([`RequestModel`]); the local cluster's service
     /// from Eq. 8-12 (Kleinrock's transient processors, with the failures' moments and
     /// `W = V D` times the reference speed), the cloud's from Eq. 13; costs `K_s`, `K_c`. With
-    /// [`Routing::Eq5`] the kernel's broker gives `P` (N4's `eta`, water-filled); with
+    /// [`Routing::Eq5`] the kernel's broker gives `P` (E15's `eta`, water-filled); with
     /// [`Routing::CloudShare`] `P = (1 - share, share)`. NoR always routes `(1, 0)`.
     ///
     /// Errors: the workload's or the failures' (above), or the broker's refusal (named).
@@ -554,7 +555,7 @@ pub(crate) mod tests {
     use super::*;
     use crate::workload::failures::{Fit, TABLE2};
 
-    /// Seed 002's system at beta 0.25, theta 3 (Tables I-II, Sec. VI-B), EASY, ARS with Eq. 5.
+    /// javadi2012's system at beta 0.25, theta 3 (Tables I-II, Sec. VI-B), EASY, ARS with Eq. 5.
     pub(crate) fn paper() -> Scenario {
         let fit = Process::table2(Fit::Weibull, 8).unwrap();
         Scenario {
@@ -669,7 +670,7 @@ pub(crate) mod tests {
         );
     }
 
-    /// N12: at the paper's parameters Eq. 5 sends nothing to the cloud.
+    /// E16: at the paper's parameters Eq. 5 sends nothing to the cloud.
     #[test]
     fn eq5_routes_nothing_to_the_cloud_at_the_paper_parameters() {
         let r = paper().routing().unwrap();

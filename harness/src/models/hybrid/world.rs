@@ -7,8 +7,8 @@
 //!    routing of [`Scenario::routing`]: NoR sends every request to the local cluster; ARS asks
 //!    the kernel's [`Bernoulli`] dispatcher with one uniform `u32` per request from
 //!    `SplitMix::for_entity(seed, 3)`; ADS follows the kernel's [`Billiard`] sequence with the
-//!    cloud as its "fastest" provider (`X_c = 1`, seed 002 Sec. V).
-//! 3. The broker observes no queue (seed 002's "non-observable queues"): its decisions depend on
+//!    cloud as its "fastest" provider (`X_c = 1`, javadi2012 Sec. V).
+//! 3. The broker observes no queue (javadi2012's "non-observable queues"): its decisions depend on
 //!    the requests alone. So each provider is simulated on its own as the trace replay of the
 //!    requests sent to it ([`replay`]: the kernel's backfilling, failures and checkpointing),
 //!    each request joining the provider's queue its transfer time after its arrival. The local

@@ -1,5 +1,5 @@
-//! Applications built from the clouds' job traces (seed 003 Sec. IV, Table 1, and SPEC-NOTES
-//! N15).
+//! Applications built from the clouds' job traces (gandhimathi2013 Sec. IV, Table 1, and erratum
+//! E25).
 //!
 //! For each cloud `i`, the first `jobs` usable jobs of its trace, in submit order, are cut into
 //! consecutive groups of `1 ..= dag.max_tasks` jobs (uniform); each group is one application
@@ -12,7 +12,7 @@
 //! | task execution time | the job's run time (the SWF reader's: `min(run, requested)` where a request is given) on its own cloud; `perf(origin) / perf(j)` times that on cloud `j` (Table 2), rounded to the tick |
 //! | VMs a task needs | processors x `width_scale`; a cloud with fewer VMs cannot run it |
 //!
-//! The DAG (N15): task 0 is an entry; each later task is an entry with probability
+//! The DAG (E25): task 0 is an entry; each later task is an entry with probability
 //! `entry_probability`, else has `1 ..= max_preds` distinct predecessors among the earlier
 //! tasks, uniform. An application is an advance reservation with probability `ar_share`; its
 //! entry tasks then ask to start at `arrival + U(0, ar_notice_max_s]` (the paper's "a random

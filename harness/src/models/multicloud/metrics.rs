@@ -1,4 +1,4 @@
-//! The metrics of seed 003 Sec. IV, computed from one run's records only.
+//! The metrics of gandhimathi2013 Sec. IV, computed from one run's records only.
 //!
 //! - **Average application execution time** (Figs. 7-8, Tables 3-5): "the time elapses from
 //!   the application is submitted to the application is finished", over the applications that
@@ -11,12 +11,12 @@
 //!   finished ones (so a comparison that rests on which applications finished shows it).
 //! - **Energy** (Figs. 9-10): every server of every cloud from 0 to the run's end (the last
 //!   task's end), `power.active` while it hosts a VM and `power.idle` otherwise; and the active
-//!   server-seconds alone (N15: energy depends on the unstated powers, active server-seconds do
+//!   server-seconds alone (E25: energy depends on the unstated powers, active server-seconds do
 //!   not).
 //! - How far the runs stray from the plans the placements were made with, which is what DCLS and
 //!   DCMMS's feedback measures: each finished task's lateness against its planned finish, the
 //!   part of it spent waiting for its predecessors (or its dataset) past its planned start, and
-//!   the median and 90th percentile of the factors E7 gives at alpha 1 (from the scenario's
+//!   the median and 90th percentile of the factors Eq. 7 gives at alpha 1 (from the scenario's
 //!   `feedback_from`).
 //! - The share of finished tasks whose VMs are not a whole number of servers of the cloud that
 //!   ran them, and the leases the mapping places together on average: what leaves room for
@@ -76,9 +76,9 @@ pub struct Metrics {
     /// its planned start a task waited for its predecessors to finish (or its dataset to
     /// arrive), the part of its lateness its cloud did not cause.
     pub ready_late_s: Option<f64>,
-    /// Median (nearest rank) over finished tasks of `max(-1, (finish - from - D) / D)`, `D` the planned run
-    /// and `from` the instant the scenario's `feedback_from` measures `delta_tau` from: the
-    /// feedback factor E7 gives at alpha 1.
+    /// Median (nearest rank) over finished tasks of `max(-1, (finish - from - D) / D)`, `D` the
+    /// planned run and `from` the instant the scenario's `feedback_from` measures `delta_tau` from:
+    /// the feedback factor Eq. 7 gives at alpha 1.
     pub factor_median: Option<f64>,
     /// The 90th percentile of the same factors.
     pub factor_p90: Option<f64>,

@@ -1,5 +1,5 @@
-//! Seed 003's federation of IaaS clouds (Gandhimathi et al. 2013, a reprint of Li et al., JPDC
-//! 2012) as a model: DAG applications built from job traces arrive at their clouds, each
+//! gandhimathi2013's federation of IaaS clouds (Gandhimathi et al. 2013, a reprint of Li et al.,
+//! JPDC 2012) as a model: DAG applications built from job traces arrive at their clouds, each
 //! cloud's manager places their tasks over the federation (FCFS, DCLS or DCMMS), runs them as
 //! leases (advance reservations preempting best effort) and maps them onto servers.
 //!
@@ -14,8 +14,8 @@
 //! - [`metrics`]: execution times and energy, computed from the records.
 //! - [`summary`]: what `qosgate run` prints and writes for a multi-cloud scenario.
 //!
-//! # Where the paper is silent (each a scenario field; SPEC-NOTES N13-N15)
-//! FCFS (N15's definition), the DAG shape, SI/b = 1 s, the dataset transfer (1 TB at 1 Gb/s
+//! # Where the paper is silent (each a scenario field; errata E22, E25)
+//! FCFS (E25's definition), the DAG shape, SI/b = 1 s, the dataset transfer (1 TB at 1 Gb/s
 //! = 8,000 s), powers 1 and 0.3, the preemption policy (MLIP: fewest leases suspended), the
 //! trace windows, the uBGL stand-in ([`traces`]); and these readings of the model:
 //! - a task's ERAT comes from its cloud's planning profile: its leases, its queue, the tasks
@@ -40,7 +40,6 @@ pub mod world;
 use anyhow::Result;
 
 use super::Model;
-use crate::des::rng::replication_seed;
 use crate::des::stack::run_on_big_stack;
 use metrics::Metrics;
 use record::Run;
@@ -56,14 +55,6 @@ impl Model for Multicloud {
     type Run = Run;
     type Metrics = Metrics;
 
-    fn name(scenario: &Scenario) -> &str {
-        &scenario.name
-    }
-
-    fn check(scenario: &Scenario) -> Result<()> {
-        scenario::validate(scenario)
-    }
-
     /// Replication `k` uses seed `scenario.seed + k`.
     fn simulate(scenario: &Scenario, k: u32) -> Result<Run> {
         run_on_big_stack("simulation", capacity::KERNEL_BYTES, || {
@@ -77,14 +68,6 @@ impl Model for Multicloud {
 
     fn events(run: &Run) -> u64 {
         run.events
-    }
-
-    fn seed(scenario: &Scenario, k: u32) -> u64 {
-        replication_seed(scenario.seed, k)
-    }
-
-    fn reseed(scenario: &mut Scenario, base: u64) {
-        scenario.seed = crate::des::rng::rebase(scenario.seed, base);
     }
 
     /// Group sizes and DAG shapes are always drawn.

@@ -1,6 +1,6 @@
 //! A cloud's planning profile: how its manager answers "the earliest resource available time"
-//! (ERAT, seed 003 Sec. 2.1 and 3.1.4) for a task of `w` VMs running `D`: the earliest instant
-//! from which `w` VMs stay free for `D` in the profile (the kernel's
+//! (ERAT, gandhimathi2013 Sec. 2.1 and 3.1.4) for a task of `w` VMs running `D`: the earliest
+//! instant from which `w` VMs stay free for `D` in the profile (the kernel's
 //! [`SlotTable::earliest_fit`](qosgate_kernel::slots::SlotTable::earliest_fit)).
 //!
 //! The profile is the cloud's own view of its future, built from what its manager knows:

@@ -1,4 +1,4 @@
-//! Multi-cloud scenario files (seed 003): what `qosgate run` simulates for `model =
+//! Multi-cloud scenario files (gandhimathi2013): what `qosgate run` simulates for `model =
 //! "multicloud"`, in TOML. The format, key by key, is in `docs/multicloud-scenarios.md`.
 //!
 //! A scenario names the clouds (servers, VMs per server, per-core performance, the job trace
@@ -48,7 +48,7 @@ pub struct Scenario {
     pub queue: QueueOrder,
     /// The feedback weight of DCLS and DCMMS, `0 ..= 1` (0: CLS and CMMS). Unused by FCFS.
     pub alpha: f64,
-    /// The instant a finished task's `delta_tau` (E6) is measured from.
+    /// The instant a finished task's `delta_tau` (Eq. 6) is measured from.
     #[serde(default)]
     pub feedback_from: FeedbackFrom,
     /// How a cloud maps its leases onto servers.
@@ -80,7 +80,7 @@ pub struct Scenario {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SchedulerKind {
-    /// SPEC-NOTES N15's baseline: each task, when ready, to the cloud where it can start
+    /// E25's baseline: each task, when ready, to the cloud where it can start
     /// earliest, in (application arrival, task) order.
     Fcfs,
     /// DCLS: the cloud list scheduling of Algorithm 2 at the application's arrival, with the
@@ -92,11 +92,11 @@ pub enum SchedulerKind {
 }
 
 /// Where the FCFS baseline sends a task that became ready (the paper does not define its FCFS;
-/// SPEC-NOTES N15).
+/// erratum E25).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FcfsCloud {
-    /// N15's reading: to the cloud where it can start earliest (a balancing FCFS).
+    /// E25's reading: to the cloud where it can start earliest (a balancing FCFS).
     #[default]
     EarliestStart,
     /// To its application's own cloud (where it was submitted, whose trace it comes from, where
@@ -122,12 +122,12 @@ pub enum QueueOrder {
     Ready,
 }
 
-/// The instant from which a finished task's `delta_tau = actual finish - ERAT` (E6) is
+/// The instant from which a finished task's `delta_tau = actual finish - ERAT` (Eq. 6) is
 /// measured.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FeedbackFrom {
-    /// Its planned ERAT, which N13 builds from its predecessors' planned finishes (E6 as
+    /// Its planned ERAT, which E22 builds from its predecessors' planned finishes (Eq. 6 as
     /// printed): a task whose predecessors finished late counts their lateness against its own
     /// cloud.
     #[default]
@@ -142,7 +142,7 @@ pub enum FeedbackFrom {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MappingKind {
-    /// Algorithms 4-5 (SPEC-NOTES N14).
+    /// Algorithms 4-5 (as corrected in erratum E24).
     EnergyAware,
     /// Servers in index order, VM by VM (a task may be split over servers).
     FirstFit,
@@ -153,8 +153,8 @@ pub enum MappingKind {
     WorstFit,
 }
 
-/// The choice among sets of best-effort leases a reservation could preempt (seed 001's
-/// policies; seed 003 names none).
+/// The choice among sets of best-effort leases a reservation could preempt (salehi2011's
+/// policies; gandhimathi2013 names none).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PreemptionKind {
@@ -167,7 +167,7 @@ pub enum PreemptionKind {
 }
 
 /// Power drawn by one server, in any unit (the reports give energy in that unit times
-/// seconds); the paper gives none (N15).
+/// seconds); the paper gives none (E25).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Power {
@@ -177,7 +177,7 @@ pub struct Power {
     pub idle: f64,
 }
 
-/// How consecutive jobs of a trace become an application (SPEC-NOTES N15).
+/// How consecutive jobs of a trace become an application (erratum E25).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DagShape {
@@ -363,7 +363,7 @@ fn check_clouds(p: &mut Problems, clouds: &[CloudConfig]) {
 pub fn to_toml(s: &Scenario) -> String {
     let body = toml::to_string(s).unwrap_or_else(|e| format!("# cannot be written: {e}\n"));
     format!(
-        "# qosgate multi-cloud scenario (seed 003; format: docs/multicloud-scenarios.md).\n\
+        "# qosgate multi-cloud scenario (gandhimathi2013; format: docs/multicloud-scenarios.md).\n\
          # Times in seconds; power per server in any unit.\n\
          model = \"multicloud\"\n{body}"
     )
@@ -424,7 +424,7 @@ mod tests {
     }
 
     #[test]
-    fn omitted_readings_default_to_n15s_fcfs_the_assigned_queue_and_e6s_erat() {
+    fn omitted_readings_default_to_e25s_fcfs_the_assigned_queue_and_eq6s_erat() {
         let text = to_toml(&example())
             .lines()
             .filter(|l| {

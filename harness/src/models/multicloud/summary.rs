@@ -17,8 +17,8 @@
 //! - `--out DIR`: `summary.json` (what `--json` prints) and `apps.csv` (every application of
 //!   every replication).
 
-use std::fs;
-use std::io::Write;
+use std::fs::File;
+use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use anyhow::{Context, Result};
@@ -26,11 +26,11 @@ use serde::Serialize;
 
 use super::Multicloud;
 use super::metrics::Metrics;
-use super::record::Run;
+use super::record::{AppRecord, Run};
 use super::scenario::Scenario;
 use crate::models::{self, Model, RunOptions};
+use crate::report::columns::{self, Column};
 use crate::report::stats::Estimate;
-use crate::report::table::{Align, table};
 
 /// What `--json` prints and `summary.json` holds.
 #[derive(Debug, Serialize)]
@@ -126,35 +126,18 @@ pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Resul
     )
 }
 
-fn show(e: &Option<Estimate>, decimals: usize) -> String {
-    e.as_ref()
-        .map_or_else(|| "-".to_owned(), |e| e.show(decimals))
-}
-
 fn render(s: &Summary) -> String {
     let mut text = format!(
         "{}: {} replication(s) from seed {}, {} events\n\
          (mean ± 95 % confidence half-width over the replications)\n\n",
         s.scenario, s.replications, s.seed, s.events
     );
-    let rows: Vec<Vec<String>> = s
-        .rows
-        .iter()
-        .map(|(name, e)| vec![(*name).to_owned(), show(e, 1)])
-        .collect();
-    text.push_str(&table(
-        &[("metric", Align::Left), ("value", Align::Right)],
-        &rows,
-    ));
+    text.push_str(&columns::pairs(["metric", "value"], &s.rows, 1));
     text.push('\n');
-    let rows: Vec<Vec<String>> = s
-        .clouds
-        .iter()
-        .map(|(name, e)| vec![name.clone(), show(e, 1)])
-        .collect();
-    text.push_str(&table(
-        &[("cloud", Align::Left), ("tasks run there, %", Align::Right)],
-        &rows,
+    text.push_str(&columns::pairs(
+        ["cloud", "tasks run there, %"],
+        &s.clouds,
+        1,
     ));
     text
 }
@@ -163,24 +146,34 @@ fn write_events(path: &Path, runs: &[Run]) -> Result<()> {
     models::write_events(path, runs.iter().map(|run| &run.tasks))
 }
 
+/// One application of one replication, a line of `apps.csv`.
+struct AppRow<'a> {
+    replication: usize,
+    app: &'a AppRecord,
+}
+
 fn write_apps_csv(path: &Path, runs: &[Run]) -> Result<()> {
-    let mut text = String::from(
-        "replication,app,origin,reservation,tasks,arrival_s,finished_s,outcome,reason\n",
-    );
-    for (k, run) in runs.iter().enumerate() {
-        for a in &run.apps {
-            text.push_str(&format!(
-                "{k},{},{},{},{},{},{},{:?},\"{}\"\n",
-                a.app,
-                a.origin,
-                a.reservation,
-                a.tasks,
-                a.arrival,
-                a.finished.map_or(String::new(), |f| f.to_string()),
-                a.outcome,
-                a.reason.as_deref().unwrap_or("").replace('"', "'")
-            ));
-        }
-    }
-    fs::write(path, text).with_context(|| format!("writing {}", path.display()))
+    let columns: [Column<AppRow<'_>>; 9] = [
+        Column::count("replication", "replication", |r| r.replication as u64),
+        Column::count("app", "app", |r| r.app.app as u64),
+        Column::count("origin", "origin", |r| r.app.origin as u64),
+        Column::text("reservation", "reservation", |r| {
+            r.app.reservation.to_string()
+        }),
+        Column::count("tasks", "tasks", |r| r.app.tasks as u64),
+        Column::number("arrival s", "arrival_s", |r| Some(r.app.arrival), 0),
+        Column::number("finished s", "finished_s", |r| r.app.finished, 0),
+        Column::text("outcome", "outcome", |r| format!("{:?}", r.app.outcome)),
+        Column::text("reason", "reason", |r| {
+            r.app.reason.clone().unwrap_or_default()
+        }),
+    ];
+    let rows: Vec<AppRow<'_>> = runs
+        .iter()
+        .enumerate()
+        .flat_map(|(replication, run)| run.apps.iter().map(move |app| AppRow { replication, app }))
+        .collect();
+    let file = File::create(path).with_context(|| format!("creating {}", path.display()))?;
+    columns::write_csv(&columns, &rows, BufWriter::new(file))
+        .with_context(|| format!("writing {}", path.display()))
 }

@@ -1,9 +1,9 @@
-//! The job traces the clouds' applications come from (seed 003 Sec. IV: LLNL Thunder, Atlas and
-//! uBGL, Parallel Workloads Archive).
+//! The job traces the clouds' applications come from (gandhimathi2013 Sec. IV: LLNL Thunder, Atlas
+//! and uBGL, Parallel Workloads Archive).
 //!
 //! Three cut-downs are compiled into the binary, so that a clone of the repository runs the
-//! reproduction with nothing else: the header and first 1,000 data lines of each trace of the
-//! workspace's `shared/traces` (`data/traces/README.md` says how they were cut). uBGL's trace is
+//! reproduction with nothing else: the header and first 1,000 data lines of each full trace (the
+//! Parallel Workloads Archive's; `data/traces/README.md` says how they were cut). uBGL's trace is
 //! not at hand (the archive has only its uncleaned original); NASA Ames' iPSC/860 log stands in
 //! for it: a machine allocating power-of-two partitions, as a BlueGene/L does, whose 128 nodes
 //! scale by 16 to the 2,048 processors of the uBGL cloud (`width_scale`).
@@ -31,7 +31,7 @@ pub const BUILTIN_LINES: u32 = 1000;
 pub const TRACES_ENV: &str = "QOSGATE_TRACES";
 
 impl BuiltinTrace {
-    /// The full trace's file name (in `shared/traces` or `QOSGATE_TRACES`).
+    /// The full trace's file name (in the directory `QOSGATE_TRACES` names).
     pub fn file_name(self) -> &'static str {
         match self {
             BuiltinTrace::LlnlThunder => "LLNL-Thunder-2007-1.1-cln.swf",

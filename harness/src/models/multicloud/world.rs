@@ -1,5 +1,5 @@
 //! One replication of the multi-cloud model: the applications arrive at their clouds, every
-//! placement is decided by the kernel's list scheduler (or N15's FCFS), every cloud runs its
+//! placement is decided by the kernel's list scheduler (or E25's FCFS), every cloud runs its
 //! leases with the kernel's lease manager (reservations preempting best effort) and maps them
 //! onto its servers with the kernel's mapping; the world moves time, transfers datasets and
 //! records.

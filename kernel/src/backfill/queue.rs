@@ -1,0 +1,986 @@
+//! The backfilling queue ([`crate::backfill`]): waiting jobs in `(submit, id)` order at stable
+//! positions, and a search index over them for EASY's backfilling pass.
+//!
+//! # Positions
+//! A job keeps its position in an array of `QUEUE` slots from the moment it joins the queue until
+//! it leaves: leaving marks its slot vacant instead of shifting the jobs behind it, so that
+//! removing a job from anywhere is `O(log Q)` and the index stays valid. The live slots are in
+//! `(submit, id)` order, ties in insertion order. A job that sorts after every waiting job (the
+//! usual arrival) is appended; when the array is full, the live slots are first moved to the
+//! front (a compaction, `O(Q)`, at most once per `QUEUE - live` appends). A job that sorts
+//! between waiting jobs (an interrupted job going back to its place) compacts and shifts, `O(Q)`.
+//! Trailing vacant slots are dropped at once, so the last slot is always live.
+//!
+//! # Index
+//! An implicit binary tree in *in-order* layout over the positions: leaf `p` is the slot `p`;
+//! the node stored at `index[j]` has level `h = tz(j + 1)` (the trailing ones of `j`) and covers
+//! the positions `[j + 1 - 2^h, j + 1 + 2^h)`; its children are the nodes `j ∓ 2^(h-1)` (the
+//! leaves `j` and `j + 1` at level 0). A node exists once its left half is complete, i.e. as
+//! soon as the slot `j` does, so the index grows with the slots, one node per slot, and nothing
+//! is written before it is needed. A node whose right half is not complete holds what is below
+//! it so far; a node that does not exist yet reads as its left child. Nodes above the root's
+//! level are not kept up to date: each is rebuilt when the root reaches it.
+//!
+//! A node holds the [`Stairs`] of the jobs below it: the jobs no other job there beats in both
+//! nodes and estimate (the Pareto front of `(nodes, estimate)`), at most [`STAIRS`] of them. A
+//! front with more points is thinned by replacing two neighbours by the corner they span (the
+//! fewer nodes of one, the shorter estimate of the other), which beats both: a thinned front
+//! still admits every query that one of its jobs admits, and a few more. EASY asks for the
+//! first job with at most `free` nodes that ends within a window, or has at most `within`
+//! nodes ([`Fit`]): a front answers whether one of its points does in `O(STAIRS)`, exactly
+//! unless thinned. A point keeps its job's nodes (at most `u16::MAX`) and a 16-bit [`code`] of
+//! its estimate, both rounded down, so that a node is 32 bytes: a front admits every query one
+//! of its jobs admits, and a few more near the rounding. A search first asks the root's front,
+//! which rules out the whole queue in one test (under overload, EASY's most common search finds
+//! nothing); else [`JobQueue::next_fit`] climbs from a position to the first passing subtree
+//! and descends into it; a subtree that passes with no fitting job below (a thinned front) is
+//! left after its descent, and the search goes on behind it.
+//!
+//! # Invariants
+//! - `index.len() == slots.len()`; every existing node up to the root's level holds the
+//!   stairs (as [`Stairs::join`] builds them) of the live slots in its range;
+//! - `live` is the number of live slots, none before `front`, and the last slot is live (or
+//!   there is none);
+//! - the live slots are in `(submit, id)` order.
+//!
+//! # Cost and memory
+//! `Q` slots in use. Appending or removing a job rebuilds the fronts on its path to the root,
+//! stopping where one does not change: `O(log Q)` joins of `O(STAIRS^2)` at worst. A search is
+//! `O(log Q)` front tests when the fronts are exact; near the end of the array a node whose
+//! right child does not exist yet reads down that child's left spine (`O(log² Q)` at worst).
+//! `size_of::<JobQueue<Q>>()` is `(56 + 32) Q` bytes (a slot is a [`Waiting`] and a flag, a node
+//! [`STAIRS`] points of two `u16`) plus five words (the two lengths, `live`, `front` and
+//! `checked`).
+
+use core::iter::FusedIterator;
+
+use heapless::Vec;
+
+use super::job::{Job, JobId, Waiting};
+use crate::units::Ticks;
+
+/// Points a node's front keeps at most.
+pub(crate) const STAIRS: usize = 8;
+
+/// One position of the queue: a waiting job, or the stale data of one that left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+struct Slot {
+    waiting: Waiting,
+    live: bool,
+}
+
+/// A job as a front sees it: its nodes and the [`code`] of its estimate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+struct Point {
+    nodes: u16,
+    length: u16,
+}
+
+/// The end of a front's points (no job has this code: [`code`] stops one below).
+const NO_POINT: Point = Point {
+    nodes: u16::MAX,
+    length: u16::MAX,
+};
+
+/// A 16-bit code of a duration that never decreases when the duration grows: the duration
+/// itself below `2^10` ticks, else its top 11 significant bits (rounded down, within 0.1 %)
+/// and their place; at most `u16::MAX - 1`. `a <= b` implies `code(a) <= code(b)`, which is all the fronts need.
+fn code(t: Ticks) -> u16 {
+    let t = t.get();
+    let top = 63 - t.leading_zeros().min(63);
+    let c = if top < 10 {
+        t
+    } else {
+        let shift = top - 10;
+        // The place (1 to 54) above 10 bits of mantissa below the leading one.
+        (u64::from(shift + 1) << 10) | ((t >> shift) & ((1 << 10) - 1))
+    };
+    u16::try_from(c).unwrap_or(u16::MAX).min(u16::MAX - 1)
+}
+
+/// A job's nodes as a point holds them: at most `u16::MAX` (rounded down, so a front still
+/// admits every query its jobs do).
+fn nodes_code(nodes: u32) -> u16 {
+    u16::try_from(nodes).unwrap_or(u16::MAX)
+}
+
+/// `log2(x)` in sixteenths (`0` for `0`): the thinning's measure of a gap.
+fn lg(x: u32) -> u32 {
+    let top = 31u32.saturating_sub(x.leading_zeros());
+    let frac = x.checked_shl(31 - top).unwrap_or(0) >> 27 & 15;
+    if x == 0 { 0 } else { (top << 4) | frac }
+}
+
+/// What EASY's pass admits now (see [`crate::backfill`]): a job of at most `within` nodes, or
+/// one of at most `free` nodes (`within <= free`) that ends within `window`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Fit {
+    free: u32,
+    within: u32,
+    window: Ticks,
+    window_code: u16,
+}
+
+impl Fit {
+    /// `free` and `within` are clamped to `0 ..= u32::MAX` (no job has fewer than one node).
+    pub(crate) fn new(free: i64, within: i64, window: Ticks) -> Self {
+        let count = |n: i64| u32::try_from(n.max(0)).unwrap_or(u32::MAX);
+        Self {
+            free: count(free),
+            within: count(within.min(free)),
+            window,
+            window_code: code(window),
+        }
+    }
+
+    /// Whether `job` fits.
+    fn admits(&self, job: &Job) -> bool {
+        job.nodes <= self.within || (job.nodes <= self.free && job.estimate <= self.window)
+    }
+}
+
+/// The front of a set of jobs: up to [`STAIRS`] points by increasing nodes and decreasing
+/// length, none beating another, then [`NO_POINT`]s. See the module docs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub(crate) struct Stairs {
+    points: [Point; STAIRS],
+}
+
+impl Stairs {
+    const EMPTY: Self = Self {
+        points: [NO_POINT; STAIRS],
+    };
+
+    fn of(job: &Job) -> Self {
+        let mut points = [NO_POINT; STAIRS];
+        if let Some(first) = points.first_mut() {
+            *first = Point {
+                nodes: nodes_code(job.nodes),
+                length: code(job.estimate),
+            };
+        }
+        Self { points }
+    }
+
+    #[cfg(test)]
+    fn points(&self) -> impl Iterator<Item = &Point> {
+        self.points.iter().take_while(|p| **p != NO_POINT)
+    }
+
+    /// Whether any job is below.
+    fn any(&self) -> bool {
+        self.points.first().is_some_and(|p| *p != NO_POINT)
+    }
+
+    /// Whether one of the points fits: true whenever one of the jobs does.
+    #[inline]
+    fn admits(&self, fit: &Fit) -> bool {
+        for p in &self.points {
+            // In order of nodes: past `free`, no point fits (nor does the end marker).
+            if u32::from(p.nodes) > fit.free || *p == NO_POINT {
+                return false;
+            }
+            if u32::from(p.nodes) <= fit.within || p.length <= fit.window_code {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The front of both sets, thinned to [`STAIRS`] points.
+    fn join(&self, other: &Self) -> Self {
+        if !other.any() {
+            return *self;
+        }
+        if !self.any() {
+            return *other;
+        }
+        let key = |p: Point| (u64::from(p.nodes) << 32) | u64::from(p.length);
+        let mut all = [NO_POINT; 2 * STAIRS];
+        let mut len = 0;
+        // The length of the last point kept: every code is below the end marker's.
+        let mut shortest = NO_POINT.length;
+        let (mut i, mut j) = (0, 0);
+        // Merge in order of (nodes, length); the end markers sort last.
+        loop {
+            let p = self.points.get(i).copied().unwrap_or(NO_POINT);
+            let q = other.points.get(j).copied().unwrap_or(NO_POINT);
+            let next = if key(q) < key(p) {
+                j += 1;
+                q
+            } else {
+                i += 1;
+                p
+            };
+            if next == NO_POINT {
+                break;
+            }
+            // In order of nodes, a point is on the front iff it is shorter than every one
+            // before it, i.e. than the last one kept.
+            if next.length < shortest
+                && let Some(slot) = all.get_mut(len)
+            {
+                *slot = next;
+                len += 1;
+                shortest = next.length;
+            }
+        }
+        if len > STAIRS {
+            thin(&mut all, len);
+        }
+        let mut points = [NO_POINT; STAIRS];
+        for (to, from) in points.iter_mut().zip(all) {
+            *to = from;
+        }
+        Self { points }
+    }
+}
+
+/// Thins the first `len` points of a front to [`STAIRS`]: repeatedly replaces the two
+/// neighbours that span the smallest rectangle (in `lg` units, so that ratios count) by their
+/// corner, which beats both.
+fn thin(all: &mut [Point; 2 * STAIRS], mut len: usize) {
+    let mut widths = [0u32; 2 * STAIRS];
+    let mut lengths = [0u32; 2 * STAIRS];
+    for ((p, w), l) in all.iter().zip(&mut widths).zip(&mut lengths) {
+        (*w, *l) = (lg(p.nodes.into()), lg(p.length.into()));
+    }
+    while len > STAIRS {
+        // The pair (i, i + 1) to merge: nodes grow and lengths shrink along the front.
+        let mut best = (u32::MAX, 0);
+        for i in 0..len - 1 {
+            let (Some(w), Some(l)) = (widths.get(i..i + 2), lengths.get(i..i + 2)) else {
+                break;
+            };
+            if let ([w0, w1], [l0, l1]) = (w, l) {
+                let cost = (w1.saturating_sub(*w0) + 1) * (l0.saturating_sub(*l1) + 1);
+                if cost < best.0 {
+                    best = (cost, i);
+                }
+            }
+        }
+        let i = best.1;
+        // Point i takes the length of point i + 1, which goes.
+        if let (Some(&next), Some(&l)) = (all.get(i + 1), lengths.get(i + 1))
+            && let (Some(p), Some(pl)) = (all.get_mut(i), lengths.get_mut(i))
+        {
+            p.length = next.length;
+            *pl = l;
+        }
+        close_gap(&mut widths, i + 1, len, 0);
+        close_gap(&mut lengths, i + 1, len, 0);
+        close_gap(all, i + 1, len, NO_POINT);
+        len -= 1;
+    }
+}
+
+/// Removes `v[at]` from the first `len` items, moving the ones behind it forward and leaving
+/// `fill` at `len - 1` (no panic path, unlike `rotate_left`).
+fn close_gap<T: Copy>(v: &mut [T], at: usize, len: usize, fill: T) {
+    for k in at..len {
+        let next = v
+            .get(k + 1)
+            .copied()
+            .filter(|_| k + 1 < len)
+            .unwrap_or(fill);
+        if let Some(x) = v.get_mut(k) {
+            *x = next;
+        }
+    }
+}
+
+/// `2^h` (`0` past the word, which no position reaches).
+fn pow2(h: u32) -> usize {
+    1usize.checked_shl(h).unwrap_or(0)
+}
+
+/// Waiting jobs in `(submit, id)` order at stable positions, with the search index; see the
+/// module docs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct JobQueue<const QUEUE: usize> {
+    slots: Vec<Slot, QUEUE>,
+    index: Vec<Stairs, QUEUE>,
+    /// Live slots.
+    live: usize,
+    /// No live slot before this position.
+    front: usize,
+    /// A position the owner keeps (FCFS and EASY: the jobs before it were checked by the last
+    /// pass); compaction and insertion move it with the jobs.
+    checked: usize,
+}
+
+impl<const QUEUE: usize> JobQueue<QUEUE> {
+    /// An empty queue (writes only its lengths).
+    pub(crate) const fn new() -> Self {
+        Self {
+            slots: Vec::new(),
+            index: Vec::new(),
+            live: 0,
+            front: 0,
+            checked: 0,
+        }
+    }
+
+    /// Waiting jobs.
+    pub(crate) fn len(&self) -> usize {
+        self.live
+    }
+
+    /// One past the last position in use.
+    pub(crate) fn end(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// The first live position (the head), if any.
+    pub(crate) fn head(&self) -> Option<usize> {
+        (self.live > 0).then_some(self.front)
+    }
+
+    /// The owner's checked position (see the field).
+    pub(crate) fn checked(&self) -> usize {
+        self.checked
+    }
+
+    /// Sets the owner's checked position.
+    pub(crate) fn set_checked(&mut self, checked: usize) {
+        self.checked = checked;
+    }
+
+    /// The waiting job at position `p`, if it is live.
+    pub(crate) fn get(&self, p: usize) -> Option<&Waiting> {
+        self.slots.get(p).filter(|s| s.live).map(|s| &s.waiting)
+    }
+
+    /// The reservation of the waiting job at position `p`, if it is live (the index does not
+    /// depend on it).
+    pub(crate) fn reservation_mut(&mut self, p: usize) -> Option<&mut Option<Ticks>> {
+        self.slots
+            .get_mut(p)
+            .filter(|s| s.live)
+            .map(|s| &mut s.waiting.reservation)
+    }
+
+    /// The live jobs in order, each with its position.
+    pub(crate) fn positions(&self) -> impl Iterator<Item = (usize, &Waiting)> + '_ {
+        let from = self.front.min(self.slots.len());
+        self.slots
+            .get(from..)
+            .unwrap_or(&[])
+            .iter()
+            .zip(from..)
+            .filter(|(s, _)| s.live)
+            .map(|(s, p)| (p, &s.waiting))
+    }
+
+    /// A read-only view in queue order.
+    pub(crate) fn view(&self) -> WaitingJobs<'_> {
+        WaitingJobs {
+            slots: self.slots.get(self.front..).unwrap_or(&[]),
+            len: self.live,
+        }
+    }
+
+    /// Adds `waiting` at its place in `(submit, id)` order, after equal keys. Returns its
+    /// position, or hands it back if all `QUEUE` slots hold live jobs.
+    pub(crate) fn insert(&mut self, waiting: Waiting) -> Result<usize, Waiting> {
+        let key = |w: &Waiting| (w.job.submit, w.job.id);
+        let slot = Slot {
+            waiting,
+            live: true,
+        };
+        let appends = self
+            .slots
+            .last()
+            .is_none_or(|last| key(&last.waiting) <= key(&waiting));
+        if self.slots.len() == QUEUE {
+            self.compact();
+        }
+        if appends {
+            let p = self.slots.len();
+            self.slots.push(slot).map_err(|s| s.waiting)?;
+            // Cannot fail: the index has as many entries as the slots, and the same capacity.
+            let _ = self.index.push(Stairs::EMPTY);
+            if self.live == 0 {
+                self.front = p;
+            }
+            self.live += 1;
+            self.update(p, Some(p));
+            return Ok(p);
+        }
+        // Between waiting jobs: close the gaps, then shift the jobs behind it by one.
+        self.compact();
+        let at = self
+            .slots
+            .partition_point(|s| key(&s.waiting) <= key(&waiting));
+        crate::storage::vecops::insert(&mut self.slots, at, slot).map_err(|s| s.waiting)?;
+        let _ = self.index.push(Stairs::EMPTY);
+        if self.checked > at {
+            self.checked += 1;
+        }
+        self.live += 1;
+        self.front = 0;
+        self.rebuild();
+        Ok(at)
+    }
+
+    /// Removes the live job at `p` and returns it (`None`, nothing changed, if `p` is not live).
+    pub(crate) fn remove(&mut self, p: usize) -> Option<Waiting> {
+        let slot = self.slots.get_mut(p).filter(|s| s.live)?;
+        slot.live = false;
+        let waiting = slot.waiting;
+        self.live -= 1;
+        self.update(p, None);
+        // Trailing vacant slots go (their fronts are empty: no node changes).
+        while self.slots.last().is_some_and(|s| !s.live) {
+            self.slots.pop();
+            self.index.pop();
+        }
+        let end = self.slots.len();
+        while self.front < end && self.slots.get(self.front).is_some_and(|s| !s.live) {
+            self.front += 1;
+        }
+        if self.live == 0 {
+            self.front = 0;
+        }
+        self.checked = self.checked.min(end);
+        Some(waiting)
+    }
+
+    /// The first live position at or after `from`.
+    pub(crate) fn next_live(&self, from: usize) -> Option<usize> {
+        self.search(from, Stairs::any, |_| true)
+    }
+
+    /// EASY's search: the first live job at or after `from` that `fit` admits.
+    pub(crate) fn next_fit(&self, from: usize, fit: &Fit) -> Option<usize> {
+        self.search(from, |s| s.admits(fit), |w| fit.admits(&w.job))
+    }
+
+    /// The first live position at or after `from` whose job passes `job`; `node` must hold of a
+    /// node's front whenever `job` holds of one of the jobs below it.
+    fn search(
+        &self,
+        mut from: usize,
+        node: impl Fn(&Stairs) -> bool,
+        job: impl Fn(&Waiting) -> bool,
+    ) -> Option<usize> {
+        // The root's front rules the whole queue out in one test: under overload most of EASY's
+        // searches find nothing, and would otherwise test a node on every level.
+        let top = self.root_level();
+        if !node(self.value(pow2(top).saturating_sub(1), top)) {
+            return None;
+        }
+        let leaf = |p: usize| self.get(p).is_some_and(&job);
+        while from < self.slots.len() {
+            match self.next_passing(from, &node, &leaf)? {
+                Passing::Leaf(p) => return Some(p),
+                Passing::Node(j, h) => match self.descend(j, h, &node, &leaf) {
+                    Ok(p) => return Some(p),
+                    // No job below passes (a thinned front): go on after the node.
+                    Err(after) => from = after,
+                },
+            }
+        }
+        None
+    }
+
+    /// The first subtree in position order that lies at or after `from` and passes.
+    fn next_passing(
+        &self,
+        from: usize,
+        node: &impl Fn(&Stairs) -> bool,
+        leaf: &impl Fn(usize) -> bool,
+    ) -> Option<Passing> {
+        if leaf(from) {
+            return Some(Passing::Leaf(from));
+        }
+        // Climb from the level-0 node of `from`; a node's right half lies after `from` whenever
+        // the climb comes from its left child.
+        let mut j = from & !1;
+        if from == j && leaf(j.saturating_add(1)) {
+            return Some(Passing::Leaf(j.saturating_add(1)));
+        }
+        let len = self.slots.len();
+        let top = self.root_level();
+        let mut h = 0;
+        while h < top {
+            let step = pow2(h);
+            if (j.saturating_add(1) >> h) & 3 == 1 {
+                // `j` is a left child: its parent's right child starts just after the parent.
+                let parent = j.saturating_add(step);
+                let right = parent.saturating_add(step);
+                if parent.saturating_add(1) < len && node(self.value(right, h)) {
+                    return Some(Passing::Node(right, h));
+                }
+                j = parent;
+            } else {
+                j = j.saturating_sub(step);
+            }
+            h += 1;
+        }
+        None
+    }
+
+    /// Below the node at `j` (level `h`), which passes: the first job that passes, going down
+    /// the first passing child at each level, or (`Err`) the position after the node where
+    /// no child does.
+    fn descend(
+        &self,
+        mut j: usize,
+        mut h: u32,
+        node: &impl Fn(&Stairs) -> bool,
+        leaf: &impl Fn(usize) -> bool,
+    ) -> Result<usize, usize> {
+        loop {
+            if h == 0 {
+                let right = j.saturating_add(1);
+                return [j, right]
+                    .into_iter()
+                    .find(|&p| leaf(p))
+                    .ok_or(right.saturating_add(1));
+            }
+            let half = pow2(h - 1);
+            let (left, right) = (j.saturating_sub(half), j.saturating_add(half));
+            j = if node(self.value(left, h - 1)) {
+                left
+            } else if node(self.value(right, h - 1)) {
+                right
+            } else {
+                return Err(j.saturating_add(1).saturating_add(pow2(h)));
+            };
+            h -= 1;
+        }
+    }
+
+    /// The level of the root: the smallest `h` whose node at `2^h - 1` covers every slot.
+    fn root_level(&self) -> u32 {
+        let len = self.slots.len();
+        (usize::BITS - len.saturating_sub(1).leading_zeros()).saturating_sub(1)
+    }
+
+    fn leaf(&self, p: usize) -> Stairs {
+        self.get(p).map_or(Stairs::EMPTY, |w| Stairs::of(&w.job))
+    }
+
+    /// The front of the node at `j` (level `h`): stored if it exists; else its right half is
+    /// past the end and it is its left child's (none at level 0: the leaf `j` is past the end
+    /// too).
+    fn value(&self, mut j: usize, mut h: u32) -> &Stairs {
+        loop {
+            if let Some(s) = self.index.get(j) {
+                return s;
+            }
+            if h == 0 {
+                return &Stairs::EMPTY;
+            }
+            h -= 1;
+            j = j.saturating_sub(pow2(h));
+        }
+    }
+
+    /// Recomputes the node at `j` (level `h`, existing) from its children; returns whether it
+    /// changed.
+    fn recompute(&mut self, j: usize, h: u32) -> bool {
+        let right_start = j.saturating_add(1);
+        let joined = if h == 0 {
+            self.leaf(j).join(&self.leaf(right_start))
+        } else {
+            let half = pow2(h - 1);
+            let left = self.value(j.saturating_sub(half), h - 1);
+            if right_start < self.slots.len() {
+                left.join(self.value(j.saturating_add(half), h - 1))
+            } else {
+                *left
+            }
+        };
+        match self.index.get_mut(j) {
+            Some(node) if *node != joined => {
+                *node = joined;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Recomputes the nodes above leaf `p`, up to the root or the first existing one that does
+    /// not change (nothing above it changes either), but not before the node `fresh` (just
+    /// created, not yet computed).
+    fn update(&mut self, p: usize, fresh: Option<usize>) {
+        let top = self.root_level();
+        let len = self.slots.len();
+        let mut fresh = fresh;
+        let mut j = p & !1;
+        let mut h = 0;
+        loop {
+            if j < len && !self.recompute(j, h) && fresh.is_none() {
+                break;
+            }
+            if fresh == Some(j) {
+                fresh = None;
+            }
+            if h >= top {
+                break;
+            }
+            let step = pow2(h);
+            j = if (j.saturating_add(1) >> h) & 3 == 1 {
+                j.saturating_add(step)
+            } else {
+                j.saturating_sub(step)
+            };
+            h += 1;
+        }
+    }
+
+    /// Recomputes every node, level by level (`O(len)` joins).
+    fn rebuild(&mut self) {
+        let len = self.slots.len();
+        for h in 0..=self.root_level() {
+            let mut j = pow2(h).saturating_sub(1);
+            while j < len {
+                self.recompute(j, h);
+                j = j.saturating_add(pow2(h + 1));
+            }
+        }
+    }
+
+    /// Moves the live slots to the front, in order, and rebuilds the index (`O(len)`).
+    fn compact(&mut self) {
+        if self.live == self.slots.len() {
+            return;
+        }
+        let mut kept = 0;
+        let mut checked = kept;
+        for p in 0..self.slots.len() {
+            if p == self.checked {
+                checked = kept;
+            }
+            let Some(&slot) = self.slots.get(p) else {
+                break;
+            };
+            if slot.live {
+                if let Some(to) = self.slots.get_mut(kept) {
+                    *to = slot;
+                }
+                kept += 1;
+            }
+        }
+        if self.checked >= self.slots.len() {
+            checked = kept;
+        }
+        self.slots.truncate(kept);
+        self.index.truncate(kept);
+        self.checked = checked;
+        self.front = 0;
+        self.rebuild();
+    }
+
+    /// The first live job with id `id`, and its position.
+    pub(crate) fn find(&self, id: JobId) -> Option<usize> {
+        self.positions()
+            .find(|(_, w)| w.job.id == id)
+            .map(|(p, _)| p)
+    }
+}
+
+/// A subtree that passes a search's test.
+enum Passing {
+    /// The leaf at this position.
+    Leaf(usize),
+    /// The node stored here, at this level.
+    Node(usize, u32),
+}
+
+/// The waiting jobs of a [`Backfill`](crate::backfill::Backfill), in queue order: what
+/// [`Backfill::waiting`](crate::backfill::Backfill::waiting) returns. It iterates like the
+/// slice it replaces (`for w in b.waiting()`, `.iter()`, `.len()`, `.first()`, `.get(i)`).
+#[derive(Clone, Copy, Debug)]
+pub struct WaitingJobs<'a> {
+    /// From the first live slot on.
+    slots: &'a [Slot],
+    len: usize,
+}
+
+impl<'a> WaitingJobs<'a> {
+    /// The number of waiting jobs.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether no job waits.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The waiting jobs, in queue order.
+    pub fn iter(&self) -> WaitingIter<'a> {
+        WaitingIter {
+            slots: self.slots.iter(),
+            left: self.len,
+        }
+    }
+
+    /// The head of the queue.
+    pub fn first(&self) -> Option<&'a Waiting> {
+        self.iter().next()
+    }
+
+    /// The `i`-th waiting job in queue order (`O(Q)`).
+    pub fn get(&self, i: usize) -> Option<&'a Waiting> {
+        self.iter().nth(i)
+    }
+}
+
+impl<'a> IntoIterator for WaitingJobs<'a> {
+    type Item = &'a Waiting;
+    type IntoIter = WaitingIter<'a>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl<'a> IntoIterator for &WaitingJobs<'a> {
+    type Item = &'a Waiting;
+    type IntoIter = WaitingIter<'a>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+/// Iterator over [`WaitingJobs`], in queue order.
+#[derive(Clone, Debug)]
+pub struct WaitingIter<'a> {
+    slots: core::slice::Iter<'a, Slot>,
+    left: usize,
+}
+
+impl<'a> Iterator for WaitingIter<'a> {
+    type Item = &'a Waiting;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let slot = self.slots.find(|s| s.live)?;
+        self.left = self.left.saturating_sub(1);
+        Some(&slot.waiting)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+}
+
+impl DoubleEndedIterator for WaitingIter<'_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        let slot = self.slots.rfind(|s| s.live)?;
+        self.left = self.left.saturating_sub(1);
+        Some(&slot.waiting)
+    }
+}
+
+impl ExactSizeIterator for WaitingIter<'_> {}
+
+impl FusedIterator for WaitingIter<'_> {}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+
+    use super::*;
+    use crate::units::Nodes;
+
+    fn waiting(id: JobId, submit: u64, nodes: Nodes, estimate: u64) -> Waiting {
+        Waiting {
+            job: Job {
+                id,
+                submit: Ticks::new(submit),
+                nodes,
+                estimate: Ticks::new(estimate),
+            },
+            reservation: None,
+        }
+    }
+
+    /// The first live position from `from` on that `fit` admits, by brute force.
+    fn brute_fit(q: &JobQueue<32>, from: usize, fit: &Fit) -> Option<usize> {
+        q.positions()
+            .find(|&(p, w)| p >= from && fit.admits(&w.job))
+            .map(|(p, _)| p)
+    }
+
+    /// The front of the live slots in `[lo, hi)`, joined one leaf at a time.
+    fn brute_front(q: &JobQueue<32>, lo: usize, hi: usize) -> Stairs {
+        (lo..hi).fold(Stairs::EMPTY, |a, p| a.join(&q.leaf(p)))
+    }
+
+    /// Every EASY search from every position, with bounds of every kind, after every insertion
+    /// and removal of a scripted run, finds what a scan finds (fronts thinned or not); every
+    /// node up to the root's level holds the front of the jobs below it, and no thinned front
+    /// loses a job: each job is beaten or matched by a point of every front above it. Two runs:
+    /// jobs whose nodes and estimates are anti-correlated (long fronts, thinned), and jobs drawn
+    /// at random (many jobs beaten by their neighbour).
+    #[test]
+    fn the_index_finds_what_a_scan_finds() {
+        let anti = |k: u64| {
+            let nodes = (k * 7) % 29 + 1;
+            (nodes as Nodes, 24 - nodes * 23 / 29 + k % 3)
+        };
+        let mut seed = 7u64;
+        let mut random = move |_: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (((seed >> 33) % 29 + 1) as Nodes, (seed >> 13) % 23 + 1)
+        };
+        check_searches(&mut |k| anti(k));
+        check_searches(&mut random);
+    }
+
+    /// The run of [`the_index_finds_what_a_scan_finds`] with the jobs `job(k)` gives.
+    fn check_searches(job: &mut dyn FnMut(u64) -> (Nodes, u64)) {
+        let mut q = JobQueue::<32>::new();
+        let mut next = 0u64;
+        for round in 0..160u64 {
+            if (round % 3 != 2 && q.len() < 28) || q.len() == 0 {
+                let (nodes, estimate) = job(next);
+                q.insert(waiting(next, next, nodes, estimate)).unwrap();
+                next += 1;
+            } else {
+                let p = q.positions().nth((round as usize * 5) % q.len()).unwrap().0;
+                q.remove(p).unwrap();
+            }
+            for from in 0..=q.end() {
+                for (free, within) in [(0, 0), (3, 1), (9, 9), (20, 2), (29, 29)] {
+                    for window in [0, 5, 12, 30] {
+                        let fit = Fit::new(free, within, Ticks::new(window));
+                        let want = brute_fit(&q, from, &fit);
+                        assert_eq!(q.next_fit(from, &fit), want, "round {round} from {from}");
+                    }
+                }
+                let live = q.positions().map(|(p, _)| p).find(|&p| p >= from);
+                assert_eq!(q.next_live(from), live);
+            }
+            for j in (0..q.end()).filter(|j| (j + 1).trailing_zeros() <= q.root_level()) {
+                let h = (j + 1).trailing_zeros();
+                let (lo, hi) = (j + 1 - (1 << h), (j + 1 + (1 << h)).min(q.end()));
+                let front = q.index[j];
+                for (_, w) in q.positions().filter(|&(p, _)| (lo..hi).contains(&p)) {
+                    let job = Stairs::of(&w.job).points[0];
+                    let beaten = front
+                        .points()
+                        .any(|p| p.nodes <= job.nodes && p.length <= job.length);
+                    assert!(beaten, "node {j} loses job {} in round {round}", w.job.id);
+                }
+                if h <= 2 {
+                    assert_eq!(front, brute_front(&q, lo, hi), "node {j} in round {round}");
+                }
+            }
+        }
+    }
+
+    /// A queue operation of the property test: add a job (its submit time, nodes and estimate),
+    /// or remove the `k`-th waiting job (modulo the count).
+    #[derive(Clone, Debug)]
+    enum Op {
+        Add(u64, Nodes, u64),
+        Remove(usize),
+    }
+
+    fn op() -> impl proptest::strategy::Strategy<Value = Op> {
+        use proptest::prelude::*;
+        prop_oneof![
+            3 => (0u64..40, 1u32..=16, 1u64..=40).prop_map(|(s, n, e)| Op::Add(s, n, e)),
+            2 => (0usize..64).prop_map(Op::Remove),
+        ]
+    }
+
+    proptest::proptest! {
+        /// Against a plain sorted list: after any sequence of additions (in and out of submit
+        /// order, so that some go between waiting jobs and compact the array) and removals from
+        /// anywhere, the queue holds the model's jobs in `(submit, id)` order, a full queue hands
+        /// the job back, and every EASY search from every position finds the model's first
+        /// admitted job.
+        #[test]
+        fn the_queue_agrees_with_a_sorted_list(
+            ops in proptest::collection::vec(op(), 1..120),
+            fits in proptest::collection::vec((0i64..18, 0i64..18, 0u64..45), 1..6),
+        ) {
+            let mut q = JobQueue::<24>::new();
+            let mut model: std::vec::Vec<Waiting> = std::vec::Vec::new();
+            for (id, op) in ops.into_iter().enumerate() {
+                match op {
+                    Op::Add(submit, nodes, estimate) => {
+                        let w = waiting(id as JobId, submit, nodes, estimate);
+                        let got = q.insert(w);
+                        if model.len() == 24 {
+                            proptest::prop_assert_eq!(got, Err(w));
+                        } else {
+                            proptest::prop_assert!(got.is_ok());
+                            let at = model.partition_point(|m| {
+                                (m.job.submit, m.job.id) <= (Ticks::new(submit), id as JobId)
+                            });
+                            model.insert(at, w);
+                        }
+                    }
+                    Op::Remove(k) if !model.is_empty() => {
+                        let k = k % model.len();
+                        let p = q.positions().nth(k).map(|(p, _)| p).unwrap();
+                        proptest::prop_assert_eq!(q.remove(p), Some(model.remove(k)));
+                    }
+                    Op::Remove(_) => {}
+                }
+                let held: std::vec::Vec<Waiting> = q.view().iter().copied().collect();
+                proptest::prop_assert_eq!(&held, &model);
+                let positions: std::vec::Vec<(usize, Waiting)> =
+                    q.positions().map(|(p, w)| (p, *w)).collect();
+                for from in 0..=q.end() {
+                    for &(free, within, window) in &fits {
+                        let fit = Fit::new(free, within, Ticks::new(window));
+                        let want = positions
+                            .iter()
+                            .find(|(p, w)| *p >= from && fit.admits(&w.job))
+                            .map(|(p, _)| *p);
+                        proptest::prop_assert_eq!(q.next_fit(from, &fit), want, "from {}", from);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The code never decreases as a duration grows, and is exact below `2^10`.
+    #[test]
+    fn the_estimate_code_keeps_order() {
+        let mut last = 0;
+        for shift in 0..64 {
+            let t0 = 1u64 << shift;
+            for t in [t0, t0 + t0 / 2, t0 + t0 / 2 + 1] {
+                let c = code(Ticks::new(t));
+                assert!(c >= last, "{t}");
+                last = c;
+            }
+        }
+        assert_eq!(code(Ticks::new(1023)), 1023);
+        assert!(code(Ticks::MAX) < NO_POINT.length);
+        assert!(code(Ticks::new((1 << 40) + (1 << 31))) > code(Ticks::new(1 << 40)));
+    }
+
+    /// A job that sorts between waiting jobs goes to its place (after equal keys); the jobs
+    /// keep their order through compactions; the view iterates them in order.
+    #[test]
+    fn insertion_keeps_submit_order() {
+        let mut q = JobQueue::<4>::new();
+        q.insert(waiting(1, 0, 1, 5)).unwrap();
+        q.insert(waiting(3, 10, 1, 5)).unwrap();
+        q.remove(0).unwrap();
+        q.insert(waiting(4, 10, 1, 5)).unwrap();
+        q.insert(waiting(2, 5, 1, 5)).unwrap();
+        let ids: heapless::Vec<JobId, 4> = q.view().iter().map(|w| w.job.id).collect();
+        assert_eq!(ids, [2, 3, 4]);
+        q.insert(waiting(5, 20, 1, 5)).unwrap();
+        assert_eq!(q.insert(waiting(6, 30, 1, 5)), Err(waiting(6, 30, 1, 5)));
+        assert_eq!(q.view().len(), 4);
+        assert_eq!(q.view().iter().next_back().map(|w| w.job.id), Some(5));
+    }
+}

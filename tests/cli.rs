@@ -1,0 +1,373 @@
+//! End-to-end tests of the `qosgate` binary: `qosgate bounds`, `qosgate backfill`, and the
+//! replication limit of `qosgate run` and `qosgate reproduce`.
+
+use std::process::Output;
+
+use qosgate_testkit::cli::{run, stderr, stdout};
+use qosgate_testkit::traces::fixture;
+use serde_json::Value;
+
+fn qosgate(args: &[&str]) -> Output {
+    run(env!("CARGO_BIN_EXE_qosgate"), args)
+}
+
+fn bounds_json(extra: &[&str]) -> Value {
+    let mut args = vec!["bounds", "--json"];
+    args.extend_from_slice(extra);
+    let o = qosgate(&args);
+    assert!(o.status.success(), "exit {:?}: {}", o.status, stderr(&o));
+    serde_json::from_str(&stdout(&o)).expect("bounds --json prints one JSON value")
+}
+
+/// The rows as a list, with each row's fields as a JSON object.
+fn rows(v: &Value) -> &Vec<Value> {
+    v["rows"].as_array().expect("a `rows` array")
+}
+
+/// The row of `user` in the combination (`kind`, `discipline`, `layout`).
+fn row<'a>(v: &'a Value, user: &str, kind: &str, discipline: &str, layout: &str) -> &'a Value {
+    let matches: Vec<&Value> = rows(v)
+        .iter()
+        .filter(|r| {
+            r["user"] == user
+                && r["kind"] == kind
+                && r["discipline"] == discipline
+                && r["layout"] == layout
+        })
+        .collect();
+    assert_eq!(
+        matches.len(),
+        1,
+        "one row for {user} {kind} {discipline} {layout}"
+    );
+    matches[0]
+}
+
+fn secs(r: &Value, field: &str) -> f64 {
+    r[field]
+        .as_f64()
+        .unwrap_or_else(|| panic!("{field} is a number in {r}"))
+}
+
+const USERS: [&str; 3] = ["U1", "U2", "U3"];
+const KINDS: [&str; 4] = [
+    "gs",
+    "gs_be_equal",
+    "gs_be_priority_non_preemptive",
+    "gs_be_priority_preemptive",
+];
+const DISCIPLINES: [&str; 2] = ["wfq", "scfq"];
+const LAYOUTS: [&str; 2] = ["single", "multi"];
+const BASES: [&str; 2] = ["reserved", "current"];
+
+#[test]
+fn json_has_a_row_per_user_and_combination_with_bounds() {
+    let v = bounds_json(&[]);
+    assert_eq!(rows(&v).len(), 3 * 16);
+    assert_eq!(v["max_users"], 8);
+    for u in USERS {
+        for k in KINDS {
+            for d in DISCIPLINES {
+                for l in LAYOUTS {
+                    let r = row(&v, u, k, d, l);
+                    assert_eq!(r["registered"], true, "{r}");
+                    assert_eq!(r["outcome"], "ok");
+                    assert!(r["g_reserved_mips"].as_u64().unwrap() > 0);
+                    assert!(r["g_current_mips"].as_u64() >= r["g_reserved_mips"].as_u64());
+                    for b in BASES {
+                        // d = 0 by default: end to end = at the resource.
+                        assert_eq!(r[format!("bound_{b}_s")], r[format!("end_to_end_{b}_s")]);
+                    }
+                    let dl = secs(r, "deadline_1_10x_end_to_end_current_s");
+                    let e2e = secs(r, "end_to_end_current_s");
+                    assert!(dl >= 1.1 * e2e - 1e-6 && dl <= 1.1 * e2e + 1e-6, "{r}");
+                }
+            }
+        }
+    }
+    // The worked example: U1 alone at R1, GS, WFQ, one CPU, current basis (g = C = 780,000):
+    // ceil(sigma / g) + ceil(I / g) + ceil(I_r / C) = 2691.666667 + 2 x 538.333334 s.
+    let r = row(&v, "U1", "gs", "wfq", "single");
+    assert_eq!(r["g_current_mips"], 780_000);
+    assert_eq!(r["bound_current_s"], 3768.333335);
+}
+
+#[test]
+fn reserved_basis_bounds_are_never_below_current_basis_bounds() {
+    let v = bounds_json(&[]);
+    for r in rows(&v) {
+        for what in ["bound", "end_to_end"] {
+            let res = secs(r, &format!("{what}_reserved_s"));
+            let cur = secs(r, &format!("{what}_current_s"));
+            assert!(res >= cur, "{what}: reserved {res} < current {cur} in {r}");
+        }
+    }
+}
+
+#[test]
+fn scfq_bounds_exceed_wfq_bounds_when_other_flows_may_hold_maximal_tasks() {
+    let v = bounds_json(&[]);
+    for u in USERS {
+        for k in KINDS {
+            for l in LAYOUTS {
+                let wfq = row(&v, u, k, "wfq", l);
+                let scfq = row(&v, u, k, "scfq", l);
+                // Reserved basis: SCFQ blocks for (max_users - 1) = 7 maximal tasks, WFQ for one
+                // (erratum E28), so SCFQ is strictly larger.
+                assert!(
+                    secs(scfq, "bound_reserved_s") > secs(wfq, "bound_reserved_s"),
+                    "{u} {k} {l}"
+                );
+                // Current basis: SCFQ blocks for the tasks of the users registered now. In this
+                // grid no resource has other users whose maxima add up to I_r^max (U1 is alone at
+                // R1; U2 and U3 share R2 and are each smaller than I_r^max), so SCFQ's
+                // current-basis bound is the smaller one; except at GS_BE_EQUAL, where a free
+                // flow slot may hold a temporary BE user with a maximal task, as far as Eq. 1
+                // admits them: at R2 (U2 and U3 use 22,472 of 520,000 MIPS) it admits many; at R1
+                // (U1's rho is 768,473 of 780,000) none, so U1's SCFQ bound stays the smaller.
+                let (s, w) = (secs(scfq, "bound_current_s"), secs(wfq, "bound_current_s"));
+                if k == "gs_be_equal" && u != "U1" {
+                    assert!(s > w, "{u} {k} {l}");
+                } else {
+                    assert!(s < w, "{u} {k} {l}");
+                }
+            }
+        }
+    }
+    // With two flow slots, SCFQ's reserved basis assumes one other maximal task: exactly WFQ's
+    // one I_r^max / C.
+    let v = bounds_json(&["--max-users", "2"]);
+    let wfq = row(&v, "U1", "gs", "wfq", "single");
+    let scfq = row(&v, "U1", "gs", "scfq", "single");
+    assert_eq!(scfq["bound_reserved_s"], wfq["bound_reserved_s"]);
+}
+
+#[test]
+fn non_preemptive_priority_bounds_exceed_preemptive_ones() {
+    let v = bounds_json(&[]);
+    for u in USERS {
+        for d in DISCIPLINES {
+            for l in LAYOUTS {
+                let np = row(&v, u, "gs_be_priority_non_preemptive", d, l);
+                let pr = row(&v, u, "gs_be_priority_preemptive", d, l);
+                for b in BASES {
+                    let f = format!("bound_{b}_s");
+                    assert!(secs(np, &f) > secs(pr, &f), "{u} {d} {l} {b}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn pipelined_delay_is_added_to_every_end_to_end_bound() {
+    let v = bounds_json(&["--pipelined-delay", "2.5"]);
+    assert_eq!(v["transfer_delay_s"], 2.5);
+    for r in rows(&v) {
+        for b in BASES {
+            let at = secs(r, &format!("bound_{b}_s"));
+            let e2e = secs(r, &format!("end_to_end_{b}_s"));
+            assert!((e2e - at - 2.5).abs() < 1e-6, "{r}");
+        }
+    }
+}
+
+#[test]
+fn a_refused_registration_is_a_row_not_a_failure() {
+    // One flow per resource: U3 finds R2 full (U2 registered first).
+    let v = bounds_json(&["--max-users", "1"]);
+    for r in rows(&v) {
+        let refused = r["user"] == "U3";
+        assert_eq!(r["registered"], !refused, "{r}");
+        if refused {
+            assert_eq!(r["outcome"], qosgate_kernel::Error::Full.to_string());
+            assert!(r["g_current_mips"].is_null());
+            assert!(r["bound_current_s"].is_null());
+            assert!(r["deadline_1_10x_end_to_end_current_s"].is_null());
+        }
+    }
+}
+
+#[test]
+fn table_output_names_users_resources_and_explains_itself() {
+    let o = qosgate(&["bounds"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    for needle in [
+        "U1",
+        "U2",
+        "U3",
+        "R1",
+        "R2",
+        "GS_BE_PRIORITY n.pr.",
+        "SCFQ",
+        "3768.333335",
+        "Legend.",
+        "C_min",
+    ] {
+        assert!(out.contains(needle), "table lacks {needle:?}:\n{out}");
+    }
+    let refused = stdout(&qosgate(&["bounds", "--max-users", "1"]));
+    assert!(refused.contains("capacity full"));
+    assert!(refused.contains("none"));
+}
+
+#[test]
+fn bad_command_lines_fail_with_a_message() {
+    let o = qosgate(&["bounds", "--no-such-flag"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("--no-such-flag"));
+
+    let o = qosgate(&["bounds", "--max-users", "0"]);
+    assert!(!o.status.success());
+    let e = stderr(&o);
+    assert!(
+        e.contains("--max-users 0") && e.contains("flow limit"),
+        "{e}"
+    );
+
+    let o = qosgate(&["bounds", "--max-users", "17"]);
+    assert!(!o.status.success());
+
+    let o = qosgate(&["bounds", "--pipelined-delay", "-1"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("--pipelined-delay"), "{}", stderr(&o));
+
+    let o = qosgate(&["bounds", "--pipelined-delay", "inf"]);
+    assert!(!o.status.success());
+}
+
+/// Every model, and every reproduction, refuses a replication count outside `1 ..= 10,000`
+/// given on the command line, naming the option (`0` used to run one replication of the
+/// federation, hybrid-cloud and multi-cloud models, and no count was too large).
+#[test]
+fn replications_outside_their_range_are_refused_naming_the_option() {
+    let presets = [
+        "kokkinos2009-gb",
+        "salehi2012-literal-rr",
+        "javadi2012-cb-ars",
+        "gandhimathi2013-fcfs-loose",
+    ];
+    let commands = presets
+        .iter()
+        .map(|p| vec!["run", "--preset", p])
+        .chain([vec!["reproduce", "kokkinos2009"]]);
+    for command in commands {
+        for n in ["0", "10001"] {
+            let mut args = command.clone();
+            args.extend(["--replications", n]);
+            let o = qosgate(&args);
+            let e = stderr(&o);
+            assert!(!o.status.success(), "{args:?} ran");
+            assert!(
+                e.contains("--replications") && e.contains("1 to 10000"),
+                "{args:?}: {e}"
+            );
+        }
+    }
+}
+
+#[test]
+fn no_arguments_prints_help_and_fails_and_version_works() {
+    let o = qosgate(&[]);
+    assert!(!o.status.success());
+    let help = stderr(&o) + &stdout(&o);
+    assert!(help.contains("Usage") && help.contains("bounds"), "{help}");
+
+    let o = qosgate(&["--version"]);
+    assert!(o.status.success());
+    assert!(stdout(&o).starts_with("qosgate "), "{}", stdout(&o));
+}
+
+/// A committed trace cut-down (`data/traces`), as a command-line argument.
+fn trace(name: &str) -> String {
+    fixture(name).display().to_string()
+}
+
+/// `backfill --json --out`: the CSV has one row per job and the summary's metrics are those
+/// the rows give, recomputed here from their definitions (javadi2012 Eq. 14, 15). The trace is the
+/// first 300 jobs of SDSC-SP2: 16 have no run time, 284 are kept (`tests/swf.rs`).
+#[test]
+fn backfill_writes_one_row_per_job_and_a_summary_the_rows_reproduce() {
+    let dir = std::env::temp_dir().join(format!("qosgate-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("easy.csv");
+    let swf = trace("SDSC-SP2-1998-first300.swf");
+    let o = qosgate(&[
+        "backfill",
+        "--policy",
+        "easy",
+        "--swf",
+        &swf,
+        "--json",
+        "--out",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "exit {:?}: {}", o.status, stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let s = &v["summary"];
+    assert_eq!(v["nodes"], 128);
+    assert_eq!(v["skipped"]["run_time"], 16);
+    assert_eq!(s["jobs"], 284);
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("job_id,submit,start,end,procs"));
+    let rows: Vec<[f64; 5]> = lines
+        .map(|l| {
+            let f: Vec<f64> = l.split(',').map(|x| x.parse().unwrap()).collect();
+            [f[0], f[1], f[2], f[3], f[4]]
+        })
+        .collect();
+    assert_eq!(rows.len(), 284);
+    assert!(
+        rows.windows(2)
+            .all(|w| (w[0][1], w[0][0]) < (w[1][1], w[1][0]))
+    );
+    assert!(rows.iter().all(|r| r[2] >= r[1] && r[3] > r[2]));
+    let n = rows.len() as f64;
+    let wait: f64 = rows.iter().map(|r| r[2] - r[1]).sum::<f64>() / n;
+    let bsld: f64 = rows
+        .iter()
+        .map(|r| {
+            let d = (r[3] - r[2]).max(10.0);
+            (r[2] - r[1] + d) / d
+        })
+        .sum::<f64>()
+        / n;
+    let area: f64 = rows.iter().map(|r| (r[3] - r[2]) * r[4]).sum();
+    let awrt: f64 = rows
+        .iter()
+        .map(|r| (r[3] - r[2]) * r[4] * (r[3] - r[1]))
+        .sum::<f64>()
+        / area;
+    let first = rows.iter().map(|r| r[1]).fold(f64::MAX, f64::min);
+    let last = rows.iter().map(|r| r[3]).fold(0.0, f64::max);
+    let close = |a: f64, b: &Value| (a - b.as_f64().unwrap()).abs() <= 1e-9 * a.abs().max(1.0);
+    assert!(close(wait, &s["mean_wait"]), "{wait} vs {}", s["mean_wait"]);
+    assert!(close(bsld, &s["mean_bounded_slowdown"]), "{bsld}");
+    assert!(close(awrt, &s["awrt"]), "{awrt} vs {}", s["awrt"]);
+    assert!(close(area / (128.0 * (last - first)), &s["utilization"]));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn backfill_rejects_bad_options_with_a_message_naming_them() {
+    let swf = trace("SDSC-SP2-1998-first300.swf");
+    let o = qosgate(&["backfill", "--policy", "lifo", "--swf", &swf]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("lifo"), "{}", stderr(&o));
+    let o = qosgate(&["backfill", "--policy", "easy", "--swf", "no/such.swf"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("no/such.swf"), "{}", stderr(&o));
+    let o = qosgate(&[
+        "backfill",
+        "--policy",
+        "selective",
+        "--threshold",
+        "-1",
+        "--swf",
+        &swf,
+    ]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("--threshold"), "{}", stderr(&o));
+}
