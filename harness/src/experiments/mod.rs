@@ -167,7 +167,7 @@ pub trait Paper: Sync {
             .iter()
             .any(|(id, figures)| *id == only || figures.contains(&only))
     }
-    /// [`Experiment::presets`].
+    /// [`Experiment::PRESETS`].
     ///
     /// Errors: a preset that cannot be built.
     fn presets(&self) -> Result<Vec<Box<dyn AnyScenario>>>;

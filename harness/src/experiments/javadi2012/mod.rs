@@ -8,7 +8,8 @@
 //! sequence, the cloud as its "fastest" provider, Sec. V) in front; `L_c` = 64 s; Table I's
 //! DAS-2 workload for two months after a week of warm-up; Table II's failures as Weibull fits
 //! (E17: shape 0.57702 / scale 50,496 s available, 0.34928 / 7,263.8 s unavailable) in 8 groups
-//! of 8 nodes; EC2's prices (Eq. 19). [`presets::Variant::scenario`] builds each point.
+//! of 8 nodes; EC2's prices (Eq. 19). Each point is a
+//! [`presets::Variant`], whose [`Simulation::scenario`](super::Simulation::scenario) builds it.
 //!
 //! # What the printed parameters do, and the two modes
 //! The offered load is tiny (2.4 % of the cluster at beta 0.25, theta 3.0), and at the paper's

@@ -2,9 +2,10 @@
 //! Varvarigos 2009, Figs. 4-12 and Table 8), measured by the simulator and set against the
 //! paper's claims.
 //!
-//! Each experiment is a list of scenario variants built by [`Variant::scenario`] (the grid
-//! of Tables 2-6: three GS users U1-U3, two BE users U4-U5, resources R1-R3, deadlines 1.10 x
-//! each user's delay bound, docs/errata.md E31). Every (variant, replication) pair runs in
+//! Each experiment is a list of scenario variants, each built by its
+//! [`Simulation::scenario`](super::Simulation::scenario) (the grid of Tables 2-6: three GS users
+//! U1-U3, two BE users U4-U5, resources R1-R3, deadlines 1.10 x each user's delay bound,
+//! docs/errata.md E31). Every (variant, replication) pair runs in
 //! parallel (rayon); a variant shared by two figures runs once. Each figure value is the mean
 //! over the replications with its 95 % confidence interval ([`crate::report::stats`]); the
 //! metrics are those of Sec. 6.3 ([`crate::models::grid::metrics`]).
