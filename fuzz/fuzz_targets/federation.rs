@@ -19,7 +19,7 @@ use qosgate_harness::models::federation::metrics::Metrics;
 use qosgate_harness::models::federation::scenario::{
     ClusterConfig, ClusterRules, Das2Config, Dist, External, Gateway, GatewayPolicy, LocalRule,
     LocalWorkload, PapConfig, PreemptionPolicy, PreferenceRule, QueueRule, Scenario, TypeShares,
-    VmOverheads,
+    VmOverheads, validate,
 };
 
 #[derive(Debug, Arbitrary)]
@@ -142,7 +142,7 @@ fuzz_target!(|input: Input| {
     let Some(s) = scenario(&input) else {
         return;
     };
-    if Federation::check(&s).is_err() {
+    if validate(&s).is_err() {
         return;
     }
     let run = Federation::simulate(&s, 0).expect("a checked federation simulates");
