@@ -144,13 +144,19 @@ impl Simulation for Variant {
         Ok(Scenario {
             name: self.name(),
             description: format!(
-                "salehi2012, {} mode, {}: m = {}, a = {:.3}, external {:?}, local {:?}",
+                "salehi2012, {} mode, {}: m = {}, a = {:.3}, {}, {}",
                 self.mode.name(),
                 self.policy.label(),
                 self.size_mid,
                 self.duration_log_mean,
-                self.external,
-                self.local
+                match self.external {
+                    Arrivals::Fixed => "external arrivals of the fixed rows".to_owned(),
+                    Arrivals::Varied(alpha) => format!("external arrivals alpha = {alpha}"),
+                },
+                match self.local {
+                    Arrivals::Fixed => "local arrivals of the fixed rows".to_owned(),
+                    Arrivals::Varied(f) => format!("local arrivals at axis fraction {f}"),
+                }
             ),
             seed: SEED,
             replications: super::PRESET_REPLICATIONS,

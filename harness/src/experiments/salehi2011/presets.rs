@@ -154,14 +154,19 @@ impl ClusterVariant {
         Ok(Scenario {
             name: self.name(),
             description: format!(
-                "salehi2011 on one cluster (E12), {} mode, {} ({:?}): m = {}, {} % best effort, \
-                 local {:?} %",
+                "salehi2011 on one cluster (E12), {} mode, {} ({}): m = {}, {} % best effort, {}",
                 self.mode.name(),
                 self.policy.label(),
-                self.preference,
+                match self.preference {
+                    PreferenceRule::Tiers => "less valuable types first",
+                    PreferenceRule::Flat => "every type alike",
+                },
                 self.size_mid,
                 self.best_effort_pct,
-                self.local_pct
+                match self.local_pct {
+                    Some(pct) => format!("{pct} % local"),
+                    None => "local arrivals of the fixed point".to_owned(),
+                }
             ),
             seed: SEED,
             replications: crate::experiments::federation::PRESET_REPLICATIONS,
