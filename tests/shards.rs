@@ -14,7 +14,7 @@ use qosgate_harness::des::rng::{SplitMix, replication_seed};
 use qosgate_harness::experiments::runfile::{self, StoredRun};
 use qosgate_harness::experiments::shard::Shard;
 use qosgate_harness::experiments::{
-    Experiment, Judge, Options, Paper, Part, Precision, RunsOf, Simulation,
+    Experiment, Options, Paper, Part, Precision, RunsOf, Simulation,
 };
 use qosgate_harness::models::{AnyScenario, Model, RunOptions, ScenarioFile};
 use qosgate_harness::report::statement::{Margin, Source, claim};
@@ -214,18 +214,8 @@ impl Experiment for ToyPaper {
 
     fn parts(&self) -> Vec<Part<Self>> {
         vec![
-            Part {
-                id: "a",
-                figures: &["a"],
-                variants: A.to_vec(),
-                judge: Judge::Own(|runs| section(runs, "a", &A)),
-            },
-            Part {
-                id: "b",
-                figures: &["b"],
-                variants: B.to_vec(),
-                judge: Judge::Own(|runs| section(runs, "b", &B)),
-            },
+            Part::new("a", &["a"], A.to_vec(), |runs| section(runs, "a", &A)),
+            Part::new("b", &["b"], B.to_vec(), |runs| section(runs, "b", &B)),
         ]
     }
 
@@ -284,18 +274,8 @@ impl Experiment for PrecisionPaper {
             ..Section::default()
         };
         vec![
-            Part {
-                id: "settled",
-                figures: &[],
-                variants: vec![A[0], A[2]],
-                judge: Judge::Own(decided),
-            },
-            Part {
-                id: "open",
-                figures: &[],
-                variants: vec![A[0], A[1]],
-                judge: Judge::Own(open),
-            },
+            Part::new("settled", &[], vec![A[0], A[2]], decided),
+            Part::new("open", &[], vec![A[0], A[1]], open),
         ]
     }
 

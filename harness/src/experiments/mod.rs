@@ -87,7 +87,7 @@ pub struct Part<E: Experiment + ?Sized> {
     /// Short id for `--only` (`claim1`).
     pub id: &'static str,
     /// The ids of the figures and tables it shows (`fig4`), also accepted by `--only`.
-    pub figures: &'static [&'static str],
+    pub figures: Figures,
     /// The variants its figures and statements read.
     pub variants: Vec<E::Variant>,
     /// The figures and statements, computed from the runs (a variant without runs gives missing
@@ -101,6 +101,44 @@ pub enum Judge<E: Experiment + ?Sized> {
     Own(fn(&RunsOf<E>) -> Section),
     /// A judge that serves both of a claim's parts, one per mode, called for this mode.
     InMode(fn(&RunsOf<E>, Mode) -> Section, Mode),
+}
+
+/// The figure ids of a part.
+pub type Figures = &'static [&'static str];
+
+impl<E: Experiment> Part<E> {
+    /// A part judged by a judge of its own.
+    pub fn new(
+        id: &'static str,
+        figures: Figures,
+        variants: Vec<E::Variant>,
+        judge: fn(&RunsOf<E>) -> Section,
+    ) -> Self {
+        Part {
+            id,
+            figures,
+            variants,
+            judge: Judge::Own(judge),
+        }
+    }
+
+    /// A claim judged in both modes by one `judge`: its calibrated part (id `ids[0]`, figures
+    /// `figures[0]`) and its literal part (`ids[1]`, `figures[1]`), each reading
+    /// `variants(mode)`.
+    pub fn in_both_modes(
+        ids: [&'static str; 2],
+        figures: [Figures; 2],
+        judge: fn(&RunsOf<E>, Mode) -> Section,
+        variants: fn(Mode) -> Vec<E::Variant>,
+    ) -> [Self; 2] {
+        let part = |k: usize, mode| Part {
+            id: ids[k],
+            figures: figures[k],
+            variants: variants(mode),
+            judge: Judge::InMode(judge, mode),
+        };
+        [part(0, Mode::Calibrated), part(1, Mode::Literal)]
+    }
 }
 
 impl<E: Experiment + ?Sized> Judge<E> {

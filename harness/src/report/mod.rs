@@ -167,6 +167,14 @@ impl Mode {
     /// Both modes, literal first: the order a paper's parts and tables run in.
     pub const BOTH: [Mode; 2] = [Mode::Literal, Mode::Calibrated];
 
+    /// `calibrated` in calibrated mode, `literal` in literal mode.
+    pub fn pick<T>(self, calibrated: T, literal: T) -> T {
+        match self {
+            Mode::Calibrated => calibrated,
+            Mode::Literal => literal,
+        }
+    }
+
     /// `literal` or `calibrated`.
     pub fn name(self) -> &'static str {
         match self {

@@ -385,7 +385,7 @@ pub fn figures(
         .iter()
         .zip(ids)
         .map(|(axis, pair)| {
-            let id = pick(mode, *pair);
+            let id = mode.pick(pair.0, pair.1);
             let letter = &id[number.len() + 3..number.len() + 4];
             let title = format!("Fig. {number}({letter}): {what}");
             figure(runs, id, &title, y_label, mode, *axis, metric, decimals)
@@ -393,17 +393,9 @@ pub fn figures(
         .collect()
 }
 
-/// The id of `mode` from a `(calibrated, literal)` pair.
-pub fn pick(mode: Mode, (calibrated, literal): (&'static str, &'static str)) -> &'static str {
-    match mode {
-        Mode::Calibrated => calibrated,
-        Mode::Literal => literal,
-    }
-}
-
 /// The ids of `mode` in [`figures`]' order.
 pub fn ids(mode: Mode, ids: &Ids) -> Vec<&'static str> {
-    ids.iter().map(|&p| pick(mode, p)).collect()
+    ids.iter().map(|&(c, l)| mode.pick(c, l)).collect()
 }
 
 /// `effect(best's variant, rival's variant)` at every point of `axes` in `mode`, for every rival:

@@ -67,10 +67,7 @@ impl Variant {
         Self {
             mode,
             policy,
-            size_mid: match mode {
-                Mode::Literal => params::LITERAL_SIZE_MID,
-                Mode::Calibrated => params::CALIBRATED_SIZE_MID,
-            },
+            size_mid: mode.pick(params::CALIBRATED_SIZE_MID, params::LITERAL_SIZE_MID),
             duration_log_mean: params::fixed_duration_log_mean(),
             external: Arrivals::Fixed,
             local: Arrivals::Fixed,
@@ -100,10 +97,7 @@ impl Simulation for Variant {
             Mode::Literal => 1.0,
             Mode::Calibrated => params::calibration_scale()?,
         };
-        let (units, size_mean) = match self.mode {
-            Mode::Literal => params::LITERAL_PAP,
-            Mode::Calibrated => params::CALIBRATED_PAP,
-        };
+        let (units, size_mean) = self.mode.pick(params::CALIBRATED_PAP, params::LITERAL_PAP);
         let interarrival_s = match (self.external, self.mode) {
             (Arrivals::Varied(alpha), _) => {
                 vec![params::weibull((alpha, params::EXTERNAL_AXIS_SHAPE))]

@@ -154,7 +154,7 @@ mod tables4_5;
 
 use anyhow::Result;
 
-use super::{Experiment, Judge, Part, Precision};
+use super::{Experiment, Part, Precision};
 use crate::models::multicloud::Multicloud;
 use crate::models::multicloud::scenario::{Scenario, TraceSource};
 use crate::report::{Citation, Mode, Parameters};
@@ -189,30 +189,30 @@ impl Experiment for Gandhimathi2013 {
 
     fn parts(&self) -> Vec<Part<Self>> {
         vec![
-            Part {
-                id: "claim1",
-                figures: &["fig7", "fig8"],
-                variants: fig7_8::variants(),
-                judge: Judge::Own(fig7_8::judge),
-            },
-            Part {
-                id: "claim2",
-                figures: &["table3", "table3-improvement"],
-                variants: table3::variants(),
-                judge: Judge::Own(table3::judge),
-            },
-            Part {
-                id: "claim3",
-                figures: &["table4", "table5", "table4-calibrated", "table5-calibrated"],
-                variants: tables4_5::variants(),
-                judge: Judge::Own(tables4_5::judge),
-            },
-            Part {
-                id: "claim4",
-                figures: &["fig9", "fig10"],
-                variants: energy::variants(),
-                judge: Judge::Own(energy::judge),
-            },
+            Part::new(
+                "claim1",
+                &["fig7", "fig8"],
+                fig7_8::variants(),
+                fig7_8::judge,
+            ),
+            Part::new(
+                "claim2",
+                &["table3", "table3-improvement"],
+                table3::variants(),
+                table3::judge,
+            ),
+            Part::new(
+                "claim3",
+                &["table4", "table5", "table4-calibrated", "table5-calibrated"],
+                tables4_5::variants(),
+                tables4_5::judge,
+            ),
+            Part::new(
+                "claim4",
+                &["fig9", "fig10"],
+                energy::variants(),
+                energy::judge,
+            ),
         ]
     }
 

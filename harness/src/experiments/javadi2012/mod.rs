@@ -137,7 +137,7 @@ mod sweeps;
 
 use anyhow::Result;
 
-use super::{Experiment, Judge, Part, Precision};
+use super::{Experiment, Part, Precision};
 use crate::models::hybrid::Hybrid;
 use crate::models::hybrid::scenario::Scenario;
 use crate::report::{Citation, Mode, Parameters};
@@ -166,9 +166,9 @@ impl Experiment for Javadi2012 {
 
     fn parts(&self) -> Vec<Part<Self>> {
         vec![
-            Part {
-                id: "claim1",
-                figures: &[
+            Part::new(
+                "claim1",
+                &[
                     "fig3a",
                     "fig3b",
                     "fig3c",
@@ -177,12 +177,12 @@ impl Experiment for Javadi2012 {
                     "fig5c",
                     "unfinished-beta",
                 ],
-                variants: claim1::variants(),
-                judge: Judge::Own(claim1::judge),
-            },
-            Part {
-                id: "claim2",
-                figures: &[
+                claim1::variants(),
+                claim1::judge,
+            ),
+            Part::new(
+                "claim2",
+                &[
                     "fig4a",
                     "fig4b",
                     "fig4c",
@@ -191,27 +191,22 @@ impl Experiment for Javadi2012 {
                     "fig6c",
                     "unfinished-theta",
                 ],
-                variants: claim2::variants(),
-                judge: Judge::Own(claim2::judge),
-            },
-            Part {
-                id: "claim3",
-                figures: &["table3-cost", "table3-factors"],
-                variants: claim3::variants(),
-                judge: Judge::Own(claim3::judge),
-            },
-            Part {
-                id: "routing",
-                figures: &["routing"],
-                variants: routing::variants(),
-                judge: Judge::Own(routing::judge),
-            },
-            Part {
-                id: "sweeps",
-                figures: &["share", "load", "groups", "groups-unfinished"],
-                variants: sweeps::variants(),
-                judge: Judge::Own(sweeps::judge),
-            },
+                claim2::variants(),
+                claim2::judge,
+            ),
+            Part::new(
+                "claim3",
+                &["table3-cost", "table3-factors"],
+                claim3::variants(),
+                claim3::judge,
+            ),
+            Part::new("routing", &["routing"], routing::variants(), routing::judge),
+            Part::new(
+                "sweeps",
+                &["share", "load", "groups", "groups-unfinished"],
+                sweeps::variants(),
+                sweeps::judge,
+            ),
         ]
     }
 

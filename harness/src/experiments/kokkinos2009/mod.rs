@@ -142,7 +142,7 @@ pub mod presets;
 
 use anyhow::Result;
 
-use super::{Experiment, Judge, Part, Precision};
+use super::{Experiment, Part, Precision};
 use crate::models::grid::Grid;
 use crate::models::grid::scenario::Scenario;
 use crate::report::{Citation, Mode, Parameters};
@@ -174,42 +174,37 @@ impl Experiment for Kokkinos2009 {
 
     fn parts(&self) -> Vec<Part<Self>> {
         vec![
-            Part {
-                id: "claim1",
-                figures: &["fig4"],
-                variants: claim1::variants(),
-                judge: Judge::Own(claim1::judge),
-            },
-            Part {
-                id: "claim2",
-                figures: &["fig5", "fig6", "fig7"],
-                variants: claim2::variants(),
-                judge: Judge::Own(claim2::judge),
-            },
-            Part {
-                id: "claim3",
-                figures: &["fig8", "fig9"],
-                variants: claim3::variants(),
-                judge: Judge::Own(claim3::judge),
-            },
-            Part {
-                id: "claim4",
-                figures: &["fig10", "fig11"],
-                variants: claim4::variants(),
-                judge: Judge::Own(claim4::judge),
-            },
-            Part {
-                id: "claim5",
-                figures: &["table8", "fig12"],
-                variants: claim5::variants(),
-                judge: Judge::Own(claim5::judge),
-            },
-            Part {
-                id: "multicpu",
-                figures: &["multicpu"],
-                variants: multicpu::variants(),
-                judge: Judge::Own(multicpu::judge),
-            },
+            Part::new("claim1", &["fig4"], claim1::variants(), claim1::judge),
+            Part::new(
+                "claim2",
+                &["fig5", "fig6", "fig7"],
+                claim2::variants(),
+                claim2::judge,
+            ),
+            Part::new(
+                "claim3",
+                &["fig8", "fig9"],
+                claim3::variants(),
+                claim3::judge,
+            ),
+            Part::new(
+                "claim4",
+                &["fig10", "fig11"],
+                claim4::variants(),
+                claim4::judge,
+            ),
+            Part::new(
+                "claim5",
+                &["table8", "fig12"],
+                claim5::variants(),
+                claim5::judge,
+            ),
+            Part::new(
+                "multicpu",
+                &["multicpu"],
+                multicpu::variants(),
+                multicpu::judge,
+            ),
         ]
     }
 

@@ -2,8 +2,8 @@
 //! module's doc).
 
 use super::measure::{Axis, along, ends, figures, linearity};
-use crate::experiments::Runs;
 use crate::experiments::federation::measure::{Margin, Source, claim, points_more};
+use crate::experiments::{Figures, Runs};
 use crate::models::federation::metrics::Metrics;
 use crate::report::{Mode, Section};
 
@@ -11,6 +11,8 @@ use crate::report::{Mode, Section};
 pub(super) const CALIBRATED: &[&str] = &["fig2a", "fig2b", "fig2c"];
 /// The literal part's figures.
 pub(super) const LITERAL: &[&str] = &["fig2a-literal", "fig2b-literal", "fig2c-literal"];
+/// The calibrated part's figures, then the literal part's.
+pub(super) const FIGURES: [Figures; 2] = [CALIBRATED, LITERAL];
 
 /// "Almost linearly": Pearson's r at least this, in absolute value.
 pub(super) const LINEAR: f64 = 0.9;
@@ -42,10 +44,7 @@ fn utilization(m: &Metrics) -> Option<f64> {
 /// The figures and statements of the claim's part in `mode`.
 pub(super) fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
     let name = mode.name();
-    let ids = match mode {
-        Mode::Calibrated => CALIBRATED,
-        Mode::Literal => LITERAL,
-    };
+    let ids = mode.pick(CALIBRATED, LITERAL);
     let figures = figures(
         runs,
         mode,

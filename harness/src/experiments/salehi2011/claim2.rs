@@ -4,8 +4,8 @@
 use super::claim1::{linear, r_effect};
 use super::measure::{Axis, all_points, along, ends, figures, linearity};
 use super::presets::{ClusterVariant, Variant};
-use crate::experiments::Runs;
 use crate::experiments::federation::measure::{FEWER_PCT, Margin, Source, claim, fewer, pct_below};
+use crate::experiments::{Figures, Runs};
 use crate::models::federation::metrics::Metrics;
 use crate::models::federation::scenario::PreemptionPolicy::{Mlip, Moml, Mov};
 use crate::models::federation::scenario::PreferenceRule;
@@ -15,6 +15,8 @@ use crate::report::{Mode, Section};
 pub(super) const CALIBRATED: &[&str] = &["fig3a", "fig3b", "fig3c"];
 /// The literal part's figures.
 pub(super) const LITERAL: &[&str] = &["fig3a-literal", "fig3b-literal", "fig3c-literal"];
+/// The calibrated part's figures, then the literal part's.
+pub(super) const FIGURES: [Figures; 2] = [CALIBRATED, LITERAL];
 
 fn preempted(m: &Metrics) -> Option<f64> {
     Some(m.leases_preempted as f64)
@@ -23,10 +25,7 @@ fn preempted(m: &Metrics) -> Option<f64> {
 /// The figures and statements of the claim's part in `mode`.
 pub(super) fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
     let name = mode.name();
-    let ids = match mode {
-        Mode::Calibrated => CALIBRATED,
-        Mode::Literal => LITERAL,
-    };
+    let ids = mode.pick(CALIBRATED, LITERAL);
     let figures = figures(
         runs,
         mode,

@@ -2,12 +2,12 @@
 //! VMs preempted, migrations and rejections (the criteria are in the parent module's doc).
 
 use super::presets::Variant;
-use crate::experiments::Runs;
 use crate::experiments::federation::measure::{
     Axis, CALIBRATED_RARE_PREEMPTION, LITERAL_PAP_ONE_CLUSTER, Metric, average_gap, averages,
     by_figure, caused, claim, every_point, fewer, figure_of, means_of, pct_below, points_more,
     variants_of, versus,
 };
+use crate::experiments::{Figures, Runs};
 use crate::models::federation::metrics::Metrics;
 use crate::models::federation::scenario::GatewayPolicy::{BcfRnd, LrfRnd, PapRnd, PapRtdp, Rr};
 use crate::report::{Figure, Mode, Section};
@@ -32,6 +32,8 @@ pub(super) const LITERAL: &[&str] = &[
     "fig5e-literal",
     "fig5f-literal",
 ];
+/// The calibrated part's figures, then the literal part's.
+pub(super) const FIGURES: [Figures; 2] = [CALIBRATED, LITERAL];
 
 fn vms(m: &Metrics) -> Option<f64> {
     Some(m.vms_preempted as f64)
@@ -108,10 +110,7 @@ fn figures(runs: &Runs<Metrics>, mode: Mode, ids: &[&'static str]) -> Vec<Figure
 /// The figures and statements of the claim's part in `mode`.
 pub(super) fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
     let name = mode.name();
-    let ids = match mode {
-        Mode::Calibrated => CALIBRATED,
-        Mode::Literal => LITERAL,
-    };
+    let ids = mode.pick(CALIBRATED, LITERAL);
     let fed = Variant::Federation;
     let table = means_of(runs, mode, &AXES, vms, fed);
     let rivals = [Rr, LrfRnd, BcfRnd, PapRnd];

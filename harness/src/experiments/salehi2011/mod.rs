@@ -68,10 +68,10 @@ pub mod presets;
 
 use anyhow::Result;
 
-use super::{Experiment, Judge, Part, Precision, RunsOf};
+use super::{Experiment, Part, Precision};
 use crate::models::federation::Federation;
 use crate::models::federation::scenario::Scenario;
-use crate::report::{Citation, Mode, Parameters, Section};
+use crate::report::{Citation, Mode, Parameters};
 use presets::Variant;
 
 /// salehi2011 ([`Experiment`]).
@@ -101,53 +101,31 @@ impl Experiment for Salehi2011 {
     const PRESETS: fn() -> Result<Vec<Scenario>> = presets::all;
 
     fn parts(&self) -> Vec<Part<Self>> {
-        type Figures = &'static [&'static str];
-        type Claim = (
-            [(&'static str, Figures); 2],
-            fn(&RunsOf<Salehi2011>, Mode) -> Section,
-            fn(Mode) -> Vec<Variant>,
-        );
-        // Per claim: the two parts' ids and figures (calibrated, literal), the judge of both and
-        // the claim's variants by mode.
-        let claims: [Claim; 3] = [
-            (
-                [
-                    ("claim1", claim1::CALIBRATED),
-                    ("claim1-literal", claim1::LITERAL),
-                ],
+        let claim = Part::in_both_modes;
+        let variants = measure::variants_of;
+        [
+            claim(
+                ["claim1", "claim1-literal"],
+                claim1::FIGURES,
                 claim1::judge,
-                measure::variants_of,
+                variants,
             ),
-            (
-                [
-                    ("claim2", claim2::CALIBRATED),
-                    ("claim2-literal", claim2::LITERAL),
-                ],
+            claim(
+                ["claim2", "claim2-literal"],
+                claim2::FIGURES,
                 claim2::judge,
-                measure::variants_of,
+                variants,
             ),
-            (
-                [
-                    ("claim3", claim3::CALIBRATED),
-                    ("claim3-literal", claim3::LITERAL),
-                ],
+            claim(
+                ["claim3", "claim3-literal"],
+                claim3::FIGURES,
                 claim3::judge,
                 claim3::variants_in,
             ),
-        ];
-        claims
-            .into_iter()
-            .flat_map(|(parts, judge, variants)| {
-                parts.into_iter().zip(Mode::BOTH.into_iter().rev()).map(
-                    move |((id, figures), mode)| Part {
-                        id,
-                        figures,
-                        variants: variants(mode),
-                        judge: Judge::InMode(judge, mode),
-                    },
-                )
-            })
-            .collect()
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
     }
 
     fn parameters(&self) -> Vec<Parameters> {

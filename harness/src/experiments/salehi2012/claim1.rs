@@ -1,8 +1,8 @@
 //! Claim 1: Fig. 5 of salehi2012 and the abstract's "at least 60 %" (the criteria are in the
 //! parent module's doc).
 
-use crate::experiments::Runs;
 use crate::experiments::federation::measure::*;
+use crate::experiments::{Figures, Runs};
 use crate::models::federation::metrics::Metrics;
 use crate::models::federation::scenario::GatewayPolicy::{BcfRnd, LrfRnd, PapRnd, PapRtdp, Rr};
 use crate::report::{Mode, Section};
@@ -24,6 +24,8 @@ pub(super) const LITERAL: &[&str] = &[
     "fig5c-literal",
     "fig5d-literal",
 ];
+/// The calibrated part's figures, then the literal part's.
+pub(super) const FIGURES: [Figures; 2] = [CALIBRATED, LITERAL];
 
 /// The abstract's reduction, %.
 const REDUCTION: f64 = 60.0;

@@ -1,7 +1,7 @@
 //! Claim 2: Fig. 6 of salehi2012, utilization (the criteria are in the parent module's doc).
 
-use crate::experiments::Runs;
 use crate::experiments::federation::measure::*;
+use crate::experiments::{Figures, Runs};
 use crate::models::federation::metrics::Metrics;
 use crate::models::federation::scenario::GatewayPolicy::{BcfRnd, LrfRnd, PapRnd, PapRtdp, Rr};
 use crate::report::{Mode, Section};
@@ -23,6 +23,8 @@ pub(super) const LITERAL: &[&str] = &[
     "fig6c-literal",
     "fig6d-literal",
 ];
+/// The calibrated part's figures, then the literal part's.
+pub(super) const FIGURES: [Figures; 2] = [CALIBRATED, LITERAL];
 
 fn utilization(m: &Metrics) -> Option<f64> {
     m.utilization

@@ -1,8 +1,8 @@
 //! Claim 3: Fig. 7 of salehi2012, AWRT of best-effort requests (the criteria are in the parent
 //! module's doc).
 
-use crate::experiments::Runs;
 use crate::experiments::federation::measure::*;
+use crate::experiments::{Figures, Runs};
 use crate::models::federation::metrics::Metrics;
 use crate::models::federation::scenario::GatewayPolicy::{BcfRnd, LrfRnd, PapRnd, PapRtdp, Rr};
 use crate::report::{Mode, Section};
@@ -24,6 +24,8 @@ pub(super) const LITERAL: &[&str] = &[
     "fig7c-literal",
     "fig7d-literal",
 ];
+/// The calibrated part's figures, then the literal part's.
+pub(super) const FIGURES: [Figures; 2] = [CALIBRATED, LITERAL];
 
 fn awrt(m: &Metrics) -> Option<f64> {
     m.awrt_s

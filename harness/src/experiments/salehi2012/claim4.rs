@@ -1,8 +1,8 @@
 //! Claim 4: Fig. 8 and Table 3 of salehi2012, migrations and rejections of deadline-constrained
 //! requests (the criteria are in the parent module's doc).
 
-use crate::experiments::Runs;
 use crate::experiments::federation::measure::*;
+use crate::experiments::{Figures, Runs};
 use crate::models::federation::metrics::Metrics;
 use crate::models::federation::scenario::GatewayPolicy::{BcfRnd, LrfRnd, PapRnd, PapRtdp, Rr};
 use crate::report::{Mode, Section};
@@ -38,6 +38,8 @@ pub(super) const LITERAL: &[&str] = &[
     "fig8f-literal",
     "fig8h-literal",
 ];
+/// The calibrated part's figures, then the literal part's.
+pub(super) const FIGURES: [Figures; 2] = [CALIBRATED, LITERAL];
 
 /// Table 3: the 95 % intervals of PAP-RND - PAP-RTDP per sub-figure, (a) to (h) (`None`: not
 /// significant).

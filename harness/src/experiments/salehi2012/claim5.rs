@@ -2,8 +2,8 @@
 //! are in the parent module's doc).
 
 use super::claim1::vms;
-use crate::experiments::Runs;
 use crate::experiments::federation::measure::*;
+use crate::experiments::{Figures, Runs};
 use crate::models::federation::metrics::Metrics;
 use crate::report::stats::{Estimate, t975};
 use crate::report::{Figure, Mode, Section};
@@ -12,6 +12,8 @@ use crate::report::{Figure, Mode, Section};
 pub(super) const CALIBRATED: &[&str] = &["fig4"];
 /// The literal part's figure.
 pub(super) const LITERAL: &[&str] = &["fig4-literal"];
+/// The calibrated part's figures, then the literal part's.
+pub(super) const FIGURES: [Figures; 2] = [CALIBRATED, LITERAL];
 
 /// Points per bin of the figure.
 const BINS: usize = 6;
@@ -124,10 +126,7 @@ pub(super) fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
         None => format!("{} points with means.", points.len()),
     })
     .done();
-    let id = match mode {
-        Mode::Calibrated => CALIBRATED[0],
-        Mode::Literal => LITERAL[0],
-    };
+    let id = mode.pick(CALIBRATED[0], LITERAL[0]);
     Section {
         heading: format!(
             "Claim 5 (Fig. 4, Eq. 2), {name} mode: response time rises with VMs preempted"

@@ -96,12 +96,12 @@ use anyhow::Result;
 
 use super::federation::presets::{self, Variant};
 use super::federation::{measure, params};
-use super::{Experiment, Judge, Part, Precision, RunsOf};
+use super::{Experiment, Part, Precision};
 use crate::experiments::Simulation;
 use crate::models::federation::Federation;
 use crate::models::federation::gateway;
 use crate::models::federation::scenario::{GatewayPolicy, Scenario};
-use crate::report::{Citation, Mode, Parameters, Section};
+use crate::report::{Citation, Mode, Parameters};
 
 /// salehi2012 Sec. 5 ([`Experiment`]).
 #[derive(Debug, Clone, Copy)]
@@ -129,59 +129,21 @@ impl Experiment for Salehi2012 {
     const PRESETS: fn() -> Result<Vec<Scenario>> = presets::all;
 
     fn parts(&self) -> Vec<Part<Self>> {
-        type Figures = &'static [&'static str];
-        type Claim = fn(&RunsOf<Salehi2012>, Mode) -> Section;
-        // Per claim: the two parts' ids and figures (calibrated, literal) and the judge of both.
-        let claims: [([(&'static str, Figures); 2], Claim); 5] = [
-            (
-                [
-                    ("claim1", claim1::CALIBRATED),
-                    ("claim1-literal", claim1::LITERAL),
-                ],
-                claim1::judge,
-            ),
-            (
-                [
-                    ("claim2", claim2::CALIBRATED),
-                    ("claim2-literal", claim2::LITERAL),
-                ],
-                claim2::judge,
-            ),
-            (
-                [
-                    ("claim3", claim3::CALIBRATED),
-                    ("claim3-literal", claim3::LITERAL),
-                ],
-                claim3::judge,
-            ),
-            (
-                [
-                    ("claim4", claim4::CALIBRATED),
-                    ("claim4-literal", claim4::LITERAL),
-                ],
-                claim4::judge,
-            ),
-            (
-                [
-                    ("claim5", claim5::CALIBRATED),
-                    ("claim5-literal", claim5::LITERAL),
-                ],
-                claim5::judge,
-            ),
-        ];
-        claims
-            .into_iter()
-            .flat_map(|(parts, judge)| {
-                parts.into_iter().zip(Mode::BOTH.into_iter().rev()).map(
-                    move |((id, figures), mode)| Part {
-                        id,
-                        figures,
-                        variants: measure::variants_of(mode, &measure::Axis::ALL),
-                        judge: Judge::InMode(judge, mode),
-                    },
-                )
+        let claim = |ids, figures, judge| {
+            Part::in_both_modes(ids, figures, judge, |mode| {
+                measure::variants_of(mode, &measure::Axis::ALL)
             })
-            .collect()
+        };
+        [
+            claim(["claim1", "claim1-literal"], claim1::FIGURES, claim1::judge),
+            claim(["claim2", "claim2-literal"], claim2::FIGURES, claim2::judge),
+            claim(["claim3", "claim3-literal"], claim3::FIGURES, claim3::judge),
+            claim(["claim4", "claim4-literal"], claim4::FIGURES, claim4::judge),
+            claim(["claim5", "claim5-literal"], claim5::FIGURES, claim5::judge),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
     }
 
     fn parameters(&self) -> Vec<Parameters> {
