@@ -2,10 +2,10 @@
 //! module's doc).
 
 use super::measure::{Axis, along, ends, figures, linearity};
-use crate::experiments::federation::measure::{Margin, Source, claim, points_more};
+use crate::experiments::federation::measure::{Margin, Metric, Source, claim, points_more};
 use crate::experiments::{Figures, Runs};
 use crate::models::federation::metrics::Metrics;
-use crate::report::{Mode, Section};
+use crate::report::{Mode, Section, Statement};
 
 /// The calibrated part's figures.
 pub(super) const CALIBRATED: &[&str] = &["fig2a", "fig2b", "fig2c"];
@@ -15,10 +15,10 @@ pub(super) const LITERAL: &[&str] = &["fig2a-literal", "fig2b-literal", "fig2c-l
 pub(super) const FIGURES: [Figures; 2] = [CALIBRATED, LITERAL];
 
 /// "Almost linearly": Pearson's r at least this, in absolute value.
-pub(super) const LINEAR: f64 = 0.9;
+const LINEAR: f64 = 0.9;
 
 /// The margin of "almost linearly": `r >= LINEAR` (rising) or `r <= -LINEAR` (falling).
-pub(super) fn linear(rising: bool) -> Margin {
+fn linear(rising: bool) -> Margin {
     let source = Source::Practical(format!(
         "\"almost linearly\": the means along the axis on a line to Pearson's |r| >= {LINEAR}"
     ));
@@ -30,11 +30,47 @@ pub(super) fn linear(rising: bool) -> Margin {
 }
 
 /// The effect of a linearity claim.
-pub(super) fn r_effect(what: &str, axis: &str) -> String {
+fn r_effect(what: &str, axis: &str) -> String {
     format!(
         "Pearson's r of the mean {what} against {axis}, for MOML, MOV and MLIP with the class \
          preference off (delta method on Fisher's z, paired by replication)"
     )
+}
+
+/// One metric of the cluster runs along the axes of Figs. 2-3 in one mode: what the claims on
+/// it share.
+pub(super) struct Along<'r> {
+    pub(super) runs: &'r Runs<Metrics>,
+    pub(super) mode: Mode,
+    pub(super) metric: Metric,
+    /// The metric in an effect's words (`utilization (Eq. 21)`).
+    pub(super) what: &'static str,
+    /// The means in the evidence's words (`utilization along the axis, %`).
+    pub(super) means: &'static str,
+}
+
+impl Along<'_> {
+    /// Every policy's means along `axis`, as evidence.
+    pub(super) fn evidence(&self, axis: Axis) -> String {
+        let means = along(self.runs, self.mode, axis, self.metric);
+        format!("Mean {}: {means}.", self.means)
+    }
+
+    /// The claim `id` (`text`) that the metric changes almost linearly along `axis`, rising or
+    /// not; `axis_words` name the axis in the effect.
+    pub(super) fn linear(
+        &self,
+        (id, text): (String, &str),
+        axis: Axis,
+        axis_words: &str,
+        rising: bool,
+    ) -> Statement {
+        claim(id, text, &r_effect(self.what, axis_words), linear(rising))
+            .mode(self.mode)
+            .points(linearity(self.runs, self.mode, axis, self.metric))
+            .evidence(self.evidence(axis))
+            .done()
+    }
 }
 
 fn utilization(m: &Metrics) -> Option<f64> {
@@ -53,23 +89,23 @@ pub(super) fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
         "utilization, %",
         utilization,
     );
-    let evidence = |axis| {
-        format!(
-            "Mean utilization along the axis, %: {}.",
-            along(runs, mode, axis, utilization)
-        )
+    let on = Along {
+        runs,
+        mode,
+        metric: utilization,
+        what: "utilization (Eq. 21)",
+        means: "utilization along the axis, %",
     };
-    let vms = claim(
-        format!("salehi2011.{name}.fig2a.utilization-linear-in-vms"),
-        "Resource utilization increases almost linearly by increasing the average number of \
-         VMs in requests (Fig. 2(a)).",
-        &r_effect("utilization (Eq. 21)", "the mean VMs of external requests"),
-        linear(true),
-    )
-    .mode(mode)
-    .points(linearity(runs, mode, Axis::Vms, utilization))
-    .evidence(evidence(Axis::Vms))
-    .done();
+    let vms = on.linear(
+        (
+            format!("salehi2011.{name}.fig2a.utilization-linear-in-vms"),
+            "Resource utilization increases almost linearly by increasing the average number \
+             of VMs in requests (Fig. 2(a)).",
+        ),
+        Axis::Vms,
+        "the mean VMs of external requests",
+        true,
+    );
     let best_effort = claim(
         format!("salehi2011.{name}.fig2b.best-effort-raises-utilization"),
         "Increasing the number of best-effort requests improves resource utilization (Fig. \
@@ -82,19 +118,18 @@ pub(super) fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
     .points(ends(mode, Axis::BestEffort, |first, last| {
         runs.diff(last, first, utilization)
     }))
-    .evidence(evidence(Axis::BestEffort))
+    .evidence(on.evidence(Axis::BestEffort))
     .done();
-    let local = claim(
-        format!("salehi2011.{name}.fig2c.utilization-falls-linearly-with-local"),
-        "By increasing the number of local requests, resource utilization decreases almost \
-         linearly in all policies (Fig. 2(c)).",
-        &r_effect("utilization (Eq. 21)", "the % of local requests"),
-        linear(false),
-    )
-    .mode(mode)
-    .points(linearity(runs, mode, Axis::Local, utilization))
-    .evidence(evidence(Axis::Local))
-    .done();
+    let local = on.linear(
+        (
+            format!("salehi2011.{name}.fig2c.utilization-falls-linearly-with-local"),
+            "By increasing the number of local requests, resource utilization decreases almost \
+             linearly in all policies (Fig. 2(c)).",
+        ),
+        Axis::Local,
+        "the % of local requests",
+        false,
+    );
     Section {
         heading: format!(
             "Claim 1 (Fig. 2), {name} mode: utilization against VMs, best-effort share and \

@@ -1,8 +1,8 @@
 //! Claim 2: Fig. 3 of salehi2011, leases preempted on one cluster, and the policies' order (the
 //! criteria are in the parent module's doc).
 
-use super::claim1::{linear, r_effect};
-use super::measure::{Axis, all_points, along, ends, figures, linearity};
+use super::claim1::Along;
+use super::measure::{Axis, all_points, ends, figures};
 use super::presets::{ClusterVariant, Variant};
 use crate::experiments::federation::measure::{FEWER_PCT, Margin, Source, claim, fewer, pct_below};
 use crate::experiments::{Figures, Runs};
@@ -34,11 +34,12 @@ pub(super) fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
         "leases preempted per run",
         preempted,
     );
-    let evidence = |axis| {
-        format!(
-            "Mean leases preempted along the axis: {}.",
-            along(runs, mode, axis, preempted)
-        )
+    let on = Along {
+        runs,
+        mode,
+        metric: preempted,
+        what: "leases preempted",
+        means: "leases preempted along the axis",
     };
     let vms = claim(
         format!("salehi2011.{name}.fig3a.more-vms-fewer-preemptions"),
@@ -52,30 +53,28 @@ pub(super) fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
     .points(ends(mode, Axis::Vms, |first, last| {
         pct_below(runs, &[*last], &[*first], preempted)
     }))
-    .evidence(evidence(Axis::Vms))
+    .evidence(on.evidence(Axis::Vms))
     .done();
-    let best_effort = claim(
-        format!("salehi2011.{name}.fig3b.preemptions-linear-in-best-effort"),
-        "By increasing the number of best-effort external requests the number of preemptions \
-         increases almost linearly (Fig. 3(b)).",
-        &r_effect("leases preempted", "the % of best-effort external requests"),
-        linear(true),
-    )
-    .mode(mode)
-    .points(linearity(runs, mode, Axis::BestEffort, preempted))
-    .evidence(evidence(Axis::BestEffort))
-    .done();
-    let local = claim(
-        format!("salehi2011.{name}.fig3c.preemptions-linear-in-local"),
-        "The number of preemptions increases by increasing the number of local requests in all \
-         policies almost linearly (Fig. 3(c)).",
-        &r_effect("leases preempted", "the % of local requests"),
-        linear(true),
-    )
-    .mode(mode)
-    .points(linearity(runs, mode, Axis::Local, preempted))
-    .evidence(evidence(Axis::Local))
-    .done();
+    let best_effort = on.linear(
+        (
+            format!("salehi2011.{name}.fig3b.preemptions-linear-in-best-effort"),
+            "By increasing the number of best-effort external requests the number of \
+             preemptions increases almost linearly (Fig. 3(b)).",
+        ),
+        Axis::BestEffort,
+        "the % of best-effort external requests",
+        true,
+    );
+    let local = on.linear(
+        (
+            format!("salehi2011.{name}.fig3c.preemptions-linear-in-local"),
+            "The number of preemptions increases by increasing the number of local requests in \
+             all policies almost linearly (Fig. 3(c)).",
+        ),
+        Axis::Local,
+        "the % of local requests",
+        true,
+    );
     // "Most of the time MLIP results in a minimum number of preemptions and MOML operates
     // between MLIP and MOV" (all sub-figures of Fig. 3): over the totals of every point.
     let total = |p| all_points(mode, p);
