@@ -381,19 +381,10 @@ fn esc(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::statement::{Interval, Margin, Method, Source, check, claim};
+    use crate::report::statement::tests::iv;
+    use crate::report::statement::{Margin, Source, check, claim};
     use crate::report::stats::Estimate;
     use crate::report::{Citation, Mode, Parameters};
-
-    fn iv(low: f64, high: f64) -> Option<Interval> {
-        Some(Interval {
-            estimate: (low + high) / 2.0,
-            low,
-            high,
-            n: 3,
-            method: Method::PairedDifference,
-        })
-    }
 
     fn report() -> Report {
         let fig = Figure {

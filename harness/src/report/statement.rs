@@ -620,10 +620,11 @@ impl Tally {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn iv(low: f64, high: f64) -> Option<Interval> {
+    /// A paired interval of 10 replications from `low` to `high`.
+    pub(crate) fn iv(low: f64, high: f64) -> Option<Interval> {
         Some(Interval {
             estimate: (low + high) / 2.0,
             low,
