@@ -3,7 +3,7 @@
 
 use std::process::Output;
 
-use qosgate_testkit::cli::{run, stderr, stdout};
+use qosgate_testkit::cli::{run, scratch, stderr, stdout};
 use qosgate_testkit::traces::fixture;
 use serde_json::Value;
 
@@ -289,8 +289,7 @@ fn trace(name: &str) -> String {
 /// first 300 jobs of SDSC-SP2: 16 have no run time, 284 are kept (`tests/swf.rs`).
 #[test]
 fn backfill_writes_one_row_per_job_and_a_summary_the_rows_reproduce() {
-    let dir = std::env::temp_dir().join(format!("qosgate-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("cli");
     let csv = dir.join("easy.csv");
     let swf = trace("SDSC-SP2-1998-first300.swf");
     let o = qosgate(&[

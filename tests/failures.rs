@@ -15,7 +15,7 @@ use std::process::Output;
 use proptest::prelude::*;
 use qosgate_harness::workload::failures::{Fit, Process};
 use qosgate_harness::workload::fta::{Options, read};
-use qosgate_testkit::cli::{run, stderr, stdout};
+use qosgate_testkit::cli::{run, scratch, stderr, stdout};
 use qosgate_testkit::failures::{events, trace};
 use qosgate_testkit::traces::fixture;
 use serde_json::Value;
@@ -80,8 +80,7 @@ fn backfill_under_synthetic_failures_completes_every_job_and_reports_them() {
 /// with `file:line`, or is skipped with `--skip-invalid`; more groups than nodes is refused.
 #[test]
 fn backfill_replays_an_fta_trace_and_names_its_bad_lines() {
-    let dir = std::env::temp_dir().join(format!("qosgate-fta-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("fta-cli");
     let good = dir.join("g5k.tab");
     // Every node of 128 down for a day in every ten, the trace ten days long.
     let lines: String = (0..128)

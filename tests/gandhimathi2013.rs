@@ -6,7 +6,7 @@
 
 use std::process::Output;
 
-use qosgate_testkit::cli::{run, run_with_stdin, stderr, stdout};
+use qosgate_testkit::cli::{run, run_with_stdin, scratch, stderr, stdout};
 use serde_json::{Value, json};
 
 fn qosgate(args: &[&str]) -> Output {
@@ -133,8 +133,7 @@ fn every_preset_runs_and_reads_back_from_its_dump() {
         .map(|l| l.split_whitespace().next().unwrap().to_owned())
         .collect();
     assert_eq!(names.len(), 8, "{names:?}");
-    let dir = std::env::temp_dir().join(format!("qosgate-g13-presets-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("g13-presets");
     let name = &names[0];
     let dump = qosgate(&["run", "--preset", name, "--dump"]);
     assert!(dump.status.success(), "{}", stderr(&dump));

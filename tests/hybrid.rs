@@ -16,6 +16,7 @@ use qosgate_harness::workload::das2::Das2Params;
 use qosgate_harness::workload::dist::Dist;
 use qosgate_harness::workload::failures::{Fit, Process};
 use qosgate_harness::workload::requests::RequestModel;
+use qosgate_testkit::cli::scratch;
 
 /// javadi2012's prices.
 fn price() -> Price {
@@ -301,8 +302,7 @@ fn the_documented_example_runs() {
     let text = &doc[start..start + doc[start..].find("```").unwrap()];
     let s = qosgate_harness::models::parse(text, "example.toml").unwrap();
     assert_eq!(s.model(), "hybrid");
-    let dir = std::env::temp_dir().join(format!("qosgate-hybrid-doc-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("hybrid-doc");
     let path = dir.join("example.toml");
     std::fs::write(&path, text).unwrap();
     let o = qosgate_testkit::cli::run(
@@ -334,8 +334,7 @@ fn the_documented_example_runs() {
 /// and line.
 #[test]
 fn a_trace_drives_the_local_clusters_failures() {
-    let dir = std::env::temp_dir().join(format!("qosgate-hybrid-trace-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("hybrid-trace");
     let trace = dir.join("four.tab");
     // Four nodes, each down 2 h in every 6 h over 10 days, at staggered phases.
     let mut lines = String::new();

@@ -5,13 +5,12 @@
 
 use serde_json::Value;
 
-use qosgate_testkit::cli::{run, stderr, stdout};
+use qosgate_testkit::cli::{run, scratch, stderr, stdout};
 
 /// Runs `qosgate reproduce javadi2012 --replications 1 --out DIR` into a fresh directory;
 /// returns the directory, the summary and the printed report.
 fn reproduce_once() -> (std::path::PathBuf, Value, String) {
-    let dir = std::env::temp_dir().join(format!("qosgate-javadi-1-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = scratch("javadi-1");
     let o = run(
         env!("CARGO_BIN_EXE_qosgate"),
         &[

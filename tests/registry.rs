@@ -3,7 +3,7 @@
 
 use std::process::Output;
 
-use qosgate_testkit::cli::{run, stderr, stdout};
+use qosgate_testkit::cli::{run, scratch, stderr, stdout};
 
 fn qosgate(args: &[&str]) -> Output {
     run(env!("CARGO_BIN_EXE_qosgate"), args)
@@ -46,7 +46,7 @@ fn only_runs_the_part_that_shows_a_figure() {
 
 #[test]
 fn all_writes_one_directory_per_paper() {
-    let dir = std::env::temp_dir().join(format!("qosgate-registry-{}", std::process::id()));
+    let dir = scratch("registry");
     let o = qosgate(&[
         "reproduce",
         "all",

@@ -8,6 +8,7 @@ use qosgate_harness::models::grid::scenario::{
     UserConfig,
 };
 use qosgate_harness::report::stats::Estimate;
+use qosgate_testkit::cli::{run_ok, scratch};
 
 /// R1: one 100 MIPS CPU; R2: one 50 MIPS CPU; R3: CPUs of 100 and 50 MIPS. U1 is GS, U4 BE.
 /// Warm-up 1 s.
@@ -279,24 +280,21 @@ fn statements_of(summary: &serde_json::Value) -> Vec<[String; 3]> {
 /// Runs `qosgate reproduce kokkinos2009 --replications N --out DIR` into a fresh directory of
 /// its own; returns the directory and the printed report.
 fn reproduce(replications: u32) -> (std::path::PathBuf, String) {
-    let dir = std::env::temp_dir().join(format!(
-        "qosgate-reproduce-{replications}-{}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_qosgate"))
-        .args(["reproduce", "kokkinos2009", "--replications"])
-        .arg(replications.to_string())
-        .arg("--out")
-        .arg(&dir)
-        .output()
-        .expect("running qosgate");
-    assert!(
-        out.status.success(),
-        "qosgate failed: {}",
-        String::from_utf8_lossy(&out.stderr)
+    let dir = scratch(&format!("reproduce-{replications}"));
+    let n = replications.to_string();
+    let out = dir.to_str().expect("a UTF-8 path");
+    let report = run_ok(
+        env!("CARGO_BIN_EXE_qosgate"),
+        &[
+            "reproduce",
+            "kokkinos2009",
+            "--replications",
+            &n,
+            "--out",
+            out,
+        ],
     );
-    (dir, String::from_utf8_lossy(&out.stdout).into_owned())
+    (dir, report)
 }
 
 /// Every figure and table of Sec. 6.4 reproduced through the binary with one replication each:

@@ -29,6 +29,7 @@ use qosgate_harness::models::federation::scenario::{
     GatewayPolicy, PreemptionPolicy, PreferenceRule,
 };
 use qosgate_harness::report::Mode;
+use qosgate_testkit::cli::{run_ok, scratch};
 
 /// The committed run files.
 fn data() -> PathBuf {
@@ -38,20 +39,23 @@ fn data() -> PathBuf {
 /// `qosgate reproduce <paper> --replications 1 --from <its run file>`: the statements of its
 /// summary.json.
 fn judged(paper: &str) -> Vec<serde_json::Value> {
-    let out_dir = std::env::temp_dir().join(format!("qosgate-{paper}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&out_dir);
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_qosgate"))
-        .args(["reproduce", paper, "--replications", "1", "--from"])
-        .arg(data().join(format!("{paper}.jsonl")))
-        .arg("--out")
-        .arg(&out_dir)
-        .output()
-        .expect("running qosgate");
-    assert!(
-        out.status.success(),
-        "qosgate failed: {}",
-        String::from_utf8_lossy(&out.stderr)
+    let out_dir = scratch(paper);
+    let runs = data().join(format!("{paper}.jsonl"));
+    let (runs, out) = (
+        runs.to_str().expect("UTF-8"),
+        out_dir.to_str().expect("UTF-8"),
     );
+    let args = [
+        "reproduce",
+        paper,
+        "--replications",
+        "1",
+        "--from",
+        runs,
+        "--out",
+        out,
+    ];
+    run_ok(env!("CARGO_BIN_EXE_qosgate"), &args);
     let text = std::fs::read_to_string(out_dir.join("summary.json")).unwrap();
     let summary: serde_json::Value = serde_json::from_str(&text).unwrap();
     let _ = std::fs::remove_dir_all(&out_dir);

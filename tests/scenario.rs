@@ -12,6 +12,7 @@ use qosgate_harness::experiments::kokkinos2009::presets::{
 use qosgate_harness::models::grid::scenario::{
     self, Dist, Knowledge, MetaOrder, Oversize, Scenario,
 };
+use qosgate_testkit::cli::scratch;
 
 const QOSGATE: &str = env!("CARGO_BIN_EXE_qosgate");
 
@@ -113,8 +114,7 @@ fn every_preset_and_builder_variant_round_trips_through_toml() {
 
 #[test]
 fn a_scenario_file_loads_and_its_errors_carry_the_path() {
-    let dir = std::env::temp_dir().join(format!("qosgate-scenario-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("scenario");
     let good = dir.join("gbp.toml");
     std::fs::write(&good, base()).unwrap();
     assert_eq!(

@@ -19,7 +19,7 @@ use qosgate_harness::experiments::{
 use qosgate_harness::models::{AnyScenario, Model, RunOptions, ScenarioFile};
 use qosgate_harness::report::statement::{Margin, Source, claim};
 use qosgate_harness::report::{Citation, Figure, Mode, Parameters, Section};
-use qosgate_testkit::cli::{run, stderr, stdout};
+use qosgate_testkit::cli::{run, scratch, stderr, stdout};
 use serde::{Deserialize, Serialize};
 
 /// A model whose run is a few draws: cheap, and its metrics are `f64`s of every mantissa, the
@@ -340,14 +340,6 @@ fn replications_grow_only_where_a_claim_is_undecided() {
     assert_eq!(statements(&settled)[0].outcome, all[0].outcome);
 }
 
-/// A fresh, empty directory of this test's.
-fn fresh(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("qosgate-shards-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// Every file of `dir` but timing.txt: name and bytes.
 fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
@@ -396,7 +388,7 @@ proptest! {
             seed: Some(seed),
         };
         let tag = format!("{seed:x}-{count}");
-        let (whole_dir, shard_dir) = (fresh(&format!("whole-{tag}")), fresh(&format!("runs-{tag}")));
+        let (whole_dir, shard_dir) = (scratch(&format!("shards-whole-{tag}")), scratch(&format!("shards-runs-{tag}")));
         let whole = paper.reproduce(&options, Some(&whole_dir)).unwrap();
         let all = runfile::read(&[whole_dir.join("toy2024.jsonl")]).unwrap();
         let mut stored = 0;
@@ -418,7 +410,7 @@ proptest! {
 
         let merged = paper.judge_stored(&options, read).unwrap();
         prop_assert_eq!(merged.report.text(), whole.report.text());
-        let (a, b) = (fresh(&format!("out-whole-{tag}")), fresh(&format!("out-merged-{tag}")));
+        let (a, b) = (scratch(&format!("shards-out-whole-{tag}")), scratch(&format!("shards-out-merged-{tag}")));
         whole.report.write_files(&a, &whole.timing).unwrap();
         merged.report.write_files(&b, &merged.timing).unwrap();
         let (fa, fb) = (files(&a), files(&b));
@@ -465,7 +457,7 @@ fn path(p: &Path) -> &str {
 /// of --out but timing.txt) is the whole run's.
 #[test]
 fn sharded_kokkinos2009_merges_into_the_whole_run_through_the_binary() {
-    let base = fresh("cli");
+    let base = scratch("shards-cli");
     let out = base.join("out");
     let whole = claim1(&["--out", path(&out)]);
     assert!(whole.status.success(), "{}", stderr(&whole));
@@ -503,7 +495,7 @@ fn sharded_kokkinos2009_merges_into_the_whole_run_through_the_binary() {
 
 /// Shards 0/3..2/3 of claim 1 at 2 replications, in a fresh directory; returns it.
 fn three_shards(name: &str) -> PathBuf {
-    let runs = fresh(name);
+    let runs = scratch(&format!("shards-{name}"));
     for k in 0..3 {
         let o = claim1(&["--shard", &format!("{k}/3"), "--runs", path(&runs)]);
         assert!(o.status.success(), "{}", stderr(&o));
@@ -668,7 +660,7 @@ fn shard_options_are_checked_before_anything_runs() {
         assert!(!o.status.success(), "{args:?}");
         assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
     }
-    let empty = fresh("empty");
+    let empty = scratch("shards-empty");
     let e = merge_error(&empty, &[]);
     assert!(e.contains("holds no run file"), "{e}");
     std::fs::remove_dir_all(&empty).unwrap();

@@ -8,7 +8,6 @@
 //!   through the binary (`--events`, exit status 1).
 //! - One user at rate = capacity, WFQ and SCFQ: 10,000 tasks within the bound.
 
-use std::path::PathBuf;
 use std::process::Output;
 
 use qosgate_harness::des::time::{secs, ticks};
@@ -22,18 +21,10 @@ use qosgate_harness::models::grid::simulate_into;
 use qosgate_harness::models::grid::verify::{self, Finding};
 use qosgate_harness::workload::dist::Dist;
 use qosgate_kernel::units::Ticks;
-use qosgate_testkit::cli::{run, stderr, stdout};
+use qosgate_testkit::cli::{run, scratch, stderr, stdout};
 
 fn qosgate(args: &[&str]) -> Output {
     run(env!("CARGO_BIN_EXE_qosgate"), args)
-}
-
-/// A fresh scratch directory for this test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("qosgate-verify-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// One GS user on one CPU of 780,000 MIPS at rho = the capacity: 1,000 MI every ms (more than

@@ -3,6 +3,7 @@
 //! which cargo sets for them and builds before them.
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 /// Runs `bin` with `args` and waits for it.
@@ -11,6 +12,28 @@ pub fn run(bin: &str, args: &[&str]) -> Output {
         .args(args)
         .output()
         .unwrap_or_else(|e| panic!("running {bin}: {e}"))
+}
+
+/// Runs `bin` with `args`, which must succeed (the failure names its exit status and standard
+/// error): its standard output.
+pub fn run_ok(bin: &str, args: &[&str]) -> String {
+    let o = run(bin, args);
+    assert!(
+        o.status.success(),
+        "{bin} {args:?}: exit {:?}: {}",
+        o.status,
+        stderr(&o)
+    );
+    stdout(&o)
+}
+
+/// A fresh, empty scratch directory `qosgate-{name}-{process id}` in the system's temporary
+/// directory (emptied if a run of the same process id left it).
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("qosgate-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("creating {}: {e}", dir.display()));
+    dir
 }
 
 /// Runs `bin` with `args` and `input` on its standard input.
