@@ -230,8 +230,8 @@ fn why_whole_servers(runs: &Runs<Metrics>, r: Reading) -> String {
          them (the traces' widths are whole nodes of their own clusters: multiples of 4 VMs on \
          Thunder, 8 on Atlas, 16 on the uBGL stand-in), and leases start {b_lo:.1} to \
          {b_hi:.1} at a time, so Algorithm 5 has next to nothing to pack that first-fit does \
-         not; a gain of ~6 % over first-fit (Algorithm 5 as erratum E24 corrects it) is not \
-         seen on these traces."
+         not; the paper's \"further reduce the energy consumption significantly\" (Sec. 4) \
+         cannot show against first-fit on these traces."
     )
 }
 
