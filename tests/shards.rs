@@ -18,7 +18,7 @@ use qosgate_harness::experiments::{
 };
 use qosgate_harness::models::{AnyScenario, Model, RunOptions, ScenarioFile};
 use qosgate_harness::report::statement::{Margin, Source, claim};
-use qosgate_harness::report::{Citation, Figure, Mode, Parameters, Section, Ticks};
+use qosgate_harness::report::{Citation, Figure, Mode, Parameters, Section};
 use qosgate_testkit::cli::{run, stderr, stdout};
 use serde::{Deserialize, Serialize};
 
@@ -154,6 +154,7 @@ const B: [Point; 2] = [
 struct ToyPaper;
 
 fn figure(runs: &RunsOf<ToyPaper>, id: &'static str, points: &[Point], numeric: bool) -> Figure {
+    use qosgate_harness::report::Ticks;
     let (title, x_label) = (format!("Figure {id}"), "load, tasks/s");
     let loads = points.iter().map(|p| p.load);
     let fig = if numeric {
