@@ -30,7 +30,8 @@ use super::table::{Align, table};
 ///
 /// Its shape, which [`super::svg::svg`] checks: a name in `series` per row of `values`, a value
 /// in each row per group, and an x value per group where there are any. Built with
-/// [`Figure::lines`] or [`Figure::bars`] (the module's doc); the fields are read by the writers.
+/// [`Figure::lines`] or [`Figure::bars`] (the module's doc; `non_exhaustive`: no other crate
+/// writes one as a literal); the fields are public for the writers that read them.
 #[derive(Debug, Clone, Serialize)]
 #[non_exhaustive]
 pub struct Figure {
