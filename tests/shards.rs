@@ -154,25 +154,27 @@ const B: [Point; 2] = [
 struct ToyPaper;
 
 fn figure(runs: &RunsOf<ToyPaper>, id: &'static str, points: &[Point], numeric: bool) -> Figure {
-    Figure {
-        id,
-        title: format!("Figure {id}"),
-        x_label: "load, tasks/s".into(),
-        y_label: "value, s".into(),
-        groups: points.iter().map(|p| p.load.to_string()).collect(),
-        x_values: numeric.then(|| points.iter().map(|p| p.load).collect()),
-        series: vec!["first".into(), "second".into()],
-        values: (0..2)
-            .map(|s| {
-                points
-                    .iter()
-                    .map(|p| runs.estimate(p, |m: &ToyMetrics| m.values[s]))
-                    .collect()
-            })
-            .collect(),
-        paper: None,
-        decimals: 3,
-    }
+    use qosgate_harness::report::Ticks;
+    let (title, x_label) = (format!("Figure {id}"), "load, tasks/s");
+    let loads = points.iter().map(|p| p.load);
+    let fig = if numeric {
+        Figure::lines(id, title).x(x_label, loads, Ticks::Plain)
+    } else {
+        Figure::bars(id, title).groups(x_label, loads.map(|l| l.to_string()))
+    };
+    fig.y("value, s")
+        .all_series(
+            ["first", "second"]
+                .into_iter()
+                .enumerate()
+                .map(|(s, name)| {
+                    let values = points
+                        .iter()
+                        .map(move |p| runs.estimate(p, move |m: &ToyMetrics| m.values[s]));
+                    (name, values)
+                }),
+        )
+        .decimals(3)
 }
 
 fn section(runs: &RunsOf<ToyPaper>, id: &'static str, points: &[Point]) -> Section {

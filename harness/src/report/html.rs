@@ -384,28 +384,24 @@ mod tests {
     use crate::report::statement::tests::iv;
     use crate::report::statement::{Margin, Source, check, claim};
     use crate::report::stats::Estimate;
-    use crate::report::{Citation, Mode, Parameters};
+    use crate::report::{Citation, Mode, Parameters, Ticks};
 
     fn report() -> Report {
-        let fig = Figure {
-            id: "fig1",
-            title: "Fig. 1: delay".into(),
-            x_label: "load, tasks/s".into(),
-            y_label: "delay, s".into(),
-            groups: vec!["1".into(), "2".into()],
-            x_values: Some(vec![1.0, 2.0]),
-            series: vec!["A & B".into()],
-            values: vec![vec![
-                Some(Estimate {
-                    mean: 1.5,
-                    half_width: Some(0.25),
-                    n: 3,
-                }),
-                None,
-            ]],
-            paper: None,
-            decimals: 2,
-        };
+        let fig = Figure::lines("fig1", "Fig. 1: delay")
+            .x("load, tasks/s", [1.0, 2.0], Ticks::Plain)
+            .y("delay, s")
+            .series(
+                "A & B",
+                [
+                    Some(Estimate {
+                        mean: 1.5,
+                        half_width: Some(0.25),
+                        n: 3,
+                    }),
+                    None,
+                ],
+            )
+            .decimals(2);
         let margin = || Margin::at_least(0.5, "s", Source::Practical("half a second".into()));
         let grows = claim(
             "p2020.fig1.grows",

@@ -35,7 +35,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use serde::Serialize;
 
-pub use figure::Figure;
+pub use figure::{Figure, Ticks};
 pub use statement::{Outcome, Statement, Tally};
 use table::wrap;
 pub use timing::Timing;

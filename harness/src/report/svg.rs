@@ -511,6 +511,7 @@ fn color(i: usize) -> RGBColor {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::Ticks;
 
     fn est(mean: f64, half: Option<f64>) -> Option<Estimate> {
         Some(Estimate {
@@ -521,21 +522,11 @@ mod tests {
     }
 
     fn bars() -> Figure {
-        Figure {
-            id: "misses",
-            title: "Deadline misses".into(),
-            x_label: "scenario".into(),
-            y_label: "missed, %".into(),
-            groups: vec!["GB 1093".into(), "BE 1093".into()],
-            x_values: None,
-            series: vec!["U1".into(), "U4".into()],
-            values: vec![
-                vec![est(0.0, Some(0.0)), est(40.0, Some(5.0))],
-                vec![None, est(10.0, None)],
-            ],
-            paper: None,
-            decimals: 1,
-        }
+        Figure::bars("misses", "Deadline misses")
+            .groups("scenario", ["GB 1093", "BE 1093"])
+            .y("missed, %")
+            .series("U1", [est(0.0, Some(0.0)), est(40.0, Some(5.0))])
+            .series("U4", [None, est(10.0, None)])
     }
 
     #[test]
@@ -564,17 +555,14 @@ mod tests {
 
     #[test]
     fn numeric_groups_are_lines_with_bands_and_decades_a_log_axis() {
-        let fig = Figure {
-            x_label: "load, tasks/s".into(),
-            y_label: "delay, s".into(),
-            groups: vec!["1".into(), "10".into(), "1000".into()],
-            x_values: Some(vec![1.0, 10.0, 1000.0]),
-            values: vec![
-                vec![est(2.0, Some(0.5)), est(3.0, Some(0.5)), est(4.0, None)],
-                vec![est(1.0, None), None, est(900.0, None)],
-            ],
-            ..bars()
-        };
+        let fig = Figure::lines("misses", "Deadline misses")
+            .x("load, tasks/s", [1.0, 10.0, 1000.0], Ticks::Plain)
+            .y("delay, s")
+            .series(
+                "U1",
+                [est(2.0, Some(0.5)), est(3.0, Some(0.5)), est(4.0, None)],
+            )
+            .series("U4", [est(1.0, None), None, est(900.0, None)]);
         let s = svg(&fig).unwrap();
         // Both axes span two decades or more: both logarithmic, and marked.
         assert!(s.contains("load, tasks/s (log scale)"), "{s}");
@@ -632,23 +620,16 @@ mod tests {
 
     #[test]
     fn figures_of_the_wrong_shape_are_errors() {
-        let fig = Figure {
-            groups: vec!["a".into()],
-            series: vec!["s".into()],
-            values: vec![vec![]],
-            ..bars()
-        };
+        let fig = Figure::bars("misses", "Deadline misses")
+            .groups("scenario", ["a"])
+            .series("s", []);
         assert!(svg(&fig).is_err());
-        let unnamed = Figure {
-            values: vec![vec![None], vec![None]],
-            ..fig.clone()
-        };
+        let mut unnamed = fig.clone();
+        unnamed.values = vec![vec![None], vec![None]];
         assert!(svg(&unnamed).is_err());
-        let misplaced = Figure {
-            values: vec![vec![None]],
-            x_values: Some(vec![1.0, 2.0]),
-            ..fig
-        };
+        let mut misplaced = fig;
+        misplaced.values = vec![vec![None]];
+        misplaced.x_values = Some(vec![1.0, 2.0]);
         assert!(svg(&misplaced).is_err());
     }
 }

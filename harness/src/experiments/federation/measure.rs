@@ -16,7 +16,7 @@ pub use crate::report::statement::{
     Builder, Cause, Interval, Margin, Method, Outcome, Source, Statement, claim,
 };
 use crate::report::stats::{Estimate, t975};
-use crate::report::{Figure, Mode};
+use crate::report::{Figure, Mode, Ticks};
 use crate::workload::dist::Distribution;
 
 /// A metric of one run.
@@ -252,28 +252,22 @@ pub fn figure_of<V: serde::Serialize>(
     decimals: usize,
     key: impl Fn(Variant) -> V,
 ) -> Figure {
-    let points = axis.points(mode, POLICIES[0]);
-    let xs: Vec<f64> = points.iter().map(|v| axis.x(v)).collect();
-    Figure {
-        id,
-        title: format!("{title} ({} mode)", mode.name()),
-        x_label: axis.label().into(),
-        y_label: y_label.into(),
-        groups: xs.iter().map(|x| format!("{x:.3}")).collect(),
-        x_values: Some(xs),
-        series: POLICIES.iter().map(|p| p.label().to_owned()).collect(),
-        values: POLICIES
-            .iter()
-            .map(|&policy| {
-                axis.points(mode, policy)
-                    .into_iter()
-                    .map(|v| runs.estimate(&key(v), metric))
-                    .collect()
-            })
-            .collect(),
-        paper: None,
-        decimals,
-    }
+    let xs = axis
+        .points(mode, POLICIES[0])
+        .into_iter()
+        .map(|v| axis.x(&v));
+    Figure::lines(id, title)
+        .mode(mode)
+        .x(axis.label(), xs, Ticks::Decimals(3))
+        .y(y_label)
+        .all_series(POLICIES.iter().map(|&policy| {
+            let values = axis.points(mode, policy).into_iter();
+            (
+                policy.label(),
+                values.map(|v| runs.estimate(&key(v), metric)),
+            )
+        }))
+        .decimals(decimals)
 }
 
 /// The mean of `metric` at every point of `axes` in `mode`, per policy, for evidence:

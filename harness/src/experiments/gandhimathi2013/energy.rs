@@ -30,32 +30,15 @@ fn figure(runs: &Runs<Metrics>, id: &'static str, title: &str, divisor: u32) -> 
         MappingKind::EnergyAware,
         Reading::main(Mode::Literal),
     );
-    Figure {
-        id,
-        title: title.into(),
-        x_label: "scheduler".into(),
-        y_label: "energy, power x h (active 1, idle 0.3 per server)".into(),
-        groups: rows
-            .iter()
-            .map(|v| v.scheduler_label().to_owned())
-            .collect(),
-        x_values: None,
-        series: MAPPINGS
-            .iter()
-            .map(|&m| format!("{} mapping", mapping_name(m)))
-            .collect(),
-        values: MAPPINGS
-            .iter()
-            .map(|&m| {
-                schedulers(divisor, m, Reading::main(Mode::Literal))
-                    .iter()
-                    .map(|v| runs.estimate(v, energy))
-                    .collect()
-            })
-            .collect(),
-        paper: None,
-        decimals: 0,
-    }
+    Figure::bars(id, title)
+        .groups("scheduler", rows.map(|v| v.scheduler_label()))
+        .y("energy, power x h (active 1, idle 0.3 per server)")
+        .all_series(MAPPINGS.map(|m| {
+            let values = schedulers(divisor, m, Reading::main(Mode::Literal))
+                .map(|v| runs.estimate(&v, energy));
+            (format!("{} mapping", mapping_name(m)), values)
+        }))
+        .decimals(0)
 }
 
 /// The figures and statements, from the runs of [`variants`].

@@ -14,7 +14,7 @@ pub(super) use crate::report::statement::{
     Cause, Interval, Margin, Method, Outcome, Source, Statement, check, claim,
 };
 use crate::report::stats::{Estimate, t975};
-pub(super) use crate::report::{Figure, Mode};
+pub(super) use crate::report::{Figure, Mode, Ticks};
 
 /// Where a statement is judged: a mode and a reading of the model (the queue order and the
 /// feedback's instant).
@@ -466,31 +466,15 @@ pub(super) fn over_alpha(
     title: &str,
     divisor: u32,
 ) -> Figure {
-    Figure {
-        id,
-        title: title.into(),
-        x_label: "alpha".into(),
-        y_label: "average application execution time, h".into(),
-        groups: ALPHAS_PCT
-            .iter()
-            .map(|&a| format!("{:.1}", f64::from(a) / 100.0))
-            .collect(),
-        x_values: Some(ALPHAS_PCT.iter().map(|&a| f64::from(a) / 100.0).collect()),
-        series: rows(0, divisor)
-            .iter()
-            .map(|v| v.scheduler_label().to_owned())
-            .collect(),
-        values: (0..4)
-            .map(|row| {
-                ALPHAS_PCT
-                    .iter()
-                    .map(|&a| runs.estimate(&rows(a, divisor)[row], hours))
-                    .collect()
-            })
-            .collect(),
-        paper: None,
-        decimals: 2,
-    }
+    let alphas = ALPHAS_PCT.map(|a| f64::from(a) / 100.0);
+    Figure::lines(id, title)
+        .x("alpha", alphas, Ticks::Decimals(1))
+        .y("average application execution time, h")
+        .all_series(rows(0, divisor).iter().enumerate().map(|(row, v)| {
+            let values = ALPHAS_PCT.map(|a| runs.estimate(&rows(a, divisor)[row], hours));
+            (v.scheduler_label(), values)
+        }))
+        .decimals(2)
 }
 
 /// The one-line reason beside a statement that compares with FCFS, in `r`'s mode: `literal`

@@ -46,48 +46,40 @@ fn improvements(runs: &Runs<Metrics>, r: Reading) -> Vec<Vec<Option<Estimate>>> 
 
 /// The figures and statements, from the runs of [`variants`].
 pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
-    let groups: Vec<String> = DIVISORS.iter().map(|d| d.to_string()).collect();
-    let x_values = Some(DIVISORS.iter().map(|&d| f64::from(d)).collect());
+    let divisors = DIVISORS.map(f64::from);
     let columns = [
         ("DLS", SchedulerKind::Dcls, 0),
         ("FDLS (alpha 1)", SchedulerKind::Dcls, 100),
         ("DMMS", SchedulerKind::Dcmms, 0),
         ("FDMMS (alpha 1)", SchedulerKind::Dcmms, 100),
     ];
-    let table3 = Figure {
-        id: "table3",
-        title: "Table 3: average application execution time without and with the feedback".into(),
-        x_label: "arrival gaps divided by".into(),
-        y_label: "average application execution time, h (paper: units not stated)".into(),
-        groups: groups.clone(),
-        x_values: x_values.clone(),
-        series: columns.iter().map(|c| c.0.to_owned()).collect(),
-        values: columns
-            .iter()
-            .map(|&(_, s, a)| {
-                DIVISORS
-                    .iter()
-                    .map(|&d| runs.estimate(&Variant::new(s, a, d), hours))
-                    .collect()
-            })
+    let table3 = Figure::lines(
+        "table3",
+        "Table 3: average application execution time without and with the feedback",
+    )
+    .x("arrival gaps divided by", divisors, Ticks::Plain)
+    .y("average application execution time, h (paper: units not stated)")
+    .all_series(columns.map(|(name, s, a)| {
+        (
+            name,
+            DIVISORS.map(|d| runs.estimate(&Variant::new(s, a, d), hours)),
+        )
+    }))
+    .paper(
+        (0..4)
+            .map(|c| params::TABLE3.iter().map(|row| Some(row[c])).collect())
             .collect(),
-        paper: Some(
-            (0..4)
-                .map(|c| params::TABLE3.iter().map(|row| Some(row[c])).collect())
-                .collect(),
-        ),
-        decimals: 2,
-    };
-    let gain = Figure {
-        id: "table3-improvement",
-        title: "Table 3: the feedback's improvement".into(),
-        x_label: "arrival gaps divided by".into(),
-        y_label: "improvement of alpha 1 over alpha 0, %".into(),
-        groups,
-        x_values,
-        series: vec!["DLS -> FDLS".into(), "DMMS -> FDMMS".into()],
-        values: improvements(runs, Reading::main(Mode::Literal)),
-        paper: Some(
+    )
+    .decimals(2);
+    let gain = Figure::lines("table3-improvement", "Table 3: the feedback's improvement")
+        .x("arrival gaps divided by", divisors, Ticks::Plain)
+        .y("improvement of alpha 1 over alpha 0, %")
+        .all_series(
+            ["DLS -> FDLS", "DMMS -> FDMMS"]
+                .into_iter()
+                .zip(improvements(runs, Reading::main(Mode::Literal))),
+        )
+        .paper(
             (0..2)
                 .map(|c| {
                     params::TABLE3_IMPROVEMENT
@@ -96,9 +88,7 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
                         .collect()
                 })
                 .collect(),
-        ),
-        decimals: 1,
-    };
+        );
     Section {
         heading: "Claim 2 (Table 3): the feedback's improvement grows with contention".into(),
         figures: vec![table3, gain],

@@ -51,30 +51,23 @@ fn table(
         Mode::Literal => "FCFS (earliest start)",
         Mode::Calibrated => "FCFS (home cloud)",
     };
-    Figure {
-        id,
-        title: format!("{title} ({} mode: {fcfs})", mode.name()),
-        x_label: "applications that are advance reservations, %".into(),
-        y_label: "average application execution time / FCFS's".into(),
-        groups: AR_SHARES_PCT.iter().map(|a| format!("{a} %")).collect(),
-        x_values: Some(AR_SHARES_PCT.iter().map(|&a| f64::from(a)).collect()),
-        series: ALL.iter().map(|&s| scheduler_name(s).to_owned()).collect(),
-        values: ALL
-            .iter()
-            .map(|&s| {
-                AR_SHARES_PCT
-                    .iter()
-                    .map(|&a| estimate(ratio(runs, r, s, divisor, a, hours)))
-                    .collect()
-            })
-            .collect(),
-        paper: Some(vec![
+    Figure::lines(id, format!("{title} ({} mode: {fcfs})", mode.name()))
+        .x(
+            "applications that are advance reservations, %",
+            AR_SHARES_PCT.map(f64::from),
+            Ticks::Unit("%"),
+        )
+        .y("average application execution time / FCFS's")
+        .all_series(ALL.map(|s| {
+            let values = AR_SHARES_PCT.map(|a| estimate(ratio(runs, r, s, divisor, a, hours)));
+            (scheduler_name(s), values)
+        }))
+        .paper(vec![
             vec![Some(1.0); 5],
             paper[0].iter().map(|&x| Some(x)).collect(),
             paper[1].iter().map(|&x| Some(x)).collect(),
-        ]),
-        decimals: 3,
-    }
+        ])
+        .decimals(3)
 }
 
 /// The figures and statements, from the runs of [`variants`].

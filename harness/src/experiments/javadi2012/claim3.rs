@@ -68,34 +68,25 @@ fn cost_figure(runs: &Runs<Metrics>) -> Figure {
         (Brokering::Ars, Route::Eq5, "ARS, Eq. 5"),
         (Brokering::Ads, Route::Eq5, "ADS, Eq. 5"),
     ];
-    Figure {
-        id: "table3-cost",
-        title: "Table III: EC2 cost per month (Eq. 19), beta = 0.25".into(),
-        x_label: "request duration (lognormal theta)".into(),
-        y_label: "USD per month".into(),
-        groups: TABLE3_THETAS.iter().map(|&t| row(t)).collect(),
-        x_values: None,
-        series: series.iter().map(|s| s.2.to_owned()).collect(),
-        values: series
-            .iter()
-            .map(|&(b, r, _)| {
-                TABLE3_THETAS
-                    .iter()
-                    .map(|&t| runs.estimate(&cell(b, r, PolicyName::Easy, t), cost))
+    Figure::bars(
+        "table3-cost",
+        "Table III: EC2 cost per month (Eq. 19), beta = 0.25",
+    )
+    .groups("request duration (lognormal theta)", TABLE3_THETAS.map(row))
+    .y("USD per month")
+    .all_series(series.map(|(b, r, name)| {
+        let values = TABLE3_THETAS.map(|t| runs.estimate(&cell(b, r, PolicyName::Easy, t), cost));
+        (name, values)
+    }))
+    .paper(
+        (0..series.len())
+            .map(|i| {
+                (0..TABLE3_THETAS.len())
+                    .map(|t| (i < 2).then(|| TABLE3_COST[t][i]))
                     .collect()
             })
             .collect(),
-        paper: Some(
-            (0..series.len())
-                .map(|i| {
-                    (0..TABLE3_THETAS.len())
-                        .map(|t| (i < 2).then(|| TABLE3_COST[t][i]))
-                        .collect()
-                })
-                .collect(),
-        ),
-        decimals: 1,
-    }
+    )
 }
 
 /// Table III's improvement factors (calibrated), beside the paper's.
@@ -114,20 +105,19 @@ fn factor_figure(runs: &Runs<Metrics>) -> Figure {
             }
         }
     }
-    Figure {
-        id: "table3-factors",
-        title: "Table III: improvement factors NoR / policy (calibrated), beta = 0.25".into(),
-        x_label: "scheduler, request duration".into(),
-        y_label: "improvement factor (ratio of the means over paired replications)".into(),
-        groups,
-        x_values: None,
-        series: ["ARS AWRT", "ARS Sld", "ADS AWRT", "ADS Sld"]
-            .map(String::from)
-            .to_vec(),
-        values,
-        paper: Some(paper),
-        decimals: 2,
-    }
+    Figure::bars(
+        "table3-factors",
+        "Table III: improvement factors NoR / policy (calibrated), beta = 0.25",
+    )
+    .groups("scheduler, request duration", groups)
+    .y("improvement factor (ratio of the means over paired replications)")
+    .all_series(
+        ["ARS AWRT", "ARS Sld", "ADS AWRT", "ADS Sld"]
+            .into_iter()
+            .zip(values),
+    )
+    .paper(paper)
+    .decimals(2)
 }
 
 /// The calibrated cost rises with theta: a check (the calibration follows Table III's costs).

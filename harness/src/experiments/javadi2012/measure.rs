@@ -8,12 +8,12 @@ pub(super) use super::presets::{Route, Variant, brokering_name, scheduler_name};
 use crate::experiments::Runs;
 pub(super) use crate::models::hybrid::metrics::Metrics;
 pub(super) use crate::models::hybrid::scenario::{Brokering, PolicyName};
-pub(super) use crate::report::Figure;
 pub(super) use crate::report::Mode;
 pub(super) use crate::report::statement::{
     Builder, Cause, Interval, Margin, Method, Source, Statement, check, claim,
 };
 use crate::report::stats::Estimate;
+pub(super) use crate::report::{Figure, Ticks};
 
 /// How far a measured factor or cost may be from the paper's, as a share of the paper's: the
 /// paper prints no interval, and its runs and these draw different workloads and failures.
@@ -281,33 +281,18 @@ pub(super) fn estimate(i: Option<Interval>) -> Option<Estimate> {
 /// A series of a line figure: its name and its variant at each x.
 pub(super) type Series = (String, Box<dyn Fn(f64) -> Variant>);
 
-/// A figure of `f` over the numeric axis `xs`, one line per series.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn line_figure(
+/// The lines of a figure over the numeric axis `xs`: each series' name and `f` at its variant
+/// at each x (for [`Figure::all_series`]).
+pub(super) fn series_over(
     runs: &Runs<Metrics>,
-    id: &'static str,
-    title: String,
-    x_label: &str,
-    y_label: &str,
     xs: &[f64],
     series: &[Series],
     f: impl Fn(&Runs<Metrics>, &Variant) -> Option<Estimate>,
-) -> Figure {
-    Figure {
-        id,
-        title,
-        x_label: x_label.into(),
-        y_label: y_label.into(),
-        groups: xs.iter().map(|x| format!("{x}")).collect(),
-        x_values: Some(xs.to_vec()),
-        series: series.iter().map(|(n, _)| n.clone()).collect(),
-        values: series
-            .iter()
-            .map(|(_, at)| xs.iter().map(|&x| f(runs, &at(x))).collect())
-            .collect(),
-        paper: None,
-        decimals: 1,
-    }
+) -> Vec<(String, Vec<Option<Estimate>>)> {
+    series
+        .iter()
+        .map(|(name, at)| (name.clone(), xs.iter().map(|&x| f(runs, &at(x))).collect()))
+        .collect()
 }
 
 /// The variant at `x` of a sweep over beta (at theta 3.0) or theta (at beta 0.25).
@@ -362,16 +347,15 @@ pub(super) fn per_scheduler_figures(
         .iter()
         .zip(ids)
         .map(|(&s, id)| {
-            line_figure(
-                runs,
-                id,
-                title(scheduler_name(s)),
-                x_label,
-                y_label,
-                xs,
-                &policy_series(s, over_beta),
-                |r, v| r.estimate(v, f),
-            )
+            Figure::lines(id, title(scheduler_name(s)))
+                .x(x_label, xs.iter().copied(), Ticks::Plain)
+                .y(y_label)
+                .all_series(series_over(
+                    runs,
+                    xs,
+                    &policy_series(s, over_beta),
+                    |r, v| r.estimate(v, f),
+                ))
         })
         .collect()
 }
@@ -398,19 +382,16 @@ pub(super) fn unfinished_figure(runs: &Runs<Metrics>, id: &'static str, over_bet
     } else {
         "beta = 0.25"
     };
-    line_figure(
-        runs,
-        id,
-        format!(
-            "Requests unfinished at the end of the run ({at}): left out of AWRT and slowdown, \
-             and counted at their lower bounds in the claims' second reading"
-        ),
-        x_label,
-        "unfinished requests per run",
-        xs,
-        &series,
-        |r, v| r.estimate(v, unfinished),
-    )
+    let title = format!(
+        "Requests unfinished at the end of the run ({at}): left out of AWRT and slowdown, and \
+         counted at their lower bounds in the claims' second reading"
+    );
+    Figure::lines(id, title)
+        .x(x_label, xs.iter().copied(), Ticks::Plain)
+        .y("unfinished requests per run")
+        .all_series(series_over(runs, xs, &series, |r, v| {
+            r.estimate(v, unfinished)
+        }))
 }
 
 /// A literal-mode statement's reason (its cause says the rest).

@@ -113,19 +113,17 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
             pts.iter().map(|(_, v)| one(share(v))).collect(),
         ),
     ];
-    let fig = Figure {
-        id: "routing",
-        title: "Eq. 5's routing at the paper's parameters (ARS, EB), beside Table III's shares"
-            .into(),
-        x_label: "operating point (theta 3.0 and beta 0.25 unless named)".into(),
-        y_label: "P_c, the share of requests sent to the cloud".into(),
-        groups: pts.iter().map(|(g, _)| g.clone()).collect(),
-        x_values: None,
-        series: series.iter().map(|(n, _)| (*n).to_owned()).collect(),
-        values: series.into_iter().map(|(_, v)| v).collect(),
-        paper: None,
-        decimals: 3,
-    };
+    let fig = Figure::bars(
+        "routing",
+        "Eq. 5's routing at the paper's parameters (ARS, EB), beside Table III's shares",
+    )
+    .groups(
+        "operating point (theta 3.0 and beta 0.25 unless named)",
+        pts.iter().map(|(g, _)| g.as_str()),
+    )
+    .y("P_c, the share of requests sent to the cloud")
+    .all_series(series)
+    .decimals(3);
     let sent: Vec<String> = pts
         .iter()
         .filter(|(_, v)| runs.level(v, measured).is_some_and(|i| i.estimate > 0.0))

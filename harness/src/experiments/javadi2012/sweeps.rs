@@ -63,24 +63,28 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
         }
         out
     };
-    let mut share_fig = line_figure(
-        runs,
+    let awrt_factor = |r: &Runs<Metrics>, v: &Variant| estimate(factor(r, v, AWRT.plain));
+    let share_fig = Figure::lines(
         "share",
-        "AWRT improvement factor against the cloud share (calibrated, beta 0.25, theta 3.0)".into(),
+        "AWRT improvement factor against the cloud share (calibrated, beta 0.25, theta 3.0)",
+    )
+    .x(
         "share of the requests sent to the cloud, P_c",
-        "AWRT improvement factor NoR / policy (ratio of means)",
+        SHARES,
+        Ticks::Plain,
+    )
+    .y("AWRT improvement factor NoR / policy (ratio of means)")
+    .all_series(series_over(
+        runs,
         &SHARES,
         &adaptive_series(Route::Share, |_| 1.0),
-        |r, v| estimate(factor(r, v, AWRT.plain)),
-    );
-    share_fig.series.push("1 / (1 - P_c)".into());
-    share_fig.values.push(
-        SHARES
-            .iter()
-            .map(|p| Estimate::of(&[1.0 / (1.0 - p)]))
-            .collect(),
-    );
-    share_fig.decimals = 2;
+        awrt_factor,
+    ))
+    .series(
+        "1 / (1 - P_c)",
+        SHARES.map(|p| Estimate::of(&[1.0 / (1.0 - p)])),
+    )
+    .decimals(2);
     let load_series: Vec<Series> = vec![
         (
             "ARS EB".into(),
@@ -95,19 +99,19 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
             Box::new(|x| at(Brokering::Ars, Route::Eq5, PolicyName::Easy, x, 8)),
         ),
     ];
-    let mut load_fig = line_figure(
-        runs,
+    let load_fig = Figure::lines(
         "load",
         "AWRT improvement factor against the arrival rate under EB (calibrated share of theta \
-         3.0; and Eq. 5)"
-            .into(),
+         3.0; and Eq. 5)",
+    )
+    .x(
         "arrival rate, times the paper's (beta 0.25)",
-        "AWRT improvement factor NoR / policy (ratio of means)",
-        &LOAD_SCALES,
-        &load_series,
-        |r, v| estimate(factor(r, v, AWRT.plain)),
-    );
-    load_fig.decimals = 2;
+        LOAD_SCALES,
+        Ticks::Plain,
+    )
+    .y("AWRT improvement factor NoR / policy (ratio of means)")
+    .all_series(series_over(runs, &LOAD_SCALES, &load_series, awrt_factor))
+    .decimals(2);
     let group_series: Vec<Series> = vec![
         (
             "NoR".into(),
@@ -127,51 +131,39 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
         ),
     ];
     let groups: Vec<f64> = GROUP_COUNTS.iter().map(|&g| f64::from(g)).collect();
-    let mut group_fig = line_figure(
-        runs,
+    let groups_label = "groups of nodes that fail together (64 nodes)";
+    let lower = series_over(runs, &groups, &group_series, |r, v| {
+        r.estimate(v, AWRT.with_unfinished)
+    });
+    let group_fig = Figure::lines(
         "groups",
         "AWRT against the failure groups (EB, calibrated, beta 0.25, theta 3.0), over the \
-         completed requests and with the unfinished ones at their lower bounds"
-            .into(),
-        "groups of nodes that fail together (64 nodes)",
-        AWRT_LABEL,
-        &groups,
-        &group_series,
-        |r, v| r.estimate(v, AWRT.plain),
-    );
-    let lower = line_figure(
-        runs,
-        "groups",
-        String::new(),
-        "",
-        "",
-        &groups,
-        &group_series,
-        |r, v| r.estimate(v, AWRT.with_unfinished),
-    );
-    group_fig.series.extend(
+         completed requests and with the unfinished ones at their lower bounds",
+    )
+    .x(groups_label, groups.iter().copied(), Ticks::Plain)
+    .y(AWRT_LABEL)
+    .all_series(series_over(runs, &groups, &group_series, |r, v| {
+        r.estimate(v, AWRT.plain)
+    }))
+    .all_series(
         lower
-            .series
-            .iter()
-            .map(|n| format!("{n}, unfinished at lower bounds")),
+            .into_iter()
+            .map(|(n, values)| (format!("{n}, unfinished at lower bounds"), values)),
     );
-    group_fig.values.extend(lower.values);
     let unfinished =
         |m: &Metrics| (m.requests > 0).then(|| 100.0 * m.unfinished as f64 / m.requests as f64);
-    let mut unfinished_fig = line_figure(
-        runs,
+    let unfinished_fig = Figure::lines(
         "groups-unfinished",
         "Requests not finished by the end of the drain against the failure groups (EB, \
-         calibrated, beta 0.25, theta 3.0): left out of AWRT and slowdown, or counted at \
-         their lower bounds"
-            .into(),
-        "groups of nodes that fail together (64 nodes)",
-        "unfinished, % of the measured requests",
-        &groups,
-        &group_series,
-        |r, v| r.estimate(v, unfinished),
-    );
-    unfinished_fig.decimals = 2;
+         calibrated, beta 0.25, theta 3.0): left out of AWRT and slowdown, or counted at their \
+         lower bounds",
+    )
+    .x(groups_label, groups.iter().copied(), Ticks::Plain)
+    .y("unfinished, % of the measured requests")
+    .all_series(series_over(runs, &groups, &group_series, |r, v| {
+        r.estimate(v, unfinished)
+    }))
+    .decimals(2);
     Section {
         heading: "Sweeps: the cloud share, the arrival rate and the failure groups".into(),
         figures: vec![share_fig, load_fig, group_fig, unfinished_fig],

@@ -30,47 +30,26 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
         |u| Box::new(move |m: &Metrics| m.user(u).and_then(|x| x.rates.failed_pct)),
     );
     let resources = ["R1", "R2", "R3"];
-    let fig6 = Figure {
-        id: "fig6",
-        title: "Fig. 6: resource use".into(),
-        x_label: "resource scenario (Table 6), U4 inter-arrival s/t".into(),
-        y_label: "total execution time, CPU-seconds".into(),
-        groups: points.iter().map(|(g, _)| g.clone()).collect(),
-        x_values: None,
-        series: resources.iter().map(|r| (*r).to_owned()).collect(),
-        values: resources
-            .iter()
-            .map(|r| {
-                points
-                    .iter()
-                    .map(|(_, p)| runs.estimate(p, |m| m.resource(r).map(|x| x.busy_s)))
-                    .collect()
-            })
-            .collect(),
-        paper: None,
-        decimals: 0,
-    };
+    let fig6 = Figure::bars("fig6", "Fig. 6: resource use")
+        .groups(
+            "resource scenario (Table 6), U4 inter-arrival s/t",
+            points.iter().map(|(g, _)| g.as_str()),
+        )
+        .y("total execution time, CPU-seconds")
+        .all_series(resources.map(|r| {
+            let busy = move |m: &Metrics| m.resource(r).map(|x| x.busy_s);
+            (r, points.iter().map(move |(_, p)| runs.estimate(p, busy)))
+        }))
+        .decimals(0);
     let sd = |m: &Metrics| Some(m.resource_use_sd_s);
-    let fig7 = Figure {
-        id: "fig7",
-        title: "Fig. 7: standard deviation of the resource use".into(),
-        x_label: "U4 inter-arrival, s/t".into(),
-        y_label: "standard deviation across R1-R3, CPU-seconds".into(),
-        groups: U4_RATES.iter().map(|&r| rate(r)).collect(),
-        x_values: Some(U4_RATES.to_vec()),
-        series: TABLE6.iter().map(|&t| t6(t).to_owned()).collect(),
-        values: TABLE6
-            .iter()
-            .map(|&t| {
-                U4_RATES
-                    .iter()
-                    .map(|&r| runs.estimate(&Variant::base(t, r), sd))
-                    .collect()
-            })
-            .collect(),
-        paper: None,
-        decimals: 0,
-    };
+    let fig7 = Figure::lines("fig7", "Fig. 7: standard deviation of the resource use")
+        .x("U4 inter-arrival, s/t", U4_RATES, Ticks::Plain)
+        .y("standard deviation across R1-R3, CPU-seconds")
+        .all_series(TABLE6.map(|t| {
+            let values = U4_RATES.map(|r| runs.estimate(&Variant::base(t, r), sd));
+            (t6(t), values)
+        }))
+        .decimals(0);
 
     let total_missed = |m: &Metrics| m.all.missed_pct;
     let at = |t, r| Variant::base(t, r);

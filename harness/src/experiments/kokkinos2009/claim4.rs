@@ -36,30 +36,16 @@ pub(super) fn variants() -> Vec<Variant> {
 
 /// The figures and statements, from the runs of [`variants`].
 pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
-    let figure = |id, title: &str, y: &str, f: fn(&Metrics) -> Option<f64>| Figure {
-        id,
-        title: title.into(),
-        x_label: "GS workload scenario (Table 7)".into(),
-        y_label: y.into(),
-        groups: TABLE7
+    let figure = |id, title: &str, y: &str, f: fn(&Metrics) -> Option<f64>| {
+        let series = METHODS
             .iter()
-            .map(|&w| workload_name(w).to_owned())
-            .collect(),
-        x_values: None,
-        series: METHODS
-            .iter()
-            .map(|(_, n)| *n)
-            .chain([EQ4_SERIES])
-            .map(str::to_owned)
-            .collect(),
-        values: METHODS
-            .iter()
-            .map(|&(k, _)| TABLE7.map(|w| fig10_point(w, k)))
-            .chain([TABLE7.map(eq4_point)])
-            .map(|points| points.iter().map(|p| runs.estimate(p, f)).collect())
-            .collect(),
-        paper: None,
-        decimals: 1,
+            .map(|&(k, n)| (n, TABLE7.map(|w| fig10_point(w, k))))
+            .chain([(EQ4_SERIES, TABLE7.map(eq4_point))])
+            .map(|(n, points)| (n, points.map(|p| runs.estimate(&p, f))));
+        Figure::bars(id, title)
+            .groups("GS workload scenario (Table 7)", TABLE7.map(workload_name))
+            .y(y)
+            .all_series(series)
     };
     let fig10 = figure(
         "fig10",

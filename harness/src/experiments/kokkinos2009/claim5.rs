@@ -85,49 +85,30 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
             }
         }
     }
-    let table8 = Figure {
-        id: "table8",
-        title: format!(
+    let table8 = Figure::bars(
+        "table8",
+        format!(
             "Table 8: delay of one MI, BE scenario, Sec. 6.4.4 workloads, U4 at {TABLE8_U4_S} s/t"
         ),
-        x_label: "statistic".into(),
-        y_label: "seconds".into(),
-        groups,
-        x_values: None,
-        series: ORDERS.iter().map(|&o| order_name(o).to_owned()).collect(),
-        values: values.to_vec(),
-        paper: Some(paper.to_vec()),
-        decimals: 2,
-    };
-    let fig12 = Figure {
-        id: "fig12",
-        title: "Fig. 12: deadline fairness metric, BE scenario, Sec. 6.4.4 workloads".into(),
-        x_label: "U4 inter-arrival, s/t".into(),
-        y_label: "deadline fairness (mean relative lateness)".into(),
-        groups: U4_TABLE4.iter().map(|&r| rate(r)).collect(),
-        x_values: Some(U4_TABLE4.to_vec()),
-        series: ARRIVALS
-            .iter()
-            .flat_map(|&a| {
-                ORDERS
-                    .iter()
-                    .map(move |&o| format!("{}, {}", order_name(o), a.name()))
-            })
-            .collect(),
-        values: ARRIVALS
-            .iter()
-            .flat_map(|&a| {
-                ORDERS.iter().map(move |&o| {
-                    U4_TABLE4
-                        .iter()
-                        .map(|&r| runs.estimate(&fig12_point(o, r, a), fairness))
-                        .collect()
-                })
-            })
-            .collect(),
-        paper: None,
-        decimals: 4,
-    };
+    )
+    .groups("statistic", groups)
+    .y("seconds")
+    .all_series(ORDERS.map(order_name).into_iter().zip(values))
+    .paper(paper.to_vec())
+    .decimals(2);
+    let fig12 = Figure::lines(
+        "fig12",
+        "Fig. 12: deadline fairness metric, BE scenario, Sec. 6.4.4 workloads",
+    )
+    .x("U4 inter-arrival, s/t", U4_TABLE4, Ticks::Plain)
+    .y("deadline fairness (mean relative lateness)")
+    .all_series(ARRIVALS.iter().flat_map(|&a| {
+        ORDERS.map(|o| {
+            let values = U4_TABLE4.map(|r| runs.estimate(&fig12_point(o, r, a), fairness));
+            (format!("{}, {}", order_name(o), a.name()), values)
+        })
+    }))
+    .decimals(4);
     Section {
         heading: "Claim 5 (Table 8, Fig. 12): fairness among BE users".into(),
         figures: vec![table8, fig12],

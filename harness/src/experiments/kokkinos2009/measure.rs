@@ -8,9 +8,9 @@ pub(super) use super::presets::{Arrivals, Spread, Table6, Variant, Workload};
 use crate::experiments::Runs;
 use crate::models::grid::metrics::{Metrics, Rates};
 pub(super) use crate::models::grid::scenario::{Knowledge, MetaOrder, Oversize};
-pub(super) use crate::report::Figure;
 pub(super) use crate::report::statement::{Margin, Source, Statement, check, claim};
 pub(super) use crate::report::table::V;
+pub(super) use crate::report::{Figure, Ticks};
 
 /// The GS users of kokkinos2009.
 pub(super) const GS_USERS: [&str; 3] = ["U1", "U2", "U3"];
@@ -215,25 +215,14 @@ pub(super) fn per_user_figure(
     points: &[(String, Variant)],
     f: impl Fn(&'static str) -> Box<dyn Fn(&Metrics) -> Option<f64>>,
 ) -> Figure {
-    let users: Vec<&'static str> = GS_USERS.iter().chain(&BE_USERS).copied().collect();
-    Figure {
-        id,
-        title: title.into(),
-        x_label: x_label.into(),
-        y_label: y_label.into(),
-        groups: points.iter().map(|(g, _)| g.clone()).collect(),
-        x_values: None,
-        series: users.iter().map(|u| (*u).to_owned()).collect(),
-        values: users
-            .iter()
-            .map(|&u| {
-                let f = f(u);
-                points.iter().map(|(_, p)| runs.estimate(p, &f)).collect()
-            })
-            .collect(),
-        paper: None,
-        decimals: 1,
-    }
+    Figure::bars(id, title)
+        .groups(x_label, points.iter().map(|(g, _)| g.as_str()))
+        .y(y_label)
+        .all_series(GS_USERS.iter().chain(&BE_USERS).map(|&u| {
+            let f = f(u);
+            let values = points.iter().map(move |(_, p)| runs.estimate(p, &f));
+            (u, values)
+        }))
 }
 
 /// Why no GS user of a framework scenario can miss a deadline: a check, not a claim.

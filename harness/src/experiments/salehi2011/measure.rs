@@ -7,7 +7,7 @@ use crate::experiments::federation::measure::{Interval, Metric, Xs, correlation}
 use crate::experiments::federation::params;
 use crate::models::federation::metrics::Metrics;
 use crate::models::federation::scenario::{PreemptionPolicy, PreferenceRule};
-use crate::report::{Figure, Mode};
+use crate::report::{Figure, Mode, Ticks};
 use crate::workload::dist::Distribution;
 
 /// What Figs. 2-3 vary.
@@ -143,32 +143,25 @@ pub fn figure(
     metric: Metric,
 ) -> Figure {
     let points = axis.points(mode, PreemptionPolicy::Moml, PreferenceRule::Flat);
-    let xs: Vec<f64> = points.iter().map(|v| axis.x(v)).collect();
-    let mut names = Vec::new();
-    let mut values = Vec::new();
-    for preference in PREFERENCES {
-        for policy in PreemptionPolicy::ALL {
-            names.push(series(policy, preference));
-            values.push(
-                axis.points(mode, policy, preference)
-                    .into_iter()
-                    .map(|v| runs.estimate(&Variant::Cluster(v), metric))
-                    .collect(),
-            );
-        }
-    }
-    Figure {
-        id,
-        title: format!("{title} ({} mode)", mode.name()),
-        x_label: axis.label().into(),
-        y_label: y_label.into(),
-        groups: xs.iter().map(|x| format!("{x:.2}")).collect(),
-        x_values: Some(xs),
-        series: names,
-        values,
-        paper: None,
-        decimals: 2,
-    }
+    let lines = PREFERENCES.into_iter().flat_map(|preference| {
+        PreemptionPolicy::ALL.map(|policy| {
+            let values = axis.points(mode, policy, preference).into_iter();
+            (
+                series(policy, preference),
+                values.map(|v| runs.estimate(&Variant::Cluster(v), metric)),
+            )
+        })
+    });
+    Figure::lines(id, title)
+        .mode(mode)
+        .x(
+            axis.label(),
+            points.iter().map(|v| axis.x(v)),
+            Ticks::Decimals(2),
+        )
+        .y(y_label)
+        .all_series(lines)
+        .decimals(2)
 }
 
 /// A figure's three sub-figures (one per axis) in `mode`: `ids` are (a)-(c), each

@@ -6,7 +6,7 @@ use crate::experiments::federation::measure::*;
 use crate::experiments::{Figures, Runs};
 use crate::models::federation::metrics::Metrics;
 use crate::report::stats::{Estimate, t975};
-use crate::report::{Figure, Mode, Section};
+use crate::report::{Figure, Mode, Section, Ticks};
 
 /// The calibrated part's figure.
 pub(super) const CALIBRATED: &[&str] = &["fig4"];
@@ -65,26 +65,17 @@ fn figure(id: &'static str, mode: Mode, points: &[(f64, f64)]) -> Figure {
         .iter()
         .map(|b| b.iter().map(|p| p.0).sum::<f64>() / b.len() as f64)
         .collect();
-    Figure {
-        id,
-        title: format!(
-            "Fig. 4: response time of external requests against VMs preempted, each point a \
-             policy and operating point ({} mode)",
-            mode.name()
-        ),
-        x_label: "VMs preempted per run (bin mean)".into(),
-        y_label: "mean response time of external requests, s".into(),
-        groups: xs.iter().map(|x| format!("{x:.0}")).collect(),
-        x_values: Some(xs),
-        series: vec!["response time".into()],
-        values: vec![
+    let title = "Fig. 4: response time of external requests against VMs preempted, each point a \
+                 policy and operating point";
+    Figure::lines(id, title)
+        .mode(mode)
+        .x("VMs preempted per run (bin mean)", xs, Ticks::Decimals(0))
+        .y("mean response time of external requests, s")
+        .series(
+            "response time",
             bins.iter()
-                .map(|b| Estimate::of(&b.iter().map(|p| p.1).collect::<Vec<_>>()))
-                .collect(),
-        ],
-        paper: None,
-        decimals: 1,
-    }
+                .map(|b| Estimate::of(&b.iter().map(|p| p.1).collect::<Vec<_>>())),
+        )
 }
 
 /// The figures and statements of the claim's part in `mode`.
