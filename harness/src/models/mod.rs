@@ -22,7 +22,7 @@
 //! A new model is a folder here with a type implementing [`Model`], `scenario_file!` for its
 //! scenario, and a line in [`MODELS`].
 
-/// Makes a model's `Scenario` (with `name`, `description` and `seed` fields) an [`AnyScenario`]
+/// Makes a model's `Scenario` (with `name`, `description`, `seed` and `replications` fields) an [`AnyScenario`]
 /// and a [`ScenarioFile`], and defines the model's registry `ENTRY`, from its
 /// `scenario::{parse, to_toml}` and `summary::run`: `scenario_file!(Grid, "grid")` in the
 /// model's module.
@@ -62,6 +62,10 @@ macro_rules! scenario_file {
             fn set_base_seed(&mut self, seed: u64) {
                 self.seed = seed;
             }
+
+            fn replications(&self) -> u32 {
+                self.replications
+            }
         }
 
         #[doc = concat!("The ", $what, "'s entry in the scenario-file registry.")]
@@ -89,6 +93,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::config;
+use crate::report::stats::Estimate;
 
 /// A simulated system.
 ///
@@ -119,7 +124,80 @@ pub trait Model {
     /// Events the run processed (for events-per-second figures).
     fn events(run: &Self::Run) -> u64;
     /// Whether every replication gives the same run (no random draw is used), so one suffices.
-    fn deterministic(scenario: &Self::Scenario) -> bool;
+    /// Default: no, for a model whose every run makes random draws.
+    fn deterministic(_scenario: &Self::Scenario) -> bool {
+        false
+    }
+}
+
+/// What `qosgate run` simulated of a scenario: its runs and their metrics, in replication
+/// order (`runs.len() == metrics.len()`, the replications asked for).
+pub struct Measured<M: Model> {
+    /// One run per replication.
+    pub runs: Vec<M::Run>,
+    /// The metrics of each run ([`Model::metrics`]).
+    pub metrics: Vec<M::Metrics>,
+}
+
+impl<M: Model> Measured<M> {
+    /// Simulates `opts`' replications of `scenario` (its own `replications` if not given) in
+    /// parallel ([`replicate`]) and computes each run's metrics.
+    ///
+    /// Errors: those of [`RunOptions::replications_or`] and [`replicate`].
+    pub fn of(scenario: &M::Scenario, opts: &RunOptions) -> Result<Self> {
+        let runs = replicate::<M>(scenario, opts.replications_or(scenario.replications())?)?;
+        let metrics = runs.iter().map(|r| M::metrics(scenario, r)).collect();
+        Ok(Self { runs, metrics })
+    }
+
+    /// The summary's head for these runs ([`Head`]).
+    pub fn head<'a>(&self, scenario: &'a M::Scenario) -> Head<'a> {
+        Head::of::<M>(scenario, &self.runs)
+    }
+}
+
+/// The mean and 95 % confidence interval of `f` over `items`, leaving out the items where it
+/// is undefined (`None`); `None` if no value remains ([`Estimate::of`]).
+pub fn estimate<T>(items: &[T], f: impl Fn(&T) -> Option<f64>) -> Option<Estimate> {
+    Estimate::of(&items.iter().filter_map(f).collect::<Vec<f64>>())
+}
+
+/// What every model's run summary starts with: the scenario, the replications simulated, the
+/// base seed and the events processed over every replication. Flattened into a summary's
+/// JSON; its `Display` is the first words of the text summary.
+#[derive(Debug, Serialize)]
+pub struct Head<'a> {
+    /// The scenario's name.
+    pub scenario: &'a str,
+    /// Replications simulated.
+    pub replications: u32,
+    /// The base seed ([`ScenarioFile::base_seed`]).
+    pub seed: u64,
+    /// Events processed, summed over the replications.
+    pub events: u64,
+}
+
+impl<'a> Head<'a> {
+    /// The head of `runs` of `scenario` (one run per replication).
+    pub fn of<M: Model>(scenario: &'a M::Scenario, runs: &[M::Run]) -> Self {
+        Self {
+            scenario: scenario.name(),
+            replications: u32::try_from(runs.len()).unwrap_or(u32::MAX),
+            seed: scenario.base_seed(),
+            events: runs.iter().map(M::events).sum(),
+        }
+    }
+}
+
+impl std::fmt::Display for Head<'_> {
+    /// `NAME: N replication(s) from seed S, E events`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}: {} replication(s) from seed {}, {} events",
+            self.scenario, self.replications, self.seed, self.events
+        )
+    }
 }
 
 /// Replications `0..n` of `scenario`, in parallel (rayon), in replication order.
@@ -251,6 +329,8 @@ pub trait ScenarioFile: AnyScenario {
     fn base_seed(&self) -> u64;
     /// Replaces the base seed.
     fn set_base_seed(&mut self, seed: u64);
+    /// The replications the scenario asks for.
+    fn replications(&self) -> u32;
     /// The seed replication `k` draws its random numbers from: `replication_seed(base, k)`
     /// ([`crate::des::rng::replication_seed`]).
     fn seed(&self, k: u32) -> u64 {

@@ -466,11 +466,7 @@ const MAX_MEAN_S: f64 = 1e9;
 /// Every problem of `s`, in the order of its keys.
 fn check(s: &Scenario) -> Vec<Problem> {
     let mut p = Problems::default();
-    if s.name.trim().is_empty() {
-        p.add("name", "must not be empty");
-    }
-    p.toml_int("seed", s.seed);
-    p.replications("replications", s.replications);
+    p.header(&s.name, s.seed, Some(s.replications));
     p.seconds("horizon_s", s.horizon_s, false, MAX_SECONDS);
     check_pap(&mut p, &s.gateway.pap);
     check_external(

@@ -455,10 +455,8 @@ pub(crate) fn check_dist(
 /// Every problem of `s`, in the order of its keys.
 fn check(s: &Scenario) -> Vec<Problem> {
     let mut p = Problems::default();
-    if s.name.trim().is_empty() {
-        p.add("name", "must not be empty");
-    }
-    p.toml_int("seed", s.seed);
+    // `replications` is checked with the run's size ([`check_size`]).
+    p.header(&s.name, s.seed, None);
     p.seconds("horizon_s", s.horizon_s, false, MAX_SECONDS);
     p.seconds("warmup_s", s.warmup_s, true, MAX_SECONDS);
     if s.warmup_s.is_finite() && s.horizon_s.is_finite() && s.warmup_s >= s.horizon_s {

@@ -427,11 +427,7 @@ fn nodes(p: &mut Problems, path: &str, n: u32) {
 /// Every problem of `s`, in the order of its keys.
 fn check(s: &Scenario) -> Vec<Problem> {
     let mut p = Problems::default();
-    if s.name.trim().is_empty() {
-        p.add("name", "must not be empty");
-    }
-    p.toml_int("seed", s.seed);
-    p.replications("replications", s.replications);
+    p.header(&s.name, s.seed, Some(s.replications));
     if s.horizon_s == 0 {
         p.add("horizon_s", "must be > 0 seconds");
     }
