@@ -1,4 +1,5 @@
-//! End-to-end tests of the `qosgate` binary: `qosgate bounds`, `qosgate backfill`, and the
+//! End-to-end tests of the `qosgate` binary: `qosgate bounds` (of kokkinos2009's grid and of a
+//! scenario file), `qosgate backfill`, and the
 //! replication limit of `qosgate run` and `qosgate reproduce`.
 
 use std::process::Output;
@@ -210,6 +211,68 @@ fn table_output_names_users_resources_and_explains_itself() {
     let refused = stdout(&qosgate(&["bounds", "--max-users", "1"]));
     assert!(refused.contains("capacity full"));
     assert!(refused.contains("none"));
+}
+
+/// `qosgate bounds FILE` on a grid scenario: its GS users, registered where `qosgate run`
+/// registers them; one CPU per resource gives the single layout only. Another model's file is
+/// refused at its `model` key.
+#[test]
+fn bounds_of_a_scenario_file_follow_its_registrations() {
+    let dir = std::env::temp_dir().join(format!("qosgate-cli-bounds-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let dump = |preset: &str| {
+        let o = qosgate(&["run", "--preset", preset, "--dump"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let gb = dump("kokkinos2009-gb");
+    let path = dir.join("gb.toml");
+    std::fs::write(&path, &gb).unwrap();
+    let file = bounds_json(&[path.to_str().unwrap()]);
+    assert_eq!(file["grid"], "kokkinos2009-gb");
+    assert_eq!(
+        rows(&file).len(),
+        USERS.len() * KINDS.len() * DISCIPLINES.len()
+    );
+    // The paper's grid on one CPU each: the default table's single-layout rows.
+    let paper = bounds_json(&[]);
+    let single: Vec<&Value> = rows(&paper)
+        .iter()
+        .filter(|r| r["layout"] == "single")
+        .collect();
+    assert_eq!(rows(&file).iter().collect::<Vec<_>>(), single);
+
+    // R1 twice as fast: U2 now fits beside U1 there (Eq. 1), and U3 does not.
+    let fast = gb.replacen("cpus = [780000]", "cpus = [1560000]", 1);
+    assert_ne!(fast, gb);
+    std::fs::write(&path, &fast).unwrap();
+    let file = bounds_json(&[path.to_str().unwrap()]);
+    let placed = |u: &str| {
+        let r = rows(&file).iter().find(|r| r["user"] == u).unwrap();
+        r["resource"].as_str().unwrap().to_owned()
+    };
+    assert_eq!(
+        [placed("U1"), placed("U2"), placed("U3")],
+        ["R1", "R1", "R2"]
+    );
+    let o = qosgate(&["run", path.to_str().unwrap(), "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let run: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(
+        run["registrations"],
+        serde_json::json!([["U1", "R1"], ["U2", "R1"], ["U3", "R2"]])
+    );
+
+    let fed = dir.join("fed.toml");
+    std::fs::write(&fed, dump("salehi2012-literal-rr")).unwrap();
+    let o = qosgate(&["bounds", fed.to_str().unwrap()]);
+    assert!(!o.status.success());
+    let e = stderr(&o);
+    assert!(
+        e.contains("fed.toml:") && e.contains("model: a grid scenario is needed here"),
+        "{e}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

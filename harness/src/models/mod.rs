@@ -22,7 +22,7 @@
 //! A new model is a folder here with a type implementing [`Model`], `scenario_file!` for its
 //! scenario, and a line in [`MODELS`].
 
-/// Makes a model's `Scenario` (with `name`, `description`, `seed` and `replications` fields) an [`AnyScenario`]
+/// Makes a model's `Scenario` (with `name`, `description` and `seed` fields) an [`AnyScenario`]
 /// and a [`ScenarioFile`], and defines the model's registry `ENTRY`, from its
 /// `scenario::{parse, to_toml}` and `summary::run`: `scenario_file!(Grid, "grid")` in the
 /// model's module.
@@ -61,10 +61,6 @@ macro_rules! scenario_file {
 
             fn set_base_seed(&mut self, seed: u64) {
                 self.seed = seed;
-            }
-
-            fn replications(&self) -> u32 {
-                self.replications
             }
         }
 
@@ -140,12 +136,12 @@ pub struct Measured<M: Model> {
 }
 
 impl<M: Model> Measured<M> {
-    /// Simulates `opts`' replications of `scenario` (its own `replications` if not given) in
-    /// parallel ([`replicate`]) and computes each run's metrics.
+    /// Simulates `opts`' replications of `scenario` (else `own`, the scenario's) in parallel
+    /// ([`replicate`]) and computes each run's metrics.
     ///
     /// Errors: those of [`RunOptions::replications_or`] and [`replicate`].
-    pub fn of(scenario: &M::Scenario, opts: &RunOptions) -> Result<Self> {
-        let runs = replicate::<M>(scenario, opts.replications_or(scenario.replications())?)?;
+    pub fn of(scenario: &M::Scenario, own: u32, opts: &RunOptions) -> Result<Self> {
+        let runs = replicate::<M>(scenario, opts.replications_or(own)?)?;
         let metrics = runs.iter().map(|r| M::metrics(scenario, r)).collect();
         Ok(Self { runs, metrics })
     }
@@ -329,8 +325,6 @@ pub trait ScenarioFile: AnyScenario {
     fn base_seed(&self) -> u64;
     /// Replaces the base seed.
     fn set_base_seed(&mut self, seed: u64);
-    /// The replications the scenario asks for.
-    fn replications(&self) -> u32;
     /// The seed replication `k` draws its random numbers from: `replication_seed(base, k)`
     /// ([`crate::des::rng::replication_seed`]).
     fn seed(&self, k: u32) -> u64 {

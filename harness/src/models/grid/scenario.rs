@@ -23,7 +23,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use qosgate_kernel::units::{MAX_CAPACITY, MAX_TASK_WORK, TICKS_PER_SECOND};
 use serde::{Deserialize, Serialize};
 
@@ -244,6 +244,28 @@ pub enum Knowledge {
     Aggressive,
 }
 
+impl From<ResourceKind> for qosgate_kernel::resource::Kind {
+    fn from(k: ResourceKind) -> Self {
+        use qosgate_kernel::resource::Kind;
+        match k {
+            ResourceKind::Gs => Kind::Gs,
+            ResourceKind::Be => Kind::Be,
+            ResourceKind::GsBeEqual => Kind::GsBeEqual,
+            ResourceKind::GsBePriority => Kind::GsBePriority { preemptive: false },
+            ResourceKind::GsBePriorityPreemptive => Kind::GsBePriority { preemptive: true },
+        }
+    }
+}
+
+impl From<Discipline> for qosgate_kernel::fairq::Discipline {
+    fn from(d: Discipline) -> Self {
+        match d {
+            Discipline::Wfq => Self::Wfq,
+            Discipline::Scfq => Self::Scfq,
+        }
+    }
+}
+
 impl From<Knowledge> for qosgate_kernel::bucket::Knowledge {
     fn from(k: Knowledge) -> Self {
         use qosgate_kernel::bucket::Knowledge as K;
@@ -269,13 +291,20 @@ const MAX_CAPACITY_MIPS: u64 = MAX_CAPACITY.get();
 /// The kernel's largest task, MI, as a scenario file states it.
 const MAX_TASK_MI: u64 = MAX_TASK_WORK.get();
 
-/// Reads and checks the scenario file at `path` (see [`parse`]).
+/// Reads and checks the grid scenario file at `path` (see [`parse`]).
 ///
-/// Errors: the file cannot be read (the path is named) or is not UTF-8, or any error of
-/// [`parse`], located as `path:line:column`.
+/// Errors: the file cannot be read (the path is named) or is not UTF-8, its `model` key names
+/// another model (`path:line:column: model: ...`, naming it), or any error of [`parse`], located
+/// as `path:line:column`.
 pub fn load(path: &Path) -> Result<Scenario> {
     let text = config::read_text(path).context("reading the scenario file")?;
-    parse(&text, &path.display().to_string())
+    let origin = path.display().to_string();
+    if let Some((model, at)) = config::model_of(&text, &origin)?
+        && model != <super::Grid as crate::models::Model>::NAME
+    {
+        bail!("{at}: model: a grid scenario is needed here (model = \"grid\"), not {model}");
+    }
+    parse(&text, &origin)
 }
 
 /// Parses and checks a scenario written in TOML; `origin` names the text in messages (a file

@@ -76,10 +76,10 @@ use anyhow::{Context, Result, anyhow, bail};
 use qosgate_kernel::Error;
 use qosgate_kernel::bound::entries_needed;
 use qosgate_kernel::bucket::{self, Bucket, Charge, Conformance};
-use qosgate_kernel::fairq::{self, FlowId};
+use qosgate_kernel::fairq::FlowId;
 use qosgate_kernel::meta::{BeTask, Order};
 use qosgate_kernel::registry::{RateBasis, Registration};
-use qosgate_kernel::resource::{Class, Decision, Kind, Task};
+use qosgate_kernel::resource::{Class, Decision, Task};
 use qosgate_kernel::units::{MAX_TASK_WORK, Mips, TICKS_PER_SECOND, Ticks, Work};
 use std::collections::{BTreeMap, VecDeque};
 use std::ops::{Index, IndexMut};
@@ -329,16 +329,6 @@ pub struct World<'a> {
     sink: Option<Sink<'a>>,
 }
 
-fn kind_of(k: ResourceKind) -> Kind {
-    match k {
-        ResourceKind::Gs => Kind::Gs,
-        ResourceKind::Be => Kind::Be,
-        ResourceKind::GsBeEqual => Kind::GsBeEqual,
-        ResourceKind::GsBePriority => Kind::GsBePriority { preemptive: false },
-        ResourceKind::GsBePriorityPreemptive => Kind::GsBePriority { preemptive: true },
-    }
-}
-
 fn discipline_name(d: Discipline) -> &'static str {
     match d {
         Discipline::Wfq => "wfq",
@@ -421,15 +411,11 @@ impl<'a> World<'a> {
         let tally = Tally::new(scenario);
         let mut sites = Vec::with_capacity(scenario.resources.len());
         for r in &scenario.resources {
-            let discipline = match r.discipline {
-                Discipline::Wfq => fairq::Discipline::Wfq,
-                Discipline::Scfq => fairq::Discipline::Scfq,
-            };
             let cpus: Vec<Mips> = r.cpus.iter().map(|&c| Mips::new(c)).collect();
             let res = spares
                 .resource(
-                    kind_of(r.kind),
-                    discipline,
+                    r.kind.into(),
+                    r.discipline.into(),
                     &cpus,
                     Work::new(r.max_task_mi),
                     r.max_users,

@@ -46,7 +46,8 @@ struct Summary<'a> {
 ///
 /// Errors: a simulation error (named by its replication), a failed write (the file named).
 pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Result<()> {
-    let Measured { runs, metrics } = Measured::<Multicloud>::of(scenario, opts)?;
+    let Measured { runs, metrics } =
+        Measured::<Multicloud>::of(scenario, scenario.replications, opts)?;
     if let Some(path) = &opts.events {
         write_events(path, &runs)?;
     }
