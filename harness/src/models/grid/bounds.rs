@@ -26,7 +26,7 @@ use serde::{Serialize, Serializer};
 
 use std::fmt::Write as _;
 
-use super::scenario::{Oversize, ResourceKind, Scenario, UserClass};
+use super::scenario::{ResourceKind, Scenario, UserClass};
 use crate::des::time;
 use crate::report::table::{Align, grouped, table, wrap};
 
@@ -159,23 +159,7 @@ impl GsGrid {
         let mut users = Vec::new();
         let mut registrations = Vec::new();
         for u in scenario.users.iter().filter(|u| u.class == UserClass::Gs) {
-            let (Some(rho), Some(sigma), Some(imax), Some(knowledge)) =
-                (u.rho_mips, u.sigma_mi, u.max_task_mi, u.knowledge)
-            else {
-                bail!(
-                    "GS user {} needs rho_mips, sigma_mi, max_task_mi and knowledge",
-                    u.name
-                );
-            };
-            let registration = Registration {
-                weight: u.weight,
-                rho: Mips::new(rho),
-                sigma: Work::new(sigma),
-                imax: Work::new(imax),
-                knowledge: knowledge.into(),
-                oversize: u.oversize.unwrap_or(Oversize::BestEffort).into(),
-                entries: 0,
-            };
+            let registration = u.registration()?;
             if built.is_empty() {
                 continue;
             }

@@ -244,6 +244,37 @@ pub enum Knowledge {
     Aggressive,
 }
 
+impl UserConfig {
+    /// The registration a GS user asks of a resource: its (`rho_mips`, `sigma_mi`,
+    /// `max_task_mi`), weight, knowledge and oversize rule (default: best effort), no queue
+    /// entries (the simulator sets them per resource).
+    ///
+    /// Errors: one of `rho_mips`, `sigma_mi`, `max_task_mi`, `knowledge` missing (named with the
+    /// user).
+    pub fn registration(&self) -> Result<qosgate_kernel::registry::Registration> {
+        let (Some(rho), Some(sigma), Some(imax), Some(knowledge)) = (
+            self.rho_mips,
+            self.sigma_mi,
+            self.max_task_mi,
+            self.knowledge,
+        ) else {
+            bail!(
+                "GS user {} needs rho_mips, sigma_mi, max_task_mi and knowledge",
+                self.name
+            );
+        };
+        Ok(qosgate_kernel::registry::Registration {
+            weight: self.weight,
+            rho: qosgate_kernel::units::Mips::new(rho),
+            sigma: qosgate_kernel::units::Work::new(sigma),
+            imax: qosgate_kernel::units::Work::new(imax),
+            knowledge: knowledge.into(),
+            oversize: self.oversize.unwrap_or(Oversize::BestEffort).into(),
+            entries: 0,
+        })
+    }
+}
+
 impl From<ResourceKind> for qosgate_kernel::resource::Kind {
     fn from(k: ResourceKind) -> Self {
         use qosgate_kernel::resource::Kind;

@@ -1204,29 +1204,18 @@ fn register(
     user: &mut User,
     registrations: &mut Vec<(String, String)>,
 ) -> Result<()> {
-    let (Some(rho), Some(sigma), Some(imax), Some(knowledge)) =
-        (u.rho_mips, u.sigma_mi, u.max_task_mi, u.knowledge)
-    else {
-        bail!(
-            "GS user {} needs rho_mips, sigma_mi, max_task_mi and knowledge",
-            u.name
-        );
-    };
-    let oversize = u.oversize.unwrap_or(Oversize::BestEffort).into();
+    let contract = u.registration()?;
+    let (rho, sigma, imax) = (
+        contract.rho.get(),
+        contract.sigma.get(),
+        contract.imax.get(),
+    );
     let mut refusals = Vec::new();
     for (r, site) in sites.iter_mut().enumerate() {
         if site.kind == ResourceKind::Be {
             continue;
         }
-        let mut reg = Registration {
-            weight: u.weight,
-            rho: Mips::new(rho),
-            sigma: Work::new(sigma),
-            imax: Work::new(imax),
-            knowledge: knowledge.into(),
-            oversize,
-            entries: 0,
-        };
+        let mut reg = contract;
         reg.entries = u
             .queue_entries
             .unwrap_or_else(|| default_entries(&site.res, &reg, u, hop));
@@ -1247,7 +1236,7 @@ fn register(
                 }
                 let bucket = Bucket::new(Ticks::ZERO, reg.rho, reg.sigma, reg.imax, reg.knowledge)
                     .map_err(|e| anyhow!("user {}'s (rho, sigma): {e}", u.name))?
-                    .with_oversize(oversize);
+                    .with_oversize(reg.oversize);
                 user.registrations.push(Registered {
                     resource: r,
                     flow,
