@@ -413,6 +413,51 @@ fn backfill_writes_one_row_per_job_and_a_summary_the_rows_reproduce() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `qosgate run` on a cluster scenario file (`model = "cluster"`) replays what `qosgate
+/// backfill` replays from the same settings: each replication's metrics are `backfill`'s with the
+/// failure seed `seed + k`; `--dump` writes a file that reads back to the same run.
+#[test]
+fn a_cluster_scenario_runs_the_replay_backfill_runs() {
+    let dir = std::env::temp_dir().join(format!("qosgate-cli-cluster-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let swf = trace("SDSC-SP2-1998-first300.swf");
+    let file = dir.join("cluster.toml");
+    let text = format!(
+        "model = \"cluster\"\nname = \"sdsc\"\nseed = 5\nreplications = 2\ntrace = {swf:?}\n\
+         [scheduler]\npolicy = \"conservative\"\n[failures]\nsource = \"lognormal\"\n"
+    );
+    std::fs::write(&file, text).unwrap();
+    let run = |args: &[&str]| -> Value {
+        let o = qosgate(args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        serde_json::from_str(&stdout(&o)).unwrap()
+    };
+    let v = run(&["run", file.to_str().unwrap(), "--json"]);
+    assert_eq!(
+        (&v["scenario"], &v["replications"]),
+        (&"sdsc".into(), &2.into())
+    );
+    for (k, seed) in ["5", "6"].into_iter().enumerate() {
+        let b = run(&[
+            "backfill",
+            "--policy",
+            "conservative",
+            "--swf",
+            &swf,
+            "--failures",
+            "lognormal",
+            "--failure-seed",
+            seed,
+            "--json",
+        ]);
+        assert_eq!(v["per_replication"][k], b["summary"], "replication {k}");
+    }
+    let dumped = qosgate(&["run", file.to_str().unwrap(), "--dump"]);
+    std::fs::write(&file, stdout(&dumped)).unwrap();
+    assert_eq!(run(&["run", file.to_str().unwrap(), "--json"]), v);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn backfill_rejects_bad_options_with_a_message_naming_them() {
     let swf = trace("SDSC-SP2-1998-first300.swf");

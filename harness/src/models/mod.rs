@@ -3,7 +3,8 @@
 //! them.
 //!
 //! - [`grid`]: kokkinos2009's grid (users, a meta-scheduler, resources and links).
-//! - [`cluster`]: one cluster replaying a job trace under a backfilling policy.
+//! - [`cluster`]: one cluster replaying a job trace under a backfilling policy (`model =
+//!   "cluster"`).
 //! - [`hybrid`]: javadi2012's failure-prone cluster and reliable cloud behind a broker.
 //! - [`leases`]: one cluster replaying a lease workload (Haizea's LWF) through the kernel's
 //!   lease manager.
@@ -350,6 +351,7 @@ pub const MODELS: &[Entry] = &[
     federation::ENTRY,
     hybrid::ENTRY,
     multicloud::ENTRY,
+    cluster::ENTRY,
 ];
 
 /// The model of a file without a `model` key.
@@ -396,7 +398,7 @@ mod tests {
         let e = parse(&other, "c.toml").err().unwrap().to_string();
         assert_eq!(
             e,
-            "c.toml:1:9: model: unknown model `cloud`; the models are: grid, federation, hybrid, multicloud"
+            "c.toml:1:9: model: unknown model `cloud`; the models are: grid, federation, hybrid, multicloud, cluster"
         );
     }
 }
