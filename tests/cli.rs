@@ -458,6 +458,55 @@ fn a_cluster_scenario_runs_the_replay_backfill_runs() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `qosgate run` on a lease scenario file (`model = "leases"`) replays what `qosgate leases`
+/// replays from the same settings, and `--events` writes its records.
+#[test]
+fn a_lease_scenario_runs_the_replay_leases_runs() {
+    let dir = std::env::temp_dir().join(format!("qosgate-cli-leases-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let lwf = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/lwf/preemption.lwf");
+    let file = dir.join("leases.toml");
+    let text = format!(
+        "model = \"leases\"\nname = \"pre\"\nseed = 0\nreplications = 1\nworkload = {lwf:?}\n\
+         policy = \"mov\"\nsuspend_s = 20\n"
+    );
+    std::fs::write(&file, text).unwrap();
+    let events = dir.join("events.jsonl");
+    let run = |args: &[&str]| -> Value {
+        let o = qosgate(args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        serde_json::from_str(&stdout(&o)).unwrap()
+    };
+    let v = run(&[
+        "run",
+        file.to_str().unwrap(),
+        "--json",
+        "--events",
+        events.to_str().unwrap(),
+    ]);
+    let l = run(&[
+        "leases",
+        "--lwf",
+        lwf,
+        "--policy",
+        "mov",
+        "--suspend",
+        "20",
+        "--json",
+    ]);
+    assert_eq!(v["per_replication"][0], l["accounts"]);
+    let lines = std::fs::read_to_string(&events).unwrap();
+    let leases = l["leases"].as_array().unwrap();
+    assert_eq!(lines.lines().count(), leases.len());
+    for (line, lease) in lines.lines().zip(leases) {
+        let mut record: Value = serde_json::from_str(line).unwrap();
+        assert_eq!(record["replication"], 0);
+        record.as_object_mut().unwrap().remove("replication");
+        assert_eq!(&record, lease);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn backfill_rejects_bad_options_with_a_message_naming_them() {
     let swf = trace("SDSC-SP2-1998-first300.swf");

@@ -7,7 +7,7 @@
 //!   "cluster"`).
 //! - [`hybrid`]: javadi2012's failure-prone cluster and reliable cloud behind a broker.
 //! - [`leases`]: one cluster replaying a lease workload (Haizea's LWF) through the kernel's
-//!   lease manager.
+//!   lease manager (`model = "leases"`).
 //! - [`federation`]: salehi2012 and salehi2011's federation (a gateway, clusters with local users
 //!   and lease managers, preemption and migration).
 //! - [`multicloud`]: gandhimathi2013's federation of IaaS clouds (DAG applications, reservations,
@@ -352,6 +352,7 @@ pub const MODELS: &[Entry] = &[
     hybrid::ENTRY,
     multicloud::ENTRY,
     cluster::ENTRY,
+    leases::ENTRY,
 ];
 
 /// The model of a file without a `model` key.
@@ -398,7 +399,7 @@ mod tests {
         let e = parse(&other, "c.toml").err().unwrap().to_string();
         assert_eq!(
             e,
-            "c.toml:1:9: model: unknown model `cloud`; the models are: grid, federation, hybrid, multicloud, cluster"
+            "c.toml:1:9: model: unknown model `cloud`; the models are: grid, federation, hybrid, multicloud, cluster, leases"
         );
     }
 }
