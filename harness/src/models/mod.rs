@@ -159,6 +159,19 @@ pub fn estimate<T>(items: &[T], f: impl Fn(&T) -> Option<f64>) -> Option<Estimat
     Estimate::of(&items.iter().filter_map(f).collect::<Vec<f64>>())
 }
 
+/// A metric a run summary shows: its name and its value in one replication (`None` where it
+/// is undefined).
+pub type Shown<T> = (&'static str, fn(&T) -> Option<f64>);
+
+/// Each metric of `shown`, in order, as its name and [`estimate`] over `items` (one per
+/// replication).
+pub fn estimates<T>(shown: &[Shown<T>], items: &[T]) -> Vec<(&'static str, Option<Estimate>)> {
+    shown
+        .iter()
+        .map(|&(name, f)| (name, estimate(items, f)))
+        .collect()
+}
+
 /// What every model's run summary starts with: the scenario, the replications simulated, the
 /// base seed and the events processed over every replication. Flattened into a summary's
 /// JSON; its `Display` is the first words of the text summary.

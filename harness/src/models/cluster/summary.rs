@@ -27,7 +27,7 @@ use serde::Serialize;
 use super::Cluster;
 use super::replay::{self, NodeEvent, Record, Summary};
 use super::scenario::Scenario;
-use crate::models::{self, Head, Measured, RunOptions};
+use crate::models::{self, Head, Measured, RunOptions, Shown};
 use crate::report::columns::{self, Column};
 use crate::report::stats::Estimate;
 use crate::report::table::{Align, grouped, table};
@@ -283,20 +283,17 @@ struct RunSummary<'a> {
     per_replication: &'a [Summary],
 }
 
-/// A metric a run summary shows: its name and its value (defined in every replication).
-type Shown = (&'static str, fn(&Summary) -> f64);
-
 /// The metrics a run summary shows, in order.
-const SHOWN: [Shown; 7] = [
-    ("jobs scheduled", |s| s.jobs as f64),
-    ("utilization", |s| s.utilization),
-    ("mean wait (s)", |s| s.mean_wait),
+const SHOWN: [Shown<Summary>; 7] = [
+    ("jobs scheduled", |s| Some(s.jobs as f64)),
+    ("utilization", |s| Some(s.utilization)),
+    ("mean wait (s)", |s| Some(s.mean_wait)),
     ("mean bounded slowdown (10 s, Eq. 15)", |s| {
-        s.mean_bounded_slowdown
+        Some(s.mean_bounded_slowdown)
     }),
-    ("AWRT (s, Eq. 14)", |s| s.awrt),
-    ("makespan (s)", |s| s.makespan as f64),
-    ("interruptions", |s| s.interruptions as f64),
+    ("AWRT (s, Eq. 14)", |s| Some(s.awrt)),
+    ("makespan (s)", |s| Some(s.makespan as f64)),
+    ("interruptions", |s| Some(s.interruptions as f64)),
 ];
 
 /// Replays `scenario` (its own replications, or `opts.replications`), prints the summary (or,
@@ -313,10 +310,7 @@ pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Resul
         head: m.head(scenario),
         trace: scenario.trace.display().to_string(),
         policy: scenario.scheduler.policy.name(),
-        metrics: SHOWN
-            .iter()
-            .map(|&(name, f)| (name, models::estimate(&m.metrics, |s| Some(f(s)))))
-            .collect(),
+        metrics: models::estimates(&SHOWN, &m.metrics),
         per_replication: &m.metrics,
     };
     models::write_summary(&summary, render, |_| Ok(()), opts, out)

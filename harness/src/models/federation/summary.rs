@@ -22,7 +22,7 @@ use super::Federation;
 use super::metrics::Metrics;
 use super::record::{ClusterAccount, Outcome, Type};
 use super::scenario::Scenario;
-use crate::models::{self, Head, Measured, RunOptions};
+use crate::models::{self, Head, Measured, RunOptions, Shown};
 use crate::report::columns::{self, Column};
 use crate::report::stats::Estimate;
 
@@ -85,24 +85,18 @@ pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Resul
 }
 
 /// The named metrics, in the order they are printed.
-fn estimates(metrics: &[Metrics]) -> Vec<(&'static str, Option<Estimate>)> {
-    let over = |f: fn(&Metrics) -> Option<f64>| models::estimate(metrics, f);
-    vec![
-        ("VMs preempted", over(|m| Some(m.vms_preempted as f64))),
-        (
-            "leases preempted",
-            over(|m| Some(m.leases_preempted as f64)),
-        ),
-        ("utilization (Eq. 21) %", over(|m| m.utilization)),
-        ("occupancy %", over(|m| m.occupancy)),
-        ("AWRT (Eq. 23-24) s", over(|m| m.awrt_s)),
-        ("Migratable migrated %", over(|m| m.migration_pct)),
-        ("migrations", over(|m| Some(m.migrations as f64))),
-        ("Non-preemptable rejected %", over(|m| m.rejection_pct)),
-        ("local rejected %", over(|m| m.local_rejection_pct)),
-        ("external response time s", over(|m| m.response_s)),
-    ]
-}
+const SHOWN: [Shown<Metrics>; 10] = [
+    ("VMs preempted", |m| Some(m.vms_preempted as f64)),
+    ("leases preempted", |m| Some(m.leases_preempted as f64)),
+    ("utilization (Eq. 21) %", |m| m.utilization),
+    ("occupancy %", |m| m.occupancy),
+    ("AWRT (Eq. 23-24) s", |m| m.awrt_s),
+    ("Migratable migrated %", |m| m.migration_pct),
+    ("migrations", |m| Some(m.migrations as f64)),
+    ("Non-preemptable rejected %", |m| m.rejection_pct),
+    ("local rejected %", |m| m.local_rejection_pct),
+    ("external response time s", |m| m.response_s),
+];
 
 fn summarize<'a>(scenario: &'a Scenario, m: &'a Measured<Federation>) -> Summary<'a> {
     let (runs, metrics) = (&m.runs, &m.metrics);
@@ -154,7 +148,7 @@ fn summarize<'a>(scenario: &'a Scenario, m: &'a Measured<Federation>) -> Summary
             .map(|(c, &s)| (c.name.clone(), s))
             .collect(),
         fallback: first.and_then(|r| r.fallback.as_deref()),
-        metrics: estimates(metrics),
+        metrics: models::estimates(&SHOWN, metrics),
         clusters,
         types,
         per_replication: metrics,

@@ -20,7 +20,7 @@ use super::Leases;
 use super::replay::{self, Accounts, Params, Record};
 use super::scenario::Scenario;
 use crate::des::time::secs;
-use crate::models::{self, Head, Measured, RunOptions};
+use crate::models::{self, Head, Measured, RunOptions, Shown};
 use crate::report::columns;
 use crate::report::stats::Estimate;
 use crate::report::table::{Align, table};
@@ -186,16 +186,13 @@ struct RunSummary<'a> {
     per_replication: &'a [Accounts],
 }
 
-/// A count a run summary shows: its name and its value.
-type Shown = (&'static str, fn(&Accounts) -> u64);
-
 /// The counts a run summary shows, in order.
-const SHOWN: [Shown; 5] = [
-    ("leases", |a| a.leases),
-    ("completed", |a| a.completed),
-    ("rejected", |a| a.rejected),
-    ("unfinished", |a| a.unfinished),
-    ("preemptions", |a| a.preemptions),
+const SHOWN: [Shown<Accounts>; 5] = [
+    ("leases", |a| Some(a.leases as f64)),
+    ("completed", |a| Some(a.completed as f64)),
+    ("rejected", |a| Some(a.rejected as f64)),
+    ("unfinished", |a| Some(a.unfinished as f64)),
+    ("preemptions", |a| Some(a.preemptions as f64)),
 ];
 
 /// Replays `scenario` (its own replications, or `opts.replications`), prints the summary (or,
@@ -212,10 +209,7 @@ pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Resul
         head: m.head(scenario),
         workload: scenario.workload.display().to_string(),
         policy: scenario.policy.name(),
-        accounts: SHOWN
-            .iter()
-            .map(|&(name, f)| (name, models::estimate(&m.metrics, |a| Some(f(a) as f64))))
-            .collect(),
+        accounts: models::estimates(&SHOWN, &m.metrics),
         per_replication: &m.metrics,
     };
     models::write_summary(&summary, render, |_| Ok(()), opts, out)
