@@ -1,4 +1,5 @@
-//! End-to-end tests of the `qosgate` binary: `qosgate bounds`, `qosgate backfill`, and the
+//! End-to-end tests of the `qosgate` binary: `qosgate bounds` (of kokkinos2009's grid and of a
+//! scenario file), `qosgate backfill`, and the
 //! replication limit of `qosgate run` and `qosgate reproduce`.
 
 use std::process::Output;
@@ -212,6 +213,68 @@ fn table_output_names_users_resources_and_explains_itself() {
     assert!(refused.contains("none"));
 }
 
+/// `qosgate bounds FILE` on a grid scenario: its GS users, registered where `qosgate run`
+/// registers them; one CPU per resource gives the single layout only. Another model's file is
+/// refused at its `model` key.
+#[test]
+fn bounds_of_a_scenario_file_follow_its_registrations() {
+    let dir = std::env::temp_dir().join(format!("qosgate-cli-bounds-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let dump = |preset: &str| {
+        let o = qosgate(&["run", "--preset", preset, "--dump"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let gb = dump("kokkinos2009-gb");
+    let path = dir.join("gb.toml");
+    std::fs::write(&path, &gb).unwrap();
+    let file = bounds_json(&[path.to_str().unwrap()]);
+    assert_eq!(file["grid"], "kokkinos2009-gb");
+    assert_eq!(
+        rows(&file).len(),
+        USERS.len() * KINDS.len() * DISCIPLINES.len()
+    );
+    // The paper's grid on one CPU each: the default table's single-layout rows.
+    let paper = bounds_json(&[]);
+    let single: Vec<&Value> = rows(&paper)
+        .iter()
+        .filter(|r| r["layout"] == "single")
+        .collect();
+    assert_eq!(rows(&file).iter().collect::<Vec<_>>(), single);
+
+    // R1 twice as fast: U2 now fits beside U1 there (Eq. 1), and U3 does not.
+    let fast = gb.replacen("cpus = [780000]", "cpus = [1560000]", 1);
+    assert_ne!(fast, gb);
+    std::fs::write(&path, &fast).unwrap();
+    let file = bounds_json(&[path.to_str().unwrap()]);
+    let placed = |u: &str| {
+        let r = rows(&file).iter().find(|r| r["user"] == u).unwrap();
+        r["resource"].as_str().unwrap().to_owned()
+    };
+    assert_eq!(
+        [placed("U1"), placed("U2"), placed("U3")],
+        ["R1", "R1", "R2"]
+    );
+    let o = qosgate(&["run", path.to_str().unwrap(), "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let run: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(
+        run["registrations"],
+        serde_json::json!([["U1", "R1"], ["U2", "R1"], ["U3", "R2"]])
+    );
+
+    let fed = dir.join("fed.toml");
+    std::fs::write(&fed, dump("salehi2012-literal-rr")).unwrap();
+    let o = qosgate(&["bounds", fed.to_str().unwrap()]);
+    assert!(!o.status.success());
+    let e = stderr(&o);
+    assert!(
+        e.contains("fed.toml:") && e.contains("model: a grid scenario is needed here"),
+        "{e}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn bad_command_lines_fail_with_a_message() {
     let o = qosgate(&["bounds", "--no-such-flag"]);
@@ -346,6 +409,100 @@ fn backfill_writes_one_row_per_job_and_a_summary_the_rows_reproduce() {
     assert!(close(bsld, &s["mean_bounded_slowdown"]), "{bsld}");
     assert!(close(awrt, &s["awrt"]), "{awrt} vs {}", s["awrt"]);
     assert!(close(area / (128.0 * (last - first)), &s["utilization"]));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `qosgate run` on a cluster scenario file (`model = "cluster"`) replays what `qosgate
+/// backfill` replays from the same settings: each replication's metrics are `backfill`'s with the
+/// failure seed `seed + k`; `--dump` writes a file that reads back to the same run.
+#[test]
+fn a_cluster_scenario_runs_the_replay_backfill_runs() {
+    let dir = std::env::temp_dir().join(format!("qosgate-cli-cluster-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let swf = trace("SDSC-SP2-1998-first300.swf");
+    let file = dir.join("cluster.toml");
+    let text = format!(
+        "model = \"cluster\"\nname = \"sdsc\"\nseed = 5\nreplications = 2\ntrace = {swf:?}\n\
+         [scheduler]\npolicy = \"conservative\"\n[failures]\nsource = \"lognormal\"\n"
+    );
+    std::fs::write(&file, text).unwrap();
+    let run = |args: &[&str]| -> Value {
+        let o = qosgate(args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        serde_json::from_str(&stdout(&o)).unwrap()
+    };
+    let v = run(&["run", file.to_str().unwrap(), "--json"]);
+    assert_eq!(
+        (&v["scenario"], &v["replications"]),
+        (&"sdsc".into(), &2.into())
+    );
+    for (k, seed) in ["5", "6"].into_iter().enumerate() {
+        let b = run(&[
+            "backfill",
+            "--policy",
+            "conservative",
+            "--swf",
+            &swf,
+            "--failures",
+            "lognormal",
+            "--failure-seed",
+            seed,
+            "--json",
+        ]);
+        assert_eq!(v["per_replication"][k], b["summary"], "replication {k}");
+    }
+    let dumped = qosgate(&["run", file.to_str().unwrap(), "--dump"]);
+    std::fs::write(&file, stdout(&dumped)).unwrap();
+    assert_eq!(run(&["run", file.to_str().unwrap(), "--json"]), v);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `qosgate run` on a lease scenario file (`model = "leases"`) replays what `qosgate leases`
+/// replays from the same settings, and `--events` writes its records.
+#[test]
+fn a_lease_scenario_runs_the_replay_leases_runs() {
+    let dir = std::env::temp_dir().join(format!("qosgate-cli-leases-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let lwf = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/lwf/preemption.lwf");
+    let file = dir.join("leases.toml");
+    let text = format!(
+        "model = \"leases\"\nname = \"pre\"\nseed = 0\nreplications = 1\nworkload = {lwf:?}\n\
+         policy = \"mov\"\nsuspend_s = 20\n"
+    );
+    std::fs::write(&file, text).unwrap();
+    let events = dir.join("events.jsonl");
+    let run = |args: &[&str]| -> Value {
+        let o = qosgate(args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        serde_json::from_str(&stdout(&o)).unwrap()
+    };
+    let v = run(&[
+        "run",
+        file.to_str().unwrap(),
+        "--json",
+        "--events",
+        events.to_str().unwrap(),
+    ]);
+    let l = run(&[
+        "leases",
+        "--lwf",
+        lwf,
+        "--policy",
+        "mov",
+        "--suspend",
+        "20",
+        "--json",
+    ]);
+    assert_eq!(v["per_replication"][0], l["accounts"]);
+    let lines = std::fs::read_to_string(&events).unwrap();
+    let leases = l["leases"].as_array().unwrap();
+    assert_eq!(lines.lines().count(), leases.len());
+    for (line, lease) in lines.lines().zip(leases) {
+        let mut record: Value = serde_json::from_str(line).unwrap();
+        assert_eq!(record["replication"], 0);
+        record.as_object_mut().unwrap().remove("replication");
+        assert_eq!(&record, lease);
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -4,36 +4,11 @@ use std::io::Write;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use fixed::types::U16F16;
 use qosgate_kernel::backfill::Policy;
 
 use crate::models::cluster::replay::{self, QueueFull};
+use crate::models::cluster::scenario::{PolicyName, Scheduler};
 use crate::models::cluster::summary::{self, Failures, Request};
-
-/// The scheduling policies of `qosgate backfill`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum PolicyName {
-    /// First come, first served.
-    Fcfs,
-    /// EASY: only the queue's head holds a reservation.
-    Easy,
-    /// Conservative: every waiting job holds a reservation.
-    Conservative,
-    /// Selective: a job gets a reservation once its expected slowdown reaches --threshold.
-    Selective,
-}
-
-impl PolicyName {
-    /// The name as typed.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Fcfs => "fcfs",
-            Self::Easy => "easy",
-            Self::Conservative => "conservative",
-            Self::Selective => "selective",
-        }
-    }
-}
 
 /// Options of `qosgate backfill`.
 #[derive(Debug, Clone, Args)]
@@ -82,30 +57,20 @@ pub struct BackfillArgs {
     pub failure_seed: u64,
 }
 
-/// The kernel's policy for the command line's choice.
-///
-/// Errors: a selective threshold that is not a number in `[0, 65535]`.
-pub fn policy(name: PolicyName, threshold: f64) -> Result<Policy> {
-    Ok(match name {
-        PolicyName::Fcfs => Policy::Fcfs,
-        PolicyName::Easy => Policy::Easy,
-        PolicyName::Conservative => Policy::Conservative,
-        PolicyName::Selective => {
-            let t = U16F16::checked_from_num(threshold)
-                .filter(|_| threshold.is_finite())
-                .with_context(|| {
-                    format!("--threshold {threshold}: the expected slowdown must be in [0, 65535]")
-                })?;
-            Policy::Selective(t)
-        }
-    })
-}
-
 /// Runs `qosgate backfill`.
 ///
 /// Errors: a bad option, an unreadable or bad trace, a replay error (named), a failed write.
 pub fn exec(args: &BackfillArgs, out: &mut dyn Write) -> Result<()> {
-    let policy = policy(args.policy, args.threshold)?;
+    let scheduler = Scheduler {
+        policy: args.policy,
+        selective_threshold: args.threshold,
+    };
+    let policy = scheduler.kernel().with_context(|| {
+        format!(
+            "--threshold {}: the expected slowdown must be in [0, 65535]",
+            args.threshold
+        )
+    })?;
     anyhow::ensure!(
         (1..=replay::MAX_QUEUE).contains(&args.queue),
         "--queue {}: the queue must hold 1 to {} jobs",
@@ -128,7 +93,7 @@ pub fn exec(args: &BackfillArgs, out: &mut dyn Write) -> Result<()> {
             seed: args.failure_seed,
         }),
     };
-    summary::run(&req, out).map_err(|e| {
+    summary::report(&req, out).map_err(|e| {
         if e.chain().any(|c| c.is::<QueueFull>()) {
             e.context(format!(
                 "the queue is full: raise --queue (now {}, at most {})",

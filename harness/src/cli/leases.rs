@@ -4,43 +4,13 @@ use std::io::Write;
 
 use anyhow::{Result, ensure};
 use clap::Args;
-use qosgate_kernel::lease::{Overheads, Policy};
+use qosgate_kernel::lease::Overheads;
 use qosgate_kernel::units::Ticks;
 
 use crate::des::time::ticks;
+use crate::models::federation::scenario::PreemptionPolicy;
 use crate::models::leases::replay::Params;
 use crate::models::leases::summary::{self, Request};
-
-/// The preemption policies of `qosgate leases`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum PolicyName {
-    /// Median overhead, then fewest leases (salehi2011's Algorithm 1).
-    Moml,
-    /// Least overhead.
-    Mov,
-    /// Fewest leases.
-    Mlip,
-}
-
-impl PolicyName {
-    /// The name as typed.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Moml => "moml",
-            Self::Mov => "mov",
-            Self::Mlip => "mlip",
-        }
-    }
-
-    /// The kernel's policy.
-    pub fn policy(self) -> Policy {
-        match self {
-            Self::Moml => Policy::Moml,
-            Self::Mov => Policy::Mov,
-            Self::Mlip => Policy::Mlip,
-        }
-    }
-}
 
 /// Options of `qosgate leases` (the accepted subset of LWF and the replay's rules:
 /// docs/leases.md).
@@ -53,8 +23,8 @@ pub struct LeasesArgs {
     #[arg(long, value_name = "N")]
     pub nodes: Option<u32>,
     /// How the leases to suspend are chosen.
-    #[arg(long, value_enum, default_value_t = PolicyName::Moml)]
-    pub policy: PolicyName,
+    #[arg(long, value_enum, default_value_t = PreemptionPolicy::Moml)]
+    pub policy: PreemptionPolicy,
     /// Seconds to suspend one VM (t_s).
     #[arg(
         long,
@@ -110,12 +80,12 @@ pub fn exec(args: &LeasesArgs, out: &mut dyn Write) -> Result<()> {
         lwf: args.lwf.clone(),
         params: Params {
             nodes: args.nodes,
-            policy: args.policy.policy(),
+            policy: args.policy.kernel(),
             overheads,
             until,
         },
         policy_name: args.policy.name(),
         json: args.json,
     };
-    summary::run(&req, out)
+    summary::report(&req, out)
 }

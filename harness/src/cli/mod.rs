@@ -32,7 +32,8 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Registration outcomes, guaranteed rates and delay bounds of the built-in kokkinos2009 grid.
+    /// Registration outcomes, guaranteed rates and delay bounds of a grid scenario's GS users
+    /// (default: the kokkinos2009 grid).
     Bounds(bounds::BoundsArgs),
     /// Gateway solvers: PAP workload allocation and cost/failure-aware brokering.
     #[command(subcommand)]

@@ -105,14 +105,7 @@ fn jobs(args: &VerifyArgs) -> Result<Vec<Job>> {
         generated: false,
     };
     if let Some(path) = &args.scenario {
-        let text = config::read_text(path).context("reading the scenario file")?;
-        let origin = path.display().to_string();
-        if let Some((model, at)) = config::model_of(&text, &origin)?
-            && model != "grid"
-        {
-            bail!("{at}: model: `qosgate verify` checks grid scenarios, not {model}");
-        }
-        return Ok(vec![given(scenario::parse(&text, &origin)?)]);
+        return Ok(vec![given(scenario::load(path)?)]);
     }
     if let Some(name) = &args.preset {
         let grid: Vec<_> = experiments::presets()?

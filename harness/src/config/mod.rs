@@ -167,6 +167,19 @@ impl Problems {
         }
     }
 
+    /// The keys every scenario starts with: a `name` that is not blank, a `seed` TOML can hold
+    /// ([`Problems::toml_int`]) and, unless `None` (a model that checks them with more
+    /// context), `replications` within bounds ([`Problems::replications`]).
+    pub fn header(&mut self, name: &str, seed: u64, replications: Option<u32>) {
+        if name.trim().is_empty() {
+            self.add("name", "must not be empty");
+        }
+        self.toml_int("seed", seed);
+        if let Some(n) = replications {
+            self.replications("replications", n);
+        }
+    }
+
     /// A number of replications ([`check_replications`]).
     pub fn replications(&mut self, path: &str, n: u32) {
         if let Err(message) = check_replications(n) {

@@ -3,10 +3,11 @@
 //! them.
 //!
 //! - [`grid`]: kokkinos2009's grid (users, a meta-scheduler, resources and links).
-//! - [`cluster`]: one cluster replaying a job trace under a backfilling policy.
+//! - [`cluster`]: one cluster replaying a job trace under a backfilling policy (`model =
+//!   "cluster"`).
 //! - [`hybrid`]: javadi2012's failure-prone cluster and reliable cloud behind a broker.
 //! - [`leases`]: one cluster replaying a lease workload (Haizea's LWF) through the kernel's
-//!   lease manager.
+//!   lease manager (`model = "leases"`).
 //! - [`federation`]: salehi2012 and salehi2011's federation (a gateway, clusters with local users
 //!   and lease managers, preemption and migration).
 //! - [`multicloud`]: gandhimathi2013's federation of IaaS clouds (DAG applications, reservations,
@@ -89,6 +90,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::config;
+use crate::report::stats::Estimate;
 
 /// A simulated system.
 ///
@@ -119,7 +121,93 @@ pub trait Model {
     /// Events the run processed (for events-per-second figures).
     fn events(run: &Self::Run) -> u64;
     /// Whether every replication gives the same run (no random draw is used), so one suffices.
-    fn deterministic(scenario: &Self::Scenario) -> bool;
+    /// Default: no, for a model whose every run makes random draws.
+    fn deterministic(_scenario: &Self::Scenario) -> bool {
+        false
+    }
+}
+
+/// What `qosgate run` simulated of a scenario: its runs and their metrics, in replication
+/// order (`runs.len() == metrics.len()`, the replications asked for).
+pub struct Measured<M: Model> {
+    /// One run per replication.
+    pub runs: Vec<M::Run>,
+    /// The metrics of each run ([`Model::metrics`]).
+    pub metrics: Vec<M::Metrics>,
+}
+
+impl<M: Model> Measured<M> {
+    /// Simulates `opts`' replications of `scenario` (else `own`, the scenario's) in parallel
+    /// ([`replicate`]) and computes each run's metrics.
+    ///
+    /// Errors: those of [`RunOptions::replications_or`] and [`replicate`].
+    pub fn of(scenario: &M::Scenario, own: u32, opts: &RunOptions) -> Result<Self> {
+        let runs = replicate::<M>(scenario, opts.replications_or(own)?)?;
+        let metrics = runs.iter().map(|r| M::metrics(scenario, r)).collect();
+        Ok(Self { runs, metrics })
+    }
+
+    /// The summary's head for these runs ([`Head`]).
+    pub fn head<'a>(&self, scenario: &'a M::Scenario) -> Head<'a> {
+        Head::of::<M>(scenario, &self.runs)
+    }
+}
+
+/// The mean and 95 % confidence interval of `f` over `items`, leaving out the items where it
+/// is undefined (`None`); `None` if no value remains ([`Estimate::of`]).
+pub fn estimate<T>(items: &[T], f: impl Fn(&T) -> Option<f64>) -> Option<Estimate> {
+    Estimate::of(&items.iter().filter_map(f).collect::<Vec<f64>>())
+}
+
+/// A metric a run summary shows: its name and its value in one replication (`None` where it
+/// is undefined).
+pub type Shown<T> = (&'static str, fn(&T) -> Option<f64>);
+
+/// Each metric of `shown`, in order, as its name and [`estimate`] over `items` (one per
+/// replication).
+pub fn estimates<T>(shown: &[Shown<T>], items: &[T]) -> Vec<(&'static str, Option<Estimate>)> {
+    shown
+        .iter()
+        .map(|&(name, f)| (name, estimate(items, f)))
+        .collect()
+}
+
+/// What every model's run summary starts with: the scenario, the replications simulated, the
+/// base seed and the events processed over every replication. Flattened into a summary's
+/// JSON; its `Display` is the first words of the text summary.
+#[derive(Debug, Serialize)]
+pub struct Head<'a> {
+    /// The scenario's name.
+    pub scenario: &'a str,
+    /// Replications simulated.
+    pub replications: u32,
+    /// The base seed ([`ScenarioFile::base_seed`]).
+    pub seed: u64,
+    /// Events processed, summed over the replications.
+    pub events: u64,
+}
+
+impl<'a> Head<'a> {
+    /// The head of `runs` of `scenario` (one run per replication).
+    pub fn of<M: Model>(scenario: &'a M::Scenario, runs: &[M::Run]) -> Self {
+        Self {
+            scenario: scenario.name(),
+            replications: u32::try_from(runs.len()).unwrap_or(u32::MAX),
+            seed: scenario.base_seed(),
+            events: runs.iter().map(M::events).sum(),
+        }
+    }
+}
+
+impl std::fmt::Display for Head<'_> {
+    /// `NAME: N replication(s) from seed S, E events`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}: {} replication(s) from seed {}, {} events",
+            self.scenario, self.replications, self.seed, self.events
+        )
+    }
 }
 
 /// Replications `0..n` of `scenario`, in parallel (rayon), in replication order.
@@ -276,6 +364,8 @@ pub const MODELS: &[Entry] = &[
     federation::ENTRY,
     hybrid::ENTRY,
     multicloud::ENTRY,
+    cluster::ENTRY,
+    leases::ENTRY,
 ];
 
 /// The model of a file without a `model` key.
@@ -322,7 +412,7 @@ mod tests {
         let e = parse(&other, "c.toml").err().unwrap().to_string();
         assert_eq!(
             e,
-            "c.toml:1:9: model: unknown model `cloud`; the models are: grid, federation, hybrid, multicloud"
+            "c.toml:1:9: model: unknown model `cloud`; the models are: grid, federation, hybrid, multicloud, cluster, leases"
         );
     }
 }

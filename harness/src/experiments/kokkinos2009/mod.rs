@@ -123,13 +123,11 @@
 //!
 //! # Files
 //! - [`params`]: the paper's grid (users, resources, registrations), with sources.
-//! - [`bounds`]: `qosgate bounds`, the registrations, rates and delay bounds of that grid.
 //! - [`presets`]: [`Variant`], the named parameters of one experiment, and the presets.
 //! - `measure.rs`: what the claims share (users, axes, combined metrics, figure helpers, the
 //!   guarantee check).
 //! - `claim1.rs` ... `claim5.rs`, `multicpu.rs`: one part each, its variants and its judge.
 
-pub mod bounds;
 mod claim1;
 mod claim2;
 mod claim3;

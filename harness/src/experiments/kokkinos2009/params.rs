@@ -8,7 +8,8 @@
 use qosgate_kernel::bucket::{Knowledge, Oversize};
 use qosgate_kernel::registry::Registration;
 use qosgate_kernel::units::{Mips, Weight, Work};
-use serde::Serialize;
+
+use crate::models::grid::bounds::{GsGrid, GsResource, GsUser};
 
 /// A guaranteed-service user of Tables 2 and 3.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,30 +56,8 @@ pub struct ResourceSpec {
     pub multi_cpus: u16,
 }
 
-/// How a resource's capacity is split into CPUs (erratum E31).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Layout {
-    /// One CPU of the total capacity: the main experiments (Sec. 6.2, "3 clusters each having one
-    /// machine with one CPU of computational capacity equal to a multiple of 26000 MIPS").
-    Single,
-    /// [`ResourceSpec::multi_cpus`] CPUs of [`CPU_MIPS`] each: the multi-CPU experiment of
-    /// Sec. 6.4.1; bounds then use `C_min` (Eq. 10).
-    Multi,
-}
-
-impl Layout {
-    /// Both layouts, single first.
-    pub const ALL: [Layout; 2] = [Layout::Single, Layout::Multi];
-
-    /// The name used in tables and JSON.
-    pub fn name(self) -> &'static str {
-        match self {
-            Layout::Single => "single",
-            Layout::Multi => "multi",
-        }
-    }
-}
+/// How a resource's capacity is split into CPUs (erratum E31): the grid model's.
+pub use crate::models::grid::bounds::Layout;
 
 /// Capacity of one kallisto.hellasgrid.gr processor, MIPS (Sec. 6.2, Table 5).
 pub const CPU_MIPS: Mips = Mips::new(26_000);
@@ -161,6 +140,35 @@ pub fn seed004() -> Grid {
         resources: &RESOURCES,
         registrations: &REGISTRATIONS,
         max_task: MAX_TASK,
+    }
+}
+
+impl Grid {
+    /// The grid as [`bounds`](crate::models::grid::bounds) computes on it, named `seed004`: every resource with its
+    /// [`Layout::Multi`] CPUs and [`MAX_TASK`], every user's [`User::registration`], and the
+    /// registrations of Sec. 6.4.
+    pub fn gs_grid(&self) -> GsGrid {
+        GsGrid {
+            name: "seed004".to_owned(),
+            users: self
+                .users
+                .iter()
+                .map(|u| GsUser {
+                    name: u.name.to_owned(),
+                    registration: u.registration(),
+                })
+                .collect(),
+            resources: self
+                .resources
+                .iter()
+                .map(|r| GsResource {
+                    name: r.name.to_owned(),
+                    cpus: r.cpus(Layout::Multi),
+                    max_task: self.max_task,
+                })
+                .collect(),
+            registrations: self.registrations.to_vec(),
+        }
     }
 }
 

@@ -9,7 +9,7 @@
 //!
 //! # Where the paper is silent (choices, each a scenario parameter)
 //! - **Deadlines** (erratum E31): a GS user's deadline is 1.10 x its end-to-end delay bound
-//!   (Current basis, pipelined with one hop's transfer delay: [`super::bounds`], computed by the
+//!   (Current basis, pipelined with one hop's transfer delay: [`bounds`], computed by the
 //!   kernel) at the resource it registers to, under the GBP resource type (GS_BE_PRIORITY,
 //!   non-preemptive: its residual BE task makes it the largest bound of Table 6's types; GB's
 //!   and, with [`MAX_USERS`], GBE's are smaller) with the scenario's layout and SCFQ. The deadline
@@ -39,12 +39,12 @@ use qosgate_kernel::fairq;
 use qosgate_kernel::resource::Kind;
 use qosgate_kernel::units::{TICKS_PER_SECOND, Ticks, Work};
 
-use super::bounds;
 use super::params::{self, Layout};
 use crate::des::time;
 use crate::experiments::Simulation;
 use crate::models::Model;
 use crate::models::grid::Grid;
+use crate::models::grid::bounds;
 use crate::models::grid::scenario::{
     self, Discipline, Dist, Knowledge, Meta, MetaOrder, Network, Oversize, ResourceConfig,
     ResourceKind, Scenario, UserClass, UserConfig,
@@ -540,13 +540,14 @@ fn use_sec644_workloads(users: &mut [UserConfig], deadline_s: f64) {
 /// message names the user and the kernel's reason).
 pub fn gs_deadlines(layout: Layout, knowledge: Knowledge) -> Result<[f64; 3]> {
     let grid = params::seed004();
+    let gs = grid.gs_grid();
     let cfg = bounds::Config {
         max_users: MAX_USERS,
         transfer: hop_ticks(),
     };
     let gbp = Kind::GsBePriority { preemptive: false };
     let rows = |k: Knowledge| {
-        bounds::combination(&grid, gbp, fairq::Discipline::Scfq, layout, k.into(), &cfg)
+        bounds::combination(&gs, gbp, fairq::Discipline::Scfq, layout, k.into(), &cfg)
             .with_context(|| format!("the kokkinos2009 deadlines ({} layout)", layout.name()))
     };
     let with_knowledge = rows(knowledge)?;

@@ -98,7 +98,7 @@ pub struct Record {
 }
 
 /// What a replay measured.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, serde::Deserialize)]
 pub struct Summary {
     /// Jobs scheduled (all of them complete).
     pub jobs: u64,

@@ -1,5 +1,8 @@
 //! `qosgate backfill`: replays an SWF trace on one cluster under FCFS, EASY, conservative or
-//! selective backfilling ([`super::replay`]) and reports what happened.
+//! selective backfilling ([`super::replay`]) and reports what happened ([`report`]); and
+//! `qosgate run` for a cluster scenario ([`run`]: the same replay, every replication in
+//! parallel, each metric as the mean and 95 % confidence interval over them; `--events`: one
+//! JSON object per job, [`Record`] plus `replication`; `--out DIR`: `summary.json`).
 //!
 //! Output: a summary table on standard output (or one JSON object with `--json`), and with
 //! `--out FILE.csv` one row per scheduled job, `job_id,submit,start,end,procs` (whole seconds),
@@ -21,8 +24,12 @@ use anyhow::{Context, Result};
 use qosgate_kernel::backfill::Policy;
 use serde::Serialize;
 
+use super::Cluster;
 use super::replay::{self, NodeEvent, Record, Summary};
+use super::scenario::Scenario;
+use crate::models::{self, Head, Measured, RunOptions, Shown};
 use crate::report::columns::{self, Column};
+use crate::report::stats::Estimate;
 use crate::report::table::{Align, grouped, table};
 use crate::workload::failures::{Fit, Process, Tally};
 use crate::workload::fta;
@@ -115,30 +122,72 @@ fn failures(f: &Failures, nodes: u32, until: u64, skip_invalid: bool) -> Result<
     Ok(source.events(nodes, until, f.seed))
 }
 
+/// A trace read and the node failures it is replayed under: what one replay needs.
+#[derive(Debug)]
+pub struct Prepared {
+    /// The trace.
+    pub trace: swf::Trace,
+    /// The node failures and repairs, in time order (empty without failures).
+    pub events: Vec<NodeEvent>,
+    /// Nodes fail until this instant, seconds: the last submit plus the longest estimate.
+    pub until: u64,
+}
+
+impl Prepared {
+    /// Reads the SWF trace at `swf` (`nodes`: the cluster's size, default the header's; with
+    /// `skip_invalid`, bad lines are counted instead of refused) and draws `failures`, if any.
+    ///
+    /// Errors: an unreadable or bad trace or failure trace (named by file and line), a failure
+    /// process the cluster refuses.
+    pub fn read(
+        swf: &Path,
+        nodes: Option<u32>,
+        skip_invalid: bool,
+        failures: Option<&Failures>,
+    ) -> Result<Self> {
+        let options = swf::Options {
+            skip_invalid,
+            machine_procs: nodes,
+        };
+        let trace = swf::read_path(swf, &options)?;
+        let until = trace.jobs.iter().map(|j| j.submit).max().unwrap_or(0)
+            + trace.jobs.iter().map(|j| j.estimate).max().unwrap_or(0);
+        let events = match failures {
+            Some(f) => self::failures(f, trace.machine_procs, until, skip_invalid)?,
+            None => Vec::new(),
+        };
+        Ok(Self {
+            trace,
+            events,
+            until,
+        })
+    }
+
+    /// Replays the trace under `policy` with a queue of `queue` jobs
+    /// ([`replay::replay_limited`]).
+    ///
+    /// Errors: those of [`replay::replay_limited`], naming the trace `swf`.
+    pub fn replay(&self, swf: &Path, policy: Policy, queue: usize) -> Result<replay::Outcome> {
+        let nodes = self.trace.machine_procs;
+        replay::replay_limited(&self.trace.jobs, policy, nodes, &self.events, queue)
+            .with_context(|| format!("replaying {}", swf.display()))
+    }
+}
+
 /// Replays the trace `req` names and writes the report to `out` (and the CSV it asks for).
 ///
 /// Errors: an unreadable or bad trace, a replay error (named), a failed write.
-pub fn run(req: &Request, out: &mut dyn Write) -> Result<()> {
-    let options = swf::Options {
-        skip_invalid: req.skip_invalid,
-        machine_procs: req.nodes,
-    };
-    let trace = swf::read_path(&req.swf, &options)?;
+pub fn report(req: &Request, out: &mut dyn Write) -> Result<()> {
+    let prepared = Prepared::read(&req.swf, req.nodes, req.skip_invalid, req.failures.as_ref())?;
+    let outcome = prepared.replay(&req.swf, req.policy, req.queue)?;
+    let trace = &prepared.trace;
     let nodes = trace.machine_procs;
-    let until = trace.jobs.iter().map(|j| j.submit).max().unwrap_or(0)
-        + trace.jobs.iter().map(|j| j.estimate).max().unwrap_or(0);
-    let events = match &req.failures {
-        Some(f) => failures(f, nodes, until, req.skip_invalid)?,
-        None => Vec::new(),
-    };
     let report = req.failures.as_ref().map(|f| FailureReport {
         source: f.spec.clone(),
         seed: f.seed,
-        until_s: until,
-        tally: Tally::of(&events),
+        until_s: prepared.until,
+        tally: Tally::of(&prepared.events),
     });
-    let outcome = replay::replay_limited(&trace.jobs, req.policy, nodes, &events, req.queue)
-        .with_context(|| format!("replaying {}", req.swf.display()))?;
     if let Some(path) = &req.csv {
         write_csv(path, &outcome.records)?;
     }
@@ -220,4 +269,59 @@ fn write_csv(path: &Path, records: &[Record]) -> Result<()> {
     let file = File::create(path).with_context(|| format!("creating {}", path.display()))?;
     columns::write_csv(RECORD_COLUMNS, records, BufWriter::new(file))
         .with_context(|| format!("writing {}", path.display()))
+}
+
+/// What `qosgate run --json` prints for a cluster scenario and `summary.json` holds.
+#[derive(Debug, Serialize)]
+struct RunSummary<'a> {
+    #[serde(flatten)]
+    head: Head<'a>,
+    trace: String,
+    policy: &'static str,
+    /// `(metric, estimate)` in the order of the printed table.
+    metrics: Vec<(&'static str, Option<Estimate>)>,
+    per_replication: &'a [Summary],
+}
+
+/// The metrics a run summary shows, in order.
+const SHOWN: [Shown<Summary>; 7] = [
+    ("jobs scheduled", |s| Some(s.jobs as f64)),
+    ("utilization", |s| Some(s.utilization)),
+    ("mean wait (s)", |s| Some(s.mean_wait)),
+    ("mean bounded slowdown (10 s, Eq. 15)", |s| {
+        Some(s.mean_bounded_slowdown)
+    }),
+    ("AWRT (s, Eq. 14)", |s| Some(s.awrt)),
+    ("makespan (s)", |s| Some(s.makespan as f64)),
+    ("interruptions", |s| Some(s.interruptions as f64)),
+];
+
+/// Replays `scenario` (its own replications, or `opts.replications`), prints the summary (or,
+/// with `opts.json`, one JSON object) and writes the files `opts` asks for.
+///
+/// Errors: an unreadable or bad trace, a replay error (named by its replication), a failed
+/// write (the file named).
+pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Result<()> {
+    let m = Measured::<Cluster>::of(scenario, scenario.replications, opts)?;
+    if let Some(path) = &opts.events {
+        models::write_events(path, m.runs.iter().map(|r| &r.outcome.records))?;
+    }
+    let summary = RunSummary {
+        head: m.head(scenario),
+        trace: scenario.trace.display().to_string(),
+        policy: scenario.scheduler.policy.name(),
+        metrics: models::estimates(&SHOWN, &m.metrics),
+        per_replication: &m.metrics,
+    };
+    models::write_summary(&summary, render, |_| Ok(()), opts, out)
+}
+
+fn render(s: &RunSummary) -> String {
+    let mut text = format!(
+        "{}; {} backfilling of {}\n\
+         (mean ± 95 % confidence half-width over the replications)\n\n",
+        s.head, s.policy, s.trace
+    );
+    text.push_str(&columns::pairs(["metric", "value"], &s.metrics, 3));
+    text
 }

@@ -328,11 +328,7 @@ impl ClusterRules {
     /// The kernel's form.
     pub fn kernel(&self) -> Rules {
         Rules {
-            policy: match self.preemption {
-                PreemptionPolicy::Moml => Policy::Moml,
-                PreemptionPolicy::Mov => Policy::Mov,
-                PreemptionPolicy::Mlip => Policy::Mlip,
-            },
+            policy: self.preemption.kernel(),
             preference: match self.preference {
                 PreferenceRule::Tiers => Preference::Tiers,
                 PreferenceRule::Flat => Preference::Flat,
@@ -369,8 +365,8 @@ pub enum LocalRule {
     Reject,
 }
 
-/// [`Policy`] as a file spells it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// [`Policy`] as a file (and `qosgate leases --policy`) spells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum PreemptionPolicy {
     /// Median overhead, then fewest leases (salehi2011 Algorithm 1).
@@ -395,6 +391,24 @@ impl PreemptionPolicy {
             PreemptionPolicy::Moml => "MOML",
             PreemptionPolicy::Mov => "MOV",
             PreemptionPolicy::Mlip => "MLIP",
+        }
+    }
+
+    /// Its name in files and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            PreemptionPolicy::Moml => "moml",
+            PreemptionPolicy::Mov => "mov",
+            PreemptionPolicy::Mlip => "mlip",
+        }
+    }
+
+    /// The kernel's policy.
+    pub fn kernel(self) -> Policy {
+        match self {
+            PreemptionPolicy::Moml => Policy::Moml,
+            PreemptionPolicy::Mov => Policy::Mov,
+            PreemptionPolicy::Mlip => Policy::Mlip,
         }
     }
 }
@@ -466,11 +480,7 @@ const MAX_MEAN_S: f64 = 1e9;
 /// Every problem of `s`, in the order of its keys.
 fn check(s: &Scenario) -> Vec<Problem> {
     let mut p = Problems::default();
-    if s.name.trim().is_empty() {
-        p.add("name", "must not be empty");
-    }
-    p.toml_int("seed", s.seed);
-    p.replications("replications", s.replications);
+    p.header(&s.name, s.seed, Some(s.replications));
     p.seconds("horizon_s", s.horizon_s, false, MAX_SECONDS);
     check_pap(&mut p, &s.gateway.pap);
     check_external(

@@ -20,19 +20,17 @@ use serde::Serialize;
 
 use super::Federation;
 use super::metrics::Metrics;
-use super::record::{ClusterAccount, Outcome, Run, Type};
+use super::record::{ClusterAccount, Outcome, Type};
 use super::scenario::Scenario;
-use crate::models::{self, RunOptions};
+use crate::models::{self, Head, Measured, RunOptions, Shown};
 use crate::report::columns::{self, Column};
 use crate::report::stats::Estimate;
 
 /// What `--json` prints and `summary.json` holds.
 #[derive(Debug, Serialize)]
 struct Summary<'a> {
-    scenario: &'a str,
-    replications: u32,
-    seed: u64,
-    events: u64,
+    #[serde(flatten)]
+    head: Head<'a>,
     shares: Vec<(String, f64)>,
     fallback: Option<&'a str>,
     metrics: Vec<(&'static str, Option<Estimate>)>,
@@ -78,45 +76,30 @@ const TYPE_COLUMNS: &[Column<TypeCount>] = &[
 ///
 /// Errors: a simulation error (named by its replication), a failed write (the file named).
 pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Result<()> {
-    let replications = opts.replications_or(scenario.replications)?;
-    let runs = models::replicate::<Federation>(scenario, replications)?;
-    let metrics: Vec<Metrics> = runs.iter().map(Metrics::compute).collect();
+    let m = Measured::<Federation>::of(scenario, scenario.replications, opts)?;
     if let Some(path) = &opts.events {
-        models::write_events(path, runs.iter().map(|run| &run.records))?;
+        models::write_events(path, m.runs.iter().map(|run| &run.records))?;
     }
-    let summary = summarize(scenario, replications, &runs, &metrics);
+    let summary = summarize(scenario, &m);
     models::write_summary(&summary, render, |_| Ok(()), opts, out)
 }
 
 /// The named metrics, in the order they are printed.
-fn estimates(metrics: &[Metrics]) -> Vec<(&'static str, Option<Estimate>)> {
-    let over = |f: fn(&Metrics) -> Option<f64>| {
-        let xs: Vec<f64> = metrics.iter().filter_map(f).collect();
-        Estimate::of(&xs)
-    };
-    vec![
-        ("VMs preempted", over(|m| Some(m.vms_preempted as f64))),
-        (
-            "leases preempted",
-            over(|m| Some(m.leases_preempted as f64)),
-        ),
-        ("utilization (Eq. 21) %", over(|m| m.utilization)),
-        ("occupancy %", over(|m| m.occupancy)),
-        ("AWRT (Eq. 23-24) s", over(|m| m.awrt_s)),
-        ("Migratable migrated %", over(|m| m.migration_pct)),
-        ("migrations", over(|m| Some(m.migrations as f64))),
-        ("Non-preemptable rejected %", over(|m| m.rejection_pct)),
-        ("local rejected %", over(|m| m.local_rejection_pct)),
-        ("external response time s", over(|m| m.response_s)),
-    ]
-}
+const SHOWN: [Shown<Metrics>; 10] = [
+    ("VMs preempted", |m| Some(m.vms_preempted as f64)),
+    ("leases preempted", |m| Some(m.leases_preempted as f64)),
+    ("utilization (Eq. 21) %", |m| m.utilization),
+    ("occupancy %", |m| m.occupancy),
+    ("AWRT (Eq. 23-24) s", |m| m.awrt_s),
+    ("Migratable migrated %", |m| m.migration_pct),
+    ("migrations", |m| Some(m.migrations as f64)),
+    ("Non-preemptable rejected %", |m| m.rejection_pct),
+    ("local rejected %", |m| m.local_rejection_pct),
+    ("external response time s", |m| m.response_s),
+];
 
-fn summarize<'a>(
-    scenario: &'a Scenario,
-    replications: u32,
-    runs: &'a [Run],
-    metrics: &'a [Metrics],
-) -> Summary<'a> {
+fn summarize<'a>(scenario: &'a Scenario, m: &'a Measured<Federation>) -> Summary<'a> {
+    let (runs, metrics) = (&m.runs, &m.metrics);
     let first = runs.first();
     let mut clusters: Vec<(String, ClusterAccount)> = scenario
         .clusters
@@ -157,10 +140,7 @@ fn summarize<'a>(
         })
         .collect();
     Summary {
-        scenario: &scenario.name,
-        replications,
-        seed: scenario.seed,
-        events: runs.iter().map(|r| r.events).sum(),
+        head: m.head(scenario),
         shares: scenario
             .clusters
             .iter()
@@ -168,7 +148,7 @@ fn summarize<'a>(
             .map(|(c, &s)| (c.name.clone(), s))
             .collect(),
         fallback: first.and_then(|r| r.fallback.as_deref()),
-        metrics: estimates(metrics),
+        metrics: models::estimates(&SHOWN, metrics),
         clusters,
         types,
         per_replication: metrics,
@@ -181,14 +161,7 @@ fn render(s: &Summary) -> String {
         .iter()
         .map(|(c, x)| format!("{c} {:.1} %", 100.0 * x))
         .collect();
-    let mut text = format!(
-        "{}: {} replication(s) from seed {}, {} events\ngateway split: {}\n",
-        s.scenario,
-        s.replications,
-        s.seed,
-        s.events,
-        shares.join(", ")
-    );
+    let mut text = format!("{}\ngateway split: {}\n", s.head, shares.join(", "));
     if let Some(f) = s.fallback {
         text.push_str(&format!("fallback: {f}\n"));
     }

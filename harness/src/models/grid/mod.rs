@@ -1,6 +1,8 @@
 //! kokkinos2009's grid (Kokkinos & Varvarigos 2009) as a model: users with (rho, sigma)
 //! contracts, a central meta-scheduler, resources of the four types of Sec. 3.4, and links.
 //!
+//! - [`bounds`]: `qosgate bounds`, the registrations, rates and delay bounds of a scenario's GS
+//!   users under every resource kind, discipline and CPU layout, read from the kernel.
 //! - [`scenario`]: the schema of a grid scenario file (`docs/scenarios.md`), its checks and
 //!   its TOML writer.
 //! - [`capacity`]: the kernel capacities the simulator is built with.
@@ -13,6 +15,7 @@
 //!   independently of the kernel's bound code.
 //! - [`random`]: seeded adversarial scenarios for `qosgate verify --random`.
 
+pub mod bounds;
 pub mod capacity;
 pub mod metrics;
 pub mod random;

@@ -23,7 +23,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use qosgate_kernel::units::{MAX_CAPACITY, MAX_TASK_WORK, TICKS_PER_SECOND};
 use serde::{Deserialize, Serialize};
 
@@ -244,6 +244,59 @@ pub enum Knowledge {
     Aggressive,
 }
 
+impl UserConfig {
+    /// The registration a GS user asks of a resource: its (`rho_mips`, `sigma_mi`,
+    /// `max_task_mi`), weight, knowledge and oversize rule (default: best effort), no queue
+    /// entries (the simulator sets them per resource).
+    ///
+    /// Errors: one of `rho_mips`, `sigma_mi`, `max_task_mi`, `knowledge` missing (named with the
+    /// user).
+    pub fn registration(&self) -> Result<qosgate_kernel::registry::Registration> {
+        let (Some(rho), Some(sigma), Some(imax), Some(knowledge)) = (
+            self.rho_mips,
+            self.sigma_mi,
+            self.max_task_mi,
+            self.knowledge,
+        ) else {
+            bail!(
+                "GS user {} needs rho_mips, sigma_mi, max_task_mi and knowledge",
+                self.name
+            );
+        };
+        Ok(qosgate_kernel::registry::Registration {
+            weight: self.weight,
+            rho: qosgate_kernel::units::Mips::new(rho),
+            sigma: qosgate_kernel::units::Work::new(sigma),
+            imax: qosgate_kernel::units::Work::new(imax),
+            knowledge: knowledge.into(),
+            oversize: self.oversize.unwrap_or(Oversize::BestEffort).into(),
+            entries: 0,
+        })
+    }
+}
+
+impl From<ResourceKind> for qosgate_kernel::resource::Kind {
+    fn from(k: ResourceKind) -> Self {
+        use qosgate_kernel::resource::Kind;
+        match k {
+            ResourceKind::Gs => Kind::Gs,
+            ResourceKind::Be => Kind::Be,
+            ResourceKind::GsBeEqual => Kind::GsBeEqual,
+            ResourceKind::GsBePriority => Kind::GsBePriority { preemptive: false },
+            ResourceKind::GsBePriorityPreemptive => Kind::GsBePriority { preemptive: true },
+        }
+    }
+}
+
+impl From<Discipline> for qosgate_kernel::fairq::Discipline {
+    fn from(d: Discipline) -> Self {
+        match d {
+            Discipline::Wfq => Self::Wfq,
+            Discipline::Scfq => Self::Scfq,
+        }
+    }
+}
+
 impl From<Knowledge> for qosgate_kernel::bucket::Knowledge {
     fn from(k: Knowledge) -> Self {
         use qosgate_kernel::bucket::Knowledge as K;
@@ -269,13 +322,20 @@ const MAX_CAPACITY_MIPS: u64 = MAX_CAPACITY.get();
 /// The kernel's largest task, MI, as a scenario file states it.
 const MAX_TASK_MI: u64 = MAX_TASK_WORK.get();
 
-/// Reads and checks the scenario file at `path` (see [`parse`]).
+/// Reads and checks the grid scenario file at `path` (see [`parse`]).
 ///
-/// Errors: the file cannot be read (the path is named) or is not UTF-8, or any error of
-/// [`parse`], located as `path:line:column`.
+/// Errors: the file cannot be read (the path is named) or is not UTF-8, its `model` key names
+/// another model (`path:line:column: model: ...`, naming it), or any error of [`parse`], located
+/// as `path:line:column`.
 pub fn load(path: &Path) -> Result<Scenario> {
     let text = config::read_text(path).context("reading the scenario file")?;
-    parse(&text, &path.display().to_string())
+    let origin = path.display().to_string();
+    if let Some((model, at)) = config::model_of(&text, &origin)?
+        && model != <super::Grid as crate::models::Model>::NAME
+    {
+        bail!("{at}: model: a grid scenario is needed here (model = \"grid\"), not {model}");
+    }
+    parse(&text, &origin)
 }
 
 /// Parses and checks a scenario written in TOML; `origin` names the text in messages (a file
@@ -455,10 +515,8 @@ pub(crate) fn check_dist(
 /// Every problem of `s`, in the order of its keys.
 fn check(s: &Scenario) -> Vec<Problem> {
     let mut p = Problems::default();
-    if s.name.trim().is_empty() {
-        p.add("name", "must not be empty");
-    }
-    p.toml_int("seed", s.seed);
+    // `replications` is checked with the run's size ([`check_size`]).
+    p.header(&s.name, s.seed, None);
     p.seconds("horizon_s", s.horizon_s, false, MAX_SECONDS);
     p.seconds("warmup_s", s.warmup_s, true, MAX_SECONDS);
     if s.warmup_s.is_finite() && s.horizon_s.is_finite() && s.warmup_s >= s.horizon_s {

@@ -29,18 +29,16 @@ use super::metrics::{Metrics, Rates, Run};
 use super::record::TaskRecord;
 use super::scenario::{self, Scenario};
 use super::{Grid, simulate_into};
-use crate::models::{self, Model, RunOptions};
+use crate::models::{self, Head, Model, RunOptions};
 use crate::report::columns::{self, Column};
 use crate::report::stats::Estimate;
 
 /// What `--json` prints and `summary.json` holds.
 #[derive(Debug, Serialize)]
 struct Summary<'a> {
-    scenario: &'a str,
-    replications: u32,
-    seed: u64,
+    #[serde(flatten)]
+    head: Head<'a>,
     registrations: &'a [(String, String)],
-    events: u64,
     users: Vec<UserSummary>,
     resources: Vec<(String, Option<Estimate>)>,
     resource_use_sd_s: Option<Estimate>,
@@ -78,11 +76,6 @@ const USER_COLUMNS: &[Column<UserSummary>] = &[
 ];
 
 /// The estimate over replications of `f` (values that are `None` in a replication are left out).
-fn over(runs: &[Metrics], f: impl Fn(&Metrics) -> Option<f64>) -> Option<Estimate> {
-    let xs: Vec<f64> = runs.iter().filter_map(f).collect();
-    Estimate::of(&xs)
-}
-
 /// Simulates `scenario` (its own replications, or `opts.replications`), prints the summary
 /// (or, with `opts.json`, one JSON object) and writes the files `opts` asks for.
 ///
@@ -104,7 +97,7 @@ pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Resul
         None => models::replicate::<Grid>(scenario, replications)?,
     };
     let metrics: Vec<Metrics> = runs.iter().map(|r| Grid::metrics(scenario, r)).collect();
-    let summary = summarize(scenario, replications, &runs, &metrics);
+    let summary = summarize(scenario, &runs, &metrics);
     models::write_summary(
         &summary,
         render,
@@ -114,19 +107,14 @@ pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Resul
     )
 }
 
-fn summarize<'a>(
-    scenario: &'a Scenario,
-    replications: u32,
-    runs: &'a [Run],
-    metrics: &'a [Metrics],
-) -> Summary<'a> {
+fn summarize<'a>(scenario: &'a Scenario, runs: &'a [Run], metrics: &'a [Metrics]) -> Summary<'a> {
     let users = scenario
         .users
         .iter()
         .enumerate()
         .map(|(i, u)| {
             let of = |f: &dyn Fn(&Rates) -> Option<f64>| {
-                over(metrics, |m| m.users.get(i).and_then(|x| f(&x.rates)))
+                models::estimate(metrics, |m| m.users.get(i).and_then(|x| f(&x.rates)))
             };
             UserSummary {
                 user: u.name.clone(),
@@ -150,22 +138,19 @@ fn summarize<'a>(
         .iter()
         .enumerate()
         .map(|(i, r)| {
-            let e = over(metrics, |m| m.resources.get(i).map(|x| x.busy_s));
+            let e = models::estimate(metrics, |m| m.resources.get(i).map(|x| x.busy_s));
             (r.name.clone(), e)
         })
         .collect();
     Summary {
-        scenario: &scenario.name,
-        replications,
-        seed: scenario.seed,
+        head: Head::of::<Grid>(scenario, runs),
         registrations: runs.first().map_or(&[], |r| r.registrations.as_slice()),
-        events: runs.iter().map(|r| r.events).sum(),
         users,
         resources,
-        resource_use_sd_s: over(metrics, |m| Some(m.resource_use_sd_s)),
-        mi_delay_mean_s: over(metrics, |m| m.all.mi_delay_mean_s),
-        mi_delay_sd_s: over(metrics, |m| m.all.mi_delay_sd_s),
-        deadline_fairness: over(metrics, |m| Some(m.deadline_fairness)),
+        resource_use_sd_s: models::estimate(metrics, |m| Some(m.resource_use_sd_s)),
+        mi_delay_mean_s: models::estimate(metrics, |m| m.all.mi_delay_mean_s),
+        mi_delay_sd_s: models::estimate(metrics, |m| m.all.mi_delay_sd_s),
+        deadline_fairness: models::estimate(metrics, |m| Some(m.deadline_fairness)),
         per_replication: metrics,
     }
 }
@@ -177,12 +162,9 @@ fn render(s: &Summary) -> String {
         .map(|(u, r)| format!("{u} -> {r}"))
         .collect();
     let mut text = format!(
-        "{}: {} replication(s) from seed {}, {} events; registrations: {}\n\
+        "{}; registrations: {}\n\
          (mean ± 95 % confidence half-width over the replications)\n\n",
-        s.scenario,
-        s.replications,
-        s.seed,
-        s.events,
+        s.head,
         if regs.is_empty() {
             "none".to_owned()
         } else {

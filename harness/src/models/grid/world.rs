@@ -76,10 +76,10 @@ use anyhow::{Context, Result, anyhow, bail};
 use qosgate_kernel::Error;
 use qosgate_kernel::bound::entries_needed;
 use qosgate_kernel::bucket::{self, Bucket, Charge, Conformance};
-use qosgate_kernel::fairq::{self, FlowId};
+use qosgate_kernel::fairq::FlowId;
 use qosgate_kernel::meta::{BeTask, Order};
 use qosgate_kernel::registry::{RateBasis, Registration};
-use qosgate_kernel::resource::{Class, Decision, Kind, Task};
+use qosgate_kernel::resource::{Class, Decision, Task};
 use qosgate_kernel::units::{MAX_TASK_WORK, Mips, TICKS_PER_SECOND, Ticks, Work};
 use std::collections::{BTreeMap, VecDeque};
 use std::ops::{Index, IndexMut};
@@ -329,16 +329,6 @@ pub struct World<'a> {
     sink: Option<Sink<'a>>,
 }
 
-fn kind_of(k: ResourceKind) -> Kind {
-    match k {
-        ResourceKind::Gs => Kind::Gs,
-        ResourceKind::Be => Kind::Be,
-        ResourceKind::GsBeEqual => Kind::GsBeEqual,
-        ResourceKind::GsBePriority => Kind::GsBePriority { preemptive: false },
-        ResourceKind::GsBePriorityPreemptive => Kind::GsBePriority { preemptive: true },
-    }
-}
-
 fn discipline_name(d: Discipline) -> &'static str {
     match d {
         Discipline::Wfq => "wfq",
@@ -421,15 +411,11 @@ impl<'a> World<'a> {
         let tally = Tally::new(scenario);
         let mut sites = Vec::with_capacity(scenario.resources.len());
         for r in &scenario.resources {
-            let discipline = match r.discipline {
-                Discipline::Wfq => fairq::Discipline::Wfq,
-                Discipline::Scfq => fairq::Discipline::Scfq,
-            };
             let cpus: Vec<Mips> = r.cpus.iter().map(|&c| Mips::new(c)).collect();
             let res = spares
                 .resource(
-                    kind_of(r.kind),
-                    discipline,
+                    r.kind.into(),
+                    r.discipline.into(),
                     &cpus,
                     Work::new(r.max_task_mi),
                     r.max_users,
@@ -1218,29 +1204,18 @@ fn register(
     user: &mut User,
     registrations: &mut Vec<(String, String)>,
 ) -> Result<()> {
-    let (Some(rho), Some(sigma), Some(imax), Some(knowledge)) =
-        (u.rho_mips, u.sigma_mi, u.max_task_mi, u.knowledge)
-    else {
-        bail!(
-            "GS user {} needs rho_mips, sigma_mi, max_task_mi and knowledge",
-            u.name
-        );
-    };
-    let oversize = u.oversize.unwrap_or(Oversize::BestEffort).into();
+    let contract = u.registration()?;
+    let (rho, sigma, imax) = (
+        contract.rho.get(),
+        contract.sigma.get(),
+        contract.imax.get(),
+    );
     let mut refusals = Vec::new();
     for (r, site) in sites.iter_mut().enumerate() {
         if site.kind == ResourceKind::Be {
             continue;
         }
-        let mut reg = Registration {
-            weight: u.weight,
-            rho: Mips::new(rho),
-            sigma: Work::new(sigma),
-            imax: Work::new(imax),
-            knowledge: knowledge.into(),
-            oversize,
-            entries: 0,
-        };
+        let mut reg = contract;
         reg.entries = u
             .queue_entries
             .unwrap_or_else(|| default_entries(&site.res, &reg, u, hop));
@@ -1261,7 +1236,7 @@ fn register(
                 }
                 let bucket = Bucket::new(Ticks::ZERO, reg.rho, reg.sigma, reg.imax, reg.knowledge)
                     .map_err(|e| anyhow!("user {}'s (rho, sigma): {e}", u.name))?
-                    .with_oversize(oversize);
+                    .with_oversize(reg.oversize);
                 user.registrations.push(Registered {
                     resource: r,
                     flow,

@@ -31,7 +31,8 @@ use metrics::Metrics;
 use record::Run;
 use scenario::Scenario;
 
-/// The hybrid-cloud model ([`Model`]).
+/// The hybrid-cloud model ([`Model`]); never [deterministic](Model::deterministic): request
+/// sizes are always drawn.
 #[derive(Debug, Clone, Copy)]
 pub struct Hybrid;
 
@@ -52,11 +53,6 @@ impl Model for Hybrid {
 
     fn events(run: &Run) -> u64 {
         run.events
-    }
-
-    /// Never: request sizes are always drawn.
-    fn deterministic(_: &Scenario) -> bool {
-        false
     }
 }
 

@@ -17,12 +17,12 @@ use std::path::Path;
 use std::sync::Arc;
 
 use anyhow::{Context, Result, anyhow, bail};
-use fixed::types::U16F16;
 use qosgate_kernel::backfill::Policy;
 use qosgate_kernel::broker::{self, ReliableCloud, Service, TransientCluster};
 use serde::{Deserialize, Serialize};
 
 use crate::config::{self, Problem, Problems};
+pub use crate::models::cluster::scenario::{PolicyName, Scheduler};
 use crate::models::grid::scenario::check_dist;
 use crate::workload::dist::Dist;
 use crate::workload::failures::{self, Process};
@@ -138,35 +138,6 @@ fn default_burn_in() -> u64 {
     failures::DEFAULT_BURN_IN_S
 }
 
-/// The backfilling policy of both providers (javadi2012 Sec. IV-C).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Scheduler {
-    /// The policy.
-    pub policy: PolicyName,
-    /// Selective backfilling's expected-slowdown threshold (default 2).
-    #[serde(default = "default_threshold")]
-    pub selective_threshold: f64,
-}
-
-fn default_threshold() -> f64 {
-    2.0
-}
-
-/// A backfilling policy's name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PolicyName {
-    /// First come, first served.
-    Fcfs,
-    /// EASY (javadi2012's EB).
-    Easy,
-    /// Conservative (CB).
-    Conservative,
-    /// Selective (SB).
-    Selective,
-}
-
 /// The broker (javadi2012 Sec. IV-A, IV-B, VI).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -246,18 +217,7 @@ impl Scenario {
     ///
     /// Errors: a selective threshold outside `[0, 65535]`.
     pub fn policy(&self) -> Result<Policy> {
-        Ok(match self.scheduler.policy {
-            PolicyName::Fcfs => Policy::Fcfs,
-            PolicyName::Easy => Policy::Easy,
-            PolicyName::Conservative => Policy::Conservative,
-            PolicyName::Selective => {
-                let t = self.scheduler.selective_threshold;
-                let fixed = U16F16::checked_from_num(t)
-                    .filter(|_| t.is_finite())
-                    .with_context(|| format!("scheduler.selective_threshold {t}"))?;
-                Policy::Selective(fixed)
-            }
-        })
+        self.scheduler.kernel()
     }
 
     /// The failures' source, the trace read (named by file and line on error); `None` for a
@@ -427,11 +387,7 @@ fn nodes(p: &mut Problems, path: &str, n: u32) {
 /// Every problem of `s`, in the order of its keys.
 fn check(s: &Scenario) -> Vec<Problem> {
     let mut p = Problems::default();
-    if s.name.trim().is_empty() {
-        p.add("name", "must not be empty");
-    }
-    p.toml_int("seed", s.seed);
-    p.replications("replications", s.replications);
+    p.header(&s.name, s.seed, Some(s.replications));
     if s.horizon_s == 0 {
         p.add("horizon_s", "must be > 0 seconds");
     }
@@ -485,13 +441,7 @@ fn check(s: &Scenario) -> Vec<Problem> {
     if let Some(f) = &s.failures {
         check_failures(&mut p, f, s.local.nodes);
     }
-    let t = s.scheduler.selective_threshold;
-    if U16F16::checked_from_num(t).is_none() || !t.is_finite() || t < 0.0 {
-        p.add(
-            "scheduler.selective_threshold",
-            format!("must be in [0, 65535], got {t}"),
-        );
-    }
+    s.scheduler.check(&mut p, "scheduler.selective_threshold");
     if let Routing::CloudShare(c) = s.broker.routing
         && !(0.0..=1.0).contains(&c)
     {

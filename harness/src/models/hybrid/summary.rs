@@ -16,18 +16,16 @@ use serde::Serialize;
 use super::Hybrid;
 use super::metrics::Metrics;
 use super::scenario::Scenario;
-use crate::models::{self, Model, RunOptions};
+use crate::models::{self, Head, Measured, RunOptions};
 use crate::report::stats::Estimate;
 use crate::report::table::{Align, table};
 
 /// What `--json` prints and `summary.json` holds.
 #[derive(Debug, Serialize)]
 struct Summary<'a> {
-    scenario: &'a str,
-    replications: u32,
-    seed: u64,
+    #[serde(flatten)]
+    head: Head<'a>,
     p_cloud: Option<f64>,
-    events: u64,
     /// `(metric, estimate)` in the order of the printed table.
     metrics: Vec<(&'static str, Option<Estimate>)>,
     per_replication: &'a [Metrics],
@@ -67,38 +65,27 @@ const SHOWN: [Shown; 15] = [
 ///
 /// Errors: a simulation error (named by its replication), a failed write (the file named).
 pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Result<()> {
-    let replications = opts.replications_or(scenario.replications)?;
-    let runs = models::replicate::<Hybrid>(scenario, replications)?;
-    let metrics: Vec<Metrics> = runs.iter().map(|r| Hybrid::metrics(scenario, r)).collect();
+    let m = Measured::<Hybrid>::of(scenario, scenario.replications, opts)?;
     if let Some(path) = &opts.events {
-        models::write_events(path, runs.iter().map(|r| &r.records))?;
+        models::write_events(path, m.runs.iter().map(|r| &r.records))?;
     }
     let summary = Summary {
-        scenario: &scenario.name,
-        replications,
-        seed: scenario.seed,
-        p_cloud: runs.first().map(|r| r.p_cloud),
-        events: runs.iter().map(|r| r.events).sum(),
+        head: m.head(scenario),
+        p_cloud: m.runs.first().map(|r| r.p_cloud),
         metrics: SHOWN
             .iter()
-            .map(|&(name, _, f)| {
-                let xs: Vec<f64> = metrics.iter().filter_map(f).collect();
-                (name, Estimate::of(&xs))
-            })
+            .map(|&(name, _, f)| (name, models::estimate(&m.metrics, f)))
             .collect(),
-        per_replication: &metrics,
+        per_replication: &m.metrics,
     };
     models::write_summary(&summary, render, |_| Ok(()), opts, out)
 }
 
 fn render(s: &Summary) -> String {
     let mut text = format!(
-        "{}: {} replication(s) from seed {}, {} events; routing P_c = {}\n\
+        "{}; routing P_c = {}\n\
          (mean ± 95 % confidence half-width over the replications)\n\n",
-        s.scenario,
-        s.replications,
-        s.seed,
-        s.events,
+        s.head,
         s.p_cloud.map_or_else(|| "-".into(), |p| format!("{p:.4}")),
     );
     let rows: Vec<Vec<String>> = s

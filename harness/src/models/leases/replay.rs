@@ -181,7 +181,7 @@ pub struct Record {
 }
 
 /// Counts of outcomes.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Accounts {
     /// Requests in the workload.
     pub leases: u64,

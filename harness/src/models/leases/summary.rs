@@ -6,7 +6,9 @@
 //! times in seconds from the workload's start, `-` where there is none); a table of the
 //! suspensions (the lease, the one it made room for, the suspension and the resumption
 //! intervals); and the accounts. With `--json`, one JSON object with the same (every record's
-//! fields, see [`Record`]).
+//! fields, see [`Record`]). That is [`report`]; [`run`] is `qosgate run` for a lease scenario:
+//! the accounts of every replication (each the same replay) as the mean over them, `--events`
+//! one JSON object per lease ([`Record`] plus `replication`), `--out DIR` `summary.json`.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -14,8 +16,13 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use serde::Serialize;
 
+use super::Leases;
 use super::replay::{self, Accounts, Params, Record};
+use super::scenario::Scenario;
 use crate::des::time::secs;
+use crate::models::{self, Head, Measured, RunOptions, Shown};
+use crate::report::columns;
+use crate::report::stats::Estimate;
 use crate::report::table::{Align, table};
 use crate::workload::lwf;
 
@@ -51,7 +58,7 @@ struct JsonReport<'a> {
 ///
 /// Errors: an unreadable or bad file (`file:line:column: ...`), a replay error (named), a
 /// failed write.
-pub fn run(req: &Request, out: &mut dyn Write) -> Result<()> {
+pub fn report(req: &Request, out: &mut dyn Write) -> Result<()> {
     let workload = lwf::read_path(&req.lwf)?;
     let r = replay::replay(&workload, &req.params)
         .with_context(|| format!("replaying {}", req.lwf.display()))?;
@@ -165,4 +172,55 @@ fn text(req: &Request, name: Option<&str>, r: &replay::Replay) -> String {
         if a.preemptions == 1 { "" } else { "s" }
     ));
     s
+}
+
+/// What `qosgate run --json` prints for a lease scenario and `summary.json` holds.
+#[derive(Debug, Serialize)]
+struct RunSummary<'a> {
+    #[serde(flatten)]
+    head: Head<'a>,
+    workload: String,
+    policy: &'static str,
+    /// `(count, estimate)` in the order of the printed table.
+    accounts: Vec<(&'static str, Option<Estimate>)>,
+    per_replication: &'a [Accounts],
+}
+
+/// The counts a run summary shows, in order.
+const SHOWN: [Shown<Accounts>; 5] = [
+    ("leases", |a| Some(a.leases as f64)),
+    ("completed", |a| Some(a.completed as f64)),
+    ("rejected", |a| Some(a.rejected as f64)),
+    ("unfinished", |a| Some(a.unfinished as f64)),
+    ("preemptions", |a| Some(a.preemptions as f64)),
+];
+
+/// Replays `scenario` (its own replications, or `opts.replications`), prints the summary (or,
+/// with `opts.json`, one JSON object) and writes the files `opts` asks for.
+///
+/// Errors: an unreadable or bad workload (located), a replay error (named by its replication),
+/// a failed write (the file named).
+pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Result<()> {
+    let m = Measured::<Leases>::of(scenario, scenario.replications, opts)?;
+    if let Some(path) = &opts.events {
+        models::write_events(path, m.runs.iter().map(|r| &r.records))?;
+    }
+    let summary = RunSummary {
+        head: m.head(scenario),
+        workload: scenario.workload.display().to_string(),
+        policy: scenario.policy.name(),
+        accounts: models::estimates(&SHOWN, &m.metrics),
+        per_replication: &m.metrics,
+    };
+    models::write_summary(&summary, render, |_| Ok(()), opts, out)
+}
+
+fn render(s: &RunSummary) -> String {
+    let mut text = format!(
+        "{}; {} preemption of {}\n\
+         (mean ± 95 % confidence half-width over the replications)\n\n",
+        s.head, s.policy, s.workload
+    );
+    text.push_str(&columns::pairs(["count", "value"], &s.accounts, 0));
+    text
 }

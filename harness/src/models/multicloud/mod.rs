@@ -45,7 +45,8 @@ use metrics::Metrics;
 use record::Run;
 use scenario::Scenario;
 
-/// The multi-cloud model ([`Model`]).
+/// The multi-cloud model ([`Model`]); never [deterministic](Model::deterministic): group
+/// sizes and DAG shapes are always drawn.
 #[derive(Debug, Clone, Copy)]
 pub struct Multicloud;
 
@@ -68,11 +69,6 @@ impl Model for Multicloud {
 
     fn events(run: &Run) -> u64 {
         run.events
-    }
-
-    /// Group sizes and DAG shapes are always drawn.
-    fn deterministic(_: &Scenario) -> bool {
-        false
     }
 }
 

@@ -263,11 +263,7 @@ pub fn validate(scenario: &Scenario) -> Result<()> {
 
 fn check(s: &Scenario) -> Vec<Problem> {
     let mut p = Problems::default();
-    if s.name.trim().is_empty() {
-        p.add("name", "must not be empty");
-    }
-    p.toml_int("seed", s.seed);
-    p.replications("replications", s.replications);
+    p.header(&s.name, s.seed, Some(s.replications));
     fraction(&mut p, "alpha", s.alpha);
     fraction(&mut p, "ar_share", s.ar_share);
     if !(s.gap_divisor.is_finite() && s.gap_divisor >= 1.0) {

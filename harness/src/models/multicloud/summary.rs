@@ -28,17 +28,15 @@ use super::Multicloud;
 use super::metrics::Metrics;
 use super::record::{AppRecord, Run};
 use super::scenario::Scenario;
-use crate::models::{self, Model, RunOptions};
+use crate::models::{self, Head, Measured, RunOptions};
 use crate::report::columns::{self, Column};
 use crate::report::stats::Estimate;
 
 /// What `--json` prints and `summary.json` holds.
 #[derive(Debug, Serialize)]
 struct Summary<'a> {
-    scenario: &'a str,
-    replications: u32,
-    seed: u64,
-    events: u64,
+    #[serde(flatten)]
+    head: Head<'a>,
     rows: Vec<(&'static str, Option<Estimate>)>,
     clouds: Vec<(String, Option<Estimate>)>,
     per_replication: &'a [Metrics],
@@ -48,18 +46,12 @@ struct Summary<'a> {
 ///
 /// Errors: a simulation error (named by its replication), a failed write (the file named).
 pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Result<()> {
-    let replications = opts.replications_or(scenario.replications)?;
-    let runs = models::replicate::<Multicloud>(scenario, replications)?;
-    let metrics: Vec<Metrics> = runs
-        .iter()
-        .map(|r| Multicloud::metrics(scenario, r))
-        .collect();
+    let Measured { runs, metrics } =
+        Measured::<Multicloud>::of(scenario, scenario.replications, opts)?;
     if let Some(path) = &opts.events {
         write_events(path, &runs)?;
     }
-    let over = |f: &dyn Fn(&Metrics) -> Option<f64>| {
-        Estimate::of(&metrics.iter().filter_map(f).collect::<Vec<_>>())
-    };
+    let over = |f: &dyn Fn(&Metrics) -> Option<f64>| models::estimate(&metrics, f);
     let rows: Vec<(&'static str, Option<Estimate>)> = vec![
         ("applications", over(&|m| Some(m.apps as f64))),
         (
@@ -109,10 +101,7 @@ pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Resul
         })
         .collect();
     let summary = Summary {
-        scenario: &scenario.name,
-        replications,
-        seed: scenario.seed,
-        events: runs.iter().map(|r| r.events).sum(),
+        head: Head::of::<Multicloud>(scenario, &runs),
         rows,
         clouds,
         per_replication: &metrics,
@@ -128,9 +117,9 @@ pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Resul
 
 fn render(s: &Summary) -> String {
     let mut text = format!(
-        "{}: {} replication(s) from seed {}, {} events\n\
+        "{}\n\
          (mean ± 95 % confidence half-width over the replications)\n\n",
-        s.scenario, s.replications, s.seed, s.events
+        s.head
     );
     text.push_str(&columns::pairs(["metric", "value"], &s.rows, 1));
     text.push('\n');

@@ -1,37 +1,42 @@
-//! `qosgate bounds`: registration outcomes, guaranteed rates and delay bounds of the kokkinos2009
-//! grid.
+//! `qosgate bounds`: registration outcomes, guaranteed rates and delay bounds of a grid
+//! scenario's GS users, under every resource kind that serves them, both disciplines and both CPU
+//! layouts.
 //!
-//! For every resource kind of Sec. 3.4 that serves GS users, both disciplines and both CPU
-//! layouts, the kernel [`Resource`]s are built, the users are registered as in Sec. 6.4, and for
-//! each registration the rate `g` and the bounds are read back from the kernel on both
+//! A [`GsGrid`] is what the bounds are computed from: the GS users' contracts, the resources'
+//! capacities and CPUs, and where each user registers. [`GsGrid::of`] takes it from any grid
+//! [`Scenario`]: the users register as the simulator registers them at time 0 (each, in scenario
+//! order, at the first resource in scenario order that serves GS and admits it). [`compute`] then
+//! rebuilds every resource with each (kind, discipline, layout) combination, makes those
+//! registrations in order, and reads each one's rate `g` and bounds back from the kernel on both
 //! [`RateBasis`] values. Nothing here re-implements the calculus: the numbers are the kernel's
 //! ([`Resource::bound_spec`], [`BoundSpec::at_resource`], [`bound::end_to_end`]).
 //!
-//! Times are kept in [`Ticks`] (microseconds) and shown as seconds; rates in MIPS. A [`Row`] is
-//! the output record: its rates and work are plain numbers, named with their unit.
+//! Times are kept in [`Ticks`] (microseconds) and shown as seconds; rates in MIPS, work in MI. A
+//! [`Row`] is the output record: its rates and work are plain numbers, named with their unit.
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use qosgate_kernel::bound::{self, BoundSpec, Pipelining};
 use qosgate_kernel::bucket::Knowledge;
 use qosgate_kernel::fairq::{Discipline, FlowId};
 use qosgate_kernel::registry::{RateBasis, Registration};
 use qosgate_kernel::resource::{Kind, Resource};
-use qosgate_kernel::units::{TICKS_PER_SECOND, Ticks};
+use qosgate_kernel::units::{Mips, TICKS_PER_SECOND, Ticks, Work};
 use qosgate_kernel::{Error, Param};
 use serde::{Serialize, Serializer};
 
 use std::fmt::Write as _;
 
-use super::params::{Grid, Layout};
+use super::scenario::{ResourceKind, Scenario, UserClass};
 use crate::des::time;
 use crate::report::table::{Align, grouped, table, wrap};
 
 /// Flow capacity of the resources built here: the largest accepted `--max-users`.
 pub const FLOWS: usize = 16;
-/// The kernel resource used: 16 flows, 256 queued tasks per queue, 32 CPUs (R1 multi has 30).
+/// The kernel resource used: 16 flows, 256 queued tasks per queue, 32 CPUs (kokkinos2009's R1
+/// multi has 30).
 pub type Res = Resource<FLOWS, 256, 32>;
 
-/// The resource kinds that serve GS users (Sec. 3.4, Table 1), in table order.
+/// The resource kinds that serve GS users (kokkinos2009 Sec. 3.4, Table 1), in table order.
 pub const KINDS: [Kind; 4] = [
     Kind::Gs,
     Kind::GsBeEqual,
@@ -46,10 +51,164 @@ pub const DISCIPLINES: [Discipline; 2] = [Discipline::Wfq, Discipline::Scfq];
 /// (erratum E31: deadline = 1.10 x the Eq. 5 / Eq. 10 bound).
 pub const DEADLINE_TENTHS: u64 = 11;
 
+/// How a resource's capacity is split into CPUs (erratum E31).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Layout {
+    /// One CPU of the resource's total capacity (kokkinos2009's main experiments, Sec. 6.2).
+    Single,
+    /// The resource's own CPUs ([`GsResource::cpus`]; kokkinos2009's multi-CPU experiment of
+    /// Sec. 6.4.1: 30 / 20 / 10 CPUs of 26,000 MIPS); bounds then use `C_min` (Eq. 10).
+    Multi,
+}
+
+impl Layout {
+    /// Both layouts, single first.
+    pub const ALL: [Layout; 2] = [Layout::Single, Layout::Multi];
+
+    /// The name used in tables and JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Layout::Single => "single",
+            Layout::Multi => "multi",
+        }
+    }
+}
+
+/// A GS user: its name and the registration it asks of a resource.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GsUser {
+    /// Its name.
+    pub name: String,
+    /// Its (rho, sigma, I_max), weight, knowledge and oversize rule; no queue entries.
+    pub registration: Registration,
+}
+
+/// A resource as the bounds see it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GsResource {
+    /// Its name.
+    pub name: String,
+    /// Its CPUs' capacities, MIPS, in the [`Layout::Multi`] layout (at least one).
+    pub cpus: Vec<Mips>,
+    /// Its largest task `I_r^max`, MI.
+    pub max_task: Work,
+}
+
+impl GsResource {
+    /// The CPU capacities of this resource in `layout`, MIPS: one CPU of the total
+    /// ([`Layout::Single`]) or its own CPUs.
+    pub fn cpus(&self, layout: Layout) -> Vec<Mips> {
+        match layout {
+            Layout::Single => vec![Mips::new(self.cpus.iter().map(|c| c.get()).sum())],
+            Layout::Multi => self.cpus.clone(),
+        }
+    }
+}
+
+/// What the bounds are computed from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GsGrid {
+    /// Its name (`grid` in the JSON report).
+    pub name: String,
+    /// The GS users.
+    pub users: Vec<GsUser>,
+    /// The resources.
+    pub resources: Vec<GsResource>,
+    /// The registrations in the order they are made, `(user, resource)` indices into
+    /// [`GsGrid::users`] and [`GsGrid::resources`].
+    pub registrations: Vec<(usize, usize)>,
+}
+
+impl GsGrid {
+    /// The GS users, resources and registrations of `scenario`: every user of class GS (with its
+    /// contract, weight, knowledge and oversize rule) and every resource, each GS user registered
+    /// where the simulator registers it at time 0: at the first resource, in scenario order, that
+    /// serves GS and whose kernel admits it (Eq. 1, 2) as the scenario builds it (its kind,
+    /// discipline, CPUs, `max_task_mi`, `max_users`; queue entries are not set aside here). A GS
+    /// user is left out when no resource serves GS (the simulator handles it as best effort).
+    ///
+    /// Errors: a GS user without its contract keys, a resource the kernel will not build, or a
+    /// GS user every GS-serving resource refuses (the simulator refuses such a scenario too); each
+    /// named.
+    pub fn of(scenario: &Scenario) -> Result<Self> {
+        let resources: Vec<GsResource> = scenario
+            .resources
+            .iter()
+            .map(|r| GsResource {
+                name: r.name.clone(),
+                cpus: r.cpus.iter().map(|&c| Mips::new(c)).collect(),
+                max_task: Work::new(r.max_task_mi),
+            })
+            .collect();
+        let mut built = Vec::new();
+        for (i, r) in scenario.resources.iter().enumerate() {
+            if r.kind == ResourceKind::Be {
+                continue;
+            }
+            let res = Res::new(
+                r.kind.into(),
+                r.discipline.into(),
+                &resources[i].cpus,
+                resources[i].max_task,
+                r.max_users,
+            )
+            .with_context(|| format!("building resource {} as the scenario states it", r.name))?;
+            built.push((i, res));
+        }
+        let mut users = Vec::new();
+        let mut registrations = Vec::new();
+        for u in scenario.users.iter().filter(|u| u.class == UserClass::Gs) {
+            let registration = u.registration()?;
+            if built.is_empty() {
+                continue;
+            }
+            let mut refusals = Vec::new();
+            let at = built
+                .iter_mut()
+                .find_map(|(r, res)| match res.register(registration) {
+                    Ok(_) => Some(*r),
+                    Err(e) => {
+                        refusals.push(format!("{}: {e}", resources[*r].name));
+                        None
+                    }
+                });
+            let Some(r) = at else {
+                bail!(
+                    "GS user {} cannot register anywhere: {}",
+                    u.name,
+                    refusals.join("; ")
+                );
+            };
+            registrations.push((users.len(), r));
+            users.push(GsUser {
+                name: u.name.clone(),
+                registration,
+            });
+        }
+        Ok(Self {
+            name: scenario.name.clone(),
+            users,
+            resources,
+            registrations,
+        })
+    }
+
+    /// The layouts that differ here: [`Layout::Single`], and [`Layout::Multi`] if a resource
+    /// has more than one CPU.
+    pub fn layouts(&self) -> Vec<Layout> {
+        let multi = self.resources.iter().any(|r| r.cpus.len() > 1);
+        Layout::ALL
+            .into_iter()
+            .filter(|&l| l == Layout::Single || multi)
+            .collect()
+    }
+}
+
 /// Inputs of the computation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Config {
-    /// Flow limit of every resource (`--max-users`).
+    /// Flow limit of every resource built (`--max-users`).
     pub max_users: u16,
     /// Transfer delay `d`, ticks (`--pipelined-delay`); the withholding time `T` is 0.
     pub transfer: Ticks,
@@ -91,10 +250,10 @@ impl Default for Config {
 /// when the kernel says there is none ([`Error::NoBound`], aggressive submission).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Row {
-    /// User name (Tables 2, 3).
-    pub user: &'static str,
-    /// Resource name (Table 5).
-    pub resource: &'static str,
+    /// User name.
+    pub user: String,
+    /// Resource name.
+    pub resource: String,
     /// Resource kind (Sec. 3.4); JSON `gs`, `gs_be_equal`, `gs_be_priority_non_preemptive`,
     /// `gs_be_priority_preemptive`.
     #[serde(serialize_with = "ser_kind")]
@@ -142,14 +301,28 @@ pub struct Row {
     pub deadline: Option<Ticks>,
 }
 
+/// Which grid a report describes, for its heading and legend.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum About {
+    /// kokkinos2009's grid (Tables 2-5, the registrations of Sec. 6.4): the table and legend
+    /// speak of it.
+    Kokkinos2009,
+    /// A scenario file (its path, as given).
+    File(String),
+}
+
 /// The whole output of `qosgate bounds`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Report {
-    /// Which built-in grid.
-    pub grid: &'static str,
+    /// The grid: `seed004` for kokkinos2009's, else the scenario's name.
+    pub grid: String,
+    /// What the heading and legend say it is (not in the JSON).
+    #[serde(skip)]
+    pub about: About,
     /// `--max-users`.
     pub max_users: u16,
-    /// The resources' maximum task `I_r^max`, MI.
+    /// The resources' largest maximum task `I_r^max`, MI (kokkinos2009's grid: the same at every
+    /// resource).
     #[serde(rename = "max_task_mi")]
     pub max_task: u64,
     /// Transfer delay `d` (`--pipelined-delay`).
@@ -165,21 +338,23 @@ pub struct Report {
     pub rows: Vec<Row>,
 }
 
-/// Computes every row for `grid`.
+/// Computes every row for `grid`, each user registering with its own knowledge, in every layout
+/// of [`GsGrid::layouts`].
 ///
 /// Errors (with the input named): a resource the kernel will not build (`--max-users` outside
-/// `1 ..= 16`, a bad grid), or a bound that overflows (a huge `--pipelined-delay`). A refused
-/// registration is not an error: it is a row with `registered: false`.
-pub fn compute(grid: &Grid, cfg: &Config) -> Result<Report> {
+/// `1 ..= 16`, more CPUs than [`Res`] holds), or a bound that overflows (a huge
+/// `--pipelined-delay`). A refused registration is not an error: it is a row with
+/// `registered: false`.
+pub fn compute(grid: &GsGrid, about: About, cfg: &Config) -> Result<Report> {
     let mut keyed = Vec::new();
-    for layout in Layout::ALL {
+    for layout in grid.layouts() {
         for kind in KINDS {
             for discipline in DISCIPLINES {
                 let combo = Combo {
                     kind,
                     discipline,
                     layout,
-                    knowledge: Knowledge::Exact,
+                    knowledge: None,
                 };
                 for (order, row) in combo.rows(grid, cfg)?.into_iter().enumerate() {
                     keyed.push((order, row));
@@ -189,10 +364,20 @@ pub fn compute(grid: &Grid, cfg: &Config) -> Result<Report> {
     }
     // Stable: within a registration, rows stay in (layout, kind, discipline) order.
     keyed.sort_by_key(|(order, _)| *order);
+    let grid_name = match about {
+        About::Kokkinos2009 => "seed004".to_owned(),
+        About::File(_) => grid.name.clone(),
+    };
     Ok(Report {
-        grid: "seed004",
+        grid: grid_name,
+        about,
         max_users: cfg.max_users,
-        max_task: grid.max_task.get(),
+        max_task: grid
+            .resources
+            .iter()
+            .map(|r| r.max_task.get())
+            .max()
+            .unwrap_or(0),
         transfer: cfg.transfer,
         withhold: Ticks::ZERO,
         deadline_factor: DEADLINE_TENTHS as f64 / 10.0,
@@ -201,13 +386,13 @@ pub fn compute(grid: &Grid, cfg: &Config) -> Result<Report> {
 }
 
 /// The rows of one (kind, discipline, layout) combination, in registration order, with every
-/// user registering under `knowledge` (the table of [`compute`] uses [`Knowledge::Exact`], as
+/// user registering under `knowledge` (kokkinos2009's deadlines use [`Knowledge::Exact`], as
 /// Sec. 6.1 does; `Window(n)` adds Eq. 9's `n I_i / g`, and `Aggressive` has no bound, so its
 /// rows have `None` bounds and deadlines).
 ///
 /// Errors: those of [`compute`].
 pub fn combination(
-    grid: &Grid,
+    grid: &GsGrid,
     kind: Kind,
     discipline: Discipline,
     layout: Layout,
@@ -218,43 +403,44 @@ pub fn combination(
         kind,
         discipline,
         layout,
-        knowledge,
+        knowledge: Some(knowledge),
     }
     .rows(grid, cfg)
 }
 
-/// One (kind, discipline, layout) combination, every user registering under `knowledge`.
+/// One (kind, discipline, layout) combination, every user registering under `knowledge`
+/// (`None`: its own).
 #[derive(Clone, Copy, Debug)]
 struct Combo {
     kind: Kind,
     discipline: Discipline,
     layout: Layout,
-    knowledge: Knowledge,
+    knowledge: Option<Knowledge>,
 }
 
 impl Combo {
     /// Builds every resource, makes the registrations in order, then reads the bounds of the
     /// final state (the Current basis is the share after *all* registrations).
-    fn rows(self, grid: &Grid, cfg: &Config) -> Result<Vec<Row>> {
+    fn rows(self, grid: &GsGrid, cfg: &Config) -> Result<Vec<Row>> {
         let mut resources = Vec::with_capacity(grid.resources.len());
-        for spec in grid.resources {
+        for spec in &grid.resources {
             let cpus = spec.cpus(self.layout);
+            let capacity = Mips::new(cpus.iter().map(|c| c.get()).sum());
             let res = Res::new(
                 self.kind,
                 self.discipline,
                 &cpus,
-                grid.max_task,
+                spec.max_task,
                 cfg.max_users,
             )
             .with_context(|| {
                 format!(
-                    "building {} ({}, {} CPU(s), {} in all, I_r^max {}) with --max-users \
+                    "building {} ({}, {} CPU(s), {capacity} in all, I_r^max {}) with --max-users \
                      {} (accepted: 1 to {FLOWS})",
                     spec.name,
                     self.label(),
                     cpus.len(),
-                    spec.capacity,
-                    grid.max_task,
+                    spec.max_task,
                     cfg.max_users
                 )
             })?;
@@ -264,9 +450,10 @@ impl Combo {
             .registrations
             .iter()
             .map(|&(u, r)| {
+                let own = grid.users[u].registration;
                 resources[r].register(Registration {
-                    knowledge: self.knowledge,
-                    ..grid.users[u].registration()
+                    knowledge: self.knowledge.unwrap_or(own.knowledge),
+                    ..own
                 })
             })
             .collect();
@@ -279,17 +466,20 @@ impl Combo {
 
     fn row(
         self,
-        grid: &Grid,
+        grid: &GsGrid,
         res: &Res,
         user_idx: usize,
         resource_idx: usize,
         outcome: Result<FlowId, Error>,
         cfg: &Config,
     ) -> Result<Row> {
-        let (user, resource) = (grid.users[user_idx].name, grid.resources[resource_idx].name);
+        let (user, resource) = (
+            &grid.users[user_idx].name,
+            &grid.resources[resource_idx].name,
+        );
         let mut row = Row {
-            user,
-            resource,
+            user: user.clone(),
+            resource: resource.clone(),
             kind: self.kind,
             discipline: self.discipline,
             layout: self.layout,
@@ -436,12 +626,23 @@ pub fn bounds_table(rep: &Report) -> String {
     ];
     let rows: Vec<Vec<String>> = rep.rows.iter().map(cells).collect();
     let mut out = String::new();
+    let grid = match &rep.about {
+        About::Kokkinos2009 => format!(
+            "the kokkinos2009 grid (users of Tables 2-3, resources of Table 5, registrations of \
+             Sec. 6.4), I_r^max = {} MI at every resource",
+            grouped(rep.max_task)
+        ),
+        About::File(path) => format!(
+            "scenario {} ({path}): its GS users, registered where the simulator registers them, \
+             every resource rebuilt in each kind, discipline and layout below, I_r^max up to {} MI",
+            rep.grid,
+            grouped(rep.max_task)
+        ),
+    };
     let heading = format!(
-        "qosgate bounds: the kokkinos2009 grid (users of Tables 2-3, resources of Table 5, \
-         registrations of Sec. 6.4), I_r^max = {} MI at every resource, --max-users {}. \
+        "qosgate bounds: {grid}, --max-users {}. \
          End to end (e2e) = max(T, d) + bound with T = 0 s and d = {} s (--pipelined-delay). \
          Deadline = 1.10 x e2e_cur (erratum E31).",
-        grouped(rep.max_task),
         rep.max_users,
         short_secs(rep.transfer),
     );
@@ -457,11 +658,32 @@ pub fn bounds_table(rep: &Report) -> String {
         );
     }
     out.push('\n');
-    out.push_str(&wrap(LEGEND, 100));
+    out.push_str(&wrap(&legend(&rep.about), 100));
     out
 }
 
-const LEGEND: &str = "Legend. res = reserved basis: g = rho, the user's own rate. Every \
+/// The legend under the table: what the columns mean, with what kokkinos2009's grid shows
+/// where `about` is that grid.
+fn legend(about: &About) -> String {
+    let (current, multi) = match about {
+        About::Kokkinos2009 => (
+            "and in this grid they add up to less than one I_r^max (U1 is alone at R1), so \
+             SCFQ's current-basis bound is the smaller",
+            "30/20/10 CPUs of 26,000 MIPS",
+        ),
+        About::File(_) => (
+            "so SCFQ's current-basis bound is the smaller where their maximal tasks add up to \
+             less than one I_r^max",
+            "the scenario's CPUs",
+        ),
+    };
+    format!(
+        "{LEGEND_BASES} on the current basis only the users registered now count, {current}, \
+         {LEGEND_EQUAL} single = one CPU of the total capacity; multi = {multi}: {LEGEND_MULTI}"
+    )
+}
+
+const LEGEND_BASES: &str = "Legend. res = reserved basis: g = rho, the user's own rate. Every \
 registration re-checks Eq. 1 for every registered user, so the user's share never drops below rho: \
 a reserved-basis bound holds for the whole life of the registration, whatever registers or leaves \
 later. cur = current basis: g = C' w / W, the share with the users registered now (Table 1's \
@@ -471,12 +693,14 @@ to completion. WFQ waits for one maximal task of another flow, I_r^max / C; SCFQ
 maximal task of every other flow, sum_(j != i) I_j / C, so its bound is the larger one once two \
 or more other flows may hold maximal tasks (erratum E28). On the reserved basis every other \
 flow slot (--max-users - 1 of them) counts as an I_r^max task, so SCFQ's bound is the larger \
-from --max-users 3 on; on the current basis only the users registered now count, and in this grid they add up to less than one I_r^max \
-(U1 is alone at R1), so SCFQ's current-basis bound is the smaller, except at GS_BE_EQUAL, where \
+from --max-users 3 on;";
+
+const LEGEND_EQUAL: &str = "except at GS_BE_EQUAL, where \
 every free flow slot may hold a temporary BE user with a maximal task (and its weight lowers g \
 down to what Eq. 1 allows). GS_BE_PRIORITY n.pr. adds \
-the residual best-effort task R_r = I_r^max / C (Table 1). single = one CPU of the total \
-capacity; multi = 30/20/10 CPUs of 26,000 MIPS: g comes from the total capacity C' (Sec. 5.2), \
+the residual best-effort task R_r = I_r^max / C (Table 1).";
+
+const LEGEND_MULTI: &str = "g comes from the total capacity C' (Sec. 5.2), \
 every I / C term uses the slowest CPU C_min (Eq. 10), and, correcting Eq. 10 (kernel/src/bound.rs), \
 the task's own run is charged at min(g, C_min) and M I_r^max / C' is added for CPUs left idle \
 while a flow's queue is shorter than M. \"none\" = no bound (refused registration, or \
@@ -522,8 +746,12 @@ mod tests {
     //! `B = I_r` (WFQ) or the sum of the other flows' maxima (SCFQ), `R = I_r` on a non-preemptive
     //! GS_BE_PRIORITY resource (the kernel rounds `(B + R) / C` as one fraction), `C` the slowest
     //! CPU, `C'` the total capacity and `M` the number of CPUs. Exact knowledge: no Eq. 9 term.
-    use super::super::params::seed004;
     use super::*;
+    use crate::experiments::kokkinos2009::params::seed004;
+
+    fn paper() -> GsGrid {
+        seed004().gs_grid()
+    }
 
     const I_R: u64 = 419_900_000;
 
@@ -533,7 +761,8 @@ mod tests {
 
     fn report(max_users: u16, transfer: Ticks) -> Report {
         compute(
-            &seed004(),
+            &paper(),
+            About::Kokkinos2009,
             &Config {
                 max_users,
                 transfer,
@@ -750,7 +979,8 @@ mod tests {
     #[test]
     fn bad_inputs_are_named() {
         let err = compute(
-            &seed004(),
+            &paper(),
+            About::Kokkinos2009,
             &Config {
                 max_users: 0,
                 transfer: Ticks::ZERO,
@@ -770,7 +1000,10 @@ mod tests {
             max_users: 8,
             transfer: t(u64::MAX - 1),
         };
-        let msg = format!("{:#}", compute(&seed004(), &cfg).unwrap_err());
+        let msg = format!(
+            "{:#}",
+            compute(&paper(), About::Kokkinos2009, &cfg).unwrap_err()
+        );
         assert!(
             msg.contains("U1 at R1") && msg.contains("overflow"),
             "{msg}"
@@ -798,11 +1031,49 @@ mod tests {
 
     #[test]
     fn bounds_table_has_every_row_and_the_legend() {
-        let rep = compute(&seed004(), &Default::default()).unwrap();
+        let rep = compute(&paper(), About::Kokkinos2009, &Default::default()).unwrap();
         let t = bounds_table(&rep);
         assert!(t.contains("3768.333335"));
         assert!(t.contains("Legend."));
         assert_eq!(t.lines().filter(|l| l.starts_with("U")).count(), 48);
+    }
+
+    #[test]
+    fn the_paper_presets_register_as_sec_6_4_says() {
+        for name in ["kokkinos2009-gbp-multi", "kokkinos2009-gb-multi"] {
+            let preset = crate::experiments::kokkinos2009::presets::get(name).unwrap();
+            let grid = GsGrid::of(&preset).unwrap();
+            assert_eq!(grid.name, name);
+            assert_eq!(
+                GsGrid {
+                    name: "seed004".into(),
+                    ..grid
+                },
+                paper()
+            );
+        }
+        // One CPU each: only the single layout differs.
+        let single = crate::experiments::kokkinos2009::presets::get("kokkinos2009-gb").unwrap();
+        assert_eq!(GsGrid::of(&single).unwrap().layouts(), [Layout::Single]);
+        // Table 6's BE scenario serves no GS user: no registration, no row.
+        let be = crate::experiments::kokkinos2009::presets::get("kokkinos2009-be").unwrap();
+        let grid = GsGrid::of(&be).unwrap();
+        assert!(grid.registrations.is_empty());
+        let file = About::File("be.toml".into());
+        assert!(
+            compute(&grid, file, &Config::default())
+                .unwrap()
+                .rows
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn a_user_no_resource_admits_is_named() {
+        let mut s = crate::experiments::kokkinos2009::presets::get("kokkinos2009-gb").unwrap();
+        s.users[1].rho_mips = Some(10_000_000);
+        let msg = format!("{:#}", GsGrid::of(&s).unwrap_err());
+        assert!(msg.contains("GS user U2 cannot register anywhere"), "{msg}");
     }
 
     #[test]
