@@ -731,10 +731,13 @@ fn refusals_hand_the_request_back_and_change_nothing() {
     );
     m.submit(t5, ok, &mut push).unwrap();
     assert_eq!(m.submit(t5, ok, &mut push), refused(Error::Full, ok));
-    assert_eq!(m.cancel(t5, 99, &mut push), Err(Error::Unknown));
+    assert_eq!(
+        m.cancel(t5, LeaseId::new(99), &mut push),
+        Err(Error::Unknown)
+    );
     assert_eq!(m.advance(t4, &mut push), Err(Error::TimeWentBackwards));
-    m.cancel(t6, 0, &mut push).unwrap();
-    m.fail(t6, 1, &mut push).unwrap();
+    m.cancel(t6, LeaseId::new(0), &mut push).unwrap();
+    m.fail(t6, LeaseId::new(1), &mut push).unwrap();
     let a = m.accounts();
     assert_eq!(
         (a.submitted, a.cancelled, a.failed, a.ended()),
@@ -1309,7 +1312,7 @@ proptest! {
             .collect();
         let expected = queue_model(nodes, queue, &leases);
         for (id, start) in expected.iter().enumerate() {
-            prop_assert_eq!(starts.get(&(id as LeaseId)).copied(), Some(s(*start)), "lease {}", id);
+            prop_assert_eq!(starts.get(&LeaseId::new(id as u32)).copied(), Some(s(*start)), "lease {}", id);
         }
     }
 }

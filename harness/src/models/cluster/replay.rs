@@ -35,7 +35,7 @@ use std::cmp::Reverse;
 use std::collections::{BTreeSet, BinaryHeap, HashMap};
 
 use anyhow::{Context, Result, ensure};
-use qosgate_kernel::backfill::{Backfill, Handle, Job, Pass, Policy};
+use qosgate_kernel::backfill::{Backfill, Handle, Job, JobId, Pass, Policy};
 use qosgate_kernel::units::{Nodes, Ticks};
 use serde::Serialize;
 
@@ -568,7 +568,7 @@ impl<'a> Driver<'a> {
             return Err(Outgrown { projected }.into());
         }
         let job = Job {
-            id: i as u64,
+            id: JobId::new(i as u64),
             submit: t,
             nodes: j.procs,
             estimate: ticks(j.estimate)?,
@@ -586,7 +586,7 @@ impl<'a> Driver<'a> {
     }
 
     fn started(&mut self, now: u64, handle: Handle) -> Result<()> {
-        let i = usize::try_from(handle.id())
+        let i = usize::try_from(handle.id().get())
             .ok()
             .filter(|&i| i < self.jobs.len())
             .context("the scheduler started an unknown job")?;
