@@ -29,10 +29,7 @@ use qosgate_testkit::traces::{fixture, full_traces};
 
 /// 256 cases per property, or `PROPTEST_CASES` for a deeper run.
 fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(256)
+    qosgate_testkit::proptest_cases(256)
 }
 
 /// Selective thresholds of the tests, as (numerator, denominator) and as the kernel's fixed point.

@@ -38,10 +38,7 @@ use qosgate_harness::models::multicloud::scenario::{
 
 /// 24 cases per property, or `PROPTEST_CASES`.
 fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(24)
+    qosgate_testkit::proptest_cases(24)
 }
 
 const TRACES: [BuiltinTrace; 3] = [

@@ -23,10 +23,7 @@ use qosgate_testkit::dagsched::{self, App, ProfileClouds, SerialClouds};
 
 /// 256 cases per property, or `PROPTEST_CASES` for a deeper run.
 fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(256)
+    qosgate_testkit::proptest_cases(256)
 }
 
 const fn s(secs: u64) -> Ticks {
