@@ -136,8 +136,7 @@ pub struct Instant<'a, const Q: usize = QUEUE, const B: usize = BREAKPOINTS> {
     pub at: u64,
     /// The scheduler after the pass.
     pub scheduler: &'a Backfill<Q, B>,
-    /// The jobs in `(submit, id)` order: the kernel's [`JobId`](qosgate_kernel::backfill::JobId)
-    /// of a job is its index here.
+    /// The jobs in `(submit, id)` order: the kernel's [`JobId`] of a job is its index here.
     pub jobs: &'a [swf::Job],
     /// What the pass did.
     pub pass: Pass,
