@@ -62,15 +62,8 @@ crate::handle::handle! {
     /// A flow of a [`FairQueue`] (a user of a resource, a registered flow of a
     /// [`Resource`](crate::resource::Resource)), handed out by [`FairQueue::open`]: the index of
     /// its slot, below the queue's `FLOWS` capacity, reused once the flow is closed.
-    FlowId(u16)
-}
-
-/// The flow's slot, for indexing per-flow tables: `0 .. FLOWS`.
-impl From<FlowId> for usize {
-    #[inline]
-    fn from(flow: FlowId) -> Self {
-        usize::from(flow.get())
-    }
+    /// `usize::from` gives the index into per-flow tables.
+    FlowId(u16) as index
 }
 
 /// The fair-queueing discipline of a resource.

@@ -8,10 +8,27 @@
 //! say so by name. A handle has no arithmetic: it names something, it does not count.
 
 /// Defines a handle: a `#[repr(transparent)]` newtype over `$int` with `new`, `get` and
-/// `Display` (the bare number).
+/// `Display` (the bare number). `as index` adds `From<handle> for usize`, for a handle that
+/// numbers the slots of a table (`$int` must then convert losslessly into `usize`).
 macro_rules! handle {
+    ($(#[$doc:meta])* $name:ident($int:ty) as index) => {
+        $crate::handle::handle! { $(#[$doc])* $name($int) }
+
+        /// The handle's number, as an index into the table it numbers.
+        impl From<$name> for usize {
+            #[inline]
+            fn from(handle: $name) -> Self {
+                usize::from(handle.get())
+            }
+        }
+    };
     ($(#[$doc:meta])* $name:ident($int:ty)) => {
         $(#[$doc])*
+        ///
+        /// A newtype rather than an alias of its integer, so that one kind of handle cannot be
+        /// passed where another is expected. Its field is private: [`new`](Self::new) makes one
+        /// and [`get`](Self::get) reads it, so the places that turn an integer into a handle
+        /// (the C API, a trace reader, a test) say so by name. It has no arithmetic.
         #[repr(transparent)]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
         #[cfg_attr(feature = "defmt", derive(defmt::Format))]

@@ -13,16 +13,9 @@ pub const MAX_TASKS: usize = 64;
 
 crate::handle::handle! {
     /// A task of a [`Dag`], handed out by [`Dag::push`]: its number, `0 .. MAX_TASKS`, in the
-    /// order tasks were added (a topological order).
-    TaskId(u8)
-}
-
-/// The task's number, for indexing per-task tables: `0 .. MAX_TASKS`.
-impl From<TaskId> for usize {
-    #[inline]
-    fn from(v: TaskId) -> Self {
-        usize::from(v.get())
-    }
+    /// order tasks were added (a topological order). `usize::from` gives the index into
+    /// per-task tables.
+    TaskId(u8) as index
 }
 
 /// A set of tasks of one [`Dag`], one bit per task (bit `v` for task `v`).
