@@ -80,7 +80,7 @@ fn problem() -> Problem {
         let mut preds = Tasks::EMPTY;
         if v > 0 && rng.below(10) != 0 {
             for _ in 0..=rng.below(3) {
-                preds.insert(rng.below(v) as TaskId);
+                preds.insert(TaskId::new(rng.below(v) as u8));
             }
         }
         dag.push(preds).unwrap();
@@ -88,7 +88,7 @@ fn problem() -> Problem {
     let mut etm = Etm::new();
     let mut width = Vec::new();
     let mut run = Vec::new();
-    for v in 0..TASKS as TaskId {
+    for v in (0..TASKS as u8).map(TaskId::new) {
         let native = Ticks::from_secs(60 + rng.below(7200));
         let mut row = [Ticks::ZERO; 3];
         for j in 0..3 {

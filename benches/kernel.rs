@@ -122,12 +122,12 @@ fn steady_queue<const F: usize, const Q: usize>(
     );
     let mut q = FairQueue::new(discipline, CAPACITY).expect("capacity is not zero");
     for i in 0..F {
-        assert_eq!(q.open(flow_weight(i)), Ok(i as FlowId));
+        assert_eq!(q.open(flow_weight(i)), Ok(FlowId::new(i as u16)));
     }
     let mut k = 0;
     for _ in 0..PER_FLOW {
         for flow in 0..F {
-            q.enqueue(now, flow as FlowId, tasks[k % WORKS].0, k as u32)
+            q.enqueue(now, FlowId::new(flow as u16), tasks[k % WORKS].0, k as u32)
                 .expect("queued");
             k += 1;
         }
@@ -170,7 +170,7 @@ fn fairq_pair<const F: usize, const Q: usize>(
         now = pair(&mut q, now, tasks[k % WORKS], k as u32);
         k += 1;
     }
-    assert!((0..F).all(|f| q.flow_len(f as FlowId) == PER_FLOW));
+    assert!((0..F).all(|f| q.flow_len(FlowId::new(f as u16)) == PER_FLOW));
 
     group.bench_function(BenchmarkId::new(format!("{name}/pair"), F), |bencher| {
         bencher.iter(|| {
@@ -178,7 +178,7 @@ fn fairq_pair<const F: usize, const Q: usize>(
             k = k.wrapping_add(1);
         });
     });
-    assert!((0..F).all(|f| q.flow_len(f as FlowId) == PER_FLOW));
+    assert!((0..F).all(|f| q.flow_len(FlowId::new(f as u16)) == PER_FLOW));
 }
 
 fn fairq(c: &mut Criterion) {
@@ -220,7 +220,10 @@ fn registry_admission(c: &mut Criterion) {
             Resource::<N, 16, 1>::new(Kind::Gs, Discipline::Wfq, &[CAPACITY], MAX_TASK, N as u16)
                 .expect("valid resource");
         for i in 0..N - 1 {
-            assert_eq!(resource.register(gs(flow_weight(i))), Ok(i as FlowId));
+            assert_eq!(
+                resource.register(gs(flow_weight(i))),
+                Ok(FlowId::new(i as u16))
+            );
         }
         let registry = resource.registry();
         let newcomer = gs(newcomer_weight);

@@ -16,7 +16,8 @@ use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use qosgate_kernel::allocate::{Cluster, pap};
-use qosgate_kernel::broker::{Provider, ReliableCloud, TransientCluster, route};
+use qosgate_kernel::broker::{Provider, ReliableCloud, route};
+use qosgate_testkit::broker::E17_CLUSTER;
 
 fn clusters(n: usize) -> Vec<Cluster> {
     (0..n)
@@ -38,16 +39,7 @@ fn clusters(n: usize) -> Vec<Cluster> {
 
 fn providers(n: usize) -> Vec<Provider> {
     if n == 2 {
-        let cluster = TransientCluster {
-            work: 100.0,
-            nodes: 64.0,
-            speed: 1.0,
-            transfer: 0.1,
-            availability_mean: 22.25,
-            availability_variance: 41.09 * 41.09,
-            unavailability_mean: 10.22,
-            unavailability_variance: 40.75 * 40.75,
-        };
+        let cluster = E17_CLUSTER;
         let cloud = ReliableCloud {
             work: 100.0,
             nodes: 64.0,

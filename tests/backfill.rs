@@ -23,16 +23,13 @@ use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use qosgate_harness::models::cluster::replay::{self, NodeEvent, Outcome};
 use qosgate_harness::workload::swf;
-use qosgate_kernel::backfill::Policy;
+use qosgate_kernel::backfill::{JobId, Policy};
 use qosgate_kernel::units::Ticks;
 use qosgate_testkit::traces::{fixture, full_traces};
 
 /// 256 cases per property, or `PROPTEST_CASES` for a deeper run.
 fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(256)
+    qosgate_testkit::proptest_cases(256)
 }
 
 /// Selective thresholds of the tests, as (numerator, denominator) and as the kernel's fixed point.
@@ -295,8 +292,8 @@ proptest! {
     fn replay_keeps_every_promise((nodes, mut jobs) in job_set(), which in 0usize..6) {
         distinct_ids(&mut jobs);
         let policy = policy(which);
-        let mut reserved: HashMap<u64, Ticks> = HashMap::new();
-        let mut head: Option<(u64, Ticks)> = None;
+        let mut reserved: HashMap<JobId, Ticks> = HashMap::new();
+        let mut head: Option<(JobId, Ticks)> = None;
         let mut broken: Vec<String> = Vec::new();
         let out = replay_small(&jobs, policy, nodes, &[], |at| {
             let s = at.scheduler;
@@ -379,7 +376,7 @@ proptest! {
             if a.submitted != held + a.completed + a.cancelled {
                 broken.push(format!("accounts {a:?} with {held} held"));
             }
-            let trace_id = |h: qosgate_kernel::backfill::Handle| at.jobs[h.id() as usize].id;
+            let trace_id = |h: qosgate_kernel::backfill::Handle| at.jobs[h.id().get() as usize].id;
             last = Some((at.at, s.running().map(|(h, _)| trace_id(h)).collect()));
         });
         prop_assert!(broken.is_empty(), "{:?}", broken);

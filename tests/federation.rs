@@ -467,10 +467,7 @@ fn federation() -> impl Strategy<Value = Scenario> {
 }
 
 fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(64)
+    qosgate_testkit::proptest_cases(64)
 }
 
 proptest! {

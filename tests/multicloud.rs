@@ -38,10 +38,7 @@ use qosgate_harness::models::multicloud::scenario::{
 
 /// 24 cases per property, or `PROPTEST_CASES`.
 fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(24)
+    qosgate_testkit::proptest_cases(24)
 }
 
 const TRACES: [BuiltinTrace; 3] = [
@@ -276,7 +273,7 @@ fn precedence(s: &Scenario, run: &Run, seed: u64) -> Result<(), TestCaseError> {
         run.tasks.iter().map(|t| ((t.app, t.task), t)).collect();
     for a in &apps {
         for v in a.dag.tasks().iter() {
-            let t = at[&(a.id, v)];
+            let t = at[&(a.id, v.get())];
             let Some(start) = t.started else {
                 continue;
             };
@@ -284,7 +281,7 @@ fn precedence(s: &Scenario, run: &Run, seed: u64) -> Result<(), TestCaseError> {
                 prop_assert_eq!(Some(start), t.planned_start, "reservation {}/{}", a.id, v);
             }
             for u in a.dag.preds(v).iter() {
-                let pred = at[&(a.id, u)];
+                let pred = at[&(a.id, u.get())];
                 prop_assert!(
                     pred.finished.is_some_and(|f| f <= start),
                     "task {}/{v} started at {start} before predecessor {u} finished ({:?})",

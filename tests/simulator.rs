@@ -31,10 +31,7 @@ use qosgate_harness::models::grid::{Grid, simulate_into};
 
 /// 64 cases per property, or `PROPTEST_CASES`.
 fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(64)
+    qosgate_testkit::proptest_cases(64)
 }
 
 fn kind() -> impl Strategy<Value = ResourceKind> {

@@ -6,6 +6,7 @@ use std::process::Output;
 
 use qosgate_kernel::allocate::{Cluster, pap};
 use qosgate_kernel::broker::{Provider, ReliableCloud, TransientCluster, route};
+use qosgate_testkit::broker::E17_CLUSTER;
 use qosgate_testkit::cli::{run, run_with_stdin, stderr};
 use serde_json::{Value, json};
 
@@ -124,14 +125,10 @@ fn cli_solve_broker_accepts_every_provider_form() {
     assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-12);
     // The same through the kernel.
     let cl = TransientCluster {
-        work: 100.0,
-        nodes: 64.0,
-        speed: 1.0,
-        transfer: 0.1,
-        availability_mean: 22.25,
+        // The variances as `broker_json` rounds them.
         availability_variance: 1688.39,
-        unavailability_mean: 10.22,
         unavailability_variance: 1660.56,
+        ..E17_CLUSTER
     }
     .service()
     .unwrap()

@@ -25,7 +25,7 @@ use common::Num;
 use fixed::types::U16F16;
 use libfuzzer_sys::fuzz_target;
 use qosgate_kernel::Error;
-use qosgate_kernel::backfill::{Backfill, Job, Policy};
+use qosgate_kernel::backfill::{Backfill, Job, JobId, Policy};
 use qosgate_kernel::units::Ticks;
 
 type Sched = Backfill<6, 14>;
@@ -142,7 +142,7 @@ fuzz_target!(|input: Input| {
                 id,
             } => {
                 let job = Job {
-                    id: u64::from(id),
+                    id: JobId::new(u64::from(id)),
                     submit: t,
                     nodes: u32::try_from(nodes.get()).unwrap_or(u32::MAX),
                     estimate: estimate.ticks(),
@@ -198,7 +198,7 @@ fuzz_target!(|input: Input| {
                 let id = s
                     .waiting()
                     .get(usize::from(which) % 8)
-                    .map_or(u64::from(which), |w| w.job.id);
+                    .map_or(JobId::new(u64::from(which)), |w| w.job.id);
                 let r = s.cancel(t, id).map(|_| ());
                 if r.is_ok() {
                     c.cancelled += 1;

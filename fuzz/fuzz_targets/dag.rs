@@ -18,7 +18,7 @@ use arbitrary::Arbitrary;
 use common::Num;
 use libfuzzer_sys::fuzz_target;
 use qosgate_kernel::Error;
-use qosgate_kernel::dag::{Dag, Tasks};
+use qosgate_kernel::dag::{Dag, TaskId, Tasks};
 use qosgate_kernel::listsched::{Alpha, Clouds, Decision, Etm, Factor, Feedback, Rule, Scheduler};
 use qosgate_kernel::slots::SlotTable;
 use qosgate_kernel::units::Ticks;
@@ -106,7 +106,7 @@ fuzz_target!(|input: Input| {
     for (v, t) in tasks.iter().enumerate() {
         for (j, n) in t.times.iter().enumerate() {
             let time = Some(n.ticks()).filter(|&x| x != Ticks::ZERO);
-            etm.set(v as u8, j, time).unwrap();
+            etm.set(TaskId::new(v as u8), j, time).unwrap();
         }
     }
     let app = App {
@@ -164,7 +164,7 @@ fuzz_target!(|input: Input| {
             .map(|(v, _)| {
                 (0..K)
                     .map(|j| {
-                        etm.get(v as u8, j)
+                        etm.get(TaskId::new(v as u8), j)
                             .map_or(Ticks::ZERO, |t| t.saturating_add(app.image))
                     })
                     .collect()

@@ -60,9 +60,9 @@ enum Op {
 /// A flow id: mostly a valid slot, sometimes just past the end, sometimes far out.
 fn flow_id(raw: u8) -> FlowId {
     match raw {
-        255 => FlowId::MAX,
-        254 => 1000,
-        r => FlowId::from(r % (FLOWS as u8 + 1)),
+        255 => FlowId::new(u16::MAX),
+        254 => FlowId::new(1000),
+        r => FlowId::new(u16::from(r % (FLOWS as u8 + 1))),
     }
 }
 
@@ -134,7 +134,7 @@ impl Model {
         assert_eq!(queued, self.waiting(), "model bookkeeping");
         let (mut open_w, mut closed_w) = (0u32, 0u32);
         for f in 0..FLOWS {
-            let id = f as FlowId;
+            let id = FlowId::new(f as u16);
             assert_eq!(q.flow_len(id), self.queues[f].len(), "flow_len({f})");
             match self.slots[f] {
                 Slot::Open { weight } => {
@@ -153,7 +153,7 @@ impl Model {
                 }
             }
         }
-        for id in [FLOWS as FlowId, 1000, FlowId::MAX] {
+        for id in [FLOWS as u16, 1000, u16::MAX].map(FlowId::new) {
             assert_eq!(q.flow_len(id), 0);
             assert!(!q.is_open(id));
         }

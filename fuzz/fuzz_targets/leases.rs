@@ -274,7 +274,7 @@ fuzz_target!(|input: Input| {
             }
             Op::Cancel(i) | Op::Fail(i) => {
                 let id = match m.leases().len() {
-                    0 => LeaseId::from(*i),
+                    0 => LeaseId::new(u32::from(*i)),
                     len => m.leases()[usize::from(*i) % len].id(),
                 };
                 let known = m.lease(id).is_some();

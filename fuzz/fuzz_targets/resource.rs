@@ -102,8 +102,8 @@ enum Op {
 
 fn flow_id(raw: u8) -> FlowId {
     match raw {
-        255 => FlowId::MAX,
-        r => FlowId::from(r % (FLOWS as u8 + 1)),
+        255 => FlowId::new(u16::MAX),
+        r => FlowId::new(u16::from(r % (FLOWS as u8 + 1))),
     }
 }
 
@@ -291,7 +291,7 @@ impl Model {
             .regs
             .iter()
             .enumerate()
-            .filter_map(|(f, r)| r.map(|r| (f as FlowId, r)))
+            .filter_map(|(f, r)| r.map(|r| (FlowId::new(f as u16), r)))
             .collect();
         assert_eq!(got, want, "registry differs from the model");
         assert_eq!(reg.len(), want.len());

@@ -12,7 +12,7 @@ use core::ffi::c_void;
 
 use fixed::types::U16F16;
 use qosgate_kernel::Error;
-use qosgate_kernel::backfill::{Job, Policy, Started};
+use qosgate_kernel::backfill::{Job, JobId, Policy, Started};
 use qosgate_kernel::units::Ticks;
 
 use crate::config::Backfill;
@@ -143,7 +143,7 @@ pub unsafe extern "C" fn qg_backfill_submit(
         instance::with(backfill, |b: &mut Backfill| {
             let j = instance::read(job)?;
             let job = Job {
-                id: j.id,
+                id: JobId::new(j.id),
                 submit: Ticks::new(j.submit),
                 nodes: j.nodes,
                 estimate: Ticks::new(j.estimate),
@@ -179,7 +179,7 @@ pub unsafe extern "C" fn qg_backfill_schedule(
             let pass = b.schedule(Ticks::new(now), |s: Started| {
                 trace!("qosgate: {}", s.run);
                 let started = qg_started {
-                    id: s.run.job.id,
+                    id: s.run.job.id.get(),
                     start: s.run.start.get(),
                     planned_end: s.run.planned_end.get(),
                     nodes: s.run.job.nodes,
@@ -217,7 +217,7 @@ pub unsafe extern "C" fn qg_backfill_complete(
             let out = instance::optional_output(ended)?;
             let handle = b
                 .running()
-                .find(|(h, _)| h.id() == id)
+                .find(|(h, _)| h.id() == JobId::new(id))
                 .map(|(h, _)| h)
                 .ok_or(QG_ERR_UNKNOWN)?;
             let e = b.complete(Ticks::new(now), handle)?;

@@ -190,7 +190,7 @@ fn class(c: Class) -> u32 {
 }
 
 fn flow(f: Option<FlowId>) -> u16 {
-    f.unwrap_or(QG_NO_FLOW)
+    f.map_or(QG_NO_FLOW, FlowId::get)
 }
 
 impl From<Decision> for qg_decision {
@@ -337,7 +337,7 @@ pub unsafe extern "C" fn qg_scheduler_register(
                 entries: r.entries,
             };
             let out = instance::output(flow)?;
-            out.write(s.register(reg)?);
+            out.write(s.register(reg)?.get());
             Ok(QG_OK)
         })
     }
@@ -357,7 +357,7 @@ pub unsafe extern "C" fn qg_scheduler_deregister(
     // SAFETY: forwarded from this function's contract.
     unsafe {
         instance::with(scheduler, |s: &mut Scheduler| {
-            Ok(done(s.deregister(flow).map(|_| ())))
+            Ok(done(s.deregister(FlowId::new(flow)).map(|_| ())))
         })
     }
 }
@@ -387,7 +387,7 @@ pub unsafe extern "C" fn qg_scheduler_submit_gs(
     unsafe {
         instance::with(scheduler, |s: &mut Scheduler| {
             Ok(done(
-                s.submit_gs(Ticks::new(now), flow, task)
+                s.submit_gs(Ticks::new(now), FlowId::new(flow), task)
                     .map_err(|r| r.reason),
             ))
         })

@@ -261,6 +261,34 @@ fn before(a: u64, b: u64) -> bool {
     (a.wrapping_sub(b) as i64) < 0
 }
 
+/// The accessors [`Billiard`] and [`Rtdp`] share, over their fields `rec: Reciprocals<N>` and
+/// `fastest: u16`.
+macro_rules! cluster_accessors {
+    () => {
+        /// Number of clusters, including those with `P_j = 0`.
+        pub fn clusters(&self) -> usize {
+            usize::from(self.rec.clusters)
+        }
+
+        /// The fastest cluster (`X_j = 1`).
+        pub fn fastest(&self) -> usize {
+            usize::from(self.fastest)
+        }
+
+        /// `inv_j` (for an [`Rtdp`], the same for every request type); `None` if `P_j = 0` or
+        /// `cluster` is out of range. The effective probability is `(1 / inv_j) / sum_k (1 /
+        /// inv_k)`.
+        pub fn reciprocal(&self, cluster: usize) -> Option<u64> {
+            self.rec.reciprocal(cluster)
+        }
+
+        /// Whether the effective probabilities are exact rationals (see the module doc).
+        pub fn is_exact(&self) -> bool {
+            self.rec.exact
+        }
+    };
+}
+
 /// The clusters with `P_j > 0`, in index order, and their reciprocals `inv_j`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -476,26 +504,7 @@ impl<const N: usize> Billiard<N> {
         self.rec.decide(&mut self.key)
     }
 
-    /// Number of clusters, including those with `P_j = 0`.
-    pub fn clusters(&self) -> usize {
-        usize::from(self.rec.clusters)
-    }
-
-    /// The fastest cluster (`X_j = 1`).
-    pub fn fastest(&self) -> usize {
-        usize::from(self.fastest)
-    }
-
-    /// `inv_j`; `None` if `P_j = 0` or `cluster` is out of range. The effective probability is
-    /// `(1 / inv_j) / sum_k (1 / inv_k)`.
-    pub fn reciprocal(&self, cluster: usize) -> Option<u64> {
-        self.rec.reciprocal(cluster)
-    }
-
-    /// Whether the effective probabilities are exact rationals (see the module doc).
-    pub fn is_exact(&self) -> bool {
-        self.rec.exact
-    }
+    cluster_accessors!();
 }
 
 /// Request Type Dispatch Policy (salehi2012 Algorithm 2): a billiard sequence per request type.
@@ -555,29 +564,11 @@ impl<const N: usize, const T: usize> Rtdp<N, T> {
         }
     }
 
-    /// Number of clusters, including those with `P_j = 0`.
-    pub fn clusters(&self) -> usize {
-        usize::from(self.rec.clusters)
-    }
+    cluster_accessors!();
 
     /// Number of request types, including those with share zero.
     pub fn types(&self) -> usize {
         self.types
-    }
-
-    /// The fastest cluster (`X_j = 1`).
-    pub fn fastest(&self) -> usize {
-        usize::from(self.fastest)
-    }
-
-    /// `inv_j`, as [`Billiard::reciprocal`] (the same for every type).
-    pub fn reciprocal(&self, cluster: usize) -> Option<u64> {
-        self.rec.reciprocal(cluster)
-    }
-
-    /// Whether the effective probabilities are exact rationals (see the module doc).
-    pub fn is_exact(&self) -> bool {
-        self.rec.exact
     }
 }
 

@@ -58,8 +58,13 @@ use crate::storage::tree::FlowTree;
 use crate::units::{MAX_CAPACITY, Mips, TICKS_PER_SECOND, Ticks, Weight, Work};
 use crate::vtime::{FRAC_BITS, InvWeight, MAX_SPAN, VirtualTime};
 
-/// A flow handle, handed out by [`FairQueue::open`]: an index below the `FLOWS` capacity.
-pub type FlowId = u16;
+crate::handle::handle! {
+    /// A flow of a [`FairQueue`] (a user of a resource, a registered flow of a
+    /// [`Resource`](crate::resource::Resource)), handed out by [`FairQueue::open`]: the index of
+    /// its slot, below the queue's `FLOWS` capacity, reused once the flow is closed.
+    /// `usize::from` gives the index into per-flow tables.
+    FlowId(u16) as index
+}
 
 /// The fair-queueing discipline of a resource.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -321,7 +326,7 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
         };
         self.total_weight += u32::from(w);
         self.in_use += 1;
-        Ok(slot as FlowId)
+        Ok(FlowId::new(slot as u16))
     }
 
     /// Closes an open flow that has no queued task. Its slot and weight are released at once, or,
@@ -333,7 +338,7 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
         if !f.fifo.is_empty() {
             return Err(Error::Busy);
         }
-        if !self.gps.contains(flow) {
+        if !self.gps.contains(flow.get()) {
             self.release(flow);
         } else if let Some(f) = self.flows.get_mut(usize::from(flow)) {
             f.state = FlowState::Closing;
@@ -369,7 +374,7 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
             return refuse(e);
         }
         let backlogged = match self.discipline {
-            Discipline::Wfq => self.gps.contains(flow),
+            Discipline::Wfq => self.gps.contains(flow.get()),
             Discipline::Scfq => !f.fifo.is_empty(),
         };
         let start = if backlogged {
@@ -399,13 +404,13 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
         fl.last_finish = finish;
         self.len += 1;
         if f.fifo.is_empty() {
-            self.ready.set(flow, finish);
+            self.ready.set(flow.get(), finish);
         }
         if self.discipline == Discipline::Wfq {
             if !backlogged {
                 self.gps_weight += u32::from(f.weight);
             }
-            self.gps.set(flow, finish);
+            self.gps.set(flow.get(), finish);
         }
         Ok(finish)
     }
@@ -419,6 +424,7 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
         let Some((flow, _)) = self.ready.peek() else {
             return Ok(None);
         };
+        let flow = FlowId::new(flow);
         Ok(self
             .flows
             .get(usize::from(flow))
@@ -434,19 +440,20 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
         let Some((flow, _)) = self.ready.peek() else {
             return Ok(None);
         };
+        let flow = FlowId::new(flow);
         let popped = self
             .flows
             .get_mut(usize::from(flow))
             .and_then(|fl| Some((self.pool.pop_front(&mut fl.fifo)?, fl.fifo)));
         let Some((entry, fifo)) = popped else {
             // Unreachable by the ready-tree invariant; recover rather than panic.
-            self.ready.remove(flow);
+            self.ready.remove(flow.get());
             return Ok(None);
         };
         self.len -= 1;
         match self.pool.front(&fifo) {
-            Some(e) => self.ready.set(flow, e.finish),
-            None => self.ready.remove(flow),
+            Some(e) => self.ready.set(flow.get(), e.finish),
+            None => self.ready.remove(flow.get()),
         }
         if self.discipline == Discipline::Scfq {
             self.v = self.v.max(entry.finish);
@@ -486,6 +493,7 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
         // Below 2^64 * 2^56 (C <= MAX_CAPACITY = 2^40): no overflow.
         let mut budget = u128::from(elapsed) * u128::from(self.capacity.get() << FRAC_BITS);
         while let Some((flow, key)) = self.gps.peek() {
+            let flow = FlowId::new(flow);
             // `10^6 W_B < 2^52`. A non-empty GPS set has a positive weight; recover rather than
             // divide by zero.
             let Some(scale) = NonZeroU64::new(TICKS_PER_SECOND * u64::from(self.gps_weight)) else {
@@ -502,7 +510,7 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
             }
             budget -= cost;
             self.v = key;
-            self.gps.remove(flow);
+            self.gps.remove(flow.get());
             if let Some(&fl) = self.flows.get(usize::from(flow)) {
                 self.gps_weight -= u32::from(fl.weight);
                 if fl.state == FlowState::Closing {
@@ -599,7 +607,7 @@ mod tests {
             })
         );
         assert_eq!(
-            q.enqueue(t5, 1, w(1), 4).unwrap_err().reason,
+            q.enqueue(t5, FlowId::new(1), w(1), 4).unwrap_err().reason,
             Error::Unknown
         );
         assert_eq!(q.enqueue(t4, a, w(1), 5).unwrap_err().reason, Error::Full);
@@ -690,6 +698,6 @@ mod tests {
         assert_eq!(q.total_weight(), 2);
         q.dequeue(secs(4)).unwrap();
         assert_eq!(q.total_weight(), 0);
-        assert_eq!(q.open(1), Ok(0));
+        assert_eq!(q.open(1), Ok(FlowId::new(0)));
     }
 }

@@ -72,6 +72,7 @@ pub mod dispatch;
 pub mod error;
 pub mod fairq;
 pub mod footprint;
+mod handle;
 pub mod lease;
 pub mod listsched;
 pub mod mapping;

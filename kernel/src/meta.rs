@@ -180,7 +180,7 @@ impl<const USERS: usize, const BATCH: usize, const SLOTS: usize>
                     return Err(Error::Full);
                 }
                 *users += 1;
-                Ok(*users - 1)
+                Ok(FlowId::new(*users - 1))
             }
         }
     }
@@ -249,7 +249,7 @@ impl<const USERS: usize, const BATCH: usize, const SLOTS: usize>
         let refuse = |e| Err(Refused::new(e, task));
         let known = match &self.batch {
             Batch::Wfq(fair) => fair.is_open(task.user),
-            Batch::Edf { users, .. } => task.user < *users,
+            Batch::Edf { users, .. } => task.user.get() < *users,
         };
         if !known {
             return refuse(Error::Unknown);
@@ -460,7 +460,10 @@ mod tests {
                 item: t
             })
         );
-        let t = BeTask { user: 3, ..t };
+        let t = BeTask {
+            user: FlowId::new(3),
+            ..t
+        };
         assert_eq!(m.submit(Ticks::ZERO, t).unwrap_err().reason, Error::Unknown);
         assert_eq!(
             slot(&mut m, 0, 5),

@@ -146,7 +146,7 @@ impl<const FLOWS: usize> Registry<FLOWS> {
         self.slots
             .iter()
             .enumerate()
-            .filter_map(|(i, r)| r.as_ref().map(|r| (i as FlowId, r)))
+            .filter_map(|(i, r)| r.as_ref().map(|r| (FlowId::new(i as u16), r)))
     }
 
     /// Number of registrations, temporary ones included.
@@ -268,10 +268,10 @@ mod tests {
         let (c, max) = (Mips::new(100), Work::new(10));
         // C' = 100. A (w=1, rho=40) alone: g = 100.
         reg.admissible(c, 0, max, &gs(1, 40)).unwrap();
-        reg.insert(0, gs(1, 40));
+        reg.insert(FlowId::new(0), gs(1, 40));
         // B (w=1, rho=50): g = 50 each; A's 40 <= 50 and B's 50 <= 50.
         reg.admissible(c, 1, max, &gs(1, 50)).unwrap();
-        reg.insert(1, gs(1, 50));
+        reg.insert(FlowId::new(1), gs(1, 50));
         // C (w=1, rho=1): g = 33 each; B's 50 > 33.
         assert_eq!(
             reg.admissible(c, 2, max, &gs(1, 1)),
@@ -284,16 +284,19 @@ mod tests {
             reg.admissible(c, 2, Work::new(9), &gs(1, 1)),
             Err(Error::TaskTooLarge)
         );
-        assert_eq!(reg.others_imax(0, max), max);
+        assert_eq!(reg.others_imax(FlowId::new(0), max), max);
         // A user admitting larger tasks counts as sending the resource's largest.
         let admits = Registration {
             oversize: Oversize::Admit,
             ..gs(1, 5)
         };
-        reg.insert(2, admits);
-        assert_eq!(reg.others_imax(0, Work::new(70)), Work::new(80));
+        reg.insert(FlowId::new(2), admits);
+        assert_eq!(
+            reg.others_imax(FlowId::new(0), Work::new(70)),
+            Work::new(80)
+        );
         assert_eq!(admits.largest_gs_task(Work::new(70)), Work::new(70));
-        reg.remove(2);
+        reg.remove(FlowId::new(2));
         assert_eq!(reg.gs_len(), 2);
         // A: 100 * 1 / 40 = 2.5, B: 100 * 1 / 50 = 2: at most weight 2 in all.
         assert_eq!(reg.max_total_weight(c), 2);

@@ -1119,7 +1119,10 @@ mod tests {
         let mut r = R::with(Kind::Gs, Discipline::Wfq, &[10], 100, 2).unwrap();
         let t = task(9, 5);
         assert_eq!(r.submit_be(T0, t).unwrap_err().reason, Error::WrongClass);
-        assert_eq!(r.submit_gs(T0, 3, t).unwrap_err().reason, Error::Unknown);
+        assert_eq!(
+            r.submit_gs(T0, FlowId::new(3), t).unwrap_err().reason,
+            Error::Unknown
+        );
         let u = r.register(gs(5)).unwrap();
         assert_eq!(
             r.submit_gs(T0, u, task(1, 51)).unwrap_err().reason,

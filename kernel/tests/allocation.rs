@@ -24,7 +24,7 @@ use qosgate_kernel::broker::{
     self, BrokerError, ModelField, Provider, ReliableCloud, TransientCluster, no_redirection, route,
 };
 use qosgate_kernel::{Invalid, Problem};
-use qosgate_testkit::broker::drop_and_resolve;
+use qosgate_testkit::broker::{E17_CLUSTER, drop_and_resolve};
 use qosgate_testkit::transfer::no_pairwise_transfer_lowers;
 
 const N: usize = 16;
@@ -44,10 +44,7 @@ fn broker_invalid(input: broker::Input, problem: Problem) -> BrokerError {
 
 /// 1024 cases per property, or `PROPTEST_CASES` for a deeper run.
 fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1024)
+    qosgate_testkit::proptest_cases(1024)
 }
 
 /// A log-uniform draw in `[lo, hi]`.
@@ -521,16 +518,7 @@ fn baselines_follow_eq25_to_27() {
 #[test]
 fn service_models_follow_eq8_to_13() {
     // Grid'5000 failure moments (E17), hours; 64 nodes, a request of 100 node-hours at speed 1.
-    let cl = TransientCluster {
-        work: 100.0,
-        nodes: 64.0,
-        speed: 1.0,
-        transfer: 0.1,
-        availability_mean: 22.25,
-        availability_variance: 41.09 * 41.09,
-        unavailability_mean: 10.22,
-        unavailability_variance: 40.75 * 40.75,
-    };
+    let cl = E17_CLUSTER;
     let s = cl.service().unwrap();
     let (ta, tu) = (22.25, 10.22);
     let mean = 100.0 / 64.0 * (ta + tu) / ta + 0.1;

@@ -6,7 +6,7 @@
 use fixed::types::U16F16;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
-use qosgate_kernel::backfill::{Backfill, Handle, Job, Policy};
+use qosgate_kernel::backfill::{Backfill, Handle, Job, JobId, Policy};
 use qosgate_kernel::slots::SlotTable;
 use qosgate_kernel::units::Ticks;
 use qosgate_kernel::{Error, Param};
@@ -17,7 +17,7 @@ fn t(ticks: u64) -> Ticks {
 
 fn job(id: u64, nodes: u32, estimate: u64) -> Job {
     Job {
-        id,
+        id: JobId::new(id),
         submit: Ticks::ZERO,
         nodes,
         estimate: t(estimate),
@@ -58,7 +58,7 @@ fn bad_jobs_and_calls_are_typed_errors_that_change_nothing() {
     assert_eq!(b.interrupt(t(15), h), Err(Error::Idle));
     assert_eq!(b.node_down(t(11), 1), Err(Error::NotFree));
     assert_eq!(b.node_up(t(11), 1), Err(Error::NotReserved));
-    assert_eq!(b.cancel(t(11), 99), Err(Error::Unknown));
+    assert_eq!(b.cancel(t(11), JobId::new(99)), Err(Error::Unknown));
     assert_eq!(b.schedule(t(9), |_| {}), Err(Error::TimeWentBackwards));
     // Completing early at 12 moves job 2's reservation to 12; a stale handle is unknown.
     let ended = b.complete(t(12), h).unwrap();
@@ -88,7 +88,7 @@ fn an_interrupted_job_waits_at_its_place_with_its_remaining_estimate() {
     let left = b.interrupt(t(30), started[0].handle).unwrap();
     assert_eq!(left.estimate, t(70));
     b.node_down(t(30), 1).unwrap();
-    let ids: Vec<u64> = b.waiting().iter().map(|w| w.job.id).collect();
+    let ids: Vec<u64> = b.waiting().iter().map(|w| w.job.id.get()).collect();
     assert_eq!(ids, [1, 2]);
     // Only one node is up: job 2 backfills, job 1 cannot start until the repair.
     let pass = b.schedule(t(30), |s| started.push(s)).unwrap();
@@ -227,7 +227,7 @@ proptest! {
             match step {
                 Step::Submit(_, nodes, estimate) => {
                     id += 1;
-                    let job = Job { id, submit: now, nodes, estimate: t(estimate) };
+                    let job = Job { id: JobId::new(id), submit: now, nodes, estimate: t(estimate) };
                     // A full scheduler hands the job back: nothing to check.
                     let _ = run.b.submit(now, job);
                 }

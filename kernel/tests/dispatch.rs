@@ -26,10 +26,7 @@ const EPS: f64 = 1e-9;
 
 /// 256 cases per property, or `PROPTEST_CASES` for a deeper run.
 fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(256)
+    qosgate_testkit::proptest_cases(256)
 }
 
 fn normalised(p: &[f64]) -> Vec<f64> {

@@ -348,14 +348,18 @@ fn eq3_from_time_zero_would_let_an_idle_user_bank_credit() {
     let (rho, sigma, imax) = (768_473u64, 2_099_500_000u64, 419_900_000u64);
     let banked = (sigma + rho * 86_400) / imax;
     assert_eq!(banked, 163);
-    let mut b = Bucket::new(
-        Ticks::ZERO,
-        Mips::new(rho),
-        Work::new(sigma),
-        Work::new(imax),
-        Knowledge::Exact,
-    )
-    .unwrap();
+    // U1's bucket, empty at time 0.
+    let bucket = || {
+        Bucket::new(
+            Ticks::ZERO,
+            Mips::new(rho),
+            Work::new(sigma),
+            Work::new(imax),
+            Knowledge::Exact,
+        )
+        .unwrap()
+    };
+    let mut b = bucket();
     let t = Ticks::from_secs(86_400);
     for _ in 0..5 {
         assert!(b.charge(t, Work::new(imax)).is_ok());
@@ -365,14 +369,7 @@ fn eq3_from_time_zero_would_let_an_idle_user_bank_credit() {
         Ok(Conformance::After(Ticks::new(546_408_267)))
     );
     // A burst of exactly sigma at time 0: 5 x I = sigma, not < sigma, yet conforming.
-    let mut b = Bucket::new(
-        Ticks::ZERO,
-        Mips::new(rho),
-        Work::new(sigma),
-        Work::new(imax),
-        Knowledge::Exact,
-    )
-    .unwrap();
+    let mut b = bucket();
     assert_eq!(5 * imax, sigma);
     for _ in 0..5 {
         assert!(b.charge(Ticks::ZERO, Work::new(imax)).is_ok());

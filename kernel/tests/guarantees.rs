@@ -442,10 +442,7 @@ fn assert_guarantees_hold(s: &Scenario, out: &driver::Outcome) -> Result<(), Tes
 
 /// 1024 cases per property, or `PROPTEST_CASES` for a deeper run.
 fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1024)
+    qosgate_testkit::proptest_cases(1024)
 }
 
 proptest! {

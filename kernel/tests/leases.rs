@@ -31,10 +31,7 @@ use qosgate_testkit::leases;
 
 /// 256 cases per property, or `PROPTEST_CASES` for a deeper run.
 fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(256)
+    qosgate_testkit::proptest_cases(256)
 }
 
 /// Seconds in ticks.
@@ -447,15 +444,52 @@ fn drain(m: &mut M, log: &mut Vec<Event>) {
 
 use State::{Queued, Reserved, Resuming, Running, Stopping, Suspended};
 
-#[test]
-fn suspension_ends_exactly_when_the_reservation_starts() {
-    let mut m = manager(4, Policy::Moml);
+/// 4 nodes under `policy`, and the lease `be` it runs from 0: Suspendable, 4 nodes, 1000 s.
+fn suspendable_running(policy: Policy) -> (M, Vec<Event>, LeaseId) {
+    let mut m = manager(4, policy);
     let mut log = vec![];
     let be = m
-        .submit(T0, external(Class::Suspendable, 4, s(1000)), &mut |e| {
+        .submit(T0, external(Class::Suspendable, 4, BE_WORK), &mut |e| {
             log.push(e)
         })
         .unwrap();
+    (m, log, be)
+}
+
+/// The work of [`suspendable_running`]'s lease.
+const BE_WORK: Ticks = s(1000);
+
+/// The changes when lease `by`, of `work`, preempts [`suspendable_running`]'s lease `be`: `be`
+/// runs from 0 until `stop`, is suspended over `[stop, by_start)`, `by` runs
+/// `[by_start, by_start + work)`; then `be` resumes (`t_r` of [`Overheads::PAPER`]) and runs
+/// exactly the work it had left at `stop`.
+fn suspended_around(
+    be: LeaseId,
+    by: LeaseId,
+    stop: Ticks,
+    by_start: Ticks,
+    work: Ticks,
+) -> Vec<Change> {
+    let left = BE_WORK.checked_sub(stop).unwrap();
+    let by_end = by_start.checked_add(work).unwrap();
+    let resumed = by_end.checked_add(Overheads::PAPER.resume).unwrap();
+    let done = resumed.checked_add(left).unwrap();
+    let suspend = Stopping(Action::Suspend);
+    vec![
+        (be, T0, Queued, Running, BE_WORK),
+        (be, stop, Running, suspend, left),
+        (be, by_start, suspend, Suspended, left),
+        (by, by_start, Reserved, Running, work),
+        (by, by_end, Running, State::Done(End::Completed), T0),
+        (be, by_end, Suspended, Resuming, left),
+        (be, resumed, Resuming, Running, left),
+        (be, done, Running, State::Done(End::Completed), T0),
+    ]
+}
+
+#[test]
+fn suspension_ends_exactly_when_the_reservation_starts() {
+    let (mut m, mut log, be) = suspendable_running(Policy::Moml);
     // A reservation for [500 s, 600 s) submitted at 10 s: the suspension runs [340 s, 500 s).
     let ar = Spec {
         nodes: 4,
@@ -471,19 +505,11 @@ fn suspension_ends_exactly_when_the_reservation_starts() {
     };
     assert_eq!(stops(&log), [(be, stop)]);
     drain(&mut m, &mut log);
-    // Work counts until 340 s (660 s remain); resume at 600 s pays 126 s; then exactly 660 s.
+    // Work counts until 340 s (660 s remain); resume at 600 s pays 126 s; then exactly 660 s,
+    // to 1386 s.
     assert_eq!(
         changes(&log),
-        [
-            (be, T0, Queued, Running, s(1000)),
-            (be, s(340), Running, Stopping(Action::Suspend), s(660)),
-            (be, s(500), Stopping(Action::Suspend), Suspended, s(660)),
-            (ar, s(500), Reserved, Running, s(100)),
-            (ar, s(600), Running, State::Done(End::Completed), T0),
-            (be, s(600), Suspended, Resuming, s(660)),
-            (be, s(726), Resuming, Running, s(660)),
-            (be, s(1386), Running, State::Done(End::Completed), T0),
-        ]
+        suspended_around(be, ar, s(340), s(500), s(100))
     );
     let a = m.accounts();
     assert_eq!(
@@ -495,32 +521,18 @@ fn suspension_ends_exactly_when_the_reservation_starts() {
 
 #[test]
 fn an_immediate_local_request_starts_when_the_suspension_ends() {
-    let mut m = manager(4, Policy::Mov);
-    let mut log = vec![];
-    let be = m
-        .submit(T0, external(Class::Suspendable, 4, s(1000)), &mut |e| {
-            log.push(e)
-        })
-        .unwrap();
+    let (mut m, mut log, be) = suspendable_running(Policy::Mov);
     let lo = m
         .submit(s(100), local(2, s(50)), &mut |e| log.push(e))
         .unwrap();
     // No start time: the suspension begins now and the local request waits for its end.
     assert_eq!(m.lease(lo).unwrap().hold().unwrap().start, s(260));
     drain(&mut m, &mut log);
+    // 4 nodes are free again only when the local request ends, at 310 s: `be` resumes then,
+    // runs from 436 s and ends at 1336 s.
     assert_eq!(
         changes(&log),
-        [
-            (be, T0, Queued, Running, s(1000)),
-            (be, s(100), Running, Stopping(Action::Suspend), s(900)),
-            (be, s(260), Stopping(Action::Suspend), Suspended, s(900)),
-            (lo, s(260), Reserved, Running, s(50)),
-            (lo, s(310), Running, State::Done(End::Completed), T0),
-            // 4 nodes are free again only when the local request ends.
-            (be, s(310), Suspended, Resuming, s(900)),
-            (be, s(436), Resuming, Running, s(900)),
-            (be, s(1336), Running, State::Done(End::Completed), T0),
-        ]
+        suspended_around(be, lo, s(100), s(260), s(50))
     );
 }
 
@@ -731,10 +743,13 @@ fn refusals_hand_the_request_back_and_change_nothing() {
     );
     m.submit(t5, ok, &mut push).unwrap();
     assert_eq!(m.submit(t5, ok, &mut push), refused(Error::Full, ok));
-    assert_eq!(m.cancel(t5, 99, &mut push), Err(Error::Unknown));
+    assert_eq!(
+        m.cancel(t5, LeaseId::new(99), &mut push),
+        Err(Error::Unknown)
+    );
     assert_eq!(m.advance(t4, &mut push), Err(Error::TimeWentBackwards));
-    m.cancel(t6, 0, &mut push).unwrap();
-    m.fail(t6, 1, &mut push).unwrap();
+    m.cancel(t6, LeaseId::new(0), &mut push).unwrap();
+    m.fail(t6, LeaseId::new(1), &mut push).unwrap();
     let a = m.accounts();
     assert_eq!(
         (a.submitted, a.cancelled, a.failed, a.ended()),
@@ -1309,7 +1324,7 @@ proptest! {
             .collect();
         let expected = queue_model(nodes, queue, &leases);
         for (id, start) in expected.iter().enumerate() {
-            prop_assert_eq!(starts.get(&(id as LeaseId)).copied(), Some(s(*start)), "lease {}", id);
+            prop_assert_eq!(starts.get(&LeaseId::new(id as u32)).copied(), Some(s(*start)), "lease {}", id);
         }
     }
 }

@@ -21,10 +21,7 @@ use qosgate_testkit::dagsched;
 
 /// 256 cases per property, or `PROPTEST_CASES` for a deeper run.
 fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(256)
+    qosgate_testkit::proptest_cases(256)
 }
 
 const S: usize = 40;

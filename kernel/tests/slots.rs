@@ -31,10 +31,7 @@ fn before_max(back: u64) -> Ticks {
 
 /// 256 cases per property, or `PROPTEST_CASES` for a deeper run.
 fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(256)
+    qosgate_testkit::proptest_cases(256)
 }
 
 #[derive(Clone, Copy, Debug)]

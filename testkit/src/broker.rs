@@ -2,7 +2,21 @@
 //! with `P_i <= 0`, re-solve, until nothing is dropped. The reference for the kernel's one-pass
 //! water-filling ([`qosgate_kernel::broker::route`]).
 
-use qosgate_kernel::broker::Provider;
+use qosgate_kernel::broker::{Provider, TransientCluster};
+
+/// E17's Grid'5000 cluster: a request of 100 node-hours on 64 nodes of speed 1, 0.1 h of
+/// transfer, and the failure trace's availability and unavailability moments (means in hours,
+/// variances in hours², as standard deviations squared).
+pub const E17_CLUSTER: TransientCluster = TransientCluster {
+    work: 100.0,
+    nodes: 64.0,
+    speed: 1.0,
+    transfer: 0.1,
+    availability_mean: 22.25,
+    availability_variance: 41.09 * 41.09,
+    unavailability_mean: 10.22,
+    unavailability_variance: 40.75 * 40.75,
+};
 
 /// The routing probabilities of E15's drop-and-re-solve for arrivals of rate `l` and variance
 /// `v` (`sigma_I^2`), one per provider (0 for a dropped one). Meaningful on the inputs `route`

@@ -8,7 +8,8 @@
 //! - [`dagsched`]: DAG listing, list scheduling and server mapping (gandhimathi2013): listings,
 //!   naive CLS / CMMS, model clouds, the mapping baselines VM by VM.
 //! - [`slots`]: the slot table as a list of applied intervals, summed at each instant.
-//! - [`broker`]: E15's drop-and-re-solve, the reference for the broker's one-pass water-filling.
+//! - [`broker`]: E15's drop-and-re-solve, the reference for the broker's one-pass water-filling;
+//!   E17's Grid'5000 cluster.
 //! - [`leases`]: the lease manager's state invariants and a preemption choice's promises.
 //! - [`transfer`]: optimality of a split of load for a convex cost (PAP, the broker).
 //! - [`cli`]: running a command-line binary and reading its output.
@@ -34,6 +35,15 @@ pub mod traces;
 pub mod transfer;
 
 use qosgate_kernel::units::Ticks;
+
+/// How many cases a property test runs: `PROPTEST_CASES` when it is set to a number (a deeper
+/// or a quicker run), else the test's `default`.
+pub fn proptest_cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
 
 /// The last instant a slot table's intervals can contain: no interval contains `Ticks::MAX`, so a
 /// table reports the step before it there.

@@ -210,7 +210,7 @@ pub fn schedule(input: &DagInput) -> Result<DagOutput> {
             let Some(u) = input.tasks[..v].iter().position(|u| &u.id == p) else {
                 bail!("{at}: predecessor `{p}` is not a task listed before it");
             };
-            preds.insert(u as TaskId);
+            preds.insert(TaskId::new(u as u8));
         }
         dag.push(preds)
             .map_err(|e| anyhow!("{at}: {e} (at most 64 tasks)"))?;
@@ -227,11 +227,11 @@ pub fn schedule(input: &DagInput) -> Result<DagOutput> {
                 run != Some(Ticks::ZERO),
                 "{at}: etm_s[{j}]: a run time must be positive"
             );
-            etm.set(v as TaskId, j, run)
+            etm.set(TaskId::new(v as u8), j, run)
                 .map_err(|e| anyhow!("{at}: {e}"))?;
         }
         ensure!(
-            etm.average(v as TaskId).is_some(),
+            etm.average(TaskId::new(v as u8)).is_some(),
             "{at}: no cloud can run it"
         );
     }

@@ -3,8 +3,11 @@
 
 use crate::units::{Nodes, Ticks};
 
-/// A job's identifier, the caller's (e.g. the SWF job number). Ties in submit time go by id.
-pub type JobId = u64;
+crate::handle::handle! {
+    /// A job of a [`Backfill`](super::Backfill), named by the caller (e.g. the SWF job number):
+    /// any `u64`, unique among the jobs the scheduler holds. Ties in submit time go by id.
+    JobId(u64)
+}
 
 /// A job as the scheduler sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

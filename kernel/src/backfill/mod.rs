@@ -802,9 +802,13 @@ mod tests {
         Ticks::new(ticks)
     }
 
-    fn job(id: JobId, submit: u64, nodes: Nodes, estimate: u64) -> Job {
+    fn id(n: u64) -> JobId {
+        JobId::new(n)
+    }
+
+    fn job(n: u64, submit: u64, nodes: Nodes, estimate: u64) -> Job {
         Job {
-            id,
+            id: id(n),
             submit: t(submit),
             nodes,
             estimate: t(estimate),
@@ -819,23 +823,23 @@ mod tests {
     }
 
     /// One pass at `now`: what it reports, and the ids it started, in start order.
-    fn pass(b: &mut Cluster, now: u64) -> (Pass, Vec<JobId, 8>) {
+    fn pass(b: &mut Cluster, now: u64) -> (Pass, Vec<u64, 8>) {
         let mut ids = Vec::new();
         let pass = b
-            .schedule(t(now), |s| ids.push(s.handle.id()).unwrap())
+            .schedule(t(now), |s| ids.push(s.handle.id().get()).unwrap())
             .unwrap();
         (pass, ids)
     }
 
-    fn handle(b: &Cluster, id: JobId) -> Handle {
-        b.running().find(|(h, _)| h.id() == id).unwrap().0
+    fn handle(b: &Cluster, n: u64) -> Handle {
+        b.running().find(|(h, _)| h.id() == id(n)).unwrap().0
     }
 
     /// `(id, reservation)` of every waiting job, in queue order.
-    fn waiting(b: &Cluster) -> Vec<(JobId, Option<u64>), 8> {
+    fn waiting(b: &Cluster) -> Vec<(u64, Option<u64>), 8> {
         b.waiting()
             .iter()
-            .map(|w| (w.job.id, w.reservation.map(Ticks::get)))
+            .map(|w| (w.job.id.get(), w.reservation.map(Ticks::get)))
             .collect()
     }
 
@@ -882,15 +886,15 @@ mod tests {
         );
         let (p, ids) = pass(&mut b, 0);
         assert_eq!(ids, [1, 4]);
-        assert_eq!(p.head, Some((2, t(100))));
+        assert_eq!(p.head, Some((id(2), t(100))));
         b.submit(t(60), job(5, 60, 1, 30)).unwrap();
         let (p, ids) = pass(&mut b, 60);
         assert!(ids.is_empty());
-        assert_eq!(p.head, Some((2, t(100))));
+        assert_eq!(p.head, Some((id(2), t(100))));
         b.complete(t(70), handle(&b, 4)).unwrap();
         let (p, ids) = pass(&mut b, 70);
         assert_eq!(ids, [5]);
-        assert_eq!(p.head, Some((2, t(100))));
+        assert_eq!(p.head, Some((id(2), t(100))));
         assert_eq!(waiting(&b), [(2, None), (3, None)]);
     }
 
@@ -978,10 +982,10 @@ mod tests {
         );
         pass(&mut b, 0);
         assert_eq!(waiting(&b), [(2, Some(100)), (3, Some(150))]);
-        assert_eq!(b.cancel(t(10), 2), Ok(job(2, 0, 4, 50)));
-        assert_eq!(b.cancel(t(10), 2), Err(Error::Unknown));
+        assert_eq!(b.cancel(t(10), id(2)), Ok(job(2, 0, 4, 50)));
+        assert_eq!(b.cancel(t(10), id(2)), Err(Error::Unknown));
         assert_eq!(
-            b.cancel(t(10), 1),
+            b.cancel(t(10), id(1)),
             Err(Error::Unknown),
             "a running job is not waiting"
         );
@@ -1015,7 +1019,7 @@ mod tests {
             }
             pass(&mut b, 5);
             assert!(accounted(&b));
-            b.cancel(t(6), 4).unwrap();
+            b.cancel(t(6), id(4)).unwrap();
             assert!(accounted(&b));
             let mut now = 6;
             let mut interrupted = false;

@@ -791,10 +791,10 @@ mod tests {
     use super::*;
     use crate::units::Nodes;
 
-    fn waiting(id: JobId, submit: u64, nodes: Nodes, estimate: u64) -> Waiting {
+    fn waiting(id: u64, submit: u64, nodes: Nodes, estimate: u64) -> Waiting {
         Waiting {
             job: Job {
-                id,
+                id: JobId::new(id),
                 submit: Ticks::new(submit),
                 nodes,
                 estimate: Ticks::new(estimate),
@@ -912,14 +912,14 @@ mod tests {
             for (id, op) in ops.into_iter().enumerate() {
                 match op {
                     Op::Add(submit, nodes, estimate) => {
-                        let w = waiting(id as JobId, submit, nodes, estimate);
+                        let w = waiting(id as u64, submit, nodes, estimate);
                         let got = q.insert(w);
                         if model.len() == 24 {
                             proptest::prop_assert_eq!(got, Err(w));
                         } else {
                             proptest::prop_assert!(got.is_ok());
                             let at = model.partition_point(|m| {
-                                (m.job.submit, m.job.id) <= (Ticks::new(submit), id as JobId)
+                                (m.job.submit, m.job.id) <= (Ticks::new(submit), JobId::new(id as u64))
                             });
                             model.insert(at, w);
                         }
@@ -976,11 +976,11 @@ mod tests {
         q.remove(0).unwrap();
         q.insert(waiting(4, 10, 1, 5)).unwrap();
         q.insert(waiting(2, 5, 1, 5)).unwrap();
-        let ids: heapless::Vec<JobId, 4> = q.view().iter().map(|w| w.job.id).collect();
+        let ids: heapless::Vec<u64, 4> = q.view().iter().map(|w| w.job.id.get()).collect();
         assert_eq!(ids, [2, 3, 4]);
         q.insert(waiting(5, 20, 1, 5)).unwrap();
         assert_eq!(q.insert(waiting(6, 30, 1, 5)), Err(waiting(6, 30, 1, 5)));
         assert_eq!(q.view().len(), 4);
-        assert_eq!(q.view().iter().next_back().map(|w| w.job.id), Some(5));
+        assert_eq!(q.view().iter().next_back().map(|w| w.job.id.get()), Some(5));
     }
 }

@@ -11,8 +11,12 @@ use crate::error::Error;
 /// The most tasks an application has: one bit of a [`Tasks`] word each.
 pub const MAX_TASKS: usize = 64;
 
-/// A task of a [`Dag`]: its number, `0 .. MAX_TASKS`, in the order tasks were added.
-pub type TaskId = u8;
+crate::handle::handle! {
+    /// A task of a [`Dag`], handed out by [`Dag::push`]: its number, `0 .. MAX_TASKS`, in the
+    /// order tasks were added (a topological order). `usize::from` gives the index into
+    /// per-task tables.
+    TaskId(u8) as index
+}
 
 /// A set of tasks of one [`Dag`], one bit per task (bit `v` for task `v`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -44,7 +48,7 @@ impl Tasks {
 
     /// `{v}`; empty when `v >= MAX_TASKS`.
     pub const fn one(v: TaskId) -> Self {
-        match 1u64.checked_shl(v as u32) {
+        match 1u64.checked_shl(v.get() as u32) {
             Some(bit) => Self(bit),
             None => Self::EMPTY,
         }
@@ -90,7 +94,7 @@ impl Tasks {
         if self.0 == 0 {
             None
         } else {
-            Some(self.0.trailing_zeros() as TaskId)
+            Some(TaskId::new(self.0.trailing_zeros() as u8))
         }
     }
 
@@ -148,7 +152,7 @@ impl Dag {
     /// [`Error::Unknown`] if `preds` names a task not yet added (which is also how a cycle
     /// would have to start).
     pub fn push(&mut self, preds: Tasks) -> Result<TaskId, Error> {
-        let v = self.len;
+        let v = TaskId::new(self.len);
         if usize::from(v) >= MAX_TASKS {
             return Err(Error::Full);
         }
@@ -162,7 +166,7 @@ impl Dag {
                 s.insert(v);
             }
         }
-        self.len = v.saturating_add(1);
+        self.len = self.len.saturating_add(1);
         Ok(v)
     }
 
@@ -217,15 +221,19 @@ impl Dag {
 mod tests {
     use super::*;
 
+    const fn t(n: u8) -> TaskId {
+        TaskId::new(n)
+    }
+
     #[test]
     fn a_task_may_only_follow_tasks_already_added() {
         let mut dag = Dag::new();
-        assert_eq!(dag.push(Tasks::EMPTY), Ok(0));
-        assert_eq!(dag.push(Tasks::one(1)), Err(Error::Unknown));
-        assert_eq!(dag.push(Tasks::one(0)), Ok(1));
-        assert_eq!(dag.succs(0), Tasks::one(1));
-        assert_eq!(dag.entries(), Tasks::one(0));
-        assert_eq!(dag.exits(), Tasks::one(1));
+        assert_eq!(dag.push(Tasks::EMPTY), Ok(t(0)));
+        assert_eq!(dag.push(Tasks::one(t(1))), Err(Error::Unknown));
+        assert_eq!(dag.push(Tasks::one(t(0))), Ok(t(1)));
+        assert_eq!(dag.succs(t(0)), Tasks::one(t(1)));
+        assert_eq!(dag.entries(), Tasks::one(t(0)));
+        assert_eq!(dag.exits(), Tasks::one(t(1)));
         for _ in 2..MAX_TASKS {
             dag.push(Tasks::EMPTY).unwrap();
         }
@@ -238,9 +246,8 @@ mod tests {
     #[test]
     fn a_set_iterates_in_increasing_order() {
         let s = Tasks::from_bits(0b1010_0110 | 1 << 63);
-        let v: [TaskId; 5] = [1, 2, 5, 7, 63];
-        assert!(s.iter().eq(v.iter().copied()));
+        assert!(s.iter().map(TaskId::get).eq([1, 2, 5, 7, 63]));
         assert_eq!(s.len(), 5);
-        assert!(!Tasks::one(64).contains(64));
+        assert!(!Tasks::one(t(64)).contains(t(64)));
     }
 }

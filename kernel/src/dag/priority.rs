@@ -49,7 +49,7 @@ impl Priorities {
         }
         let mut lst = [Ticks::ZERO; MAX_TASKS];
         for i in (0..dag.len()).rev() {
-            let v = i as TaskId;
+            let v = TaskId::new(i as u8);
             let succs = dag.succs(v);
             let l = if succs.is_empty() {
                 get(&est, v)

@@ -74,7 +74,7 @@ pub struct Manager<const LEASES: usize, const BREAKPOINTS: usize> {
     overheads: Overheads,
     rules: Rules,
     now: Ticks,
-    next_id: LeaseId,
+    next_id: u32,
     accounts: Accounts,
     pass: Pass,
 }
@@ -206,8 +206,8 @@ impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS>
         if self.leases.is_full() {
             return Err(refuse(Error::Full));
         }
-        let id = self.next_id;
-        let next = id.checked_add(1).ok_or(refuse(Error::Full))?;
+        let id = LeaseId::new(self.next_id);
+        let next = self.next_id.checked_add(1).ok_or(refuse(Error::Full))?;
         let placement = self.place(now, id, &spec).map_err(refuse)?;
         self.next_id = next;
         self.accounts.submitted = self.accounts.submitted.saturating_add(1);
@@ -908,8 +908,13 @@ mod tests {
         (m, log)
     }
 
+    /// Lease `n`'s handle.
+    const fn id(n: u32) -> LeaseId {
+        LeaseId::new(n)
+    }
+
     /// `(id, at, from, to, remaining)` of every state change, in order.
-    fn changes(log: &Log) -> Vec<(LeaseId, u64, State, State, u64), 32> {
+    fn changes(log: &Log) -> Vec<(u32, u64, State, State, u64), 32> {
         log.iter()
             .filter_map(|e| match *e {
                 Event::Changed {
@@ -918,32 +923,42 @@ mod tests {
                     from,
                     to,
                     remaining,
-                } => Some((id, at.get(), from, to, remaining.get())),
+                } => Some((id.get(), at.get(), from, to, remaining.get())),
                 _ => None,
             })
             .collect()
     }
 
-    fn preempted(log: &Log) -> Vec<(LeaseId, Stop), 8> {
+    fn preempted(log: &Log) -> Vec<(u32, Stop), 8> {
         log.iter()
             .filter_map(|e| match *e {
-                Event::Preempted { id, stop } => Some((id, stop)),
+                Event::Preempted { id, stop } => Some((id.get(), stop)),
                 _ => None,
             })
             .collect()
     }
 
-    fn first_state(log: &Log, of: LeaseId) -> Option<State> {
+    fn first_state(log: &Log, of: u32) -> Option<State> {
         log.iter().find_map(|e| match *e {
-            Event::Submitted { id, state, .. } if id == of => Some(state),
+            Event::Submitted { id, state, .. } if id.get() == of => Some(state),
             _ => None,
         })
     }
 
-    fn hold(m: &Cluster, id: LeaseId) -> Option<(u64, u64)> {
-        m.lease(id)
-            .and_then(Lease::hold)
-            .map(|h| (h.start.get(), h.end.get()))
+    /// `(start, end)` of lease `n`'s span as `which` reads it ([`Lease::hold`] or
+    /// [`Lease::plan`]).
+    fn span(m: &Cluster, n: u32, which: fn(&Lease) -> Option<Span>) -> Option<(u64, u64)> {
+        m.lease(id(n))
+            .and_then(which)
+            .map(|s| (s.start.get(), s.end.get()))
+    }
+
+    fn hold(m: &Cluster, n: u32) -> Option<(u64, u64)> {
+        span(m, n, Lease::hold)
+    }
+
+    fn plan(m: &Cluster, n: u32) -> Option<(u64, u64)> {
+        span(m, n, Lease::plan)
     }
 
     /// 4 nodes. A Cancelable lease (0) of 4 nodes runs from 0 for 100. A local request (1) of
@@ -959,13 +974,13 @@ mod tests {
             ],
         );
         let stop = Stop {
-            by: 1,
+            by: id(1),
             action: Action::Cancel,
             begin: t(10),
             end: t(13),
         };
         assert_eq!(preempted(&log), [(0, stop)]);
-        let cancelled = Done(End::Cancelled(Cause::Preempted(1)));
+        let cancelled = Done(End::Cancelled(Cause::Preempted(id(1))));
         assert_eq!(
             changes(&log),
             [
@@ -1090,12 +1105,6 @@ mod tests {
         queue: Queue::Conservative,
         ..Rules::new(Policy::Moml)
     };
-
-    fn plan(m: &Cluster, id: LeaseId) -> Option<(u64, u64)> {
-        m.lease(id)
-            .and_then(Lease::plan)
-            .map(|p| (p.start.get(), p.end.get()))
-    }
 
     /// 4 nodes, conservative backfilling; every lease Suspendable (`t_s = 10`, `t_r = 7`). At
     /// 0: A (3 nodes, 100) runs `[0, 100)`; B (4, 50) is planned `[100, 150)`; C (1, 80) fits
@@ -1229,7 +1238,8 @@ mod tests {
             ],
         );
         assert_eq!(plan(&m, 1), Some((100, 150)));
-        m.cancel(t(30), 0, &mut |e| log.push(e).unwrap()).unwrap();
+        m.cancel(t(30), id(0), &mut |e| log.push(e).unwrap())
+            .unwrap();
         assert_eq!((plan(&m, 1), hold(&m, 1)), (None, Some((30, 80))));
         assert!(changes(&log).contains(&(1, 30, Queued, Running, 50)));
     }

@@ -416,9 +416,9 @@ mod tests {
     }
 
     /// A target given as plain data, its stop beginning at `begin` and ending at `release`.
-    const fn target(id: LeaseId, class: Class, nodes: Nodes, begin: u64, release: u64) -> Target {
+    const fn target(id: u32, class: Class, nodes: Nodes, begin: u64, release: u64) -> Target {
         Target {
-            id,
+            id: LeaseId::new(id),
             class,
             nodes,
             overhead: nodes as u64,
@@ -435,8 +435,16 @@ mod tests {
     /// not stopped at its start. A non-preemptable lease is never a target.
     #[test]
     fn a_target_stops_so_that_its_action_ends_at_the_start() {
-        let new =
-            |class, at, now, run| Target::new(7, class, 2, run, &OVERHEADS, &demand(now, at, 1, 1));
+        let new = |class, at, now, run| {
+            Target::new(
+                LeaseId::new(7),
+                class,
+                2,
+                run,
+                &OVERHEADS,
+                &demand(now, at, 1, 1),
+            )
+        };
         let suspended = new(Class::Suspendable, Some(100), 50, run(0, 200)).unwrap();
         assert_eq!(
             (
@@ -469,7 +477,7 @@ mod tests {
     #[test]
     fn targets_of_one_kind_are_counted_together() {
         let nth = |k: u32| Target {
-            id: k,
+            id: LeaseId::new(k),
             class: Class::PREEMPTABLE[k as usize % 3],
             nodes: k + 1,
             overhead: u64::from(k) * 3,
@@ -484,7 +492,7 @@ mod tests {
         let extra = nth(99);
         assert_eq!(targets.push(extra), Err(extra));
         let again = Target {
-            id: 500,
+            id: LeaseId::new(500),
             run_end: t(7),
             ..nth(5)
         };

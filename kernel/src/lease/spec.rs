@@ -12,8 +12,12 @@
 use super::preempt::Class;
 use crate::units::{Nodes, Ticks};
 
-/// A lease's handle: submission order, from 0, never reused.
-pub type LeaseId = u32;
+crate::handle::handle! {
+    /// A lease of a [`Manager`](super::Manager), handed out by
+    /// [`Manager::submit`](super::Manager::submit): its submission order, from 0 to `u32::MAX`,
+    /// never reused.
+    LeaseId(u32)
+}
 
 /// When an advance reservation starts (gandhimathi2013).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

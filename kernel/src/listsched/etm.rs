@@ -76,7 +76,7 @@ impl<const K: usize> Etm<K> {
     pub fn averages(&self) -> [Ticks; MAX_TASKS] {
         let mut at = [Ticks::ZERO; MAX_TASKS];
         for (v, slot) in at.iter_mut().enumerate() {
-            *slot = self.average(v as TaskId).unwrap_or(Ticks::ZERO);
+            *slot = self.average(TaskId::new(v as u8)).unwrap_or(Ticks::ZERO);
         }
         at
     }

@@ -35,7 +35,7 @@ use std::cmp::Reverse;
 use std::collections::{BTreeSet, BinaryHeap, HashMap};
 
 use anyhow::{Context, Result, ensure};
-use qosgate_kernel::backfill::{Backfill, Handle, Job, Pass, Policy};
+use qosgate_kernel::backfill::{Backfill, Handle, Job, JobId, Pass, Policy};
 use qosgate_kernel::units::{Nodes, Ticks};
 use serde::Serialize;
 
@@ -136,8 +136,7 @@ pub struct Instant<'a, const Q: usize = QUEUE, const B: usize = BREAKPOINTS> {
     pub at: u64,
     /// The scheduler after the pass.
     pub scheduler: &'a Backfill<Q, B>,
-    /// The jobs in `(submit, id)` order: the kernel's [`JobId`](qosgate_kernel::backfill::JobId)
-    /// of a job is its index here.
+    /// The jobs in `(submit, id)` order: the kernel's [`JobId`] of a job is its index here.
     pub jobs: &'a [swf::Job],
     /// What the pass did.
     pub pass: Pass,
@@ -568,7 +567,7 @@ impl<'a> Driver<'a> {
             return Err(Outgrown { projected }.into());
         }
         let job = Job {
-            id: i as u64,
+            id: JobId::new(i as u64),
             submit: t,
             nodes: j.procs,
             estimate: ticks(j.estimate)?,
@@ -586,7 +585,7 @@ impl<'a> Driver<'a> {
     }
 
     fn started(&mut self, now: u64, handle: Handle) -> Result<()> {
-        let i = usize::try_from(handle.id())
+        let i = usize::try_from(handle.id().get())
             .ok()
             .filter(|&i| i < self.jobs.len())
             .context("the scheduler started an unknown job")?;

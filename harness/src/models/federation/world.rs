@@ -368,7 +368,7 @@ impl<'s> World<'s> {
         match self.clusters[j].submit(now, spec, &mut |e| log.push(e)) {
             Ok(id) => {
                 ensure!(
-                    id as usize == self.leases[j].len(),
+                    id.get() as usize == self.leases[j].len(),
                     "cluster {j}: lease id {id} out of order"
                 );
                 self.leases[j].push(Lease {
@@ -485,7 +485,7 @@ impl<'s> World<'s> {
 
     fn lease(&self, j: usize, id: LeaseId) -> Result<Lease> {
         self.leases[j]
-            .get(id as usize)
+            .get(id.get() as usize)
             .copied()
             .with_context(|| format!("cluster {j}: unknown lease {id}"))
     }

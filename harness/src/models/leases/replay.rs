@@ -361,7 +361,7 @@ impl<'w, const L: usize, const B: usize> Driver<'w, L, B> {
             work: r.duration,
             kind,
         };
-        let expected = LeaseId::try_from(self.requests.len()).ok();
+        let expected = u32::try_from(self.requests.len()).ok().map(LeaseId::new);
         match self.manager.submit(now, spec, &mut |e| events.push(e)) {
             Ok(id) => {
                 ensure!(
@@ -429,7 +429,7 @@ impl<'w, const L: usize, const B: usize> Driver<'w, L, B> {
 
     /// The request of kernel lease `id`.
     fn request(&self, id: LeaseId) -> Result<usize> {
-        usize::try_from(id)
+        usize::try_from(id.get())
             .ok()
             .and_then(|k| self.requests.get(k).copied())
             .with_context(|| format!("an event of unknown kernel lease {id}"))

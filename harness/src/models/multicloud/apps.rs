@@ -152,7 +152,7 @@ fn shape(rng: &mut SplitMix, n: usize, s: &Scenario) -> Result<Dag> {
         if v > 0 && rng.unit() >= s.dag.entry_probability {
             let k = 1 + below(rng, u64::from(s.dag.max_preds).min(v as u64)) as usize;
             // The first k of a partial Fisher-Yates shuffle of 0 .. v.
-            let mut pool: Vec<TaskId> = (0..v as TaskId).collect();
+            let mut pool: Vec<TaskId> = (0..v as u8).map(TaskId::new).collect();
             for i in 0..k {
                 let j = i + below(rng, (v - i) as u64) as usize;
                 pool.swap(i, j);

@@ -387,7 +387,7 @@ impl<'s> World<'s> {
         let mut etm = Etm::<CLOUDS>::new();
         for (v, t) in app.tasks.iter().enumerate() {
             for (j, run) in t.run.iter().enumerate() {
-                etm.set(v as TaskId, j, *run)
+                etm.set(TaskId::new(v as u8), j, *run)
                     .map_err(|e| anyhow!("application {a}, task {v}: {e}"))?;
             }
         }
@@ -883,7 +883,7 @@ impl<'s> World<'s> {
         let s = |x: Option<Ticks>| x.map(secs);
         self.task_records.push(TaskRecord {
             app: a,
-            task: v,
+            task: v.get(),
             job: app.tasks[usize::from(v)].job,
             reservation: app.reserve_at.is_some(),
             width: app.tasks[usize::from(v)].width,
