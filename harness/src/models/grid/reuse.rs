@@ -21,6 +21,7 @@ use qosgate_kernel::resource::Kind;
 use qosgate_kernel::units::{Mips, Work};
 
 use super::capacity::{Meta, Res};
+use crate::des::boxed::boxed;
 
 /// Kernel structures free for the next replication.
 #[derive(Default)]
@@ -90,11 +91,7 @@ impl Spares {
     }
 }
 
-// Built apart, and never inlined: a structure built by value may pass through a temporary on the
-// stack, and the frame holding it is touched page by page on every entry, taken or not.
-
-/// A new resource ([`Res::new`]).
-#[inline(never)]
+/// A new resource ([`Res::new`]), built in place on the heap.
 fn new_resource(
     kind: Kind,
     discipline: Discipline,
@@ -102,13 +99,10 @@ fn new_resource(
     max_task: Work,
     max_flows: u16,
 ) -> Result<Box<Res>, Error> {
-    Ok(Box::new(Res::new(
-        kind, discipline, cpus, max_task, max_flows,
-    )?))
+    boxed(|slot| Res::init(slot, kind, discipline, cpus, max_task, max_flows))
 }
 
-/// A new meta-scheduler ([`Meta::new`]).
-#[inline(never)]
+/// A new meta-scheduler ([`Meta::new`]), built in place on the heap.
 fn new_meta(order: Order, capacity: Mips) -> Result<Box<Meta>, Error> {
-    Ok(Box::new(Meta::new(order, capacity)?))
+    boxed(|slot| Meta::init(slot, order, capacity))
 }
