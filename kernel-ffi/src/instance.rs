@@ -3,10 +3,11 @@
 //! An object of type `T` (a kernel structure in the reference configuration) lives in storage
 //! the caller declares: an opaque struct of the header (`qg_scheduler`, ...) whose size and
 //! alignment are those of [`Instance<T>`] (checked at compile time, see [`Object::LAYOUT`]).
-//! `init` writes the instance: a 64-bit tag, [`Object::TAG`], then the value. Every other call
-//! reads the tag first and refuses storage that does not carry its type's tag
-//! (`QG_ERR_UNINITIALISED`), so a call on zeroed storage, on an object of another type or on
-//! storage whose `init` failed is an error code, not a read of an invalid value.
+//! `init` clears the 64-bit tag, builds the value in place, then writes the tag, [`Object::TAG`],
+//! if the value was built. Every other call reads the tag first and refuses storage that does not
+//! carry its type's tag (`QG_ERR_UNINITIALISED`), so a call on zeroed storage, on an object of
+//! another type or on storage whose `init` failed is an error code, not a read of an invalid
+//! value.
 //!
 //! This module and `panic` are the only places with `unsafe` operations of their own;
 //! the `extern "C"` functions call into here and forward their callers' guarantees.
@@ -76,7 +77,9 @@ pub(crate) use storage;
 /// (an object it held is gone).
 ///
 /// # Safety
-/// A non-null, aligned `storage` must be valid for writes of `size` bytes.
+/// A non-null, aligned `storage` must be valid for writes of `size` bytes; `build` must return
+/// `Ok` only once it has initialised its slot (it returns what a kernel `init` or
+/// `MaybeUninit::write` returned).
 pub(crate) unsafe fn init<T: Object>(
     storage: *mut T::Storage,
     size: usize,
