@@ -2,9 +2,9 @@
 //!
 //! A resource's scheduler ([`Res`], about 218 KB at the simulator's capacities) and the
 //! meta-scheduler ([`Meta`], about 416 KB) are mostly queue entries a replication may never use.
-//! Built anew for each replication, they cost more than simulating a short one: the compiler
-//! writes (and the thread faults in) every page of them, and freeing them hands the pages back to
-//! the system. So [`simulate_into`](super::simulate_into) takes a [`Spares`] from its thread
+//! Built anew for each replication (in place, [`boxed`]: only lengths and scalars are written),
+//! each would still be a fresh allocation of that size, whose pages go back to the system when
+//! it is freed and fault in again for the next one. So [`simulate_into`](super::simulate_into) takes a [`Spares`] from its thread
 //! ([`take`]) for the replication and puts it back afterwards ([`keep`]); the replication takes
 //! its structures from it and empties them with the kernel's `reset`, which writes only lengths
 //! and scalars and gives the structure a new one would be: the runs are the same, byte for byte.
