@@ -154,7 +154,7 @@
 #define QG_NO_FLOW 65535
 
 // Bytes of a `qg_slot_table` (the same on 32- and 64-bit targets).
-#define QG_SLOT_TABLE_SIZE 4128
+#define QG_SLOT_TABLE_SIZE 4120
 
 // The outcome of a call: 0 success, 1 success with nothing to report, negative an error.
 enum qg_status

@@ -6,7 +6,8 @@
 #   firmware/c/build.sh footprint  the library's flash footprint on thumbv7em at opt-level "s":
 #                                  an image referencing every API function minus one referencing
 #                                  none, and its split by crate; fails if the image holds any
-#                                  panic path or a stack frame above $max_frame bytes
+#                                  panic path, a stack frame above $max_frame bytes or a
+#                                  qg_*_init frame of $max_init_frame bytes or more
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -16,6 +17,8 @@ cflags=(-std=c99 -Wall -Wextra -Werror -Os -ffreestanding -ffunction-sections -f
     -I"$root/include" -I"$root/kernel-ffi/tests/c")
 # The largest stack frame a function of the library may have (bytes): see the footprint step.
 max_frame=8192
+# The largest frame a `qg_*_init` may have: each builds its object in place (docs/firmware.md).
+max_init_frame=1024
 ldflags=(-nostdlib -nostartfiles -Wl,--gc-sections -Wl,-z,noexecstack -T "$root/firmware/c/lm3s6965.ld")
 
 case "${1:-}" in
@@ -83,6 +86,11 @@ footprint)
     head -5 "$out/frames.txt"
     if awk -v max="$max_frame" '$1 > max { bad = 1 } END { exit !bad }' "$out/frames.txt"; then
         echo "a stack frame exceeds $max_frame bytes" >&2
+        exit 1
+    fi
+    if awk -v max="$max_init_frame" '$2 ~ /^<qg_.*_init>:$/ && $1 >= max { bad = 1 }
+            END { exit !bad }' "$out/frames.txt"; then
+        echo "a qg_*_init frame reaches $max_init_frame bytes: an object is copied, not built in place" >&2
         exit 1
     fi
     ;;

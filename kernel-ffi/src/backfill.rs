@@ -11,7 +11,6 @@
 use core::ffi::c_void;
 
 use fixed::types::U16F16;
-use qosgate_kernel::Error;
 use qosgate_kernel::backfill::{Job, JobId, Policy, Started};
 use qosgate_kernel::units::Ticks;
 
@@ -34,7 +33,7 @@ pub const QG_BACKFILL_SIZE: usize = 11696;
 #[cfg(target_pointer_width = "32")]
 pub const QG_BACKFILL_SIZE: usize = 11672;
 
-storage!(qg_backfill[QG_BACKFILL_SIZE] holds Backfill, error Error, tag b"qgbfill1");
+storage!(qg_backfill[QG_BACKFILL_SIZE] holds Backfill, tag b"qgbfill1");
 
 /// First come, first served.
 pub const QG_POLICY_FCFS: u32 = 0;
@@ -112,15 +111,19 @@ pub unsafe extern "C" fn qg_backfill_init(
     threshold: u32,
     nodes: u32,
 ) -> qg_status {
-    let policy = || match policy {
-        QG_POLICY_FCFS => Ok(Policy::Fcfs),
-        QG_POLICY_EASY => Ok(Policy::Easy),
-        QG_POLICY_CONSERVATIVE => Ok(Policy::Conservative),
-        QG_POLICY_SELECTIVE => Ok(Policy::Selective(U16F16::from_bits(threshold))),
-        _ => Err(QG_ERR_ARGUMENT),
-    };
     // SAFETY: forwarded from this function's contract.
-    unsafe { instance::init(storage, size, policy, |p| Backfill::new(p, nodes)) }
+    unsafe {
+        instance::init(storage, size, |slot| {
+            let policy = match policy {
+                QG_POLICY_FCFS => Policy::Fcfs,
+                QG_POLICY_EASY => Policy::Easy,
+                QG_POLICY_CONSERVATIVE => Policy::Conservative,
+                QG_POLICY_SELECTIVE => Policy::Selective(U16F16::from_bits(threshold)),
+                _ => return Err(QG_ERR_ARGUMENT),
+            };
+            Ok(Backfill::init(slot, policy, nodes)?)
+        })
+    }
 }
 
 /// Job `*job` arrives at `now` (ticks).
@@ -173,9 +176,8 @@ pub unsafe extern "C" fn qg_backfill_schedule(
 ) -> qg_status {
     // SAFETY: forwarded from this function's contract.
     unsafe {
-        instance::with(backfill, |b: &mut Backfill| {
+        instance::report(backfill, count, |b: &mut Backfill| {
             let on_start = on_start.ok_or(QG_ERR_NULL)?;
-            let out = instance::optional_output(count)?;
             let pass = b.schedule(Ticks::new(now), |s: Started| {
                 trace!("qosgate: {}", s.run);
                 let started = qg_started {
@@ -188,10 +190,7 @@ pub unsafe extern "C" fn qg_backfill_schedule(
                 // enclosing `unsafe`), and `started` lives for the call.
                 on_start(context, &started);
             })?;
-            if let Some(out) = out {
-                out.write(pass.started);
-            }
-            Ok(QG_OK)
+            Ok(pass.started)
         })
     }
 }
@@ -213,23 +212,19 @@ pub unsafe extern "C" fn qg_backfill_complete(
 ) -> qg_status {
     // SAFETY: forwarded from this function's contract.
     unsafe {
-        instance::with(backfill, |b: &mut Backfill| {
-            let out = instance::optional_output(ended)?;
+        instance::report(backfill, ended, |b: &mut Backfill| {
             let handle = b
                 .running()
                 .find(|(h, _)| h.id() == JobId::new(id))
                 .map(|(h, _)| h)
                 .ok_or(QG_ERR_UNKNOWN)?;
             let e = b.complete(Ticks::new(now), handle)?;
-            if let Some(out) = out {
-                out.write(qg_ended {
-                    id,
-                    start: e.run.start.get(),
-                    end: e.end.get(),
-                    overran: e.overran,
-                });
-            }
-            Ok(QG_OK)
+            Ok(qg_ended {
+                id,
+                start: e.run.start.get(),
+                end: e.end.get(),
+                overran: e.overran,
+            })
         })
     }
 }

@@ -14,7 +14,6 @@
 //! rounded up to whole ticks). Every call is `O(1)`: a check is a few multiplications and, only
 //! when the task must wait, one 64-bit division.
 
-use qosgate_kernel::Error;
 use qosgate_kernel::bucket::{Bucket, Charge, Conformance};
 use qosgate_kernel::units::{Mips, Ticks, Work};
 
@@ -33,7 +32,7 @@ pub struct qg_bucket {
 /// Bytes of a `qg_bucket` (the same on 32- and 64-bit targets).
 pub const QG_BUCKET_SIZE: usize = 72;
 
-storage!(qg_bucket[QG_BUCKET_SIZE] holds Bucket, error Error, tag b"qgbuckt1");
+storage!(qg_bucket[QG_BUCKET_SIZE] holds Bucket, tag b"qgbuckt1");
 
 /// A bucket's contract (kokkinos2009 Eq. 3, Sec. 4.2): what a user agreed for one resource.
 #[repr(C)]
@@ -134,23 +133,17 @@ pub unsafe extern "C" fn qg_bucket_init(
 ) -> qg_status {
     // SAFETY: forwarded from this function's contract.
     unsafe {
-        instance::init(
-            storage,
-            size,
-            || {
-                let c = instance::read(config)?;
-                Ok((knowledge(c.knowledge, c.window)?, c))
-            },
-            |(k, c)| {
-                Bucket::new(
-                    Ticks::new(now),
-                    Mips::new(c.rho),
-                    Work::new(c.sigma),
-                    Work::new(c.imax),
-                    k,
-                )
-            },
-        )
+        instance::init(storage, size, |slot| {
+            let c = instance::read(config)?;
+            let bucket = Bucket::new(
+                Ticks::new(now),
+                Mips::new(c.rho),
+                Work::new(c.sigma),
+                Work::new(c.imax),
+                knowledge(c.knowledge, c.window)?,
+            )?;
+            Ok(slot.write(bucket))
+        })
     }
 }
 
@@ -173,12 +166,10 @@ pub unsafe extern "C" fn qg_bucket_check(
 ) -> qg_status {
     // SAFETY: forwarded from this function's contract.
     unsafe {
-        instance::with(bucket, |b: &mut Bucket| {
-            let out = instance::output(out)?;
+        instance::answer(bucket, out, |b: &mut Bucket| {
             let c = b.check(Ticks::new(now), Work::new(work))?;
             trace!("qosgate: bucket check {} MI: {}", work, c);
-            out.write(c.into());
-            Ok(QG_OK)
+            Ok(Some(c.into()))
         })
     }
 }
@@ -203,14 +194,10 @@ pub unsafe extern "C" fn qg_bucket_charge(
 ) -> qg_status {
     // SAFETY: forwarded from this function's contract.
     unsafe {
-        instance::with(bucket, |b: &mut Bucket| {
-            let out = instance::optional_output(receipt)?;
+        instance::report(bucket, receipt, |b: &mut Bucket| {
             let charge = b.charge(Ticks::new(now), Work::new(work))?;
             trace!("qosgate: bucket charged {}", charge);
-            if let Some(out) = out {
-                out.write(charge.into());
-            }
-            Ok(QG_OK)
+            Ok(charge.into())
         })
     }
 }
@@ -293,10 +280,8 @@ pub unsafe extern "C" fn qg_bucket_level(
 ) -> qg_status {
     // SAFETY: forwarded from this function's contract.
     unsafe {
-        instance::with(bucket, |b: &mut Bucket| {
-            let out = instance::output(instructions)?;
-            out.write(b.level(Ticks::new(now))?);
-            Ok(QG_OK)
+        instance::answer(bucket, instructions, |b: &mut Bucket| {
+            Ok(Some(b.level(Ticks::new(now))?))
         })
     }
 }
@@ -315,9 +300,8 @@ pub unsafe extern "C" fn qg_bucket_submitted(
 ) -> qg_status {
     // SAFETY: forwarded from this function's contract.
     unsafe {
-        instance::with(bucket, |b: &mut Bucket| {
-            instance::output(submitted)?.write(b.submitted().get());
-            Ok(QG_OK)
+        instance::answer(bucket, submitted, |b: &mut Bucket| {
+            Ok(Some(b.submitted().get()))
         })
     }
 }
@@ -337,9 +321,8 @@ pub unsafe extern "C" fn qg_bucket_outstanding(
 ) -> qg_status {
     // SAFETY: forwarded from this function's contract.
     unsafe {
-        instance::with(bucket, |b: &mut Bucket| {
-            instance::output(outstanding)?.write(b.outstanding());
-            Ok(QG_OK)
+        instance::answer(bucket, outstanding, |b: &mut Bucket| {
+            Ok(Some(b.outstanding()))
         })
     }
 }

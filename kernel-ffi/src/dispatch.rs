@@ -6,8 +6,6 @@
 //! addition, no multiplication, no division, no float, and it cannot fail (RTDP: unless the type
 //! is unknown or has share zero).
 
-use qosgate_kernel::dispatch::DispatchError;
-
 use crate::config::{Billiard, Rtdp};
 use crate::instance::{self, storage};
 use crate::log::trace;
@@ -23,7 +21,7 @@ pub struct qg_billiard {
 /// Bytes of a `qg_billiard` (the same on 32- and 64-bit targets).
 pub const QG_BILLIARD_SIZE: usize = 168;
 
-storage!(qg_billiard[QG_BILLIARD_SIZE] holds Billiard, error DispatchError, tag b"qgbilld1");
+storage!(qg_billiard[QG_BILLIARD_SIZE] holds Billiard, tag b"qgbilld1");
 
 /// Storage for one RTDP dispatcher: declare it `static` (or zero it) and pass it to
 /// `qg_rtdp_init` with `sizeof`.
@@ -35,7 +33,7 @@ pub struct qg_rtdp {
 /// Bytes of a `qg_rtdp` (the same on 32- and 64-bit targets).
 pub const QG_RTDP_SIZE: usize = 368;
 
-storage!(qg_rtdp[QG_RTDP_SIZE] holds Rtdp, error DispatchError, tag b"qgrtdp 1");
+storage!(qg_rtdp[QG_RTDP_SIZE] holds Rtdp, tag b"qgrtdp 1");
 
 /// Makes `storage` the billiard sequence of probabilities `p[0..clusters]` (any non-negative
 /// scale) with `X_fastest = 1`.
@@ -55,12 +53,10 @@ pub unsafe extern "C" fn qg_billiard_init(
 ) -> qg_status {
     // SAFETY: forwarded from this function's contract.
     unsafe {
-        instance::init(
-            storage,
-            size,
-            || instance::slice(p, clusters),
-            |p| Billiard::new(p, fastest),
-        )
+        instance::init(storage, size, |slot| {
+            let p = instance::slice(p, clusters)?;
+            Ok(slot.write(Billiard::new(p, fastest)?))
+        })
     }
 }
 
@@ -77,13 +73,11 @@ pub unsafe extern "C" fn qg_billiard_next(
 ) -> qg_status {
     // SAFETY: forwarded from this function's contract.
     unsafe {
-        instance::with(billiard, |b: &mut Billiard| {
-            let out = instance::output(cluster)?;
+        instance::answer(billiard, cluster, |b: &mut Billiard| {
             let j = b.dispatch();
             trace!("qosgate: billiard -> {}", j);
             // j < QG_MAX_CLUSTERS.
-            out.write(j as u32);
-            Ok(QG_OK)
+            Ok(Some(j as u32))
         })
     }
 }
@@ -109,17 +103,13 @@ pub unsafe extern "C" fn qg_rtdp_init(
 ) -> qg_status {
     // SAFETY: forwarded from this function's contract.
     unsafe {
-        instance::init(
-            storage,
-            size,
-            || {
-                Ok((
-                    instance::slice(p, clusters)?,
-                    instance::slice(shares, types)?,
-                ))
-            },
-            |(p, shares)| Rtdp::new(p, shares, fastest),
-        )
+        instance::init(storage, size, |slot| {
+            let (p, shares) = (
+                instance::slice(p, clusters)?,
+                instance::slice(shares, types)?,
+            );
+            Ok(slot.write(Rtdp::new(p, shares, fastest)?))
+        })
     }
 }
 
@@ -137,14 +127,12 @@ pub unsafe extern "C" fn qg_rtdp_next(
 ) -> qg_status {
     // SAFETY: forwarded from this function's contract.
     unsafe {
-        instance::with(rtdp, |r: &mut Rtdp| {
-            let out = instance::output(cluster)?;
+        instance::answer(rtdp, cluster, |r: &mut Rtdp| {
             let kind = usize::try_from(request_type).map_err(|_| QG_ERR_DISPATCH_UNKNOWN_TYPE)?;
             let j = r.dispatch(kind)?;
             trace!("qosgate: rtdp type {} -> {}", request_type, j);
             // j < QG_MAX_CLUSTERS.
-            out.write(j as u32);
-            Ok(QG_OK)
+            Ok(Some(j as u32))
         })
     }
 }

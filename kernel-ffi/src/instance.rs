@@ -3,35 +3,32 @@
 //! An object of type `T` (a kernel structure in the reference configuration) lives in storage
 //! the caller declares: an opaque struct of the header (`qg_scheduler`, ...) whose size and
 //! alignment are those of [`Instance<T>`] (checked at compile time, see [`Object::LAYOUT`]).
-//! `init` writes the instance: a 64-bit tag, [`Object::TAG`], then the value. Every other call
-//! reads the tag first and refuses storage that does not carry its type's tag
-//! (`QG_ERR_UNINITIALISED`), so a call on zeroed storage, on an object of another type or on
-//! storage whose `init` failed is an error code, not a read of an invalid value.
+//! `init` clears the 64-bit tag, builds the value in place, then writes the tag, [`Object::TAG`],
+//! if the value was built. Every other call reads the tag first and refuses storage that does not
+//! carry its type's tag (`QG_ERR_UNINITIALISED`), so a call on zeroed storage, on an object of
+//! another type or on storage whose `init` failed is an error code, not a read of an invalid
+//! value.
 //!
 //! This module and `panic` are the only places with `unsafe` operations of their own;
 //! the `extern "C"` functions call into here and forward their callers' guarantees.
 
 use core::mem::{MaybeUninit, align_of, size_of};
-use core::ptr::{addr_of, addr_of_mut};
 
 use crate::status::qg_status::{self, *};
 
-/// The layout of an initialised storage: the tag, then the outcome of the kernel's
-/// constructor. Keeping the `Result` itself lets `init` write the constructor's return value
-/// straight into the storage: the kernel builds its structures by value, and a temporary copy of
-/// a scheduler would take another 18 KiB of stack on a Cortex-M (see docs/firmware.md).
+/// The layout of a storage: the tag, then room for the object. The tag is `T::TAG` exactly
+/// when `init` built the object in place there (the kernel's `init`, which writes only its
+/// lengths and scalars: no temporary copy of the object on the stack, see docs/firmware.md).
 #[repr(C)]
 pub(crate) struct Instance<T: Object> {
     tag: u64,
-    value: Result<T, T::Error>,
+    value: MaybeUninit<T>,
 }
 
 /// An object the C API keeps in caller-provided storage.
 pub(crate) trait Object: Sized {
     /// The header's opaque storage type for it.
     type Storage;
-    /// The error of its constructor.
-    type Error: Into<qg_status> + Copy;
     /// The tag `init` writes: distinct per object type, never zero.
     const TAG: u64;
     /// Compile-time proof that the storage has exactly the instance's size and at least its
@@ -45,13 +42,13 @@ pub(crate) trait Object: Sized {
 }
 
 /// The Rust side of the header's storage type `$storage` (a `[u8; $size]` struct) for objects
-/// of type `$object`: `$storage::zeroed()`, and `$object`'s [`Object`] impl with its
-/// constructor's error and its tag, the eight ASCII bytes `$tag` read as a big-endian `u64`.
+/// of type `$object`: `$storage::zeroed()`, and `$object`'s [`Object`] impl with its tag, the
+/// eight ASCII bytes `$tag` read as a big-endian `u64`.
 ///
 /// The struct and its size constants stay written out in each module: they are the header's,
 /// and cbindgen reads the source without expanding macros.
 macro_rules! storage {
-    ($storage:ident[$size:ident] holds $object:ty, error $error:ty, tag $tag:literal) => {
+    ($storage:ident[$size:ident] holds $object:ty, tag $tag:literal) => {
         impl $storage {
             /// Zeroed storage, as C's static storage is: it holds no object
             /// (`QG_ERR_UNINITIALISED`) until its `init` succeeds.
@@ -64,7 +61,6 @@ macro_rules! storage {
 
         impl $crate::instance::Object for $object {
             type Storage = $storage;
-            type Error = $error;
             const TAG: u64 = u64::from_be_bytes(*$tag);
         }
     };
@@ -72,21 +68,22 @@ macro_rules! storage {
 
 pub(crate) use storage;
 
-/// Checks `storage` and `size`, untags the storage, reads and checks the constructor's
-/// arguments with `args`, writes the outcome of `make` (the kernel's constructor) into the
-/// storage, and tags it if that is an object.
+/// Checks `storage` and `size`, untags the storage, and has `build` read the caller's arguments
+/// and build the object in the storage (the kernel's in-place `init`, or a small object written
+/// whole); tags the storage if that succeeds.
 ///
 /// Errors: `QG_ERR_NULL`, `QG_ERR_MISALIGNED`, `QG_ERR_SIZE` if `size` is below the storage
-/// size; `args`' and `make`'s errors. On any error after the storage checks, the storage is left
-/// untagged (an object it held is gone).
+/// size; `build`'s errors. On any error after the storage checks, the storage is left untagged
+/// (an object it held is gone).
 ///
 /// # Safety
-/// A non-null, aligned `storage` must be valid for writes of `size` bytes.
-pub(crate) unsafe fn init<T: Object, A>(
+/// A non-null, aligned `storage` must be valid for writes of `size` bytes; `build` must return
+/// `Ok` only once it has initialised its slot (it returns what a kernel `init` or
+/// `MaybeUninit::write` returned).
+pub(crate) unsafe fn init<T: Object>(
     storage: *mut T::Storage,
     size: usize,
-    args: impl FnOnce() -> Result<A, qg_status>,
-    make: impl FnOnce(A) -> Result<T, T::Error>,
+    build: impl FnOnce(&mut MaybeUninit<T>) -> Result<&mut T, qg_status>,
 ) -> qg_status {
     let () = T::LAYOUT;
     let p = storage.cast::<Instance<T>>();
@@ -97,27 +94,20 @@ pub(crate) unsafe fn init<T: Object, A>(
         return QG_ERR_SIZE;
     }
     // SAFETY: `p` is non-null and aligned (checked), and the caller guarantees `size` writable
-    // bytes, at least the instance's (checked), not otherwise accessed during the call.
-    let (tag, value) = unsafe {
-        (
-            &mut *addr_of_mut!((*p).tag),
-            &mut *addr_of_mut!((*p).value).cast::<MaybeUninit<Result<T, T::Error>>>(),
-        )
+    // bytes, at least the instance's (checked), not otherwise accessed during the call. The tag
+    // is written through a raw place (the storage may hold anything); the value is a
+    // `MaybeUninit`, valid whatever it holds. The old object, if any, is overwritten without
+    // being dropped: kernel structures own no resources.
+    let value = unsafe {
+        (&raw mut (*p).tag).write(0);
+        &mut (*p).value
     };
-    *tag = 0;
-    let args = match args() {
-        Ok(a) => a,
-        Err(e) => return e,
-    };
-    // Written through a reference, so that the compiler may build the value in place (the old
-    // value, if any, is overwritten without being dropped: kernel structures own no resources).
-    match value.write(make(args)) {
-        Ok(_) => {
-            *tag = T::TAG;
-            QG_OK
-        }
-        Err(e) => (*e).into(),
+    if let Err(e) = build(value) {
+        return e;
     }
+    // SAFETY: as above; `build` has returned, and with it its borrow of the value.
+    unsafe { (&raw mut (*p).tag).write(T::TAG) };
+    QG_OK
 }
 
 /// The object in `storage`, if `storage` carries `T`'s tag.
@@ -133,16 +123,13 @@ pub(crate) unsafe fn get<'a, T: Object>(storage: *mut T::Storage) -> Result<&'a 
     check(p)?;
     // SAFETY: non-null and aligned (checked); the caller guarantees the storage is readable and
     // initialised memory (zeroed or written by `init`), so the tag is a valid `u64`.
-    let tag = unsafe { addr_of!((*p).tag).read() };
+    let tag = unsafe { (&raw const (*p).tag).read() };
     if tag != T::TAG {
         return Err(QG_ERR_UNINITIALISED);
     }
-    // SAFETY: only `init` writes the tag `T::TAG`, and only after writing an `Ok` value in the
+    // SAFETY: only `init` writes the tag `T::TAG`, and only after building the object in the
     // same storage; the caller guarantees exclusive access for `'a`.
-    match unsafe { &mut *addr_of_mut!((*p).value) } {
-        Ok(value) => Ok(value),
-        Err(_) => Err(QG_ERR_UNINITIALISED),
-    }
+    Ok(unsafe { (*p).value.assume_init_mut() })
 }
 
 /// A copy of the caller's input `*p`.
@@ -226,4 +213,56 @@ pub(crate) unsafe fn with<T: Object>(
     // SAFETY: forwarded from this function's contract.
     let r = unsafe { get::<T>(storage) }.and_then(f);
     r.unwrap_or_else(|e| e)
+}
+
+/// Runs `f` on the object in `storage` and writes its answer to `*out`: `QG_OK`, or `QG_NONE`
+/// (`*out` untouched) when it has none. `out` is checked before `f` runs.
+///
+/// Errors: those of [`get`] and [`output`], and `f`'s.
+///
+/// # Safety
+/// As [`get`] for `storage`, as [`output`] for `out`.
+pub(crate) unsafe fn answer<T: Object, U>(
+    storage: *mut T::Storage,
+    out: *mut U,
+    f: impl FnOnce(&mut T) -> Result<Option<U>, qg_status>,
+) -> qg_status {
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        with(storage, |object: &mut T| {
+            let out = output(out)?;
+            Ok(match f(object)? {
+                Some(u) => {
+                    out.write(u);
+                    QG_OK
+                }
+                None => QG_NONE,
+            })
+        })
+    }
+}
+
+/// Runs `f` on the object in `storage` and writes its result to `*out` unless `out` is null.
+/// `out` is checked before `f` runs.
+///
+/// Errors: those of [`get`] and [`optional_output`], and `f`'s.
+///
+/// # Safety
+/// As [`get`] for `storage`, as [`optional_output`] for `out`.
+pub(crate) unsafe fn report<T: Object, U>(
+    storage: *mut T::Storage,
+    out: *mut U,
+    f: impl FnOnce(&mut T) -> Result<U, qg_status>,
+) -> qg_status {
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        with(storage, |object: &mut T| {
+            let out = optional_output(out)?;
+            let u = f(object)?;
+            if let Some(out) = out {
+                out.write(u);
+            }
+            Ok(QG_OK)
+        })
+    }
 }

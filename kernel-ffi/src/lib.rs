@@ -42,9 +42,10 @@
 //! # Memory
 //! Nothing allocates. Each object's storage size and alignment are constants of the header
 //! (`QG_SCHEDULER_SIZE`, ...), checked against the Rust layout at compile time for 64-bit and
-//! 32-bit targets. `init` writes the kernel constructor's result into the storage; the
-//! largest `init` frames are 5.2-5.6 KiB on a Cortex-M (`qg_scheduler_init`, `qg_backfill_init`:
-//! `docs/firmware.md`), and the per-request calls need a few hundred bytes.
+//! 32-bit targets. `init` builds the object in place in the storage (the kernel's `init`, which
+//! writes only lengths and scalars), never in a temporary: the `qg_*_init` frames are 8 B to
+//! 756 B on a Cortex-M in an optimised build, and the per-request calls need a few hundred bytes
+//! (`docs/firmware.md`, "Stack").
 #![no_std]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]

@@ -9,8 +9,8 @@
 //! Cost per call (the kernel's bounds): registration `O(users)`; submit `O(log users)`; next
 //! `O(log users + CPUs)`; complete `O(1)` plus closing a temporary flow; next finish `O(CPUs)`.
 
-use qosgate_kernel::Error;
 use qosgate_kernel::bucket::{Knowledge, Oversize};
+use qosgate_kernel::error::Refused;
 use qosgate_kernel::fairq::{Discipline, FlowId};
 use qosgate_kernel::registry::Registration;
 use qosgate_kernel::resource::{Class, Completion, Decision, Kind, Task};
@@ -36,7 +36,7 @@ pub const QG_SCHEDULER_SIZE: usize = 15872;
 #[cfg(target_pointer_width = "32")]
 pub const QG_SCHEDULER_SIZE: usize = 15856;
 
-storage!(qg_scheduler[QG_SCHEDULER_SIZE] holds Scheduler, error Error, tag b"qgsched1");
+storage!(qg_scheduler[QG_SCHEDULER_SIZE] holds Scheduler, tag b"qgsched1");
 
 /// Resource type `GS`: guaranteed service only.
 pub const QG_KIND_GS: u32 = 0;
@@ -288,23 +288,25 @@ pub unsafe extern "C" fn qg_scheduler_init(
 ) -> qg_status {
     // SAFETY: forwarded from this function's contract.
     unsafe {
-        instance::init(
-            storage,
-            size,
-            || {
-                let c = instance::read(config)?;
-                if c.cpus > QG_MAX_CPUS {
-                    return Err(QG_ERR_PARAM_CAPACITY);
-                }
-                // `Mips` is a `#[repr(transparent)]` newtype over `u64`: the caller's array of
-                // MIPS is an array of `Mips` as it stands, read in place.
-                let cpus = instance::slice(c.cpu_mips.cast::<Mips>(), c.cpus)?;
-                Ok((kind(c.kind)?, discipline(c.discipline)?, cpus, c))
-            },
-            |(kind, discipline, cpus, c)| {
-                Scheduler::new(kind, discipline, cpus, Work::new(c.max_task), c.max_flows)
-            },
-        )
+        instance::init(storage, size, |slot| {
+            let c = instance::read(config)?;
+            if c.cpus > QG_MAX_CPUS {
+                return Err(QG_ERR_PARAM_CAPACITY);
+            }
+            // `Mips` is a `#[repr(transparent)]` newtype over `u64`: the caller's array of MIPS
+            // is an array of `Mips` as it stands, read in place.
+            let cpus = instance::slice(c.cpu_mips.cast::<Mips>(), c.cpus)?;
+            let (kind, discipline) = (kind(c.kind)?, discipline(c.discipline)?);
+            let max_task = Work::new(c.max_task);
+            Ok(Scheduler::init(
+                slot,
+                kind,
+                discipline,
+                cpus,
+                max_task,
+                c.max_flows,
+            )?)
+        })
     }
 }
 
@@ -325,7 +327,7 @@ pub unsafe extern "C" fn qg_scheduler_register(
 ) -> qg_status {
     // SAFETY: forwarded from this function's contract.
     unsafe {
-        instance::with(scheduler, |s: &mut Scheduler| {
+        instance::answer(scheduler, flow, |s: &mut Scheduler| {
             let r = instance::read(registration)?;
             let reg = Registration {
                 weight: r.weight,
@@ -336,9 +338,7 @@ pub unsafe extern "C" fn qg_scheduler_register(
                 oversize: Oversize::Refuse,
                 entries: r.entries,
             };
-            let out = instance::output(flow)?;
-            out.write(s.register(reg)?.get());
-            Ok(QG_OK)
+            Ok(Some(s.register(reg)?.get()))
         })
     }
 }
@@ -379,17 +379,10 @@ pub unsafe extern "C" fn qg_scheduler_submit_gs(
     task_id: u32,
     work: u64,
 ) -> qg_status {
-    let task = Task {
-        id: task_id,
-        work: Work::new(work),
-    };
     // SAFETY: forwarded from this function's contract.
     unsafe {
-        instance::with(scheduler, |s: &mut Scheduler| {
-            Ok(done(
-                s.submit_gs(Ticks::new(now), FlowId::new(flow), task)
-                    .map_err(|r| r.reason),
-            ))
+        submit(scheduler, task_id, work, |s, task| {
+            s.submit_gs(Ticks::new(now), FlowId::new(flow), task)
         })
     }
 }
@@ -409,16 +402,10 @@ pub unsafe extern "C" fn qg_scheduler_submit_be(
     task_id: u32,
     work: u64,
 ) -> qg_status {
-    let task = Task {
-        id: task_id,
-        work: Work::new(work),
-    };
     // SAFETY: forwarded from this function's contract.
     unsafe {
-        instance::with(scheduler, |s: &mut Scheduler| {
-            Ok(done(
-                s.submit_be(Ticks::new(now), task).map_err(|r| r.reason),
-            ))
+        submit(scheduler, task_id, work, |s, task| {
+            s.submit_be(Ticks::new(now), task)
         })
     }
 }
@@ -438,16 +425,11 @@ pub unsafe extern "C" fn qg_scheduler_next(
 ) -> qg_status {
     // SAFETY: forwarded from this function's contract.
     unsafe {
-        instance::with(scheduler, |s: &mut Scheduler| {
-            let out = instance::output(decision)?;
-            match s.next_decision(Ticks::new(now))? {
-                Some(d) => {
-                    trace!("qosgate: {}", d);
-                    out.write(d.into());
-                    Ok(QG_OK)
-                }
-                None => Ok(QG_NONE),
-            }
+        instance::answer(scheduler, decision, |s: &mut Scheduler| {
+            Ok(s.next_decision(Ticks::new(now))?.map(|d| {
+                trace!("qosgate: {}", d);
+                qg_decision::from(d)
+            }))
         })
     }
 }
@@ -468,14 +450,10 @@ pub unsafe extern "C" fn qg_scheduler_complete(
 ) -> qg_status {
     // SAFETY: forwarded from this function's contract.
     unsafe {
-        instance::with(scheduler, |s: &mut Scheduler| {
-            let out = instance::optional_output(completion)?;
+        instance::report(scheduler, completion, |s: &mut Scheduler| {
             let c = s.complete(Ticks::new(now), cpu)?;
             trace!("qosgate: {}", c);
-            if let Some(out) = out {
-                out.write(c.into());
-            }
-            Ok(QG_OK)
+            Ok(c.into())
         })
     }
 }
@@ -505,6 +483,29 @@ pub unsafe extern "C" fn qg_scheduler_next_finish(
                 }
                 None => Ok(QG_NONE),
             }
+        })
+    }
+}
+
+/// Hands the task `task_id` of `work` MI to `submit` (a GS or BE submission) on the scheduler
+/// in `scheduler`.
+///
+/// # Safety
+/// As `instance::with`.
+unsafe fn submit(
+    scheduler: *mut qg_scheduler,
+    task_id: u32,
+    work: u64,
+    submit: impl FnOnce(&mut Scheduler, Task) -> Result<(), Refused<Task>>,
+) -> qg_status {
+    let task = Task {
+        id: task_id,
+        work: Work::new(work),
+    };
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        instance::with(scheduler, |s: &mut Scheduler| {
+            Ok(done(submit(s, task).map_err(|r| r.reason)))
         })
     }
 }

@@ -6,13 +6,14 @@
 //! search; `reserve` and `release` check the interval, then shift the array for at most two
 //! insertions or removals (`O(B)` moves); `free_at` a binary search.
 
-use qosgate_kernel::Error;
+use qosgate_kernel::error::Refused;
+use qosgate_kernel::slots::Request;
 use qosgate_kernel::units::Ticks;
 
 use crate::config::SlotTable;
 use crate::instance::{self, storage};
 use crate::status::done;
-use crate::status::qg_status::{self, *};
+use crate::status::qg_status;
 
 /// Storage for one slot table: declare it `static` (or zero it) and pass it to `qg_slots_init`
 /// with `sizeof`.
@@ -22,9 +23,9 @@ pub struct qg_slot_table {
 }
 
 /// Bytes of a `qg_slot_table` (the same on 32- and 64-bit targets).
-pub const QG_SLOT_TABLE_SIZE: usize = 4128;
+pub const QG_SLOT_TABLE_SIZE: usize = 4120;
 
-storage!(qg_slot_table[QG_SLOT_TABLE_SIZE] holds SlotTable, error Error, tag b"qgslots1");
+storage!(qg_slot_table[QG_SLOT_TABLE_SIZE] holds SlotTable, tag b"qgslots1");
 
 /// Makes `storage` the profile of a cluster of `nodes` nodes, all up and free at every instant.
 ///
@@ -40,7 +41,7 @@ pub unsafe extern "C" fn qg_slots_init(
     nodes: u32,
 ) -> qg_status {
     // SAFETY: forwarded from this function's contract.
-    unsafe { instance::init(storage, size, || Ok(()), |()| SlotTable::new(nodes)) }
+    unsafe { instance::init(storage, size, |slot| Ok(SlotTable::init(slot, nodes)?)) }
 }
 
 /// The earliest `start >= from` with `nodes` nodes free over `[start, start + duration)`:
@@ -61,15 +62,9 @@ pub unsafe extern "C" fn qg_slots_earliest_fit(
 ) -> qg_status {
     // SAFETY: forwarded from this function's contract.
     unsafe {
-        instance::with(table, |t: &mut SlotTable| {
-            let out = instance::output(start)?;
-            match t.earliest_fit(Ticks::new(from), nodes, Ticks::new(duration))? {
-                Some(s) => {
-                    out.write(s.get());
-                    Ok(QG_OK)
-                }
-                None => Ok(QG_NONE),
-            }
+        instance::answer(table, start, |t: &mut SlotTable| {
+            let fit = t.earliest_fit(Ticks::new(from), nodes, Ticks::new(duration))?;
+            Ok(fit.map(Ticks::get))
         })
     }
 }
@@ -89,12 +84,7 @@ pub unsafe extern "C" fn qg_slots_reserve(
     nodes: u32,
 ) -> qg_status {
     // SAFETY: forwarded from this function's contract.
-    unsafe {
-        instance::with(table, |t: &mut SlotTable| {
-            let (start, end) = (Ticks::new(start), Ticks::new(end));
-            Ok(done(t.reserve(start, end, nodes).map_err(|r| r.reason)))
-        })
-    }
+    unsafe { change(table, start, end, nodes, SlotTable::reserve) }
 }
 
 /// Releases `nodes` reserved nodes over `[start, end)`.
@@ -112,12 +102,7 @@ pub unsafe extern "C" fn qg_slots_release(
     nodes: u32,
 ) -> qg_status {
     // SAFETY: forwarded from this function's contract.
-    unsafe {
-        instance::with(table, |t: &mut SlotTable| {
-            let (start, end) = (Ticks::new(start), Ticks::new(end));
-            Ok(done(t.release(start, end, nodes).map_err(|r| r.reason)))
-        })
-    }
+    unsafe { change(table, start, end, nodes, SlotTable::release) }
 }
 
 /// Free nodes at instant `at`, written to `*free` (negative where a failure overcommitted).
@@ -134,9 +119,31 @@ pub unsafe extern "C" fn qg_slots_free_at(
 ) -> qg_status {
     // SAFETY: forwarded from this function's contract.
     unsafe {
+        instance::answer(table, free, |t: &mut SlotTable| {
+            Ok(Some(t.free_at(Ticks::new(at))))
+        })
+    }
+}
+
+/// A change of the profile: [`SlotTable::reserve`] or [`SlotTable::release`].
+type Change = fn(&mut SlotTable, Ticks, Ticks, u32) -> Result<(), Refused<Request>>;
+
+/// `op` (reserve or release) of `nodes` over `[start, end)` on the table in `table`.
+///
+/// # Safety
+/// As `instance::with`.
+unsafe fn change(
+    table: *mut qg_slot_table,
+    start: u64,
+    end: u64,
+    nodes: u32,
+    op: Change,
+) -> qg_status {
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
         instance::with(table, |t: &mut SlotTable| {
-            instance::output(free)?.write(t.free_at(Ticks::new(at)));
-            Ok(QG_OK)
+            let r = op(t, Ticks::new(start), Ticks::new(end), nodes);
+            Ok(done(r.map_err(|r| r.reason)))
         })
     }
 }

@@ -18,6 +18,16 @@ fn config(mips: &[u64; 1], kind: u32) -> qg_scheduler_config {
     }
 }
 
+/// Zeroed storage made a scheduler of `kind` with one CPU of `mips` MIPS.
+fn scheduler(mips: u64, kind: u32) -> Box<qg_scheduler> {
+    let mut s = Box::new(qg_scheduler::zeroed());
+    let size = size_of::<qg_scheduler>();
+    // SAFETY: live storage of `size` bytes and a live configuration.
+    let st = unsafe { qg_scheduler_init(&mut *s, size, &config(&[mips], kind)) };
+    assert_eq!(st, QG_OK);
+    s
+}
+
 fn next(s: &mut qg_scheduler, decision: *mut qg_decision) -> qg_status {
     // SAFETY: `s` is a live storage; `decision` is null, misaligned (both refused) or a live local.
     unsafe { qg_scheduler_next(s, 0, decision) }
@@ -25,15 +35,10 @@ fn next(s: &mut qg_scheduler, decision: *mut qg_decision) -> qg_status {
 
 #[test]
 fn failed_init_leaves_the_storage_uninitialised() {
-    let mut s = Box::new(qg_scheduler::zeroed());
-    let mips = [100];
+    let mut s = scheduler(100, QG_KIND_BE);
     let size = size_of::<qg_scheduler>();
     // SAFETY: live storage of `size` bytes and a live configuration.
     unsafe {
-        assert_eq!(
-            qg_scheduler_init(&mut *s, size, &config(&mips, QG_KIND_BE)),
-            QG_OK
-        );
         assert_eq!(qg_scheduler_submit_be(&mut *s, 0, 1, 10), QG_OK);
         let zero_cpu = [0];
         let st = qg_scheduler_init(&mut *s, size, &config(&zero_cpu, QG_KIND_BE));
@@ -47,17 +52,9 @@ fn failed_init_leaves_the_storage_uninitialised() {
 
 #[test]
 fn a_bad_output_pointer_is_refused_before_anything_changes() {
-    let mut s = Box::new(qg_scheduler::zeroed());
-    let mips = [100];
-    let size = size_of::<qg_scheduler>();
-    // SAFETY: live storage of `size` bytes and a live configuration.
-    unsafe {
-        assert_eq!(
-            qg_scheduler_init(&mut *s, size, &config(&mips, QG_KIND_BE)),
-            QG_OK
-        );
-        assert_eq!(qg_scheduler_submit_be(&mut *s, 0, 7, 10), QG_OK);
-    }
+    let mut s = scheduler(100, QG_KIND_BE);
+    // SAFETY: a live scheduler.
+    assert_eq!(unsafe { qg_scheduler_submit_be(&mut *s, 0, 7, 10) }, QG_OK);
     let mut buffer = [0u64; 8];
     let misaligned = buffer
         .as_mut_ptr()
@@ -199,16 +196,10 @@ fn a_task_above_imax_is_refused_in_every_knowledge_mode() {
 /// 666,668 and 1,000,002).
 #[test]
 fn back_to_back_tasks_end_at_their_exact_ends() {
-    let mut s = Box::new(qg_scheduler::zeroed());
-    let mips = [3];
-    let size = size_of::<qg_scheduler>();
+    let mut s = scheduler(3, QG_KIND_BE);
     let mut d = std::mem::MaybeUninit::<qg_decision>::uninit();
-    // SAFETY: live storage of `size` bytes, live configurations and outputs.
+    // SAFETY: a live scheduler and outputs.
     unsafe {
-        assert_eq!(
-            qg_scheduler_init(&mut *s, size, &config(&mips, QG_KIND_BE)),
-            QG_OK
-        );
         for id in 0..3 {
             assert_eq!(qg_scheduler_submit_be(&mut *s, 0, id, 1), QG_OK);
         }

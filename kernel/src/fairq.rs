@@ -47,12 +47,14 @@
 //! in the queue's side FIFO, which shares the `QUEUE` entries with the flows: `QUEUE` bounds all
 //! waiting tasks together. The side FIFO is served only when the caller pops it.
 
+use core::mem::MaybeUninit;
 use core::num::NonZeroU64;
 
 use heapless::Vec;
 
 use crate::error::{Error, Param, Refused};
 use crate::storage::heap::FlowHeap;
+use crate::storage::inplace;
 use crate::storage::pool::{Fifo, Pool};
 use crate::storage::tree::FlowTree;
 use crate::units::{MAX_CAPACITY, Mips, TICKS_PER_SECOND, Ticks, Weight, Work};
@@ -173,23 +175,59 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
     /// An empty queue at time 0. `capacity` (MIPS) is the fluid rate of WFQ's GPS; SCFQ ignores it.
     ///
     /// Errors: `InvalidParameter(Capacity)` if `capacity` is zero or above [`MAX_CAPACITY`].
+    #[allow(unsafe_code)]
     pub fn new(discipline: Discipline, capacity: Mips) -> Result<Self, Error> {
+        // SAFETY: `init` initialises the slot when it returns `Ok`.
+        unsafe { inplace::by_value(|slot| Self::init(slot, discipline, capacity)) }
+    }
+
+    /// Writes [`FairQueue::new`]'s queue into `slot`, in place: only lengths and scalars, none
+    /// of the `QUEUE` entries. On an error `slot` holds no queue.
+    ///
+    /// Errors: those of [`FairQueue::new`].
+    #[allow(unsafe_code)]
+    pub fn init(
+        slot: &mut MaybeUninit<Self>,
+        discipline: Discipline,
+        capacity: Mips,
+    ) -> Result<&mut Self, Error> {
         check_capacity(capacity)?;
-        Ok(Self {
-            discipline,
-            capacity,
-            flows: Vec::new(),
-            pool: Pool::new(),
-            side: Fifo::EMPTY,
-            len: 0,
-            ready: FlowTree::new(),
-            v: VirtualTime::ZERO,
-            gps: FlowHeap::new(),
-            gps_weight: 0,
-            total_weight: 0,
-            in_use: 0,
-            at: Ticks::ZERO,
-        })
+        let p = slot.as_mut_ptr();
+        // SAFETY: `p` is `slot`'s, valid and aligned for writes of `Self`; each field is reached
+        // as a raw place, and after the writes every field is initialised (the pattern names
+        // them all).
+        let queue = unsafe {
+            (&raw mut (*p).discipline).write(discipline);
+            (&raw mut (*p).capacity).write(capacity);
+            (&raw mut (*p).flows).write(Vec::new());
+            (&raw mut (*p).pool).write(Pool::new());
+            (&raw mut (*p).side).write(Fifo::EMPTY);
+            (&raw mut (*p).len).write(0);
+            (&raw mut (*p).ready).write(FlowTree::new());
+            (&raw mut (*p).v).write(VirtualTime::ZERO);
+            (&raw mut (*p).gps).write(FlowHeap::new());
+            (&raw mut (*p).gps_weight).write(0);
+            (&raw mut (*p).total_weight).write(0);
+            (&raw mut (*p).in_use).write(0);
+            (&raw mut (*p).at).write(Ticks::ZERO);
+            slot.assume_init_mut()
+        };
+        let Self {
+            discipline: _,
+            capacity: _,
+            flows: _,
+            pool: _,
+            side: _,
+            len: _,
+            ready: _,
+            v: _,
+            gps: _,
+            gps_weight: _,
+            total_weight: _,
+            in_use: _,
+            at: _,
+        } = queue;
+        Ok(queue)
     }
 
     /// Empties the queue and makes it the one [`FairQueue::new`] makes with these arguments,

@@ -58,7 +58,7 @@
 //! Every structure's size is fixed at compile time; [`footprint`] lists them for the reference
 //! configuration, and the README states the figures.
 #![no_std]
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod allocate;

@@ -27,11 +27,14 @@
 //! Memory: a fair queue of `USERS` flows and `BATCH` tasks or an EDF heap of `BATCH` tasks,
 //! whichever is larger (an enum: only the chosen ordering's storage is used), and `SLOTS` slots. Both phases are `O(log BATCH + SLOTS)` per task.
 
+use core::mem::MaybeUninit;
+
 use heapless::Vec;
 use heapless::binary_heap::{BinaryHeap, Min};
 
 use crate::error::{Error, Param, Refused};
 use crate::fairq::{Discipline, FairQueue, FlowId, check_capacity};
+use crate::storage::inplace;
 use crate::units::{MAX_TASK_WORK, Mips, Ticks, Weight, Work, exec_ticks};
 
 /// The ordering phase's policy.
@@ -110,20 +113,44 @@ impl<const USERS: usize, const BATCH: usize, const SLOTS: usize>
     /// is the rate of the WFQ ordering's fluid clock.
     ///
     /// Errors: `InvalidParameter(Capacity)` for zero capacity.
+    #[allow(unsafe_code)]
     pub fn new(order: Order, capacity: Mips) -> Result<Self, Error> {
-        let fair = FairQueue::new(Discipline::Wfq, capacity)?;
+        // SAFETY: `init` initialises the slot when it returns `Ok`.
+        unsafe { inplace::by_value(|slot| Self::init(slot, order, capacity)) }
+    }
+
+    /// Writes [`MetaScheduler::new`]'s meta-scheduler into `slot`, in place. Its batch (an enum
+    /// of the two orderings) is written as one value: an optimised build stores only its
+    /// lengths and scalars, an unoptimised one passes the batch through a temporary. On an error
+    /// `slot` holds no meta-scheduler.
+    ///
+    /// Errors: those of [`MetaScheduler::new`].
+    #[allow(unsafe_code)]
+    pub fn init(
+        slot: &mut MaybeUninit<Self>,
+        order: Order,
+        capacity: Mips,
+    ) -> Result<&mut Self, Error> {
+        check_capacity(capacity)?;
         let batch = match order {
-            Order::Wfq => Batch::Wfq(fair),
+            Order::Wfq => Batch::Wfq(FairQueue::new(Discipline::Wfq, capacity)?),
             Order::Edf => Batch::Edf {
                 heap: BinaryHeap::new(),
                 users: 0,
                 seq: 0,
             },
         };
-        Ok(Self {
-            batch,
-            slots: Vec::new(),
-        })
+        let p = slot.as_mut_ptr();
+        // SAFETY: `p` is `slot`'s, valid and aligned for writes of `Self`; each field is reached
+        // as a raw place, and after the writes every field is initialised (the pattern names
+        // them all).
+        let meta = unsafe {
+            (&raw mut (*p).batch).write(batch);
+            (&raw mut (*p).slots).write(Vec::new());
+            slot.assume_init_mut()
+        };
+        let Self { batch: _, slots: _ } = meta;
+        Ok(meta)
     }
 
     /// Makes this the meta-scheduler [`MetaScheduler::new`] makes with these arguments: every

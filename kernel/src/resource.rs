@@ -64,6 +64,8 @@
 //! [`Registry`] of `FLOWS` users and `CPUS` CPU slots; no heap. Keeping the reserved entries
 //! costs a counter and `O(1)` per call.
 
+use core::mem::MaybeUninit;
+
 use heapless::Vec;
 
 use crate::bound::BoundSpec;
@@ -71,6 +73,7 @@ use crate::bucket::{Knowledge, Oversize};
 use crate::error::{Error, Param, Refused};
 use crate::fairq::{Discipline, FairQueue, FlowId};
 use crate::registry::{RateBasis, Registration, Registry};
+use crate::storage::inplace;
 use crate::units::{MAX_TASK_WORK, Mips, Ticks, Work, exec_ticks_after, work_in};
 
 /// The resource types of Sec. 3.4.
@@ -255,11 +258,7 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
     /// capacity or a total above [`MAX_CAPACITY`](crate::units::MAX_CAPACITY); `MaxWork` for `max_task` outside `1 ..= MAX_TASK_WORK`;
     /// `Flows` for `max_flows` outside `1 ..= FLOWS`.
     ///
-    /// A new resource writes only its CPU list and a few lengths and scalars: every queue, heap
-    /// and registry starts as an empty, unwritten buffer. Always inlined, so that a caller
-    /// storing the result (the C API's `qg_scheduler_init`) writes those few fields in place;
-    /// returned from a call, the whole resource would pass through a temporary on the stack.
-    #[inline(always)]
+    #[allow(unsafe_code)]
     pub fn new(
         kind: Kind,
         discipline: Discipline,
@@ -267,22 +266,60 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
         max_task: Work,
         max_flows: u16,
     ) -> Result<Self, Error> {
+        // SAFETY: `init` initialises the slot when it returns `Ok`.
+        unsafe {
+            inplace::by_value(|slot| Self::init(slot, kind, discipline, cpus, max_task, max_flows))
+        }
+    }
+
+    /// Writes [`Resource::new`]'s resource into `slot`, in place: its CPU list and a few lengths
+    /// and scalars; every queue, heap and registry starts as an empty, unwritten buffer. The C
+    /// API's `qg_scheduler_init` builds its scheduler in the caller's storage this way. On an
+    /// error `slot` holds no resource.
+    ///
+    /// Errors: those of [`Resource::new`].
+    #[allow(unsafe_code)]
+    pub fn init<'a>(
+        slot: &'a mut MaybeUninit<Self>,
+        kind: Kind,
+        discipline: Discipline,
+        cpus: &[Mips],
+        max_task: Work,
+        max_flows: u16,
+    ) -> Result<&'a mut Self, Error> {
         let (capacity, cpu_min) = Self::check(cpus, max_task, max_flows)?;
-        let mut list = Vec::new();
-        fill_cpus(&mut list, cpus);
-        Ok(Self {
-            kind,
-            max_task,
-            max_flows,
-            capacity,
-            cpu_min,
-            cpus: list,
-            next_cpu: 0,
-            fair: FairQueue::new(discipline, capacity)?,
-            registry: Registry::default(),
-            reserve_left: 0,
-            now: Ticks::ZERO,
-        })
+        let p = slot.as_mut_ptr();
+        // SAFETY: `p` is `slot`'s, valid and aligned for writes of `Self`; each field is reached
+        // as a raw place, and once the fair queue's `init` succeeded every field is initialised
+        // (the pattern names them all).
+        let resource = unsafe {
+            FairQueue::init(inplace::field(&raw mut (*p).fair), discipline, capacity)?;
+            fill_cpus(inplace::field(&raw mut (*p).cpus).write(Vec::new()), cpus);
+            (&raw mut (*p).kind).write(kind);
+            (&raw mut (*p).max_task).write(max_task);
+            (&raw mut (*p).max_flows).write(max_flows);
+            (&raw mut (*p).capacity).write(capacity);
+            (&raw mut (*p).cpu_min).write(cpu_min);
+            (&raw mut (*p).next_cpu).write(0);
+            (&raw mut (*p).registry).write(Registry::default());
+            (&raw mut (*p).reserve_left).write(0);
+            (&raw mut (*p).now).write(Ticks::ZERO);
+            slot.assume_init_mut()
+        };
+        let Self {
+            kind: _,
+            max_task: _,
+            max_flows: _,
+            capacity: _,
+            cpu_min: _,
+            cpus: _,
+            next_cpu: _,
+            fair: _,
+            registry: _,
+            reserve_left: _,
+            now: _,
+        } = resource;
+        Ok(resource)
     }
 
     /// Makes this the resource [`Resource::new`] makes with these arguments: every task and
@@ -315,7 +352,6 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
     }
 
     /// The checks of [`Resource::new`]'s arguments; the total capacity and the slowest CPU.
-    #[inline(always)]
     fn check(cpus: &[Mips], max_task: Work, max_flows: u16) -> Result<(Mips, Mips), Error> {
         let bad = |p| Error::InvalidParameter(p);
         if cpus.is_empty() || cpus.len() > CPUS || cpus.contains(&Mips::ZERO) {

@@ -78,10 +78,12 @@
 //! `B = 4096`); a [`Request`] is 24 bytes. A reservation of `[s, e)` needs at most two
 //! breakpoints, so `B = 2 J + 2 F` holds `J` reservations and `F` failures in the worst case.
 
+use core::mem::MaybeUninit;
+
 use heapless::{Vec, VecView};
 
 use crate::error::{Error, Param, Refused};
-use crate::storage::vecops;
+use crate::storage::{inplace, vecops};
 use crate::units::{Nodes, Ticks};
 
 /// One breakpoint: from `at` until the next one, `down` nodes are down and `reserved` reserved.
@@ -143,15 +145,51 @@ impl<const BREAKPOINTS: usize> SlotTable<BREAKPOINTS> {
     /// A cluster of `nodes` nodes, all up and free at every instant.
     ///
     /// Errors: `InvalidParameter(Capacity)` if `nodes` is zero.
+    #[allow(unsafe_code)]
     pub fn new(nodes: Nodes) -> Result<Self, Error> {
+        // SAFETY: `init` initialises the slot when it returns `Ok`.
+        unsafe { inplace::by_value(|slot| Self::init(slot, nodes)) }
+    }
+
+    /// Writes [`SlotTable::new`]'s table into `slot`, in place: only its node count and the
+    /// length of its (empty) breakpoints, not the `BREAKPOINTS` entries. On an error `slot` holds
+    /// no table.
+    ///
+    /// Errors: those of [`SlotTable::new`].
+    #[allow(unsafe_code)]
+    pub fn init(slot: &mut MaybeUninit<Self>, nodes: Nodes) -> Result<&mut Self, Error> {
         let () = Self::HAS_ROOM;
+        Self::check(nodes)?;
+        let p = slot.as_mut_ptr();
+        // SAFETY: `p` is `slot`'s, valid and aligned for writes of `Self`; each field is reached
+        // as a raw place, and after the writes every field is initialised (the pattern names
+        // them all).
+        let table = unsafe {
+            (&raw mut (*p).nodes).write(nodes);
+            (&raw mut (*p).steps).write(Vec::new());
+            slot.assume_init_mut()
+        };
+        let Self { nodes: _, steps: _ } = table;
+        Ok(table)
+    }
+
+    /// Makes this the table [`SlotTable::new`] makes for `nodes`, in place (its breakpoints
+    /// cleared, none of them written): `O(1)`. On an error nothing changes.
+    ///
+    /// Errors: those of [`SlotTable::new`].
+    pub fn reset(&mut self, nodes: Nodes) -> Result<(), Error> {
+        Self::check(nodes)?;
+        self.nodes = nodes;
+        self.steps.clear();
+        Ok(())
+    }
+
+    /// `InvalidParameter(Capacity)` for zero nodes.
+    fn check(nodes: Nodes) -> Result<(), Error> {
         if nodes == 0 {
             return Err(Error::InvalidParameter(Param::Capacity));
         }
-        Ok(Self {
-            nodes,
-            steps: Vec::new(),
-        })
+        Ok(())
     }
 
     /// The cluster's size.

@@ -5,13 +5,13 @@
 //! - [`rng`]: the seeded generator and the derivation of one independent stream per entity
 //!   (user, node, cluster) from a replication's seed.
 //! - [`time`]: seconds (scenarios, reports) to ticks (the kernel) and back, at the edge only.
-//! - [`stack`]: runs one replication on a thread with a stack large enough for the kernel's
-//!   structures, which are built by value.
+//! - [`boxed`]: the kernel's large structures built in place on the heap (never on the stack),
+//!   so that every model runs on the calling thread.
 //!
 //! A model owns its entities and its event type; this module knows nothing of grids, clusters
 //! or papers.
 
+pub mod boxed;
 pub mod queue;
 pub mod rng;
-pub mod stack;
 pub mod time;

@@ -98,6 +98,8 @@
 //! 11,688 bytes for `Q = 64` (11,664 on 32-bit Arm)
 //! ([`footprint`](crate::footprint) lists it).
 
+use core::mem::MaybeUninit;
+
 use fixed::types::U16F16;
 use heapless::Vec;
 
@@ -109,6 +111,7 @@ pub use queue::{WaitingIter, WaitingJobs};
 
 use crate::error::{Error, Param, Refused};
 use crate::slots::SlotTable;
+use crate::storage::inplace;
 use crate::units::{Nodes, Ticks};
 use queue::{Fit, JobQueue};
 
@@ -225,18 +228,68 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
     /// A cluster of `nodes` nodes, all up and idle, at time 0.
     ///
     /// Errors: `InvalidParameter(Capacity)` if `nodes` is zero.
+    #[allow(unsafe_code)]
     pub fn new(policy: Policy, nodes: Nodes) -> Result<Self, Error> {
+        // SAFETY: `init` initialises the slot when it returns `Ok`.
+        unsafe { inplace::by_value(|slot| Self::init(slot, policy, nodes)) }
+    }
+
+    /// Writes [`Backfill::new`]'s scheduler into `slot`, in place: only lengths and scalars,
+    /// none of the `QUEUE` job slots or `BREAKPOINTS` breakpoints, so that a scheduler far larger
+    /// than a stack can be built in a static or on the heap. On an error `slot` holds no
+    /// scheduler.
+    ///
+    /// Errors: those of [`Backfill::new`].
+    #[allow(unsafe_code)]
+    pub fn init(
+        slot: &mut MaybeUninit<Self>,
+        policy: Policy,
+        nodes: Nodes,
+    ) -> Result<&mut Self, Error> {
         let () = Self::SIZES;
-        Ok(Self {
-            policy,
-            now: Ticks::ZERO,
-            table: SlotTable::new(nodes)?,
-            queue: JobQueue::new(),
-            running: Vec::new(),
-            vacant: Vec::new(),
-            freed: false,
-            accounts: Accounts::default(),
-        })
+        let p = slot.as_mut_ptr();
+        // SAFETY: `p` is `slot`'s, valid and aligned for writes of `Self`; each field is reached
+        // as a raw place, and once the table's `init` succeeded every field is initialised (the
+        // pattern names them all).
+        let backfill = unsafe {
+            SlotTable::init(inplace::field(&raw mut (*p).table), nodes)?;
+            JobQueue::init(inplace::field(&raw mut (*p).queue));
+            (&raw mut (*p).policy).write(policy);
+            (&raw mut (*p).now).write(Ticks::ZERO);
+            (&raw mut (*p).running).write(Vec::new());
+            (&raw mut (*p).vacant).write(Vec::new());
+            (&raw mut (*p).freed).write(false);
+            (&raw mut (*p).accounts).write(Accounts::default());
+            slot.assume_init_mut()
+        };
+        let Self {
+            policy: _,
+            now: _,
+            table: _,
+            queue: _,
+            running: _,
+            vacant: _,
+            freed: _,
+            accounts: _,
+        } = backfill;
+        Ok(backfill)
+    }
+
+    /// Makes this the scheduler [`Backfill::new`] makes with these arguments, in place: every
+    /// job is dropped and only lengths and scalars are written, `O(1)`. On an error nothing
+    /// changes.
+    ///
+    /// Errors: those of [`Backfill::new`].
+    pub fn reset(&mut self, policy: Policy, nodes: Nodes) -> Result<(), Error> {
+        self.table.reset(nodes)?;
+        self.queue.clear();
+        self.policy = policy;
+        self.now = Ticks::ZERO;
+        self.running.clear();
+        self.vacant.clear();
+        self.freed = false;
+        self.accounts = Accounts::default();
+        Ok(())
     }
 
     /// The policy.

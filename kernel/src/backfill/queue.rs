@@ -54,6 +54,8 @@
 
 use core::iter::FusedIterator;
 
+use core::mem::MaybeUninit;
+
 use heapless::Vec;
 
 use super::job::{Job, JobId, Waiting};
@@ -313,15 +315,38 @@ pub(crate) struct JobQueue<const QUEUE: usize> {
 }
 
 impl<const QUEUE: usize> JobQueue<QUEUE> {
-    /// An empty queue (writes only its lengths).
-    pub(crate) const fn new() -> Self {
-        Self {
-            slots: Vec::new(),
-            index: Vec::new(),
-            live: 0,
-            front: 0,
-            checked: 0,
-        }
+    /// Writes an empty queue into `slot`, in place (only its lengths).
+    #[allow(unsafe_code)]
+    pub(crate) fn init(slot: &mut MaybeUninit<Self>) -> &mut Self {
+        let p = slot.as_mut_ptr();
+        // SAFETY: `p` is `slot`'s, valid and aligned for writes of `Self`; each field is reached
+        // as a raw place, and after the writes every field is initialised (the pattern names
+        // them all).
+        let queue = unsafe {
+            (&raw mut (*p).slots).write(Vec::new());
+            (&raw mut (*p).index).write(Vec::new());
+            (&raw mut (*p).live).write(0);
+            (&raw mut (*p).front).write(0);
+            (&raw mut (*p).checked).write(0);
+            slot.assume_init_mut()
+        };
+        let Self {
+            slots: _,
+            index: _,
+            live: _,
+            front: _,
+            checked: _,
+        } = queue;
+        queue
+    }
+
+    /// Empties the queue in place (only its lengths are written).
+    pub(crate) fn clear(&mut self) {
+        self.slots.clear();
+        self.index.clear();
+        self.live = 0;
+        self.front = 0;
+        self.checked = 0;
     }
 
     /// Waiting jobs.
@@ -840,7 +865,8 @@ mod tests {
 
     /// The run of [`the_index_finds_what_a_scan_finds`] with the jobs `job(k)` gives.
     fn check_searches(job: &mut dyn FnMut(u64) -> (Nodes, u64)) {
-        let mut q = JobQueue::<32>::new();
+        let mut slot = MaybeUninit::uninit();
+        let q = JobQueue::<32>::init(&mut slot);
         let mut next = 0u64;
         for round in 0..160u64 {
             if (round % 3 != 2 && q.len() < 28) || q.len() == 0 {
@@ -855,7 +881,7 @@ mod tests {
                 for (free, within) in [(0, 0), (3, 1), (9, 9), (20, 2), (29, 29)] {
                     for window in [0, 5, 12, 30] {
                         let fit = Fit::new(free, within, Ticks::new(window));
-                        let want = brute_fit(&q, from, &fit);
+                        let want = brute_fit(q, from, &fit);
                         assert_eq!(q.next_fit(from, &fit), want, "round {round} from {from}");
                     }
                 }
@@ -874,7 +900,7 @@ mod tests {
                     assert!(beaten, "node {j} loses job {} in round {round}", w.job.id);
                 }
                 if h <= 2 {
-                    assert_eq!(front, brute_front(&q, lo, hi), "node {j} in round {round}");
+                    assert_eq!(front, brute_front(q, lo, hi), "node {j} in round {round}");
                 }
             }
         }
@@ -907,7 +933,8 @@ mod tests {
             ops in proptest::collection::vec(op(), 1..120),
             fits in proptest::collection::vec((0i64..18, 0i64..18, 0u64..45), 1..6),
         ) {
-            let mut q = JobQueue::<24>::new();
+            let mut slot = MaybeUninit::uninit();
+        let q = JobQueue::<24>::init(&mut slot);
             let mut model: std::vec::Vec<Waiting> = std::vec::Vec::new();
             for (id, op) in ops.into_iter().enumerate() {
                 match op {
@@ -970,7 +997,8 @@ mod tests {
     /// keep their order through compactions; the view iterates them in order.
     #[test]
     fn insertion_keeps_submit_order() {
-        let mut q = JobQueue::<4>::new();
+        let mut slot = MaybeUninit::uninit();
+        let q = JobQueue::<4>::init(&mut slot);
         q.insert(waiting(1, 0, 1, 5)).unwrap();
         q.insert(waiting(3, 10, 1, 5)).unwrap();
         q.remove(0).unwrap();

@@ -17,6 +17,8 @@
 //! preemption) `+ 32 B + 32` (the two tables) plus about 2,730 bytes (the preemption's kinds
 //! and the rest): 15,552 bytes for `Manager<64, 128>` on x86-64.
 
+use core::mem::MaybeUninit;
+
 use heapless::Vec;
 
 use super::preempt::{Class, MAX_CANDIDATES, Policy};
@@ -26,7 +28,7 @@ use super::{
 };
 use crate::error::{Error, Param, Refused};
 use crate::slots::{SlotTable, Span};
-use crate::storage::vecops;
+use crate::storage::{inplace, vecops};
 use crate::units::{Nodes, Ticks};
 
 /// What admission decided for a request.
@@ -91,7 +93,25 @@ impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS>
     /// A cluster of `nodes` idle nodes at time 0 under `rules`.
     ///
     /// Errors: `InvalidParameter(Capacity)` if `nodes` is zero.
+    #[allow(unsafe_code)]
     pub fn with_rules(nodes: Nodes, overheads: Overheads, rules: Rules) -> Result<Self, Error> {
+        // SAFETY: `init` initialises the slot when it returns `Ok`.
+        unsafe { inplace::by_value(|slot| Self::init(slot, nodes, overheads, rules)) }
+    }
+
+    /// Writes [`Manager::with_rules`]'s manager into `slot`, in place: only lengths and scalars,
+    /// none of the `LEASES` lease slots or `BREAKPOINTS` breakpoints, so that a manager far
+    /// larger than a stack can be built in a static or on the heap. On an error `slot` holds no
+    /// manager.
+    ///
+    /// Errors: those of [`Manager::with_rules`].
+    #[allow(unsafe_code)]
+    pub fn init(
+        slot: &mut MaybeUninit<Self>,
+        nodes: Nodes,
+        overheads: Overheads,
+        rules: Rules,
+    ) -> Result<&mut Self, Error> {
         const {
             assert!(LEASES >= 1, "room for one lease");
             assert!(
@@ -99,18 +119,36 @@ impl<const LEASES: usize, const BREAKPOINTS: usize> Manager<LEASES, BREAKPOINTS>
                 "every live lease may need two breakpoints"
             );
         };
-        Ok(Self {
-            table: SlotTable::new(nodes)?,
-            plans: SlotTable::new(nodes)?,
-            leases: Vec::new(),
-            targets: Targets::new(),
-            overheads,
-            rules,
-            now: Ticks::ZERO,
-            next_id: 0,
-            accounts: Accounts::default(),
-            pass: Pass::Idle,
-        })
+        let p = slot.as_mut_ptr();
+        // SAFETY: `p` is `slot`'s, valid and aligned for writes of `Self`; each field is reached
+        // as a raw place, and once the tables' `init`s succeeded every field is initialised (the
+        // pattern names them all).
+        let manager = unsafe {
+            SlotTable::init(inplace::field(&raw mut (*p).table), nodes)?;
+            SlotTable::init(inplace::field(&raw mut (*p).plans), nodes)?;
+            (&raw mut (*p).leases).write(Vec::new());
+            (&raw mut (*p).targets).write(Targets::new());
+            (&raw mut (*p).overheads).write(overheads);
+            (&raw mut (*p).rules).write(rules);
+            (&raw mut (*p).now).write(Ticks::ZERO);
+            (&raw mut (*p).next_id).write(0);
+            (&raw mut (*p).accounts).write(Accounts::default());
+            (&raw mut (*p).pass).write(Pass::Idle);
+            slot.assume_init_mut()
+        };
+        let Self {
+            table: _,
+            plans: _,
+            leases: _,
+            targets: _,
+            overheads: _,
+            rules: _,
+            now: _,
+            next_id: _,
+            accounts: _,
+            pass: _,
+        } = manager;
+        Ok(manager)
     }
 
     /// The cluster's nodes.

@@ -27,8 +27,8 @@
 //! jobs, about 14 MB, or the caller's) and let the observer see it after every instant.
 //! [`replay_limited`], what `qosgate backfill` runs, takes any limit up to [`MAX_QUEUE`] and
 //! builds the smallest of its [`TIERS`] that the replay needs, so that a small trace costs a
-//! small scheduler. Each lives on the stack of a replay thread of its own
-//! ([`run_on_big_stack`]).
+//! small scheduler. Each is built in place on the heap (the kernel's `Backfill::init`), so the
+//! replay runs on the calling thread.
 
 use std::borrow::Cow;
 use std::cmp::Reverse;
@@ -39,7 +39,7 @@ use qosgate_kernel::backfill::{Backfill, Handle, Job, JobId, Pass, Policy};
 use qosgate_kernel::units::{Nodes, Ticks};
 use serde::Serialize;
 
-use crate::des::stack::run_on_big_stack;
+use crate::des::boxed::boxed;
 use crate::des::time::ticks_exact;
 use crate::workload::swf;
 
@@ -163,7 +163,7 @@ pub fn replay(
     policy: Policy,
     nodes: Nodes,
     failures: &[NodeEvent],
-    observe: impl FnMut(&Instant) + Send,
+    observe: impl FnMut(&Instant),
 ) -> Result<Outcome> {
     replay_in::<QUEUE, BREAKPOINTS>(jobs, policy, nodes, failures, observe)
 }
@@ -272,7 +272,7 @@ pub fn replay_in<const Q: usize, const B: usize>(
     policy: Policy,
     nodes: Nodes,
     failures: &[NodeEvent],
-    observe: impl FnMut(&Instant<Q, B>) + Send,
+    observe: impl FnMut(&Instant<Q, B>),
 ) -> Result<Outcome> {
     run_in::<Q, B>(jobs, policy, nodes, failures, Q, None, observe)
 }
@@ -286,11 +286,9 @@ fn run_in<const Q: usize, const B: usize>(
     failures: &[NodeEvent],
     queue: usize,
     room: Option<usize>,
-    observe: impl FnMut(&Instant<Q, B>) + Send,
+    observe: impl FnMut(&Instant<Q, B>),
 ) -> Result<Outcome> {
-    run_on_big_stack("replay", std::mem::size_of::<Backfill<Q, B>>(), || {
-        Driver::run(jobs, policy, nodes, failures, queue.min(Q), room, observe)
-    })
+    Driver::run(jobs, policy, nodes, failures, queue.min(Q), room, observe)
 }
 
 /// A job's state in the driver (its first start is in its [`Record`]).
@@ -420,7 +418,8 @@ impl<'a> Driver<'a> {
             interruptions: 0,
             queue,
         };
-        let mut sched = Backfill::<Q, B>::new(policy, nodes).context("a cluster needs nodes")?;
+        let mut sched = boxed(|slot| Backfill::<Q, B>::init(slot, policy, nodes))
+            .context("a cluster needs nodes")?;
         let (mut next_job, mut next_failure) = (0, 0);
         let mut started = Vec::new();
         loop {

@@ -23,7 +23,3 @@ pub const MAX_NODES: u32 = 682;
 
 /// A cluster's lease manager.
 pub type Cluster = Manager<LEASES, BREAKPOINTS>;
-
-/// Bytes of the largest kernel structure built by value (one lease manager; each is boxed once
-/// built).
-pub const KERNEL_BYTES: usize = std::mem::size_of::<Cluster>();

@@ -25,7 +25,6 @@ pub mod world;
 use anyhow::Result;
 
 use super::Model;
-use crate::des::stack::run_on_big_stack;
 use metrics::Metrics;
 use record::Run;
 use scenario::{Dist, Scenario};
@@ -43,10 +42,7 @@ impl Model for Federation {
     /// Replication `k` uses seed `scenario.seed + k`.
     fn simulate(scenario: &Scenario, k: u32) -> Result<Run> {
         let split = gateway::split(scenario)?;
-        let bytes = capacity::KERNEL_BYTES;
-        run_on_big_stack("federation", bytes, || {
-            world::World::new(scenario, k, split)?.run()
-        })
+        world::World::new(scenario, k, split)?.run()
     }
 
     fn metrics(_: &Scenario, run: &Run) -> Metrics {

@@ -39,6 +39,7 @@ use super::capacity::{self, Cluster};
 use super::gateway::{Dispatcher, Split};
 use super::record::{ClusterAccount, Outcome, Record, Run, Type};
 use super::scenario::{Das2Size, Dist, Scenario, lease_ticks};
+use crate::des::boxed::boxed;
 use crate::des::queue::Queue;
 use crate::des::rng::{SplitMix, replication_seed};
 use crate::des::time::{secs, ticks};
@@ -113,9 +114,9 @@ impl<'s> World<'s> {
         let mut clusters = Vec::with_capacity(s.clusters.len());
         let mut locals = Vec::with_capacity(s.clusters.len());
         for (j, c) in s.clusters.iter().enumerate() {
-            let m = Cluster::with_rules(c.nodes, overheads, rules)
+            let m = boxed(|slot| Cluster::init(slot, c.nodes, overheads, rules))
                 .with_context(|| format!("cluster {}", c.name))?;
-            clusters.push(Box::new(m));
+            clusters.push(m);
             locals.push(match &c.local {
                 Some(l) => Some(Local {
                     arrivals: SplitMix::for_entity(seed, 1000 + 2 * j as u64),

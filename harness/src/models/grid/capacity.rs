@@ -30,6 +30,3 @@ pub const MAX_REPLICATIONS: u32 = crate::config::MAX_REPLICATIONS;
 pub type Res = Resource<FLOWS, QUEUE, CPUS>;
 /// The best-effort meta-scheduler.
 pub type Meta = MetaScheduler<META_USERS, BATCH, SLOTS>;
-
-/// Bytes of the largest kernel structures built by value (one resource and the meta-scheduler).
-pub const KERNEL_BYTES: usize = std::mem::size_of::<Res>() + std::mem::size_of::<Meta>();

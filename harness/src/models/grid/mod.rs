@@ -29,7 +29,6 @@ pub mod world;
 use anyhow::Result;
 
 use super::Model;
-use crate::des::stack::run_on_big_stack;
 use metrics::Metrics;
 use metrics::Run;
 use scenario::Scenario;
@@ -75,9 +74,8 @@ scenario_file!(Grid, "grid");
 /// Errors: those of [`Grid::simulate`], and the sink's.
 pub fn simulate_into(scenario: &Scenario, k: u32, sink: Option<world::Sink<'_>>) -> Result<Run> {
     let mut spares = reuse::take();
-    let run = run_on_big_stack("simulation", capacity::KERNEL_BYTES, || {
-        world::World::new(scenario, k, sink, &mut spares)?.run(&mut spares)
-    });
+    let run =
+        world::World::new(scenario, k, sink, &mut spares).and_then(|world| world.run(&mut spares));
     reuse::keep(spares);
     run
 }

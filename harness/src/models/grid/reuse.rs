@@ -2,9 +2,9 @@
 //!
 //! A resource's scheduler ([`Res`], about 218 KB at the simulator's capacities) and the
 //! meta-scheduler ([`Meta`], about 416 KB) are mostly queue entries a replication may never use.
-//! Built anew for each replication, they cost more than simulating a short one: the compiler
-//! writes (and the thread faults in) every page of them, and freeing them hands the pages back to
-//! the system. So [`simulate_into`](super::simulate_into) takes a [`Spares`] from its thread
+//! Built anew for each replication (in place, [`boxed`]: only lengths and scalars are written),
+//! each would still be a fresh allocation of that size, whose pages go back to the system when
+//! it is freed and fault in again for the next one. So [`simulate_into`](super::simulate_into) takes a [`Spares`] from its thread
 //! ([`take`]) for the replication and puts it back afterwards ([`keep`]); the replication takes
 //! its structures from it and empties them with the kernel's `reset`, which writes only lengths
 //! and scalars and gives the structure a new one would be: the runs are the same, byte for byte.
@@ -21,6 +21,7 @@ use qosgate_kernel::resource::Kind;
 use qosgate_kernel::units::{Mips, Work};
 
 use super::capacity::{Meta, Res};
+use crate::des::boxed::boxed;
 
 /// Kernel structures free for the next replication.
 #[derive(Default)]
@@ -90,11 +91,7 @@ impl Spares {
     }
 }
 
-// Built apart, and never inlined: a structure built by value may pass through a temporary on the
-// stack, and the frame holding it is touched page by page on every entry, taken or not.
-
-/// A new resource ([`Res::new`]).
-#[inline(never)]
+/// A new resource ([`Res::new`]), built in place on the heap.
 fn new_resource(
     kind: Kind,
     discipline: Discipline,
@@ -102,13 +99,10 @@ fn new_resource(
     max_task: Work,
     max_flows: u16,
 ) -> Result<Box<Res>, Error> {
-    Ok(Box::new(Res::new(
-        kind, discipline, cpus, max_task, max_flows,
-    )?))
+    boxed(|slot| Res::init(slot, kind, discipline, cpus, max_task, max_flows))
 }
 
-/// A new meta-scheduler ([`Meta::new`]).
-#[inline(never)]
+/// A new meta-scheduler ([`Meta::new`]), built in place on the heap.
 fn new_meta(order: Order, capacity: Mips) -> Result<Box<Meta>, Error> {
-    Ok(Box::new(Meta::new(order, capacity)?))
+    boxed(|slot| Meta::init(slot, order, capacity))
 }

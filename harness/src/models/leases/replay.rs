@@ -49,13 +49,13 @@ use anyhow::{Context, Result, bail, ensure};
 use qosgate_kernel::Error;
 use qosgate_kernel::lease::{
     Action, Class, End, Event, Kind as KernelKind, LeaseId, Manager, Notice, Overheads, Policy,
-    Spec, State,
+    Rules, Spec, State,
 };
 use qosgate_kernel::units::{Nodes, Ticks};
 use serde::Serialize;
 
+use crate::des::boxed::boxed;
 use crate::des::queue::Queue;
-use crate::des::stack::run_on_big_stack;
 use crate::des::time::secs;
 use crate::workload::lwf::{Request, Start, Workload};
 
@@ -225,9 +225,7 @@ pub fn replay_in<const L: usize, const B: usize>(
     workload: &Workload,
     params: &Params,
 ) -> Result<Replay> {
-    run_on_big_stack("leases", std::mem::size_of::<Manager<L, B>>(), || {
-        Driver::<L, B>::run(workload, params)
-    })
+    Driver::<L, B>::run(workload, params)
 }
 
 /// What the queue wakes the driver for.
@@ -259,7 +257,7 @@ struct Track {
 struct Driver<'w, const L: usize, const B: usize> {
     workload: &'w Workload,
     params: &'w Params,
-    manager: Manager<L, B>,
+    manager: Box<Manager<L, B>>,
     tracks: Vec<Track>,
     /// The request of each kernel id.
     requests: Vec<usize>,
@@ -283,7 +281,8 @@ impl<'w, const L: usize, const B: usize> Driver<'w, L, B> {
             (None, None) => bail!("the workload has no <site>: the cluster's nodes must be given"),
         };
         ensure!(nodes >= 1, "the cluster needs at least one node");
-        let manager = Manager::<L, B>::new(nodes, params.overheads, params.policy)
+        let rules = Rules::new(params.policy);
+        let manager = boxed(|slot| Manager::<L, B>::init(slot, nodes, params.overheads, rules))
             .map_err(|e| anyhow::anyhow!("setting up the lease manager: {e}"))?;
         let mut queue = Queue::default();
         for (i, r) in workload.requests.iter().enumerate() {

@@ -23,6 +23,3 @@ pub type Leases = Manager<LEASES, BREAKPOINTS>;
 pub type Racks = Servers<SERVERS>;
 /// A cloud's planning profile.
 pub type Plan = SlotTable<PROFILE>;
-
-/// Bytes of the largest kernel structures built by value (one lease manager and one profile).
-pub const KERNEL_BYTES: usize = std::mem::size_of::<Leases>() + std::mem::size_of::<Plan>();

@@ -40,7 +40,6 @@ pub mod world;
 use anyhow::Result;
 
 use super::Model;
-use crate::des::stack::run_on_big_stack;
 use metrics::Metrics;
 use record::Run;
 use scenario::Scenario;
@@ -58,9 +57,7 @@ impl Model for Multicloud {
 
     /// Replication `k` uses seed `scenario.seed + k`.
     fn simulate(scenario: &Scenario, k: u32) -> Result<Run> {
-        run_on_big_stack("simulation", capacity::KERNEL_BYTES, || {
-            world::World::new(scenario, k)?.run()
-        })
+        world::World::new(scenario, k)?.run()
     }
 
     fn metrics(scenario: &Scenario, run: &Run) -> Metrics {

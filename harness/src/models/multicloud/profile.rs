@@ -30,6 +30,7 @@ use qosgate_kernel::lease::{Kind, State};
 use qosgate_kernel::units::Ticks;
 
 use super::capacity::{Leases, Plan};
+use crate::des::boxed::boxed;
 
 /// A task promised to the cloud but not yet submitted to its lease manager.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,8 +60,8 @@ impl Profile {
     pub fn new(nodes: u32) -> Result<Self> {
         Ok(Self {
             nodes,
-            all: Box::new(Plan::new(nodes).context("a cloud without VMs")?),
-            reserved: Box::new(Plan::new(nodes).context("a cloud without VMs")?),
+            all: boxed(|slot| Plan::init(slot, nodes)).context("a cloud without VMs")?,
+            reserved: boxed(|slot| Plan::init(slot, nodes)).context("a cloud without VMs")?,
         })
     }
 

@@ -45,7 +45,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use qosgate_kernel::Error;
 use qosgate_kernel::dag::{TaskId, Tasks};
 use qosgate_kernel::lease::{
-    Class, End, Event as LeaseEvent, Kind, LeaseId, Notice, Overheads, Policy, Spec, State,
+    Class, End, Event as LeaseEvent, Kind, LeaseId, Notice, Overheads, Policy, Rules, Spec, State,
 };
 use qosgate_kernel::listsched::{Alpha, Clouds, Decision, Etm, Feedback, Rule, Scheduler};
 use qosgate_kernel::mapping::{BATCH, Fit, Part};
@@ -58,6 +58,7 @@ use super::record::{AppRecord, CloudUse, Outcome, Run, TaskRecord};
 use super::scenario::{
     FcfsCloud, FeedbackFrom, MappingKind, PreemptionKind, QueueOrder, Scenario, SchedulerKind,
 };
+use crate::des::boxed::boxed;
 use crate::des::queue::Queue;
 use crate::des::rng::replication_seed;
 use crate::des::time::{secs, ticks};
@@ -196,10 +197,8 @@ impl<'s> World<'s> {
                     Racks::new(c.servers as usize, c.vms_per_server)
                         .map_err(|e| anyhow!("clouds[{i}]: servers: {e}"))?,
                 ),
-                leases: Box::new(
-                    Leases::new(nodes, overheads, policy)
-                        .map_err(|e| anyhow!("clouds[{i}]: leases: {e}"))?,
-                ),
+                leases: boxed(|slot| Leases::init(slot, nodes, overheads, Rules::new(policy)))
+                    .map_err(|e| anyhow!("clouds[{i}]: leases: {e}"))?,
                 profile: Profile::new(nodes)?,
                 fresh: false,
                 tasks: BTreeMap::new(),
