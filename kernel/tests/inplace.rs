@@ -3,7 +3,7 @@
 
 use std::mem::{MaybeUninit, size_of};
 
-use qosgate_kernel::backfill::{Backfill, Job, Policy};
+use qosgate_kernel::backfill::{Backfill, Job, JobId, Policy};
 use qosgate_kernel::fairq::Discipline;
 use qosgate_kernel::lease::preempt::Policy as Preempt;
 use qosgate_kernel::lease::{Manager, Overheads, Rules};
@@ -48,7 +48,7 @@ fn a_backfill_built_in_place_is_new_and_reset_brings_it_back() {
     let b = B::init(&mut slot, Policy::Easy, 4).unwrap();
     assert_eq!(*b, B::new(Policy::Easy, 4).unwrap());
     let job = Job {
-        id: 1,
+        id: JobId::new(1),
         submit: Ticks::ZERO,
         nodes: 2,
         estimate: Ticks::new(10),
