@@ -107,7 +107,7 @@
 //!    over energy at most 0.95 (practical: 5 %): `fig9-10.dcls-dcmms-less-energy-than-fcfs`;
 //!    `fig9-10.energy-aware-beats-first-fit-by-vm`, `...-first-fit-by-task` and
 //!    `...-worst-fit`, for FCFS (the mode's), DCLS and DCMMS. The paper's gain ("our
-//!    energy-aware local mapping further reduce[s] the energy consumption significantly", Sec. 4;
+//!    energy-aware local mapping further reduce the energy consumption significantly", Sec. 4;
 //!    Algorithm 5 as erratum E24 corrects it) over first-fit needs tasks that fill part of a
 //!    server: the
 //!    statements print the share of such tasks (the traces' widths are whole nodes of their own
