@@ -7,8 +7,9 @@ use clap::Args;
 use qosgate_kernel::backfill::Policy;
 
 use crate::models::cluster::replay::{self, QueueFull};
+use crate::models::cluster::scenario::Failures;
 use crate::models::cluster::scenario::{PolicyName, Scheduler};
-use crate::models::cluster::summary::{self, Failures, Request};
+use crate::models::cluster::summary::{self, Request};
 
 /// Options of `qosgate backfill`.
 #[derive(Debug, Clone, Args)]

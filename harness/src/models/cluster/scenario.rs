@@ -16,9 +16,19 @@ use qosgate_kernel::backfill::Policy;
 use serde::{Deserialize, Serialize};
 
 use super::replay::{MAX_QUEUE, QUEUE};
-use super::summary::Failures;
 use crate::config::{self, Problem, Problems};
 use crate::workload::failures::Fit;
+
+/// Node failures to replay a trace under.
+#[derive(Debug, Clone)]
+pub struct Failures {
+    /// A Table II fit's name ([`Fit::name`]), else the path of an FTA trace.
+    pub spec: String,
+    /// Groups of nodes that fail together (synthetic process only).
+    pub groups: u32,
+    /// Seed of the process's draws, or of the trace's starting point.
+    pub seed: u64,
+}
 
 /// A cluster scenario.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

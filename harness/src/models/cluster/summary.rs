@@ -26,7 +26,7 @@ use serde::Serialize;
 
 use super::Cluster;
 use super::replay::{self, NodeEvent, Record, Summary};
-use super::scenario::Scenario;
+use super::scenario::{Failures, Scenario};
 use crate::models::{self, Head, Measured, RunOptions, Shown};
 use crate::report::columns::{self, Column};
 use crate::report::stats::Estimate;
@@ -35,17 +35,6 @@ use crate::workload::failures::{Fit, Process, Tally};
 use crate::workload::fta;
 use crate::workload::outages::Source;
 use crate::workload::swf::{self, Invalid, Skipped};
-
-/// Node failures to replay a trace under.
-#[derive(Debug, Clone)]
-pub struct Failures {
-    /// A Table II fit's name ([`Fit::name`]), else the path of an FTA trace.
-    pub spec: String,
-    /// Groups of nodes that fail together (synthetic process only).
-    pub groups: u32,
-    /// Seed of the process's draws, or of the trace's starting point.
-    pub seed: u64,
-}
 
 /// What the report says of the failures.
 #[derive(Debug, Serialize)]
