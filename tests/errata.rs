@@ -36,7 +36,7 @@ fn weibull_rate(alpha: f64, beta: f64) -> f64 {
 
 /// One cluster of salehi2012 (Sec. 5.2 and Table 2).
 #[derive(Clone, Copy)]
-struct Seed000Cluster {
+struct Salehi2012Cluster {
     /// Elements `M_j`.
     elements: u32,
     /// MIPS per element `s_j`.
@@ -56,8 +56,8 @@ const fn cluster(
     (mid, high): (f64, f64),
     log_mean: f64,
     row: (f64, f64),
-) -> Seed000Cluster {
-    Seed000Cluster {
+) -> Salehi2012Cluster {
+    Salehi2012Cluster {
         elements,
         mips,
         mid,
@@ -68,7 +68,7 @@ const fn cluster(
 }
 
 /// C64, C128 and C256.
-const SEED000_CLUSTERS: [Seed000Cluster; 3] = [
+const SALEHI2012_CLUSTERS: [Salehi2012Cluster; 3] = [
     cluster(64, 2000.0, (2.5, 6.0), 5.0, (2.0, 0.35)),
     cluster(128, 3000.0, (3.5, 7.0), 5.35, (1.6, 0.35)),
     cluster(256, 2100.0, (4.5, 8.0), 5.5, (1.2, 0.35)),
@@ -120,7 +120,7 @@ fn table2_fixed_arrival_rows_are_swapped() {
         near(1.0 / grid, 6.754, 1e-3) && near(grid, 0.148, 1e-3),
         "{grid}"
     );
-    let rows = SEED000_CLUSTERS.map(|c| weibull_rate(c.row.0, c.row.1));
+    let rows = SALEHI2012_CLUSTERS.map(|c| weibull_rate(c.row.0, c.row.1));
     for (got, want) in rows.iter().zip([0.099, 0.124, 0.166]) {
         assert!(near(*got, want, 1e-3), "{rows:?}");
     }
@@ -146,7 +146,7 @@ fn table2_as_printed_overloads_the_clusters_while_pap_sees_them_idle() {
     let mut swapped_eq28 = Vec::new();
     let mut swapped_exact = Vec::new();
     let mut literal = Vec::new();
-    for c in SEED000_CLUSTERS {
+    for c in SALEHI2012_CLUSTERS {
         let sizes = local_sizes(c.elements, c.mid, c.high);
         let work =
             |size: f64, rate: f64| rate * size * duration(c.log_mean) / f64::from(c.elements);
@@ -172,13 +172,13 @@ fn table2_as_printed_overloads_the_clusters_while_pap_sees_them_idle() {
     );
     // PAP as printed: per MIPS, Eq. 28 sizes, the Grid row local, the three rows external.
     let ext_load = external_sizes(2.5).eq28_mean() * 420.0;
-    let lambda: f64 = SEED000_CLUSTERS
+    let lambda: f64 = SALEHI2012_CLUSTERS
         .iter()
         .map(|c| weibull_rate(c.row.0, c.row.1))
         .sum();
     assert!(near(lambda, 0.389, 1e-3), "{lambda}");
     let clusters = |per_mips: bool| -> Vec<Cluster> {
-        SEED000_CLUSTERS
+        SALEHI2012_CLUSTERS
             .iter()
             .map(|c| {
                 let scale = f64::from(c.elements) * if per_mips { c.mips } else { 1.0 };
@@ -233,7 +233,7 @@ fn a_common_time_scale_keeps_seed_000s_arrival_ratio() {
     let ext_size = external_sizes(2.12).mean();
     assert!(near(ext_size, 5.0, 0.01), "{ext_size}");
     let external = external_rate * ext_size * 420.0;
-    let locals: Vec<(u32, f64, f64)> = SEED000_CLUSTERS
+    let locals: Vec<(u32, f64, f64)> = SALEHI2012_CLUSTERS
         .iter()
         .map(|c| {
             let vm_s = local_sizes(c.elements, c.mid, c.high).mean() * duration(c.log_mean);
@@ -296,7 +296,7 @@ fn a_common_time_scale_keeps_seed_000s_arrival_ratio() {
         };
         for shares in [
             rescaled(&|_| 2000.0),
-            rescaled(&|j| SEED000_CLUSTERS[j].mips),
+            rescaled(&|j| SALEHI2012_CLUSTERS[j].mips),
         ] {
             assert!(shares[0] == 0.0 && near(shares[2], 1.0, 1e-9), "{shares:?}");
         }
@@ -323,7 +323,7 @@ fn a_common_time_scale_keeps_seed_000s_arrival_ratio() {
 /// cloud share `P_c` can improve the response time by about `1 / (1 - P_c)`, 1.43 at theta 3,
 /// far from Table III's factors of 2.75 to 4.10 there.
 #[test]
-fn seed002_printed_workload_is_tiny_and_eq5_routes_nothing_to_the_cloud() {
+fn javadi2012_printed_workload_is_tiny_and_eq5_routes_nothing_to_the_cloud() {
     let mut loads = Vec::new();
     for beta in [0.2, 0.25, 0.3] {
         for theta in [2.5, 3.0, 3.5] {
@@ -396,7 +396,7 @@ fn durations_in_minutes_give_a_cloud_share_of_0_558() {
 /// feedback measured from the planned ERAT by default. Table 4's 19 % and 23 % gains at 0 %
 /// reservations are DCLS's 0.81 and DCMMS's 0.77 of FCFS.
 #[test]
-fn seed003_unstated_parameters_have_their_documented_values() {
+fn gandhimathi2013_unstated_parameters_have_their_documented_values() {
     assert_eq!(g13::IMAGE_S, 4e9 / 4e9);
     assert_eq!(g13::DATASET_S, 1e12 * 8.0 / 1e9);
     assert_eq!(g13::POWER, (1.0, 0.3));
@@ -411,7 +411,7 @@ fn seed003_unstated_parameters_have_their_documented_values() {
 /// on R1 (780,000 MIPS) runs 538.33 s. The project sets each GS user's deadline to 1.10 times
 /// its end-to-end bound: U1's is 4,145.166678 s (GBP, SCFQ, one CPU per resource).
 #[test]
-fn seed004_deadline_is_1_10_times_the_bound_not_110_s() {
+fn kokkinos2009_deadline_is_1_10_times_the_bound_not_110_s() {
     let u1 = k09::USERS[0];
     let r1 = k09::RESOURCES[0];
     let alone = u1.imax.get() as f64 / r1.capacity.get() as f64;

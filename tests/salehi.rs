@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use qosgate_harness::experiments;
 use qosgate_harness::experiments::Simulation;
 use qosgate_harness::experiments::federation::presets::Variant;
-use qosgate_harness::experiments::salehi2011::presets::{ClusterVariant, Variant as Seed001};
+use qosgate_harness::experiments::salehi2011::presets::{ClusterVariant, Variant as Salehi2011};
 use qosgate_harness::models::Model;
 use qosgate_harness::models::federation::Federation;
 use qosgate_harness::models::federation::metrics::Metrics;
@@ -122,7 +122,7 @@ fn the_stored_runs_are_what_the_model_simulates_now() {
         assert_eq!(now, stored("salehi2012", &v), "{v:?}");
     }
     for policy in PreemptionPolicy::ALL {
-        let v = Seed001::Cluster(ClusterVariant::fixed(
+        let v = Salehi2011::Cluster(ClusterVariant::fixed(
             Mode::Calibrated,
             policy,
             PreferenceRule::Flat,

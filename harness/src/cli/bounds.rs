@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 
 use super::write_json;
-use crate::experiments::kokkinos2009::presets;
+use crate::experiments::kokkinos2009::{params, presets};
 use crate::models::grid::bounds::{self, About, GsGrid};
 use crate::models::grid::scenario;
 
@@ -59,15 +59,16 @@ pub struct BoundsArgs {
 /// scenario or is refused (located), a kernel refusal (named), a failed write.
 pub fn exec(args: &BoundsArgs, out: &mut dyn Write) -> Result<()> {
     let cfg = bounds::Config::from_args(args.max_users, args.pipelined_delay)?;
-    let (scenario, about) = match &args.scenario {
-        Some(path) => (
-            scenario::load(path)?,
-            About::File(path.display().to_string()),
-        ),
-        None => (presets::get(DEFAULT_PRESET)?, About::Kokkinos2009),
+    let scenario = match &args.scenario {
+        Some(path) => scenario::load(path)?,
+        None => presets::get(DEFAULT_PRESET)?,
     };
     let grid = GsGrid::of(&scenario)
         .with_context(|| format!("the registrations of scenario {}", scenario.name))?;
+    let about = match &args.scenario {
+        Some(path) => About::file(&path.display().to_string(), &grid),
+        None => params::grid().about(),
+    };
     let rep = bounds::compute(&grid, about, &cfg)?;
     if args.json {
         write_json(&rep, true, out)

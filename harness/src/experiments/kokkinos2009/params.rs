@@ -9,7 +9,8 @@ use qosgate_kernel::bucket::{Knowledge, Oversize};
 use qosgate_kernel::registry::Registration;
 use qosgate_kernel::units::{Mips, Weight, Work};
 
-use crate::models::grid::bounds::{GsGrid, GsResource, GsUser};
+use crate::models::grid::bounds::{About, GsGrid, GsResource, GsUser};
+use crate::report::table::grouped;
 
 /// A guaranteed-service user of Tables 2 and 3.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -134,7 +135,7 @@ pub struct Grid {
 }
 
 /// The grid of kokkinos2009's simulations.
-pub fn seed004() -> Grid {
+pub fn grid() -> Grid {
     Grid {
         users: &USERS,
         resources: &RESOURCES,
@@ -144,12 +145,12 @@ pub fn seed004() -> Grid {
 }
 
 impl Grid {
-    /// The grid as [`bounds`](crate::models::grid::bounds) computes on it, named `seed004`: every resource with its
-    /// [`Layout::Multi`] CPUs and [`MAX_TASK`], every user's [`User::registration`], and the
-    /// registrations of Sec. 6.4.
+    /// The grid as [`bounds`](crate::models::grid::bounds) computes on it, named
+    /// `kokkinos2009`: every resource with its [`Layout::Multi`] CPUs and [`MAX_TASK`], every
+    /// user's [`User::registration`], and the registrations of Sec. 6.4.
     pub fn gs_grid(&self) -> GsGrid {
         GsGrid {
-            name: "seed004".to_owned(),
+            name: "kokkinos2009".to_owned(),
             users: self
                 .users
                 .iter()
@@ -170,6 +171,22 @@ impl Grid {
             registrations: self.registrations.to_vec(),
         }
     }
+
+    /// What `qosgate bounds` says of this grid in its heading and legend.
+    pub fn about(&self) -> About {
+        About {
+            name: "kokkinos2009".to_owned(),
+            grid: format!(
+                "the kokkinos2009 grid (users of Tables 2-3, resources of Table 5, registrations \
+                 of Sec. 6.4), I_r^max = {} MI at every resource",
+                grouped(self.max_task.get())
+            ),
+            current: "and in this grid they add up to less than one I_r^max (U1 is alone at R1), \
+                      so SCFQ's current-basis bound is the smaller"
+                .to_owned(),
+            multi: "30/20/10 CPUs of 26,000 MIPS".to_owned(),
+        }
+    }
 }
 
 impl ResourceSpec {
@@ -185,6 +202,7 @@ impl ResourceSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::models::grid::bounds;
 
     #[test]
     fn tables_are_self_consistent() {
@@ -202,6 +220,36 @@ mod tests {
             assert!(u.imax <= MAX_TASK);
             assert!(u.registration().validate().is_ok());
         }
-        assert_eq!(seed004().registrations.len(), 3);
+        assert_eq!(grid().registrations.len(), 3);
+    }
+
+    #[test]
+    fn the_paper_presets_register_as_sec_6_4_says() {
+        for name in ["kokkinos2009-gbp-multi", "kokkinos2009-gb-multi"] {
+            let preset = super::super::presets::get(name).unwrap();
+            let built = GsGrid::of(&preset).unwrap();
+            assert_eq!(built.name, name);
+            assert_eq!(
+                GsGrid {
+                    name: "kokkinos2009".into(),
+                    ..built
+                },
+                grid().gs_grid()
+            );
+        }
+        // One CPU each: only the single layout differs.
+        let single = super::super::presets::get("kokkinos2009-gb").unwrap();
+        assert_eq!(GsGrid::of(&single).unwrap().layouts(), [Layout::Single]);
+        // Table 6's BE scenario serves no GS user: no registration, no row.
+        let be = super::super::presets::get("kokkinos2009-be").unwrap();
+        let be = GsGrid::of(&be).unwrap();
+        assert!(be.registrations.is_empty());
+        let file = About::file("be.toml", &be);
+        assert!(
+            bounds::compute(&be, file, &bounds::Config::default())
+                .unwrap()
+                .rows
+                .is_empty()
+        );
     }
 }

@@ -405,7 +405,7 @@ impl Simulation for Variant {
             sec644,
             arrivals: _,
         } = self;
-        let grid = params::seed004();
+        let grid = params::grid();
         let deadlines = gs_deadlines(layout, knowledge)?;
         let be_deadline = gs_deadlines(layout, Knowledge::Exact)?[0];
         let kinds = resources.kinds();
@@ -539,7 +539,7 @@ fn use_sec644_workloads(users: &mut [UserConfig], deadline_s: f64) {
 /// Errors: a registration the kernel refuses, or no bound even with exact knowledge (the
 /// message names the user and the kernel's reason).
 pub fn gs_deadlines(layout: Layout, knowledge: Knowledge) -> Result<[f64; 3]> {
-    let grid = params::seed004();
+    let grid = params::grid();
     let gs = grid.gs_grid();
     let cfg = bounds::Config {
         max_users: MAX_USERS,

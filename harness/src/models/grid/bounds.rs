@@ -121,6 +121,15 @@ pub struct GsGrid {
 }
 
 impl GsGrid {
+    /// The resources' largest maximum task `I_r^max` (0 without resources).
+    pub fn max_task(&self) -> Work {
+        self.resources
+            .iter()
+            .map(|r| r.max_task)
+            .max()
+            .unwrap_or(Work::ZERO)
+    }
+
     /// The GS users, resources and registrations of `scenario`: every user of class GS (with its
     /// contract, weight, knowledge and oversize rule) and every resource, each GS user registered
     /// where the simulator registers it at time 0: at the first resource, in scenario order, that
@@ -301,20 +310,44 @@ pub struct Row {
     pub deadline: Option<Ticks>,
 }
 
-/// Which grid a report describes, for its heading and legend.
+/// What a report's heading and legend say of its grid: a scenario file's words
+/// ([`About::file`]), or a paper's, which its experiment folder writes.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum About {
-    /// kokkinos2009's grid (Tables 2-5, the registrations of Sec. 6.4): the table and legend
-    /// speak of it.
-    Kokkinos2009,
-    /// A scenario file (its path, as given).
-    File(String),
+pub struct About {
+    /// The grid's name (`grid` in the JSON report).
+    pub name: String,
+    /// The heading's words for the grid, its `I_r^max` included.
+    pub grid: String,
+    /// The legend's words on when SCFQ's current-basis bound is the smaller.
+    pub current: String,
+    /// The legend's words for the CPUs of the multi layout.
+    pub multi: String,
+}
+
+impl About {
+    /// The words for `grid`, read from the scenario file at `path` (as given).
+    pub fn file(path: &str, grid: &GsGrid) -> Self {
+        About {
+            name: grid.name.clone(),
+            grid: format!(
+                "scenario {} ({path}): its GS users, registered where the simulator registers \
+                 them, every resource rebuilt in each kind, discipline and layout below, I_r^max \
+                 up to {} MI",
+                grid.name,
+                grouped(grid.max_task().get())
+            ),
+            current: "so SCFQ's current-basis bound is the smaller where their maximal tasks add \
+                      up to less than one I_r^max"
+                .to_owned(),
+            multi: "the scenario's CPUs".to_owned(),
+        }
+    }
 }
 
 /// The whole output of `qosgate bounds`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Report {
-    /// The grid: `seed004` for kokkinos2009's, else the scenario's name.
+    /// The grid's name ([`About::name`]): `kokkinos2009` for the paper's, else the scenario's.
     pub grid: String,
     /// What the heading and legend say it is (not in the JSON).
     #[serde(skip)]
@@ -364,20 +397,11 @@ pub fn compute(grid: &GsGrid, about: About, cfg: &Config) -> Result<Report> {
     }
     // Stable: within a registration, rows stay in (layout, kind, discipline) order.
     keyed.sort_by_key(|(order, _)| *order);
-    let grid_name = match about {
-        About::Kokkinos2009 => "seed004".to_owned(),
-        About::File(_) => grid.name.clone(),
-    };
     Ok(Report {
-        grid: grid_name,
+        grid: about.name.clone(),
         about,
         max_users: cfg.max_users,
-        max_task: grid
-            .resources
-            .iter()
-            .map(|r| r.max_task.get())
-            .max()
-            .unwrap_or(0),
+        max_task: grid.max_task().get(),
         transfer: cfg.transfer,
         withhold: Ticks::ZERO,
         deadline_factor: DEADLINE_TENTHS as f64 / 10.0,
@@ -626,23 +650,11 @@ pub fn bounds_table(rep: &Report) -> String {
     ];
     let rows: Vec<Vec<String>> = rep.rows.iter().map(cells).collect();
     let mut out = String::new();
-    let grid = match &rep.about {
-        About::Kokkinos2009 => format!(
-            "the kokkinos2009 grid (users of Tables 2-3, resources of Table 5, registrations of \
-             Sec. 6.4), I_r^max = {} MI at every resource",
-            grouped(rep.max_task)
-        ),
-        About::File(path) => format!(
-            "scenario {} ({path}): its GS users, registered where the simulator registers them, \
-             every resource rebuilt in each kind, discipline and layout below, I_r^max up to {} MI",
-            rep.grid,
-            grouped(rep.max_task)
-        ),
-    };
     let heading = format!(
-        "qosgate bounds: {grid}, --max-users {}. \
+        "qosgate bounds: {}, --max-users {}. \
          End to end (e2e) = max(T, d) + bound with T = 0 s and d = {} s (--pipelined-delay). \
          Deadline = 1.10 x e2e_cur (erratum E31).",
+        rep.about.grid,
         rep.max_users,
         short_secs(rep.transfer),
     );
@@ -662,21 +674,9 @@ pub fn bounds_table(rep: &Report) -> String {
     out
 }
 
-/// The legend under the table: what the columns mean, with what kokkinos2009's grid shows
-/// where `about` is that grid.
+/// The legend under the table: what the columns mean, in `about`'s words for its grid.
 fn legend(about: &About) -> String {
-    let (current, multi) = match about {
-        About::Kokkinos2009 => (
-            "and in this grid they add up to less than one I_r^max (U1 is alone at R1), so \
-             SCFQ's current-basis bound is the smaller",
-            "30/20/10 CPUs of 26,000 MIPS",
-        ),
-        About::File(_) => (
-            "so SCFQ's current-basis bound is the smaller where their maximal tasks add up to \
-             less than one I_r^max",
-            "the scenario's CPUs",
-        ),
-    };
+    let About { current, multi, .. } = about;
     format!(
         "{LEGEND_BASES} on the current basis only the users registered now count, {current}, \
          {LEGEND_EQUAL} single = one CPU of the total capacity; multi = {multi}: {LEGEND_MULTI}"
@@ -747,10 +747,23 @@ mod tests {
     //! GS_BE_PRIORITY resource (the kernel rounds `(B + R) / C` as one fraction), `C` the slowest
     //! CPU, `C'` the total capacity and `M` the number of CPUs. Exact knowledge: no Eq. 9 term.
     use super::*;
-    use crate::experiments::kokkinos2009::params::seed004;
+    use crate::models::grid::scenario;
 
+    /// A preset of the experiments' registry, as a grid scenario (a model imports no paper's
+    /// folder).
+    fn preset(name: &str) -> Scenario {
+        let any = crate::experiments::preset(name).unwrap();
+        scenario::parse(&any.to_toml(), name).unwrap()
+    }
+
+    /// kokkinos2009's grid (Tables 2-5, the registrations of Sec. 6.4: its experiment checks
+    /// that this preset registers them).
     fn paper() -> GsGrid {
-        seed004().gs_grid()
+        GsGrid::of(&preset("kokkinos2009-gbp-multi")).unwrap()
+    }
+
+    fn about() -> About {
+        About::file("gbp-multi.toml", &paper())
     }
 
     const I_R: u64 = 419_900_000;
@@ -762,7 +775,7 @@ mod tests {
     fn report(max_users: u16, transfer: Ticks) -> Report {
         compute(
             &paper(),
-            About::Kokkinos2009,
+            about(),
             &Config {
                 max_users,
                 transfer,
@@ -980,7 +993,7 @@ mod tests {
     fn bad_inputs_are_named() {
         let err = compute(
             &paper(),
-            About::Kokkinos2009,
+            about(),
             &Config {
                 max_users: 0,
                 transfer: Ticks::ZERO,
@@ -1000,10 +1013,7 @@ mod tests {
             max_users: 8,
             transfer: t(u64::MAX - 1),
         };
-        let msg = format!(
-            "{:#}",
-            compute(&paper(), About::Kokkinos2009, &cfg).unwrap_err()
-        );
+        let msg = format!("{:#}", compute(&paper(), about(), &cfg).unwrap_err());
         assert!(
             msg.contains("U1 at R1") && msg.contains("overflow"),
             "{msg}"
@@ -1031,7 +1041,7 @@ mod tests {
 
     #[test]
     fn bounds_table_has_every_row_and_the_legend() {
-        let rep = compute(&paper(), About::Kokkinos2009, &Default::default()).unwrap();
+        let rep = compute(&paper(), about(), &Default::default()).unwrap();
         let t = bounds_table(&rep);
         assert!(t.contains("3768.333335"));
         assert!(t.contains("Legend."));
@@ -1039,38 +1049,8 @@ mod tests {
     }
 
     #[test]
-    fn the_paper_presets_register_as_sec_6_4_says() {
-        for name in ["kokkinos2009-gbp-multi", "kokkinos2009-gb-multi"] {
-            let preset = crate::experiments::kokkinos2009::presets::get(name).unwrap();
-            let grid = GsGrid::of(&preset).unwrap();
-            assert_eq!(grid.name, name);
-            assert_eq!(
-                GsGrid {
-                    name: "seed004".into(),
-                    ..grid
-                },
-                paper()
-            );
-        }
-        // One CPU each: only the single layout differs.
-        let single = crate::experiments::kokkinos2009::presets::get("kokkinos2009-gb").unwrap();
-        assert_eq!(GsGrid::of(&single).unwrap().layouts(), [Layout::Single]);
-        // Table 6's BE scenario serves no GS user: no registration, no row.
-        let be = crate::experiments::kokkinos2009::presets::get("kokkinos2009-be").unwrap();
-        let grid = GsGrid::of(&be).unwrap();
-        assert!(grid.registrations.is_empty());
-        let file = About::File("be.toml".into());
-        assert!(
-            compute(&grid, file, &Config::default())
-                .unwrap()
-                .rows
-                .is_empty()
-        );
-    }
-
-    #[test]
     fn a_user_no_resource_admits_is_named() {
-        let mut s = crate::experiments::kokkinos2009::presets::get("kokkinos2009-gb").unwrap();
+        let mut s = preset("kokkinos2009-gb");
         s.users[1].rho_mips = Some(10_000_000);
         let msg = format!("{:#}", GsGrid::of(&s).unwrap_err());
         assert!(msg.contains("GS user U2 cannot register anywhere"), "{msg}");
