@@ -5,6 +5,7 @@
 
 use proptest::prelude::*;
 use qosgate_harness::models::Model;
+use qosgate_harness::models::ScenarioFile;
 use qosgate_harness::models::federation::Federation;
 use qosgate_harness::models::federation::gateway::{fastest, split};
 use qosgate_harness::models::federation::metrics::Metrics;
@@ -12,7 +13,7 @@ use qosgate_harness::models::federation::record::{Outcome, Record, Run, Type};
 use qosgate_harness::models::federation::scenario::{
     ClusterConfig, ClusterRules, Das2Config, Dist, External, Gateway, GatewayPolicy, LocalRule,
     LocalWorkload, PapConfig, PapUnits, PreemptionPolicy, PreferenceRule, QueueRule, Scenario,
-    SizeMean, TypeShares, VmOverheads, parse, to_toml,
+    SizeMean, TypeShares, VmOverheads, to_toml,
 };
 
 /// Every request of one size: `2^x` VMs (`x` a whole number), as a DAS-2 model of one point.
@@ -103,7 +104,7 @@ fn scenario(
 }
 
 fn simulate(s: &Scenario) -> Run {
-    qosgate_harness::models::federation::scenario::validate(s).unwrap();
+    s.validate().unwrap();
     Federation::simulate(s, 0).unwrap()
 }
 
@@ -303,16 +304,16 @@ fn a_scenario_round_trips_and_bad_values_are_located() {
         ],
     );
     let text = to_toml(&s);
-    assert_eq!(parse(&text, "f.toml").unwrap(), s);
+    assert_eq!(Scenario::parse(&text, "f.toml").unwrap(), s);
     let bad = text.replace("nodes = 16", "nodes = 0");
-    let e = parse(&bad, "f.toml").err().unwrap().to_string();
+    let e = Scenario::parse(&bad, "f.toml").err().unwrap().to_string();
     assert!(
         e.starts_with("f.toml:") && e.contains(": clusters[1].nodes: must be 1 to 682, got 0"),
         "{e}"
     );
     let bad = text.replace("[overheads]\n", "[overheads]\nextra = 1\n");
     assert_ne!(bad, text);
-    assert!(parse(&bad, "f.toml").is_err());
+    assert!(Scenario::parse(&bad, "f.toml").is_err());
 }
 
 /// The gateway's split. Two alike clusters: PAP gives each half, and the first is RTDP's

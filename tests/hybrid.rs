@@ -5,12 +5,12 @@
 
 use proptest::prelude::*;
 use qosgate_harness::models::Model;
+use qosgate_harness::models::ScenarioFile;
 use qosgate_harness::models::hybrid::Hybrid;
 use qosgate_harness::models::hybrid::metrics::Metrics;
 use qosgate_harness::models::hybrid::record::{Outcome, Provider};
 use qosgate_harness::models::hybrid::scenario::{
     Broker, Brokering, Cloud, Cluster, Failures, PolicyName, Price, Routing, Scenario, Scheduler,
-    validate,
 };
 use qosgate_harness::workload::das2::Das2Params;
 use qosgate_harness::workload::dist::Dist;
@@ -99,7 +99,7 @@ fn golden(drain_s: u64) -> Scenario {
 #[test]
 fn a_hand_worked_two_provider_run() {
     let s = golden(1000);
-    validate(&s).unwrap();
+    s.validate().unwrap();
     let run = Hybrid::simulate(&s, 0).unwrap();
     let got: Vec<_> = run
         .records
@@ -246,7 +246,7 @@ proptest! {
     /// and the accounts add up.
     #[test]
     fn every_request_ends_once_and_the_accounts_add_up(s in scenario()) {
-        validate(&s).unwrap();
+        s.validate().unwrap();
         let run = Hybrid::simulate(&s, 0).unwrap();
         let until = s.horizon_s + s.drain_s;
         for (i, r) in run.records.iter().enumerate() {
@@ -360,7 +360,7 @@ fn a_trace_drives_the_local_clusters_failures() {
         },
         ..golden(86_400)
     };
-    validate(&s).unwrap();
+    s.validate().unwrap();
     let [ta, va, tu, vu] = s.failure_moments().unwrap();
     assert_eq!([ta, va, tu, vu], [14_400.0, 0.0, 7_200.0, 0.0]);
     s.routing().unwrap();

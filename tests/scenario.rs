@@ -9,6 +9,7 @@ use qosgate_harness::experiments::kokkinos2009::params::Layout;
 use qosgate_harness::experiments::kokkinos2009::presets::{
     self, Arrivals, Spread, Table6, Variant, Workload,
 };
+use qosgate_harness::models::ScenarioFile;
 use qosgate_harness::models::grid::scenario::{
     self, Dist, Knowledge, MetaOrder, Oversize, Scenario,
 };
@@ -39,7 +40,7 @@ fn position(text: &str, needle: &str, skip: usize) -> String {
 
 /// The error `text` gives, asserting that it names `file:line:column: key`.
 fn error_at(text: &str, line_column: &str, key: &str) -> String {
-    let err = scenario::parse(text, "bad.toml").expect_err("the file must be refused");
+    let err = Scenario::parse(text, "bad.toml").expect_err("the file must be refused");
     let msg = format!("{err:#}");
     let want = format!("bad.toml:{line_column}: {key}: ");
     assert!(msg.contains(&want), "want `{want}` in:\n{msg}");
@@ -107,7 +108,7 @@ fn variants() -> Vec<Scenario> {
 fn every_preset_and_builder_variant_round_trips_through_toml() {
     for s in variants() {
         let text = scenario::to_toml(&s);
-        let back = scenario::parse(&text, &s.name).unwrap_or_else(|e| panic!("{e:#}\n{text}"));
+        let back = Scenario::parse(&text, &s.name).unwrap_or_else(|e| panic!("{e:#}\n{text}"));
         assert_eq!(back, s, "{text}");
     }
 }
@@ -184,7 +185,7 @@ fn empty_cpus_users_and_resources_are_refused() {
     // No [[users]] and no `users`: a missing key, reported at the document's start.
     let msg = format!(
         "{:#}",
-        scenario::parse(&base()[..cut], "bad.toml").unwrap_err()
+        Scenario::parse(&base()[..cut], "bad.toml").unwrap_err()
     );
     assert!(msg.contains("bad.toml:1:1: missing field `users`"), "{msg}");
 }
@@ -317,7 +318,7 @@ fn duplicate_names_type_errors_and_syntax_errors_are_located() {
     let text = edit(&base(), "seed = 2009", "seed = \"x\"");
     error_at(&text, &position(&text, "\"x\"", 0), "seed");
     let text = edit(&base(), "seed = 2009", "seed = = 2009");
-    let msg = format!("{:#}", scenario::parse(&text, "bad.toml").unwrap_err());
+    let msg = format!("{:#}", Scenario::parse(&text, "bad.toml").unwrap_err());
     assert!(
         msg.starts_with(&format!("bad.toml:{}: ", position(&text, "= 2009", 0))),
         "{msg}"
@@ -365,7 +366,7 @@ fn run_dump_prints_a_file_that_parses_back_to_the_preset() {
             .unwrap();
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         let text = String::from_utf8(o.stdout).unwrap();
-        let back = scenario::parse(&text, "dump.toml").unwrap_or_else(|e| panic!("{e:#}"));
+        let back = Scenario::parse(&text, "dump.toml").unwrap_or_else(|e| panic!("{e:#}"));
         assert_eq!(back, presets::get(name).unwrap());
     }
 }
@@ -409,7 +410,7 @@ fn the_documented_example_parses() {
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/scenarios.md")).unwrap();
     let start = doc.find("```toml\n").expect("a TOML example") + "```toml\n".len();
     let end = start + doc[start..].find("```").unwrap();
-    let s = scenario::parse(&doc[start..end], "docs/scenarios.md").unwrap();
+    let s = Scenario::parse(&doc[start..end], "docs/scenarios.md").unwrap();
     assert_eq!(s.users.len(), 3);
     assert_eq!(
         s.users[1].interarrival,

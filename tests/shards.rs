@@ -10,6 +10,7 @@ use std::process::Output;
 
 use anyhow::Result;
 use proptest::prelude::*;
+use qosgate_harness::config::Problem;
 use qosgate_harness::des::rng::{SplitMix, replication_seed};
 use qosgate_harness::experiments::runfile::{self, StoredRun};
 use qosgate_harness::experiments::shard::Shard;
@@ -64,6 +65,11 @@ impl ScenarioFile for ToyScenario {
 
     fn set_base_seed(&mut self, seed: u64) {
         self.seed = seed;
+    }
+
+    /// A toy scenario has nothing to check.
+    fn problems(&self) -> Vec<Problem> {
+        Vec::new()
     }
 
     fn seed(&self, k: u32) -> u64 {

@@ -11,6 +11,7 @@
 use std::process::Output;
 
 use qosgate_harness::des::time::{secs, ticks};
+use qosgate_harness::models::ScenarioFile;
 use qosgate_harness::models::grid::random;
 use qosgate_harness::models::grid::record::{TaskClass, TaskRecord};
 use qosgate_harness::models::grid::scenario::{
@@ -120,7 +121,7 @@ fn a_small_random_batch_verifies() {
     let mut checked = 0;
     for i in 0..6 {
         let s = random::scenario(11, i);
-        scenario::validate(&s).unwrap();
+        s.validate().unwrap();
         let v = verify::verify(&s, 1).unwrap_or_else(|e| {
             panic!("{e:#}\n{}", scenario::to_toml(&s));
         });
@@ -230,7 +231,7 @@ fn a_record_one_tick_past_its_bound_is_a_violation_naming_the_task() {
 fn one_user_at_the_whole_capacity_stays_within_its_bound() {
     for (d, bound) in [(Discipline::Scfq, 3_848), (Discipline::Wfq, 5_131)] {
         let s = at_capacity(d);
-        scenario::validate(&s).unwrap();
+        s.validate().unwrap();
         let v = verify::verify(&s, 1).unwrap();
         assert!(v.passed(), "{d:?}: {:?}", v.findings);
         assert_eq!(v.checked, 10_000, "{d:?}");

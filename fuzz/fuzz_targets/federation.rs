@@ -14,12 +14,13 @@
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use qosgate_harness::models::Model;
+use qosgate_harness::models::ScenarioFile;
 use qosgate_harness::models::federation::Federation;
 use qosgate_harness::models::federation::metrics::Metrics;
 use qosgate_harness::models::federation::scenario::{
     ClusterConfig, ClusterRules, Das2Config, Dist, External, Gateway, GatewayPolicy, LocalRule,
     LocalWorkload, PapConfig, PreemptionPolicy, PreferenceRule, QueueRule, Scenario, TypeShares,
-    VmOverheads, validate,
+    VmOverheads,
 };
 
 #[derive(Debug, Arbitrary)]
@@ -142,7 +143,7 @@ fuzz_target!(|input: Input| {
     let Some(s) = scenario(&input) else {
         return;
     };
-    if validate(&s).is_err() {
+    if s.validate().is_err() {
         return;
     }
     let run = Federation::simulate(&s, 0).expect("a checked federation simulates");

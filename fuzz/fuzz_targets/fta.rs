@@ -27,7 +27,9 @@ fuzz_target!(|data: &[u8]| {
         byte(1) << 8 | byte(2),
         ((byte(3) << 8 | byte(4)) % 4096) + 1,
     );
-    let strict = Options { skip_invalid: false };
+    let strict = Options {
+        skip_invalid: false,
+    };
     let lenient = Options { skip_invalid: true };
     match (read(text, &strict), read(text, &lenient)) {
         (Ok(a), Ok(b)) => {
@@ -38,11 +40,17 @@ fuzz_target!(|data: &[u8]| {
         (Ok(_), Err(e)) => panic!("strict accepts, skip-invalid rejects: {e}"),
         (Err(e), Ok(b)) => {
             check(&b, &lenient, window);
-            assert!(e.line.is_some(), "a whole-input error only in strict mode: {e}");
+            assert!(
+                e.line.is_some(),
+                "a whole-input error only in strict mode: {e}"
+            );
             assert!(b.invalid.total() >= 1, "{e}: counted nothing");
         }
         (Err(a), Err(b)) => {
-            assert!(matches!(b.kind, ErrorKind::NoEvents | ErrorKind::Io { .. }), "{b}");
+            assert!(
+                matches!(b.kind, ErrorKind::NoEvents | ErrorKind::Io { .. }),
+                "{b}"
+            );
             let _ = a.to_string();
         }
     }

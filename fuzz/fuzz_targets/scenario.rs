@@ -7,7 +7,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use qosgate_harness::config;
-use qosgate_harness::models::{self, grid::scenario};
+use qosgate_harness::models::grid::scenario::{self, Scenario};
+use qosgate_harness::models::{self, ScenarioFile};
 
 const ORIGIN: &str = "fuzz.toml";
 
@@ -30,8 +31,8 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     // The grid's own reader: a scenario that reads is one `to_toml` writes back exactly.
-    if let Ok(s) = scenario::parse(text, ORIGIN) {
-        let back = scenario::parse(&scenario::to_toml(&s), "back.toml").expect("reads back");
+    if let Ok(s) = Scenario::parse(text, ORIGIN) {
+        let back = Scenario::parse(&scenario::to_toml(&s), "back.toml").expect("reads back");
         assert_eq!(back, s, "the round trip changed the scenario");
         for n in [0, 1, s.replications, u32::MAX] {
             let _ = scenario::check_size(&s, n, "--replications");

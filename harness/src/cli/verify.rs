@@ -11,6 +11,7 @@ use rayon::prelude::*;
 
 use crate::config;
 use crate::experiments;
+use crate::models::ScenarioFile;
 use crate::models::grid::random;
 use crate::models::grid::scenario::{self, Scenario};
 use crate::models::grid::verify::{self, Verification, show};
@@ -127,7 +128,7 @@ fn jobs(args: &VerifyArgs) -> Result<Vec<Job>> {
         };
         return chosen
             .iter()
-            .map(|p| scenario::parse(&p.to_toml(), p.name()).map(given))
+            .map(|p| Scenario::parse(&p.to_toml(), p.name()).map(given))
             .collect();
     }
     if let Some(n) = args.random {
@@ -135,7 +136,8 @@ fn jobs(args: &VerifyArgs) -> Result<Vec<Job>> {
         return (0..n)
             .map(|i| {
                 let s = random::scenario(seed, i);
-                scenario::validate(&s).with_context(|| format!("generated scenario {}", s.name))?;
+                s.validate()
+                    .with_context(|| format!("generated scenario {}", s.name))?;
                 Ok(Job {
                     scenario: s,
                     generated: true,

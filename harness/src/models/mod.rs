@@ -25,7 +25,7 @@
 
 /// Makes a model's `Scenario` (with `name`, `description` and `seed` fields) an [`AnyScenario`]
 /// and a [`ScenarioFile`], and defines the model's registry `ENTRY`, from its
-/// `scenario::{parse, to_toml}` and `summary::run`: `scenario_file!(Grid, "grid")` in the
+/// `scenario::{check, to_toml}` and `summary::run`: `scenario_file!(Grid, "grid")` in the
 /// model's module.
 macro_rules! scenario_file {
     ($model:ident, $what:literal) => {
@@ -63,12 +63,19 @@ macro_rules! scenario_file {
             fn set_base_seed(&mut self, seed: u64) {
                 self.seed = seed;
             }
+
+            fn problems(&self) -> Vec<$crate::config::Problem> {
+                scenario::check(self)
+            }
         }
 
         #[doc = concat!("The ", $what, "'s entry in the scenario-file registry.")]
         pub const ENTRY: $crate::models::Entry = $crate::models::Entry {
             name: <$model as $crate::models::Model>::NAME,
-            parse: |text, origin| Ok(Box::new(scenario::parse(text, origin)?)),
+            parse: |text, origin| {
+                let parsed = <Scenario as $crate::models::ScenarioFile>::parse(text, origin)?;
+                Ok(Box::new(parsed))
+            },
         };
     };
 }
@@ -348,6 +355,27 @@ pub trait ScenarioFile: AnyScenario {
     fn reseed(&mut self, base: u64) {
         self.set_base_seed(crate::des::rng::rebase(self.base_seed(), base));
     }
+    /// Every problem of the scenario, each named by its key path: the model's checks (its
+    /// `scenario::check`, whose doc lists them).
+    fn problems(&self) -> Vec<config::Problem>;
+    /// Parses a scenario file's text and checks it (`origin` names the text in messages).
+    ///
+    /// Errors: every problem, one line each, `origin:line:column: key: what is wrong`
+    /// ([`config::parse`]): TOML syntax, unknown or missing keys, wrong types or names, and
+    /// every one of [`ScenarioFile::problems`].
+    fn parse(text: &str, origin: &str) -> Result<Self>
+    where
+        Self: DeserializeOwned + Sized,
+    {
+        config::parse(text, origin, Self::problems)
+    }
+    /// Checks a scenario built in code (a preset, a variant) with the rules
+    /// [`ScenarioFile::parse`] applies to a file.
+    ///
+    /// Errors: one line per problem, `key: what is wrong`, under the scenario's name.
+    fn validate(&self) -> Result<()> {
+        config::report(&format!("scenario `{}`", self.name()), &self.problems())
+    }
 }
 
 /// A model in the registry of scenario files.
@@ -387,10 +415,10 @@ pub fn parse(text: &str, origin: &str) -> Result<Box<dyn AnyScenario>> {
     }
 }
 
-/// Reads and parses the scenario file at `path` ([`parse`]).
+/// Reads and parses the scenario file at `path` ([`Scenario::parse`](crate::models::ScenarioFile::parse)).
 ///
 /// Errors: the file cannot be read (the path is named), is not UTF-8 (the first bad byte
-/// located), or any error of [`parse`].
+/// located), or any error of [`Scenario::parse`](crate::models::ScenarioFile::parse).
 pub fn load(path: &Path) -> Result<Box<dyn AnyScenario>> {
     let text = config::read_text(path).context("reading the scenario file")?;
     parse(&text, &path.display().to_string())

@@ -13,9 +13,10 @@ use anyhow::{Result, anyhow};
 
 use super::params::{self, DATA_CENTERS};
 use crate::experiments::Simulation;
+use crate::models::ScenarioFile;
 use crate::models::multicloud::scenario::{
-    self, CloudConfig, DagShape, FcfsCloud, FeedbackFrom, MappingKind, Power, PreemptionKind,
-    QueueOrder, Scenario, SchedulerKind,
+    CloudConfig, DagShape, FcfsCloud, FeedbackFrom, MappingKind, Power, PreemptionKind, QueueOrder,
+    Scenario, SchedulerKind,
 };
 use crate::models::multicloud::traces;
 use crate::report::Mode;
@@ -189,7 +190,7 @@ impl Simulation for Variant {
                 })
                 .collect(),
         };
-        scenario::validate(&s).map_err(|e| anyhow!("variant {self:?}: {e}"))?;
+        s.validate().map_err(|e| anyhow!("variant {self:?}: {e}"))?;
         Ok(s)
     }
 }

@@ -17,8 +17,9 @@ use anyhow::{Result, bail};
 
 use super::params::{self, BETA_MODERATE, THETA_MEDIUM};
 use crate::experiments::Simulation;
+use crate::models::ScenarioFile;
 use crate::models::hybrid::scenario::{
-    Broker, Brokering, Cloud, Cluster, Failures, PolicyName, Routing, Scenario, Scheduler, validate,
+    Broker, Brokering, Cloud, Cluster, Failures, PolicyName, Routing, Scenario, Scheduler,
 };
 use crate::report::Mode;
 use crate::workload::failures::{DEFAULT_BURN_IN_S, Fit, Process};
@@ -194,7 +195,7 @@ impl Simulation for Variant {
             },
             price: params::PRICE,
         };
-        validate(&s)?;
+        s.validate()?;
         Ok(s)
     }
 }

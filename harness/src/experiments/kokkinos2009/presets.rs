@@ -43,11 +43,12 @@ use super::params::{self, Layout};
 use crate::des::time;
 use crate::experiments::Simulation;
 use crate::models::Model;
+use crate::models::ScenarioFile;
 use crate::models::grid::Grid;
 use crate::models::grid::bounds;
 use crate::models::grid::scenario::{
-    self, Discipline, Dist, Knowledge, Meta, MetaOrder, Network, Oversize, ResourceConfig,
-    ResourceKind, Scenario, UserClass, UserConfig,
+    Discipline, Dist, Knowledge, Meta, MetaOrder, Network, Oversize, ResourceConfig, ResourceKind,
+    Scenario, UserClass, UserConfig,
 };
 
 /// Table 2: the fixed inter-arrival times of U1, U2, U3 (in [`params::USERS`] order), seconds.
@@ -510,7 +511,7 @@ impl Simulation for Variant {
                  209,950,000, 2,099,500,000 MI), every deadline U1's",
             );
         }
-        scenario::validate(&scenario).with_context(|| {
+        scenario.validate().with_context(|| {
             format!("building the kokkinos2009 scenario with U4 every {u4_interarrival_s} s")
         })?;
         Ok(scenario)

@@ -3,9 +3,9 @@
 //! `qosgate backfill` does from its options). The format, key by key, is in
 //! `docs/trace-replay.md`.
 //!
-//! - [`parse`] reads a file into a checked [`Scenario`]: every problem is
+//! - [`Scenario::parse`](crate::models::ScenarioFile::parse) reads a file into a checked [`Scenario`]: every problem is
 //!   `file:line:column: key: what is wrong` ([`crate::config`]).
-//! - [`to_toml`] writes a scenario that [`parse`] reads back unchanged.
+//! - [`to_toml`] writes a scenario that [`Scenario::parse`](crate::models::ScenarioFile::parse) reads back unchanged.
 //! - [`Scheduler`] and [`PolicyName`]: the backfilling policy, shared with the hybrid model.
 
 use std::path::PathBuf;
@@ -16,7 +16,7 @@ use qosgate_kernel::backfill::Policy;
 use serde::{Deserialize, Serialize};
 
 use super::replay::{MAX_QUEUE, QUEUE};
-use crate::config::{self, Problem, Problems};
+use crate::config::{Problem, Problems};
 use crate::workload::failures::Fit;
 
 /// Node failures to replay a trace under.
@@ -165,19 +165,7 @@ impl Scenario {
     }
 }
 
-/// Reads a cluster scenario's text (`origin` names it in messages).
-///
-/// Errors: every problem, `origin:line:column: key: what is wrong`, one per line: TOML syntax,
-/// unknown or missing keys, wrong types or names, and the checks: an empty `name`, a `seed`
-/// above TOML's largest integer, `replications` outside `1 ..= 10,000`, an empty `trace`,
-/// `nodes` of 0, `queue` outside `1 ..=` [`MAX_QUEUE`], a selective threshold outside
-/// `[0, 65535]`, an empty failure source or 0 groups. The trace itself is read when the scenario
-/// is simulated.
-pub fn parse(text: &str, origin: &str) -> Result<Scenario> {
-    config::parse(text, origin, check)
-}
-
-/// The scenario as a TOML file that [`parse`] reads back unchanged.
+/// The scenario as a TOML file that [`Scenario::parse`](crate::models::ScenarioFile::parse) reads back unchanged.
 pub fn to_toml(s: &Scenario) -> String {
     let body = toml::to_string(s).unwrap_or_else(|e| format!("# cannot be written: {e}\n"));
     format!(
@@ -187,7 +175,7 @@ pub fn to_toml(s: &Scenario) -> String {
 }
 
 /// Every problem of `s`, in the order of its keys.
-fn check(s: &Scenario) -> Vec<Problem> {
+pub(super) fn check(s: &Scenario) -> Vec<Problem> {
     let mut p = Problems::default();
     p.header(&s.name, s.seed, Some(s.replications));
     if s.trace.as_os_str().is_empty() {
@@ -220,6 +208,7 @@ fn check(s: &Scenario) -> Vec<Problem> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::models::ScenarioFile;
 
     fn example() -> Scenario {
         Scenario {
@@ -245,13 +234,16 @@ mod tests {
     #[test]
     fn a_scenario_reads_back_unchanged() {
         let s = example();
-        assert_eq!(parse(&to_toml(&s), "x.toml").unwrap(), s);
+        assert_eq!(Scenario::parse(&to_toml(&s), "x.toml").unwrap(), s);
         let reliable = Scenario {
             failures: None,
             nodes: None,
             ..example()
         };
-        assert_eq!(parse(&to_toml(&reliable), "x.toml").unwrap(), reliable);
+        assert_eq!(
+            Scenario::parse(&to_toml(&reliable), "x.toml").unwrap(),
+            reliable
+        );
     }
 
     #[test]
@@ -263,7 +255,9 @@ mod tests {
             source: "weibull".into(),
             groups: 0,
         });
-        let e = parse(&to_toml(&s), "x.toml").unwrap_err().to_string();
+        let e = Scenario::parse(&to_toml(&s), "x.toml")
+            .unwrap_err()
+            .to_string();
         assert_eq!(e.lines().count(), 3, "{e}");
         assert!(e.contains(": queue: must hold 1 to"), "{e}");
         assert!(
@@ -272,7 +266,7 @@ mod tests {
         );
         assert!(e.contains(": failures.groups: must be at least 1"), "{e}");
         let unknown = to_toml(&example()).replace("queue =", "queues =");
-        let e = parse(&unknown, "y.toml").unwrap_err().to_string();
+        let e = Scenario::parse(&unknown, "y.toml").unwrap_err().to_string();
         assert!(e.starts_with("y.toml:") && e.contains("queues"), "{e}");
     }
 }

@@ -7,10 +7,10 @@
 //! lease manager follows, and the clusters with their local workloads. Times are seconds,
 //! speeds MIPS, sizes VMs (one VM per node).
 //!
-//! - [`parse`] reads a file into a checked [`Scenario`]: every problem is
+//! - [`Scenario::parse`](crate::models::ScenarioFile::parse) reads a file into a checked [`Scenario`]: every problem is
 //!   `file:line:column: key: what is wrong` ([`crate::config`]).
-//! - [`validate`] runs the same checks on a scenario built in code (the presets).
-//! - [`to_toml`] writes a scenario that [`parse`] reads back unchanged.
+//! - [`Scenario::validate`](crate::models::ScenarioFile::validate) runs the same checks on a scenario built in code (the presets).
+//! - [`to_toml`] writes a scenario that [`Scenario::parse`](crate::models::ScenarioFile::parse) reads back unchanged.
 
 use anyhow::Result;
 use qosgate_kernel::lease::preempt::{Policy, Preference};
@@ -19,7 +19,7 @@ use qosgate_kernel::units::Ticks;
 use serde::{Deserialize, Serialize};
 
 use super::capacity;
-use crate::config::{self, Problem, Problems};
+use crate::config::{Problem, Problems};
 use crate::des::time::ticks;
 use crate::models::grid::scenario::{MAX_SECONDS, check_dist};
 pub use crate::workload::das2::{Das2Params, Das2Size};
@@ -451,21 +451,7 @@ pub struct LocalWorkload {
     pub duration_s: Dist,
 }
 
-/// Reads and checks a federation scenario's text (`origin` names it in messages).
-///
-/// Errors: every problem, `origin:line:column: key: what is wrong`, one per line.
-pub fn parse(text: &str, origin: &str) -> Result<Scenario> {
-    config::parse(text, origin, check)
-}
-
-/// Checks a scenario built in code with the rules a file is checked by.
-///
-/// Errors: every problem, one line each, naming the key.
-pub fn validate(s: &Scenario) -> Result<()> {
-    config::report(&format!("scenario {}", s.name), &check(s))
-}
-
-/// The scenario as a TOML file that [`parse`] reads back unchanged.
+/// The scenario as a TOML file that [`Scenario::parse`](crate::models::ScenarioFile::parse) reads back unchanged.
 pub fn to_toml(s: &Scenario) -> String {
     let body = toml::to_string(s).unwrap_or_else(|e| format!("# cannot be written: {e}\n"));
     format!(
@@ -478,7 +464,9 @@ pub fn to_toml(s: &Scenario) -> String {
 const MAX_MEAN_S: f64 = 1e9;
 
 /// Every problem of `s`, in the order of its keys.
-fn check(s: &Scenario) -> Vec<Problem> {
+///
+/// Errors: every problem, one line each, naming the key.
+pub(super) fn check(s: &Scenario) -> Vec<Problem> {
     let mut p = Problems::default();
     p.header(&s.name, s.seed, Some(s.replications));
     p.seconds("horizon_s", s.horizon_s, false, MAX_SECONDS);

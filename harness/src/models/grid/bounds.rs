@@ -747,13 +747,13 @@ mod tests {
     //! GS_BE_PRIORITY resource (the kernel rounds `(B + R) / C` as one fraction), `C` the slowest
     //! CPU, `C'` the total capacity and `M` the number of CPUs. Exact knowledge: no Eq. 9 term.
     use super::*;
-    use crate::models::grid::scenario;
+    use crate::models::ScenarioFile;
 
     /// A preset of the experiments' registry, as a grid scenario (a model imports no paper's
     /// folder).
     fn preset(name: &str) -> Scenario {
         let any = crate::experiments::preset(name).unwrap();
-        scenario::parse(&any.to_toml(), name).unwrap()
+        Scenario::parse(&any.to_toml(), name).unwrap()
     }
 
     /// kokkinos2009's grid (Tables 2-5, the registrations of Sec. 6.4: its experiment checks

@@ -28,7 +28,7 @@
 //! need not be the one it was aimed at: the generator replays that rule and drops the users no
 //! resource would admit, so a generated scenario registers all its GS users (a scenario the
 //! simulator still refuses is counted as skipped by `qosgate verify`). Every scenario passes
-//! [`scenario::validate`](super::scenario::validate).
+//! [`ScenarioFile::validate`](crate::models::ScenarioFile::validate).
 
 use super::scenario::{
     Discipline, Knowledge, Meta, MetaOrder, Network, Oversize, ResourceConfig, ResourceKind,
@@ -373,16 +373,18 @@ fn admitted(resources: &[ResourceConfig], users: Vec<UserConfig>) -> Vec<UserCon
 
 #[cfg(test)]
 mod tests {
-    use super::super::scenario::{parse, to_toml, validate};
+    use super::super::scenario::to_toml;
     use super::*;
+    use crate::models::ScenarioFile;
 
     #[test]
     fn generated_scenarios_are_valid_deterministic_and_round_trip() {
         for i in 0..200 {
             let s = scenario(7, i);
-            validate(&s).unwrap_or_else(|e| panic!("{e:#}\n{}", to_toml(&s)));
+            s.validate()
+                .unwrap_or_else(|e| panic!("{e:#}\n{}", to_toml(&s)));
             assert_eq!(s, scenario(7, i));
-            assert_eq!(parse(&to_toml(&s), "t.toml").unwrap(), s);
+            assert_eq!(Scenario::parse(&to_toml(&s), "t.toml").unwrap(), s);
             assert!(s.users.iter().any(|u| u.class == UserClass::Gs));
         }
     }

@@ -5,13 +5,13 @@
 //! numbers, work is integer MI, capacity integer MIPS. The file format, key by key, is in
 //! `docs/scenarios.md`.
 //!
-//! - [`parse`] and [`load`] read a file into a checked [`Scenario`]. Every problem (a TOML
+//! - [`Scenario::parse`](crate::models::ScenarioFile::parse) and [`load`] read a file into a checked [`Scenario`]. Every problem (a TOML
 //!   syntax error, an unknown or missing key, a value of the wrong type, an impossible value, an
 //!   inconsistency between keys) is reported as `file:line:column: key: what is wrong`, with the
 //!   key as a path (`users[2].workload.uniform.min`); a file with several impossible values
 //!   gets one line for each.
-//! - [`validate`] runs the same checks on a scenario built in code (the presets).
-//! - [`to_toml`] writes a scenario as a commented file that [`parse`] reads back unchanged.
+//! - [`Scenario::validate`](crate::models::ScenarioFile::validate) runs the same checks on a scenario built in code (the presets).
+//! - [`to_toml`] writes a scenario as a commented file that [`Scenario::parse`](crate::models::ScenarioFile::parse) reads back unchanged.
 //! - [`Dist`]: a user's distributions (the workload module's, re-exported): Sec. 6's fixed,
 //!   uniform and exponential, and the Weibull, lognormal and hyperexponential forms.
 //!
@@ -29,6 +29,7 @@ use serde::{Deserialize, Serialize};
 
 use super::capacity;
 use crate::config::{self, Problem, Problems, TOML_INT_MAX};
+use crate::models::ScenarioFile;
 pub use crate::workload::dist::Dist;
 use crate::workload::dist::{DistError, Param, Phase};
 
@@ -322,10 +323,10 @@ const MAX_CAPACITY_MIPS: u64 = MAX_CAPACITY.get();
 /// The kernel's largest task, MI, as a scenario file states it.
 const MAX_TASK_MI: u64 = MAX_TASK_WORK.get();
 
-/// Reads and checks the grid scenario file at `path` (see [`parse`]).
+/// Reads and checks the grid scenario file at `path` ([`ScenarioFile::parse`]).
 ///
 /// Errors: the file cannot be read (the path is named) or is not UTF-8, its `model` key names
-/// another model (`path:line:column: model: ...`, naming it), or any error of [`parse`], located
+/// another model (`path:line:column: model: ...`, naming it), or any error of [`ScenarioFile::parse`], located
 /// as `path:line:column`.
 pub fn load(path: &Path) -> Result<Scenario> {
     let text = config::read_text(path).context("reading the scenario file")?;
@@ -335,47 +336,7 @@ pub fn load(path: &Path) -> Result<Scenario> {
     {
         bail!("{at}: model: a grid scenario is needed here (model = \"grid\"), not {model}");
     }
-    parse(&text, &origin)
-}
-
-/// Parses and checks a scenario written in TOML; `origin` names the text in messages (a file
-/// name).
-///
-/// Errors, each `origin:line:column: key: what is wrong` (line and column count from 1, the
-/// column in characters), one line per problem:
-/// - TOML syntax errors;
-/// - unknown keys, missing keys, values of the wrong type, unknown names (a resource kind, a
-///   discipline, a distribution form);
-/// - impossible values (every check of [`validate`]).
-pub fn parse(text: &str, origin: &str) -> Result<Scenario> {
-    config::parse(text, origin, check)
-}
-
-/// Checks a scenario built in code with the rules [`parse`] applies to a file.
-///
-/// Errors, one line per problem, `key: what is wrong`:
-/// - an empty `name`, `replications` outside `1 ..= 10,000`, a `seed` above `i64::MAX` (TOML's
-///   integers); more tasks expected than a run may create ([`expected_tasks`] times the
-///   replications above [`capacity::MAX_TASKS`]), named at the user who creates the most (or at
-///   `replications`);
-/// - times (`horizon_s`, `collection_period_s`, `deadline_s`, inter-arrival values) that are not
-///   finite, not positive, or above [`MAX_SECONDS`]; a negative `warmup_s`, or one not below
-///   `horizon_s`;
-/// - a bandwidth that is not finite and positive; a transfer longer than [`MAX_SECONDS`];
-/// - no resources; more than 64 serving best effort; a resource without a name, with a
-///   duplicate name, without CPUs, with more CPUs than the simulator runs, a CPU of 0 MIPS, a
-///   total capacity above the kernel's (2^40 MIPS), `max_task_mi` outside `1 ..= 2^39`,
-///   `max_users` outside `1 ..= 16`;
-/// - no users, or more than 64; a user without a name, with a duplicate name, weight 0, a
-///   distribution with an impossible parameter or no positive value (an empty workload), a
-///   `uniform` with `min > max`;
-/// - a GS user without `rho_mips`, `sigma_mi`, `max_task_mi` or `knowledge`, with rho 0,
-///   `sigma_mi < max_task_mi`, `{ window = 0 }`, `queue_entries` outside `1 ..= 8192`; a GS user no
-///   resource could register (none serves GS, none takes its `max_task_mi` (Eq. 2), none has the
-///   capacity for its rho alone (Eq. 1));
-/// - a BE user with any of those keys, or with no resource that serves best effort.
-pub fn validate(scenario: &Scenario) -> Result<()> {
-    config::report(&format!("scenario `{}`", scenario.name), &check(scenario))
+    Scenario::parse(&text, &origin)
 }
 
 /// About how many tasks one replication creates: each user's `horizon_s` over the mean of its
@@ -513,7 +474,29 @@ pub(crate) fn check_dist(
 }
 
 /// Every problem of `s`, in the order of its keys.
-fn check(s: &Scenario) -> Vec<Problem> {
+///
+/// The checks:
+/// - an empty `name`, `replications` outside `1 ..= 10,000`, a `seed` above `i64::MAX` (TOML's
+///   integers); more tasks expected than a run may create ([`expected_tasks`] times the
+///   replications above [`capacity::MAX_TASKS`]), named at the user who creates the most (or at
+///   `replications`);
+/// - times (`horizon_s`, `collection_period_s`, `deadline_s`, inter-arrival values) that are not
+///   finite, not positive, or above [`MAX_SECONDS`]; a negative `warmup_s`, or one not below
+///   `horizon_s`;
+/// - a bandwidth that is not finite and positive; a transfer longer than [`MAX_SECONDS`];
+/// - no resources; more than 64 serving best effort; a resource without a name, with a
+///   duplicate name, without CPUs, with more CPUs than the simulator runs, a CPU of 0 MIPS, a
+///   total capacity above the kernel's (2^40 MIPS), `max_task_mi` outside `1 ..= 2^39`,
+///   `max_users` outside `1 ..= 16`;
+/// - no users, or more than 64; a user without a name, with a duplicate name, weight 0, a
+///   distribution with an impossible parameter or no positive value (an empty workload), a
+///   `uniform` with `min > max`;
+/// - a GS user without `rho_mips`, `sigma_mi`, `max_task_mi` or `knowledge`, with rho 0,
+///   `sigma_mi < max_task_mi`, `{ window = 0 }`, `queue_entries` outside `1 ..= 8192`; a GS user no
+///   resource could register (none serves GS, none takes its `max_task_mi` (Eq. 2), none has the
+///   capacity for its rho alone (Eq. 1));
+/// - a BE user with any of those keys, or with no resource that serves best effort.
+pub(super) fn check(s: &Scenario) -> Vec<Problem> {
     let mut p = Problems::default();
     // `replications` is checked with the run's size ([`check_size`]).
     p.header(&s.name, s.seed, None);
@@ -846,7 +829,7 @@ fn check_gs_user(p: &mut Problems, i: usize, u: &UserConfig, resources: &[Resour
 /// The scenario as a TOML file with a comment on each key's unit: what `qosgate run --dump`
 /// prints, to copy and edit.
 ///
-/// For every scenario that passes [`validate`], [`parse`] of the result gives the same scenario
+/// For every scenario that passes [`Scenario::validate`](crate::models::ScenarioFile::validate), [`Scenario::parse`](crate::models::ScenarioFile::parse) of the result gives the same scenario
 /// back (floats are written in Rust's shortest exact form). Keys whose value is absent
 /// (`rho_mips` of a BE user) are left out.
 pub fn to_toml(s: &Scenario) -> String {
@@ -1275,7 +1258,7 @@ mod tests {
     fn every_variant_and_awkward_strings_round_trip() {
         let s = one_of_each();
         let text = to_toml(&s);
-        assert_eq!(parse(&text, "t.toml").unwrap(), s, "{text}");
+        assert_eq!(Scenario::parse(&text, "t.toml").unwrap(), s, "{text}");
     }
 
     #[test]
@@ -1285,7 +1268,7 @@ mod tests {
         s.users[1].knowledge = Some(Knowledge::Window(0));
         s.users[5].weight = 0;
         let text = to_toml(&s);
-        let msg = format!("{:#}", parse(&text, "f.toml").unwrap_err());
+        let msg = format!("{:#}", Scenario::parse(&text, "f.toml").unwrap_err());
         let lines: Vec<&str> = msg.lines().collect();
         assert_eq!(lines.len(), 3, "{msg}");
         assert!(lines[0].starts_with("f.toml:") && lines[0].contains(": replications: "));
@@ -1298,7 +1281,7 @@ mod tests {
             "{msg}"
         );
         // The same checks on a scenario built in code, without positions.
-        let msg = format!("{:#}", validate(&s).unwrap_err());
+        let msg = format!("{:#}", s.validate().unwrap_err());
         assert!(
             msg.contains("replications: must be 1 to 10000, got 0"),
             "{msg}"

@@ -2,10 +2,10 @@
 //! the request workload, the two providers, the failures of the local cluster, the scheduler
 //! both run, the broker and the cloud's prices.
 //!
-//! - [`parse`] reads a file into a checked [`Scenario`]; every problem is reported as
+//! - [`Scenario::parse`](crate::models::ScenarioFile::parse) reads a file into a checked [`Scenario`]; every problem is reported as
 //!   `file:line:column: key: what is wrong`, one line each ([`crate::config`]).
-//! - [`validate`] runs the same checks on a scenario built in code (the presets).
-//! - [`to_toml`] writes a scenario as a file that [`parse`] reads back unchanged.
+//! - [`Scenario::validate`](crate::models::ScenarioFile::validate) runs the same checks on a scenario built in code (the presets).
+//! - [`to_toml`] writes a scenario as a file that [`Scenario::parse`](crate::models::ScenarioFile::parse) reads back unchanged.
 //! - [`Scenario::routing`] works out the routing probabilities the broker uses: Eq. 5 of
 //!   javadi2012 (with erratum E15's `eta`) from the workload's and the providers' moments, or a
 //!   given cloud share.
@@ -21,7 +21,7 @@ use qosgate_kernel::backfill::Policy;
 use qosgate_kernel::broker::{self, ReliableCloud, Service, TransientCluster};
 use serde::{Deserialize, Serialize};
 
-use crate::config::{self, Problem, Problems};
+use crate::config::{Problem, Problems};
 pub use crate::models::cluster::scenario::{PolicyName, Scheduler};
 use crate::models::grid::scenario::check_dist;
 use crate::workload::dist::Dist;
@@ -328,32 +328,6 @@ impl Scenario {
     }
 }
 
-/// Parses and checks a scenario's text (`origin` names it in messages).
-///
-/// Errors: every problem, one line each, `origin:line:column: key: what is wrong` (see
-/// [`validate`] for the checks).
-pub fn parse(text: &str, origin: &str) -> Result<Scenario> {
-    config::parse(text, origin, check)
-}
-
-/// Checks a scenario built in code with the rules [`parse`] applies to a file.
-///
-/// Errors, one line per problem, `key: what is wrong`:
-/// - an empty `name`, `replications` outside `1 ..= 10,000`, a `seed` above `i64::MAX`;
-/// - `horizon_s` of 0, a `warmup_s` not below it, any time above [`MAX_SECONDS`];
-/// - a workload distribution with an impossible or non-positive parameter (inter-arrival
-///   times and durations are positive), a `load_scale` or `reference_mips` that is not finite
-///   and positive, an `estimate_factor` below 1, a size rule the DAS-2 model refuses;
-/// - a provider of 0 nodes (or more than [`MAX_NODES`]), a speed, cost or `cs2` that is not
-///   finite and positive (`cs2 >= 0`);
-/// - failures with both or neither of the process and a trace, a process distribution that is
-///   impossible, `groups` outside `1 ..= local.nodes`;
-/// - a selective threshold outside `[0, 65535]`, a cloud share outside `[0, 1]`;
-/// - a price that is not finite and `>= 0`.
-pub fn validate(scenario: &Scenario) -> Result<()> {
-    config::report(&format!("scenario `{}`", scenario.name), &check(scenario))
-}
-
 /// `v` is finite and `> 0`.
 fn positive(p: &mut Problems, path: &str, v: f64) {
     if !(v.is_finite() && v > 0.0) {
@@ -385,7 +359,20 @@ fn nodes(p: &mut Problems, path: &str, n: u32) {
 }
 
 /// Every problem of `s`, in the order of its keys.
-fn check(s: &Scenario) -> Vec<Problem> {
+///
+/// The checks:
+/// - an empty `name`, `replications` outside `1 ..= 10,000`, a `seed` above `i64::MAX`;
+/// - `horizon_s` of 0, a `warmup_s` not below it, any time above [`MAX_SECONDS`];
+/// - a workload distribution with an impossible or non-positive parameter (inter-arrival
+///   times and durations are positive), a `load_scale` or `reference_mips` that is not finite
+///   and positive, an `estimate_factor` below 1, a size rule the DAS-2 model refuses;
+/// - a provider of 0 nodes (or more than [`MAX_NODES`]), a speed, cost or `cs2` that is not
+///   finite and positive (`cs2 >= 0`);
+/// - failures with both or neither of the process and a trace, a process distribution that is
+///   impossible, `groups` outside `1 ..= local.nodes`;
+/// - a selective threshold outside `[0, 65535]`, a cloud share outside `[0, 1]`;
+/// - a price that is not finite and `>= 0`.
+pub(super) fn check(s: &Scenario) -> Vec<Problem> {
     let mut p = Problems::default();
     p.header(&s.name, s.seed, Some(s.replications));
     if s.horizon_s == 0 {
@@ -491,7 +478,7 @@ fn check_failures(p: &mut Problems, f: &Failures, local_nodes: u32) {
     }
 }
 
-/// The scenario as TOML that [`parse`] reads back unchanged, under a comment naming the format.
+/// The scenario as TOML that [`Scenario::parse`](crate::models::ScenarioFile::parse) reads back unchanged, under a comment naming the format.
 pub fn to_toml(s: &Scenario) -> String {
     let body = toml::to_string_pretty(s).unwrap_or_else(|e| format!("# not writable: {e}\n"));
     format!(
@@ -503,6 +490,7 @@ pub fn to_toml(s: &Scenario) -> String {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::models::ScenarioFile;
     use crate::workload::failures::{Fit, TABLE2};
 
     /// javadi2012's system at beta 0.25, theta 3 (Tables I-II, Sec. VI-B), EASY, ARS with Eq. 5.
@@ -557,9 +545,9 @@ pub(crate) mod tests {
     #[test]
     fn a_scenario_reads_back_from_its_toml() {
         let s = paper();
-        validate(&s).unwrap();
+        s.validate().unwrap();
         let text = to_toml(&s);
-        assert_eq!(parse(&text, "paper.toml").unwrap(), s);
+        assert_eq!(Scenario::parse(&text, "paper.toml").unwrap(), s);
         let shared = Scenario {
             broker: Broker {
                 policy: Brokering::Ads,
@@ -573,7 +561,10 @@ pub(crate) mod tests {
             }),
             ..s
         };
-        assert_eq!(parse(&to_toml(&shared), "s.toml").unwrap(), shared);
+        assert_eq!(
+            Scenario::parse(&to_toml(&shared), "s.toml").unwrap(),
+            shared
+        );
     }
 
     #[test]
@@ -588,7 +579,7 @@ pub(crate) mod tests {
                 "policy = \"ars\"\nrouting = { cloud_share = 1.5 }",
             )
             .replace("routing = \"eq5\"\n", "");
-        let e = parse(&text, "bad.toml").unwrap_err().to_string();
+        let e = Scenario::parse(&text, "bad.toml").unwrap_err().to_string();
         let lines: Vec<&str> = e.lines().collect();
         let has = |needle: &str| lines.iter().any(|l| l.contains(needle));
         assert!(
@@ -613,7 +604,7 @@ pub(crate) mod tests {
         );
         assert!(lines.iter().all(|l| l.starts_with("bad.toml:")), "{e}");
         let both = to_toml(&paper()).replace("groups = 8", "groups = 8\ntrace = \"x.tab\"");
-        let e = parse(&both, "both.toml").unwrap_err().to_string();
+        let e = Scenario::parse(&both, "both.toml").unwrap_err().to_string();
         assert!(
             e.contains("failures.trace: a trace replaces the synthetic process"),
             "{e}"

@@ -2,18 +2,17 @@
 //! lease workload (LWF) on one cluster through the kernel's lease manager (what `qosgate leases`
 //! does from its options). The format, key by key, is in `docs/leases.md`.
 //!
-//! - [`parse`] reads a file into a checked [`Scenario`]: every problem is
+//! - [`Scenario::parse`](crate::models::ScenarioFile::parse) reads a file into a checked [`Scenario`]: every problem is
 //!   `file:line:column: key: what is wrong` ([`crate::config`]).
-//! - [`to_toml`] writes a scenario that [`parse`] reads back unchanged.
+//! - [`to_toml`] writes a scenario that [`Scenario::parse`](crate::models::ScenarioFile::parse) reads back unchanged.
 
 use std::path::PathBuf;
 
-use anyhow::Result;
 use qosgate_kernel::lease::Overheads;
 use serde::{Deserialize, Serialize};
 
 use super::replay::Params;
-use crate::config::{self, Problem, Problems};
+use crate::config::{Problem, Problems};
 use crate::des::time::ticks;
 pub use crate::models::federation::scenario::PreemptionPolicy;
 
@@ -81,18 +80,7 @@ impl Scenario {
     }
 }
 
-/// Reads a lease scenario's text (`origin` names it in messages).
-///
-/// Errors: every problem, `origin:line:column: key: what is wrong`, one per line: TOML syntax,
-/// unknown or missing keys, wrong types or names, and the checks: an empty `name`, a `seed`
-/// above TOML's largest integer, `replications` outside `1 ..= 10,000`, an empty `workload`,
-/// `nodes` of 0, `suspend_s`, `resume_s` or `until_s` not in `[0,` [`MAX_SECONDS`]`]`. The
-/// workload itself is read when the scenario is simulated.
-pub fn parse(text: &str, origin: &str) -> Result<Scenario> {
-    config::parse(text, origin, check)
-}
-
-/// The scenario as a TOML file that [`parse`] reads back unchanged.
+/// The scenario as a TOML file that [`Scenario::parse`](crate::models::ScenarioFile::parse) reads back unchanged.
 pub fn to_toml(s: &Scenario) -> String {
     let body = toml::to_string(s).unwrap_or_else(|e| format!("# cannot be written: {e}\n"));
     format!(
@@ -102,7 +90,7 @@ pub fn to_toml(s: &Scenario) -> String {
 }
 
 /// Every problem of `s`, in the order of its keys.
-fn check(s: &Scenario) -> Vec<Problem> {
+pub(super) fn check(s: &Scenario) -> Vec<Problem> {
     let mut p = Problems::default();
     p.header(&s.name, s.seed, Some(s.replications));
     if s.workload.as_os_str().is_empty() {
@@ -122,6 +110,7 @@ fn check(s: &Scenario) -> Vec<Problem> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::models::ScenarioFile;
 
     fn example() -> Scenario {
         Scenario {
@@ -141,9 +130,9 @@ mod tests {
     #[test]
     fn a_scenario_reads_back_unchanged_and_defaults_are_qosgate_leases() {
         let s = example();
-        assert_eq!(parse(&to_toml(&s), "x.toml").unwrap(), s);
+        assert_eq!(Scenario::parse(&to_toml(&s), "x.toml").unwrap(), s);
         let short = "name = \"p\"\nseed = 0\nreplications = 1\nworkload = \"w.lwf\"\n";
-        let d = parse(short, "y.toml").unwrap();
+        let d = Scenario::parse(short, "y.toml").unwrap();
         assert_eq!(
             (d.policy, d.suspend_s, d.resume_s, d.nodes, d.until_s),
             (PreemptionPolicy::Moml, 160.0, 126.0, None, None)
@@ -155,7 +144,9 @@ mod tests {
         let mut s = example();
         s.nodes = Some(0);
         s.resume_s = -1.0;
-        let e = parse(&to_toml(&s), "x.toml").unwrap_err().to_string();
+        let e = Scenario::parse(&to_toml(&s), "x.toml")
+            .unwrap_err()
+            .to_string();
         assert_eq!(e.lines().count(), 2, "{e}");
         assert!(e.contains(": nodes: must be at least 1"), "{e}");
         assert!(

@@ -7,19 +7,18 @@
 //! DCMMS with its feedback weight alpha), the server mapping, the transfer times and the
 //! servers' power. Seconds are decimal numbers.
 //!
-//! - [`parse`] reads and checks a file (every problem as `file:line:column: key: what is
-//!   wrong`); [`validate`] runs the same checks on a scenario built in code (the presets).
-//! - [`to_toml`] writes a scenario that [`parse`] reads back unchanged.
+//! - [`Scenario::parse`](crate::models::ScenarioFile::parse) reads and checks a file (every problem as `file:line:column: key: what is
+//!   wrong`); [`Scenario::validate`](crate::models::ScenarioFile::validate) runs the same checks on a scenario built in code (the presets).
+//! - [`to_toml`] writes a scenario that [`Scenario::parse`](crate::models::ScenarioFile::parse) reads back unchanged.
 //! - [`TraceSource`]: a trace compiled into the binary (the cut-downs of `data/traces/`) or a
 //!   file.
 
 use std::path::PathBuf;
 
-use anyhow::Result;
 use serde::{Deserialize, Serialize};
 
 use super::capacity;
-use crate::config::{self, Problem, Problems};
+use crate::config::{Problem, Problems};
 
 /// The longest time a scenario may state, seconds (about 31.7 years): far beyond any trace
 /// window, and small enough that every sum of a few times stays exact in ticks.
@@ -235,17 +234,9 @@ pub enum BuiltinTrace {
     NasaIpsc,
 }
 
-/// Parses and checks a scenario written in TOML; `origin` names the text in messages.
+/// Every problem of `s`, each named by its key path ([`ScenarioFile::problems`]).
 ///
-/// Errors, each `origin:line:column: key: what is wrong`, one line per problem: TOML syntax,
-/// unknown or missing keys, wrong types or names, and every check of [`validate`].
-pub fn parse(text: &str, origin: &str) -> Result<Scenario> {
-    config::parse(text, origin, check)
-}
-
-/// Checks a scenario built in code with the rules [`parse`] applies to a file.
-///
-/// Errors, one line per problem, `key: what is wrong`:
+/// The checks:
 /// - an empty `name`, `replications` outside `1 ..= 10,000`, a `seed` above TOML's largest integer;
 /// - `alpha` or `ar_share` outside `0 ..= 1`, `gap_divisor` below 1 or not finite;
 /// - `image_s`, `dataset_s`, `ar_notice_max_s` not finite, negative or above [`MAX_SECONDS`]
@@ -257,11 +248,7 @@ pub fn parse(text: &str, origin: &str) -> Result<Scenario> {
 ///   one, zero servers or more than [`capacity::SERVERS`], zero VMs per server, a performance
 ///   not finite and positive, a zero `width_scale` or `jobs`, more VMs than the lease
 ///   manager's node count holds.
-pub fn validate(scenario: &Scenario) -> Result<()> {
-    config::report(&format!("scenario `{}`", scenario.name), &check(scenario))
-}
-
-fn check(s: &Scenario) -> Vec<Problem> {
+pub(super) fn check(s: &Scenario) -> Vec<Problem> {
     let mut p = Problems::default();
     p.header(&s.name, s.seed, Some(s.replications));
     fraction(&mut p, "alpha", s.alpha);
@@ -355,7 +342,7 @@ fn check_clouds(p: &mut Problems, clouds: &[CloudConfig]) {
     }
 }
 
-/// The scenario as a TOML file that [`parse`] reads back unchanged.
+/// The scenario as a TOML file that [`Scenario::parse`](crate::models::ScenarioFile::parse) reads back unchanged.
 pub fn to_toml(s: &Scenario) -> String {
     let body = toml::to_string(s).unwrap_or_else(|e| format!("# cannot be written: {e}\n"));
     format!(
@@ -368,6 +355,7 @@ pub fn to_toml(s: &Scenario) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::models::ScenarioFile;
 
     pub(crate) fn example() -> Scenario {
         let cloud = |name: &str, trace| CloudConfig {
@@ -416,7 +404,7 @@ mod tests {
     fn a_scenario_reads_back_unchanged() {
         let s = example();
         let text = to_toml(&s);
-        assert_eq!(parse(&text, "x.toml").unwrap(), s);
+        assert_eq!(Scenario::parse(&text, "x.toml").unwrap(), s);
     }
 
     #[test]
@@ -430,7 +418,7 @@ mod tests {
             })
             .collect::<Vec<_>>()
             .join("\n");
-        let s = parse(&text, "x.toml").unwrap();
+        let s = Scenario::parse(&text, "x.toml").unwrap();
         assert_eq!(
             (s.fcfs, s.queue, s.feedback_from),
             (
@@ -448,7 +436,7 @@ mod tests {
         s.clouds[1].name = "A".into();
         s.clouds[0].servers = 0;
         let text = to_toml(&s);
-        let e = parse(&text, "x.toml").unwrap_err().to_string();
+        let e = Scenario::parse(&text, "x.toml").unwrap_err().to_string();
         let lines: Vec<&str> = e.lines().collect();
         assert_eq!(lines.len(), 3, "{e}");
         assert!(
