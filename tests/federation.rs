@@ -4,6 +4,7 @@
 //! determinism, and the scenario file's round trip and errors.
 
 use proptest::prelude::*;
+use qosgate_harness::config::Header;
 use qosgate_harness::models::Model;
 use qosgate_harness::models::ScenarioFile;
 use qosgate_harness::models::federation::Federation;
@@ -65,10 +66,12 @@ fn scenario(
     clusters: Vec<ClusterConfig>,
 ) -> Scenario {
     Scenario {
-        name: "hand-worked".into(),
-        description: String::new(),
-        seed: 1,
-        replications: 1,
+        header: Header {
+            name: "hand-worked".into(),
+            description: String::new(),
+            seed: 1,
+            replications: 1,
+        },
         horizon_s: 1500.0,
         gateway: Gateway {
             policy,
@@ -440,7 +443,7 @@ fn federation() -> impl Strategy<Value = Scenario> {
             |(policy, rules, clusters, every, (c, s, m, n), seed, (sus, res, mig))| {
                 let smallest = clusters.iter().map(|c| c.nodes).min().unwrap_or(1);
                 let mut sc = scenario(policy, every, 0.0, 40.0, shares(c, s, m, n), clusters);
-                sc.seed = seed >> 1;
+                sc.header.seed = seed >> 1;
                 sc.horizon_s = 600.0;
                 sc.rules = rules;
                 sc.external.interarrival_s = vec![Dist::Exponential { mean: every }];

@@ -4,6 +4,7 @@
 //! independent of the scheduler, and runs are deterministic.
 
 use proptest::prelude::*;
+use qosgate_harness::config::Header;
 use qosgate_harness::models::Model;
 use qosgate_harness::models::ScenarioFile;
 use qosgate_harness::models::hybrid::Hybrid;
@@ -33,10 +34,12 @@ fn price() -> Price {
 /// with P = (0.5, 0.5) under EASY.
 fn golden(drain_s: u64) -> Scenario {
     Scenario {
-        name: "golden".into(),
-        description: String::new(),
-        seed: 1,
-        replications: 1,
+        header: Header {
+            name: "golden".into(),
+            description: String::new(),
+            seed: 1,
+            replications: 1,
+        },
         horizon_s: 450,
         warmup_s: 0,
         drain_s,
@@ -181,10 +184,12 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 let (days, warmup, drain, transfer, seed) = t;
                 let p = Process::table2(Fit::ALL[fit], groups.min(local)).unwrap();
                 Scenario {
-                    name: "random".into(),
-                    description: String::new(),
-                    seed,
-                    replications: 1,
+                    header: Header {
+                        name: "random".into(),
+                        description: String::new(),
+                        seed,
+                        replications: 1,
+                    },
                     horizon_s: days * 86_400,
                     warmup_s: warmup * 86_400 / 2,
                     drain_s: drain * 86_400,

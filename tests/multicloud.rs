@@ -26,6 +26,7 @@ use std::collections::BTreeMap;
 
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
+use qosgate_harness::config::Header;
 use qosgate_harness::models::Model;
 use qosgate_harness::models::ScenarioFile;
 use qosgate_harness::models::multicloud::Multicloud;
@@ -98,10 +99,12 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 seed,
             )| {
                 Scenario {
-                    name: "random".into(),
-                    description: String::new(),
-                    seed,
-                    replications: 1,
+                    header: Header {
+                        name: "random".into(),
+                        description: String::new(),
+                        seed,
+                        replications: 1,
+                    },
                     scheduler,
                     fcfs,
                     queue,

@@ -1,6 +1,7 @@
 //! The metrics of kokkinos2009 Sec. 6.3 on hand-made task records (every value computed by hand in
 //! the comments), the confidence intervals of a known sample, and `qosgate reproduce` end to end.
 
+use qosgate_harness::config::Header;
 use qosgate_harness::models::grid::metrics::Metrics;
 use qosgate_harness::models::grid::record::{Outcome, TaskClass, TaskRecord};
 use qosgate_harness::models::grid::scenario::{
@@ -37,10 +38,12 @@ fn scenario() -> Scenario {
         deadline_s: 20.0,
     };
     Scenario {
-        name: "hand-made".into(),
-        description: String::new(),
-        seed: 1,
-        replications: 1,
+        header: Header {
+            name: "hand-made".into(),
+            description: String::new(),
+            seed: 1,
+            replications: 1,
+        },
         horizon_s: 10.0,
         warmup_s: 1.0,
         meta: Meta {

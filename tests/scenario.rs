@@ -108,7 +108,8 @@ fn variants() -> Vec<Scenario> {
 fn every_preset_and_builder_variant_round_trips_through_toml() {
     for s in variants() {
         let text = scenario::to_toml(&s);
-        let back = Scenario::parse(&text, &s.name).unwrap_or_else(|e| panic!("{e:#}\n{text}"));
+        let back =
+            Scenario::parse(&text, &s.header.name).unwrap_or_else(|e| panic!("{e:#}\n{text}"));
         assert_eq!(back, s, "{text}");
     }
 }

@@ -10,7 +10,7 @@ use std::process::Output;
 
 use anyhow::Result;
 use proptest::prelude::*;
-use qosgate_harness::config::Problem;
+use qosgate_harness::config::{Headed, Header, Problem};
 use qosgate_harness::des::rng::{SplitMix, replication_seed};
 use qosgate_harness::experiments::runfile::{self, StoredRun};
 use qosgate_harness::experiments::shard::Shard;
@@ -29,23 +29,25 @@ struct Toy;
 
 #[derive(Debug, Clone)]
 struct ToyScenario {
-    seed: u64,
+    header: Header,
     random: bool,
     scale: f64,
+}
+
+impl Headed for ToyScenario {
+    fn header(&self) -> &Header {
+        &self.header
+    }
+
+    fn header_mut(&mut self) -> &mut Header {
+        &mut self.header
+    }
 }
 
 /// What the registry asks of a scenario; a toy one is never a preset, printed or run.
 impl AnyScenario for ToyScenario {
     fn model(&self) -> &'static str {
         Toy::NAME
-    }
-
-    fn name(&self) -> &str {
-        "toy"
-    }
-
-    fn description(&self) -> &str {
-        "a toy"
     }
 
     fn to_toml(&self) -> String {
@@ -59,14 +61,6 @@ impl AnyScenario for ToyScenario {
 
 /// A fixed scenario's replications all draw from its base seed.
 impl ScenarioFile for ToyScenario {
-    fn base_seed(&self) -> u64 {
-        self.seed
-    }
-
-    fn set_base_seed(&mut self, seed: u64) {
-        self.seed = seed;
-    }
-
     /// A toy scenario has nothing to check.
     fn problems(&self) -> Vec<Problem> {
         Vec::new()
@@ -74,9 +68,9 @@ impl ScenarioFile for ToyScenario {
 
     fn seed(&self, k: u32) -> u64 {
         if self.random {
-            replication_seed(self.seed, k)
+            replication_seed(self.header.seed, k)
         } else {
-            self.seed
+            self.header.seed
         }
     }
 }
@@ -126,7 +120,12 @@ impl Simulation for Point {
     /// Seeded by its load: `--seed` moves every point's seed.
     fn scenario(&self) -> Result<ToyScenario> {
         Ok(ToyScenario {
-            seed: 7 ^ self.load.to_bits(),
+            header: Header {
+                name: "toy".into(),
+                description: "a toy".into(),
+                seed: 7 ^ self.load.to_bits(),
+                replications: 1,
+            },
             random: self.random,
             scale: self.load,
         })

@@ -20,6 +20,7 @@
 
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
+use qosgate_harness::config::Header;
 use qosgate_harness::models::Model;
 use qosgate_harness::models::grid::metrics::Metrics;
 use qosgate_harness::models::grid::record::{Outcome, TaskClass, TaskRecord};
@@ -136,10 +137,12 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 resources.last_mut().unwrap().kind = ResourceKind::Be;
             }
             Scenario {
-                name: "random".into(),
-                description: String::new(),
-                seed,
-                replications: 1,
+                header: Header {
+                    name: "random".into(),
+                    description: String::new(),
+                    seed,
+                    replications: 1,
+                },
                 horizon_s: 3_000.0,
                 warmup_s: 0.0,
                 meta: Meta {

@@ -10,6 +10,7 @@
 
 use std::process::Output;
 
+use qosgate_harness::config::Header;
 use qosgate_harness::des::time::{secs, ticks};
 use qosgate_harness::models::ScenarioFile;
 use qosgate_harness::models::grid::random;
@@ -32,10 +33,12 @@ fn qosgate(args: &[&str]) -> Output {
 /// the capacity, so the bucket holds it to rho), sigma 2,000 MI, 10 s.
 fn at_capacity(discipline: Discipline) -> Scenario {
     Scenario {
-        name: format!("at-capacity-{discipline:?}").to_lowercase(),
-        description: "one user at rho = C".into(),
-        seed: 5,
-        replications: 1,
+        header: Header {
+            name: format!("at-capacity-{discipline:?}").to_lowercase(),
+            description: "one user at rho = C".into(),
+            seed: 5,
+            replications: 1,
+        },
         horizon_s: 10.0,
         warmup_s: 0.0,
         meta: Meta {

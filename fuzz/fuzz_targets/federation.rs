@@ -13,6 +13,7 @@
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
+use qosgate_harness::config::Header;
 use qosgate_harness::models::Model;
 use qosgate_harness::models::ScenarioFile;
 use qosgate_harness::models::federation::Federation;
@@ -85,10 +86,12 @@ fn scenario(input: &Input) -> Option<Scenario> {
     let [c, s, m, n] = input.shares.map(f64::from);
     let [sus, res, mig] = input.overheads.map(f64::from);
     Some(Scenario {
-        name: "fuzz".into(),
-        description: String::new(),
-        seed: u64::from(input.seed),
-        replications: 1,
+        header: Header {
+            name: "fuzz".into(),
+            description: String::new(),
+            seed: u64::from(input.seed),
+            replications: 1,
+        },
         horizon_s: f64::from(input.horizon) * 4.0 + 1.0,
         gateway: Gateway {
             policy: GatewayPolicy::ALL[usize::from(input.policy % 5)],

@@ -64,7 +64,7 @@ pub fn exec(args: &BoundsArgs, out: &mut dyn Write) -> Result<()> {
         None => presets::get(DEFAULT_PRESET)?,
     };
     let grid = GsGrid::of(&scenario)
-        .with_context(|| format!("the registrations of scenario {}", scenario.name))?;
+        .with_context(|| format!("the registrations of scenario {}", scenario.header.name))?;
     let about = match &args.scenario {
         Some(path) => About::file(&path.display().to_string(), &grid),
         None => params::grid().about(),

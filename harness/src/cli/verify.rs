@@ -81,9 +81,14 @@ pub fn exec(args: &VerifyArgs, out: &mut dyn Write) -> Result<()> {
     for job in &mut jobs {
         if let Some(n) = args.replications {
             if let Some(p) = scenario::check_size(&job.scenario, n, "--replications").first() {
-                bail!("{}: {} {n}: {}", job.scenario.name, p.path, p.message);
+                bail!(
+                    "{}: {} {n}: {}",
+                    job.scenario.header.name,
+                    p.path,
+                    p.message
+                );
             }
-            job.scenario.replications = n;
+            job.scenario.header.replications = n;
         }
     }
     let outcomes: Vec<Result<Outcome>> = match (&args.events, jobs.as_slice()) {
@@ -137,7 +142,7 @@ fn jobs(args: &VerifyArgs) -> Result<Vec<Job>> {
             .map(|i| {
                 let s = random::scenario(seed, i);
                 s.validate()
-                    .with_context(|| format!("generated scenario {}", s.name))?;
+                    .with_context(|| format!("generated scenario {}", s.header.name))?;
                 Ok(Job {
                     scenario: s,
                     generated: true,
@@ -150,7 +155,7 @@ fn jobs(args: &VerifyArgs) -> Result<Vec<Job>> {
 
 /// Simulates and checks one scenario.
 fn run(job: &Job) -> Result<Outcome> {
-    match verify::verify(&job.scenario, job.scenario.replications) {
+    match verify::verify(&job.scenario, job.scenario.header.replications) {
         Ok(v) => Ok(Outcome::Verified(v)),
         Err(e) if job.generated && format!("{e:#}").contains("cannot register") => {
             Ok(Outcome::Skipped(format!("{:#}", e.root_cause())))
@@ -175,7 +180,7 @@ fn report(
     let (mut checked, mut violations, mut mismatches, mut skipped) = (0u64, 0u64, 0u64, 0usize);
     let mut failure: Option<(String, &Job)> = None;
     for (job, outcome) in jobs.iter().zip(outcomes) {
-        let name = &job.scenario.name;
+        let name = &job.scenario.header.name;
         let v = match outcome {
             Ok(Outcome::Verified(v)) => v,
             Ok(Outcome::Skipped(why)) => {

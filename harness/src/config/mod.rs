@@ -15,10 +15,15 @@
 //! describes (`qosgate run FILE`). [`utf8`] locates the first byte of an input that is not
 //! UTF-8 text (TOML and JSON are both UTF-8), for every reader of text files.
 
+mod header;
+
+pub use header::{Headed, Header};
+
 use std::ops::Range;
 
 use anyhow::{Result, anyhow};
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
@@ -42,21 +47,36 @@ pub fn check_replications(n: u32) -> Result<(), String> {
 /// Parses `text` (named `origin` in messages, e.g. its file name) into a `T` and checks it with
 /// `check`, which lists every problem it finds.
 ///
+/// The top-level keys of the [`Header`] are read into `T`'s header, the others into `T` (whose
+/// serde form skips its header); a top-level `model` key is not part of either: it belongs to
+/// the registry that chose `T` ([`model_of`]) and is left out.
+///
 /// Errors, each `origin:line:column: key: what is wrong` (line and column count from 1, the
 /// column in characters), one line per problem: TOML syntax errors; unknown keys, missing keys,
-/// values of the wrong type or unknown names (serde's); every problem `check` finds. A
-/// top-level `model` key is not part of `T`: it is left out before deserializing.
-pub fn parse<T: DeserializeOwned>(
+/// values of the wrong type or unknown names (serde's, the header's first); every problem
+/// `check` finds.
+pub fn parse<T: DeserializeOwned + Headed>(
     text: &str,
     origin: &str,
     check: impl FnOnce(&T) -> Vec<Problem>,
 ) -> Result<T> {
     let mut doc = DeTable::parse(text).map_err(|e| toml_error(origin, text, None, &e))?;
-    // The model selector belongs to the registry that chose `T` ([`model_of`]), not to `T`.
     doc.get_mut().remove("model");
     let index = Index::of(&doc);
-    let value = T::deserialize(toml::de::Deserializer::from(doc))
-        .map_err(|e| toml_error(origin, text, Some(&index), &e))?;
+    let mut header = DeTable::new();
+    for key in Header::KEYS {
+        if let Some((k, v)) = doc.get_mut().remove_entry(key) {
+            header.insert(k, v);
+        }
+    }
+    let deserialize_error = |e| toml_error(origin, text, Some(&index), &e);
+    let header = Header::deserialize(toml::de::Deserializer::from(Spanned::new(
+        doc.span(),
+        header,
+    )))
+    .map_err(deserialize_error)?;
+    let mut value = T::deserialize(toml::de::Deserializer::from(doc)).map_err(deserialize_error)?;
+    *value.header_mut() = header;
     let problems = check(&value);
     if problems.is_empty() {
         return Ok(value);
@@ -75,6 +95,18 @@ pub fn parse<T: DeserializeOwned>(
     located.sort_by_key(|(at, _)| *at);
     let lines: Vec<String> = located.into_iter().map(|(_, l)| l).collect();
     Err(anyhow!("{}", lines.join("\n")))
+}
+
+/// The text of a scenario file that [`parse`] reads back: `preamble` (comment lines, each
+/// ending in a newline), `model = "model"`, the header ([`Header::to_toml`]), then the rest of
+/// `scenario` as serde writes it.
+pub fn to_toml<T: Serialize + Headed>(preamble: &str, model: &str, scenario: &T) -> String {
+    let body = toml::to_string(scenario).unwrap_or_else(|e| format!("# cannot be written: {e}\n"));
+    format!(
+        "{preamble}model = {}\n{}{body}",
+        toml::Value::String(model.to_owned()),
+        scenario.header().to_toml()
+    )
 }
 
 /// The problems of a value built in code (a preset), as one error: `what:` then one line per
@@ -167,17 +199,20 @@ impl Problems {
         }
     }
 
-    /// The keys every scenario starts with: a `name` that is not blank, a `seed` TOML can hold
-    /// ([`Problems::toml_int`]) and, unless `None` (a model that checks them with more
-    /// context), `replications` within bounds ([`Problems::replications`]).
-    pub fn header(&mut self, name: &str, seed: u64, replications: Option<u32>) {
-        if name.trim().is_empty() {
+    /// The keys every scenario starts with ([`Header`]): [`Problems::name_and_seed`] and
+    /// `replications` within bounds ([`Problems::replications`]).
+    pub fn header(&mut self, header: &Header) {
+        self.name_and_seed(header);
+        self.replications("replications", header.replications);
+    }
+
+    /// A header's `name`, not blank, and `seed`, which TOML must hold ([`Problems::toml_int`]):
+    /// for a model that checks `replications` with more context.
+    pub fn name_and_seed(&mut self, header: &Header) {
+        if header.name.trim().is_empty() {
             self.add("name", "must not be empty");
         }
-        self.toml_int("seed", seed);
-        if let Some(n) = replications {
-            self.replications("replications", n);
-        }
+        self.toml_int("seed", header.seed);
     }
 
     /// A number of replications ([`check_replications`]).

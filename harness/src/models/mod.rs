@@ -23,23 +23,25 @@
 //! A new model is a folder here with a type implementing [`Model`], `scenario_file!` for its
 //! scenario, and a line in [`MODELS`].
 
-/// Makes a model's `Scenario` (with `name`, `description` and `seed` fields) an [`AnyScenario`]
+/// Makes a model's `Scenario` (with a `header:` [`config::Header`] field) an [`AnyScenario`]
 /// and a [`ScenarioFile`], and defines the model's registry `ENTRY`, from its
 /// `scenario::{check, to_toml}` and `summary::run`: `scenario_file!(Grid, "grid")` in the
 /// model's module.
 macro_rules! scenario_file {
     ($model:ident, $what:literal) => {
+        impl $crate::config::Headed for Scenario {
+            fn header(&self) -> &$crate::config::Header {
+                &self.header
+            }
+
+            fn header_mut(&mut self) -> &mut $crate::config::Header {
+                &mut self.header
+            }
+        }
+
         impl $crate::models::AnyScenario for Scenario {
             fn model(&self) -> &'static str {
                 <$model as $crate::models::Model>::NAME
-            }
-
-            fn name(&self) -> &str {
-                &self.name
-            }
-
-            fn description(&self) -> &str {
-                &self.description
             }
 
             fn to_toml(&self) -> String {
@@ -56,14 +58,6 @@ macro_rules! scenario_file {
         }
 
         impl $crate::models::ScenarioFile for Scenario {
-            fn base_seed(&self) -> u64 {
-                self.seed
-            }
-
-            fn set_base_seed(&mut self, seed: u64) {
-                self.seed = seed;
-            }
-
             fn problems(&self) -> Vec<$crate::config::Problem> {
                 scenario::check(self)
             }
@@ -96,7 +90,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::config;
+use crate::config::{self, Headed};
 use crate::report::stats::Estimate;
 
 /// A simulated system.
@@ -188,7 +182,7 @@ pub struct Head<'a> {
     pub scenario: &'a str,
     /// Replications simulated.
     pub replications: u32,
-    /// The base seed ([`ScenarioFile::base_seed`]).
+    /// The base seed (the header's).
     pub seed: u64,
     /// Events processed, summed over the replications.
     pub events: u64,
@@ -200,7 +194,7 @@ impl<'a> Head<'a> {
         Self {
             scenario: scenario.name(),
             replications: u32::try_from(runs.len()).unwrap_or(u32::MAX),
-            seed: scenario.base_seed(),
+            seed: scenario.header().seed,
             events: runs.iter().map(M::events).sum(),
         }
     }
@@ -324,13 +318,17 @@ pub fn write_summary<S: Serialize>(
 
 /// A scenario of some registered model, ready to print or run: what presets and scenario
 /// files give `qosgate run`.
-pub trait AnyScenario: Send + Sync {
+pub trait AnyScenario: config::Headed + Send + Sync {
     /// The model's name ([`Model::NAME`]).
     fn model(&self) -> &'static str;
     /// The scenario's name.
-    fn name(&self) -> &str;
+    fn name(&self) -> &str {
+        &self.header().name
+    }
     /// One line saying what it simulates.
-    fn description(&self) -> &str;
+    fn description(&self) -> &str {
+        &self.header().description
+    }
     /// The scenario as a commented TOML file that reads back unchanged (`qosgate run --dump`).
     fn to_toml(&self) -> String;
     /// Simulates it and writes the summary to `out` (and the files `opts` asks for).
@@ -342,18 +340,15 @@ pub trait AnyScenario: Send + Sync {
 /// A model's scenario as the runner takes it: a scenario file with a base seed, from which
 /// every replication draws its own.
 pub trait ScenarioFile: AnyScenario {
-    /// The base seed.
-    fn base_seed(&self) -> u64;
-    /// Replaces the base seed.
-    fn set_base_seed(&mut self, seed: u64);
     /// The seed replication `k` draws its random numbers from: `replication_seed(base, k)`
     /// ([`crate::des::rng::replication_seed`]).
     fn seed(&self, k: u32) -> u64 {
-        crate::des::rng::replication_seed(self.base_seed(), k)
+        crate::des::rng::replication_seed(self.header().seed, k)
     }
     /// Moves the base seed to base seed `base` ([`crate::des::rng::rebase`]).
     fn reseed(&mut self, base: u64) {
-        self.set_base_seed(crate::des::rng::rebase(self.base_seed(), base));
+        let seed = &mut self.header_mut().seed;
+        *seed = crate::des::rng::rebase(*seed, base);
     }
     /// Every problem of the scenario, each named by its key path: the model's checks (its
     /// `scenario::check`, whose doc lists them).

@@ -21,6 +21,7 @@
 use anyhow::{Result, bail};
 
 use super::params::{self, CLUSTERS, HORIZON_S};
+use crate::config::Header;
 use crate::experiments::Simulation;
 use crate::models::federation::scenario::{
     ClusterConfig, ClusterRules, Dist, External, Gateway, GatewayPolicy, LocalWorkload, PapConfig,
@@ -136,24 +137,26 @@ impl Simulation for Variant {
             })
             .collect();
         Ok(Scenario {
-            name: self.name(),
-            description: format!(
-                "salehi2012, {} mode, {}: m = {}, a = {:.3}, {}, {}",
-                self.mode.name(),
-                self.policy.label(),
-                self.size_mid,
-                self.duration_log_mean,
-                match self.external {
-                    Arrivals::Fixed => "external arrivals of the fixed rows".to_owned(),
-                    Arrivals::Varied(alpha) => format!("external arrivals alpha = {alpha}"),
-                },
-                match self.local {
-                    Arrivals::Fixed => "local arrivals of the fixed rows".to_owned(),
-                    Arrivals::Varied(f) => format!("local arrivals at axis fraction {f}"),
-                }
-            ),
-            seed: SEED,
-            replications: super::PRESET_REPLICATIONS,
+            header: Header {
+                name: self.name(),
+                description: format!(
+                    "salehi2012, {} mode, {}: m = {}, a = {:.3}, {}, {}",
+                    self.mode.name(),
+                    self.policy.label(),
+                    self.size_mid,
+                    self.duration_log_mean,
+                    match self.external {
+                        Arrivals::Fixed => "external arrivals of the fixed rows".to_owned(),
+                        Arrivals::Varied(alpha) => format!("external arrivals alpha = {alpha}"),
+                    },
+                    match self.local {
+                        Arrivals::Fixed => "local arrivals of the fixed rows".to_owned(),
+                        Arrivals::Varied(f) => format!("local arrivals at axis fraction {f}"),
+                    }
+                ),
+                seed: SEED,
+                replications: super::PRESET_REPLICATIONS,
+            },
             horizon_s: HORIZON_S,
             gateway: Gateway {
                 policy: self.policy,

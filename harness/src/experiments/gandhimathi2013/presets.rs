@@ -12,6 +12,7 @@
 use anyhow::{Result, anyhow};
 
 use super::params::{self, DATA_CENTERS};
+use crate::config::Header;
 use crate::experiments::Simulation;
 use crate::models::ScenarioFile;
 use crate::models::multicloud::scenario::{
@@ -141,20 +142,22 @@ impl Simulation for Variant {
     /// Errors: a scenario the model's checks refuse (a bug: the message names it).
     fn scenario(&self) -> Result<Scenario> {
         let s = Scenario {
-            name: self.name(),
-            description: format!(
-                "gandhimathi2013: {}, alpha {:.1}, {} % reservations, arrival gaps / {}, {} mapping, \
-                 queue in {} order, feedback from {}",
-                self.scheduler_label(),
-                f64::from(self.alpha_pct) / 100.0,
-                self.ar_pct,
-                self.divisor,
-                mapping_name(self.mapping),
-                queue_name(self.queue),
-                feedback_name(self.feedback)
-            ),
-            seed: params::SEED,
-            replications: REPLICATIONS,
+            header: Header {
+                name: self.name(),
+                description: format!(
+                    "gandhimathi2013: {}, alpha {:.1}, {} % reservations, arrival gaps / {}, {} mapping, \
+                     queue in {} order, feedback from {}",
+                    self.scheduler_label(),
+                    f64::from(self.alpha_pct) / 100.0,
+                    self.ar_pct,
+                    self.divisor,
+                    mapping_name(self.mapping),
+                    queue_name(self.queue),
+                    feedback_name(self.feedback)
+                ),
+                seed: params::SEED,
+                replications: REPLICATIONS,
+            },
             scheduler: self.scheduler,
             fcfs: self.fcfs,
             queue: self.queue,
@@ -247,7 +250,7 @@ pub fn all() -> Result<Vec<Scenario>> {
         for (situation, divisor) in [("loose", params::LOOSE), ("tight", params::TIGHT)] {
             let v = Variant::new(scheduler, params::ALPHA_TABLES_PCT, divisor).in_mode(mode);
             let mut s = v.scenario()?;
-            s.name = format!(
+            s.header.name = format!(
                 "gandhimathi2013-{}-{situation}",
                 v.scheduler_label().to_lowercase().replace(' ', "_")
             );

@@ -16,6 +16,7 @@
 use anyhow::{Result, bail};
 
 use super::params::{self, BETA_MODERATE, THETA_MEDIUM};
+use crate::config::Header;
 use crate::experiments::Simulation;
 use crate::models::ScenarioFile;
 use crate::models::hybrid::scenario::{
@@ -140,24 +141,26 @@ impl Simulation for Variant {
     fn scenario(&self) -> Result<Scenario> {
         let failures = Process::table2(Fit::Weibull, self.groups)?;
         let s = Scenario {
-            name: self.name(),
-            description: format!(
-                "javadi2012: {} with {} backfilling at beta {}, theta {}, {}x the arrival rate, \
-                 {} failure groups ({})",
-                brokering_name(self.brokering),
-                scheduler_name(self.scheduler),
-                self.beta,
-                self.theta,
-                self.load_scale,
-                self.groups,
-                match self.route {
-                    Route::Eq5 => "Eq. 5's routing".to_owned(),
-                    Route::Table3 => "the cloud share of Table III's cost".to_owned(),
-                    Route::Share(s) => format!("cloud share {s}"),
-                }
-            ),
-            seed: params::SEED,
-            replications: 10,
+            header: Header {
+                name: self.name(),
+                description: format!(
+                    "javadi2012: {} with {} backfilling at beta {}, theta {}, {}x the arrival rate, \
+                     {} failure groups ({})",
+                    brokering_name(self.brokering),
+                    scheduler_name(self.scheduler),
+                    self.beta,
+                    self.theta,
+                    self.load_scale,
+                    self.groups,
+                    match self.route {
+                        Route::Eq5 => "Eq. 5's routing".to_owned(),
+                        Route::Table3 => "the cloud share of Table III's cost".to_owned(),
+                        Route::Share(s) => format!("cloud share {s}"),
+                    }
+                ),
+                seed: params::SEED,
+                replications: 10,
+            },
             horizon_s: params::HORIZON_S,
             warmup_s: params::WARMUP_S,
             drain_s: params::DRAIN_S,
@@ -272,8 +275,7 @@ pub fn get(name: &str) -> Result<Scenario> {
             names().join(", ")
         );
     };
-    Ok(Scenario {
-        name: n,
-        ..v.scenario()?
-    })
+    let mut scenario = v.scenario()?;
+    scenario.header.name = n;
+    Ok(scenario)
 }

@@ -40,6 +40,7 @@ use qosgate_kernel::resource::Kind;
 use qosgate_kernel::units::{TICKS_PER_SECOND, Ticks, Work};
 
 use super::params::{self, Layout};
+use crate::config::Header;
 use crate::des::time;
 use crate::experiments::Simulation;
 use crate::models::Model;
@@ -261,7 +262,7 @@ pub fn get(name: &str) -> Result<Scenario> {
                 ..Variant::PRESET
             }
             .scenario()?;
-            if scenario.name == name {
+            if scenario.header.name == name {
                 return Ok(scenario);
             }
         }
@@ -278,7 +279,7 @@ pub fn get(name: &str) -> Result<Scenario> {
 pub fn list(out: &mut dyn Write) -> Result<()> {
     for name in names() {
         let scenario = get(name)?;
-        writeln!(out, "{name:<24} {}", scenario.description).context("writing the list")?;
+        writeln!(out, "{name:<24} {}", scenario.header.description).context("writing the list")?;
     }
     out.flush().context("writing output")
 }
@@ -478,10 +479,12 @@ impl Simulation for Variant {
             }
         }
         let mut scenario = Scenario {
-            name: name(self),
-            description: description(self, &users),
-            seed: SEED,
-            replications: 1,
+            header: Header {
+                name: name(self),
+                description: description(self, &users),
+                seed: SEED,
+                replications: 1,
+            },
             horizon_s: HORIZON_S,
             warmup_s: 0.0,
             meta: Meta {
@@ -497,7 +500,7 @@ impl Simulation for Variant {
             users,
         };
         if !Grid::deterministic(&scenario) {
-            scenario.replications = RANDOM_REPLICATIONS;
+            scenario.header.replications = RANDOM_REPLICATIONS;
             scenario.warmup_s = HORIZON_S * WARMUP_FRACTION;
         }
         if sec644 {
@@ -506,7 +509,7 @@ impl Simulation for Variant {
             for r in &mut scenario.resources {
                 r.max_task_mi = r.max_task_mi.max(largest.unwrap_or(0));
             }
-            scenario.description.push_str(
+            scenario.header.description.push_str(
                 "; task workloads of Sec. 6.4.4 (U1-U5: 419,900,000, 71,383,000, 419,900, \
                  209,950,000, 2,099,500,000 MI), every deadline U1's",
             );
@@ -666,8 +669,8 @@ mod tests {
     fn every_name_builds_the_preset_of_that_name() {
         for name in names() {
             let s = get(name).unwrap();
-            assert_eq!(s.name, *name);
-            assert_eq!(s.replications, 1);
+            assert_eq!(s.header.name, *name);
+            assert_eq!(s.header.replications, 1);
             assert_eq!(s.warmup_s, 0.0);
         }
         let msg = format!("{:#}", get("kokkinos2009-xyz").unwrap_err());
@@ -708,11 +711,11 @@ mod tests {
         }
         .scenario()
         .unwrap();
-        assert_eq!(s.name, "kokkinos2009-gbp-s0-window5");
+        assert_eq!(s.header.name, "kokkinos2009-gbp-s0-window5");
         assert_eq!(s.users[0].deadline_s, window[0]);
         assert_eq!(s.users[3].deadline_s, exact[0]);
         assert_eq!(
-            (s.replications, s.warmup_s),
+            (s.header.replications, s.warmup_s),
             (RANDOM_REPLICATIONS, 20_000.0)
         );
     }

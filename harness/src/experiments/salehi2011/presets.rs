@@ -23,6 +23,7 @@ use std::fmt;
 
 use anyhow::{Context, Result, bail};
 
+use crate::config::Header;
 use crate::experiments::Simulation;
 use crate::experiments::federation::params;
 use crate::experiments::federation::presets::{self as federation, DEADLINE_FACTOR, SEED};
@@ -152,24 +153,26 @@ impl ClusterVariant {
         };
         let (name, nodes, mips) = params::CLUSTERS[CLUSTER];
         Ok(Scenario {
-            name: self.name(),
-            description: format!(
-                "salehi2011 on one cluster (E12), {} mode, {} ({}): m = {}, {} % best effort, {}",
-                self.mode.name(),
-                self.policy.label(),
-                match self.preference {
-                    PreferenceRule::Tiers => "less valuable types first",
-                    PreferenceRule::Flat => "every type alike",
-                },
-                self.size_mid,
-                self.best_effort_pct,
-                match self.local_pct {
-                    Some(pct) => format!("{pct} % local"),
-                    None => "local arrivals of the fixed point".to_owned(),
-                }
-            ),
-            seed: SEED,
-            replications: crate::experiments::federation::PRESET_REPLICATIONS,
+            header: Header {
+                name: self.name(),
+                description: format!(
+                    "salehi2011 on one cluster (E12), {} mode, {} ({}): m = {}, {} % best effort, {}",
+                    self.mode.name(),
+                    self.policy.label(),
+                    match self.preference {
+                        PreferenceRule::Tiers => "less valuable types first",
+                        PreferenceRule::Flat => "every type alike",
+                    },
+                    self.size_mid,
+                    self.best_effort_pct,
+                    match self.local_pct {
+                        Some(pct) => format!("{pct} % local"),
+                        None => "local arrivals of the fixed point".to_owned(),
+                    }
+                ),
+                seed: SEED,
+                replications: crate::experiments::federation::PRESET_REPLICATIONS,
+            },
             horizon_s: params::HORIZON_S,
             gateway: Gateway {
                 policy: GatewayPolicy::Rr,

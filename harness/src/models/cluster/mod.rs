@@ -34,7 +34,7 @@ impl Model for Cluster {
     type Run = Run;
     type Metrics = Summary;
 
-    /// Reads the trace and replays it; replication `k`'s failures use seed `scenario.seed + k`.
+    /// Reads the trace and replays it; replication `k`'s failures use seed `scenario.header.seed + k`.
     fn simulate(scenario: &Scenario, k: u32) -> Result<Run> {
         let failures = scenario.failures(k);
         let prepared = summary::Prepared::read(

@@ -16,7 +16,7 @@ use qosgate_kernel::backfill::Policy;
 use serde::{Deserialize, Serialize};
 
 use super::replay::{MAX_QUEUE, QUEUE};
-use crate::config::{Problem, Problems};
+use crate::config::{self, Header, Problem, Problems};
 use crate::workload::failures::Fit;
 
 /// Node failures to replay a trace under.
@@ -30,20 +30,16 @@ pub struct Failures {
     pub seed: u64,
 }
 
-/// A cluster scenario.
+/// A cluster scenario. Its header's seed is that of the failures of the first replication (the
+/// process's draws, or the failure trace's starting point), unused without failures; so
+/// replications differ only under failures.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
-    /// Its name.
-    pub name: String,
-    /// What it is, one line.
-    #[serde(default)]
-    pub description: String,
-    /// Seed of the failures of the first replication (the process's draws, or the failure
-    /// trace's starting point); replication `k` uses `seed + k`. Unused without failures.
-    pub seed: u64,
-    /// Independent replications (more than one differ only under failures).
-    pub replications: u32,
+    /// Name, description, base seed and replications (the file's first keys: see
+    /// [`Header`]).
+    #[serde(skip)]
+    pub header: Header,
     /// The job trace, in the Standard Workload Format: a path, relative to the directory
     /// `qosgate` runs in.
     pub trace: PathBuf,
@@ -160,24 +156,25 @@ impl Scenario {
         self.failures.as_ref().map(|f| Failures {
             spec: f.source.clone(),
             groups: f.groups,
-            seed: crate::des::rng::replication_seed(self.seed, k),
+            seed: crate::des::rng::replication_seed(self.header.seed, k),
         })
     }
 }
 
 /// The scenario as a TOML file that [`Scenario::parse`](crate::models::ScenarioFile::parse) reads back unchanged.
 pub fn to_toml(s: &Scenario) -> String {
-    let body = toml::to_string(s).unwrap_or_else(|e| format!("# cannot be written: {e}\n"));
-    format!(
+    config::to_toml(
         "# qosgate cluster scenario (format: docs/trace-replay.md): an SWF trace replayed on one\n\
-         # cluster under a backfilling policy.\nmodel = \"cluster\"\n{body}"
+         # cluster under a backfilling policy.\n",
+        "cluster",
+        s,
     )
 }
 
 /// Every problem of `s`, in the order of its keys.
 pub(super) fn check(s: &Scenario) -> Vec<Problem> {
     let mut p = Problems::default();
-    p.header(&s.name, s.seed, Some(s.replications));
+    p.header(&s.header);
     if s.trace.as_os_str().is_empty() {
         p.add("trace", "must name an SWF file");
     }
@@ -212,10 +209,12 @@ mod tests {
 
     fn example() -> Scenario {
         Scenario {
-            name: "sdsc-easy".into(),
-            description: "SDSC-SP2 cut-down under EASY".into(),
-            seed: 1,
-            replications: 1,
+            header: Header {
+                name: "sdsc-easy".into(),
+                description: "SDSC-SP2 cut-down under EASY".into(),
+                seed: 1,
+                replications: 1,
+            },
             trace: "data/traces/SDSC-SP2-1998-first300.swf".into(),
             nodes: Some(128),
             skip_invalid: false,

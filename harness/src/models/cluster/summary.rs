@@ -291,7 +291,7 @@ const SHOWN: [Shown<Summary>; 7] = [
 /// Errors: an unreadable or bad trace, a replay error (named by its replication), a failed
 /// write (the file named).
 pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Result<()> {
-    let m = Measured::<Cluster>::of(scenario, scenario.replications, opts)?;
+    let m = Measured::<Cluster>::of(scenario, scenario.header.replications, opts)?;
     if let Some(path) = &opts.events {
         models::write_events(path, m.runs.iter().map(|r| &r.outcome.records))?;
     }

@@ -39,7 +39,7 @@ impl Model for Federation {
     type Run = Run;
     type Metrics = Metrics;
 
-    /// Replication `k` uses seed `scenario.seed + k`.
+    /// Replication `k` uses seed `scenario.header.seed + k`.
     fn simulate(scenario: &Scenario, k: u32) -> Result<Run> {
         let split = gateway::split(scenario)?;
         world::World::new(scenario, k, split)?.run()

@@ -19,7 +19,7 @@ use qosgate_kernel::units::Ticks;
 use serde::{Deserialize, Serialize};
 
 use super::capacity;
-use crate::config::{Problem, Problems};
+use crate::config::{self, Header, Problem, Problems};
 use crate::des::time::ticks;
 use crate::models::grid::scenario::{MAX_SECONDS, check_dist};
 pub use crate::workload::das2::{Das2Params, Das2Size};
@@ -30,15 +30,10 @@ use crate::workload::dist::Distribution;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
-    /// Its name (presets: `salehi2012-calibrated`, ...).
-    pub name: String,
-    /// What it is, one line.
-    #[serde(default)]
-    pub description: String,
-    /// Seed of the first replication; replication `k` draws from `seed + k`'s streams.
-    pub seed: u64,
-    /// Independent replications.
-    pub replications: u32,
+    /// Name, description, base seed and replications (the file's first keys: see
+    /// [`Header`]).
+    #[serde(skip)]
+    pub header: Header,
     /// Requests arrive during `[0, horizon_s)`, seconds; the run goes on until every lease has
     /// ended.
     pub horizon_s: f64,
@@ -453,10 +448,11 @@ pub struct LocalWorkload {
 
 /// The scenario as a TOML file that [`Scenario::parse`](crate::models::ScenarioFile::parse) reads back unchanged.
 pub fn to_toml(s: &Scenario) -> String {
-    let body = toml::to_string(s).unwrap_or_else(|e| format!("# cannot be written: {e}\n"));
-    format!(
+    config::to_toml(
         "# qosgate federation scenario (format: docs/federation-scenarios.md). Times in \
-         seconds,\n# sizes in VMs (one per node), speeds in MIPS.\nmodel = \"federation\"\n{body}"
+         seconds,\n# sizes in VMs (one per node), speeds in MIPS.\n",
+        "federation",
+        s,
     )
 }
 
@@ -468,7 +464,7 @@ const MAX_MEAN_S: f64 = 1e9;
 /// Errors: every problem, one line each, naming the key.
 pub(super) fn check(s: &Scenario) -> Vec<Problem> {
     let mut p = Problems::default();
-    p.header(&s.name, s.seed, Some(s.replications));
+    p.header(&s.header);
     p.seconds("horizon_s", s.horizon_s, false, MAX_SECONDS);
     check_pap(&mut p, &s.gateway.pap);
     check_external(

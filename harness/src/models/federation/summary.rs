@@ -76,7 +76,7 @@ const TYPE_COLUMNS: &[Column<TypeCount>] = &[
 ///
 /// Errors: a simulation error (named by its replication), a failed write (the file named).
 pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Result<()> {
-    let m = Measured::<Federation>::of(scenario, scenario.replications, opts)?;
+    let m = Measured::<Federation>::of(scenario, scenario.header.replications, opts)?;
     if let Some(path) = &opts.events {
         models::write_events(path, m.runs.iter().map(|run| &run.records))?;
     }

@@ -108,7 +108,7 @@ impl<'s> World<'s> {
     ///
     /// Errors: a scenario the kernel refuses (named).
     pub fn new(s: &'s Scenario, k: u32, split: Split) -> Result<Self> {
-        let seed = replication_seed(s.seed, k);
+        let seed = replication_seed(s.header.seed, k);
         let overheads = s.overheads.kernel();
         let rules = s.rules.kernel();
         let mut clusters = Vec::with_capacity(s.clusters.len());

@@ -196,7 +196,7 @@ impl GsGrid {
             });
         }
         Ok(Self {
-            name: scenario.name.clone(),
+            name: scenario.header.name.clone(),
             users,
             resources,
             registrations,

@@ -43,7 +43,7 @@ impl Model for Grid {
     type Run = Run;
     type Metrics = Metrics;
 
-    /// Replication `k` uses seed `scenario.seed + k`.
+    /// Replication `k` uses seed `scenario.header.seed + k`.
     fn simulate(scenario: &Scenario, k: u32) -> Result<Run> {
         simulate_into(scenario, k, None)
     }

@@ -34,6 +34,7 @@ use super::scenario::{
     Discipline, Knowledge, Meta, MetaOrder, Network, Oversize, ResourceConfig, ResourceKind,
     Scenario, UserClass, UserConfig,
 };
+use crate::config::Header;
 use crate::des::rng::SplitMix;
 use crate::workload::dist::Dist;
 
@@ -159,12 +160,14 @@ impl Gen {
             }
         }
         Scenario {
-            name: format!("random-{seed}-{index}"),
-            description: format!(
-                "qosgate verify --random: scenario {index} of seed {seed} (adversarial)"
-            ),
-            seed: self.0.next_u64() >> 1,
-            replications: 1,
+            header: Header {
+                name: format!("random-{seed}-{index}"),
+                description: format!(
+                    "qosgate verify --random: scenario {index} of seed {seed} (adversarial)"
+                ),
+                seed: self.0.next_u64() >> 1,
+                replications: 1,
+            },
             horizon_s,
             warmup_s: 0.0,
             meta: Meta {

@@ -28,7 +28,7 @@ use qosgate_kernel::units::{MAX_CAPACITY, MAX_TASK_WORK, TICKS_PER_SECOND};
 use serde::{Deserialize, Serialize};
 
 use super::capacity;
-use crate::config::{self, Problem, Problems, TOML_INT_MAX};
+use crate::config::{self, Header, Problem, Problems, TOML_INT_MAX};
 use crate::models::ScenarioFile;
 pub use crate::workload::dist::Dist;
 use crate::workload::dist::{DistError, Param, Phase};
@@ -37,15 +37,10 @@ use crate::workload::dist::{DistError, Param, Phase};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
-    /// Its name (presets: `kokkinos2009-gbp`, ...).
-    pub name: String,
-    /// What it is, one line.
-    #[serde(default)]
-    pub description: String,
-    /// Seed of the first replication; replication `k` uses the stream of `seed + k`.
-    pub seed: u64,
-    /// Independent replications (each with its own seed).
-    pub replications: u32,
+    /// Name, description, base seed and replications (the file's first keys: see
+    /// [`Header`]).
+    #[serde(skip)]
+    pub header: Header,
     /// Tasks are created during `[0, horizon_s)`, seconds; the run goes on until every task
     /// created has ended.
     pub horizon_s: f64,
@@ -499,7 +494,7 @@ pub(crate) fn check_dist(
 pub(super) fn check(s: &Scenario) -> Vec<Problem> {
     let mut p = Problems::default();
     // `replications` is checked with the run's size ([`check_size`]).
-    p.header(&s.name, s.seed, None);
+    p.name_and_seed(&s.header);
     p.seconds("horizon_s", s.horizon_s, false, MAX_SECONDS);
     p.seconds("warmup_s", s.warmup_s, true, MAX_SECONDS);
     if s.warmup_s.is_finite() && s.horizon_s.is_finite() && s.warmup_s >= s.horizon_s {
@@ -522,14 +517,14 @@ pub(super) fn check(s: &Scenario) -> Vec<Problem> {
     check_users(&mut p, &s.users, &s.resources);
     // The size needs sound times and distributions to mean anything.
     if p.0.is_empty() {
-        p.0.extend(check_size(s, s.replications, "replications"));
-    } else if s.replications == 0 || s.replications > capacity::MAX_REPLICATIONS {
+        p.0.extend(check_size(s, s.header.replications, "replications"));
+    } else if s.header.replications == 0 || s.header.replications > capacity::MAX_REPLICATIONS {
         p.add(
             "replications",
             format!(
                 "must be 1 to {}, got {}",
                 capacity::MAX_REPLICATIONS,
-                s.replications
+                s.header.replications
             ),
         );
     }
@@ -836,10 +831,7 @@ pub fn to_toml(s: &Scenario) -> String {
     // Every field is destructured by name: a field added to the schema fails to compile here
     // until it is written.
     let Scenario {
-        name,
-        description,
-        seed,
-        replications,
+        header,
         horizon_s,
         warmup_s,
         meta,
@@ -851,20 +843,7 @@ pub fn to_toml(s: &Scenario) -> String {
         "# qosgate scenario (format: docs/scenarios.md). Times in seconds, work in MI (million\n\
          # instructions), capacities in MIPS.\n",
     );
-    kv(&mut out, "name", &string(name), "");
-    kv(&mut out, "description", &string(description), "");
-    kv(
-        &mut out,
-        "seed",
-        &seed.to_string(),
-        "replication k uses seed + k",
-    );
-    kv(
-        &mut out,
-        "replications",
-        &replications.to_string(),
-        "independent runs",
-    );
+    out.push_str(&header.to_toml());
     kv(
         &mut out,
         "horizon_s",
@@ -1168,10 +1147,12 @@ mod tests {
         };
         let fixed = || Dist::Fixed(1.0);
         Scenario {
-            name: "every \"variant\"\nonce".into(),
-            description: "quotes ' \" and \\ and é".into(),
-            seed: i64::MAX as u64,
-            replications: 2,
+            header: Header {
+                name: "every \"variant\"\nonce".into(),
+                description: "quotes ' \" and \\ and é".into(),
+                seed: i64::MAX as u64,
+                replications: 2,
+            },
             horizon_s: 1e-3,
             warmup_s: 0.0,
             meta: Meta {
@@ -1264,7 +1245,7 @@ mod tests {
     #[test]
     fn every_problem_of_a_file_gets_its_own_located_line() {
         let mut s = one_of_each();
-        s.replications = 0;
+        s.header.replications = 0;
         s.users[1].knowledge = Some(Knowledge::Window(0));
         s.users[5].weight = 0;
         let text = to_toml(&s);
@@ -1307,7 +1288,7 @@ mod tests {
         );
         let mut s = one_of_each();
         s.horizon_s = 1e6;
-        s.replications = 10_000;
+        s.header.replications = 10_000;
         let p = check_size(&s, 10_000, "replications");
         assert_eq!(p.len(), 1, "{p:?}");
         assert_eq!(p[0].path, "replications");

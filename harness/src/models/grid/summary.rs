@@ -90,7 +90,7 @@ pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Resul
             }
             n
         }
-        None => scenario.replications,
+        None => scenario.header.replications,
     };
     let runs = match &opts.events {
         Some(path) => simulate_writing_events(scenario, replications, path)?,
@@ -211,7 +211,7 @@ fn simulate_writing_events(scenario: &Scenario, n: u32, path: &Path) -> Result<V
                 .with_context(|| format!("writing {}", path.display()))
         };
         let run = simulate_into(scenario, k, Some(&mut write))
-            .with_context(|| format!("simulating {} (replication {k})", scenario.name))?;
+            .with_context(|| format!("simulating {} (replication {k})", scenario.header.name))?;
         runs.push(run);
     }
     w.flush()

@@ -745,8 +745,9 @@ pub fn verify(scenario: &Scenario, replications: u32) -> Result<Verification> {
                 }
                 Ok(())
             };
-            let run = simulate_into(scenario, k, Some(&mut sink))
-                .with_context(|| format!("simulating {} (replication {k})", scenario.name))?;
+            let run = simulate_into(scenario, k, Some(&mut sink)).with_context(|| {
+                format!("simulating {} (replication {k})", scenario.header.name)
+            })?;
             check(scenario, k, &run.registrations, seen)
         })
         .collect::<Result<_>>()?;
@@ -784,8 +785,12 @@ pub fn check_events(scenario: &Scenario, text: &str, origin: &str) -> Result<Ver
             .with_context(|| format!("{origin}:{}: not a task record", i + 1))?;
         lines.push(e);
     }
-    let run = simulate_into(scenario, 0, None)
-        .with_context(|| format!("simulating {} to learn its registrations", scenario.name))?;
+    let run = simulate_into(scenario, 0, None).with_context(|| {
+        format!(
+            "simulating {} to learn its registrations",
+            scenario.header.name
+        )
+    })?;
     check_records(
         scenario,
         &run.registrations,
@@ -796,6 +801,7 @@ pub fn check_events(scenario: &Scenario, text: &str, origin: &str) -> Result<Ver
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::Header;
     use crate::models::grid::scenario::{Meta, MetaOrder, Network};
     use crate::workload::dist::Dist;
 
@@ -830,10 +836,12 @@ mod tests {
 
     fn scenario(res: ResourceConfig, users: Vec<UserConfig>) -> Scenario {
         Scenario {
-            name: "t".into(),
-            description: String::new(),
-            seed: 1,
-            replications: 1,
+            header: Header {
+                name: "t".into(),
+                description: String::new(),
+                seed: 1,
+                replications: 1,
+            },
             horizon_s: 1.0,
             warmup_s: 0.0,
             meta: Meta {

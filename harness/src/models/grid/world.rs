@@ -382,7 +382,7 @@ impl<'a> World<'a> {
         sink: Option<Sink<'a>>,
         spares: &mut Spares,
     ) -> Result<Self> {
-        let seed = replication_seed(scenario.seed, k);
+        let seed = replication_seed(scenario.header.seed, k);
         let bits = |bytes: u64| bytes as f64 * 8.0 / scenario.network.bandwidth_bps;
         let hop_in = ticks(bits(scenario.network.input_bytes));
         let hop_out = ticks(bits(scenario.network.output_bytes));

@@ -42,7 +42,7 @@ impl Model for Hybrid {
     type Run = Run;
     type Metrics = Metrics;
 
-    /// Replication `k` uses seed `scenario.seed + k` ([`world::simulate`]).
+    /// Replication `k` uses seed `scenario.header.seed + k` ([`world::simulate`]).
     fn simulate(scenario: &Scenario, k: u32) -> Result<Run> {
         world::simulate(scenario, k)
     }

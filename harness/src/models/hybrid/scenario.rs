@@ -21,7 +21,7 @@ use qosgate_kernel::backfill::Policy;
 use qosgate_kernel::broker::{self, ReliableCloud, Service, TransientCluster};
 use serde::{Deserialize, Serialize};
 
-use crate::config::{Problem, Problems};
+use crate::config::{self, Header, Problem, Problems};
 pub use crate::models::cluster::scenario::{PolicyName, Scheduler};
 use crate::models::grid::scenario::check_dist;
 use crate::workload::dist::Dist;
@@ -45,15 +45,10 @@ pub const MONTH_S: f64 = 30.0 * 86_400.0;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
-    /// Its name (presets: `javadi2012-...`).
-    pub name: String,
-    /// What it is, one line.
-    #[serde(default)]
-    pub description: String,
-    /// Seed of the first replication; replication `k` draws from seed `seed + k`.
-    pub seed: u64,
-    /// Independent replications.
-    pub replications: u32,
+    /// Name, description, base seed and replications (the file's first keys: see
+    /// [`Header`]).
+    #[serde(skip)]
+    pub header: Header,
     /// Requests arrive during `[0, horizon_s)`, seconds (javadi2012: two months).
     pub horizon_s: u64,
     /// Requests arriving before this are simulated but not measured, seconds (javadi2012: a week).
@@ -374,7 +369,7 @@ fn nodes(p: &mut Problems, path: &str, n: u32) {
 /// - a price that is not finite and `>= 0`.
 pub(super) fn check(s: &Scenario) -> Vec<Problem> {
     let mut p = Problems::default();
-    p.header(&s.name, s.seed, Some(s.replications));
+    p.header(&s.header);
     if s.horizon_s == 0 {
         p.add("horizon_s", "must be > 0 seconds");
     }
@@ -480,10 +475,11 @@ fn check_failures(p: &mut Problems, f: &Failures, local_nodes: u32) {
 
 /// The scenario as TOML that [`Scenario::parse`](crate::models::ScenarioFile::parse) reads back unchanged, under a comment naming the format.
 pub fn to_toml(s: &Scenario) -> String {
-    let body = toml::to_string_pretty(s).unwrap_or_else(|e| format!("# not writable: {e}\n"));
-    format!(
+    config::to_toml(
         "# qosgate hybrid-cloud scenario (format: docs/hybrid-scenarios.md). Times in seconds,\n\
-         # speeds in MIPS, prices in USD.\nmodel = \"hybrid\"\n{body}"
+         # speeds in MIPS, prices in USD.\n",
+        "hybrid",
+        s,
     )
 }
 
@@ -497,10 +493,12 @@ pub(crate) mod tests {
     pub(crate) fn paper() -> Scenario {
         let fit = Process::table2(Fit::Weibull, 8).unwrap();
         Scenario {
-            name: "paper".into(),
-            description: String::new(),
-            seed: 2012,
-            replications: 2,
+            header: Header {
+                name: "paper".into(),
+                description: String::new(),
+                seed: 2012,
+                replications: 2,
+            },
             horizon_s: 60 * 86_400,
             warmup_s: 7 * 86_400,
             drain_s: 30 * 86_400,

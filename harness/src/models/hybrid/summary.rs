@@ -65,7 +65,7 @@ const SHOWN: [Shown; 15] = [
 ///
 /// Errors: a simulation error (named by its replication), a failed write (the file named).
 pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Result<()> {
-    let m = Measured::<Hybrid>::of(scenario, scenario.replications, opts)?;
+    let m = Measured::<Hybrid>::of(scenario, scenario.header.replications, opts)?;
     if let Some(path) = &opts.events {
         models::write_events(path, m.runs.iter().map(|r| &r.records))?;
     }

@@ -42,7 +42,7 @@ const FAILURE_STREAM: u64 = 4;
 /// Errors: a workload or routing the scenario's checks should have refused, an unreadable
 /// trace, or the replay's (a queue beyond its capacity), each named.
 pub fn simulate(s: &Scenario, k: u32) -> Result<Run> {
-    let seed = replication_seed(s.seed, k);
+    let seed = replication_seed(s.header.seed, k);
     let requests = s
         .workload
         .generate(s.cap(), s.horizon_s, seed)

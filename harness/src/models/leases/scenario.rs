@@ -12,26 +12,22 @@ use qosgate_kernel::lease::Overheads;
 use serde::{Deserialize, Serialize};
 
 use super::replay::Params;
-use crate::config::{Problem, Problems};
+use crate::config::{self, Header, Problem, Problems};
 use crate::des::time::ticks;
 pub use crate::models::federation::scenario::PreemptionPolicy;
 
 /// The longest time a scenario states, seconds: well inside the kernel's clock.
 pub const MAX_SECONDS: f64 = 1e12;
 
-/// A lease scenario.
+/// A lease scenario. The replay draws nothing: its header's seed is unused, and every
+/// replication is the same replay.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
-    /// Its name.
-    pub name: String,
-    /// What it is, one line.
-    #[serde(default)]
-    pub description: String,
-    /// Unused: the replay draws nothing (kept as every scenario's base seed).
-    pub seed: u64,
-    /// Replications (each the same replay).
-    pub replications: u32,
+    /// Name, description, base seed and replications (the file's first keys: see
+    /// [`Header`]).
+    #[serde(skip)]
+    pub header: Header,
     /// The workload, in Haizea's LWF (XML): a path, relative to the directory `qosgate` runs in.
     pub workload: PathBuf,
     /// Nodes of the cluster (default: those of the file's site).
@@ -82,17 +78,18 @@ impl Scenario {
 
 /// The scenario as a TOML file that [`Scenario::parse`](crate::models::ScenarioFile::parse) reads back unchanged.
 pub fn to_toml(s: &Scenario) -> String {
-    let body = toml::to_string(s).unwrap_or_else(|e| format!("# cannot be written: {e}\n"));
-    format!(
+    config::to_toml(
         "# qosgate lease scenario (format: docs/leases.md): a Haizea LWF workload replayed on one\n\
-         # cluster through the kernel's lease manager.\nmodel = \"leases\"\n{body}"
+         # cluster through the kernel's lease manager.\n",
+        "leases",
+        s,
     )
 }
 
 /// Every problem of `s`, in the order of its keys.
 pub(super) fn check(s: &Scenario) -> Vec<Problem> {
     let mut p = Problems::default();
-    p.header(&s.name, s.seed, Some(s.replications));
+    p.header(&s.header);
     if s.workload.as_os_str().is_empty() {
         p.add("workload", "must name an LWF file");
     }
@@ -114,10 +111,12 @@ mod tests {
 
     fn example() -> Scenario {
         Scenario {
-            name: "preemption".into(),
-            description: String::new(),
-            seed: 0,
-            replications: 1,
+            header: Header {
+                name: "preemption".into(),
+                description: String::new(),
+                seed: 0,
+                replications: 1,
+            },
             workload: "tests/data/lwf/preemption.lwf".into(),
             nodes: Some(4),
             policy: PreemptionPolicy::Mlip,

@@ -201,7 +201,7 @@ const SHOWN: [Shown<Accounts>; 5] = [
 /// Errors: an unreadable or bad workload (located), a replay error (named by its replication),
 /// a failed write (the file named).
 pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Result<()> {
-    let m = Measured::<Leases>::of(scenario, scenario.replications, opts)?;
+    let m = Measured::<Leases>::of(scenario, scenario.header.replications, opts)?;
     if let Some(path) = &opts.events {
         models::write_events(path, m.runs.iter().map(|r| &r.records))?;
     }

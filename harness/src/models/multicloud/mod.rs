@@ -55,7 +55,7 @@ impl Model for Multicloud {
     type Run = Run;
     type Metrics = Metrics;
 
-    /// Replication `k` uses seed `scenario.seed + k`.
+    /// Replication `k` uses seed `scenario.header.seed + k`.
     fn simulate(scenario: &Scenario, k: u32) -> Result<Run> {
         world::World::new(scenario, k)?.run()
     }

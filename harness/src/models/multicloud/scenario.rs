@@ -18,7 +18,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use super::capacity;
-use crate::config::{Problem, Problems};
+use crate::config::{self, Header, Problem, Problems};
 
 /// The longest time a scenario may state, seconds (about 31.7 years): far beyond any trace
 /// window, and small enough that every sum of a few times stays exact in ticks.
@@ -28,15 +28,10 @@ pub const MAX_SECONDS: f64 = 1e9;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
-    /// Its name (presets: `gandhimathi2013-dcmms-loose`, ...).
-    pub name: String,
-    /// What it is, one line.
-    #[serde(default)]
-    pub description: String,
-    /// Seed of the first replication; replication `k` uses `seed + k`.
-    pub seed: u64,
-    /// Independent replications.
-    pub replications: u32,
+    /// Name, description, base seed and replications (the file's first keys: see
+    /// [`Header`]).
+    #[serde(skip)]
+    pub header: Header,
     /// Who decides where each task runs.
     pub scheduler: SchedulerKind,
     /// Where FCFS sends a task (unused by DCLS and DCMMS); the paper does not define its FCFS.
@@ -250,7 +245,7 @@ pub enum BuiltinTrace {
 ///   manager's node count holds.
 pub(super) fn check(s: &Scenario) -> Vec<Problem> {
     let mut p = Problems::default();
-    p.header(&s.name, s.seed, Some(s.replications));
+    p.header(&s.header);
     fraction(&mut p, "alpha", s.alpha);
     fraction(&mut p, "ar_share", s.ar_share);
     if !(s.gap_divisor.is_finite() && s.gap_divisor >= 1.0) {
@@ -344,11 +339,12 @@ fn check_clouds(p: &mut Problems, clouds: &[CloudConfig]) {
 
 /// The scenario as a TOML file that [`Scenario::parse`](crate::models::ScenarioFile::parse) reads back unchanged.
 pub fn to_toml(s: &Scenario) -> String {
-    let body = toml::to_string(s).unwrap_or_else(|e| format!("# cannot be written: {e}\n"));
-    format!(
+    config::to_toml(
         "# qosgate multi-cloud scenario (gandhimathi2013; format: docs/multicloud-scenarios.md).\n\
          # Times in seconds; power per server in any unit.\n\
-         model = \"multicloud\"\n{body}"
+         ",
+        "multicloud",
+        s,
     )
 }
 
@@ -368,10 +364,12 @@ mod tests {
             jobs: 40,
         };
         Scenario {
-            name: "example".into(),
-            description: "two clouds".into(),
-            seed: 1,
-            replications: 2,
+            header: Header {
+                name: "example".into(),
+                description: "two clouds".into(),
+                seed: 1,
+                replications: 2,
+            },
             scheduler: SchedulerKind::Dcmms,
             fcfs: FcfsCloud::HomeCloud,
             queue: QueueOrder::Ready,

@@ -47,7 +47,7 @@ struct Summary<'a> {
 /// Errors: a simulation error (named by its replication), a failed write (the file named).
 pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Result<()> {
     let Measured { runs, metrics } =
-        Measured::<Multicloud>::of(scenario, scenario.replications, opts)?;
+        Measured::<Multicloud>::of(scenario, scenario.header.replications, opts)?;
     if let Some(path) = &opts.events {
         write_events(path, &runs)?;
     }

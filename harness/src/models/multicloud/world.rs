@@ -174,7 +174,7 @@ impl<'s> World<'s> {
     ///
     /// Errors: a trace that cannot be read or is too short; a cloud the kernel refuses.
     pub fn new(s: &'s Scenario, k: u32) -> Result<Self> {
-        let apps = apps::build(s, replication_seed(s.seed, k))?;
+        let apps = apps::build(s, replication_seed(s.header.seed, k))?;
         let image = ticks(s.image_s);
         let overheads = Overheads {
             suspend: image,
