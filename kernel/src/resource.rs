@@ -532,10 +532,11 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
                 if self.be_room() == 0 {
                     return refuse(Error::Full);
                 }
-                self.now = now;
                 self.fair
                     .push_side(task.work, (task.id, Class::Be))
-                    .map_err(|r| Refused::new(r.reason, task))
+                    .map_err(|r| Refused::new(r.reason, task))?;
+                self.now = now;
+                Ok(())
             }
         }
     }
