@@ -30,7 +30,8 @@ storage!(qg_slot_table[QG_SLOT_TABLE_SIZE] holds SlotTable, tag b"qgslots1");
 /// Makes `storage` the profile of a cluster of `nodes` nodes, all up and free at every instant.
 ///
 /// Errors: the pointer checks (`QG_ERR_SIZE` if `size < QG_SLOT_TABLE_SIZE`);
-/// `QG_ERR_PARAM_CAPACITY` for zero nodes.
+/// `QG_ERR_PARAM_CAPACITY` for zero nodes. On error nothing is written: storage holding a live
+/// slot table still holds it, unchanged, and other storage stays uninitialised.
 ///
 /// # Safety
 /// `storage` must be valid for writes of `size` bytes.

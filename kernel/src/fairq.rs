@@ -182,7 +182,8 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
     }
 
     /// Writes [`FairQueue::new`]'s queue into `slot`, in place: only lengths and scalars, none
-    /// of the `QUEUE` entries. On an error `slot` holds no queue.
+    /// of the `QUEUE` entries. On an error nothing is written to `slot` (every argument is
+    /// checked first).
     ///
     /// Errors: those of [`FairQueue::new`].
     #[allow(unsafe_code)]
