@@ -105,7 +105,7 @@ pub type qg_on_start =
 /// live backfilling scheduler still holds it, unchanged, and other storage stays uninitialised.
 ///
 /// # Safety
-/// `storage` must be valid for writes of `size` bytes.
+/// `storage` must be valid for reads and writes of `size` bytes, zeroed or written by this API.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn qg_backfill_init(
     storage: *mut qg_backfill,

@@ -123,8 +123,8 @@ impl From<qg_charge> for Charge {
 /// and other storage stays uninitialised.
 ///
 /// # Safety
-/// `storage` must be valid for writes of `size` bytes; `config` must point to a readable
-/// `qg_bucket_config`.
+/// `storage` must be valid for reads and writes of `size` bytes, zeroed or written by this
+/// API; `config` must point to a readable `qg_bucket_config`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn qg_bucket_init(
     storage: *mut qg_bucket,

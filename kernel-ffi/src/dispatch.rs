@@ -47,7 +47,8 @@ const TOO_MANY_TYPES: qg_status = QG_ERR_DISPATCH_TOO_MANY_TYPES;
 /// still holds it, unchanged, and other storage stays uninitialised.
 ///
 /// # Safety
-/// `storage` must be valid for writes of `size` bytes; `p` must hold `clusters` readable values.
+/// `storage` must be valid for reads and writes of `size` bytes, zeroed or written by this
+/// API; `p` must hold `clusters` readable values.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn qg_billiard_init(
     storage: *mut qg_billiard,
@@ -97,8 +98,8 @@ pub unsafe extern "C" fn qg_billiard_next(
 /// other storage stays uninitialised.
 ///
 /// # Safety
-/// `storage` must be valid for writes of `size` bytes; `p` and `shares` must hold `clusters`
-/// and `types` readable values.
+/// `storage` must be valid for reads and writes of `size` bytes, zeroed or written by this
+/// API; `p` and `shares` must hold `clusters` and `types` readable values.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn qg_rtdp_init(
     storage: *mut qg_rtdp,

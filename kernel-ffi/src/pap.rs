@@ -47,8 +47,7 @@ pub struct qg_allocation {
 ///
 /// Errors (`*out` untouched): the pointer checks; the `QG_ERR_PAP_*` codes
 /// (`TOO_MANY_CLUSTERS` above `QG_MAX_CLUSTERS`, checked before `clusters` is read;
-/// `INFEASIBLE`, `EPSILON` outside
-/// `[1e-12, 0.5]`, ...).
+/// `INFEASIBLE`; `EPSILON` outside `[1e-12, 0.5]`; ...).
 ///
 /// # Safety
 /// `clusters` must hold `n` readable values; `out` writable.

@@ -280,8 +280,9 @@ pub(crate) fn knowledge(code: u32, window: u16) -> Result<Knowledge, qg_status> 
 /// storage stays uninitialised.
 ///
 /// # Safety
-/// `storage` must be valid for writes of `size` bytes; `config` must point to a readable
-/// `qg_scheduler_config` whose `cpu_mips` holds `cpus` readable values.
+/// `storage` must be valid for reads and writes of `size` bytes, zeroed or written by this
+/// API; `config` must point to a readable `qg_scheduler_config` whose `cpu_mips` holds `cpus`
+/// readable values.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn qg_scheduler_init(
     storage: *mut qg_scheduler,

@@ -34,7 +34,7 @@ storage!(qg_slot_table[QG_SLOT_TABLE_SIZE] holds SlotTable, tag b"qgslots1");
 /// slot table still holds it, unchanged, and other storage stays uninitialised.
 ///
 /// # Safety
-/// `storage` must be valid for writes of `size` bytes.
+/// `storage` must be valid for reads and writes of `size` bytes, zeroed or written by this API.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn qg_slots_init(
     storage: *mut qg_slot_table,
