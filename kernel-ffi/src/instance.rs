@@ -139,11 +139,8 @@ pub(crate) unsafe fn get<'a, T: Object>(storage: *mut T::Storage) -> Result<&'a 
     // initialised memory (zeroed or written by `init`), so the tag is a valid `u64`. The tag is
     // read through a raw place: a running call's reference covers only the value.
     let tag = unsafe { (&raw const (*p).tag).read() };
-    if tag == BUSY {
-        return Err(QG_ERR_BUSY);
-    }
     if tag != T::TAG {
-        return Err(QG_ERR_UNINITIALISED);
+        return Err(refused(tag));
     }
     // SAFETY: only `init` writes the tag `T::TAG`, and only after building the object in the
     // same storage; the caller guarantees exclusive access for `'a`.
@@ -218,6 +215,18 @@ pub(crate) unsafe fn optional_output<'a, U>(
     }
     // SAFETY: forwarded from this function's contract.
     unsafe { output(p) }.map(Some)
+}
+
+/// Why storage with `tag`, not the object's, is refused: one function out of line, so that each
+/// call pays a comparison and a branch for it, not the test for [`BUSY`] too.
+#[cold]
+#[inline(never)]
+fn refused(tag: u64) -> qg_status {
+    if tag == BUSY {
+        QG_ERR_BUSY
+    } else {
+        QG_ERR_UNINITIALISED
+    }
 }
 
 fn check<U>(p: *const U) -> Result<(), qg_status> {

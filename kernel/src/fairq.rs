@@ -413,11 +413,7 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
         }
         let clock = (self.at, self.v, self.gps_weight);
         let mut departed = Vec::<u16, FLOWS>::new();
-        // Each flow leaves the GPS heap at most once per call: the list has room.
-        let moved = self.fluid(now, |_, flow| {
-            let _ = departed.push(flow.get());
-        });
-        if let Err(e) = moved {
+        if let Err(e) = self.fluid(now, Some(&mut departed)) {
             return refuse(e);
         }
         let r = self.tag_and_queue(flow, f, work, item);
@@ -560,15 +556,17 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
     /// backlogged queue a call passes a departure almost every time, and those divisions were
     /// most of a WFQ enqueue + dequeue pair.
     fn advance(&mut self, now: Ticks) -> Result<(), Error> {
-        self.fluid(now, Self::release_if_closing)
+        self.fluid(now, None)
     }
 
-    /// [`Self::advance`]'s fluid clock, which hands each flow that leaves GPS to `departed`
-    /// (called after the flow's weight left `gps_weight`). Changes nothing on error.
+    /// [`Self::advance`]'s fluid clock. A closing flow that leaves GPS is freed at once, unless
+    /// `departed` is given: then every flow that leaves GPS is listed there instead (each leaves
+    /// at most once a call, so the list has room), for the caller to free or put back. Changes
+    /// nothing on error.
     fn fluid(
         &mut self,
         now: Ticks,
-        mut departed: impl FnMut(&mut Self, FlowId),
+        mut departed: Option<&mut Vec<u16, FLOWS>>,
     ) -> Result<(), Error> {
         if now < self.at {
             return Err(Error::TimeWentBackwards);
@@ -603,7 +601,12 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
             self.gps.remove(flow.get());
             if let Some(&fl) = self.flows.get(usize::from(flow)) {
                 self.gps_weight -= u32::from(fl.weight);
-                departed(self, flow);
+                match departed.as_deref_mut() {
+                    Some(list) => {
+                        let _ = list.push(flow.get());
+                    }
+                    None => self.release_if_closing(flow),
+                }
             }
         }
         Ok(())
