@@ -200,7 +200,8 @@ enum qg_status
   QG_ERR_WRONG_CLASS = -19,
   // The CPU named runs no task.
   QG_ERR_IDLE = -20,
-  // The flow or user still has queued or running work.
+  // The flow or user still has queued or running work; or the object is running a callback,
+  // and this call on it comes from inside that callback.
   QG_ERR_BUSY = -21,
   // Fewer free nodes than asked at some instant of the interval.
   QG_ERR_NOT_FREE = -22,
@@ -322,7 +323,8 @@ typedef struct {
 } qg_started;
 
 // Called once per job a pass starts, in start order, with the caller's `context`. It must
-// return normally and must not call into the same `qg_backfill`.
+// return normally. A call it makes on the same `qg_backfill` (any function, `init` included) is
+// refused with `QG_ERR_BUSY` and changes nothing; other objects may be called.
 typedef void (*qg_on_start)(void *context, const qg_started *started);
 
 // A job `qg_backfill_complete` ended.
@@ -531,10 +533,12 @@ extern "C" {
 // 16.16 fixed point (`2 << 16` is 2.0); other policies ignore it.
 //
 // Errors: the pointer checks (`QG_ERR_SIZE` if `size < QG_BACKFILL_SIZE`); `QG_ERR_ARGUMENT`
-// for an unknown policy; `QG_ERR_PARAM_CAPACITY` for zero nodes.
+// for an unknown policy; `QG_ERR_PARAM_CAPACITY` for zero nodes; `QG_ERR_BUSY` from a
+// `qg_on_start` callback of the same storage. On error nothing is written: storage holding a
+// live backfilling scheduler still holds it, unchanged, and other storage stays uninitialised.
 //
 // # Safety
-// `storage` must be valid for writes of `size` bytes.
+// `storage` must be valid for reads and writes of `size` bytes, zeroed or written by this API.
 qg_status qg_backfill_init(qg_backfill *storage,
                            size_t size,
                            uint32_t policy,
@@ -546,7 +550,8 @@ qg_status qg_backfill_init(qg_backfill *storage,
 // Errors (nothing changed): the pointer checks; `QG_ERR_PARAM_CAPACITY` (zero nodes),
 // `QG_ERR_PARAM_DELAY` (zero estimate), `QG_ERR_TASK_TOO_LARGE` (wider than the cluster),
 // `QG_ERR_OVERFLOW`, `QG_ERR_FULL` (`QG_BACKFILL_JOBS` jobs unfinished),
-// `QG_ERR_TIME_WENT_BACKWARDS`.
+// `QG_ERR_TIME_WENT_BACKWARDS`; `QG_ERR_BUSY` from a `qg_on_start` callback of the same
+// storage.
 //
 // # Safety
 // `backfill` as for every call (see docs/firmware.md); `job` readable.
@@ -556,7 +561,8 @@ qg_status qg_backfill_submit(qg_backfill *backfill, uint64_t now, const qg_job *
 // number started in `*count` unless that is null.
 //
 // Errors (nothing changed): the pointer checks (`QG_ERR_NULL` for a null `on_start`);
-// `QG_ERR_TIME_WENT_BACKWARDS`.
+// `QG_ERR_TIME_WENT_BACKWARDS`; `QG_ERR_BUSY` from a `qg_on_start` callback of the same
+// storage (the pass under way goes on).
 //
 // # Safety
 // `backfill` as for every call (see docs/firmware.md); `count` null or writable; `on_start` a
@@ -571,7 +577,8 @@ qg_status qg_backfill_schedule(qg_backfill *backfill,
 // profile. Its record goes to `*ended` unless that is null.
 //
 // Errors (nothing changed): the pointer checks; `QG_ERR_UNKNOWN` if no running job has that
-// id; `QG_ERR_TIME_WENT_BACKWARDS`.
+// id; `QG_ERR_TIME_WENT_BACKWARDS`; `QG_ERR_BUSY` from a `qg_on_start` callback of the same
+// storage.
 //
 // # Safety
 // `backfill` as for every call (see docs/firmware.md); `ended` null or writable.
@@ -583,11 +590,12 @@ qg_status qg_backfill_complete(qg_backfill *backfill, uint64_t now, uint64_t id,
 // `size < QG_BUCKET_SIZE`; `QG_ERR_ARGUMENT` for an unknown knowledge code;
 // `QG_ERR_PARAM_RATE` (zero rho), `QG_ERR_PARAM_MAX_WORK` (zero imax, or above 2^39 MI),
 // `QG_ERR_PARAM_BURST` (sigma below imax, or too large), `QG_ERR_PARAM_WINDOW` (a window of
-// zero). On error the storage is not a bucket.
+// zero). On error nothing is written: storage holding a live bucket still holds it, unchanged,
+// and other storage stays uninitialised.
 //
 // # Safety
-// `storage` must be valid for writes of `size` bytes; `config` must point to a readable
-// `qg_bucket_config`.
+// `storage` must be valid for reads and writes of `size` bytes, zeroed or written by this
+// API; `config` must point to a readable `qg_bucket_config`.
 qg_status qg_bucket_init(qg_bucket *storage,
                          size_t size,
                          uint64_t now,
@@ -685,10 +693,13 @@ qg_status qg_bucket_outstanding(qg_bucket *bucket, uint16_t *outstanding);
 // scale) with `X_fastest = 1`.
 //
 // Errors: the pointer checks (`QG_ERR_SIZE` if `size < QG_BILLIARD_SIZE`); the
-// `QG_ERR_DISPATCH_*` codes of the set-up (`TOO_MANY_CLUSTERS` above `QG_MAX_CLUSTERS`).
+// `QG_ERR_DISPATCH_*` codes of the set-up (`TOO_MANY_CLUSTERS` above `QG_MAX_CLUSTERS`,
+// checked before `p` is read). On error nothing is written: storage holding a live dispatcher
+// still holds it, unchanged, and other storage stays uninitialised.
 //
 // # Safety
-// `storage` must be valid for writes of `size` bytes; `p` must hold `clusters` readable values.
+// `storage` must be valid for reads and writes of `size` bytes, zeroed or written by this
+// API; `p` must hold `clusters` readable values.
 qg_status qg_billiard_init(qg_billiard *storage,
                            size_t size,
                            const double *p,
@@ -707,11 +718,14 @@ qg_status qg_billiard_next(qg_billiard *billiard, uint32_t *cluster);
 // `shares[0..types]` (any non-negative scale) and `X_fastest = 1`.
 //
 // Errors: the pointer checks (`QG_ERR_SIZE` if `size < QG_RTDP_SIZE`); the
-// `QG_ERR_DISPATCH_*` codes of the set-up (`TOO_MANY_TYPES` above `QG_MAX_REQUEST_TYPES`).
+// `QG_ERR_DISPATCH_*` codes of the set-up (`TOO_MANY_CLUSTERS` above `QG_MAX_CLUSTERS`,
+// `TOO_MANY_TYPES` above `QG_MAX_REQUEST_TYPES`, both checked before the arrays are read). On
+// error nothing is written: storage holding a live dispatcher still holds it, unchanged, and
+// other storage stays uninitialised.
 //
 // # Safety
-// `storage` must be valid for writes of `size` bytes; `p` and `shares` must hold `clusters`
-// and `types` readable values.
+// `storage` must be valid for reads and writes of `size` bytes, zeroed or written by this
+// API; `p` and `shares` must hold `clusters` and `types` readable values.
 qg_status qg_rtdp_init(qg_rtdp *storage,
                        size_t size,
                        const double *p,
@@ -738,8 +752,8 @@ extern void qosgate_panic(void) QG_NORETURN;
 // relative precision `epsilon` (`|sum lambda_hat - external_rate| <= epsilon external_rate`).
 //
 // Errors (`*out` untouched): the pointer checks; the `QG_ERR_PAP_*` codes
-// (`TOO_MANY_CLUSTERS` above `QG_MAX_CLUSTERS`, `INFEASIBLE`, `EPSILON` outside
-// `[1e-12, 0.5]`, ...).
+// (`TOO_MANY_CLUSTERS` above `QG_MAX_CLUSTERS`, checked before `clusters` is read;
+// `INFEASIBLE`; `EPSILON` outside `[1e-12, 0.5]`; ...).
 //
 // # Safety
 // `clusters` must hold `n` readable values; `out` writable.
@@ -754,11 +768,14 @@ qg_status qg_pap_solve(const qg_cluster *clusters,
 // Errors: `QG_ERR_NULL` / `QG_ERR_MISALIGNED` for `storage`, `config` or `config->cpu_mips`;
 // `QG_ERR_SIZE` if `size < QG_SCHEDULER_SIZE`; `QG_ERR_ARGUMENT` for an unknown kind or
 // discipline; `QG_ERR_PARAM_CAPACITY` (no CPU, more than `QG_MAX_CPUS`, a zero capacity),
-// `QG_ERR_PARAM_MAX_WORK`, `QG_ERR_PARAM_FLOWS`. On error the storage is not a scheduler.
+// `QG_ERR_PARAM_MAX_WORK`, `QG_ERR_PARAM_FLOWS`. On error nothing is written (every argument
+// is checked first): storage holding a live scheduler still holds it, unchanged, and other
+// storage stays uninitialised.
 //
 // # Safety
-// `storage` must be valid for writes of `size` bytes; `config` must point to a readable
-// `qg_scheduler_config` whose `cpu_mips` holds `cpus` readable values.
+// `storage` must be valid for reads and writes of `size` bytes, zeroed or written by this
+// API; `config` must point to a readable `qg_scheduler_config` whose `cpu_mips` holds `cpus`
+// readable values.
 qg_status qg_scheduler_init(qg_scheduler *storage, size_t size, const qg_scheduler_config *config);
 
 // Registers a guaranteed-service user and writes its flow id to `*flow`.
@@ -843,10 +860,11 @@ qg_status qg_scheduler_next_finish(qg_scheduler *scheduler, uint16_t *cpu, uint6
 // Makes `storage` the profile of a cluster of `nodes` nodes, all up and free at every instant.
 //
 // Errors: the pointer checks (`QG_ERR_SIZE` if `size < QG_SLOT_TABLE_SIZE`);
-// `QG_ERR_PARAM_CAPACITY` for zero nodes.
+// `QG_ERR_PARAM_CAPACITY` for zero nodes. On error nothing is written: storage holding a live
+// slot table still holds it, unchanged, and other storage stays uninitialised.
 //
 // # Safety
-// `storage` must be valid for writes of `size` bytes.
+// `storage` must be valid for reads and writes of `size` bytes, zeroed or written by this API.
 qg_status qg_slots_init(qg_slot_table *storage, size_t size, uint32_t nodes);
 
 // The earliest `start >= from` with `nodes` nodes free over `[start, start + duration)`:

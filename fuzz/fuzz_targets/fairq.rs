@@ -265,6 +265,14 @@ impl Model {
         let item = self.next_item;
         self.next_item += 1;
         let len = q.len();
+        // The fluid clock at `now`, which the enqueue tags by (GPS is not observable otherwise):
+        // a copy of the queue brought to `now`.
+        let at_now = {
+            let mut probe = q.clone();
+            let moved = probe.peek(Ticks::new(now)).is_ok();
+            moved.then(|| probe.virtual_time())
+        };
+        let before = q.virtual_time();
         let got = q.enqueue(Ticks::new(now), id, Work::new(work), item);
         let f = usize::from(id);
         let refused = |got: Result<VirtualTime, Refused<u32>>, want: Error| {
@@ -289,11 +297,8 @@ impl Model {
         if now < self.clock {
             return refused(got, Error::TimeWentBackwards);
         }
-        self.clock = now;
-        // The WFQ clock moves to `now` even when the task is then refused.
-        let v = q.virtual_time();
+        let v = at_now.expect("the clock moves to a later now");
         assert!(v.since(self.v) >= 0, "virtual time went back");
-        self.v = v;
         let span = InvWeight::new(weight).unwrap().span(Work::new(work));
         let starts: &[VirtualTime] = match (self.discipline, self.last[f]) {
             (_, None) => &[v],
@@ -329,6 +334,8 @@ impl Model {
                 self.queues[f].push_back(Queued { item, work, tag });
                 self.last[f] = Some(tag);
                 self.fate.insert(item, Fate::Queued);
+                assert_eq!(q.virtual_time(), v, "the clock is at now");
+                (self.clock, self.v) = (now, v);
             }
             Err(r) => {
                 assert!(
@@ -336,6 +343,12 @@ impl Model {
                     "refused {r:?} though the tag fits (v {v:?}, span {span})"
                 );
                 refused(Err(r), Error::Overflow);
+                // A refused task leaves the clock where it was (the model's too).
+                assert_eq!(
+                    q.virtual_time(),
+                    before,
+                    "a refused enqueue moved the clock"
+                );
             }
         }
     }

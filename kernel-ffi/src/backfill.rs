@@ -90,7 +90,8 @@ pub struct qg_ended {
 }
 
 /// Called once per job a pass starts, in start order, with the caller's `context`. It must
-/// return normally and must not call into the same `qg_backfill`.
+/// return normally. A call it makes on the same `qg_backfill` (any function, `init` included) is
+/// refused with `QG_ERR_BUSY` and changes nothing; other objects may be called.
 pub type qg_on_start =
     Option<unsafe extern "C" fn(context: *mut c_void, started: *const qg_started)>;
 
@@ -99,10 +100,12 @@ pub type qg_on_start =
 /// 16.16 fixed point (`2 << 16` is 2.0); other policies ignore it.
 ///
 /// Errors: the pointer checks (`QG_ERR_SIZE` if `size < QG_BACKFILL_SIZE`); `QG_ERR_ARGUMENT`
-/// for an unknown policy; `QG_ERR_PARAM_CAPACITY` for zero nodes.
+/// for an unknown policy; `QG_ERR_PARAM_CAPACITY` for zero nodes; `QG_ERR_BUSY` from a
+/// `qg_on_start` callback of the same storage. On error nothing is written: storage holding a
+/// live backfilling scheduler still holds it, unchanged, and other storage stays uninitialised.
 ///
 /// # Safety
-/// `storage` must be valid for writes of `size` bytes.
+/// `storage` must be valid for reads and writes of `size` bytes, zeroed or written by this API.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn qg_backfill_init(
     storage: *mut qg_backfill,
@@ -131,7 +134,8 @@ pub unsafe extern "C" fn qg_backfill_init(
 /// Errors (nothing changed): the pointer checks; `QG_ERR_PARAM_CAPACITY` (zero nodes),
 /// `QG_ERR_PARAM_DELAY` (zero estimate), `QG_ERR_TASK_TOO_LARGE` (wider than the cluster),
 /// `QG_ERR_OVERFLOW`, `QG_ERR_FULL` (`QG_BACKFILL_JOBS` jobs unfinished),
-/// `QG_ERR_TIME_WENT_BACKWARDS`.
+/// `QG_ERR_TIME_WENT_BACKWARDS`; `QG_ERR_BUSY` from a `qg_on_start` callback of the same
+/// storage.
 ///
 /// # Safety
 /// `backfill` as for every call (see docs/firmware.md); `job` readable.
@@ -161,7 +165,8 @@ pub unsafe extern "C" fn qg_backfill_submit(
 /// number started in `*count` unless that is null.
 ///
 /// Errors (nothing changed): the pointer checks (`QG_ERR_NULL` for a null `on_start`);
-/// `QG_ERR_TIME_WENT_BACKWARDS`.
+/// `QG_ERR_TIME_WENT_BACKWARDS`; `QG_ERR_BUSY` from a `qg_on_start` callback of the same
+/// storage (the pass under way goes on).
 ///
 /// # Safety
 /// `backfill` as for every call (see docs/firmware.md); `count` null or writable; `on_start` a
@@ -176,7 +181,7 @@ pub unsafe extern "C" fn qg_backfill_schedule(
 ) -> qg_status {
     // SAFETY: forwarded from this function's contract.
     unsafe {
-        instance::report(backfill, count, |b: &mut Backfill| {
+        instance::report_guarded(backfill, count, |b: &mut Backfill| {
             let on_start = on_start.ok_or(QG_ERR_NULL)?;
             let pass = b.schedule(Ticks::new(now), |s: Started| {
                 trace!("qosgate: {}", s.run);
@@ -199,7 +204,8 @@ pub unsafe extern "C" fn qg_backfill_schedule(
 /// profile. Its record goes to `*ended` unless that is null.
 ///
 /// Errors (nothing changed): the pointer checks; `QG_ERR_UNKNOWN` if no running job has that
-/// id; `QG_ERR_TIME_WENT_BACKWARDS`.
+/// id; `QG_ERR_TIME_WENT_BACKWARDS`; `QG_ERR_BUSY` from a `qg_on_start` callback of the same
+/// storage.
 ///
 /// # Safety
 /// `backfill` as for every call (see docs/firmware.md); `ended` null or writable.

@@ -119,11 +119,12 @@ impl From<qg_charge> for Charge {
 /// `size < QG_BUCKET_SIZE`; `QG_ERR_ARGUMENT` for an unknown knowledge code;
 /// `QG_ERR_PARAM_RATE` (zero rho), `QG_ERR_PARAM_MAX_WORK` (zero imax, or above 2^39 MI),
 /// `QG_ERR_PARAM_BURST` (sigma below imax, or too large), `QG_ERR_PARAM_WINDOW` (a window of
-/// zero). On error the storage is not a bucket.
+/// zero). On error nothing is written: storage holding a live bucket still holds it, unchanged,
+/// and other storage stays uninitialised.
 ///
 /// # Safety
-/// `storage` must be valid for writes of `size` bytes; `config` must point to a readable
-/// `qg_bucket_config`.
+/// `storage` must be valid for reads and writes of `size` bytes, zeroed or written by this
+/// API; `config` must point to a readable `qg_bucket_config`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn qg_bucket_init(
     storage: *mut qg_bucket,

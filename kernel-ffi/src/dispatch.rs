@@ -6,7 +6,7 @@
 //! addition, no multiplication, no division, no float, and it cannot fail (RTDP: unless the type
 //! is unknown or has share zero).
 
-use crate::config::{Billiard, Rtdp};
+use crate::config::{Billiard, QG_MAX_CLUSTERS, QG_MAX_REQUEST_TYPES, Rtdp};
 use crate::instance::{self, storage};
 use crate::log::trace;
 use crate::status::qg_status::{self, *};
@@ -35,14 +35,20 @@ pub const QG_RTDP_SIZE: usize = 368;
 
 storage!(qg_rtdp[QG_RTDP_SIZE] holds Rtdp, tag b"qgrtdp 1");
 
+const TOO_MANY_CLUSTERS: qg_status = QG_ERR_DISPATCH_TOO_MANY_CLUSTERS;
+const TOO_MANY_TYPES: qg_status = QG_ERR_DISPATCH_TOO_MANY_TYPES;
+
 /// Makes `storage` the billiard sequence of probabilities `p[0..clusters]` (any non-negative
 /// scale) with `X_fastest = 1`.
 ///
 /// Errors: the pointer checks (`QG_ERR_SIZE` if `size < QG_BILLIARD_SIZE`); the
-/// `QG_ERR_DISPATCH_*` codes of the set-up (`TOO_MANY_CLUSTERS` above `QG_MAX_CLUSTERS`).
+/// `QG_ERR_DISPATCH_*` codes of the set-up (`TOO_MANY_CLUSTERS` above `QG_MAX_CLUSTERS`,
+/// checked before `p` is read). On error nothing is written: storage holding a live dispatcher
+/// still holds it, unchanged, and other storage stays uninitialised.
 ///
 /// # Safety
-/// `storage` must be valid for writes of `size` bytes; `p` must hold `clusters` readable values.
+/// `storage` must be valid for reads and writes of `size` bytes, zeroed or written by this
+/// API; `p` must hold `clusters` readable values.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn qg_billiard_init(
     storage: *mut qg_billiard,
@@ -54,7 +60,7 @@ pub unsafe extern "C" fn qg_billiard_init(
     // SAFETY: forwarded from this function's contract.
     unsafe {
         instance::init(storage, size, |slot| {
-            let p = instance::slice(p, clusters)?;
+            let p = instance::slice(p, clusters, QG_MAX_CLUSTERS, TOO_MANY_CLUSTERS)?;
             Ok(slot.write(Billiard::new(p, fastest)?))
         })
     }
@@ -86,11 +92,14 @@ pub unsafe extern "C" fn qg_billiard_next(
 /// `shares[0..types]` (any non-negative scale) and `X_fastest = 1`.
 ///
 /// Errors: the pointer checks (`QG_ERR_SIZE` if `size < QG_RTDP_SIZE`); the
-/// `QG_ERR_DISPATCH_*` codes of the set-up (`TOO_MANY_TYPES` above `QG_MAX_REQUEST_TYPES`).
+/// `QG_ERR_DISPATCH_*` codes of the set-up (`TOO_MANY_CLUSTERS` above `QG_MAX_CLUSTERS`,
+/// `TOO_MANY_TYPES` above `QG_MAX_REQUEST_TYPES`, both checked before the arrays are read). On
+/// error nothing is written: storage holding a live dispatcher still holds it, unchanged, and
+/// other storage stays uninitialised.
 ///
 /// # Safety
-/// `storage` must be valid for writes of `size` bytes; `p` and `shares` must hold `clusters`
-/// and `types` readable values.
+/// `storage` must be valid for reads and writes of `size` bytes, zeroed or written by this
+/// API; `p` and `shares` must hold `clusters` and `types` readable values.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn qg_rtdp_init(
     storage: *mut qg_rtdp,
@@ -105,8 +114,8 @@ pub unsafe extern "C" fn qg_rtdp_init(
     unsafe {
         instance::init(storage, size, |slot| {
             let (p, shares) = (
-                instance::slice(p, clusters)?,
-                instance::slice(shares, types)?,
+                instance::slice(p, clusters, QG_MAX_CLUSTERS, TOO_MANY_CLUSTERS)?,
+                instance::slice(shares, types, QG_MAX_REQUEST_TYPES, TOO_MANY_TYPES)?,
             );
             Ok(slot.write(Rtdp::new(p, shares, fastest)?))
         })

@@ -3,11 +3,15 @@
 //! An object of type `T` (a kernel structure in the reference configuration) lives in storage
 //! the caller declares: an opaque struct of the header (`qg_scheduler`, ...) whose size and
 //! alignment are those of [`Instance<T>`] (checked at compile time, see [`Object::LAYOUT`]).
-//! `init` clears the 64-bit tag, builds the value in place, then writes the tag, [`Object::TAG`],
-//! if the value was built. Every other call reads the tag first and refuses storage that does not
-//! carry its type's tag (`QG_ERR_UNINITIALISED`), so a call on zeroed storage, on an object of
-//! another type or on storage whose `init` failed is an error code, not a read of an invalid
-//! value.
+//! `init` checks every argument, builds the value in place, then writes the tag, [`Object::TAG`];
+//! a refused `init` writes nothing, so storage that held a live object still holds it. Every
+//! other call reads the tag first and refuses storage that does not carry its type's tag
+//! (`QG_ERR_UNINITIALISED`), so a call on zeroed storage, on an object of another type or on
+//! storage whose first `init` failed is an error code, not a read of an invalid value.
+//!
+//! While a call runs the caller's callbacks ([`report_guarded`]), the tag is [`BUSY`]: a call on
+//! the same storage from inside a callback, `init` included, is refused with `QG_ERR_BUSY` before
+//! it forms any reference to the object, so it cannot alias the running call's.
 //!
 //! This module and `panic` are the only places with `unsafe` operations of their own;
 //! the `extern "C"` functions call into here and forward their callers' guarantees.
@@ -24,6 +28,10 @@ pub(crate) struct Instance<T: Object> {
     tag: u64,
     value: MaybeUninit<T>,
 }
+
+/// The tag of storage whose object is running a caller's callback ([`report_guarded`]): no
+/// object type's tag.
+const BUSY: u64 = u64::from_be_bytes(*b"qgbusy!!");
 
 /// An object the C API keeps in caller-provided storage.
 pub(crate) trait Object: Sized {
@@ -68,18 +76,20 @@ macro_rules! storage {
 
 pub(crate) use storage;
 
-/// Checks `storage` and `size`, untags the storage, and has `build` read the caller's arguments
-/// and build the object in the storage (the kernel's in-place `init`, or a small object written
-/// whole); tags the storage if that succeeds.
+/// Checks `storage` and `size`, has `build` read the caller's arguments and build the object in
+/// the storage (the kernel's in-place `init`, or a small object written whole), and tags the
+/// storage if that succeeds.
 ///
 /// Errors: `QG_ERR_NULL`, `QG_ERR_MISALIGNED`, `QG_ERR_SIZE` if `size` is below the storage
-/// size; `build`'s errors. On any error after the storage checks, the storage is left untagged
-/// (an object it held is gone).
+/// size; `QG_ERR_BUSY` if the storage's object is running a callback; `build`'s errors. On any
+/// error nothing is written: a live object in the storage stays as it was, and storage that held
+/// none stays uninitialised.
 ///
 /// # Safety
-/// A non-null, aligned `storage` must be valid for writes of `size` bytes; `build` must return
-/// `Ok` only once it has initialised its slot (it returns what a kernel `init` or
-/// `MaybeUninit::write` returned).
+/// A non-null, aligned `storage` must be valid for reads and writes of `size` bytes, zeroed or
+/// written by this API only; `build` must return `Ok` only once it has initialised its slot (it
+/// returns what a kernel `init` or `MaybeUninit::write` returned), and must not write the slot
+/// before it returns an error (it checks every argument first, as the kernel's `init` does).
 pub(crate) unsafe fn init<T: Object>(
     storage: *mut T::Storage,
     size: usize,
@@ -93,15 +103,17 @@ pub(crate) unsafe fn init<T: Object>(
     if size < size_of::<Instance<T>>() {
         return QG_ERR_SIZE;
     }
+    // SAFETY: non-null and aligned (checked), readable initialised memory (the caller's
+    // guarantee), so the tag is a valid `u64`; read through a raw place, forming no reference.
+    if unsafe { (&raw const (*p).tag).read() } == BUSY {
+        return QG_ERR_BUSY;
+    }
     // SAFETY: `p` is non-null and aligned (checked), and the caller guarantees `size` writable
-    // bytes, at least the instance's (checked), not otherwise accessed during the call. The tag
-    // is written through a raw place (the storage may hold anything); the value is a
-    // `MaybeUninit`, valid whatever it holds. The old object, if any, is overwritten without
-    // being dropped: kernel structures own no resources.
-    let value = unsafe {
-        (&raw mut (*p).tag).write(0);
-        &mut (*p).value
-    };
+    // bytes, at least the instance's (checked), not otherwise accessed during the call (no call
+    // is running a callback on it: checked). The value is a `MaybeUninit`, valid whatever it
+    // holds. An old object, if any, is overwritten without being dropped, and only once `build`
+    // has checked its arguments: kernel structures own no resources.
+    let value = unsafe { &mut (*p).value };
     if let Err(e) = build(value) {
         return e;
     }
@@ -112,20 +124,23 @@ pub(crate) unsafe fn init<T: Object>(
 
 /// The object in `storage`, if `storage` carries `T`'s tag.
 ///
-/// Errors: `QG_ERR_NULL`, `QG_ERR_MISALIGNED`, `QG_ERR_UNINITIALISED`.
+/// Errors: `QG_ERR_NULL`, `QG_ERR_MISALIGNED`, `QG_ERR_UNINITIALISED`, `QG_ERR_BUSY` (the
+/// object is running a callback: this is a call from inside it).
 ///
 /// # Safety
 /// A non-null, aligned `storage` must be valid for reads and writes of `T::Storage`, hold no
-/// other reference for `'a`, and have been zero-initialised or written by this API only.
+/// other reference for `'a` (but that of a call running a callback, which the tag reveals), and
+/// have been zero-initialised or written by this API only.
 pub(crate) unsafe fn get<'a, T: Object>(storage: *mut T::Storage) -> Result<&'a mut T, qg_status> {
     let () = T::LAYOUT;
     let p = storage.cast::<Instance<T>>();
     check(p)?;
     // SAFETY: non-null and aligned (checked); the caller guarantees the storage is readable and
-    // initialised memory (zeroed or written by `init`), so the tag is a valid `u64`.
+    // initialised memory (zeroed or written by `init`), so the tag is a valid `u64`. The tag is
+    // read through a raw place: a running call's reference covers only the value.
     let tag = unsafe { (&raw const (*p).tag).read() };
     if tag != T::TAG {
-        return Err(QG_ERR_UNINITIALISED);
+        return Err(refused(tag));
     }
     // SAFETY: only `init` writes the tag `T::TAG`, and only after building the object in the
     // same storage; the caller guarantees exclusive access for `'a`.
@@ -144,20 +159,30 @@ pub(crate) unsafe fn read<U: Copy>(p: *const U) -> Result<U, qg_status> {
     Ok(unsafe { p.read() })
 }
 
-/// The caller's array of `len` elements; empty for `len == 0` whatever the pointer.
+/// The caller's array of `len` elements, at most `max`; empty for `len == 0` whatever the
+/// pointer. `len` is checked before the slice is formed, so that no length, however large, makes
+/// a slice the caller's memory cannot hold.
 ///
-/// Errors: `QG_ERR_NULL`, `QG_ERR_MISALIGNED` (for `len > 0`).
+/// Errors: `too_long` if `len > max`; `QG_ERR_NULL`, `QG_ERR_MISALIGNED` (for `len > 0`).
 ///
 /// # Safety
-/// For `len > 0`, a non-null, aligned `p` must be valid for reads of `len` elements, not written
-/// during the call.
-pub(crate) unsafe fn slice<'a, U>(p: *const U, len: usize) -> Result<&'a [U], qg_status> {
+/// For `0 < len <= max`, a non-null, aligned `p` must be valid for reads of `len` elements, not
+/// written during the call; `max` elements of `U` must fit in `isize::MAX` bytes.
+pub(crate) unsafe fn slice<'a, U>(
+    p: *const U,
+    len: usize,
+    max: usize,
+    too_long: qg_status,
+) -> Result<&'a [U], qg_status> {
+    if len > max {
+        return Err(too_long);
+    }
     if len == 0 {
         return Ok(&[]);
     }
     check(p)?;
-    // SAFETY: non-null and aligned (checked); `len` readable elements, not mutated for the
-    // call (the caller's guarantee).
+    // SAFETY: non-null and aligned (checked); `len <= max` elements (checked), so at most
+    // `isize::MAX` bytes, readable and not mutated for the call (the caller's guarantee).
     Ok(unsafe { core::slice::from_raw_parts(p, len) })
 }
 
@@ -190,6 +215,18 @@ pub(crate) unsafe fn optional_output<'a, U>(
     }
     // SAFETY: forwarded from this function's contract.
     unsafe { output(p) }.map(Some)
+}
+
+/// Why storage with `tag`, not the object's, is refused: one function out of line, so that each
+/// call pays a comparison and a branch for it, not the test for [`BUSY`] too.
+#[cold]
+#[inline(never)]
+fn refused(tag: u64) -> qg_status {
+    if tag == BUSY {
+        QG_ERR_BUSY
+    } else {
+        QG_ERR_UNINITIALISED
+    }
 }
 
 fn check<U>(p: *const U) -> Result<(), qg_status> {
@@ -263,6 +300,36 @@ pub(crate) unsafe fn report<T: Object, U>(
                 out.write(u);
             }
             Ok(QG_OK)
+        })
+    }
+}
+
+/// [`report`], with the storage tagged [`BUSY`] while `f` runs: for a call that runs the
+/// caller's callbacks, so that a callback's call on the same storage is refused with
+/// `QG_ERR_BUSY` and changes nothing (instead of reaching the object while `f` holds it).
+///
+/// Errors: those of [`report`].
+///
+/// # Safety
+/// As [`report`].
+pub(crate) unsafe fn report_guarded<T: Object, U>(
+    storage: *mut T::Storage,
+    out: *mut U,
+    f: impl FnOnce(&mut T) -> Result<U, qg_status>,
+) -> qg_status {
+    let tag = |tag: u64| {
+        // SAFETY: called only inside `report`'s closure, so `storage` was checked (non-null,
+        // aligned) and holds `T`; the tag is written through a raw place, outside the value
+        // that `object` borrows.
+        unsafe { (&raw mut (*storage.cast::<Instance<T>>()).tag).write(tag) }
+    };
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        report(storage, out, |object: &mut T| {
+            tag(BUSY);
+            let r = f(object);
+            tag(T::TAG);
+            r
         })
     }
 }

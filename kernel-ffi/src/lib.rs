@@ -23,8 +23,15 @@
 //! pointer not aligned for its type (`QG_ERR_MISALIGNED`); a storage size smaller than the
 //! object's (`QG_ERR_SIZE`, at `init`); a call on storage that no successful `init` of the same
 //! object type has tagged (`QG_ERR_UNINITIALISED`: zeroed storage, storage of another type, and
-//! storage whose `init` failed); an enumeration code out of range (`QG_ERR_ARGUMENT`); every
-//! precondition of the kernel (its own error codes).
+//! storage whose first `init` failed); an enumeration code out of range (`QG_ERR_ARGUMENT`); an
+//! array longer than its stated maximum (its own code, before any element is read); a call on
+//! an object from inside one of its own callbacks (`QG_ERR_BUSY`); every precondition of the
+//! kernel (its own error codes).
+//!
+//! **A refused call changes nothing**: every field of the object stays as it was, its clock
+//! included, and outputs are untouched. A refused `init` writes nothing either: storage holding
+//! a live object still holds it, unchanged (every argument is checked before the storage is
+//! written).
 //!
 //! **The caller guarantees** what a library cannot check: a non-null pointer points to memory
 //! of the stated size, valid for reads (and writes, for storage and outputs) for the whole call;

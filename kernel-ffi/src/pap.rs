@@ -46,8 +46,8 @@ pub struct qg_allocation {
 /// relative precision `epsilon` (`|sum lambda_hat - external_rate| <= epsilon external_rate`).
 ///
 /// Errors (`*out` untouched): the pointer checks; the `QG_ERR_PAP_*` codes
-/// (`TOO_MANY_CLUSTERS` above `QG_MAX_CLUSTERS`, `INFEASIBLE`, `EPSILON` outside
-/// `[1e-12, 0.5]`, ...).
+/// (`TOO_MANY_CLUSTERS` above `QG_MAX_CLUSTERS`, checked before `clusters` is read;
+/// `INFEASIBLE`; `EPSILON` outside `[1e-12, 0.5]`; ...).
 ///
 /// # Safety
 /// `clusters` must hold `n` readable values; `out` writable.
@@ -74,10 +74,11 @@ unsafe fn solve(
     out: *mut qg_allocation,
 ) -> Result<qg_status, qg_status> {
     // SAFETY: forwarded from this function's contract.
-    let (given, out) = unsafe { (instance::slice(clusters, n)?, instance::output(out)?) };
-    if given.len() > QG_MAX_CLUSTERS {
-        return Err(QG_ERR_PAP_TOO_MANY_CLUSTERS);
-    }
+    let (given, out) = unsafe {
+        let too_many = QG_ERR_PAP_TOO_MANY_CLUSTERS;
+        let given = instance::slice(clusters, n, QG_MAX_CLUSTERS, too_many)?;
+        (given, instance::output(out)?)
+    };
     let mut cs = [Cluster {
         theta: 0.0,
         omega: 0.0,

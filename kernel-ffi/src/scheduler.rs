@@ -275,11 +275,14 @@ pub(crate) fn knowledge(code: u32, window: u16) -> Result<Knowledge, qg_status> 
 /// Errors: `QG_ERR_NULL` / `QG_ERR_MISALIGNED` for `storage`, `config` or `config->cpu_mips`;
 /// `QG_ERR_SIZE` if `size < QG_SCHEDULER_SIZE`; `QG_ERR_ARGUMENT` for an unknown kind or
 /// discipline; `QG_ERR_PARAM_CAPACITY` (no CPU, more than `QG_MAX_CPUS`, a zero capacity),
-/// `QG_ERR_PARAM_MAX_WORK`, `QG_ERR_PARAM_FLOWS`. On error the storage is not a scheduler.
+/// `QG_ERR_PARAM_MAX_WORK`, `QG_ERR_PARAM_FLOWS`. On error nothing is written (every argument
+/// is checked first): storage holding a live scheduler still holds it, unchanged, and other
+/// storage stays uninitialised.
 ///
 /// # Safety
-/// `storage` must be valid for writes of `size` bytes; `config` must point to a readable
-/// `qg_scheduler_config` whose `cpu_mips` holds `cpus` readable values.
+/// `storage` must be valid for reads and writes of `size` bytes, zeroed or written by this
+/// API; `config` must point to a readable `qg_scheduler_config` whose `cpu_mips` holds `cpus`
+/// readable values.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn qg_scheduler_init(
     storage: *mut qg_scheduler,
@@ -290,12 +293,10 @@ pub unsafe extern "C" fn qg_scheduler_init(
     unsafe {
         instance::init(storage, size, |slot| {
             let c = instance::read(config)?;
-            if c.cpus > QG_MAX_CPUS {
-                return Err(QG_ERR_PARAM_CAPACITY);
-            }
             // `Mips` is a `#[repr(transparent)]` newtype over `u64`: the caller's array of MIPS
             // is an array of `Mips` as it stands, read in place.
-            let cpus = instance::slice(c.cpu_mips.cast::<Mips>(), c.cpus)?;
+            let mips = c.cpu_mips.cast::<Mips>();
+            let cpus = instance::slice(mips, c.cpus, QG_MAX_CPUS, QG_ERR_PARAM_CAPACITY)?;
             let (kind, discipline) = (kind(c.kind)?, discipline(c.discipline)?);
             let max_task = Work::new(c.max_task);
             Ok(Scheduler::init(

@@ -30,10 +30,11 @@ storage!(qg_slot_table[QG_SLOT_TABLE_SIZE] holds SlotTable, tag b"qgslots1");
 /// Makes `storage` the profile of a cluster of `nodes` nodes, all up and free at every instant.
 ///
 /// Errors: the pointer checks (`QG_ERR_SIZE` if `size < QG_SLOT_TABLE_SIZE`);
-/// `QG_ERR_PARAM_CAPACITY` for zero nodes.
+/// `QG_ERR_PARAM_CAPACITY` for zero nodes. On error nothing is written: storage holding a live
+/// slot table still holds it, unchanged, and other storage stays uninitialised.
 ///
 /// # Safety
-/// `storage` must be valid for writes of `size` bytes.
+/// `storage` must be valid for reads and writes of `size` bytes, zeroed or written by this API.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn qg_slots_init(
     storage: *mut qg_slot_table,

@@ -68,7 +68,8 @@ pub enum qg_status {
     QG_ERR_WRONG_CLASS = -19,
     /// The CPU named runs no task.
     QG_ERR_IDLE = -20,
-    /// The flow or user still has queued or running work.
+    /// The flow or user still has queued or running work; or the object is running a callback,
+    /// and this call on it comes from inside that callback.
     QG_ERR_BUSY = -21,
     /// Fewer free nodes than asked at some instant of the interval.
     QG_ERR_NOT_FREE = -22,

@@ -33,20 +33,292 @@ fn next(s: &mut qg_scheduler, decision: *mut qg_decision) -> qg_status {
     unsafe { qg_scheduler_next(s, 0, decision) }
 }
 
+/// A refused `init` writes nothing: zeroed storage stays uninitialised, and a live object keeps
+/// its state (here a queued task, a credit, a reservation, a waiting job, a dispatcher's place in
+/// its sequence) and goes on being usable.
 #[test]
-fn failed_init_leaves_the_storage_uninitialised() {
-    let mut s = scheduler(100, QG_KIND_BE);
+fn a_refused_init_leaves_a_live_object_as_it_was() {
+    use qosgate_ffi::backfill::*;
+    use qosgate_ffi::dispatch::*;
+
     let size = size_of::<qg_scheduler>();
-    // SAFETY: live storage of `size` bytes and a live configuration.
+    let zero_cpu = [0];
+    let mut fresh = Box::new(qg_scheduler::zeroed());
+    let mut s = scheduler(100, QG_KIND_BE);
+    // SAFETY: live storage of their sizes, live configurations, arrays and outputs.
     unsafe {
-        assert_eq!(qg_scheduler_submit_be(&mut *s, 0, 1, 10), QG_OK);
-        let zero_cpu = [0];
-        let st = qg_scheduler_init(&mut *s, size, &config(&zero_cpu, QG_KIND_BE));
-        assert_eq!(st, QG_ERR_PARAM_CAPACITY);
+        let refused = config(&zero_cpu, QG_KIND_BE);
         assert_eq!(
-            qg_scheduler_submit_be(&mut *s, 0, 2, 10),
+            qg_scheduler_init(&mut *fresh, size, &refused),
+            QG_ERR_PARAM_CAPACITY
+        );
+        assert_eq!(
+            qg_scheduler_submit_be(&mut *fresh, 0, 1, 10),
             QG_ERR_UNINITIALISED
         );
+
+        assert_eq!(qg_scheduler_submit_be(&mut *s, 0, 1, 10), QG_OK);
+        let st = qg_scheduler_init(&mut *s, size, &refused);
+        assert_eq!(st, QG_ERR_PARAM_CAPACITY);
+        let bad_kind = config(&[100], 9);
+        assert_eq!(qg_scheduler_init(&mut *s, size, &bad_kind), QG_ERR_ARGUMENT);
+        assert_eq!(qg_scheduler_submit_be(&mut *s, 0, 2, 10), QG_OK);
+        let mut d = std::mem::MaybeUninit::<qg_decision>::uninit();
+        assert_eq!(next(&mut s, d.as_mut_ptr()), QG_OK);
+        assert_eq!(d.assume_init().task_id, 1, "the task queued before");
+
+        let mut b = Box::new(qg_bucket::zeroed());
+        let (p, size) = (&mut *b as *mut qg_bucket, size_of::<qg_bucket>());
+        assert_eq!(qg_bucket_init(p, size, 0, &bucket_config(0, 0)), QG_OK);
+        assert_eq!(qg_bucket_charge(p, 0, 30, std::ptr::null_mut()), QG_OK);
+        let st = qg_bucket_init(p, size, 0, &bucket_config(9, 0));
+        assert_eq!(st, QG_ERR_ARGUMENT);
+        assert_eq!(level(p, 0), Ok(70_000_000));
+
+        let mut t = Box::new(qg_slot_table::zeroed());
+        let (p, size) = (&mut *t as *mut qg_slot_table, size_of::<qg_slot_table>());
+        assert_eq!(qg_slots_init(p, size, 4), QG_OK);
+        assert_eq!(qg_slots_reserve(p, 0, 10, 3), QG_OK);
+        assert_eq!(qg_slots_init(p, size, 0), QG_ERR_PARAM_CAPACITY);
+        let mut free = 0;
+        assert_eq!(qg_slots_free_at(p, 5, &mut free), QG_OK);
+        assert_eq!(free, 1);
+
+        let mut f = Box::new(qg_backfill::zeroed());
+        let (p, size) = (&mut *f as *mut qg_backfill, size_of::<qg_backfill>());
+        assert_eq!(qg_backfill_init(p, size, QG_POLICY_FCFS, 0, 2), QG_OK);
+        let job = qg_job {
+            id: 7,
+            submit: 0,
+            nodes: 2,
+            estimate: 10,
+        };
+        assert_eq!(qg_backfill_submit(p, 0, &job), QG_OK);
+        assert_eq!(qg_backfill_init(p, size, 9, 0, 2), QG_ERR_ARGUMENT);
+        assert_eq!(
+            qg_backfill_init(p, size, QG_POLICY_FCFS, 0, 0),
+            QG_ERR_PARAM_CAPACITY
+        );
+        let mut started = 0;
+        assert_eq!(
+            qg_backfill_schedule(p, 0, Some(ignore), null(), &mut started),
+            QG_OK
+        );
+        assert_eq!(started, 1, "the job submitted before");
+
+        let mut bl = Box::new(qg_billiard::zeroed());
+        let (p, size) = (&mut *bl as *mut qg_billiard, size_of::<qg_billiard>());
+        let probabilities = [0.75, 0.25];
+        assert_eq!(
+            qg_billiard_init(p, size, probabilities.as_ptr(), 2, 0),
+            QG_OK
+        );
+        let mut first = [0; 4];
+        for c in &mut first {
+            assert_eq!(qg_billiard_next(p, c), QG_OK);
+        }
+        assert_eq!(
+            qg_billiard_init(p, size, probabilities.as_ptr(), 2, 5),
+            QG_ERR_DISPATCH_FASTEST_OUT_OF_RANGE
+        );
+        let mut again = Box::new(qg_billiard::zeroed());
+        assert_eq!(
+            qg_billiard_init(&mut *again, size, probabilities.as_ptr(), 2, 0),
+            QG_OK
+        );
+        for _ in 0..4 {
+            assert_eq!(qg_billiard_next(&mut *again, &mut 0), QG_OK);
+        }
+        for _ in 0..8 {
+            let (mut c, mut want) = (0, 0);
+            assert_eq!(qg_billiard_next(p, &mut c), QG_OK);
+            assert_eq!(qg_billiard_next(&mut *again, &mut want), QG_OK);
+            assert_eq!(c, want, "the sequence goes on where it was");
+        }
+
+        let mut r = Box::new(qg_rtdp::zeroed());
+        let (p, size) = (&mut *r as *mut qg_rtdp, size_of::<qg_rtdp>());
+        let shares = [1.0, 1.0];
+        let init = |shares: &[f64]| {
+            qg_rtdp_init(
+                p,
+                size,
+                probabilities.as_ptr(),
+                2,
+                shares.as_ptr(),
+                shares.len(),
+                0,
+            )
+        };
+        assert_eq!(init(&shares), QG_OK);
+        assert_eq!(init(&[0.0, 0.0]), QG_ERR_DISPATCH_ALL_SHARES_ZERO);
+        assert_eq!(qg_rtdp_next(p, 1, &mut 0), QG_OK);
+    }
+}
+
+/// A `qg_on_start` that does nothing.
+unsafe extern "C" fn ignore(_: *mut std::ffi::c_void, _: *const qosgate_ffi::backfill::qg_started) {
+}
+
+fn null() -> *mut std::ffi::c_void {
+    std::ptr::null_mut()
+}
+
+/// Every array length is checked against its maximum before the array is read: a length no
+/// memory could hold is a status, not a slice of `SIZE_MAX` elements (undefined behaviour, and
+/// an abort in a debug build).
+#[test]
+fn an_array_length_is_checked_before_the_array_is_read() {
+    use qosgate_ffi::dispatch::*;
+    use qosgate_ffi::pap::*;
+
+    let one = [1.0];
+    let huge = usize::MAX;
+    let mut b = Box::new(qg_billiard::zeroed());
+    let mut r = Box::new(qg_rtdp::zeroed());
+    let mut s = Box::new(qg_scheduler::zeroed());
+    let cluster = qg_cluster {
+        theta: 1.0,
+        omega: 1.25,
+        local_rate: 0.2,
+        tau: 2.0,
+        mu: 4.04,
+    };
+    let mut out = std::mem::MaybeUninit::<qg_allocation>::uninit();
+    // SAFETY: live storage of their sizes; each array holds one element, and the call must not
+    // read past the maximum it documents.
+    unsafe {
+        let size = size_of::<qg_billiard>();
+        let st = qg_billiard_init(&mut *b, size, one.as_ptr(), huge, 0);
+        assert_eq!(st, QG_ERR_DISPATCH_TOO_MANY_CLUSTERS);
+        let size = size_of::<qg_rtdp>();
+        let st = qg_rtdp_init(&mut *r, size, one.as_ptr(), huge, one.as_ptr(), 1, 0);
+        assert_eq!(st, QG_ERR_DISPATCH_TOO_MANY_CLUSTERS);
+        let st = qg_rtdp_init(&mut *r, size, one.as_ptr(), 1, one.as_ptr(), huge, 0);
+        assert_eq!(st, QG_ERR_DISPATCH_TOO_MANY_TYPES);
+        let st = qg_pap_solve(&cluster, huge, 0.1, 1e-9, out.as_mut_ptr());
+        assert_eq!(st, QG_ERR_PAP_TOO_MANY_CLUSTERS);
+        let mips = [100];
+        let c = qg_scheduler_config {
+            cpus: huge,
+            ..config(&mips, QG_KIND_BE)
+        };
+        let size = size_of::<qg_scheduler>();
+        assert_eq!(qg_scheduler_init(&mut *s, size, &c), QG_ERR_PARAM_CAPACITY);
+    }
+}
+
+/// A submission refused after the fair queue's clock would have moved (here `QG_ERR_OVERFLOW`
+/// at t = 2000: a flow's tags would span more than the clock can compare) leaves the clock as it
+/// was: a later submission at t = 1000 is accepted.
+#[test]
+fn a_refused_submit_leaves_the_clock_where_it_was() {
+    let mut s = Box::new(qg_scheduler::zeroed());
+    let size = size_of::<qg_scheduler>();
+    let mips = [100];
+    let c = qg_scheduler_config {
+        max_task: 1 << 39,
+        ..config(&mips, QG_KIND_GS)
+    };
+    let user = qg_registration {
+        weight: 1,
+        rho: 1,
+        sigma: 1 << 39,
+        imax: 1 << 39,
+        knowledge: QG_KNOWLEDGE_EXACT,
+        window: 0,
+        entries: 0,
+    };
+    let (mut big, mut small) = (0, 0);
+    // SAFETY: live storage of `size` bytes, live configurations and outputs.
+    unsafe {
+        let p: *mut qg_scheduler = &mut *s;
+        assert_eq!(qg_scheduler_init(p, size, &c), QG_OK);
+        assert_eq!(qg_scheduler_register(p, &user, &mut big), QG_OK);
+        assert_eq!(qg_scheduler_register(p, &user, &mut small), QG_OK);
+        // 128 maximal tasks of weight 1 take the tags 2^62 raw units (2^46 MI) ahead: the most.
+        for id in 0..128 {
+            assert_eq!(qg_scheduler_submit_gs(p, 0, big, id, 1 << 39), QG_OK);
+        }
+        let st = qg_scheduler_submit_gs(p, 2000, big, 128, 1 << 39);
+        assert_eq!(st, QG_ERR_OVERFLOW);
+        assert_eq!(qg_scheduler_submit_gs(p, 1000, small, 129, 1), QG_OK);
+    }
+}
+
+/// A `qg_on_start` callback that calls back into the backfilling scheduler running it is
+/// refused with `QG_ERR_BUSY` (every function, `init` included) and changes nothing: the pass
+/// starts each queued job once.
+#[test]
+fn a_callback_calling_its_own_backfill_is_refused_busy() {
+    use qosgate_ffi::backfill::*;
+    use std::ffi::c_void;
+
+    struct Context {
+        backfill: *mut qg_backfill,
+        starts: Vec<u64>,
+        statuses: Vec<qg_status>,
+    }
+    unsafe extern "C" fn reenter(context: *mut c_void, started: *const qg_started) {
+        // SAFETY: `context` is the test's live `Context`, `started` the library's live record;
+        // the backfill pointer is the one the pass runs on, which the calls below must refuse.
+        unsafe {
+            let c = &mut *context.cast::<Context>();
+            c.starts.push((*started).id);
+            let b = c.backfill;
+            let job = qg_job {
+                id: 100,
+                submit: 0,
+                nodes: 1,
+                estimate: 5,
+            };
+            let mut count = 0;
+            let size = size_of::<qg_backfill>();
+            c.statuses.extend([
+                qg_backfill_schedule(b, 0, Some(reenter), context, &mut count),
+                qg_backfill_submit(b, 0, &job),
+                qg_backfill_complete(b, 0, (*started).id, std::ptr::null_mut()),
+                qg_backfill_init(b, size, QG_POLICY_FCFS, 0, 8),
+            ]);
+        }
+    }
+
+    let mut storage = Box::new(qg_backfill::zeroed());
+    let b: *mut qg_backfill = &mut *storage;
+    let mut context = Context {
+        backfill: b,
+        starts: Vec::new(),
+        statuses: Vec::new(),
+    };
+    let ctx = (&raw mut context).cast::<c_void>();
+    let mut count = 0;
+    // SAFETY: live storage of its size; `ctx` a live `Context` for `reenter`.
+    unsafe {
+        let size = size_of::<qg_backfill>();
+        assert_eq!(qg_backfill_init(b, size, QG_POLICY_FCFS, 0, 4), QG_OK);
+        for id in 0..4 {
+            let job = qg_job {
+                id,
+                submit: 0,
+                nodes: 1,
+                estimate: 10,
+            };
+            assert_eq!(qg_backfill_submit(b, 0, &job), QG_OK);
+        }
+        assert_eq!(
+            qg_backfill_schedule(b, 0, Some(reenter), ctx, &mut count),
+            QG_OK
+        );
+        assert_eq!(count, 4);
+        assert_eq!(context.starts, [0, 1, 2, 3]);
+        assert_eq!(context.statuses, [QG_ERR_BUSY; 16]);
+        // Nothing changed: no job waits, the four run, and the object is usable again.
+        assert_eq!(
+            qg_backfill_schedule(b, 0, Some(ignore), null(), &mut count),
+            QG_OK
+        );
+        assert_eq!(count, 0);
+        assert_eq!(qg_backfill_complete(b, 10, 3, std::ptr::null_mut()), QG_OK);
     }
 }
 
@@ -283,10 +555,10 @@ fn bucket_storage_is_checked_like_every_object() {
         assert_eq!(qg_bucket_init(p, size - 8, 0, &good), QG_ERR_SIZE);
         assert_eq!(qg_bucket_init(p, size, 0, &good), QG_OK);
         assert_eq!(level(p, 0), Ok(100_000_000));
-        // An unknown knowledge code fails the init and leaves no bucket behind.
+        // An unknown knowledge code fails the init, which leaves the live bucket as it was.
         let st = qg_bucket_init(p, size, 0, &bucket_config(5, 0));
         assert_eq!(st, QG_ERR_ARGUMENT);
-        assert_eq!(level(p, 0), Err(QG_ERR_UNINITIALISED));
+        assert_eq!(level(p, 0), Ok(100_000_000));
         // The kernel's parameter checks.
         let window_zero = bucket_config(QG_KNOWLEDGE_WINDOW, 0);
         assert_eq!(
@@ -302,7 +574,7 @@ fn bucket_storage_is_checked_like_every_object() {
         c = good;
         c.sigma = 49;
         assert_eq!(qg_bucket_init(p, size, 0, &c), QG_ERR_PARAM_BURST);
-        assert_eq!(level(p, 0), Err(QG_ERR_UNINITIALISED));
+        assert_eq!(level(p, 0), Ok(100_000_000));
     }
 }
 

@@ -182,7 +182,8 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
     }
 
     /// Writes [`FairQueue::new`]'s queue into `slot`, in place: only lengths and scalars, none
-    /// of the `QUEUE` entries. On an error `slot` holds no queue.
+    /// of the `QUEUE` entries. On an error nothing is written to `slot` (every argument is
+    /// checked first).
     ///
     /// Errors: those of [`FairQueue::new`].
     #[allow(unsafe_code)]
@@ -390,7 +391,9 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
     /// `InvalidParameter(Work)` (zero work), [`Error::Full`] (`QUEUE` tasks waiting, side FIFO
     /// included),
     /// [`Error::TimeWentBackwards`], [`Error::Overflow`] (the tag would be more than [`MAX_SPAN`]
-    /// after the oldest live time). A refused task may still have moved the WFQ clock to `now`.
+    /// after the oldest live time). Nothing changes on error, the clock included: the fluid
+    /// clock is brought to `now` first (the tag depends on it), and put back if the task is
+    /// refused (at most `FLOWS` GPS departures to undo; a `2 FLOWS`-byte list on the stack).
     pub fn enqueue(
         &mut self,
         now: Ticks,
@@ -408,9 +411,33 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
         if self.pool.available() == 0 {
             return refuse(Error::Full);
         }
-        if let Err(e) = self.advance(now) {
+        let clock = (self.at, self.v, self.gps_weight);
+        let mut departed = Vec::<u16, FLOWS>::new();
+        if let Err(e) = self.fluid(now, Some(&mut departed)) {
             return refuse(e);
         }
+        let r = self.tag_and_queue(flow, f, work, item);
+        if r.is_ok() {
+            departed
+                .iter()
+                .for_each(|&d| self.release_if_closing(FlowId::new(d)));
+        } else {
+            (self.at, self.v, self.gps_weight) = clock;
+            self.rejoin_gps(&departed);
+        }
+        r
+    }
+
+    /// [`Self::enqueue`] once the clock is at `now`: tags the task of open flow `flow` (its state
+    /// `f`) and queues it. Changes nothing on error.
+    fn tag_and_queue(
+        &mut self,
+        flow: FlowId,
+        f: Flow,
+        work: Work,
+        item: T,
+    ) -> Result<VirtualTime, Refused<T>> {
+        let refuse = |reason| Err(Refused::new(reason, item));
         let backlogged = match self.discipline {
             Discipline::Wfq => self.gps.contains(flow.get()),
             Discipline::Scfq => !f.fifo.is_empty(),
@@ -451,6 +478,17 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
             self.gps.set(flow.get(), finish);
         }
         Ok(finish)
+    }
+
+    /// Puts back in the GPS heap the flows a refused enqueue's clock moved out of it, each keyed
+    /// by its last finish tag (the key it had: see the invariants); the caller restores
+    /// `gps_weight`.
+    fn rejoin_gps(&mut self, departed: &[u16]) {
+        for &d in departed {
+            if let Some(fl) = self.flows.get(usize::from(d)) {
+                self.gps.set(d, fl.last_finish);
+            }
+        }
     }
 
     /// The queued task [`Self::dequeue`] would take at `now`, left in place: `(item, work)`. Brings
@@ -518,6 +556,18 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
     /// backlogged queue a call passes a departure almost every time, and those divisions were
     /// most of a WFQ enqueue + dequeue pair.
     fn advance(&mut self, now: Ticks) -> Result<(), Error> {
+        self.fluid(now, None)
+    }
+
+    /// [`Self::advance`]'s fluid clock. A closing flow that leaves GPS is freed at once, unless
+    /// `departed` is given: then every flow that leaves GPS is listed there instead (each leaves
+    /// at most once a call, so the list has room), for the caller to free or put back. Changes
+    /// nothing on error.
+    fn fluid(
+        &mut self,
+        now: Ticks,
+        mut departed: Option<&mut Vec<u16, FLOWS>>,
+    ) -> Result<(), Error> {
         if now < self.at {
             return Err(Error::TimeWentBackwards);
         }
@@ -551,12 +601,22 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
             self.gps.remove(flow.get());
             if let Some(&fl) = self.flows.get(usize::from(flow)) {
                 self.gps_weight -= u32::from(fl.weight);
-                if fl.state == FlowState::Closing {
-                    self.release(flow);
+                match departed.as_deref_mut() {
+                    Some(list) => {
+                        let _ = list.push(flow.get());
+                    }
+                    None => self.release_if_closing(flow),
                 }
             }
         }
         Ok(())
+    }
+
+    /// Frees `flow`'s slot if it is closing (GPS has just finished its work).
+    fn release_if_closing(&mut self, flow: FlowId) {
+        if self.flows.get(usize::from(flow)).map(|f| f.state) == Some(FlowState::Closing) {
+            self.release(flow);
+        }
     }
 
     fn open_flow(&self, flow: FlowId) -> Option<&Flow> {
@@ -720,6 +780,28 @@ mod tests {
             })
         );
         assert_eq!(drain(&mut q, secs(100)), [0, 1]);
+    }
+
+    /// A task refused after the fluid clock moved to its `now` leaves the clock as it was: an
+    /// earlier `now` is still accepted, with the tag it would have had, and GPS departs the same.
+    #[test]
+    fn a_refused_task_leaves_the_clock_where_it_was() {
+        let mut q = FairQueue::<u32, 4, 256>::new(Discipline::Wfq, Mips::new(1)).unwrap();
+        let (a, b, c) = (q.open(1).unwrap(), q.open(1).unwrap(), q.open(1).unwrap());
+        q.enqueue(T0, a, w(1), 0).unwrap();
+        for item in 1..=128 {
+            q.enqueue(T0, b, w(1 << 39), item).unwrap();
+        }
+        // At 2 s GPS has served flow a's 1 MI (it departs) and moved v: the refusal undoes both.
+        let refused = q.enqueue(secs(2), b, w(1 << 39), 129);
+        assert_eq!(refused.map_err(|r| r.reason), Err(Error::Overflow));
+        assert_eq!((q.virtual_time(), q.gps_weight), (VirtualTime::ZERO, 2));
+        // Unchanged, the clock takes 1 s: a's task is still in GPS at v = 0.5 (a and b share).
+        assert_eq!(
+            q.enqueue(secs(1), c, w(1), 130),
+            Ok(VirtualTime::from_bits(3 << 15))
+        );
+        assert_eq!(q.gps_weight, 3);
     }
 
     #[test]

@@ -275,7 +275,8 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
     /// Writes [`Resource::new`]'s resource into `slot`, in place: its CPU list and a few lengths
     /// and scalars; every queue, heap and registry starts as an empty, unwritten buffer. The C
     /// API's `qg_scheduler_init` builds its scheduler in the caller's storage this way. On an
-    /// error `slot` holds no resource.
+    /// error nothing is written to `slot` (every argument is checked first): what it held, it
+    /// still holds.
     ///
     /// Errors: those of [`Resource::new`].
     #[allow(unsafe_code)]
@@ -532,10 +533,11 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
                 if self.be_room() == 0 {
                     return refuse(Error::Full);
                 }
-                self.now = now;
                 self.fair
                     .push_side(task.work, (task.id, Class::Be))
-                    .map_err(|r| Refused::new(r.reason, task))
+                    .map_err(|r| Refused::new(r.reason, task))?;
+                self.now = now;
+                Ok(())
             }
         }
     }

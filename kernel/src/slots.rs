@@ -152,8 +152,8 @@ impl<const BREAKPOINTS: usize> SlotTable<BREAKPOINTS> {
     }
 
     /// Writes [`SlotTable::new`]'s table into `slot`, in place: only its node count and the
-    /// length of its (empty) breakpoints, not the `BREAKPOINTS` entries. On an error `slot` holds
-    /// no table.
+    /// length of its (empty) breakpoints, not the `BREAKPOINTS` entries. On an error nothing is
+    /// written to `slot` (every argument is checked first).
     ///
     /// Errors: those of [`SlotTable::new`].
     #[allow(unsafe_code)]

@@ -104,6 +104,63 @@ static void contract(void) {
            "an unknown resource kind is refused");
     expect(qg_billiard_next((qg_billiard *)(void *)&scheduler, &cluster), QG_ERR_UNINITIALISED,
            "a scheduler is not a dispatcher");
+    expect(qg_billiard_init(&billiard, sizeof billiard, DISPATCH_P, SIZE_MAX, 0), QG_ERR_DISPATCH_TOO_MANY_CLUSTERS,
+           "a count of SIZE_MAX is refused before the array is read");
+}
+
+/* A refused call changes nothing: a refused init leaves the live object, a refused submission
+ * leaves the clock. */
+static void refusals(void) {
+    static const uint64_t mips[] = {100};
+    const qg_scheduler_config config = {QG_KIND_GS, QG_DISCIPLINE_WFQ, mips, 1, 1ull << 39, 4};
+    const qg_registration user = {1, 1, 1ull << 39, 1ull << 39, QG_KNOWLEDGE_EXACT, 0, 0};
+    uint16_t big, small;
+    int64_t free_nodes;
+    expect(qg_slots_init(&slots, sizeof slots, 8), QG_OK, "slots init");
+    expect(qg_slots_reserve(&slots, 0, 10, 6), QG_OK, "reserve 6 nodes");
+    expect(qg_slots_init(&slots, sizeof slots, 0), QG_ERR_PARAM_CAPACITY, "a re-init of zero nodes is refused");
+    expect(qg_slots_free_at(&slots, 5, &free_nodes), QG_OK, "the refused re-init left the table");
+    check(free_nodes == 2, "the reservation is still there");
+
+    expect(qg_scheduler_init(&scheduler, sizeof scheduler, &config), QG_OK, "scheduler init");
+    expect(qg_scheduler_register(&scheduler, &user, &big), QG_OK, "a user");
+    expect(qg_scheduler_register(&scheduler, &user, &small), QG_OK, "another user");
+    for (uint32_t id = 0; id < 128; id++) {
+        expect(qg_scheduler_submit_gs(&scheduler, 0, big, id, 1ull << 39), QG_OK, "128 maximal tasks");
+    }
+    expect(qg_scheduler_submit_gs(&scheduler, 2000, big, 128, 1ull << 39), QG_ERR_OVERFLOW,
+           "a tag too far ahead is refused");
+    expect(qg_scheduler_submit_gs(&scheduler, 1000, small, 129, 1), QG_OK,
+           "the refusal at t = 2000 left the clock before t = 1000");
+}
+
+/* What a callback that calls back into its own backfilling scheduler gets. */
+struct reentry {
+    int starts;
+    qg_status schedule, submit;
+};
+
+static void reenter(void *context, const qg_started *s) {
+    struct reentry *r = context;
+    const qg_job job = {100, 0, 1, 5};
+    (void)s;
+    r->starts++;
+    r->schedule = qg_backfill_schedule(&backfill, 0, reenter, context, NULL);
+    r->submit = qg_backfill_submit(&backfill, 0, &job);
+}
+
+static void reentrant_callback(void) {
+    struct reentry r = {0, QG_OK, QG_OK};
+    size_t started = 0;
+    expect(qg_backfill_init(&backfill, sizeof backfill, QG_POLICY_FCFS, 0, 4), QG_OK, "backfill init");
+    for (uint64_t id = 0; id < 4; id++) {
+        const qg_job job = {id, 0, 1, 10};
+        expect(qg_backfill_submit(&backfill, 0, &job), QG_OK, "a job is submitted");
+    }
+    expect(qg_backfill_schedule(&backfill, 0, reenter, &r, &started), QG_OK, "a pass with a re-entering callback");
+    check(r.starts == 4 && started == 4, "each of the 4 jobs starts once");
+    expect(r.schedule, QG_ERR_BUSY, "a pass from inside the callback is refused");
+    expect(r.submit, QG_ERR_BUSY, "a submission from inside the callback is refused");
 }
 
 /* Asks for decisions at `now` until there is none, checking each against the next expected. */
@@ -360,6 +417,8 @@ static void run_bucket(void) {
 int qg_test_scenario(int *passes) {
     passed = failed = 0;
     contract();
+    refusals();
+    reentrant_callback();
     run_scheduler();
     run_pap();
     run_dispatch();

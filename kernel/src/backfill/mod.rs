@@ -236,8 +236,8 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
 
     /// Writes [`Backfill::new`]'s scheduler into `slot`, in place: only lengths and scalars,
     /// none of the `QUEUE` job slots or `BREAKPOINTS` breakpoints, so that a scheduler far larger
-    /// than a stack can be built in a static or on the heap. On an error `slot` holds no
-    /// scheduler.
+    /// than a stack can be built in a static or on the heap. On an error nothing is written to
+    /// `slot` (the table's `init`, which checks `nodes` before writing, comes first).
     ///
     /// Errors: those of [`Backfill::new`].
     #[allow(unsafe_code)]
