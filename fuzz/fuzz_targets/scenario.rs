@@ -34,7 +34,7 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(s) = Scenario::parse(text, ORIGIN) {
         let back = Scenario::parse(&scenario::to_toml(&s), "back.toml").expect("reads back");
         assert_eq!(back, s, "the round trip changed the scenario");
-        for n in [0, 1, s.replications, u32::MAX] {
+        for n in [0, 1, s.header.replications, u32::MAX] {
             let _ = scenario::check_size(&s, n, "--replications");
         }
         let _ = scenario::expected_tasks(&s);
