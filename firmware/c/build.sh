@@ -2,12 +2,15 @@
 # The C images of docs/firmware.md, built with gcc-arm-none-eabi against the thumb staticlib of
 # qosgate-ffi. Run from anywhere:
 #   firmware/c/build.sh test       the C test program (kernel-ffi/tests/c/scenario.c) on a
-#                                  Cortex-M3 under QEMU; exits 0 only if every check passed
+#                                  Cortex-M3 under QEMU, the library at the release profile's
+#                                  opt-level (3); exits 0 only if every check passed and the
+#                                  library's stack frames pass the guards below
 #   firmware/c/build.sh footprint  the library's flash footprint on thumbv7em at opt-level "s":
 #                                  an image referencing every API function minus one referencing
 #                                  none, and its split by crate; fails if the image holds any
-#                                  panic path, a stack frame above $max_frame bytes or a
-#                                  qg_*_init frame of $max_init_frame bytes or more
+#                                  panic path or a stack frame the guards refuse
+# The stack guards apply to the library's functions in both images (the two profiles it ships
+# in): no frame above $max_frame bytes, no qg_*_init frame of $max_init_frame bytes or more.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -21,6 +24,32 @@ max_frame=8192
 max_init_frame=1024
 ldflags=(-nostdlib -nostartfiles -Wl,--gc-sections -Wl,-z,noexecstack -T "$root/firmware/c/lm3s6965.ld")
 
+# Stack: each library function's frame in the image $1, from the `sub sp` of its prologue, to
+# $1.frames (largest first; the C program's own functions are left out); fails if a frame
+# exceeds $max_frame bytes or a qg_*_init frame reaches $max_init_frame. Initialising an object
+# writes it in place (docs/firmware.md, "Stack"): an init frame the size of an object means a
+# copy through a temporary came back.
+check_frames() {
+    local image="$1"
+    arm-none-eabi-objdump -d -C "$image" | awk '
+        /^[0-9a-f]+ <.*>:$/ { if (fn != "" && fr > 0) print fr, fn; fn = substr($0, index($0, "<"))
+                               fr = 0; n = 0; next }
+        { n++ }
+        n <= 8 && /sub(w|\.w)?[ \t]+sp, (sp, )?#/ { match($0, /#[0-9]+/); fr += substr($0, RSTART + 1, RLENGTH - 1) }
+        END { if (fr > 0) print fr, fn }' | awk '$2 ~ /^<(qg_|.*::)/' | sort -rn > "$image.frames"
+    echo "--- the library's largest stack frames in $(basename "$image") (bytes; none may exceed $max_frame)"
+    head -5 "$image.frames"
+    if awk -v max="$max_frame" '$1 > max { bad = 1 } END { exit !bad }' "$image.frames"; then
+        echo "a stack frame exceeds $max_frame bytes" >&2
+        return 1
+    fi
+    if awk -v max="$max_init_frame" '$2 ~ /^<qg_.*_init>:$/ && $1 >= max { bad = 1 }
+            END { exit !bad }' "$image.frames"; then
+        echo "a qg_*_init frame reaches $max_init_frame bytes: an object is copied, not built in place" >&2
+        return 1
+    fi
+}
+
 case "${1:-}" in
 test)
     (cd "$root" && cargo build -q -p qosgate-ffi --release --target thumbv7m-none-eabi)
@@ -29,6 +58,7 @@ test)
         "$root/firmware/c/startup.c" "$root/kernel-ffi/tests/c/scenario.c" "$lib" -lgcc \
         -o "$out/scenario-m3.elf"
     arm-none-eabi-size "$out/scenario-m3.elf"
+    check_frames "$out/scenario-m3.elf"
     timeout 120 qemu-system-arm -cpu cortex-m3 -machine lm3s6965evb -nographic \
         -semihosting-config enable=on,target=native -kernel "$out/scenario-m3.elf"
     ;;
@@ -73,26 +103,7 @@ footprint)
         exit 1
     fi
     echo none
-    # Stack: each function's frame, from the `sub sp` of its prologue. Initialising an object
-    # writes it in place (docs/firmware.md, "Stack"); a frame the size of an object means a copy
-    # through a temporary came back.
-    echo "--- the largest stack frames (bytes; none may exceed $max_frame)"
-    arm-none-eabi-objdump -d -C "$out/footprint-api.elf" | awk '
-        /^[0-9a-f]+ <.*>:$/ { if (fn != "" && fr > 0) print fr, fn; fn = substr($0, index($0, "<"))
-                               fr = 0; n = 0; next }
-        { n++ }
-        n <= 8 && /sub(w|\.w)?[ \t]+sp, (sp, )?#/ { match($0, /#[0-9]+/); fr += substr($0, RSTART + 1, RLENGTH - 1) }
-        END { if (fr > 0) print fr, fn }' | sort -rn > "$out/frames.txt"
-    head -5 "$out/frames.txt"
-    if awk -v max="$max_frame" '$1 > max { bad = 1 } END { exit !bad }' "$out/frames.txt"; then
-        echo "a stack frame exceeds $max_frame bytes" >&2
-        exit 1
-    fi
-    if awk -v max="$max_init_frame" '$2 ~ /^<qg_.*_init>:$/ && $1 >= max { bad = 1 }
-            END { exit !bad }' "$out/frames.txt"; then
-        echo "a qg_*_init frame reaches $max_init_frame bytes: an object is copied, not built in place" >&2
-        exit 1
-    fi
+    check_frames "$out/footprint-api.elf"
     ;;
 *)
     echo "usage: $0 test|footprint" >&2
