@@ -353,9 +353,61 @@ pub(crate) fn line_column(text: &str, offset: usize) -> (usize, usize) {
     (line, before[line_start..].chars().count() + 1)
 }
 
+/// Where the lines of a text start: the line and column of any byte offset, as [`line_column`]
+/// gives them, in `O(log lines + column)` after one pass over the text. For readers that note
+/// the position of every element they read (an LWF file's leases), where [`line_column`]'s scan
+/// from the start would make reading quadratic in the file's size.
+pub(crate) struct Lines<'t> {
+    text: &'t str,
+    /// Byte offsets of the lines' first characters, ascending; the first is 0.
+    starts: Vec<usize>,
+}
+
+impl<'t> Lines<'t> {
+    /// The lines of `text`.
+    pub(crate) fn new(text: &'t str) -> Self {
+        let after_newlines = text.match_indices('\n').map(|(i, _)| i + 1);
+        Self {
+            text,
+            starts: std::iter::once(0).chain(after_newlines).collect(),
+        }
+    }
+
+    /// [`line_column`]`(text, offset)`.
+    pub(crate) fn line_column(&self, offset: usize) -> (usize, usize) {
+        let offset = if self.text.is_char_boundary(offset) {
+            offset
+        } else {
+            self.text.len()
+        };
+        // `starts[0] = 0 <= offset`, so at least one line starts at or before it.
+        let line = self.starts.partition_point(|&s| s <= offset);
+        let start = self.starts.get(line.wrapping_sub(1)).copied().unwrap_or(0);
+        let column = self
+            .text
+            .get(start..offset)
+            .map_or(0, |s| s.chars().count());
+        (line, column + 1)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_locate_every_offset_as_line_column_does() {
+        for text in ["", "a", "\n", "ab\ncd\n\nx", "é\nñü\r\n€z", "\n\n€"] {
+            let lines = Lines::new(text);
+            for offset in 0..=text.len() + 2 {
+                assert_eq!(
+                    lines.line_column(offset),
+                    line_column(text, offset),
+                    "{text:?} at {offset}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn positions_count_lines_and_characters_from_one() {

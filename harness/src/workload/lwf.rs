@@ -89,7 +89,7 @@ use qosgate_kernel::units::{Nodes, TICKS_PER_SECOND, Ticks};
 use roxmltree::{Document, Node};
 use serde::Serialize;
 
-use crate::config::line_column;
+use crate::config::{Lines, line_column};
 
 /// A position in the text: line and column from 1 (the column in characters).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -275,7 +275,11 @@ pub fn parse(bytes: &[u8]) -> Result<Workload, LwfError> {
             message: format!("not well-formed XML: {message}"),
         }
     })?;
-    Reader { doc: &doc }.workload()
+    Reader {
+        doc: &doc,
+        lines: Lines::new(text),
+    }
+    .workload()
 }
 
 /// The position just after `text`.
@@ -350,6 +354,8 @@ pub fn parse_time(text: &str) -> Result<Ticks, String> {
 /// Walks a parsed document.
 struct Reader<'a, 'input> {
     doc: &'a Document<'input>,
+    /// The document's lines, to locate any node without a scan from the start.
+    lines: Lines<'input>,
 }
 
 type Found<T> = Result<T, LwfError>;
@@ -369,10 +375,10 @@ const UNSUPPORTED: [(&str, &str); 2] = [
 
 impl<'a, 'input> Reader<'a, 'input> {
     fn pos(&self, offset: usize) -> Pos {
-        let p = self.doc.text_pos_at(offset);
+        let (line, column) = self.lines.line_column(offset);
         Pos {
-            line: p.row,
-            column: p.col,
+            line: u32::try_from(line).unwrap_or(u32::MAX),
+            column: u32::try_from(column).unwrap_or(u32::MAX),
         }
     }
 
@@ -505,7 +511,9 @@ impl<'a, 'input> Reader<'a, 'input> {
             .map(|s| self.site(s))
             .transpose()?;
         let list = self.required(root, &kids, "lease-requests")?;
-        let mut requests = Vec::new();
+        let mut requests: Vec<Request> = Vec::new();
+        // Each id's request, by its index in `requests`.
+        let mut ids = std::collections::HashMap::new();
         for (i, r) in self
             .children(list, &["lease-request"], &["lease-request"])?
             .into_iter()
@@ -513,7 +521,7 @@ impl<'a, 'input> Reader<'a, 'input> {
         {
             let request = self.request(r, i + 1, site.as_ref())?;
             if let Some(id) = request.id
-                && let Some(other) = requests.iter().find(|o: &&Request| o.id == Some(id))
+                && let Some(other) = ids.insert(id, requests.len()).and_then(|k| requests.get(k))
             {
                 let pos = r
                     .children()
