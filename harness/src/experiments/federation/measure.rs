@@ -15,7 +15,7 @@ use crate::models::federation::scenario::GatewayPolicy;
 pub use crate::report::statement::{
     Builder, Cause, Interval, Margin, Method, Outcome, Source, Statement, claim,
 };
-use crate::report::stats::{Estimate, t975};
+use crate::report::stats::{Estimate, half_width};
 use crate::report::{Figure, Mode, Ticks};
 use crate::workload::dist::Distribution;
 
@@ -558,9 +558,7 @@ fn delta(
             .iter()
             .map(|r| r.iter().zip(&g).map(|(a, b)| a * b).sum())
             .collect();
-        let zm = z.iter().sum::<f64>() / nf;
-        let var = z.iter().map(|x| (x - zm).powi(2)).sum::<f64>() / (nf - 1.0);
-        t975(n - 1) * (var / nf).sqrt()
+        half_width(&z).unwrap_or(f64::INFINITY)
     };
     Some(Interval {
         estimate: value,
@@ -708,6 +706,7 @@ pub fn correlation<V: serde::Serialize + Clone>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::stats::t975;
 
     /// The delta method on a ratio of totals agrees with the ratio of means for one variant
     /// each; below_pct turns the interval.
