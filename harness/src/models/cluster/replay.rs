@@ -193,7 +193,7 @@ pub fn replay_limited(
     );
     macro_rules! on_tier {
         ($tier:expr, $room:expr) => {
-            run_in::<{ $tier }, { 2 * $tier + 2 }>(
+            Driver::<{ $tier }, { 2 * $tier + 2 }>::run(
                 jobs,
                 policy,
                 nodes,
@@ -274,21 +274,7 @@ pub fn replay_in<const Q: usize, const B: usize>(
     failures: &[NodeEvent],
     observe: impl FnMut(&Instant<Q, B>),
 ) -> Result<Outcome> {
-    run_in::<Q, B>(jobs, policy, nodes, failures, Q, None, observe)
-}
-
-/// The replay on a scheduler of `Q` jobs, admitting at most `queue <= Q` at once, and giving up
-/// with [`Outgrown`] once `room` are held.
-fn run_in<const Q: usize, const B: usize>(
-    jobs: &[swf::Job],
-    policy: Policy,
-    nodes: Nodes,
-    failures: &[NodeEvent],
-    queue: usize,
-    room: Option<usize>,
-    observe: impl FnMut(&Instant<Q, B>),
-) -> Result<Outcome> {
-    Driver::<Q, B>::run(jobs, policy, nodes, failures, queue.min(Q), room, observe)
+    Driver::<Q, B>::run(jobs, policy, nodes, failures, Q, None, observe)
 }
 
 /// A job's state in the driver (its first start is in its [`Record`]).
@@ -369,6 +355,8 @@ struct Driver<'a, const Q: usize, const B: usize> {
 }
 
 impl<const Q: usize, const B: usize> Driver<'_, Q, B> {
+    /// The replay on a scheduler of `Q` jobs, admitting at most `queue.min(Q)` at once, and
+    /// giving up with [`Outgrown`] once `room` are held.
     fn run(
         jobs: &[swf::Job],
         policy: Policy,
@@ -421,7 +409,7 @@ impl<const Q: usize, const B: usize> Driver<'_, Q, B> {
                 .collect(),
             sums: Sums::default(),
             interruptions: 0,
-            queue,
+            queue: queue.min(Q),
         };
         let (mut next_job, mut next_failure) = (0, 0);
         let mut started = Vec::new();
