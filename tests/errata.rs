@@ -8,6 +8,7 @@
 
 use qosgate_harness::des::rng::SplitMix;
 use qosgate_harness::experiments::Simulation;
+use qosgate_harness::experiments::federation::params as s12;
 use qosgate_harness::experiments::gandhimathi2013::params as g13;
 use qosgate_harness::experiments::javadi2012::{params as j12, presets as j12_presets};
 use qosgate_harness::experiments::kokkinos2009::params as k09;
@@ -89,18 +90,9 @@ fn local_sizes(elements: u32, mid: f64, high: f64) -> Das2Size {
     .unwrap()
 }
 
-/// Table 2's external size rule ("No. of VMs, Grid") at `m`.
+/// Table 2's external size rule ("No. of VMs, Grid") at `m`, cut to C64.
 fn external_sizes(mid: f64) -> Das2Size {
-    Das2Size::new(Das2Params {
-        low: 0.8,
-        mid,
-        high: 6.0,
-        q: 0.9,
-        p_one: 0.2,
-        p_pow2: 0.5,
-        cap: 64,
-    })
-    .unwrap()
+    s12::external_size(mid).model(64).unwrap()
 }
 
 /// The mean of a lognormal duration of Table 2 (`b = 1.7`), seconds.

@@ -23,19 +23,8 @@ fn scenario() -> Scenario {
         max_users: 8,
     };
     let user = |name: &str, class| UserConfig {
-        name: name.into(),
         class,
-        weight: 1,
-        rho_mips: None,
-        sigma_mi: None,
-        max_task_mi: None,
-        knowledge: None,
-        oversize: None,
-        queue_entries: None,
-        workload: Dist::Fixed(1000.0),
-        interarrival: Dist::Fixed(10.0),
-        phase_s: None,
-        deadline_s: 20.0,
+        ..UserConfig::best_effort(name, 1, Dist::Fixed(1000.0), Dist::Fixed(10.0), 20.0)
     };
     Scenario {
         header: Header {

@@ -15,6 +15,8 @@
 //!   table holds exactly the live reservations; the accounts add up.
 
 use std::collections::BTreeMap;
+use std::iter::Sum;
+use std::ops::Mul;
 
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
@@ -60,20 +62,21 @@ const CLASSES: [Class; 4] = [
 /// A candidate set as counts of leases per kind.
 type Counts = Vec<u32>;
 
+/// `per(kind) x count`, summed over the kinds of the set `x`.
+fn total<T: From<u32> + Mul<Output = T> + Sum>(
+    cands: &[Candidate],
+    x: &Counts,
+    per: impl Fn(&Candidate) -> T,
+) -> T {
+    cands.iter().zip(x).map(|(c, &n)| per(c) * T::from(n)).sum()
+}
+
 fn nodes_of(cands: &[Candidate], x: &Counts) -> u64 {
-    cands
-        .iter()
-        .zip(x)
-        .map(|(c, &n)| u64::from(c.nodes) * u64::from(n))
-        .sum()
+    total(cands, x, |c| u64::from(c.nodes))
 }
 
 fn overhead_of(cands: &[Candidate], x: &Counts) -> u128 {
-    cands
-        .iter()
-        .zip(x)
-        .map(|(c, &n)| u128::from(c.overhead) * u128::from(n))
-        .sum()
+    total(cands, x, |c| u128::from(c.overhead))
 }
 
 fn leases_of(x: &Counts) -> u64 {

@@ -4,7 +4,7 @@
 use std::io::{BufWriter, Write};
 
 use anyhow::{Context, Result};
-use clap::{Args, Subcommand};
+use clap::{Arg, Args, Subcommand};
 
 use crate::gateway::sequence;
 
@@ -21,12 +21,7 @@ pub enum SequenceCommand {
 #[derive(Debug, Clone, Args)]
 pub struct BilliardArgs {
     /// Dispatch probabilities, comma-separated (e.g. 0.5,0.3,0.2).
-    #[arg(
-        long,
-        value_delimiter = ',',
-        required = true,
-        allow_hyphen_values = true
-    )]
+    #[arg(long, comma_list())]
     pub p: Vec<f64>,
     /// Index of the fastest cluster (X_j = 1 there, erratum E5); default 0.
     #[arg(long, value_name = "J", allow_negative_numbers = true)]
@@ -40,32 +35,31 @@ pub struct BilliardArgs {
 #[derive(Debug, Clone, Args)]
 pub struct RtdpArgs {
     /// Cluster dispatch probabilities P_j, comma-separated.
-    #[arg(
-        long,
-        value_delimiter = ',',
-        required = true,
-        allow_hyphen_values = true
-    )]
+    #[arg(long, comma_list())]
     pub p: Vec<f64>,
     /// Share of each request type, comma-separated (P_j^i = P_j x share(i)).
-    #[arg(
-        long,
-        value_delimiter = ',',
-        required = true,
-        allow_hyphen_values = true
-    )]
+    #[arg(long, comma_list())]
     pub shares: Vec<f64>,
     /// The request types in arrival order, comma-separated indices into --shares.
-    #[arg(
-        long,
-        value_delimiter = ',',
-        required = true,
-        allow_hyphen_values = true
-    )]
+    #[arg(long, comma_list())]
     pub types: Vec<usize>,
     /// Index of the fastest cluster; default 0.
     #[arg(long, value_name = "J", allow_negative_numbers = true)]
     pub fastest: Option<usize>,
+}
+
+/// The settings of a list option (`--p 0.5,0.3,0.2`): required, its values split at commas,
+/// and a value may start with `-` (a negative number reaches the check that names it).
+trait CommaList {
+    fn comma_list(self) -> Self;
+}
+
+impl CommaList for Arg {
+    fn comma_list(self) -> Self {
+        self.value_delimiter(',')
+            .required(true)
+            .allow_hyphen_values(true)
+    }
 }
 
 /// Runs `qosgate sequence billiard|rtdp`.

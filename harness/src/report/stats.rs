@@ -33,14 +33,9 @@ impl Estimate {
         if n == 0 {
             return None;
         }
-        let mean = samples.iter().sum::<f64>() / n as f64;
-        let half_width = (n > 1).then(|| {
-            let var = samples.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
-            t975(n - 1) * (var / n as f64).sqrt()
-        });
         Some(Self {
-            mean,
-            half_width,
+            mean: mean(samples),
+            half_width: half_width(samples),
             n,
         })
     }
@@ -69,6 +64,23 @@ impl Estimate {
             _ => format!("{:.decimals$}", self.mean),
         }
     }
+}
+
+/// The sample mean of `samples` (NaN for none).
+fn mean(samples: &[f64]) -> f64 {
+    samples.iter().sum::<f64>() / samples.len() as f64
+}
+
+/// Half-width of the 95 % confidence interval of the mean of `samples`, in their unit:
+/// `t(0.975, n - 1) · s / √n`; `None` for fewer than two samples (no spread to estimate from).
+pub fn half_width(samples: &[f64]) -> Option<f64> {
+    let n = samples.len();
+    if n < 2 {
+        return None;
+    }
+    let mean = mean(samples);
+    let var = samples.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+    Some(t975(n - 1) * (var / n as f64).sqrt())
 }
 
 /// `t(0.975, df)` for df = 1 to 30.

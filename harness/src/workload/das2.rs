@@ -211,15 +211,7 @@ mod tests {
     /// salehi2012 Table 2's Grid row (external requests) at `m`: `l = 0.8`, `h = 6`, `q = 0.9`,
     /// `P_one = 0.2`, `P_pow2 = 0.5`; sizes up to `2^6`.
     fn grid(mid: f64) -> Das2Params {
-        Das2Params {
-            low: 0.8,
-            mid,
-            high: 6.0,
-            q: 0.9,
-            p_one: 0.2,
-            p_pow2: 0.5,
-            cap: 64,
-        }
+        crate::experiments::federation::params::external_size(mid).params(64)
     }
 
     /// Table 2's C256 row: `l = 0.8`, `m = 4.5`, `h = 8`, `q = 0.9`, `P_one = 0.3`,

@@ -15,7 +15,7 @@ use crate::models::federation::scenario::GatewayPolicy;
 pub use crate::report::statement::{
     Builder, Cause, Interval, Margin, Method, Outcome, Source, Statement, claim,
 };
-use crate::report::stats::{Estimate, t975};
+use crate::report::stats::{Estimate, half_width};
 use crate::report::{Figure, Mode, Ticks};
 use crate::workload::dist::Distribution;
 
@@ -493,6 +493,39 @@ pub fn sub_figure(number: &'static str) -> impl Fn(Axis) -> String {
     move |axis| format!("Fig. {number}({})", axis.letter())
 }
 
+/// The claim `(id, text)` that PAP-RTDP preempts fewer VMs than every other policy in each
+/// sub-figure of `axes` (salehi2012 Fig. 5, salehi2011 Fig. 4): per sub-figure, how far its
+/// total over the points lies `below` each rival's ([`pct_below`] of the variants' VMs
+/// preempted), and the same at every point as the other reading. `figures` names the
+/// sub-figures in the effect (`Figs. 5(a)-(d)`), `name` each one in its point.
+pub fn pap_rtdp_fewest_preemptions(
+    (id, text): (String, &str),
+    mode: Mode,
+    axes: &[Axis],
+    (figures, name): (&str, impl Fn(Axis) -> String),
+    below: impl Fn(&[Variant], &[Variant]) -> Option<Interval>,
+) -> Builder {
+    use GatewayPolicy::{BcfRnd, LrfRnd, PapRnd, PapRtdp, Rr};
+    let rivals = [Rr, LrfRnd, BcfRnd, PapRnd];
+    let effect = format!(
+        "how far PAP-RTDP's VMs preempted, totalled over a sub-figure's points, lie below each \
+         other policy's, % of the other's (ratio of totals, paired, delta method), for each of \
+         {figures}"
+    );
+    caused(
+        claim(id, text, &effect, fewer()),
+        mode,
+        Some(LITERAL_PAP_ONE_CLUSTER),
+        None,
+    )
+    .mode(mode)
+    .points(by_figure(mode, axes, name, PapRtdp, &rivals, &below))
+    .other_reading(every_point(
+        &fewer(),
+        versus(mode, axes, PapRtdp, &rivals, |b, o| below(&[*b], &[*o])),
+    ))
+}
+
 /// The other reading of a claim judged per sub-figure (or over totals): the same effect and
 /// margin at every point, as counts of outcomes.
 pub fn every_point(margin: &Margin, points: Vec<(String, Option<Interval>)>) -> String {
@@ -558,9 +591,7 @@ fn delta(
             .iter()
             .map(|r| r.iter().zip(&g).map(|(a, b)| a * b).sum())
             .collect();
-        let zm = z.iter().sum::<f64>() / nf;
-        let var = z.iter().map(|x| (x - zm).powi(2)).sum::<f64>() / (nf - 1.0);
-        t975(n - 1) * (var / nf).sqrt()
+        half_width(&z).unwrap_or(f64::INFINITY)
     };
     Some(Interval {
         estimate: value,
@@ -708,6 +739,7 @@ pub fn correlation<V: serde::Serialize + Clone>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::stats::t975;
 
     /// The delta method on a ratio of totals agrees with the ratio of means for one variant
     /// each; below_pct turns the interval.

@@ -13,7 +13,7 @@ pub(super) use crate::models::multicloud::scenario::{
 pub(super) use crate::report::statement::{
     Cause, Interval, Margin, Method, Outcome, Source, Statement, check, claim,
 };
-use crate::report::stats::{Estimate, t975};
+use crate::report::stats::{Estimate, half_width};
 pub(super) use crate::report::{Figure, Mode, Ticks};
 
 /// Where a statement is judged: a mode and a reading of the model (the queue order and the
@@ -363,9 +363,7 @@ pub(super) fn delta_method(rows: &[Vec<f64>], h: impl Fn(&[f64]) -> f64) -> Opti
             .iter()
             .map(|r| (0..width).map(|i| gradient[i] * (r[i] - means[i])).sum())
             .collect();
-        let zm = z.iter().sum::<f64>() / nf;
-        let var = z.iter().map(|x| (x - zm).powi(2)).sum::<f64>() / (nf - 1.0);
-        t975(n - 1) * (var / nf).sqrt()
+        half_width(&z).unwrap_or(f64::INFINITY)
     };
     Some(Interval {
         estimate: value,
@@ -518,6 +516,7 @@ pub(super) fn why_feedback(runs: &Runs<Metrics>, r: Reading, divisor: u32) -> St
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::stats::t975;
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() <= 1e-6 * b.abs().max(1.0)

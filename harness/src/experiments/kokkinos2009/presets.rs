@@ -447,21 +447,13 @@ impl Simulation for Variant {
             })
             .collect();
         for (name, gap) in [("U4", u4_interarrival_s), ("U5", U5_INTERARRIVAL_S)] {
-            users.push(UserConfig {
-                name: name.to_owned(),
-                class: UserClass::Be,
-                weight: 1,
-                rho_mips: None,
-                sigma_mi: None,
-                max_task_mi: None,
-                knowledge: None,
-                oversize: None,
-                queue_entries: None,
-                workload: Dist::Fixed(BE_WORKLOAD_MI.get() as f64),
-                interarrival: Dist::Fixed(gap),
-                phase_s: None,
-                deadline_s: be_deadline,
-            });
+            users.push(UserConfig::best_effort(
+                name,
+                1,
+                Dist::Fixed(BE_WORKLOAD_MI.get() as f64),
+                Dist::Fixed(gap),
+                be_deadline,
+            ));
         }
         if sec644 {
             use_sec644_workloads(&mut users, be_deadline);

@@ -4,12 +4,12 @@
 use super::presets::Variant;
 use crate::experiments::federation::measure::{
     Axis, CALIBRATED_RARE_PREEMPTION, LITERAL_PAP_ONE_CLUSTER, Metric, average_gap, averages,
-    by_figure, caused, claim, every_point, fewer, figure_of, means_of, pct_below, points_more,
-    variants_of, versus,
+    caused, claim, figure_of, means_of, pap_rtdp_fewest_preemptions, pct_below, points_more,
+    variants_of,
 };
 use crate::experiments::{Figures, Runs};
 use crate::models::federation::metrics::Metrics;
-use crate::models::federation::scenario::GatewayPolicy::{BcfRnd, LrfRnd, PapRnd, PapRtdp, Rr};
+use crate::models::federation::scenario::GatewayPolicy::{PapRnd, PapRtdp};
 use crate::report::{Figure, Mode, Section};
 
 /// The axes Figs. 4-5 vary: duration, external rate, local rate.
@@ -113,37 +113,20 @@ pub(super) fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
     let ids = mode.pick(CALIBRATED, LITERAL);
     let fed = Variant::Federation;
     let table = means_of(runs, mode, &AXES, vms, fed);
-    let rivals = [Rr, LrfRnd, BcfRnd, PapRnd];
     let wrap = |vs: &[_]| -> Vec<Variant> { vs.iter().copied().map(fed).collect() };
-    let fewest = caused(
-        claim(
+    let fewest = pap_rtdp_fewest_preemptions(
+        (
             format!("salehi2011.{name}.fig4.pap-rtdp-fewest-preemptions"),
             "In all sub-figures of Fig. 4 PAP-RTDP significantly outperforms the other policies in \
-         VMs preempted.",
-            "how far PAP-RTDP's VMs preempted, totalled over a sub-figure's points, lie below each \
-         other policy's, % of the other's (ratio of totals, paired, delta method), for each of \
-         Figs. 4(a)-(c)",
-            fewer(),
+             VMs preempted.",
         ),
         mode,
-        Some(LITERAL_PAP_ONE_CLUSTER),
-        None,
-    )
-    .mode(mode)
-    .points(by_figure(
-        mode,
         &AXES,
-        |axis| format!("Fig. 4({})", fig4_letter(axis)),
-        PapRtdp,
-        &rivals,
-        |b, o| pct_below(runs, &wrap(b), &wrap(o), vms),
-    ))
-    .other_reading(every_point(
-        &fewer(),
-        versus(mode, &AXES, PapRtdp, &rivals, |b, o| {
-            pct_below(runs, &[fed(*b)], &[fed(*o)], vms)
+        ("Figs. 4(a)-(c)", |axis| {
+            format!("Fig. 4({})", fig4_letter(axis))
         }),
-    ))
+        |b, o| pct_below(runs, &wrap(b), &wrap(o), vms),
+    )
     .evidence(format!(
         "Mean VMs preempted over the points: {}.",
         averages(&table, 0)

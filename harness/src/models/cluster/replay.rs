@@ -193,7 +193,7 @@ pub fn replay_limited(
     );
     macro_rules! on_tier {
         ($tier:expr, $room:expr) => {
-            run_in::<{ $tier }, { 2 * $tier + 2 }>(
+            Driver::<{ $tier }, { 2 * $tier + 2 }>::run(
                 jobs,
                 policy,
                 nodes,
@@ -274,21 +274,7 @@ pub fn replay_in<const Q: usize, const B: usize>(
     failures: &[NodeEvent],
     observe: impl FnMut(&Instant<Q, B>),
 ) -> Result<Outcome> {
-    run_in::<Q, B>(jobs, policy, nodes, failures, Q, None, observe)
-}
-
-/// The replay on a scheduler of `Q` jobs, admitting at most `queue <= Q` at once, and giving up
-/// with [`Outgrown`] once `room` are held.
-fn run_in<const Q: usize, const B: usize>(
-    jobs: &[swf::Job],
-    policy: Policy,
-    nodes: Nodes,
-    failures: &[NodeEvent],
-    queue: usize,
-    room: Option<usize>,
-    observe: impl FnMut(&Instant<Q, B>),
-) -> Result<Outcome> {
-    Driver::run(jobs, policy, nodes, failures, queue.min(Q), room, observe)
+    Driver::<Q, B>::run(jobs, policy, nodes, failures, Q, None, observe)
 }
 
 /// A job's state in the driver (its first start is in its [`Record`]).
@@ -348,7 +334,9 @@ impl NodeMap {
     }
 }
 
-struct Driver<'a> {
+/// The replay's state, with the scheduler it drives.
+struct Driver<'a, const Q: usize, const B: usize> {
+    sched: Box<Backfill<Q, B>>,
     /// The jobs in `(submit, id)` order: a job's index here is its kernel id.
     jobs: &'a [swf::Job],
     /// Held jobs (waiting or running) at which the replay gives up with [`Outgrown`].
@@ -366,8 +354,10 @@ struct Driver<'a> {
     queue: usize,
 }
 
-impl<'a> Driver<'a> {
-    fn run<const Q: usize, const B: usize>(
+impl<const Q: usize, const B: usize> Driver<'_, Q, B> {
+    /// The replay on a scheduler of `Q` jobs, admitting at most `queue.min(Q)` at once, and
+    /// giving up with [`Outgrown`] once `room` are held.
+    fn run(
         jobs: &[swf::Job],
         policy: Policy,
         nodes: Nodes,
@@ -388,7 +378,10 @@ impl<'a> Driver<'a> {
         let sorted = &*sorted;
         let mut failures = failures.to_vec();
         failures.sort();
+        let sched = boxed(|slot| Backfill::<Q, B>::init(slot, policy, nodes))
+            .context("a cluster needs nodes")?;
         let mut d = Driver {
+            sched,
             jobs: sorted,
             room,
             progress: sorted
@@ -416,10 +409,8 @@ impl<'a> Driver<'a> {
                 .collect(),
             sums: Sums::default(),
             interruptions: 0,
-            queue,
+            queue: queue.min(Q),
         };
-        let mut sched = boxed(|slot| Backfill::<Q, B>::init(slot, policy, nodes))
-            .context("a cluster needs nodes")?;
         let (mut next_job, mut next_failure) = (0, 0);
         let mut started = Vec::new();
         loop {
@@ -432,16 +423,17 @@ impl<'a> Driver<'a> {
                 break;
             };
             let t = ticks(now)?;
-            d.complete(&mut sched, now, t)?;
+            d.complete(now, t)?;
             while let Some(f) = failures.get(next_failure).filter(|f| f.at == now) {
-                d.node_event(&mut sched, *f, t)?;
+                d.node_event(*f, t)?;
                 next_failure += 1;
             }
             while sorted.get(next_job).is_some_and(|j| j.submit == now) {
-                d.submit(&mut sched, next_job, t)?;
+                d.submit(next_job, t)?;
                 next_job += 1;
             }
-            let pass = sched
+            let pass = d
+                .sched
                 .schedule(t, |s| started.push(s.handle))
                 .map_err(|e| anyhow::anyhow!("scheduling at {now} s: {e}"))?;
             for handle in started.drain(..) {
@@ -449,12 +441,12 @@ impl<'a> Driver<'a> {
             }
             observe(&Instant {
                 at: now,
-                scheduler: &sched,
+                scheduler: &d.sched,
                 jobs: sorted,
                 pass,
             });
         }
-        let waiting = sched.waiting().len() + sched.running_len();
+        let waiting = d.sched.waiting().len() + d.sched.running_len();
         ensure!(
             waiting == 0,
             "{waiting} jobs never completed: not enough nodes came back after the failures"
@@ -462,12 +454,7 @@ impl<'a> Driver<'a> {
         Ok(d.finish(nodes))
     }
 
-    fn complete<const Q: usize, const B: usize>(
-        &mut self,
-        sched: &mut Backfill<Q, B>,
-        now: u64,
-        t: Ticks,
-    ) -> Result<()> {
+    fn complete(&mut self, now: u64, t: Ticks) -> Result<()> {
         while let Some(&Reverse((end, i, starts))) = self.ends.peek() {
             if end != now {
                 break;
@@ -479,7 +466,7 @@ impl<'a> Driver<'a> {
             let Some(handle) = p.handle.filter(|_| p.starts == starts) else {
                 continue;
             };
-            sched
+            self.sched
                 .complete(t, handle)
                 .map_err(|e| anyhow::anyhow!("completing job {} at {now} s: {e}", job.id))?;
             if let Some(map) = &mut self.nodes {
@@ -494,12 +481,7 @@ impl<'a> Driver<'a> {
         Ok(())
     }
 
-    fn node_event<const Q: usize, const B: usize>(
-        &mut self,
-        sched: &mut Backfill<Q, B>,
-        f: NodeEvent,
-        t: Ticks,
-    ) -> Result<()> {
+    fn node_event(&mut self, f: NodeEvent, t: Ticks) -> Result<()> {
         let Some(map) = &mut self.nodes else {
             return Ok(());
         };
@@ -519,7 +501,7 @@ impl<'a> Driver<'a> {
             f.at
         );
         if f.up {
-            sched
+            self.sched
                 .node_up(t, 1)
                 .map_err(|e| anyhow::anyhow!("repairing node {} at {} s: {e}", f.node, f.at))?;
             map.idle.insert(f.node);
@@ -527,14 +509,14 @@ impl<'a> Driver<'a> {
             if let Some(i) = map.owner[n] {
                 let p = &mut self.progress[i];
                 let handle = p.handle.take().context("a node's job is not running")?;
-                sched.interrupt(t, handle).map_err(|e| {
+                self.sched.interrupt(t, handle).map_err(|e| {
                     anyhow::anyhow!("interrupting job {} at {} s: {e}", self.jobs[i].id, f.at)
                 })?;
                 p.left -= f.at - p.since;
                 self.interruptions += 1;
                 map.give_back(i);
             }
-            sched
+            self.sched
                 .node_down(t, 1)
                 .map_err(|e| anyhow::anyhow!("failing node {} at {} s: {e}", f.node, f.at))?;
             map.idle.remove(&f.node);
@@ -543,15 +525,10 @@ impl<'a> Driver<'a> {
         Ok(())
     }
 
-    fn submit<const Q: usize, const B: usize>(
-        &mut self,
-        sched: &mut Backfill<Q, B>,
-        i: usize,
-        t: Ticks,
-    ) -> Result<()> {
+    fn submit(&mut self, i: usize, t: Ticks) -> Result<()> {
         let j = self.jobs[i];
         ensure!(j.run > 0, "job {} has no run time", j.id);
-        let held = sched.waiting().len() + sched.running_len();
+        let held = self.sched.waiting().len() + self.sched.running_len();
         if held >= self.queue {
             return Err(QueueFull {
                 job: j.id,
@@ -571,7 +548,7 @@ impl<'a> Driver<'a> {
             nodes: j.procs,
             estimate: ticks(j.estimate)?,
         };
-        sched.submit(t, job).map_err(|r| {
+        self.sched.submit(t, job).map_err(|r| {
             anyhow::anyhow!(
                 "job {} ({} procs, estimate {} s) refused at {} s: {}",
                 j.id,

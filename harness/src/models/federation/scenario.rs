@@ -239,7 +239,12 @@ impl Das2Config {
     ///
     /// Errors: the model's, naming the parameter.
     pub fn model(&self, cap: u32) -> Result<Das2Size, crate::workload::dist::DistError> {
-        Das2Size::new(Das2Params {
+        Das2Size::new(self.params(cap))
+    }
+
+    /// These parameters with the cap `cap` (unchecked: [`Das2Size::new`] checks them).
+    pub const fn params(&self, cap: u32) -> Das2Params {
+        Das2Params {
             low: self.low,
             mid: self.mid,
             high: self.high,
@@ -247,7 +252,7 @@ impl Das2Config {
             p_one: self.p_one,
             p_pow2: self.p_pow2,
             cap,
-        })
+        }
     }
 }
 

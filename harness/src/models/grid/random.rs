@@ -323,21 +323,14 @@ impl Gen {
             };
             let load = capacity as f64 * self.real(0.3, 1.5) / count as f64;
             let gap = workload.mean() / load;
-            users.push(UserConfig {
-                name: format!("B{}", i + 1),
-                class: UserClass::Be,
-                weight: self.range(1, 4) as u16,
-                rho_mips: None,
-                sigma_mi: None,
-                max_task_mi: None,
-                knowledge: None,
-                oversize: None,
-                queue_entries: None,
+            // The draws in this order: weight, gaps, deadline.
+            users.push(UserConfig::best_effort(
+                format!("B{}", i + 1),
+                self.range(1, 4) as u16,
                 workload,
-                interarrival: self.gaps(gap),
-                phase_s: None,
-                deadline_s: self.real(0.01, 100.0),
-            });
+                self.gaps(gap),
+                self.real(0.01, 100.0),
+            ));
         }
     }
 }

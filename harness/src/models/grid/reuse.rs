@@ -61,7 +61,8 @@ impl Spares {
                 res.reset(kind, discipline, cpus, max_task, max_flows)?;
                 Ok(res)
             }
-            None => new_resource(kind, discipline, cpus, max_task, max_flows),
+            // A new one, built in place on the heap.
+            None => boxed(|slot| Res::init(slot, kind, discipline, cpus, max_task, max_flows)),
         }
     }
 
@@ -76,7 +77,8 @@ impl Spares {
                 meta.reset(order, capacity)?;
                 Ok(meta)
             }
-            None => new_meta(order, capacity),
+            // A new one, built in place on the heap.
+            None => boxed(|slot| Meta::init(slot, order, capacity)),
         }
     }
 
@@ -89,20 +91,4 @@ impl Spares {
     pub fn keep_meta(&mut self, meta: Box<Meta>) {
         self.metas.push(meta);
     }
-}
-
-/// A new resource ([`Res::new`]), built in place on the heap.
-fn new_resource(
-    kind: Kind,
-    discipline: Discipline,
-    cpus: &[Mips],
-    max_task: Work,
-    max_flows: u16,
-) -> Result<Box<Res>, Error> {
-    boxed(|slot| Res::init(slot, kind, discipline, cpus, max_task, max_flows))
-}
-
-/// A new meta-scheduler ([`Meta::new`]), built in place on the heap.
-fn new_meta(order: Order, capacity: Mips) -> Result<Box<Meta>, Error> {
-    boxed(|slot| Meta::init(slot, order, capacity))
 }

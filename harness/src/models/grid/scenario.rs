@@ -241,6 +241,31 @@ pub enum Knowledge {
 }
 
 impl UserConfig {
+    /// A best-effort user: none of the GS options, its first task at 0 s.
+    pub fn best_effort(
+        name: impl Into<String>,
+        weight: u16,
+        workload: Dist,
+        interarrival: Dist,
+        deadline_s: f64,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            class: UserClass::Be,
+            weight,
+            rho_mips: None,
+            sigma_mi: None,
+            max_task_mi: None,
+            knowledge: None,
+            oversize: None,
+            queue_entries: None,
+            workload,
+            interarrival,
+            phase_s: None,
+            deadline_s,
+        }
+    }
+
     /// The registration a GS user asks of a resource: its (`rho_mips`, `sigma_mi`,
     /// `max_task_mi`), weight, knowledge and oversize rule (default: best effort), no queue
     /// entries (the simulator sets them per resource).
