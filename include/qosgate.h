@@ -6,6 +6,9 @@
  * 1 nothing to report, negative an error after which nothing has changed). The contract (what
  * is checked, what the caller guarantees) is in docs/firmware.md. Times are ticks (µs), work
  * MI, rates MIPS.
+ *
+ * Call qg_abi_matches() (at the end of this header) first at start-up: it is false when the
+ * library was built from another header than this one.
  */
 
 #ifndef QOSGATE_H
@@ -30,6 +33,11 @@
 #define QG_ALIGNED(n) __attribute__((aligned(n)))
 #define QG_NORETURN __attribute__((noreturn))
 #endif
+
+// The header's ABI version: `qg_abi_version()` returns the library's. It goes up whenever a
+// struct, a constant or enumeration value, or a function's signature or contract of the header
+// changes incompatibly (additions leave it).
+#define QG_ABI_VERSION 1
 
 #if defined(QG_TARGET_64BIT)
 // Bytes of a `qg_backfill` (64-bit targets).
@@ -292,6 +300,9 @@ typedef int32_t qg_status;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
+// A struct of the header, for `qg_sizeof`: a `QG_OBJECT_*` code.
+typedef uint32_t qg_object;
+
 // Storage for one backfilling scheduler: declare it `static` (or zero it) and pass it to
 // `qg_backfill_init` with `sizeof`.
 typedef struct QG_ALIGNED(8) {
@@ -524,9 +535,75 @@ typedef struct QG_ALIGNED(8) {
   uint8_t _opaque[QG_SLOT_TABLE_SIZE];
 } qg_slot_table;
 
+// `qg_scheduler` (storage).
+#define QG_OBJECT_SCHEDULER 0
+
+// `qg_bucket` (storage).
+#define QG_OBJECT_BUCKET 1
+
+// `qg_billiard` (storage).
+#define QG_OBJECT_BILLIARD 2
+
+// `qg_rtdp` (storage).
+#define QG_OBJECT_RTDP 3
+
+// `qg_slot_table` (storage).
+#define QG_OBJECT_SLOT_TABLE 4
+
+// `qg_backfill` (storage).
+#define QG_OBJECT_BACKFILL 5
+
+// `qg_scheduler_config` (input).
+#define QG_OBJECT_SCHEDULER_CONFIG 6
+
+// `qg_registration` (input).
+#define QG_OBJECT_REGISTRATION 7
+
+// `qg_decision` (output).
+#define QG_OBJECT_DECISION 8
+
+// `qg_completion` (output).
+#define QG_OBJECT_COMPLETION 9
+
+// `qg_bucket_config` (input).
+#define QG_OBJECT_BUCKET_CONFIG 10
+
+// `qg_conformance` (output).
+#define QG_OBJECT_CONFORMANCE 11
+
+// `qg_charge` (output, then input).
+#define QG_OBJECT_CHARGE 12
+
+// `qg_cluster` (input).
+#define QG_OBJECT_CLUSTER 13
+
+// `qg_allocation` (output).
+#define QG_OBJECT_ALLOCATION 14
+
+// `qg_job` (input).
+#define QG_OBJECT_JOB 15
+
+// `qg_started` (a callback's input).
+#define QG_OBJECT_STARTED 16
+
+// `qg_ended` (output).
+#define QG_OBJECT_ENDED 17
+
+// The number of `QG_OBJECT_*` codes: they run from 0 to `QG_OBJECTS - 1`.
+#define QG_OBJECTS 18
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+// The library's ABI version, `QG_ABI_VERSION` of the header it was built with. Compare it with
+// the caller's `QG_ABI_VERSION` through `qg_abi_matches()`, the first call at start-up.
+uint32_t qg_abi_version(void);
+
+// The library's size in bytes of the struct `kind` (`QG_OBJECT_*`): a caller compiled against
+// the same header has `sizeof` equal to it for every kind (`qg_abi_matches()` checks them all).
+// 0 for a code that names no struct.
+size_t qg_sizeof(qg_object kind);
 
 // Makes `storage` a backfilling scheduler of `nodes` idle nodes at time 0 under `policy`
 // (`QG_POLICY_*`). `threshold` is selective backfilling's expected-slowdown threshold in
@@ -916,3 +993,37 @@ const char *qg_status_str(int32_t code);
 #endif  // __cplusplus
 
 #endif  /* QOSGATE_H */
+
+/* qg_abi_matches: true when the library linked in was built from this header, false when the
+ * caller was compiled against another (a stale copy, another release), whose structs the
+ * library would misread. Call it first at start-up, before any other qg_* call, and stop if it
+ * is false (the storage sizes of the header are also checked by each qg_*_init's size argument,
+ * but a struct can change without changing size). It is inline, so it compares this header's
+ * QG_ABI_VERSION and sizeof of every struct with the library's qg_abi_version() and
+ * qg_sizeof(): a check compiled from the caller's header, where one in every qg_*_init would
+ * have changed every init's signature and still missed qg_pap_solve.
+ * (cbindgen writes this after the include guard's end: it has a guard of its own.) */
+#ifndef QOSGATE_H_ABI_MATCHES
+#define QOSGATE_H_ABI_MATCHES
+static inline bool qg_abi_matches(void) {
+    return qg_abi_version() == QG_ABI_VERSION
+        && qg_sizeof(QG_OBJECT_SCHEDULER) == sizeof(qg_scheduler)
+        && qg_sizeof(QG_OBJECT_BUCKET) == sizeof(qg_bucket)
+        && qg_sizeof(QG_OBJECT_BILLIARD) == sizeof(qg_billiard)
+        && qg_sizeof(QG_OBJECT_RTDP) == sizeof(qg_rtdp)
+        && qg_sizeof(QG_OBJECT_SLOT_TABLE) == sizeof(qg_slot_table)
+        && qg_sizeof(QG_OBJECT_BACKFILL) == sizeof(qg_backfill)
+        && qg_sizeof(QG_OBJECT_SCHEDULER_CONFIG) == sizeof(qg_scheduler_config)
+        && qg_sizeof(QG_OBJECT_REGISTRATION) == sizeof(qg_registration)
+        && qg_sizeof(QG_OBJECT_DECISION) == sizeof(qg_decision)
+        && qg_sizeof(QG_OBJECT_COMPLETION) == sizeof(qg_completion)
+        && qg_sizeof(QG_OBJECT_BUCKET_CONFIG) == sizeof(qg_bucket_config)
+        && qg_sizeof(QG_OBJECT_CONFORMANCE) == sizeof(qg_conformance)
+        && qg_sizeof(QG_OBJECT_CHARGE) == sizeof(qg_charge)
+        && qg_sizeof(QG_OBJECT_CLUSTER) == sizeof(qg_cluster)
+        && qg_sizeof(QG_OBJECT_ALLOCATION) == sizeof(qg_allocation)
+        && qg_sizeof(QG_OBJECT_JOB) == sizeof(qg_job)
+        && qg_sizeof(QG_OBJECT_STARTED) == sizeof(qg_started)
+        && qg_sizeof(QG_OBJECT_ENDED) == sizeof(qg_ended);
+}
+#endif  /* QOSGATE_H_ABI_MATCHES */

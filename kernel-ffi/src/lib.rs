@@ -46,6 +46,11 @@
 //! library's panic handler calls `qosgate_panic()`, which the application provides (see
 //! `panic`).
 //!
+//! # ABI version and sizes
+//! See [`abi`]: the header's `static inline bool qg_abi_matches(void)`, called first at
+//! start-up, compares the header the caller was compiled against (`QG_ABI_VERSION`, the `sizeof`
+//! of every struct) with the library (`qg_abi_version()`, `qg_sizeof()`).
+//!
 //! # Memory
 //! Nothing allocates. Each object's storage size and alignment are constants of the header
 //! (`QG_SCHEDULER_SIZE`, ...), checked against the Rust layout at compile time for 64-bit and
@@ -65,6 +70,7 @@ extern crate std;
 
 mod log;
 
+pub mod abi;
 pub mod backfill;
 pub mod bucket;
 pub mod config;
