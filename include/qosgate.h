@@ -2,13 +2,17 @@
  * qosgate: C API of the qosgate scheduling kernel (crate qosgate-ffi).
  *
  * Every object lives in storage the caller declares (static, or zeroed before first use) and
- * initialises with its qg_*_init function; every function returns a qg_status (0 success,
- * 1 nothing to report, negative an error after which nothing has changed). The contract (what
+ * initialises with its qg_*_init function; every function on objects or data returns a
+ * qg_status (0 success, 1 nothing to report, negative an error after which nothing has
+ * changed). The contract (what
  * is checked, what the caller guarantees) is in docs/firmware.md. Times are ticks (µs), work
  * MI, rates MIPS.
  *
  * Call qg_abi_matches() (at the end of this header) first at start-up: it is false when the
- * library was built from another header than this one.
+ * library was built from another header than this one. Each function's "Context:" line says
+ * where it may be called (docs/firmware.md, "Calling context"): ISR-safe means from any context,
+ * interrupt handlers included, provided no two contexts use the same object at once (the
+ * library takes no lock).
  */
 
 #ifndef QOSGATE_H
@@ -598,11 +602,15 @@ extern "C" {
 
 // The library's ABI version, `QG_ABI_VERSION` of the header it was built with. Compare it with
 // the caller's `QG_ABI_VERSION` through `qg_abi_matches()`, the first call at start-up.
+//
+// Context: ISR-safe; non-blocking; bounded time; no global state; reentrant (no object).
 uint32_t qg_abi_version(void);
 
 // The library's size in bytes of the struct `kind` (`QG_OBJECT_*`): a caller compiled against
 // the same header has `sizeof` equal to it for every kind (`qg_abi_matches()` checks them all).
 // 0 for a code that names no struct.
+//
+// Context: ISR-safe; non-blocking; bounded time; no global state; reentrant (no object).
 size_t qg_sizeof(qg_object kind);
 
 // Makes `storage` a backfilling scheduler of `nodes` idle nodes at time 0 under `policy`
@@ -613,6 +621,8 @@ size_t qg_sizeof(qg_object kind);
 // for an unknown policy; `QG_ERR_PARAM_CAPACITY` for zero nodes; `QG_ERR_BUSY` from a
 // `qg_on_start` callback of the same storage. On error nothing is written: storage holding a
 // live backfilling scheduler still holds it, unchanged, and other storage stays uninitialised.
+//
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
 //
 // # Safety
 // `storage` must be valid for reads and writes of `size` bytes, zeroed or written by this API.
@@ -630,6 +640,8 @@ qg_status qg_backfill_init(qg_backfill *storage,
 // `QG_ERR_TIME_WENT_BACKWARDS`; `QG_ERR_BUSY` from a `qg_on_start` callback of the same
 // storage.
 //
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+//
 // # Safety
 // `backfill` as for every call (see docs/firmware.md); `job` readable.
 qg_status qg_backfill_submit(qg_backfill *backfill, uint64_t now, const qg_job *job);
@@ -640,6 +652,8 @@ qg_status qg_backfill_submit(qg_backfill *backfill, uint64_t now, const qg_job *
 // Errors (nothing changed): the pointer checks (`QG_ERR_NULL` for a null `on_start`);
 // `QG_ERR_TIME_WENT_BACKWARDS`; `QG_ERR_BUSY` from a `qg_on_start` callback of the same
 // storage (the pass under way goes on).
+//
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
 //
 // # Safety
 // `backfill` as for every call (see docs/firmware.md); `count` null or writable; `on_start` a
@@ -657,6 +671,8 @@ qg_status qg_backfill_schedule(qg_backfill *backfill,
 // id; `QG_ERR_TIME_WENT_BACKWARDS`; `QG_ERR_BUSY` from a `qg_on_start` callback of the same
 // storage.
 //
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+//
 // # Safety
 // `backfill` as for every call (see docs/firmware.md); `ended` null or writable.
 qg_status qg_backfill_complete(qg_backfill *backfill, uint64_t now, uint64_t id, qg_ended *ended);
@@ -669,6 +685,8 @@ qg_status qg_backfill_complete(qg_backfill *backfill, uint64_t now, uint64_t id,
 // `QG_ERR_PARAM_BURST` (sigma below imax, or too large), `QG_ERR_PARAM_WINDOW` (a window of
 // zero). On error nothing is written: storage holding a live bucket still holds it, unchanged,
 // and other storage stays uninitialised.
+//
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
 //
 // # Safety
 // `storage` must be valid for reads and writes of `size` bytes, zeroed or written by this
@@ -686,6 +704,8 @@ qg_status qg_bucket_init(qg_bucket *storage,
 // imax, Eq. 4), `QG_ERR_FULL` (65,535 tasks await feedback), `QG_ERR_TIME_WENT_BACKWARDS`
 // (`now` before the bucket's last `init`, charge or feedback).
 //
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+//
 // # Safety
 // `bucket` as for every call (see docs/firmware.md); `out` writable.
 qg_status qg_bucket_check(qg_bucket *bucket, uint64_t now, uint64_t work, qg_conformance *out);
@@ -698,6 +718,8 @@ qg_status qg_bucket_check(qg_bucket *bucket, uint64_t now, uint64_t work, qg_con
 //
 // Errors (the bucket unchanged): the pointer checks; those of `qg_bucket_check`;
 // `QG_ERR_NON_CONFORMING` if the task must wait (ask `qg_bucket_check` how long).
+//
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
 //
 // # Safety
 // `bucket` as for every call (see docs/firmware.md); `receipt` null or writable.
@@ -717,6 +739,8 @@ qg_status qg_bucket_charge(qg_bucket *bucket, uint64_t now, uint64_t work, qg_ch
 // awaits feedback); `QG_ERR_OVERFLOW` (the correction does not fit);
 // `QG_ERR_TIME_WENT_BACKWARDS`.
 //
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+//
 // # Safety
 // `bucket` as for every call (see docs/firmware.md); `receipt` readable.
 qg_status qg_bucket_feedback(qg_bucket *bucket,
@@ -734,6 +758,8 @@ qg_status qg_bucket_feedback(qg_bucket *bucket,
 // (no task awaits feedback); `QG_ERR_OVERFLOW` (the receipt's charge does not fit);
 // `QG_ERR_TIME_WENT_BACKWARDS`.
 //
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+//
 // # Safety
 // `bucket` as for every call (see docs/firmware.md); `receipt` readable.
 qg_status qg_bucket_withdraw(qg_bucket *bucket, uint64_t now, const qg_charge *receipt);
@@ -742,6 +768,8 @@ qg_status qg_bucket_withdraw(qg_bucket *bucket, uint64_t now, const qg_charge *r
 // most sigma x 10^6; negative while a feedback debt is unpaid. The bucket does not change.
 //
 // Errors: the pointer checks; `QG_ERR_TIME_WENT_BACKWARDS`.
+//
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
 //
 // # Safety
 // `bucket` as for every call (see docs/firmware.md); `instructions` writable.
@@ -752,6 +780,8 @@ qg_status qg_bucket_level(qg_bucket *bucket, uint64_t now, int64_t *instructions
 //
 // Errors: the pointer checks.
 //
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+//
 // # Safety
 // `bucket` as for every call (see docs/firmware.md); `submitted` writable.
 qg_status qg_bucket_submitted(qg_bucket *bucket, uint64_t *submitted);
@@ -761,6 +791,8 @@ qg_status qg_bucket_submitted(qg_bucket *bucket, uint64_t *submitted);
 // `CONSERVATIVE`).
 //
 // Errors: the pointer checks.
+//
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
 //
 // # Safety
 // `bucket` as for every call (see docs/firmware.md); `outstanding` writable.
@@ -773,6 +805,8 @@ qg_status qg_bucket_outstanding(qg_bucket *bucket, uint16_t *outstanding);
 // `QG_ERR_DISPATCH_*` codes of the set-up (`TOO_MANY_CLUSTERS` above `QG_MAX_CLUSTERS`,
 // checked before `p` is read). On error nothing is written: storage holding a live dispatcher
 // still holds it, unchanged, and other storage stays uninitialised.
+//
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
 //
 // # Safety
 // `storage` must be valid for reads and writes of `size` bytes, zeroed or written by this
@@ -787,6 +821,8 @@ qg_status qg_billiard_init(qg_billiard *storage,
 //
 // Errors: the pointer checks.
 //
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+//
 // # Safety
 // `billiard` as for every call (see docs/firmware.md); `cluster` writable.
 qg_status qg_billiard_next(qg_billiard *billiard, uint32_t *cluster);
@@ -799,6 +835,8 @@ qg_status qg_billiard_next(qg_billiard *billiard, uint32_t *cluster);
 // `TOO_MANY_TYPES` above `QG_MAX_REQUEST_TYPES`, both checked before the arrays are read). On
 // error nothing is written: storage holding a live dispatcher still holds it, unchanged, and
 // other storage stays uninitialised.
+//
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
 //
 // # Safety
 // `storage` must be valid for reads and writes of `size` bytes, zeroed or written by this
@@ -814,6 +852,8 @@ qg_status qg_rtdp_init(qg_rtdp *storage,
 // The cluster (0-based) of the next request of type `request_type`, written to `*cluster`.
 //
 // Errors: the pointer checks; `QG_ERR_DISPATCH_UNKNOWN_TYPE`, `QG_ERR_DISPATCH_ZERO_SHARE`.
+//
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
 //
 // # Safety
 // `rtdp` as for every call (see docs/firmware.md); `cluster` writable.
@@ -832,6 +872,8 @@ extern void qosgate_panic(void) QG_NORETURN;
 // (`TOO_MANY_CLUSTERS` above `QG_MAX_CLUSTERS`, checked before `clusters` is read;
 // `INFEASIBLE`; `EPSILON` outside `[1e-12, 0.5]`; ...).
 //
+// Context: ISR-safe; non-blocking; bounded time; no global state; reentrant (no object).
+//
 // # Safety
 // `clusters` must hold `n` readable values; `out` writable.
 qg_status qg_pap_solve(const qg_cluster *clusters,
@@ -849,6 +891,8 @@ qg_status qg_pap_solve(const qg_cluster *clusters,
 // is checked first): storage holding a live scheduler still holds it, unchanged, and other
 // storage stays uninitialised.
 //
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+//
 // # Safety
 // `storage` must be valid for reads and writes of `size` bytes, zeroed or written by this
 // API; `config` must point to a readable `qg_scheduler_config` whose `cpu_mips` holds `cpus`
@@ -862,6 +906,8 @@ qg_status qg_scheduler_init(qg_scheduler *storage, size_t size, const qg_schedul
 // `QG_ERR_TASK_TOO_LARGE` (Eq. 2); `QG_ERR_RATE_EXCEEDS_SHARE` (Eq. 1); `QG_ERR_FULL` (every flow
 // taken, or fewer than `entries` queue entries free and not set aside).
 //
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+//
 // # Safety
 // `scheduler` as for every call (see docs/firmware.md); `registration` readable; `flow` writable.
 qg_status qg_scheduler_register(qg_scheduler *scheduler,
@@ -871,6 +917,8 @@ qg_status qg_scheduler_register(qg_scheduler *scheduler,
 // Deregisters a guaranteed-service user that has nothing queued or running.
 //
 // Errors: the pointer checks; `QG_ERR_UNKNOWN`; `QG_ERR_BUSY`.
+//
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
 //
 // # Safety
 // `scheduler` as for every call (see docs/firmware.md).
@@ -882,6 +930,8 @@ qg_status qg_scheduler_deregister(qg_scheduler *scheduler, uint16_t flow);
 // (above the user's `imax`, whatever its knowledge mode), `QG_ERR_PARAM_WORK`, `QG_ERR_FULL`,
 // `QG_ERR_TIME_WENT_BACKWARDS`. A task charged by a `qg_bucket` and then refused here (or sent
 // best effort instead) goes back with `qg_bucket_withdraw`.
+//
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
 //
 // # Safety
 // `scheduler` as for every call (see docs/firmware.md).
@@ -897,6 +947,8 @@ qg_status qg_scheduler_submit_gs(qg_scheduler *scheduler,
 // `QG_ERR_TASK_TOO_LARGE` (above `max_task`), `QG_ERR_FULL`, `QG_ERR_TIME_WENT_BACKWARDS`; at
 // GS_BE_EQUAL, `QG_ERR_RATE_EXCEEDS_SHARE` when its temporary registration fails (Eq. 1).
 //
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+//
 // # Safety
 // `scheduler` as for every call (see docs/firmware.md).
 qg_status qg_scheduler_submit_be(qg_scheduler *scheduler,
@@ -909,6 +961,8 @@ qg_status qg_scheduler_submit_be(qg_scheduler *scheduler,
 //
 // Errors: the pointer checks; `QG_ERR_TIME_WENT_BACKWARDS`.
 //
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+//
 // # Safety
 // `scheduler` as for every call (see docs/firmware.md); `decision` writable.
 qg_status qg_scheduler_next(qg_scheduler *scheduler, uint64_t now, qg_decision *decision);
@@ -917,6 +971,8 @@ qg_status qg_scheduler_next(qg_scheduler *scheduler, uint64_t now, qg_decision *
 //
 // Errors: the pointer checks; `QG_ERR_UNKNOWN` (no such CPU), `QG_ERR_IDLE`,
 // `QG_ERR_TIME_WENT_BACKWARDS`.
+//
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
 //
 // # Safety
 // `scheduler` as for every call (see docs/firmware.md); `completion` null or writable.
@@ -930,6 +986,8 @@ qg_status qg_scheduler_complete(qg_scheduler *scheduler,
 //
 // Errors: the pointer checks.
 //
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+//
 // # Safety
 // `scheduler` as for every call (see docs/firmware.md); `cpu` and `at` writable.
 qg_status qg_scheduler_next_finish(qg_scheduler *scheduler, uint16_t *cpu, uint64_t *at);
@@ -940,6 +998,8 @@ qg_status qg_scheduler_next_finish(qg_scheduler *scheduler, uint16_t *cpu, uint6
 // `QG_ERR_PARAM_CAPACITY` for zero nodes. On error nothing is written: storage holding a live
 // slot table still holds it, unchanged, and other storage stays uninitialised.
 //
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+//
 // # Safety
 // `storage` must be valid for reads and writes of `size` bytes, zeroed or written by this API.
 qg_status qg_slots_init(qg_slot_table *storage, size_t size, uint32_t nodes);
@@ -949,6 +1009,8 @@ qg_status qg_slots_init(qg_slot_table *storage, size_t size, uint32_t nodes);
 //
 // Errors: the pointer checks; `QG_ERR_PARAM_CAPACITY` (zero nodes), `QG_ERR_PARAM_DELAY` (zero
 // duration), `QG_ERR_TASK_TOO_LARGE` (more nodes than the cluster's), `QG_ERR_OVERFLOW`.
+//
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
 //
 // # Safety
 // `table` as for every call (see docs/firmware.md); `start` writable.
@@ -963,6 +1025,8 @@ qg_status qg_slots_earliest_fit(qg_slot_table *table,
 // Errors (the table unchanged): the pointer checks; `QG_ERR_PARAM_DELAY` (`start >= end`),
 // `QG_ERR_TASK_TOO_LARGE`, `QG_ERR_NOT_FREE`, `QG_ERR_FULL` (no breakpoint left).
 //
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+//
 // # Safety
 // `table` as for every call (see docs/firmware.md).
 qg_status qg_slots_reserve(qg_slot_table *table, uint64_t start, uint64_t end, uint32_t nodes);
@@ -972,6 +1036,8 @@ qg_status qg_slots_reserve(qg_slot_table *table, uint64_t start, uint64_t end, u
 // Errors (the table unchanged): the pointer checks; `QG_ERR_PARAM_DELAY`,
 // `QG_ERR_TASK_TOO_LARGE`, `QG_ERR_NOT_RESERVED`, `QG_ERR_FULL`.
 //
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+//
 // # Safety
 // `table` as for every call (see docs/firmware.md).
 qg_status qg_slots_release(qg_slot_table *table, uint64_t start, uint64_t end, uint32_t nodes);
@@ -980,12 +1046,16 @@ qg_status qg_slots_release(qg_slot_table *table, uint64_t start, uint64_t end, u
 //
 // Errors: the pointer checks.
 //
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+//
 // # Safety
 // `table` as for every call (see docs/firmware.md); `free` writable.
 qg_status qg_slots_free_at(qg_slot_table *table, uint64_t at, int64_t *free);
 
 // The name of status `code` (`"QG_ERR_FULL"`, ...), or `"QG_UNKNOWN_STATUS"` for a value that
 // is no status. The string is static and NUL-terminated.
+//
+// Context: ISR-safe; non-blocking; bounded time; no global state; reentrant (no object).
 const char *qg_status_str(int32_t code);
 
 #ifdef __cplusplus
@@ -1002,6 +1072,7 @@ const char *qg_status_str(int32_t code);
  * QG_ABI_VERSION and sizeof of every struct with the library's qg_abi_version() and
  * qg_sizeof(): a check compiled from the caller's header, where one in every qg_*_init would
  * have changed every init's signature and still missed qg_pap_solve.
+ * Context: ISR-safe; non-blocking; bounded time; no global state; reentrant (no object).
  * (cbindgen writes this after the include guard's end: it has a guard of its own.) */
 #ifndef QOSGATE_H_ABI_MATCHES
 #define QOSGATE_H_ABI_MATCHES

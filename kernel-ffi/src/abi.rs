@@ -82,6 +82,8 @@ pub const QG_OBJECTS: qg_object = 18;
 
 /// The library's ABI version, `QG_ABI_VERSION` of the header it was built with. Compare it with
 /// the caller's `QG_ABI_VERSION` through `qg_abi_matches()`, the first call at start-up.
+///
+/// Context: ISR-safe; non-blocking; bounded time; no global state; reentrant (no object).
 #[unsafe(no_mangle)]
 pub extern "C" fn qg_abi_version() -> u32 {
     QG_ABI_VERSION
@@ -90,6 +92,8 @@ pub extern "C" fn qg_abi_version() -> u32 {
 /// The library's size in bytes of the struct `kind` (`QG_OBJECT_*`): a caller compiled against
 /// the same header has `sizeof` equal to it for every kind (`qg_abi_matches()` checks them all).
 /// 0 for a code that names no struct.
+///
+/// Context: ISR-safe; non-blocking; bounded time; no global state; reentrant (no object).
 #[unsafe(no_mangle)]
 pub extern "C" fn qg_sizeof(kind: qg_object) -> usize {
     match kind {

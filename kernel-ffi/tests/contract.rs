@@ -1038,3 +1038,40 @@ fn the_abi_version_and_every_size_are_the_librarys() {
         assert_eq!(qg_sizeof(kind), 0, "no struct has code {kind}");
     }
 }
+
+/// Every function of the header states its calling context in one of the two uniform lines
+/// (the crate documentation's "Calling context"), and the header's `qg_abi_matches` too.
+#[test]
+fn every_function_of_the_header_states_its_context() {
+    let h = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../include/qosgate.h");
+    let h = std::fs::read_to_string(h).expect("the header");
+    const TAGS: [&str; 2] = [
+        "Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.",
+        "Context: ISR-safe; non-blocking; bounded time; no global state; reentrant (no object).",
+    ];
+    let mut comment: Vec<&str> = Vec::new();
+    let mut functions = 0;
+    for line in h.lines() {
+        if let Some(c) = line.strip_prefix("//").or_else(|| line.strip_prefix(" *")) {
+            comment.push(c.trim());
+            continue;
+        }
+        let top_level = !line.starts_with([' ', '#', '}']);
+        let name = line
+            .split_once('(')
+            .map(|(head, _)| head.rsplit([' ', '*']).next());
+        let declares = top_level && name.flatten().is_some_and(|n| n.starts_with("qg_"));
+        let is_function = declares && !line.starts_with("typedef");
+        if is_function {
+            let tagged = comment.iter().filter(|c| TAGS.contains(c)).count();
+            assert_eq!(tagged, 1, "one context line for: {line}");
+            functions += 1;
+        }
+        // A declaration's comment ends at its first line of code (blank lines and the
+        // preprocessor lines before `qg_abi_matches` keep it).
+        if !(line.trim().is_empty() || line.starts_with('#')) || is_function {
+            comment.clear();
+        }
+    }
+    assert_eq!(functions, 34, "the 33 library functions and qg_abi_matches");
+}
