@@ -304,7 +304,8 @@ typedef int32_t qg_status;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
-// A struct of the header, for `qg_sizeof`: a `QG_OBJECT_*` code.
+// A struct of the header, for `qg_sizeof`: a `QG_OBJECT_*` code (a plain `uint32_t`, as every
+// code the API takes: answered, not trusted, 0 for a code that names no struct).
 typedef uint32_t qg_object;
 
 // Storage for one backfilling scheduler: declare it `static` (or zero it) and pass it to

@@ -38,47 +38,101 @@ use crate::slots::qg_slot_table;
 /// changes incompatibly (additions leave it).
 pub const QG_ABI_VERSION: u32 = 1;
 
-/// A struct of the header, for `qg_sizeof`: a `QG_OBJECT_*` code.
+/// A struct of the header, for `qg_sizeof`: a `QG_OBJECT_*` code (a plain `uint32_t`, as every
+/// code the API takes: answered, not trusted, 0 for a code that names no struct).
 pub type qg_object = u32;
 
 /// `qg_scheduler` (storage).
 pub const QG_OBJECT_SCHEDULER: qg_object = 0;
+
 /// `qg_bucket` (storage).
 pub const QG_OBJECT_BUCKET: qg_object = 1;
+
 /// `qg_billiard` (storage).
 pub const QG_OBJECT_BILLIARD: qg_object = 2;
+
 /// `qg_rtdp` (storage).
 pub const QG_OBJECT_RTDP: qg_object = 3;
+
 /// `qg_slot_table` (storage).
 pub const QG_OBJECT_SLOT_TABLE: qg_object = 4;
+
 /// `qg_backfill` (storage).
 pub const QG_OBJECT_BACKFILL: qg_object = 5;
+
 /// `qg_scheduler_config` (input).
 pub const QG_OBJECT_SCHEDULER_CONFIG: qg_object = 6;
+
 /// `qg_registration` (input).
 pub const QG_OBJECT_REGISTRATION: qg_object = 7;
+
 /// `qg_decision` (output).
 pub const QG_OBJECT_DECISION: qg_object = 8;
+
 /// `qg_completion` (output).
 pub const QG_OBJECT_COMPLETION: qg_object = 9;
+
 /// `qg_bucket_config` (input).
 pub const QG_OBJECT_BUCKET_CONFIG: qg_object = 10;
+
 /// `qg_conformance` (output).
 pub const QG_OBJECT_CONFORMANCE: qg_object = 11;
+
 /// `qg_charge` (output, then input).
 pub const QG_OBJECT_CHARGE: qg_object = 12;
+
 /// `qg_cluster` (input).
 pub const QG_OBJECT_CLUSTER: qg_object = 13;
+
 /// `qg_allocation` (output).
 pub const QG_OBJECT_ALLOCATION: qg_object = 14;
+
 /// `qg_job` (input).
 pub const QG_OBJECT_JOB: qg_object = 15;
+
 /// `qg_started` (a callback's input).
 pub const QG_OBJECT_STARTED: qg_object = 16;
+
 /// `qg_ended` (output).
 pub const QG_OBJECT_ENDED: qg_object = 17;
+
 /// The number of `QG_OBJECT_*` codes: they run from 0 to `QG_OBJECTS - 1`.
 pub const QG_OBJECTS: qg_object = 18;
+
+const _: () = assert!(QG_OBJECTS == QG_OBJECT_ENDED + 1);
+
+/// The library's size of each struct, indexed by its `qg_object` code.
+const SIZES: [usize; QG_OBJECTS as usize] = {
+    let mut s = [0; QG_OBJECTS as usize];
+    s[QG_OBJECT_SCHEDULER as usize] = size_of::<qg_scheduler>();
+    s[QG_OBJECT_BUCKET as usize] = size_of::<qg_bucket>();
+    s[QG_OBJECT_BILLIARD as usize] = size_of::<qg_billiard>();
+    s[QG_OBJECT_RTDP as usize] = size_of::<qg_rtdp>();
+    s[QG_OBJECT_SLOT_TABLE as usize] = size_of::<qg_slot_table>();
+    s[QG_OBJECT_BACKFILL as usize] = size_of::<qg_backfill>();
+    s[QG_OBJECT_SCHEDULER_CONFIG as usize] = size_of::<qg_scheduler_config>();
+    s[QG_OBJECT_REGISTRATION as usize] = size_of::<qg_registration>();
+    s[QG_OBJECT_DECISION as usize] = size_of::<qg_decision>();
+    s[QG_OBJECT_COMPLETION as usize] = size_of::<qg_completion>();
+    s[QG_OBJECT_BUCKET_CONFIG as usize] = size_of::<qg_bucket_config>();
+    s[QG_OBJECT_CONFORMANCE as usize] = size_of::<qg_conformance>();
+    s[QG_OBJECT_CHARGE as usize] = size_of::<qg_charge>();
+    s[QG_OBJECT_CLUSTER as usize] = size_of::<qg_cluster>();
+    s[QG_OBJECT_ALLOCATION as usize] = size_of::<qg_allocation>();
+    s[QG_OBJECT_JOB as usize] = size_of::<qg_job>();
+    s[QG_OBJECT_STARTED as usize] = size_of::<qg_started>();
+    s[QG_OBJECT_ENDED as usize] = size_of::<qg_ended>();
+    s
+};
+
+// Every code has its size: no struct is empty, so a 0 would be a code left out above.
+const _: () = {
+    let mut i = 0;
+    while i < SIZES.len() {
+        assert!(SIZES[i] > 0, "a QG_OBJECT_* code without its size");
+        i += 1;
+    }
+};
 
 /// The library's ABI version, `QG_ABI_VERSION` of the header it was built with. Compare it with
 /// the caller's `QG_ABI_VERSION` through `qg_abi_matches()`, the first call at start-up.
@@ -96,25 +150,5 @@ pub extern "C" fn qg_abi_version() -> u32 {
 /// Context: ISR-safe; non-blocking; bounded time; no global state; reentrant (no object).
 #[unsafe(no_mangle)]
 pub extern "C" fn qg_sizeof(kind: qg_object) -> usize {
-    match kind {
-        QG_OBJECT_SCHEDULER => size_of::<qg_scheduler>(),
-        QG_OBJECT_BUCKET => size_of::<qg_bucket>(),
-        QG_OBJECT_BILLIARD => size_of::<qg_billiard>(),
-        QG_OBJECT_RTDP => size_of::<qg_rtdp>(),
-        QG_OBJECT_SLOT_TABLE => size_of::<qg_slot_table>(),
-        QG_OBJECT_BACKFILL => size_of::<qg_backfill>(),
-        QG_OBJECT_SCHEDULER_CONFIG => size_of::<qg_scheduler_config>(),
-        QG_OBJECT_REGISTRATION => size_of::<qg_registration>(),
-        QG_OBJECT_DECISION => size_of::<qg_decision>(),
-        QG_OBJECT_COMPLETION => size_of::<qg_completion>(),
-        QG_OBJECT_BUCKET_CONFIG => size_of::<qg_bucket_config>(),
-        QG_OBJECT_CONFORMANCE => size_of::<qg_conformance>(),
-        QG_OBJECT_CHARGE => size_of::<qg_charge>(),
-        QG_OBJECT_CLUSTER => size_of::<qg_cluster>(),
-        QG_OBJECT_ALLOCATION => size_of::<qg_allocation>(),
-        QG_OBJECT_JOB => size_of::<qg_job>(),
-        QG_OBJECT_STARTED => size_of::<qg_started>(),
-        QG_OBJECT_ENDED => size_of::<qg_ended>(),
-        _ => 0,
-    }
+    SIZES.get(kind as usize).copied().unwrap_or(0)
 }
