@@ -2,10 +2,17 @@
  * qosgate: C API of the qosgate scheduling kernel (crate qosgate-ffi).
  *
  * Every object lives in storage the caller declares (static, or zeroed before first use) and
- * initialises with its qg_*_init function; every function returns a qg_status (0 success,
- * 1 nothing to report, negative an error after which nothing has changed). The contract (what
+ * initialises with its qg_*_init function; every function on objects or data returns a
+ * qg_status (0 success, 1 nothing to report, negative an error after which nothing has
+ * changed). The contract (what
  * is checked, what the caller guarantees) is in docs/firmware.md. Times are ticks (µs), work
  * MI, rates MIPS.
+ *
+ * Call qg_abi_matches() (at the end of this header) first at start-up: it is false when the
+ * library was built from another header than this one. Each function's "Context:" line says
+ * where it may be called (docs/firmware.md, "Calling context"): ISR-safe means from any context,
+ * interrupt handlers included, provided no two contexts use the same object at once (the
+ * library takes no lock).
  */
 
 #ifndef QOSGATE_H
@@ -30,6 +37,11 @@
 #define QG_ALIGNED(n) __attribute__((aligned(n)))
 #define QG_NORETURN __attribute__((noreturn))
 #endif
+
+// The header's ABI version: `qg_abi_version()` returns the library's. It goes up whenever a
+// struct, a constant or enumeration value, or a function's signature or contract of the header
+// changes incompatibly (additions leave it).
+#define QG_ABI_VERSION 1
 
 #if defined(QG_TARGET_64BIT)
 // Bytes of a `qg_backfill` (64-bit targets).
@@ -292,6 +304,10 @@ typedef int32_t qg_status;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
+// A struct of the header, for `qg_sizeof`: a `QG_OBJECT_*` code (a plain `uint32_t`, as every
+// code the API takes: answered, not trusted, 0 for a code that names no struct).
+typedef uint32_t qg_object;
+
 // Storage for one backfilling scheduler: declare it `static` (or zero it) and pass it to
 // `qg_backfill_init` with `sizeof`.
 typedef struct QG_ALIGNED(8) {
@@ -524,9 +540,79 @@ typedef struct QG_ALIGNED(8) {
   uint8_t _opaque[QG_SLOT_TABLE_SIZE];
 } qg_slot_table;
 
+// `qg_scheduler` (storage).
+#define QG_OBJECT_SCHEDULER 0
+
+// `qg_bucket` (storage).
+#define QG_OBJECT_BUCKET 1
+
+// `qg_billiard` (storage).
+#define QG_OBJECT_BILLIARD 2
+
+// `qg_rtdp` (storage).
+#define QG_OBJECT_RTDP 3
+
+// `qg_slot_table` (storage).
+#define QG_OBJECT_SLOT_TABLE 4
+
+// `qg_backfill` (storage).
+#define QG_OBJECT_BACKFILL 5
+
+// `qg_scheduler_config` (input).
+#define QG_OBJECT_SCHEDULER_CONFIG 6
+
+// `qg_registration` (input).
+#define QG_OBJECT_REGISTRATION 7
+
+// `qg_decision` (output).
+#define QG_OBJECT_DECISION 8
+
+// `qg_completion` (output).
+#define QG_OBJECT_COMPLETION 9
+
+// `qg_bucket_config` (input).
+#define QG_OBJECT_BUCKET_CONFIG 10
+
+// `qg_conformance` (output).
+#define QG_OBJECT_CONFORMANCE 11
+
+// `qg_charge` (output, then input).
+#define QG_OBJECT_CHARGE 12
+
+// `qg_cluster` (input).
+#define QG_OBJECT_CLUSTER 13
+
+// `qg_allocation` (output).
+#define QG_OBJECT_ALLOCATION 14
+
+// `qg_job` (input).
+#define QG_OBJECT_JOB 15
+
+// `qg_started` (a callback's input).
+#define QG_OBJECT_STARTED 16
+
+// `qg_ended` (output).
+#define QG_OBJECT_ENDED 17
+
+// The number of `QG_OBJECT_*` codes: they run from 0 to `QG_OBJECTS - 1`.
+#define QG_OBJECTS 18
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+// The library's ABI version, `QG_ABI_VERSION` of the header it was built with. Compare it with
+// the caller's `QG_ABI_VERSION` through `qg_abi_matches()`, the first call at start-up.
+//
+// Context: ISR-safe; non-blocking; bounded time; no global state; reentrant (no object).
+uint32_t qg_abi_version(void);
+
+// The library's size in bytes of the struct `kind` (`QG_OBJECT_*`): a caller compiled against
+// the same header has `sizeof` equal to it for every kind (`qg_abi_matches()` checks them all).
+// 0 for a code that names no struct.
+//
+// Context: ISR-safe; non-blocking; bounded time; no global state; reentrant (no object).
+size_t qg_sizeof(qg_object kind);
 
 // Makes `storage` a backfilling scheduler of `nodes` idle nodes at time 0 under `policy`
 // (`QG_POLICY_*`). `threshold` is selective backfilling's expected-slowdown threshold in
@@ -536,6 +622,8 @@ extern "C" {
 // for an unknown policy; `QG_ERR_PARAM_CAPACITY` for zero nodes; `QG_ERR_BUSY` from a
 // `qg_on_start` callback of the same storage. On error nothing is written: storage holding a
 // live backfilling scheduler still holds it, unchanged, and other storage stays uninitialised.
+//
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
 //
 // # Safety
 // `storage` must be valid for reads and writes of `size` bytes, zeroed or written by this API.
@@ -553,6 +641,8 @@ qg_status qg_backfill_init(qg_backfill *storage,
 // `QG_ERR_TIME_WENT_BACKWARDS`; `QG_ERR_BUSY` from a `qg_on_start` callback of the same
 // storage.
 //
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+//
 // # Safety
 // `backfill` as for every call (see docs/firmware.md); `job` readable.
 qg_status qg_backfill_submit(qg_backfill *backfill, uint64_t now, const qg_job *job);
@@ -563,6 +653,8 @@ qg_status qg_backfill_submit(qg_backfill *backfill, uint64_t now, const qg_job *
 // Errors (nothing changed): the pointer checks (`QG_ERR_NULL` for a null `on_start`);
 // `QG_ERR_TIME_WENT_BACKWARDS`; `QG_ERR_BUSY` from a `qg_on_start` callback of the same
 // storage (the pass under way goes on).
+//
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
 //
 // # Safety
 // `backfill` as for every call (see docs/firmware.md); `count` null or writable; `on_start` a
@@ -580,6 +672,8 @@ qg_status qg_backfill_schedule(qg_backfill *backfill,
 // id; `QG_ERR_TIME_WENT_BACKWARDS`; `QG_ERR_BUSY` from a `qg_on_start` callback of the same
 // storage.
 //
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+//
 // # Safety
 // `backfill` as for every call (see docs/firmware.md); `ended` null or writable.
 qg_status qg_backfill_complete(qg_backfill *backfill, uint64_t now, uint64_t id, qg_ended *ended);
@@ -592,6 +686,8 @@ qg_status qg_backfill_complete(qg_backfill *backfill, uint64_t now, uint64_t id,
 // `QG_ERR_PARAM_BURST` (sigma below imax, or too large), `QG_ERR_PARAM_WINDOW` (a window of
 // zero). On error nothing is written: storage holding a live bucket still holds it, unchanged,
 // and other storage stays uninitialised.
+//
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
 //
 // # Safety
 // `storage` must be valid for reads and writes of `size` bytes, zeroed or written by this
@@ -609,6 +705,8 @@ qg_status qg_bucket_init(qg_bucket *storage,
 // imax, Eq. 4), `QG_ERR_FULL` (65,535 tasks await feedback), `QG_ERR_TIME_WENT_BACKWARDS`
 // (`now` before the bucket's last `init`, charge or feedback).
 //
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+//
 // # Safety
 // `bucket` as for every call (see docs/firmware.md); `out` writable.
 qg_status qg_bucket_check(qg_bucket *bucket, uint64_t now, uint64_t work, qg_conformance *out);
@@ -621,6 +719,8 @@ qg_status qg_bucket_check(qg_bucket *bucket, uint64_t now, uint64_t work, qg_con
 //
 // Errors (the bucket unchanged): the pointer checks; those of `qg_bucket_check`;
 // `QG_ERR_NON_CONFORMING` if the task must wait (ask `qg_bucket_check` how long).
+//
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
 //
 // # Safety
 // `bucket` as for every call (see docs/firmware.md); `receipt` null or writable.
@@ -640,6 +740,8 @@ qg_status qg_bucket_charge(qg_bucket *bucket, uint64_t now, uint64_t work, qg_ch
 // awaits feedback); `QG_ERR_OVERFLOW` (the correction does not fit);
 // `QG_ERR_TIME_WENT_BACKWARDS`.
 //
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+//
 // # Safety
 // `bucket` as for every call (see docs/firmware.md); `receipt` readable.
 qg_status qg_bucket_feedback(qg_bucket *bucket,
@@ -657,6 +759,8 @@ qg_status qg_bucket_feedback(qg_bucket *bucket,
 // (no task awaits feedback); `QG_ERR_OVERFLOW` (the receipt's charge does not fit);
 // `QG_ERR_TIME_WENT_BACKWARDS`.
 //
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+//
 // # Safety
 // `bucket` as for every call (see docs/firmware.md); `receipt` readable.
 qg_status qg_bucket_withdraw(qg_bucket *bucket, uint64_t now, const qg_charge *receipt);
@@ -665,6 +769,8 @@ qg_status qg_bucket_withdraw(qg_bucket *bucket, uint64_t now, const qg_charge *r
 // most sigma x 10^6; negative while a feedback debt is unpaid. The bucket does not change.
 //
 // Errors: the pointer checks; `QG_ERR_TIME_WENT_BACKWARDS`.
+//
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
 //
 // # Safety
 // `bucket` as for every call (see docs/firmware.md); `instructions` writable.
@@ -675,6 +781,8 @@ qg_status qg_bucket_level(qg_bucket *bucket, uint64_t now, int64_t *instructions
 //
 // Errors: the pointer checks.
 //
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+//
 // # Safety
 // `bucket` as for every call (see docs/firmware.md); `submitted` writable.
 qg_status qg_bucket_submitted(qg_bucket *bucket, uint64_t *submitted);
@@ -684,6 +792,8 @@ qg_status qg_bucket_submitted(qg_bucket *bucket, uint64_t *submitted);
 // `CONSERVATIVE`).
 //
 // Errors: the pointer checks.
+//
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
 //
 // # Safety
 // `bucket` as for every call (see docs/firmware.md); `outstanding` writable.
@@ -696,6 +806,8 @@ qg_status qg_bucket_outstanding(qg_bucket *bucket, uint16_t *outstanding);
 // `QG_ERR_DISPATCH_*` codes of the set-up (`TOO_MANY_CLUSTERS` above `QG_MAX_CLUSTERS`,
 // checked before `p` is read). On error nothing is written: storage holding a live dispatcher
 // still holds it, unchanged, and other storage stays uninitialised.
+//
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
 //
 // # Safety
 // `storage` must be valid for reads and writes of `size` bytes, zeroed or written by this
@@ -710,6 +822,8 @@ qg_status qg_billiard_init(qg_billiard *storage,
 //
 // Errors: the pointer checks.
 //
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+//
 // # Safety
 // `billiard` as for every call (see docs/firmware.md); `cluster` writable.
 qg_status qg_billiard_next(qg_billiard *billiard, uint32_t *cluster);
@@ -722,6 +836,8 @@ qg_status qg_billiard_next(qg_billiard *billiard, uint32_t *cluster);
 // `TOO_MANY_TYPES` above `QG_MAX_REQUEST_TYPES`, both checked before the arrays are read). On
 // error nothing is written: storage holding a live dispatcher still holds it, unchanged, and
 // other storage stays uninitialised.
+//
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
 //
 // # Safety
 // `storage` must be valid for reads and writes of `size` bytes, zeroed or written by this
@@ -737,6 +853,8 @@ qg_status qg_rtdp_init(qg_rtdp *storage,
 // The cluster (0-based) of the next request of type `request_type`, written to `*cluster`.
 //
 // Errors: the pointer checks; `QG_ERR_DISPATCH_UNKNOWN_TYPE`, `QG_ERR_DISPATCH_ZERO_SHARE`.
+//
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
 //
 // # Safety
 // `rtdp` as for every call (see docs/firmware.md); `cluster` writable.
@@ -755,6 +873,8 @@ extern void qosgate_panic(void) QG_NORETURN;
 // (`TOO_MANY_CLUSTERS` above `QG_MAX_CLUSTERS`, checked before `clusters` is read;
 // `INFEASIBLE`; `EPSILON` outside `[1e-12, 0.5]`; ...).
 //
+// Context: ISR-safe; non-blocking; bounded time; no global state; reentrant (no object).
+//
 // # Safety
 // `clusters` must hold `n` readable values; `out` writable.
 qg_status qg_pap_solve(const qg_cluster *clusters,
@@ -772,6 +892,8 @@ qg_status qg_pap_solve(const qg_cluster *clusters,
 // is checked first): storage holding a live scheduler still holds it, unchanged, and other
 // storage stays uninitialised.
 //
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+//
 // # Safety
 // `storage` must be valid for reads and writes of `size` bytes, zeroed or written by this
 // API; `config` must point to a readable `qg_scheduler_config` whose `cpu_mips` holds `cpus`
@@ -785,6 +907,8 @@ qg_status qg_scheduler_init(qg_scheduler *storage, size_t size, const qg_schedul
 // `QG_ERR_TASK_TOO_LARGE` (Eq. 2); `QG_ERR_RATE_EXCEEDS_SHARE` (Eq. 1); `QG_ERR_FULL` (every flow
 // taken, or fewer than `entries` queue entries free and not set aside).
 //
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+//
 // # Safety
 // `scheduler` as for every call (see docs/firmware.md); `registration` readable; `flow` writable.
 qg_status qg_scheduler_register(qg_scheduler *scheduler,
@@ -794,6 +918,8 @@ qg_status qg_scheduler_register(qg_scheduler *scheduler,
 // Deregisters a guaranteed-service user that has nothing queued or running.
 //
 // Errors: the pointer checks; `QG_ERR_UNKNOWN`; `QG_ERR_BUSY`.
+//
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
 //
 // # Safety
 // `scheduler` as for every call (see docs/firmware.md).
@@ -805,6 +931,8 @@ qg_status qg_scheduler_deregister(qg_scheduler *scheduler, uint16_t flow);
 // (above the user's `imax`, whatever its knowledge mode), `QG_ERR_PARAM_WORK`, `QG_ERR_FULL`,
 // `QG_ERR_TIME_WENT_BACKWARDS`. A task charged by a `qg_bucket` and then refused here (or sent
 // best effort instead) goes back with `qg_bucket_withdraw`.
+//
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
 //
 // # Safety
 // `scheduler` as for every call (see docs/firmware.md).
@@ -820,6 +948,8 @@ qg_status qg_scheduler_submit_gs(qg_scheduler *scheduler,
 // `QG_ERR_TASK_TOO_LARGE` (above `max_task`), `QG_ERR_FULL`, `QG_ERR_TIME_WENT_BACKWARDS`; at
 // GS_BE_EQUAL, `QG_ERR_RATE_EXCEEDS_SHARE` when its temporary registration fails (Eq. 1).
 //
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+//
 // # Safety
 // `scheduler` as for every call (see docs/firmware.md).
 qg_status qg_scheduler_submit_be(qg_scheduler *scheduler,
@@ -832,6 +962,8 @@ qg_status qg_scheduler_submit_be(qg_scheduler *scheduler,
 //
 // Errors: the pointer checks; `QG_ERR_TIME_WENT_BACKWARDS`.
 //
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+//
 // # Safety
 // `scheduler` as for every call (see docs/firmware.md); `decision` writable.
 qg_status qg_scheduler_next(qg_scheduler *scheduler, uint64_t now, qg_decision *decision);
@@ -840,6 +972,8 @@ qg_status qg_scheduler_next(qg_scheduler *scheduler, uint64_t now, qg_decision *
 //
 // Errors: the pointer checks; `QG_ERR_UNKNOWN` (no such CPU), `QG_ERR_IDLE`,
 // `QG_ERR_TIME_WENT_BACKWARDS`.
+//
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
 //
 // # Safety
 // `scheduler` as for every call (see docs/firmware.md); `completion` null or writable.
@@ -853,6 +987,8 @@ qg_status qg_scheduler_complete(qg_scheduler *scheduler,
 //
 // Errors: the pointer checks.
 //
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+//
 // # Safety
 // `scheduler` as for every call (see docs/firmware.md); `cpu` and `at` writable.
 qg_status qg_scheduler_next_finish(qg_scheduler *scheduler, uint16_t *cpu, uint64_t *at);
@@ -863,6 +999,8 @@ qg_status qg_scheduler_next_finish(qg_scheduler *scheduler, uint16_t *cpu, uint6
 // `QG_ERR_PARAM_CAPACITY` for zero nodes. On error nothing is written: storage holding a live
 // slot table still holds it, unchanged, and other storage stays uninitialised.
 //
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+//
 // # Safety
 // `storage` must be valid for reads and writes of `size` bytes, zeroed or written by this API.
 qg_status qg_slots_init(qg_slot_table *storage, size_t size, uint32_t nodes);
@@ -872,6 +1010,8 @@ qg_status qg_slots_init(qg_slot_table *storage, size_t size, uint32_t nodes);
 //
 // Errors: the pointer checks; `QG_ERR_PARAM_CAPACITY` (zero nodes), `QG_ERR_PARAM_DELAY` (zero
 // duration), `QG_ERR_TASK_TOO_LARGE` (more nodes than the cluster's), `QG_ERR_OVERFLOW`.
+//
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
 //
 // # Safety
 // `table` as for every call (see docs/firmware.md); `start` writable.
@@ -886,6 +1026,8 @@ qg_status qg_slots_earliest_fit(qg_slot_table *table,
 // Errors (the table unchanged): the pointer checks; `QG_ERR_PARAM_DELAY` (`start >= end`),
 // `QG_ERR_TASK_TOO_LARGE`, `QG_ERR_NOT_FREE`, `QG_ERR_FULL` (no breakpoint left).
 //
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+//
 // # Safety
 // `table` as for every call (see docs/firmware.md).
 qg_status qg_slots_reserve(qg_slot_table *table, uint64_t start, uint64_t end, uint32_t nodes);
@@ -895,6 +1037,8 @@ qg_status qg_slots_reserve(qg_slot_table *table, uint64_t start, uint64_t end, u
 // Errors (the table unchanged): the pointer checks; `QG_ERR_PARAM_DELAY`,
 // `QG_ERR_TASK_TOO_LARGE`, `QG_ERR_NOT_RESERVED`, `QG_ERR_FULL`.
 //
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+//
 // # Safety
 // `table` as for every call (see docs/firmware.md).
 qg_status qg_slots_release(qg_slot_table *table, uint64_t start, uint64_t end, uint32_t nodes);
@@ -903,12 +1047,16 @@ qg_status qg_slots_release(qg_slot_table *table, uint64_t start, uint64_t end, u
 //
 // Errors: the pointer checks.
 //
+// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+//
 // # Safety
 // `table` as for every call (see docs/firmware.md); `free` writable.
 qg_status qg_slots_free_at(qg_slot_table *table, uint64_t at, int64_t *free);
 
 // The name of status `code` (`"QG_ERR_FULL"`, ...), or `"QG_UNKNOWN_STATUS"` for a value that
 // is no status. The string is static and NUL-terminated.
+//
+// Context: ISR-safe; non-blocking; bounded time; no global state; reentrant (no object).
 const char *qg_status_str(int32_t code);
 
 #ifdef __cplusplus
@@ -916,3 +1064,38 @@ const char *qg_status_str(int32_t code);
 #endif  // __cplusplus
 
 #endif  /* QOSGATE_H */
+
+/* qg_abi_matches: true when the library linked in was built from this header, false when the
+ * caller was compiled against another (a stale copy, another release), whose structs the
+ * library would misread. Call it first at start-up, before any other qg_* call, and stop if it
+ * is false (the storage sizes of the header are also checked by each qg_*_init's size argument,
+ * but a struct can change without changing size). It is inline, so it compares this header's
+ * QG_ABI_VERSION and sizeof of every struct with the library's qg_abi_version() and
+ * qg_sizeof(): a check compiled from the caller's header, where one in every qg_*_init would
+ * have changed every init's signature and still missed qg_pap_solve.
+ * Context: ISR-safe; non-blocking; bounded time; no global state; reentrant (no object).
+ * (cbindgen writes this after the include guard's end: it has a guard of its own.) */
+#ifndef QOSGATE_H_ABI_MATCHES
+#define QOSGATE_H_ABI_MATCHES
+static inline bool qg_abi_matches(void) {
+    return qg_abi_version() == QG_ABI_VERSION
+        && qg_sizeof(QG_OBJECT_SCHEDULER) == sizeof(qg_scheduler)
+        && qg_sizeof(QG_OBJECT_BUCKET) == sizeof(qg_bucket)
+        && qg_sizeof(QG_OBJECT_BILLIARD) == sizeof(qg_billiard)
+        && qg_sizeof(QG_OBJECT_RTDP) == sizeof(qg_rtdp)
+        && qg_sizeof(QG_OBJECT_SLOT_TABLE) == sizeof(qg_slot_table)
+        && qg_sizeof(QG_OBJECT_BACKFILL) == sizeof(qg_backfill)
+        && qg_sizeof(QG_OBJECT_SCHEDULER_CONFIG) == sizeof(qg_scheduler_config)
+        && qg_sizeof(QG_OBJECT_REGISTRATION) == sizeof(qg_registration)
+        && qg_sizeof(QG_OBJECT_DECISION) == sizeof(qg_decision)
+        && qg_sizeof(QG_OBJECT_COMPLETION) == sizeof(qg_completion)
+        && qg_sizeof(QG_OBJECT_BUCKET_CONFIG) == sizeof(qg_bucket_config)
+        && qg_sizeof(QG_OBJECT_CONFORMANCE) == sizeof(qg_conformance)
+        && qg_sizeof(QG_OBJECT_CHARGE) == sizeof(qg_charge)
+        && qg_sizeof(QG_OBJECT_CLUSTER) == sizeof(qg_cluster)
+        && qg_sizeof(QG_OBJECT_ALLOCATION) == sizeof(qg_allocation)
+        && qg_sizeof(QG_OBJECT_JOB) == sizeof(qg_job)
+        && qg_sizeof(QG_OBJECT_STARTED) == sizeof(qg_started)
+        && qg_sizeof(QG_OBJECT_ENDED) == sizeof(qg_ended);
+}
+#endif  /* QOSGATE_H_ABI_MATCHES */

@@ -23,7 +23,8 @@ static const void *const volatile api[] = {
     (const void *)qg_bucket_feedback,    (const void *)qg_bucket_level,
     (const void *)qg_bucket_withdraw,    (const void *)qg_bucket_submitted,
     (const void *)qg_bucket_outstanding, (const void *)qg_pap_solve,
-    (const void *)qg_status_str,
+    (const void *)qg_status_str,         (const void *)qg_abi_version,
+    (const void *)qg_sizeof,
 };
 #endif
 

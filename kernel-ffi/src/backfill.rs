@@ -104,6 +104,8 @@ pub type qg_on_start =
 /// `qg_on_start` callback of the same storage. On error nothing is written: storage holding a
 /// live backfilling scheduler still holds it, unchanged, and other storage stays uninitialised.
 ///
+/// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+///
 /// # Safety
 /// `storage` must be valid for reads and writes of `size` bytes, zeroed or written by this API.
 #[unsafe(no_mangle)]
@@ -137,6 +139,8 @@ pub unsafe extern "C" fn qg_backfill_init(
 /// `QG_ERR_TIME_WENT_BACKWARDS`; `QG_ERR_BUSY` from a `qg_on_start` callback of the same
 /// storage.
 ///
+/// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+///
 /// # Safety
 /// `backfill` as for every call (see docs/firmware.md); `job` readable.
 #[unsafe(no_mangle)]
@@ -167,6 +171,8 @@ pub unsafe extern "C" fn qg_backfill_submit(
 /// Errors (nothing changed): the pointer checks (`QG_ERR_NULL` for a null `on_start`);
 /// `QG_ERR_TIME_WENT_BACKWARDS`; `QG_ERR_BUSY` from a `qg_on_start` callback of the same
 /// storage (the pass under way goes on).
+///
+/// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
 ///
 /// # Safety
 /// `backfill` as for every call (see docs/firmware.md); `count` null or writable; `on_start` a
@@ -206,6 +212,8 @@ pub unsafe extern "C" fn qg_backfill_schedule(
 /// Errors (nothing changed): the pointer checks; `QG_ERR_UNKNOWN` if no running job has that
 /// id; `QG_ERR_TIME_WENT_BACKWARDS`; `QG_ERR_BUSY` from a `qg_on_start` callback of the same
 /// storage.
+///
+/// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
 ///
 /// # Safety
 /// `backfill` as for every call (see docs/firmware.md); `ended` null or writable.

@@ -122,6 +122,8 @@ impl From<qg_charge> for Charge {
 /// zero). On error nothing is written: storage holding a live bucket still holds it, unchanged,
 /// and other storage stays uninitialised.
 ///
+/// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+///
 /// # Safety
 /// `storage` must be valid for reads and writes of `size` bytes, zeroed or written by this
 /// API; `config` must point to a readable `qg_bucket_config`.
@@ -156,6 +158,8 @@ pub unsafe extern "C" fn qg_bucket_init(
 /// imax, Eq. 4), `QG_ERR_FULL` (65,535 tasks await feedback), `QG_ERR_TIME_WENT_BACKWARDS`
 /// (`now` before the bucket's last `init`, charge or feedback).
 ///
+/// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+///
 /// # Safety
 /// `bucket` as for every call (see docs/firmware.md); `out` writable.
 #[unsafe(no_mangle)]
@@ -183,6 +187,8 @@ pub unsafe extern "C" fn qg_bucket_check(
 ///
 /// Errors (the bucket unchanged): the pointer checks; those of `qg_bucket_check`;
 /// `QG_ERR_NON_CONFORMING` if the task must wait (ask `qg_bucket_check` how long).
+///
+/// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
 ///
 /// # Safety
 /// `bucket` as for every call (see docs/firmware.md); `receipt` null or writable.
@@ -217,6 +223,8 @@ pub unsafe extern "C" fn qg_bucket_charge(
 /// awaits feedback); `QG_ERR_OVERFLOW` (the correction does not fit);
 /// `QG_ERR_TIME_WENT_BACKWARDS`.
 ///
+/// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+///
 /// # Safety
 /// `bucket` as for every call (see docs/firmware.md); `receipt` readable.
 #[unsafe(no_mangle)]
@@ -247,6 +255,8 @@ pub unsafe extern "C" fn qg_bucket_feedback(
 /// (no task awaits feedback); `QG_ERR_OVERFLOW` (the receipt's charge does not fit);
 /// `QG_ERR_TIME_WENT_BACKWARDS`.
 ///
+/// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+///
 /// # Safety
 /// `bucket` as for every call (see docs/firmware.md); `receipt` readable.
 #[unsafe(no_mangle)]
@@ -271,6 +281,8 @@ pub unsafe extern "C" fn qg_bucket_withdraw(
 ///
 /// Errors: the pointer checks; `QG_ERR_TIME_WENT_BACKWARDS`.
 ///
+/// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+///
 /// # Safety
 /// `bucket` as for every call (see docs/firmware.md); `instructions` writable.
 #[unsafe(no_mangle)]
@@ -292,6 +304,8 @@ pub unsafe extern "C" fn qg_bucket_level(
 ///
 /// Errors: the pointer checks.
 ///
+/// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+///
 /// # Safety
 /// `bucket` as for every call (see docs/firmware.md); `submitted` writable.
 #[unsafe(no_mangle)]
@@ -312,6 +326,8 @@ pub unsafe extern "C" fn qg_bucket_submitted(
 /// `CONSERVATIVE`).
 ///
 /// Errors: the pointer checks.
+///
+/// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
 ///
 /// # Safety
 /// `bucket` as for every call (see docs/firmware.md); `outstanding` writable.

@@ -46,6 +46,8 @@ const TOO_MANY_TYPES: qg_status = QG_ERR_DISPATCH_TOO_MANY_TYPES;
 /// checked before `p` is read). On error nothing is written: storage holding a live dispatcher
 /// still holds it, unchanged, and other storage stays uninitialised.
 ///
+/// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+///
 /// # Safety
 /// `storage` must be valid for reads and writes of `size` bytes, zeroed or written by this
 /// API; `p` must hold `clusters` readable values.
@@ -69,6 +71,8 @@ pub unsafe extern "C" fn qg_billiard_init(
 /// The cluster (0-based) of the next request, written to `*cluster`.
 ///
 /// Errors: the pointer checks.
+///
+/// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
 ///
 /// # Safety
 /// `billiard` as for every call (see docs/firmware.md); `cluster` writable.
@@ -96,6 +100,8 @@ pub unsafe extern "C" fn qg_billiard_next(
 /// `TOO_MANY_TYPES` above `QG_MAX_REQUEST_TYPES`, both checked before the arrays are read). On
 /// error nothing is written: storage holding a live dispatcher still holds it, unchanged, and
 /// other storage stays uninitialised.
+///
+/// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
 ///
 /// # Safety
 /// `storage` must be valid for reads and writes of `size` bytes, zeroed or written by this
@@ -125,6 +131,8 @@ pub unsafe extern "C" fn qg_rtdp_init(
 /// The cluster (0-based) of the next request of type `request_type`, written to `*cluster`.
 ///
 /// Errors: the pointer checks; `QG_ERR_DISPATCH_UNKNOWN_TYPE`, `QG_ERR_DISPATCH_ZERO_SHARE`.
+///
+/// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
 ///
 /// # Safety
 /// `rtdp` as for every call (see docs/firmware.md); `cluster` writable.

@@ -6,8 +6,9 @@
 //! - `instance`: the one place that turns caller pointers into references. Every object lives
 //!   in *caller-provided storage* (`qg_scheduler`, `qg_billiard`, ...: opaque, fixed-size,
 //!   8-aligned structs whose sizes the header states), tagged by its `init` function.
-//! - [`status`]: `qg_status`, the code every function returns: one per kernel error variant,
-//!   one per caller mistake the library can detect.
+//! - [`status`]: `qg_status`, the code every function on objects or data returns: one per
+//!   kernel error variant, one per caller mistake the library can detect.
+//! - [`abi`]: the ABI version and the library's size of every struct of the header.
 //! - One module per kernel object: [`scheduler`] (a resource's local scheduler), [`bucket`]
 //!   (a user's (rho, sigma) leaky bucket: does a task conform to its contract; its receipts,
 //!   feedback and withdrawals), [`dispatch`]
@@ -46,6 +47,33 @@
 //! library's panic handler calls `qosgate_panic()`, which the application provides (see
 //! `panic`).
 //!
+//! # Calling context
+//! Every `extern "C"` function's documentation (and so the header) ends its summary with one
+//! `Context:` line, always the same words:
+//! `Context: ISR-safe; non-blocking; bounded time; no global state;` then either `one call at a
+//! time per object.` (the object functions) or `reentrant (no object).` (`qg_pap_solve`,
+//! `qg_status_str`, `qg_abi_version`, `qg_sizeof` and the header's `qg_abi_matches`). They mean:
+//! - *ISR-safe*: callable from thread mode, an RTOS task or an interrupt handler alike, under
+//!   the rule of the last item.
+//! - *non-blocking*: it never waits: no lock, no spin, no sleep, no allocation, no I/O.
+//! - *bounded time*: its work has a stated bound (docs/firmware.md, "Work per call"); the
+//!   longest is `qg_pap_solve` (at most 400 iterations; in practice about 70,000 instructions
+//!   for 8 clusters on a Cortex-M3), and `qg_backfill_schedule`'s time adds its callback's, which runs in the
+//!   caller's context.
+//! - *no global state*: the library has no global or static mutable data; all state is in the
+//!   objects and arguments the caller passes.
+//! - *one call at a time per object*: the library takes no lock, so calls on one object must
+//!   not overlap: use each object from one context, or mask the interrupt that uses it around
+//!   the calls from other contexts. Calls on distinct objects may overlap freely (an interrupt
+//!   handler may use one object while the code it interrupted is inside a call on another).
+//! - *reentrant (no object)*: it touches no object: callable from any number of contexts at
+//!   once.
+//!
+//! # ABI version and sizes
+//! See [`abi`]: the header's `static inline bool qg_abi_matches(void)`, called first at
+//! start-up, compares the header the caller was compiled against (`QG_ABI_VERSION`, the `sizeof`
+//! of every struct) with the library (`qg_abi_version()`, `qg_sizeof()`).
+//!
 //! # Memory
 //! Nothing allocates. Each object's storage size and alignment are constants of the header
 //! (`QG_SCHEDULER_SIZE`, ...), checked against the Rust layout at compile time for 64-bit and
@@ -65,6 +93,7 @@ extern crate std;
 
 mod log;
 
+pub mod abi;
 pub mod backfill;
 pub mod bucket;
 pub mod config;

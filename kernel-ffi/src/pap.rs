@@ -49,6 +49,8 @@ pub struct qg_allocation {
 /// (`TOO_MANY_CLUSTERS` above `QG_MAX_CLUSTERS`, checked before `clusters` is read;
 /// `INFEASIBLE`; `EPSILON` outside `[1e-12, 0.5]`; ...).
 ///
+/// Context: ISR-safe; non-blocking; bounded time; no global state; reentrant (no object).
+///
 /// # Safety
 /// `clusters` must hold `n` readable values; `out` writable.
 #[unsafe(no_mangle)]

@@ -279,6 +279,8 @@ pub(crate) fn knowledge(code: u32, window: u16) -> Result<Knowledge, qg_status> 
 /// is checked first): storage holding a live scheduler still holds it, unchanged, and other
 /// storage stays uninitialised.
 ///
+/// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+///
 /// # Safety
 /// `storage` must be valid for reads and writes of `size` bytes, zeroed or written by this
 /// API; `config` must point to a readable `qg_scheduler_config` whose `cpu_mips` holds `cpus`
@@ -318,6 +320,8 @@ pub unsafe extern "C" fn qg_scheduler_init(
 /// `QG_ERR_TASK_TOO_LARGE` (Eq. 2); `QG_ERR_RATE_EXCEEDS_SHARE` (Eq. 1); `QG_ERR_FULL` (every flow
 /// taken, or fewer than `entries` queue entries free and not set aside).
 ///
+/// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+///
 /// # Safety
 /// `scheduler` as for every call (see docs/firmware.md); `registration` readable; `flow` writable.
 #[unsafe(no_mangle)]
@@ -348,6 +352,8 @@ pub unsafe extern "C" fn qg_scheduler_register(
 ///
 /// Errors: the pointer checks; `QG_ERR_UNKNOWN`; `QG_ERR_BUSY`.
 ///
+/// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+///
 /// # Safety
 /// `scheduler` as for every call (see docs/firmware.md).
 #[unsafe(no_mangle)]
@@ -369,6 +375,8 @@ pub unsafe extern "C" fn qg_scheduler_deregister(
 /// (above the user's `imax`, whatever its knowledge mode), `QG_ERR_PARAM_WORK`, `QG_ERR_FULL`,
 /// `QG_ERR_TIME_WENT_BACKWARDS`. A task charged by a `qg_bucket` and then refused here (or sent
 /// best effort instead) goes back with `qg_bucket_withdraw`.
+///
+/// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
 ///
 /// # Safety
 /// `scheduler` as for every call (see docs/firmware.md).
@@ -394,6 +402,8 @@ pub unsafe extern "C" fn qg_scheduler_submit_gs(
 /// `QG_ERR_TASK_TOO_LARGE` (above `max_task`), `QG_ERR_FULL`, `QG_ERR_TIME_WENT_BACKWARDS`; at
 /// GS_BE_EQUAL, `QG_ERR_RATE_EXCEEDS_SHARE` when its temporary registration fails (Eq. 1).
 ///
+/// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+///
 /// # Safety
 /// `scheduler` as for every call (see docs/firmware.md).
 #[unsafe(no_mangle)]
@@ -415,6 +425,8 @@ pub unsafe extern "C" fn qg_scheduler_submit_be(
 /// there is nothing to do (`*decision` untouched). Call until `QG_NONE`.
 ///
 /// Errors: the pointer checks; `QG_ERR_TIME_WENT_BACKWARDS`.
+///
+/// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
 ///
 /// # Safety
 /// `scheduler` as for every call (see docs/firmware.md); `decision` writable.
@@ -440,6 +452,8 @@ pub unsafe extern "C" fn qg_scheduler_next(
 /// Errors: the pointer checks; `QG_ERR_UNKNOWN` (no such CPU), `QG_ERR_IDLE`,
 /// `QG_ERR_TIME_WENT_BACKWARDS`.
 ///
+/// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+///
 /// # Safety
 /// `scheduler` as for every call (see docs/firmware.md); `completion` null or writable.
 #[unsafe(no_mangle)]
@@ -463,6 +477,8 @@ pub unsafe extern "C" fn qg_scheduler_complete(
 /// or `QG_NONE` if no CPU runs a task.
 ///
 /// Errors: the pointer checks.
+///
+/// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
 ///
 /// # Safety
 /// `scheduler` as for every call (see docs/firmware.md); `cpu` and `at` writable.

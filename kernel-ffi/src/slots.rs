@@ -33,6 +33,8 @@ storage!(qg_slot_table[QG_SLOT_TABLE_SIZE] holds SlotTable, tag b"qgslots1");
 /// `QG_ERR_PARAM_CAPACITY` for zero nodes. On error nothing is written: storage holding a live
 /// slot table still holds it, unchanged, and other storage stays uninitialised.
 ///
+/// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+///
 /// # Safety
 /// `storage` must be valid for reads and writes of `size` bytes, zeroed or written by this API.
 #[unsafe(no_mangle)]
@@ -50,6 +52,8 @@ pub unsafe extern "C" fn qg_slots_init(
 ///
 /// Errors: the pointer checks; `QG_ERR_PARAM_CAPACITY` (zero nodes), `QG_ERR_PARAM_DELAY` (zero
 /// duration), `QG_ERR_TASK_TOO_LARGE` (more nodes than the cluster's), `QG_ERR_OVERFLOW`.
+///
+/// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
 ///
 /// # Safety
 /// `table` as for every call (see docs/firmware.md); `start` writable.
@@ -75,6 +79,8 @@ pub unsafe extern "C" fn qg_slots_earliest_fit(
 /// Errors (the table unchanged): the pointer checks; `QG_ERR_PARAM_DELAY` (`start >= end`),
 /// `QG_ERR_TASK_TOO_LARGE`, `QG_ERR_NOT_FREE`, `QG_ERR_FULL` (no breakpoint left).
 ///
+/// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+///
 /// # Safety
 /// `table` as for every call (see docs/firmware.md).
 #[unsafe(no_mangle)]
@@ -93,6 +99,8 @@ pub unsafe extern "C" fn qg_slots_reserve(
 /// Errors (the table unchanged): the pointer checks; `QG_ERR_PARAM_DELAY`,
 /// `QG_ERR_TASK_TOO_LARGE`, `QG_ERR_NOT_RESERVED`, `QG_ERR_FULL`.
 ///
+/// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
+///
 /// # Safety
 /// `table` as for every call (see docs/firmware.md).
 #[unsafe(no_mangle)]
@@ -109,6 +117,8 @@ pub unsafe extern "C" fn qg_slots_release(
 /// Free nodes at instant `at`, written to `*free` (negative where a failure overcommitted).
 ///
 /// Errors: the pointer checks.
+///
+/// Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.
 ///
 /// # Safety
 /// `table` as for every call (see docs/firmware.md); `free` writable.

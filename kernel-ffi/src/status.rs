@@ -259,6 +259,8 @@ pub(crate) fn done<E: Into<qg_status>>(r: Result<(), E>) -> qg_status {
 
 /// The name of status `code` (`"QG_ERR_FULL"`, ...), or `"QG_UNKNOWN_STATUS"` for a value that
 /// is no status. The string is static and NUL-terminated.
+///
+/// Context: ISR-safe; non-blocking; bounded time; no global state; reentrant (no object).
 #[unsafe(no_mangle)]
 pub extern "C" fn qg_status_str(code: i32) -> *const c_char {
     name(code).as_ptr()

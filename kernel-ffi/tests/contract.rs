@@ -996,3 +996,82 @@ fn solver_refusals_keep_their_status_codes() {
     assert_eq!(rtdp(&mut r, &[1.0, -1.0]), QG_ERR_DISPATCH_SHARE_NEGATIVE);
     assert_eq!(rtdp(&mut r, &[0.0, 0.0]), QG_ERR_DISPATCH_ALL_SHARES_ZERO);
 }
+
+/// The library's ABI version is the header's, and `qg_sizeof` answers `size_of` of every struct
+/// of the header (what `qg_abi_matches()` compares with the caller's `sizeof`), and 0 past them.
+#[test]
+fn the_abi_version_and_every_size_are_the_librarys() {
+    use qosgate_ffi::abi::*;
+    use qosgate_ffi::backfill::*;
+    use qosgate_ffi::dispatch::*;
+    use qosgate_ffi::pap::*;
+
+    assert_eq!(qg_abi_version(), QG_ABI_VERSION);
+    assert_eq!(QG_ABI_VERSION, 1);
+    let sizes = [
+        (QG_OBJECT_SCHEDULER, size_of::<qg_scheduler>()),
+        (QG_OBJECT_BUCKET, size_of::<qg_bucket>()),
+        (QG_OBJECT_BILLIARD, size_of::<qg_billiard>()),
+        (QG_OBJECT_RTDP, size_of::<qg_rtdp>()),
+        (QG_OBJECT_SLOT_TABLE, size_of::<qg_slot_table>()),
+        (QG_OBJECT_BACKFILL, size_of::<qg_backfill>()),
+        (QG_OBJECT_SCHEDULER_CONFIG, size_of::<qg_scheduler_config>()),
+        (QG_OBJECT_REGISTRATION, size_of::<qg_registration>()),
+        (QG_OBJECT_DECISION, size_of::<qg_decision>()),
+        (QG_OBJECT_COMPLETION, size_of::<qg_completion>()),
+        (QG_OBJECT_BUCKET_CONFIG, size_of::<qg_bucket_config>()),
+        (QG_OBJECT_CONFORMANCE, size_of::<qg_conformance>()),
+        (QG_OBJECT_CHARGE, size_of::<qg_charge>()),
+        (QG_OBJECT_CLUSTER, size_of::<qg_cluster>()),
+        (QG_OBJECT_ALLOCATION, size_of::<qg_allocation>()),
+        (QG_OBJECT_JOB, size_of::<qg_job>()),
+        (QG_OBJECT_STARTED, size_of::<qg_started>()),
+        (QG_OBJECT_ENDED, size_of::<qg_ended>()),
+    ];
+    assert_eq!(sizes.len(), QG_OBJECTS as usize, "every QG_OBJECT_* code");
+    for (i, (kind, size)) in sizes.into_iter().enumerate() {
+        assert_eq!(kind as usize, i, "codes 0 to QG_OBJECTS - 1, in order");
+        assert_eq!(qg_sizeof(kind), size, "QG_OBJECT code {kind}");
+    }
+    assert_eq!(QG_SCHEDULER_SIZE, qg_sizeof(QG_OBJECT_SCHEDULER));
+    for kind in [QG_OBJECTS, QG_OBJECTS + 1, u32::MAX] {
+        assert_eq!(qg_sizeof(kind), 0, "no struct has code {kind}");
+    }
+}
+
+/// Every function of the header states its calling context in one of the two uniform lines
+/// (the crate documentation's "Calling context"), and the header's `qg_abi_matches` too.
+#[test]
+fn every_function_of_the_header_states_its_context() {
+    let h = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../include/qosgate.h");
+    let h = std::fs::read_to_string(h).expect("the header");
+    const TAGS: [&str; 2] = [
+        "Context: ISR-safe; non-blocking; bounded time; no global state; one call at a time per object.",
+        "Context: ISR-safe; non-blocking; bounded time; no global state; reentrant (no object).",
+    ];
+    let mut comment: Vec<&str> = Vec::new();
+    let mut functions = 0;
+    for line in h.lines() {
+        if let Some(c) = line.strip_prefix("//").or_else(|| line.strip_prefix(" *")) {
+            comment.push(c.trim());
+            continue;
+        }
+        let top_level = !line.starts_with([' ', '#', '}']);
+        let name = line
+            .split_once('(')
+            .map(|(head, _)| head.rsplit([' ', '*']).next());
+        let declares = top_level && name.flatten().is_some_and(|n| n.starts_with("qg_"));
+        let is_function = declares && !line.starts_with("typedef");
+        if is_function {
+            let tagged = comment.iter().filter(|c| TAGS.contains(c)).count();
+            assert_eq!(tagged, 1, "one context line for: {line}");
+            functions += 1;
+        }
+        // A declaration's comment ends at its first line of code (blank lines and the
+        // preprocessor lines before `qg_abi_matches` keep it).
+        if !(line.trim().is_empty() || line.starts_with('#')) || is_function {
+            comment.clear();
+        }
+    }
+    assert_eq!(functions, 34, "the 33 library functions and qg_abi_matches");
+}

@@ -89,6 +89,42 @@ static bool near(double x, double want) {
     return absd(x - want) <= 1e-12 * scale;
 }
 
+/* The library was built from this header: its ABI version, and its size of every struct of the
+ * header, each checked alone (so that a failure names the struct) and through qg_abi_matches. */
+static void abi(void) {
+    static const struct {
+        qg_object kind;
+        size_t size;
+        const char *what;
+    } sizes[] = {
+        {QG_OBJECT_SCHEDULER, sizeof(qg_scheduler), "sizeof(qg_scheduler)"},
+        {QG_OBJECT_BUCKET, sizeof(qg_bucket), "sizeof(qg_bucket)"},
+        {QG_OBJECT_BILLIARD, sizeof(qg_billiard), "sizeof(qg_billiard)"},
+        {QG_OBJECT_RTDP, sizeof(qg_rtdp), "sizeof(qg_rtdp)"},
+        {QG_OBJECT_SLOT_TABLE, sizeof(qg_slot_table), "sizeof(qg_slot_table)"},
+        {QG_OBJECT_BACKFILL, sizeof(qg_backfill), "sizeof(qg_backfill)"},
+        {QG_OBJECT_SCHEDULER_CONFIG, sizeof(qg_scheduler_config), "sizeof(qg_scheduler_config)"},
+        {QG_OBJECT_REGISTRATION, sizeof(qg_registration), "sizeof(qg_registration)"},
+        {QG_OBJECT_DECISION, sizeof(qg_decision), "sizeof(qg_decision)"},
+        {QG_OBJECT_COMPLETION, sizeof(qg_completion), "sizeof(qg_completion)"},
+        {QG_OBJECT_BUCKET_CONFIG, sizeof(qg_bucket_config), "sizeof(qg_bucket_config)"},
+        {QG_OBJECT_CONFORMANCE, sizeof(qg_conformance), "sizeof(qg_conformance)"},
+        {QG_OBJECT_CHARGE, sizeof(qg_charge), "sizeof(qg_charge)"},
+        {QG_OBJECT_CLUSTER, sizeof(qg_cluster), "sizeof(qg_cluster)"},
+        {QG_OBJECT_ALLOCATION, sizeof(qg_allocation), "sizeof(qg_allocation)"},
+        {QG_OBJECT_JOB, sizeof(qg_job), "sizeof(qg_job)"},
+        {QG_OBJECT_STARTED, sizeof(qg_started), "sizeof(qg_started)"},
+        {QG_OBJECT_ENDED, sizeof(qg_ended), "sizeof(qg_ended)"},
+    };
+    check(qg_abi_version() == QG_ABI_VERSION, "the library's ABI version is the header's");
+    check(sizeof sizes / sizeof sizes[0] == QG_OBJECTS, "a size check for every QG_OBJECT_* code");
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        check(qg_sizeof(sizes[i].kind) == sizes[i].size, sizes[i].what);
+    }
+    check(qg_sizeof(QG_OBJECTS) == 0, "a code past the structs has no size");
+    check(qg_abi_matches(), "qg_abi_matches");
+}
+
 static void contract(void) {
     static const uint64_t mips[] = {100};
     qg_scheduler_config config = {QG_KIND_GS_BE_PRIORITY_PREEMPTIVE, QG_DISCIPLINE_WFQ, mips, 1, 1000, 4};
@@ -416,6 +452,7 @@ static void run_bucket(void) {
 
 int qg_test_scenario(int *passes) {
     passed = failed = 0;
+    abi();
     contract();
     refusals();
     reentrant_callback();
