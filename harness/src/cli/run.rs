@@ -8,6 +8,7 @@ use clap::Args;
 
 use crate::experiments;
 use crate::models::{self, RunOptions};
+use crate::output;
 
 /// Options of `qosgate run`.
 #[derive(Debug, Clone, Args)]
@@ -41,8 +42,12 @@ pub struct RunArgs {
 
 /// Runs `qosgate run`.
 ///
-/// Errors: an unreadable or invalid scenario, an unknown preset, a simulation error, a failed
-/// write; each names its cause.
+/// `--out DIR` and `--events FILE` are checked before the simulation ([`output::check_dir`],
+/// [`output::check_file`]) and written whole: a crash leaves the old folder or file, never a
+/// mixture or a half line.
+///
+/// Errors: an unreadable or invalid scenario, an unknown preset, a bad output path (named with
+/// its option), a simulation error, a failed write; each names its cause.
 pub fn exec(args: &RunArgs, out: &mut dyn Write) -> Result<()> {
     let scenario = match (&args.scenario, &args.preset) {
         (Some(path), _) => models::load(path)?,
@@ -53,6 +58,12 @@ pub fn exec(args: &RunArgs, out: &mut dyn Write) -> Result<()> {
         out.write_all(scenario.to_toml().as_bytes())
             .context("writing the scenario")?;
         return out.flush().context("writing output");
+    }
+    if let Some(dir) = &args.out {
+        output::check_dir("--out", dir)?;
+    }
+    if let Some(path) = &args.events {
+        output::check_file("--events", path)?;
     }
     let opts = RunOptions {
         replications: args.replications,
