@@ -35,7 +35,8 @@ pub struct ReproduceArgs {
     pub seed: Option<u64>,
     /// Write CSV and SVG files per figure, summary.json, index.html (the page) and timing.txt
     /// into this directory (with `all`, one subdirectory per paper and an index.html of every
-    /// paper's outcomes).
+    /// paper's outcomes), written anew: it replaces an existing DIR (which must be empty or an
+    /// earlier output) at the end.
     #[arg(long, value_name = "DIR", conflicts_with = "shard")]
     pub out: Option<PathBuf>,
     /// Simulate only the K-th (0-based) of N disjoint slices of the runs and write them to

@@ -26,13 +26,15 @@ pub struct RunArgs {
     /// Print the scenario as TOML and stop (to copy and edit a preset).
     #[arg(long)]
     pub dump: bool,
-    /// Write one JSON object per task, when it ends, to this file (JSON lines).
+    /// Write one JSON object per task, when it ends, to this file (JSON lines; through a
+    /// temporary file renamed into place at the end).
     #[arg(long, value_name = "FILE.jsonl")]
     pub events: Option<std::path::PathBuf>,
     /// Print one JSON object instead of the table.
     #[arg(long)]
     pub json: bool,
-    /// Write the summary as CSV and JSON into this directory.
+    /// Write the summary as CSV and JSON into this directory, written anew (an existing one must
+    /// be empty or an earlier output).
     #[arg(long, value_name = "DIR")]
     pub out: Option<std::path::PathBuf>,
     /// Replications (default: the scenario's).
