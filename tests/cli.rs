@@ -527,3 +527,63 @@ fn backfill_rejects_bad_options_with_a_message_naming_them() {
     assert!(!o.status.success());
     assert!(stderr(&o).contains("--threshold"), "{}", stderr(&o));
 }
+
+/// `--out DIR` over the folder of an earlier run writes it anew: a stale file of the earlier run
+/// (here `stale.csv`, and an old `summary.json`) does not survive, and no temporary sibling is
+/// left beside it; `--events FILE` leaves only the file.
+#[test]
+fn an_output_folder_written_anew_keeps_no_stale_file() {
+    let root = scratch("cli-stale");
+    let names = |dir: &std::path::Path| -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    };
+    let out = root.join("out");
+    let events = root.join("events.jsonl");
+    let (out_arg, events_arg) = (out.to_str().unwrap(), events.to_str().unwrap());
+    for (command, files) in [
+        (
+            vec!["run", "--preset", "kokkinos2009-gb", "--replications", "1"],
+            vec!["summary.json", "users.csv"],
+        ),
+        (
+            vec![
+                "reproduce",
+                "kokkinos2009",
+                "--only",
+                "claim1",
+                "--replications",
+                "1",
+            ],
+            vec![
+                "fig4.csv",
+                "fig4.svg",
+                "index.html",
+                "summary.json",
+                "timing.txt",
+            ],
+        ),
+    ] {
+        std::fs::create_dir_all(&out).unwrap();
+        std::fs::write(out.join("summary.json"), "{}").unwrap();
+        std::fs::write(out.join("stale.csv"), "an earlier run\n").unwrap();
+        let mut args = command.clone();
+        args.extend(["--out", out_arg]);
+        if command[0] == "run" {
+            args.extend(["--events", events_arg]);
+        }
+        let o = qosgate(&args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        assert_eq!(names(&out), files, "{args:?}");
+        assert_ne!(
+            std::fs::read_to_string(out.join("summary.json")).unwrap(),
+            "{}"
+        );
+        assert_eq!(names(&root), ["events.jsonl", "out"], "{args:?}");
+    }
+    std::fs::remove_dir_all(&root).unwrap();
+}

@@ -29,7 +29,7 @@ fn cases(dir: &Path) -> Vec<Case> {
                     .map(|a| a.replace("{dir}", &dir))
                     .collect(),
                 code: cols[1].parse().expect("an exit code"),
-                fragment: cols[2].to_owned(),
+                fragment: cols[2].replace("{dir}", &dir),
             }
         })
         .collect()
@@ -40,6 +40,7 @@ fn every_malformed_input_gets_its_exit_code_and_message() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/malformed");
     let cases = cases(&dir);
     assert!(cases.len() >= 40, "the corpus is all there");
+    let before = listing(&dir);
     let mut wrong = Vec::new();
     for case in &cases {
         let args: Vec<&str> = case.args.iter().map(String::as_str).collect();
@@ -58,4 +59,21 @@ fn every_malformed_input_gets_its_exit_code_and_message() {
         assert!(!text.contains("panicked"), "{}: {text}", args.join(" "));
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // A refused output path leaves nothing behind: no folder created, no temporary sibling.
+    assert_eq!(listing(&dir), before, "the corpus's directory is as it was");
+}
+
+/// The names in `dir`, sorted.
+fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("the corpus's directory")
+        .map(|e| {
+            e.expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    names.sort();
+    names
 }

@@ -21,6 +21,8 @@
 //!   simulation thread.
 //! - [`report`]: estimates, tables, figures (CSV, SVG), verdicts, reports and their pages
 //!   (HTML).
+//! - [`output`]: output paths checked before any work, and folders and files written whole
+//!   (a temporary sibling renamed into place).
 //!
 //! Dependencies point down this list (a model never imports an experiment, nothing but
 //! [`cli`] imports clap). The binary (the workspace's root package, `src/main.rs`) only parses
@@ -32,5 +34,6 @@ pub mod des;
 pub mod experiments;
 pub mod gateway;
 pub mod models;
+pub mod output;
 pub mod report;
 pub mod workload;

@@ -10,6 +10,7 @@ use clap::Args;
 use crate::experiments::runfile;
 use crate::experiments::shard::Shard;
 use crate::experiments::{self, Options, PAPERS, Paper};
+use crate::output::{self, Staged};
 use crate::report::html;
 
 /// Options of `qosgate reproduce`.
@@ -34,7 +35,8 @@ pub struct ReproduceArgs {
     pub seed: Option<u64>,
     /// Write CSV and SVG files per figure, summary.json, index.html (the page) and timing.txt
     /// into this directory (with `all`, one subdirectory per paper and an index.html of every
-    /// paper's outcomes).
+    /// paper's outcomes), written anew: it replaces an existing DIR (which must be empty or an
+    /// earlier output) at the end.
     #[arg(long, value_name = "DIR", conflicts_with = "shard")]
     pub out: Option<PathBuf>,
     /// Simulate only the K-th (0-based) of N disjoint slices of the runs and write them to
@@ -54,9 +56,14 @@ pub struct ReproduceArgs {
 
 /// Runs `qosgate reproduce`.
 ///
-/// Errors: an unknown paper or part, zero replications, a simulation error (named by its
-/// scenario), run files that are not every run once (each problem named by file and line), an
-/// unwritable output directory, or a failed write.
+/// `--out DIR` and `--runs DIR` are checked before any simulation ([`output::check_dir`],
+/// [`output::check_store`]). `--out DIR` is written anew and whole ([`Staged`]): a crash leaves
+/// the old DIR (and a temporary sibling holding the papers finished so far), never a mixture.
+/// `--runs DIR` keeps the run files of other shards; each run file is written whole.
+///
+/// Errors: an unknown paper or part, zero replications, a bad output path (named with its
+/// option), a simulation error (named by its scenario), run files that are not every run once
+/// (each problem named by file and line), an unwritable output directory, or a failed write.
 pub fn exec(args: &ReproduceArgs, out: &mut dyn Write) -> Result<()> {
     if args.list {
         return list(out);
@@ -76,6 +83,12 @@ pub fn exec(args: &ReproduceArgs, out: &mut dyn Write) -> Result<()> {
     } else {
         vec![experiments::paper(id)?]
     };
+    if let Some(dir) = &args.out {
+        output::check_dir("--out", dir)?;
+    }
+    if let Some(dir) = &args.runs {
+        output::check_store("--runs", dir)?;
+    }
     let options = Options {
         replications: args.replications,
         only: args.only.clone(),
@@ -103,6 +116,8 @@ pub fn exec(args: &ReproduceArgs, out: &mut dyn Write) -> Result<()> {
     } else {
         Some(experiments::by_paper(&papers, runfile::read(&args.from)?)?)
     };
+    // `--out DIR` is written whole: into a temporary sibling, renamed into place at the end.
+    let staged = args.out.as_deref().map(Staged::begin).transpose()?;
     let mut pages = Vec::new();
     for (i, paper) in papers.iter().enumerate() {
         let done = match stored.as_mut() {
@@ -112,13 +127,12 @@ pub fn exec(args: &ReproduceArgs, out: &mut dyn Write) -> Result<()> {
         out.write_all(done.report.text().as_bytes())
             .context("writing the report")?;
         eprint!("{}", done.timing.text());
-        if let Some(dir) = &args.out {
-            let dir = if id == "all" {
-                dir.join(paper.id())
-            } else {
-                dir.clone()
+        if let (Some(staged), Some(dir)) = (&staged, &args.out) {
+            let (tmp, dir) = match id {
+                "all" => (staged.path().join(paper.id()), dir.join(paper.id())),
+                _ => (staged.path().to_owned(), dir.clone()),
             };
-            done.report.write_files(&dir, &done.timing)?;
+            done.report.write_files(&tmp, &done.timing)?;
             writeln!(
                 out,
                 "Wrote the CSV and SVG files, summary.json and the page index.html to {}.",
@@ -128,17 +142,20 @@ pub fn exec(args: &ReproduceArgs, out: &mut dyn Write) -> Result<()> {
         }
         pages.push(done.report);
     }
-    if let (Some(dir), "all") = (&args.out, id) {
+    if let (Some(staged), Some(dir), "all") = (&staged, &args.out, id) {
         let reports: Vec<(&str, &_)> = pages.iter().map(|r| (r.paper, r)).collect();
-        let path = dir.join("index.html");
+        let path = staged.path().join("index.html");
         std::fs::write(&path, html::index(&reports))
             .with_context(|| format!("writing {}", path.display()))?;
         writeln!(
             out,
             "Wrote the index of every paper's outcomes to {}.",
-            path.display()
+            dir.join("index.html").display()
         )
         .context("writing the report")?;
+    }
+    if let Some(staged) = staged {
+        staged.commit()?;
     }
     out.flush().context("writing output")
 }

@@ -8,6 +8,7 @@ use clap::Args;
 
 use crate::experiments;
 use crate::models::{self, RunOptions};
+use crate::output;
 
 /// Options of `qosgate run`.
 #[derive(Debug, Clone, Args)]
@@ -25,13 +26,15 @@ pub struct RunArgs {
     /// Print the scenario as TOML and stop (to copy and edit a preset).
     #[arg(long)]
     pub dump: bool,
-    /// Write one JSON object per task, when it ends, to this file (JSON lines).
+    /// Write one JSON object per task, when it ends, to this file (JSON lines; through a
+    /// temporary file renamed into place at the end).
     #[arg(long, value_name = "FILE.jsonl")]
     pub events: Option<std::path::PathBuf>,
     /// Print one JSON object instead of the table.
     #[arg(long)]
     pub json: bool,
-    /// Write the summary as CSV and JSON into this directory.
+    /// Write the summary as CSV and JSON into this directory, written anew (an existing one must
+    /// be empty or an earlier output).
     #[arg(long, value_name = "DIR")]
     pub out: Option<std::path::PathBuf>,
     /// Replications (default: the scenario's).
@@ -41,8 +44,12 @@ pub struct RunArgs {
 
 /// Runs `qosgate run`.
 ///
-/// Errors: an unreadable or invalid scenario, an unknown preset, a simulation error, a failed
-/// write; each names its cause.
+/// `--out DIR` and `--events FILE` are checked before the simulation ([`output::check_dir`],
+/// [`output::check_file`]) and written whole: a crash leaves the old folder or file, never a
+/// mixture or a half line.
+///
+/// Errors: an unreadable or invalid scenario, an unknown preset, a bad output path (named with
+/// its option), a simulation error, a failed write; each names its cause.
 pub fn exec(args: &RunArgs, out: &mut dyn Write) -> Result<()> {
     let scenario = match (&args.scenario, &args.preset) {
         (Some(path), _) => models::load(path)?,
@@ -53,6 +60,12 @@ pub fn exec(args: &RunArgs, out: &mut dyn Write) -> Result<()> {
         out.write_all(scenario.to_toml().as_bytes())
             .context("writing the scenario")?;
         return out.flush().context("writing output");
+    }
+    if let Some(dir) = &args.out {
+        output::check_dir("--out", dir)?;
+    }
+    if let Some(path) = &args.events {
+        output::check_file("--events", path)?;
     }
     let opts = RunOptions {
         replications: args.replications,

@@ -12,6 +12,7 @@
 //! and locates every line as `path:line`. Matching the lines to a reproduction's runs, and every
 //! check a merge makes (missing, duplicate, foreign runs), is [`super::runner::Plan::merge`]'s.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
@@ -82,22 +83,20 @@ pub fn file_name(paper: &str, shard: Shard) -> String {
 }
 
 /// Writes `lines` (each one JSON line, without its newline) as `dir/<file_name>`, creating
-/// `dir` if missing and replacing an older file: the text goes to a temporary file first, then is
-/// renamed into place. Returns the path.
+/// `dir` if missing and replacing an older file: the text goes to a temporary sibling first, then
+/// is renamed into place ([`crate::output::write_file`]; a crash leaves the older file or none,
+/// and maybe the temporary `*.jsonl.tmp-<pid>`, which [`read`] skips). Returns the path.
 ///
 /// Errors: the directory cannot be created or the file written (named).
 pub fn write(dir: &Path, paper: &str, shard: Shard, lines: &[String]) -> Result<PathBuf> {
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let path = dir.join(file_name(paper, shard));
-    let partial = dir.join(format!(".{}.partial", file_name(paper, shard)));
-    let mut text = String::new();
-    for l in lines {
-        text.push_str(l);
-        text.push('\n');
-    }
-    std::fs::write(&partial, text).with_context(|| format!("writing {}", partial.display()))?;
-    std::fs::rename(&partial, &path)
-        .with_context(|| format!("renaming {} to {}", partial.display(), path.display()))?;
+    crate::output::write_file(&path, |w| {
+        for l in lines {
+            writeln!(w, "{l}").with_context(|| format!("writing {}", path.display()))?;
+        }
+        Ok(())
+    })?;
     Ok(path)
 }
 

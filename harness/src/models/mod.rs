@@ -260,7 +260,8 @@ pub(crate) struct EventLine<'a, R> {
 }
 
 /// Writes `--events FILE.jsonl`: one JSON object per record (its fields and `replication`),
-/// replication after replication, each run's records in the order given.
+/// replication after replication, each run's records in the order given; whole, through a
+/// temporary sibling ([`crate::output::write_file`]: a crash leaves no half line under `path`).
 ///
 /// Errors: the file cannot be created or written (named), a record cannot be rendered.
 pub fn write_events<'a, R, I>(path: &Path, runs: impl IntoIterator<Item = I>) -> Result<()>
@@ -268,27 +269,26 @@ where
     R: Serialize + 'a,
     I: IntoIterator<Item = &'a R>,
 {
-    let file =
-        std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
-    let mut w = std::io::BufWriter::new(file);
-    for (k, records) in (0u32..).zip(runs) {
-        for record in records {
-            let line = EventLine {
-                replication: k,
-                record,
-            };
-            serde_json::to_writer(&mut w, &line).context("rendering an event")?;
-            w.write_all(b"\n")
-                .with_context(|| format!("writing {}", path.display()))?;
+    crate::output::write_file(path, |w| {
+        for (k, records) in (0u32..).zip(runs) {
+            for record in records {
+                let line = EventLine {
+                    replication: k,
+                    record,
+                };
+                serde_json::to_writer(&mut *w, &line).context("rendering an event")?;
+                w.write_all(b"\n")
+                    .with_context(|| format!("writing {}", path.display()))?;
+            }
         }
-    }
-    w.flush()
-        .with_context(|| format!("writing {}", path.display()))
+        Ok(())
+    })
 }
 
 /// Writes what `qosgate run` produces for any model: with `opts.out`, the directory with
-/// `summary.json` (the summary as pretty JSON) and whatever `files` adds there (a model's CSV);
-/// then, to `out`, the same JSON with `opts.json`, else the model's `text` rendering.
+/// `summary.json` (the summary as pretty JSON) and whatever `files` adds there (a model's CSV),
+/// written anew and whole ([`crate::output::write_dir`]: no file of an earlier run survives, a
+/// crash leaves the old folder or the new one); then, to `out`, the same JSON with `opts.json`, else the model's `text` rendering.
 ///
 /// Errors: a directory or file that cannot be written (named), a summary that cannot be
 /// rendered, a failed write to `out`.
@@ -305,10 +305,12 @@ pub fn write_summary<S: Serialize>(
         Ok(j)
     };
     if let Some(dir) = &opts.out {
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-        let path = dir.join("summary.json");
-        std::fs::write(&path, json()?).with_context(|| format!("writing {}", path.display()))?;
-        files(dir)?;
+        crate::output::write_dir(dir, |tmp| {
+            let path = tmp.join("summary.json");
+            std::fs::write(&path, json()?)
+                .with_context(|| format!("writing {}", path.display()))?;
+            files(tmp)
+        })?;
     }
     let text = if opts.json { json()? } else { text(summary) };
     out.write_all(text.as_bytes())

@@ -194,29 +194,28 @@ fn render(s: &Summary) -> String {
     text
 }
 
-/// Replications `0..n`, one after the other, each task's record written to `path` as the task
-/// ends.
+/// Replications `0..n`, one after the other, each task's record written as the task ends, to a
+/// temporary sibling of `path` renamed into place at the end ([`crate::output::write_file`]).
 fn simulate_writing_events(scenario: &Scenario, n: u32, path: &Path) -> Result<Vec<Run>> {
-    let file = File::create(path).with_context(|| format!("creating {}", path.display()))?;
-    let mut w = BufWriter::new(file);
-    let mut runs = Vec::new();
-    for k in 0..n {
-        let mut write = |record: &TaskRecord| -> Result<()> {
-            let line = models::EventLine {
-                replication: k,
-                record,
+    crate::output::write_file(path, |w| {
+        let mut runs = Vec::new();
+        for k in 0..n {
+            let mut write = |record: &TaskRecord| -> Result<()> {
+                let line = models::EventLine {
+                    replication: k,
+                    record,
+                };
+                serde_json::to_writer(&mut *w, &line).context("rendering an event")?;
+                w.write_all(b"\n")
+                    .with_context(|| format!("writing {}", path.display()))
             };
-            serde_json::to_writer(&mut w, &line).context("rendering an event")?;
-            w.write_all(b"\n")
-                .with_context(|| format!("writing {}", path.display()))
-        };
-        let run = simulate_into(scenario, k, Some(&mut write))
-            .with_context(|| format!("simulating {} (replication {k})", scenario.header.name))?;
-        runs.push(run);
-    }
-    w.flush()
-        .with_context(|| format!("writing {}", path.display()))?;
-    Ok(runs)
+            let run = simulate_into(scenario, k, Some(&mut write)).with_context(|| {
+                format!("simulating {} (replication {k})", scenario.header.name)
+            })?;
+            runs.push(run);
+        }
+        Ok(runs)
+    })
 }
 
 fn write_users_csv(path: &Path, users: &[UserSummary]) -> Result<()> {

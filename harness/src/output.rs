@@ -1,0 +1,381 @@
+//! Output paths: checked before any work, written whole or not at all.
+//!
+//! - [`check_dir`] and [`check_file`] look at an output path given on the command line before a
+//!   simulation starts, so a bad one fails at once, naming the option and the path.
+//! - [`write_dir`] (or [`Staged`], when the writing is spread out) writes a folder into a
+//!   temporary sibling `DIR.tmp-<pid>` and then puts it in place of `DIR`: a reader never sees a
+//!   mixture of two runs, and no file of an earlier run survives in a folder written anew.
+//! - [`write_file`] writes a file into a temporary sibling `FILE.tmp-<pid>` and renames it into
+//!   place: a file under its final name is always complete.
+//!
+//! What a crash (the process killed) leaves:
+//! - while writing: the old `DIR` or `FILE` untouched (or none), and the temporary sibling,
+//!   complete or not, which nothing reads (remove it by hand). An error, unlike a crash, removes
+//!   the temporary sibling.
+//! - replacing an existing folder takes two renames (`DIR` to `DIR.old-<pid>`, then
+//!   `DIR.tmp-<pid>` to `DIR`) and a removal: between the renames `DIR` is missing, and the old
+//!   folder (whole, as `DIR.old-<pid>`) and the new one (whole, as `DIR.tmp-<pid>`) are both
+//!   there; after them, `DIR` is the new folder and `DIR.old-<pid>` may remain until removed.
+//!
+//! Replacing a folder deletes what it held, so an existing `DIR` is replaced only if it is empty
+//! or looks like a qosgate output folder (it holds `summary.json` or `index.html`): a mistyped
+//! `--out ~` fails instead of deleting a home directory.
+
+use std::fs::File;
+use std::io::BufWriter;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+
+/// The files one of qosgate's output folders holds at its top (`run --out`: `summary.json`;
+/// `reproduce --out`: `index.html`); an existing folder holding neither is not replaced.
+const MARKERS: [&str; 2] = ["summary.json", "index.html"];
+
+/// Checks the folder `path` given as `option` that is written anew (replaced whole), before
+/// any work: it is not an existing file, an existing one may be replaced (empty or an output
+/// folder), and the directory that holds it exists and takes a new file (a probe created and
+/// removed).
+///
+/// Errors: each of these, naming `option` and `path`.
+pub fn check_dir(option: &str, path: &Path) -> Result<()> {
+    split(path).with_context(|| format!("{option} {}", path.display()))?;
+    if path.exists() {
+        replaceable(path).with_context(|| format!("{option} {}", path.display()))?;
+    }
+    check_parent(option, path)
+}
+
+/// Checks the folder `path` given as `option` that files are added to (run files of shards),
+/// before any work: it is not an existing file and takes a new file (itself if it exists, else
+/// the directory that holds it; a probe created and removed).
+///
+/// Errors: each of these, naming `option` and `path`.
+pub fn check_store(option: &str, path: &Path) -> Result<()> {
+    if !path.exists() {
+        return check_parent(option, path);
+    }
+    if !path.is_dir() {
+        bail!(
+            "{option} {}: an existing file, not a directory",
+            path.display()
+        );
+    }
+    probe(option, path, path)
+}
+
+/// Checks the file `path` given as `option`, before any work: it is not an existing directory,
+/// and the directory that holds it exists and takes a new file (a probe created and removed).
+///
+/// Errors: each of these, naming `option` and `path`.
+pub fn check_file(option: &str, path: &Path) -> Result<()> {
+    if path.is_dir() {
+        bail!(
+            "{option} {}: an existing directory, not a file",
+            path.display()
+        );
+    }
+    check_parent(option, path)
+}
+
+/// The parent of `path` exists, is a directory and takes a new file.
+fn check_parent(option: &str, path: &Path) -> Result<()> {
+    let (parent, _) = split(path).with_context(|| format!("{option} {}", path.display()))?;
+    let problem = if !parent.exists() {
+        "does not exist"
+    } else if !parent.is_dir() {
+        "is not a directory"
+    } else {
+        return probe(option, path, &parent);
+    };
+    bail!(
+        "{option} {}: the directory {} {problem}",
+        path.display(),
+        parent.display()
+    )
+}
+
+/// The directory `dir` takes a new file: a probe is created and removed.
+fn probe(option: &str, path: &Path, dir: &Path) -> Result<()> {
+    let probe = dir.join(format!(".qosgate-probe-{}", std::process::id()));
+    File::create(&probe)
+        .and_then(|_| std::fs::remove_file(&probe))
+        .with_context(|| {
+            format!(
+                "{option} {}: cannot write in the directory {}",
+                path.display(),
+                dir.display()
+            )
+        })
+}
+
+/// Writes the folder `dir` whole: `write` fills a new, empty temporary sibling, which then
+/// replaces `dir` (module doc: what a crash leaves).
+///
+/// Errors: `write`'s own (the temporary sibling is then removed and `dir` left as it was),
+/// an existing `dir` that is a file or not an output folder, or a failed create or rename
+/// (named).
+pub fn write_dir(dir: &Path, write: impl FnOnce(&Path) -> Result<()>) -> Result<()> {
+    let staged = Staged::begin(dir)?;
+    write(staged.path())?;
+    staged.commit()
+}
+
+/// A folder being written in a temporary sibling of its final place, for writing spread over a
+/// run ([`write_dir`] when it is one call). Dropped without [`Staged::commit`], it removes the
+/// temporary sibling.
+#[derive(Debug)]
+pub struct Staged {
+    dir: PathBuf,
+    tmp: PathBuf,
+    committed: bool,
+}
+
+impl Staged {
+    /// Creates the empty temporary sibling `DIR.tmp-<pid>` (removing a leftover of that name).
+    ///
+    /// Errors: an existing `dir` that is a file or not an output folder, or a failed create.
+    pub fn begin(dir: &Path) -> Result<Staged> {
+        if dir.exists() {
+            replaceable(dir).with_context(|| dir.display().to_string())?;
+        }
+        let tmp = tagged(dir, "tmp")?;
+        if tmp.exists() {
+            std::fs::remove_dir_all(&tmp)
+                .with_context(|| format!("removing the leftover {}", tmp.display()))?;
+        }
+        std::fs::create_dir(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+        Ok(Staged {
+            dir: dir.to_owned(),
+            tmp,
+            committed: false,
+        })
+    }
+
+    /// Where to write the folder's files.
+    pub fn path(&self) -> &Path {
+        &self.tmp
+    }
+
+    /// Puts the written folder in place of `dir`, removing the old one (module doc: what a crash
+    /// leaves).
+    ///
+    /// Errors: a failed rename (the old folder is moved back if the new one cannot take its
+    /// place) or a failed removal of the old folder (named).
+    pub fn commit(mut self) -> Result<()> {
+        let old = tagged(&self.dir, "old")?;
+        let had = self.dir.exists();
+        if had {
+            std::fs::rename(&self.dir, &old)
+                .with_context(|| format!("renaming {} to {}", self.dir.display(), old.display()))?;
+        }
+        if let Err(e) = std::fs::rename(&self.tmp, &self.dir) {
+            if had {
+                let _ = std::fs::rename(&old, &self.dir);
+            }
+            return Err(e).with_context(|| {
+                format!("renaming {} to {}", self.tmp.display(), self.dir.display())
+            });
+        }
+        self.committed = true;
+        if had {
+            std::fs::remove_dir_all(&old)
+                .with_context(|| format!("removing the old folder {}", old.display()))?;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        if !self.committed {
+            let _ = std::fs::remove_dir_all(&self.tmp);
+        }
+    }
+}
+
+/// Writes the file `path` whole: `write` fills a temporary sibling `FILE.tmp-<pid>`, which is
+/// synced and renamed to `path` (a file under its final name is always complete, after a power
+/// cut too). A `path` that exists and is not a regular file (`/dev/null`, a pipe) is written
+/// directly. Returns what `write` returns.
+///
+/// Errors: `write`'s own (the temporary file is then removed and `path` left as it was), or a
+/// failed create, flush or rename (named).
+pub fn write_file<T>(
+    path: &Path,
+    write: impl FnOnce(&mut BufWriter<File>) -> Result<T>,
+) -> Result<T> {
+    let special = path.metadata().is_ok_and(|m| !m.is_file());
+    let tmp = if special {
+        path.to_owned()
+    } else {
+        tagged(path, "tmp")?
+    };
+    let result = File::create(&tmp)
+        .with_context(|| format!("creating {}", tmp.display()))
+        .and_then(|f| {
+            let mut w = BufWriter::new(f);
+            let value = write(&mut w)?;
+            // Synced before the rename, so that after a power cut the name holds the text.
+            w.into_inner()
+                .map_err(|e| e.into_error())
+                .and_then(|f| if special { Ok(()) } else { f.sync_all() })
+                .with_context(|| format!("writing {}", tmp.display()))?;
+            Ok(value)
+        });
+    if special {
+        return result;
+    }
+    let renamed = result.and_then(|value| {
+        std::fs::rename(&tmp, path)
+            .with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))?;
+        Ok(value)
+    });
+    if renamed.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    renamed
+}
+
+/// An existing `dir` may be replaced: a directory, empty or holding one of [`MARKERS`].
+fn replaceable(dir: &Path) -> Result<()> {
+    if !dir.is_dir() {
+        bail!("an existing file, not a directory");
+    }
+    let mut entries = std::fs::read_dir(dir).context("reading the directory")?;
+    if entries.next().is_none() || MARKERS.iter().any(|m| dir.join(m).exists()) {
+        return Ok(());
+    }
+    bail!(
+        "an existing directory that is not a qosgate output folder (no {}), which writing \
+         would replace: give a new or empty directory",
+        MARKERS.join(" or ")
+    )
+}
+
+/// The directory holding `path` (`.` for a bare name) and its last component.
+///
+/// Errors: a path without a last component to name (`/`, `..`).
+fn split(path: &Path) -> Result<(PathBuf, &std::ffi::OsStr)> {
+    let name = path
+        .file_name()
+        .context("names no file or folder (give a path ending in a name)")?;
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
+        _ => PathBuf::from("."),
+    };
+    Ok((parent, name))
+}
+
+/// `path`'s sibling `NAME.<what>-<pid>`.
+fn tagged(path: &Path, what: &str) -> Result<PathBuf> {
+    let (parent, name) = split(path).with_context(|| path.display().to_string())?;
+    let mut tagged = name.to_owned();
+    tagged.push(format!(".{what}-{}", std::process::id()));
+    Ok(parent.join(tagged))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+
+    use super::*;
+
+    /// A fresh empty directory for one test.
+    fn scratch(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("qosgate-output-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    /// The names in `dir`, sorted.
+    fn names(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn failing_writer_leaves_the_old_folder_and_no_temporary_sibling() {
+        let root = scratch("fail");
+        let dir = root.join("out");
+        write_dir(&dir, |d| Ok(std::fs::write(d.join("summary.json"), "old")?)).unwrap();
+        let e = write_dir(&dir, |d| {
+            std::fs::write(d.join("summary.json"), "new")?;
+            bail!("the plot failed")
+        })
+        .unwrap_err();
+        assert_eq!(e.to_string(), "the plot failed");
+        assert_eq!(names(&root), ["out"]);
+        assert_eq!(names(&dir), ["summary.json"]);
+        assert_eq!(
+            std::fs::read_to_string(dir.join("summary.json")).unwrap(),
+            "old"
+        );
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn a_folder_written_anew_keeps_no_stale_file() {
+        let root = scratch("stale");
+        let dir = root.join("out");
+        write_dir(&dir, |d| {
+            std::fs::write(d.join("summary.json"), "old")?;
+            Ok(std::fs::write(d.join("fig9.svg"), "old")?)
+        })
+        .unwrap();
+        write_dir(&dir, |d| Ok(std::fs::write(d.join("summary.json"), "new")?)).unwrap();
+        assert_eq!(names(&root), ["out"]);
+        assert_eq!(names(&dir), ["summary.json"]);
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn a_folder_that_is_not_an_output_is_never_replaced() {
+        let root = scratch("foreign");
+        std::fs::write(root.join("notes.txt"), "mine").unwrap();
+        let e = write_dir(&root, |_| Ok(())).unwrap_err();
+        assert!(
+            format!("{e:#}").contains("not a qosgate output folder"),
+            "{e:#}"
+        );
+        assert_eq!(names(&root), ["notes.txt"]);
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn a_failing_file_writer_leaves_the_old_file_and_no_temporary() {
+        let root = scratch("file");
+        let path = root.join("e.jsonl");
+        write_file(&path, |w| Ok(w.write_all(b"old\n")?)).unwrap();
+        let e = write_file(&path, |w| -> Result<()> {
+            w.write_all(b"{\"half")?;
+            bail!("killed")
+        });
+        assert!(e.is_err());
+        assert_eq!(names(&root), ["e.jsonl"]);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "old\n");
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn bad_output_paths_are_named_with_their_option() {
+        let root = scratch("check");
+        let file = root.join("f");
+        std::fs::write(&file, "").unwrap();
+        let msg = |r: Result<()>| format!("{:#}", r.unwrap_err());
+        assert!(msg(check_dir("--out", &file)).contains("--out"));
+        assert!(msg(check_dir("--out", &file)).contains("an existing file"));
+        assert!(msg(check_file("--events", &root)).contains("an existing directory"));
+        assert!(msg(check_dir("--out", &root.join("no/such"))).contains("does not exist"));
+        assert!(msg(check_dir("--out", Path::new("/"))).contains("names no file"));
+        check_dir("--out", &root.join("new")).unwrap();
+        check_file("--events", &file).unwrap();
+        assert_eq!(names(&root), ["f"]);
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+}
