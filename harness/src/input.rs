@@ -20,7 +20,7 @@
 //! | scenario file (TOML, `qosgate run` ...)  | 16 MiB           | [`SCENARIO`]   |
 //! | JSON problem (`solve`, `dag`)            | 64 MiB           | [`JSON`]       |
 //! | LWF lease workload (`leases --lwf`)      | 128 MiB          | [`LWF`]        |
-//! | events file (`verify --events`)          | 1 GiB            | [`EVENTS`]     |
+//! | events file (`verify --events`)          | 256 MiB          | [`EVENTS`]     |
 //! | a line of an FTA trace or a run file     | 1 MiB            | [`LINE`]       |
 //! | a line of an SWF trace                   | 64 KiB           | [`SWF_LINE`]   |
 
@@ -62,10 +62,11 @@ pub const LWF: Limit = Limit {
     what: "an LWF workload",
 };
 
-/// The events file `qosgate verify --events` checks (JSON lines): 1 GiB, read whole. It holds
-/// one record per task of the run, so a larger file is a run to verify with fewer replications.
+/// The events file `qosgate verify --events` checks (JSON lines): 256 MiB, read whole. It holds
+/// one record (about 200 bytes) per task of the run, so this is above a million tasks; a larger
+/// run is one to verify by simulating (`qosgate verify SCENARIO.toml`), not from its records.
 pub const EVENTS: Limit = Limit {
-    bytes: 1024 * MIB,
+    bytes: 256 * MIB,
     what: "an events file",
 };
 
