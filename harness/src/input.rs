@@ -151,7 +151,10 @@ mod tests {
     #[test]
     fn an_endless_input_ends_at_the_limit() {
         let e = read_capped(std::io::repeat(0), "zeros", &SMALL).unwrap_err();
-        assert!(e.to_string().starts_with("zeros: larger than 4 bytes"), "{e}");
+        assert!(
+            e.to_string().starts_with("zeros: larger than 4 bytes"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -8,8 +8,8 @@ use clap::{Args, Subcommand};
 use serde::de::DeserializeOwned;
 
 use super::write_json;
-use crate::input;
 use crate::gateway::solve::{BrokerInput, PapInput, parse_input, solve_broker, solve_pap};
+use crate::input;
 
 /// `qosgate solve ...`
 #[derive(Debug, Subcommand)]

@@ -65,8 +65,8 @@ use serde::Serialize;
 
 use super::failures::NodeEvent;
 use super::lines::{Line, Lines};
-use crate::input::{self, LineTooLong};
 use crate::des::rng::SplitMix;
+use crate::input::{self, LineTooLong};
 
 /// The largest magnitude of a time or node id, `2^53` (the last integer an `f64` holds exactly).
 pub const MAX_VALUE: i64 = 1 << 53;
@@ -585,7 +585,10 @@ mod tests {
         let over = format!("{line}0\n{line}");
         for skip_invalid in [false, true] {
             let e = read_lines(over.as_bytes(), &Options { skip_invalid }, max).unwrap_err();
-            assert_eq!(e.to_string(), format!("line 1: a line longer than {max} bytes"));
+            assert_eq!(
+                e.to_string(),
+                format!("line 1: a line longer than {max} bytes")
+            );
         }
     }
 
