@@ -38,37 +38,33 @@ pub struct Limit {
     pub what: &'static str,
 }
 
-const MIB: u64 = 1 << 20;
+impl Limit {
+    /// `mib` MiB (`mib * 2^20` bytes) of `what`.
+    const fn mib(mib: u64, what: &'static str) -> Self {
+        Self {
+            bytes: mib << 20,
+            what,
+        }
+    }
+}
 
 /// A scenario file (TOML): 16 MiB. The largest preset is a few KiB; a hand-written scenario
 /// lists a few resources and users, and even one listing thousands stays far below.
-pub const SCENARIO: Limit = Limit {
-    bytes: 16 * MIB,
-    what: "a scenario file",
-};
+pub const SCENARIO: Limit = Limit::mib(16, "a scenario file");
 
 /// A JSON problem of `qosgate solve` or `qosgate dag`: 64 MiB. The kernel's own capacities (its
 /// clusters, providers and DAG tasks) fit in a few MiB of JSON, so a larger input cannot be a
 /// problem the kernel accepts.
-pub const JSON: Limit = Limit {
-    bytes: 64 * MIB,
-    what: "a JSON input",
-};
+pub const JSON: Limit = Limit::mib(64, "a JSON input");
 
 /// A lease workload (LWF, XML): 128 MiB. 100,000 generated leases (the benchmark's largest) take
 /// about 30 MiB; Haizea's published workloads are a few hundred KiB.
-pub const LWF: Limit = Limit {
-    bytes: 128 * MIB,
-    what: "an LWF workload",
-};
+pub const LWF: Limit = Limit::mib(128, "an LWF workload");
 
 /// The events file `qosgate verify --events` checks (JSON lines): 256 MiB, read whole. It holds
 /// one record (about 200 bytes) per task of the run, so this is above a million tasks; a larger
 /// run is one to verify by simulating (`qosgate verify SCENARIO.toml`), not from its records.
-pub const EVENTS: Limit = Limit {
-    bytes: 256 * MIB,
-    what: "an events file",
-};
+pub const EVENTS: Limit = Limit::mib(256, "an events file");
 
 /// The longest line of an FTA trace or a run file (`reproduce --runs`, `reproduce --from`),
 /// bytes, its line end not counted: 1 MiB. An FTA line is under 200 bytes, a run line (one
