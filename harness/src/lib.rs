@@ -16,6 +16,7 @@
 //! - [`workload`]: distributions (with their means and variances, and how scenario files
 //!   spell them), DAS-2 request sizes, javadi2012's requests, node failures (a synthetic process
 //!   and FTA traces), SWF traces, Haizea's LWF lease workloads and synthetic workloads.
+//! - [`input`]: every input file's size and line limits, and the capped whole-file reader.
 //! - [`config`]: TOML scenario files with `file:line:column` diagnostics, for every model.
 //! - [`des`]: the discrete-event core: the event queue, seeded streams, time conversions, the
 //!   simulation thread.
@@ -33,6 +34,7 @@ pub mod config;
 pub mod des;
 pub mod experiments;
 pub mod gateway;
+pub mod input;
 pub mod models;
 pub mod output;
 pub mod report;

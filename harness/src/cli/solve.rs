@@ -1,6 +1,6 @@
 //! `qosgate solve pap|broker`: a problem as JSON in, the kernel's answer as JSON out.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::Path;
 
 use anyhow::{Context, Result};
@@ -9,6 +9,7 @@ use serde::de::DeserializeOwned;
 
 use super::write_json;
 use crate::gateway::solve::{BrokerInput, PapInput, parse_input, solve_broker, solve_pap};
+use crate::input;
 
 /// `qosgate solve ...`
 #[derive(Debug, Subcommand)]
@@ -48,16 +49,14 @@ pub fn exec(cmd: &SolveCommand, out: &mut dyn Write) -> Result<()> {
     }
 }
 
-/// The problem in `path`, or on standard input for `-` ([`parse_input`]).
+/// The problem in `path`, or on standard input for `-` ([`parse_input`]), at most
+/// [`input::JSON`] bytes.
 pub(super) fn parse<T: DeserializeOwned>(path: &Path) -> Result<T> {
     if path.as_os_str() == "-" {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut bytes)
-            .context("reading standard input")?;
+        let bytes = input::read_capped(std::io::stdin().lock(), "standard input", &input::JSON)?;
         parse_input(&bytes, "standard input")
     } else {
-        let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+        let bytes = input::read_file(path, &input::JSON)?;
         parse_input(&bytes, &path.display().to_string())
     }
 }

@@ -93,7 +93,8 @@ pub fn exec(args: &VerifyArgs, out: &mut dyn Write) -> Result<()> {
     }
     let outcomes: Vec<Result<Outcome>> = match (&args.events, jobs.as_slice()) {
         (Some(path), [job]) => {
-            let text = config::read_text(path).context("reading the events file")?;
+            let text = config::read_text(path, &crate::input::EVENTS)
+                .context("reading the events file")?;
             vec![
                 verify::check_events(&job.scenario, &text, &path.display().to_string())
                     .map(Outcome::Verified),

@@ -27,6 +27,8 @@ use serde::{Deserialize, Serialize};
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
+use crate::input;
+
 /// TOML's largest integer (`i64::MAX`): larger integers could not be written back.
 pub const TOML_INT_MAX: u64 = i64::MAX as u64;
 
@@ -154,11 +156,13 @@ pub fn utf8<'a>(bytes: &'a [u8], origin: &str) -> Result<&'a str> {
     })
 }
 
-/// Reads the file at `path` as text ([`utf8`]).
+/// Reads the file at `path` as text ([`utf8`]), if it holds at most
+/// `limit` bytes ([`input::read_file`]).
 ///
-/// Errors: the file cannot be read (the path is named), or it is not UTF-8 (located).
-pub fn read_text(path: &std::path::Path) -> Result<String> {
-    let bytes = std::fs::read(path).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+/// Errors: the file cannot be read (the path is named), is larger than the limit
+/// (`path: larger than N bytes (the limit for ...)`), or it is not UTF-8 (located).
+pub fn read_text(path: &std::path::Path, limit: &input::Limit) -> Result<String> {
+    let bytes = input::read_file(path, limit)?;
     utf8(&bytes, &path.display().to_string()).map(str::to_owned)
 }
 

@@ -9,10 +9,13 @@
 //! `float_roundtrip` reads every `f64` back to the bit).
 //!
 //! Reading ([`read`]) takes directories (every `*.jsonl` directly in them, by name) and files,
-//! and locates every line as `path:line`. Matching the lines to a reproduction's runs, and every
-//! check a merge makes (missing, duplicate, foreign runs), is [`super::runner::Plan::merge`]'s.
+//! and locates every line as `path:line`. It keeps one line of a file in memory at a time and
+//! refuses a line longer than [`input::LINE`] bytes (1 MiB; a run line is under a few KiB), so
+//! that `--from /dev/zero` ends at once: `path:1: a line longer than 1048576 bytes`. Matching
+//! the lines to a reproduction's runs, and every check a merge makes (missing, duplicate,
+//! foreign runs), is [`super::runner::Plan::merge`]'s.
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
@@ -20,6 +23,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use super::shard::Shard;
+use crate::input::{self, LineTooLong};
+use crate::workload::lines::{Line as TextLine, Lines};
 
 /// The qosgate version that writes run files; a merge takes only runs of this version.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -103,8 +108,8 @@ pub fn write(dir: &Path, paper: &str, shard: Shard, lines: &[String]) -> Result<
 /// Reads every run of `paths`: a directory stands for the `*.jsonl` files directly in it (by
 /// name), a file for itself.
 ///
-/// Errors: a path that cannot be read, a directory without run files, or a line that is not a
-/// run ([`Line`]), each named by path (and line).
+/// Errors: a path that cannot be read, a directory without run files, a line longer than
+/// [`input::LINE`] bytes, or a line that is not a run ([`Line`]), each named by path (and line).
 pub fn read(paths: &[PathBuf]) -> Result<Vec<StoredRun>> {
     let mut files = Vec::new();
     for p in paths {
@@ -130,16 +135,37 @@ pub fn read(paths: &[PathBuf]) -> Result<Vec<StoredRun>> {
     }
     let mut runs = Vec::new();
     for f in &files {
-        let text = std::fs::read_to_string(f)
+        let file = std::fs::File::open(f)
             .with_context(|| format!("reading the run file {}", f.display()))?;
-        for (i, l) in text.lines().enumerate() {
-            let origin = format!("{}:{}", f.display(), i + 1);
-            let line = serde_json::from_str(l)
-                .with_context(|| format!("{origin}: not a run of `qosgate reproduce --runs`"))?;
-            runs.push(StoredRun { origin, line });
-        }
+        read_runs(file, &f.display().to_string(), input::LINE, &mut runs)?;
     }
     Ok(runs)
+}
+
+/// Adds the runs of `reader`, a run file named `name`, to `runs`, reading one line of at most
+/// `max_line` bytes at a time.
+fn read_runs(
+    reader: impl Read,
+    name: &str,
+    max_line: usize,
+    runs: &mut Vec<StoredRun>,
+) -> Result<()> {
+    let mut lines = Lines::new(reader, max_line);
+    for number in 1u64.. {
+        let origin = format!("{name}:{number}");
+        let line = lines.next_line().with_context(|| origin.clone())?;
+        match line {
+            None => break,
+            Some(TextLine::TooLong) => bail!("{origin}: {}", LineTooLong { max: max_line }),
+            Some(TextLine::Text(text)) => {
+                let line = serde_json::from_slice(text).with_context(|| {
+                    format!("{origin}: not a run of `qosgate reproduce --runs`")
+                })?;
+                runs.push(StoredRun { origin, line });
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A fingerprint of a scenario's `Debug` form: FNV-1a, 64 bits, in hex. Two builds that turn a
@@ -156,6 +182,24 @@ pub fn fingerprint(scenario: &impl std::fmt::Debug) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_run_line_over_the_limit_is_refused_with_its_file_and_line() {
+        let mut runs = Vec::new();
+        let e = read_runs(&b"12345\n"[..], "r.jsonl", 4, &mut runs).unwrap_err();
+        assert_eq!(e.to_string(), "r.jsonl:1: a line longer than 4 bytes");
+        // A line at the limit is read (and here refused as JSON, not for its length).
+        let e = read_runs(&b"1234"[..], "r.jsonl", 4, &mut runs).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "r.jsonl:1: not a run of `qosgate reproduce --runs`"
+        );
+        let e = read(&[PathBuf::from("/dev/zero")]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("/dev/zero:1: a line longer than {} bytes", input::LINE)
+        );
+    }
 
     #[test]
     fn fingerprints_are_fnv1a_of_the_debug_form() {

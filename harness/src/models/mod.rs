@@ -417,7 +417,8 @@ pub fn parse(text: &str, origin: &str) -> Result<Box<dyn AnyScenario>> {
 /// Errors: the file cannot be read (the path is named), is not UTF-8 (the first bad byte
 /// located), or any error of [`Scenario::parse`](crate::models::ScenarioFile::parse).
 pub fn load(path: &Path) -> Result<Box<dyn AnyScenario>> {
-    let text = config::read_text(path).context("reading the scenario file")?;
+    let text =
+        config::read_text(path, &crate::input::SCENARIO).context("reading the scenario file")?;
     parse(&text, &path.display().to_string())
 }
 

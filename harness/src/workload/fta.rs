@@ -24,6 +24,10 @@
 //!   tab-separated line).
 //!
 //! # Bad lines
+//! A line longer than [`input::LINE`] bytes (1 MiB) ends the reading with an error in both modes
+//! (`trace.tab:1: a line longer than 1048576 bytes`): no trace has one, and an input without
+//! line ends (`/dev/zero`) is not a trace. The reader keeps one line in memory at a time.
+//!
 //! In strict mode the first bad line is an error naming its line number (1-based, every physical
 //! line counted) and what is wrong; [`read_path`] adds the file: `trace.tab:12: ...`. With
 //! [`Options::skip_invalid`] bad lines are skipped and counted by reason ([`Invalid`]). A trace
@@ -53,14 +57,16 @@
 
 use std::fmt;
 use std::fs::File;
-use std::io::{BufRead, BufReader};
+use std::io::Read;
 use std::path::Path;
 
 use anyhow::{Result, anyhow};
 use serde::Serialize;
 
 use super::failures::NodeEvent;
+use super::lines::{Line, Lines};
 use crate::des::rng::SplitMix;
+use crate::input::{self, LineTooLong};
 
 /// The largest magnitude of a time or node id, `2^53` (the last integer an `f64` holds exactly).
 pub const MAX_VALUE: i64 = 1 << 53;
@@ -110,7 +116,7 @@ impl Invalid {
                 self.out_of_range += 1;
             }
             // Not line errors: returned in both modes.
-            ErrorKind::Io { .. } | ErrorKind::NoEvents => {}
+            ErrorKind::Io { .. } | ErrorKind::LineTooLong(_) | ErrorKind::NoEvents => {}
         }
     }
 }
@@ -148,6 +154,8 @@ pub enum ErrorKind {
         /// The error's message.
         message: String,
     },
+    /// A line longer than the limit ([`input::LINE`]): the reading stops there.
+    LineTooLong(LineTooLong),
     /// A line that is not UTF-8.
     NotUtf8,
     /// Neither 4 nor 9 fields.
@@ -184,6 +192,7 @@ impl fmt::Display for ErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Io { message } => write!(f, "read error: {message}"),
+            Self::LineTooLong(e) => e.fmt(f),
             Self::NotUtf8 => f.write_str("the line is not valid UTF-8"),
             Self::FieldCount { found } => write!(
                 f,
@@ -232,7 +241,7 @@ impl std::error::Error for FtaError {}
 /// Reads a trace file; an error names the file and line as `path:line: what is wrong`.
 pub fn read_path(path: &Path, options: &Options) -> Result<Trace> {
     let file = File::open(path).map_err(|e| anyhow!("opening {}: {e}", path.display()))?;
-    read(BufReader::new(file), options).map_err(|e| match e.line {
+    read(file, options).map_err(|e| match e.line {
         Some(line) => anyhow!("{}:{line}: {}", path.display(), e.kind),
         None => anyhow!("{}: {}", path.display(), e.kind),
     })
@@ -246,29 +255,40 @@ struct Event {
     end: i64,
 }
 
-/// Reads a trace from any buffered reader (module docs).
+/// Reads a trace from any reader (module docs), a line of at most [`input::LINE`] bytes at a time.
 ///
-/// Errors: the first bad line in strict mode; a read error; no event ([`ErrorKind::NoEvents`]).
-pub fn read<R: BufRead>(mut reader: R, options: &Options) -> Result<Trace, FtaError> {
+/// Errors: the first bad line in strict mode; a read error; a line too long
+/// ([`ErrorKind::LineTooLong`]); no event ([`ErrorKind::NoEvents`]).
+pub fn read<R: Read>(reader: R, options: &Options) -> Result<Trace, FtaError> {
+    read_lines(reader, options, input::LINE)
+}
+
+/// [`read`], with lines of at most `max_line` bytes.
+fn read_lines<R: Read>(reader: R, options: &Options, max_line: usize) -> Result<Trace, FtaError> {
     let mut invalid = Invalid::default();
     let mut down: Vec<(u64, i64, i64)> = Vec::new();
     let (mut first, mut last) = (i64::MAX, i64::MIN);
     let (mut data_lines, mut availability, mut other_types, mut empty) = (0, 0, 0, 0);
-    let mut buf = Vec::new();
+    let mut lines = Lines::new(reader, max_line);
     let mut line_no = 0u64;
     loop {
-        buf.clear();
-        let n = reader.read_until(b'\n', &mut buf).map_err(|e| FtaError {
+        let line = lines.next_line().map_err(|e| FtaError {
             line: Some(line_no + 1),
             kind: ErrorKind::Io {
                 message: e.to_string(),
             },
         })?;
-        if n == 0 {
+        let Some(line) = line else {
             break;
-        }
+        };
         line_no += 1;
-        let outcome = match std::str::from_utf8(&buf) {
+        let Line::Text(line) = line else {
+            return Err(FtaError {
+                line: Some(line_no),
+                kind: ErrorKind::LineTooLong(LineTooLong { max: max_line }),
+            });
+        };
+        let outcome = match std::str::from_utf8(line) {
             Err(_) => {
                 data_lines += 1;
                 Err(ErrorKind::NotUtf8)
@@ -554,6 +574,31 @@ mod tests {
 
     fn parse(text: &str) -> Result<Trace, FtaError> {
         read(text.as_bytes(), &Options::default())
+    }
+
+    #[test]
+    fn a_line_at_the_limit_is_read_and_one_byte_longer_ends_the_reading_in_both_modes() {
+        let line = "7 0 1000 1100";
+        let max = line.len();
+        let at = read_lines(line.as_bytes(), &Options::default(), max).unwrap();
+        assert_eq!(at.nodes.len(), 1);
+        let over = format!("{line}0\n{line}");
+        for skip_invalid in [false, true] {
+            let e = read_lines(over.as_bytes(), &Options { skip_invalid }, max).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!("line 1: a line longer than {max} bytes")
+            );
+        }
+    }
+
+    #[test]
+    fn an_input_without_line_ends_is_refused_at_the_line_limit() {
+        let e = read_path(Path::new("/dev/zero"), &Options::default()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("/dev/zero:1: a line longer than {} bytes", input::LINE)
+        );
     }
 
     const SAMPLE: &str = "\

@@ -84,7 +84,7 @@
 use std::fmt;
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use qosgate_kernel::units::{Nodes, TICKS_PER_SECOND, Ticks};
 use roxmltree::{Document, Node};
 use serde::Serialize;
@@ -243,7 +243,7 @@ pub struct Workload {
 ///
 /// Errors: the file cannot be read; any error of [`parse`].
 pub fn read_path(path: &Path) -> Result<Workload> {
-    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let bytes = crate::input::read_file(path, &crate::input::LWF)?;
     parse(&bytes).map_err(|e| anyhow::anyhow!("{}:{e}", path.display()))
 }
 

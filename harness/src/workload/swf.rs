@@ -79,8 +79,8 @@ pub const MAX_TIME: u64 = (u64::MAX / 2) / TICKS_PER_SECOND;
 /// integer an `f64` holds exactly.
 pub const MAX_INTEGER: u64 = 1 << 53;
 
-/// The longest line read, bytes (its line end not counted).
-pub const MAX_LINE: usize = 1 << 16;
+/// The longest line read, bytes (its line end not counted): [`crate::input::SWF_LINE`], 64 KiB.
+pub const MAX_LINE: usize = crate::input::SWF_LINE;
 
 /// Number of fields of a data line.
 pub const FIELDS: usize = 18;

@@ -349,7 +349,8 @@ const MAX_TASK_MI: u64 = MAX_TASK_WORK.get();
 /// another model (`path:line:column: model: ...`, naming it), or any error of [`ScenarioFile::parse`], located
 /// as `path:line:column`.
 pub fn load(path: &Path) -> Result<Scenario> {
-    let text = config::read_text(path).context("reading the scenario file")?;
+    let text =
+        config::read_text(path, &crate::input::SCENARIO).context("reading the scenario file")?;
     let origin = path.display().to_string();
     if let Some((model, at)) = config::model_of(&text, &origin)?
         && model != <super::Grid as crate::models::Model>::NAME
