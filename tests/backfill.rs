@@ -22,7 +22,7 @@ use fixed::types::U16F16;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use qosgate_harness::models::cluster::replay::{self, NodeEvent, Outcome};
-use qosgate_harness::workload::swf;
+use qosgate_harness::workload::{swf, swf_schedule};
 use qosgate_kernel::backfill::{JobId, Policy};
 use qosgate_kernel::units::Ticks;
 use qosgate_testkit::traces::{fixture, full_traces};
@@ -271,6 +271,71 @@ fn check_records(jobs: &[swf::Job], nodes: u32, out: &Outcome) -> Result<(), Tes
         used += d;
         prop_assert!(used <= i64::from(nodes), "{used} nodes in use at {t}");
     }
+    check_placements(nodes, &[], out)
+}
+
+/// The runs on named nodes (`harness/src/models/cluster/nodes.rs`): each holds as many
+/// distinct nodes of the cluster as its job's processors; no node is held by two runs at once,
+/// nor while it is down under `failures`; a job's runs add up to its run time, the last
+/// completes it and the others were interrupted (one per interruption).
+fn check_placements(
+    nodes: u32,
+    failures: &[NodeEvent],
+    out: &Outcome,
+) -> Result<(), TestCaseError> {
+    // Per node: the intervals it is held, and those it is down.
+    let mut held: HashMap<u32, Vec<(u64, u64)>> = HashMap::new();
+    let mut runs: HashMap<usize, Vec<&replay::Placement>> = HashMap::new();
+    for p in &out.placements {
+        let r = &out.records[p.job];
+        prop_assert_eq!(p.nodes.len(), r.procs, "job {} holds the wrong count", r.id);
+        for n in p.nodes.nodes() {
+            prop_assert!(n < nodes, "job {} holds node {n} of {nodes}", r.id);
+            held.entry(n).or_default().push((p.start, p.end));
+        }
+        runs.entry(p.job).or_default().push(p);
+    }
+    for (n, mut spans) in held {
+        spans.sort_unstable();
+        for w in spans.windows(2) {
+            prop_assert!(
+                w[0].1 <= w[1].0,
+                "node {n} held twice: {:?} and {:?}",
+                w[0],
+                w[1]
+            );
+        }
+        let mut down_since = None;
+        for f in failures.iter().filter(|f| f.node == n) {
+            match (f.up, down_since.take()) {
+                (false, _) => down_since = Some(f.at),
+                (true, Some(from)) => {
+                    for &(s, e) in &spans {
+                        prop_assert!(e <= from || s >= f.at, "node {n} held while down");
+                    }
+                }
+                (true, None) => {}
+            }
+        }
+    }
+    for (i, r) in out.records.iter().enumerate() {
+        let mine = runs.remove(&i).unwrap_or_default();
+        prop_assert_eq!(
+            mine.len() as u32,
+            r.interruptions + 1,
+            "job {}'s runs",
+            r.id
+        );
+        let (last, before) = mine.split_last().expect("at least one run");
+        prop_assert!(
+            !last.interrupted && last.end == r.end,
+            "job {}'s last run",
+            r.id
+        );
+        prop_assert!(before.iter().all(|p| p.interrupted), "job {}'s runs", r.id);
+        let ran: u64 = mine.iter().map(|p| p.end - p.start).sum();
+        prop_assert_eq!(ran, r.run, "job {} ran for the wrong time", r.id);
+    }
     Ok(())
 }
 
@@ -386,6 +451,7 @@ proptest! {
         }
         let interruptions: u64 = out.records.iter().map(|r| u64::from(r.interruptions)).sum();
         prop_assert_eq!(interruptions, out.summary.interruptions);
+        check_placements(nodes, &failures, &out)?;
     }
 }
 
@@ -423,6 +489,65 @@ fn trace_cut_downs_replay_under_every_policy() {
     }
 }
 
+/// `qosgate backfill --swf-out`: a replayed cut-down written back as SWF
+/// (`harness/src/workload/swf_schedule.rs`) reads back, with no machine size given, as the same
+/// jobs on the same machine, replays as the same schedule, and its wait fields are the
+/// replay's waits.
+#[test]
+fn a_schedule_written_as_swf_reads_back_as_the_same_schedule() {
+    for (name, procs) in [
+        ("SDSC-SP2-1998-first300.swf", None),
+        ("SDSC-BLUE-2000-30days-first300.swf", Some(1152)),
+        ("LLNL-Thunder-2007-1.1-cln-first1000.swf", Some(1024)),
+    ] {
+        let path = fixture(name);
+        let options = swf::Options {
+            skip_invalid: false,
+            machine_procs: procs,
+        };
+        let trace = swf::read_path(&path, &options).unwrap();
+        for policy in [Policy::Easy, Policy::Conservative] {
+            let out =
+                replay::replay(&trace.jobs, policy, trace.machine_procs, &[], |_| {}).unwrap();
+            let fields = out.swf_fields();
+            let schedule = swf_schedule::Schedule {
+                machine_procs: trace.machine_procs,
+                note: "a test's schedule",
+                jobs: &fields,
+            };
+            let mut written = Vec::new();
+            swf_schedule::write(std::fs::File::open(&path).unwrap(), &schedule, &mut written)
+                .unwrap();
+            let written = String::from_utf8(written).unwrap();
+            let again = swf::parse_str(&written, &swf::Options::default()).unwrap();
+            assert_eq!(again.machine_procs, trace.machine_procs, "{name}");
+            assert_eq!(again.jobs, trace.jobs, "{name}");
+            assert_eq!(
+                again.data_lines,
+                trace.jobs.len() as u64,
+                "{name}: skipped lines kept"
+            );
+            let replayed =
+                replay::replay(&again.jobs, policy, again.machine_procs, &[], |_| {}).unwrap();
+            assert_eq!(replayed.records, out.records, "{name} under {policy:?}");
+            let by_id: HashMap<u64, &replay::Record> =
+                out.records.iter().map(|r| (r.id, r)).collect();
+            for line in written
+                .lines()
+                .filter(|l| !l.starts_with(';') && !l.is_empty())
+            {
+                let f: Vec<u64> = line
+                    .split_whitespace()
+                    .take(3)
+                    .map(|x| x.parse::<f64>().unwrap() as u64)
+                    .collect();
+                let r = by_id[&f[0]];
+                assert_eq!(f[2], r.start - r.submit, "{name}: job {}'s wait", r.id);
+            }
+        }
+    }
+}
+
 /// The same on the full traces, which `QOSGATE_TRACES` names. The Lublin trace overloads its
 /// 256 nodes and its queue grows to thousands of jobs (a conservative replay of all 10,000 takes
 /// 1.4 s optimised): its first 2,500 jobs keep this test quick in a debug build.
@@ -452,6 +577,17 @@ fn replay_errors_name_the_job_or_node() {
     }];
     let e = replay::replay(&jobs, Policy::Easy, 8, &[], |_| {}).unwrap_err();
     assert!(format!("{e:#}").contains("job 7"), "{e:#}");
+    // A run past its estimate would hold nodes the kernel's plan has given away.
+    let long = [swf::Job {
+        procs: 2,
+        run: 6,
+        ..jobs[0]
+    }];
+    let e = replay::replay(&long, Policy::Easy, 8, &[], |_| {}).unwrap_err();
+    assert!(
+        format!("{e:#}").contains("job 7 runs 6 s, past its estimate"),
+        "{e:#}"
+    );
     let fail = [NodeEvent {
         at: 1,
         node: 8,
@@ -502,7 +638,7 @@ fn a_replay_that_outgrows_its_first_tiers_keeps_its_schedule_and_its_limit() {
             id,
             submit: id / 100,
             run: 5 + id % 17,
-            estimate: 10 + id % 23,
+            estimate: 5 + id % 17 + id % 23,
             procs: 1 + (id % 7) as u32,
         })
         .collect();

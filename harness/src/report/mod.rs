@@ -6,6 +6,7 @@
 //! - [`columns`]: one table as text and as CSV from one list of columns, with one rule for
 //!   missing values (the summaries' tables and files, the figures' CSV).
 //! - [`figure`]: the one figure type: a table, a CSV file and an SVG drawing ([`svg`]).
+//! - [`gantt`]: Gantt charts of a schedule on numbered nodes, with its utilisation over time.
 //! - [`html`]: the page a person looks at (`index.html`), and the index of every paper's.
 //! - [`statement`]: the judging method: claims and checks, margins, intervals, three outcomes.
 //! - [`timing`]: how long the simulations took, kept out of everything else.
@@ -23,6 +24,7 @@
 
 pub mod columns;
 pub mod figure;
+pub mod gantt;
 pub mod html;
 pub mod statement;
 pub mod stats;

@@ -15,6 +15,8 @@
 //!   DAS-2 sizes, lognormal durations) with the moments the broker needs.
 //! - [`swf`]: the Standard Workload Format (Parallel Workloads Archive): a strict or
 //!   skip-invalid reader with every skip counted by reason, and a writer.
+//! - [`swf_schedule`]: a replayed schedule written back as SWF (the input with wait and run
+//!   times filled in).
 //! - [`lines`]: text input split into lines a large chunk at a time (the trace readers' hot loop).
 //! - [`lwf`]: Haizea's lease workloads (LWF, XML): the subset `qosgate leases` replays, every
 //!   error with its line and column.
@@ -30,4 +32,5 @@ pub mod lwf;
 pub mod outages;
 pub mod requests;
 pub mod swf;
+pub mod swf_schedule;
 pub mod synth;

@@ -162,6 +162,15 @@ pub struct Skipped {
 }
 
 impl Skipped {
+    fn count(&mut self, reason: Skip) {
+        *match reason {
+            Skip::UnknownSubmit => &mut self.unknown_submit,
+            Skip::RunTime => &mut self.run_time,
+            Skip::Processors => &mut self.processors,
+            Skip::TooWide => &mut self.too_wide,
+        } += 1;
+    }
+
     /// All skipped jobs.
     pub fn total(&self) -> u64 {
         self.unknown_submit + self.run_time + self.processors + self.too_wide
@@ -454,6 +463,54 @@ struct Record {
     procs: i64,
 }
 
+/// Why a data line that parsed is not replayed (module doc: the first that applies).
+#[derive(Debug, Clone, Copy)]
+enum Skip {
+    UnknownSubmit,
+    RunTime,
+    Processors,
+    TooWide,
+}
+
+impl Record {
+    /// The job the replay takes from this line on a machine of `machine_procs` processors, or
+    /// why it takes none (module doc, "Replay semantics").
+    fn job(&self, machine_procs: u32) -> Result<Job, Skip> {
+        if self.submit < 0 {
+            Err(Skip::UnknownSubmit)
+        } else if self.run <= 0 {
+            Err(Skip::RunTime)
+        } else if self.procs <= 0 {
+            Err(Skip::Processors)
+        } else if self.procs > i64::from(machine_procs) {
+            Err(Skip::TooWide)
+        } else {
+            // All values are within 0..=MAX_TIME (checked when parsed) and procs within
+            // 1..=machine_procs, so the conversions cannot fail.
+            let trace_run = self.run as u64;
+            let estimate = if self.requested_time > 0 {
+                self.requested_time as u64
+            } else {
+                trace_run
+            };
+            Ok(Job {
+                id: self.id,
+                submit: self.submit as u64,
+                run: trace_run.min(estimate),
+                estimate,
+                procs: self.procs as u32,
+            })
+        }
+    }
+}
+
+/// The job the replay takes from the data line `text` on a machine of `machine_procs`
+/// processors: `None` for a line that is bad or skipped (duplicate job numbers, which need the
+/// whole trace, are not checked).
+pub fn job_of_line(text: &str, machine_procs: u32) -> Option<Job> {
+    data_line(text).ok()?.job(machine_procs).ok()
+}
+
 /// The job numbers read so far, each with its line, for the duplicate check: `O(1)` a job while
 /// the numbers rise (as in every archive trace), a binary search and a hash map only for a
 /// number that comes out of order.
@@ -573,36 +630,15 @@ pub fn read<R: Read>(reader: R, options: &Options) -> Result<Trace, SwfError> {
     // Collected in the records' own memory (a record and a job are the same size).
     let mut jobs: Vec<Job> = records
         .into_iter()
-        .filter_map(|r| {
-            if r.submit < 0 {
-                skipped.unknown_submit += 1;
-            } else if r.run <= 0 {
-                skipped.run_time += 1;
-            } else if r.procs <= 0 {
-                skipped.processors += 1;
-            } else if r.procs > i64::from(machine_procs) {
-                skipped.too_wide += 1;
-            } else {
-                // All values are within 0..=MAX_TIME (checked when parsed) and procs within
-                // 1..=machine_procs, so the conversions cannot fail.
-                let trace_run = r.run as u64;
-                let estimate = if r.requested_time > 0 {
-                    r.requested_time as u64
-                } else {
-                    trace_run
-                };
-                if trace_run > estimate {
-                    truncated += 1;
-                }
-                return Some(Job {
-                    id: r.id,
-                    submit: r.submit as u64,
-                    run: trace_run.min(estimate),
-                    estimate,
-                    procs: r.procs as u32,
-                });
+        .filter_map(|r| match r.job(machine_procs) {
+            Ok(job) => {
+                truncated += u64::from(r.run as u64 > job.run);
+                Some(job)
             }
-            None
+            Err(reason) => {
+                skipped.count(reason);
+                None
+            }
         })
         .collect();
     jobs.sort_by_key(|j| (j.submit, j.id));

@@ -4,7 +4,11 @@
 //! - [`scenario`]: the schema of a cluster scenario file (`model = "cluster"`), its checks and
 //!   its TOML writer.
 //! - [`replay`]: the replay driver and its per-job records and summary metrics.
+//! - [`nodes`]: which nodes each running job holds.
+//! - [`batsim`]: the schedule as Batsim's `jobs.csv`.
 //! - [`summary`]: what `qosgate backfill` and `qosgate run` print and write.
+pub mod batsim;
+pub mod nodes;
 pub mod replay;
 pub mod scenario;
 pub mod summary;

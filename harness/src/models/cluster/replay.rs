@@ -12,10 +12,10 @@
 //! 4. one scheduling pass (the kernel's, by policy: see [`qosgate_kernel::backfill`]).
 //!
 //! A job runs for `min(run time, estimate)` (the SWF reader's `run`) and is planned with its
-//! estimate. With failures, it occupies the lowest-numbered idle up nodes when it starts, and a
-//! failure hits the job on the failed node (without failures node identity does not matter and
-//! is not kept). An interrupted job resumes later with exactly its remaining run time. The
-//! kernel knows a job by its index in `(submit, id)` order ([`Instant::jobs`]).
+//! estimate. It occupies the lowest-numbered idle up nodes when it starts ([`super::nodes`]),
+//! and a failure hits the job on the failed node. An interrupted job resumes later with exactly
+//! its remaining run time. Each run of a job on its nodes is a [`Placement`]. The kernel knows a
+//! job by its index in `(submit, id)` order ([`Instant::jobs`]).
 //!
 //! Times are whole seconds here and microsecond ticks in the kernel
 //! ([`qosgate_kernel::units::TICKS_PER_SECOND`]).
@@ -32,16 +32,18 @@
 
 use std::borrow::Cow;
 use std::cmp::Reverse;
-use std::collections::{BTreeSet, BinaryHeap, HashMap};
+use std::collections::{BinaryHeap, HashMap};
 
 use anyhow::{Context, Result, ensure};
 use qosgate_kernel::backfill::{Backfill, Handle, Job, JobId, Pass, Policy};
 use qosgate_kernel::units::{Nodes, Ticks};
 use serde::Serialize;
 
+use super::nodes::{NodeError, NodeMap, NodeSet};
 use crate::des::boxed::boxed;
 use crate::des::time::ticks_exact;
 use crate::workload::swf;
+use crate::workload::swf_schedule::Filled;
 
 /// Admitted and unfinished jobs the replay scheduler holds at most, by default.
 pub const QUEUE: usize = 1 << 16;
@@ -93,6 +95,8 @@ pub struct Record {
     pub procs: u32,
     /// Its run time, seconds (`end - start` without interruptions).
     pub run: u64,
+    /// What the scheduler planned it with, seconds (`>= run`).
+    pub estimate: u64,
     /// Times a failure interrupted it.
     pub interruptions: u32,
 }
@@ -117,13 +121,53 @@ pub struct Summary {
     pub interruptions: u64,
 }
 
-/// A replay's result: one record per job in `(submit, id)` order, and the summary.
+/// One run of a job on named nodes: a job has one per start (more than one only if failures
+/// interrupted it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Placement {
+    /// The job: its index in [`Outcome::records`].
+    pub job: usize,
+    /// Start of the run, seconds.
+    pub start: u64,
+    /// End of the run (the job's completion, or the failure that interrupted it), seconds.
+    pub end: u64,
+    /// The nodes it held, as many as the job's processors.
+    pub nodes: NodeSet,
+    /// Whether a failure ended it (else it completed the job).
+    pub interrupted: bool,
+}
+
+/// A replay's result: one record per job in `(submit, id)` order, the runs on named nodes, and
+/// the summary.
 #[derive(Debug, Clone)]
 pub struct Outcome {
     /// The jobs, in `(submit, id)` order.
     pub records: Vec<Record>,
+    /// Every run of every job, in the order the runs ended (ties in the order of the jobs'
+    /// records); a job's last one completed it.
+    pub placements: Vec<Placement>,
     /// Aggregates.
     pub summary: Summary,
+}
+
+impl Outcome {
+    /// What each job's line gets when the schedule is written back as SWF, by job number.
+    pub fn swf_fields(&self) -> HashMap<u64, Filled> {
+        self.records
+            .iter()
+            .map(|r| {
+                let job = swf::Job {
+                    id: r.id,
+                    submit: r.submit,
+                    run: r.run,
+                    estimate: r.estimate,
+                    procs: r.procs,
+                };
+                let wait = r.start - r.submit;
+                (r.id, Filled { job, wait })
+            })
+            .collect()
+    }
 }
 
 /// The bound of the bounded slowdown, seconds.
@@ -154,7 +198,8 @@ fn ticks(secs: u64) -> Result<Ticks> {
 /// Replays `jobs` on `nodes` nodes under `policy`, with the node `failures` (empty for none).
 /// Calls `observe` after every instant's pass.
 ///
-/// Errors: a job wider than the cluster, a zero run time or estimate, a failure of an unknown,
+/// Errors: a job wider than the cluster, a zero run time or estimate, a run time longer than
+/// the estimate, a failure of an unknown,
 /// already failed or already repaired node, a queue beyond [`QUEUE`] jobs, jobs left when no
 /// event remains (failed nodes that never come back); each names the job or event and the
 /// instant.
@@ -289,51 +334,6 @@ struct Progress {
     handle: Option<Handle>,
 }
 
-/// Which node runs which job: kept only when there are failures (a failure hits one node).
-struct NodeMap {
-    /// The job (index) on each node.
-    owner: Vec<Option<usize>>,
-    down: Vec<bool>,
-    /// Idle up nodes; a job takes the lowest-numbered ones.
-    idle: BTreeSet<u32>,
-    /// The nodes of each running job.
-    held: HashMap<usize, Vec<u32>>,
-}
-
-impl NodeMap {
-    fn new(nodes: Nodes) -> Self {
-        Self {
-            owner: vec![None; nodes as usize],
-            down: vec![false; nodes as usize],
-            idle: (0..nodes).collect(),
-            held: HashMap::new(),
-        }
-    }
-
-    fn take(&mut self, i: usize, id: u64, procs: u32, now: u64) -> Result<()> {
-        ensure!(
-            self.idle.len() >= procs as usize,
-            "job {id} started at {now} s with {} idle nodes for {procs}",
-            self.idle.len()
-        );
-        let nodes: Vec<u32> = (0..procs).filter_map(|_| self.idle.pop_first()).collect();
-        for &n in &nodes {
-            self.owner[n as usize] = Some(i);
-        }
-        self.held.insert(i, nodes);
-        Ok(())
-    }
-
-    fn give_back(&mut self, i: usize) {
-        for n in self.held.remove(&i).unwrap_or_default() {
-            self.owner[n as usize] = None;
-            if !self.down[n as usize] {
-                self.idle.insert(n);
-            }
-        }
-    }
-}
-
 /// The replay's state, with the scheduler it drives.
 struct Driver<'a, const Q: usize, const B: usize> {
     sched: Box<Backfill<Q, B>>,
@@ -342,8 +342,10 @@ struct Driver<'a, const Q: usize, const B: usize> {
     /// Held jobs (waiting or running) at which the replay gives up with [`Outgrown`].
     room: Option<usize>,
     progress: Vec<Progress>,
-    /// `None` without failures.
-    nodes: Option<NodeMap>,
+    /// Which job holds which node.
+    nodes: NodeMap,
+    /// The runs ended so far.
+    placements: Vec<Placement>,
     /// Completions: (end, job index, starts).
     ends: BinaryHeap<Reverse<(u64, usize, u32)>>,
     /// One per job, by index; `start` is the first start once the job has started.
@@ -393,7 +395,8 @@ impl<const Q: usize, const B: usize> Driver<'_, Q, B> {
                     handle: None,
                 })
                 .collect(),
-            nodes: (!failures.is_empty()).then(|| NodeMap::new(nodes)),
+            nodes: NodeMap::new(nodes),
+            placements: Vec::with_capacity(sorted.len()),
             ends: BinaryHeap::new(),
             records: sorted
                 .iter()
@@ -404,6 +407,7 @@ impl<const Q: usize, const B: usize> Driver<'_, Q, B> {
                     end: 0,
                     procs: j.procs,
                     run: j.run,
+                    estimate: j.estimate,
                     interruptions: 0,
                 })
                 .collect(),
@@ -469,9 +473,7 @@ impl<const Q: usize, const B: usize> Driver<'_, Q, B> {
             self.sched
                 .complete(t, handle)
                 .map_err(|e| anyhow::anyhow!("completing job {} at {now} s: {e}", job.id))?;
-            if let Some(map) = &mut self.nodes {
-                map.give_back(i);
-            }
+            self.end_run(i, now, false);
             self.progress[i].handle = None;
             let r = &mut self.records[i];
             r.end = now;
@@ -482,52 +484,69 @@ impl<const Q: usize, const B: usize> Driver<'_, Q, B> {
     }
 
     fn node_event(&mut self, f: NodeEvent, t: Ticks) -> Result<()> {
-        let Some(map) = &mut self.nodes else {
-            return Ok(());
-        };
-        let n = f.node as usize;
-        ensure!(
-            n < map.down.len(),
-            "node {} of a failure at {} s does not exist ({} nodes)",
-            f.node,
-            f.at,
-            map.down.len()
-        );
-        ensure!(
-            map.down[n] == f.up,
-            "node {} {} at {} s, but it already is",
-            f.node,
-            if f.up { "comes back" } else { "fails" },
-            f.at
-        );
-        if f.up {
-            self.sched
-                .node_up(t, 1)
-                .map_err(|e| anyhow::anyhow!("repairing node {} at {} s: {e}", f.node, f.at))?;
-            map.idle.insert(f.node);
-        } else {
-            if let Some(i) = map.owner[n] {
-                let p = &mut self.progress[i];
-                let handle = p.handle.take().context("a node's job is not running")?;
-                self.sched.interrupt(t, handle).map_err(|e| {
-                    anyhow::anyhow!("interrupting job {} at {} s: {e}", self.jobs[i].id, f.at)
-                })?;
-                p.left -= f.at - p.since;
-                self.interruptions += 1;
-                map.give_back(i);
-            }
-            self.sched
-                .node_down(t, 1)
-                .map_err(|e| anyhow::anyhow!("failing node {} at {} s: {e}", f.node, f.at))?;
-            map.idle.remove(&f.node);
+        if !f.up
+            && let Some(i) = self.nodes.owner(f.node)
+        {
+            let p = &mut self.progress[i];
+            let handle = p.handle.take().context("a node's job is not running")?;
+            self.sched.interrupt(t, handle).map_err(|e| {
+                anyhow::anyhow!("interrupting job {} at {} s: {e}", self.jobs[i].id, f.at)
+            })?;
+            p.left -= f.at - p.since;
+            self.interruptions += 1;
+            self.end_run(i, f.at, true);
         }
-        map.down[n] = !f.up;
-        Ok(())
+        self.nodes.set_up(f.node, f.up).map_err(|e| match e {
+            NodeError::Unknown => anyhow::anyhow!(
+                "node {} of a failure at {} s does not exist ({} nodes)",
+                f.node,
+                f.at,
+                self.nodes.count()
+            ),
+            NodeError::AlreadyThere => anyhow::anyhow!(
+                "node {} {} at {} s, but it already is",
+                f.node,
+                if f.up { "comes back" } else { "fails" },
+                f.at
+            ),
+        })?;
+        let changed = if f.up {
+            self.sched.node_up(t, 1)
+        } else {
+            self.sched.node_down(t, 1)
+        };
+        changed.map_err(|e| {
+            let what = if f.up { "repairing" } else { "failing" };
+            anyhow::anyhow!("{what} node {} at {} s: {e}", f.node, f.at)
+        })
+    }
+
+    /// Job `i`'s run ends at `now` (`interrupted`: by a failure): its nodes are given back and
+    /// the run is recorded.
+    fn end_run(&mut self, i: usize, now: u64, interrupted: bool) {
+        let nodes = self.nodes.give_back(i);
+        self.placements.push(Placement {
+            job: i,
+            start: self.progress[i].since,
+            end: now,
+            nodes,
+            interrupted,
+        });
     }
 
     fn submit(&mut self, i: usize, t: Ticks) -> Result<()> {
         let j = self.jobs[i];
         ensure!(j.run > 0, "job {} has no run time", j.id);
+        // The kernel plans a job to end by its estimate and gives its nodes to others from
+        // then on: a longer run would hold nodes the plan has given away.
+        ensure!(
+            j.run <= j.estimate,
+            "job {} runs {} s, past its estimate of {} s (a job runs at most its estimate: the \
+             SWF reader cuts it)",
+            j.id,
+            j.run,
+            j.estimate
+        );
         let held = self.sched.waiting().len() + self.sched.running_len();
         if held >= self.queue {
             return Err(QueueFull {
@@ -574,9 +593,13 @@ impl<const Q: usize, const B: usize> Driver<'_, Q, B> {
         p.since = now;
         p.handle = Some(handle);
         self.ends.push(Reverse((now + p.left, i, p.starts)));
-        if let Some(map) = &mut self.nodes {
-            map.take(i, j.id, j.procs, now)?;
-        }
+        let idle = self.nodes.idle();
+        ensure!(
+            self.nodes.take(i, j.procs).is_some(),
+            "job {} started at {now} s with {idle} idle nodes for {}",
+            j.id,
+            j.procs
+        );
         Ok(())
     }
 
@@ -601,6 +624,7 @@ impl<const Q: usize, const B: usize> Driver<'_, Q, B> {
         };
         Outcome {
             records: self.records,
+            placements: self.placements,
             summary,
         }
     }
