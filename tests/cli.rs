@@ -412,6 +412,66 @@ fn backfill_writes_one_row_per_job_and_a_summary_the_rows_reproduce() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `backfill --jobs-csv --swf-out --gantt` on the first 1,000 jobs of LLNL Thunder on 1,024 of
+/// its processors: Batsim's `jobs.csv` has Batsim's header and a row per job whose waits average
+/// to the summary's mean wait; the SWF schedule holds a data line per job; the Gantt chart has
+/// the utilisation panel only (more than 1,000 runs would not be drawn, 987 are). A path in a
+/// missing directory fails before the replay, naming its option.
+#[test]
+fn backfill_writes_the_schedule_for_batsim_swf_readers_and_people() {
+    let dir = scratch("cli-schedule");
+    let path = |name: &str| dir.join(name).display().to_string();
+    let swf = trace("LLNL-Thunder-2007-1.1-cln-first1000.swf");
+    let replay = [
+        "backfill", "--policy", "easy", "--nodes", "1024", "--json", "--swf", &swf,
+    ];
+    let (jobs_csv, schedule, gantt) = (path("jobs.csv"), path("schedule.swf"), path("gantt.svg"));
+    let files = [
+        "--jobs-csv",
+        &jobs_csv,
+        "--swf-out",
+        &schedule,
+        "--gantt",
+        &gantt,
+    ];
+    let o = qosgate(&[&replay[..], &files[..]].concat());
+    assert!(o.status.success(), "exit {:?}: {}", o.status, stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let jobs = v["summary"]["jobs"].as_u64().unwrap();
+    assert_eq!(jobs, 987);
+
+    let csv = std::fs::read_to_string(dir.join("jobs.csv")).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next(),
+        Some(
+            "job_id,workload_name,profile,submission_time,requested_number_of_resources,\
+             requested_time,success,final_state,starting_time,execution_time,finish_time,\
+             waiting_time,turnaround_time,stretch,allocated_resources,consumed_energy,metadata"
+        )
+    );
+    let waits: Vec<f64> = lines
+        .map(|l| l.split(',').nth(11).unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(waits.len() as u64, jobs);
+    let mean = waits.iter().sum::<f64>() / waits.len() as f64;
+    assert!((mean - v["summary"]["mean_wait"].as_f64().unwrap()).abs() < 1e-6);
+
+    let schedule = std::fs::read_to_string(dir.join("schedule.swf")).unwrap();
+    let data = schedule.lines().filter(|l| !l.starts_with(';')).count();
+    assert_eq!(data as u64, jobs);
+    assert!(schedule.contains("; MaxProcs: 1024\n"));
+
+    let svg = std::fs::read_to_string(dir.join("gantt.svg")).unwrap();
+    assert!(svg.contains("987 runs on 1024 nodes"), "{svg:.300}");
+
+    let missing = path("missing/gantt.svg");
+    let o = qosgate(&[&replay[..], &["--gantt", &missing][..]].concat());
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("--gantt"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// `qosgate run` on a cluster scenario file (`model = "cluster"`) replays what `qosgate
 /// backfill` replays from the same settings: each replication's metrics are `backfill`'s with the
 /// failure seed `seed + k`; `--dump` writes a file that reads back to the same run.

@@ -9,7 +9,7 @@ use qosgate_kernel::backfill::Policy;
 use crate::models::cluster::replay::{self, QueueFull};
 use crate::models::cluster::scenario::Failures;
 use crate::models::cluster::scenario::{PolicyName, Scheduler};
-use crate::models::cluster::summary::{self, Request};
+use crate::models::cluster::summary::{self, Files, Request};
 
 /// Options of `qosgate backfill`.
 #[derive(Debug, Clone, Args)]
@@ -27,6 +27,17 @@ pub struct BackfillArgs {
     /// Write one CSV row per scheduled job here: job_id,submit,start,end,procs.
     #[arg(long, value_name = "FILE.csv")]
     pub out: Option<std::path::PathBuf>,
+    /// Write the schedule as Batsim's jobs.csv here (what evalys reads): a row per run of a
+    /// job, with the nodes it held.
+    #[arg(long, value_name = "FILE.csv")]
+    pub jobs_csv: Option<std::path::PathBuf>,
+    /// Write the schedule as an SWF trace here: the input with wait and run times filled in.
+    #[arg(long, value_name = "FILE.swf")]
+    pub swf_out: Option<std::path::PathBuf>,
+    /// Draw the schedule as a Gantt chart here (SVG): every run on its nodes up to 1,000
+    /// runs, and the utilisation over time.
+    #[arg(long, value_name = "FILE.svg")]
+    pub gantt: Option<std::path::PathBuf>,
     /// Skip and count bad lines instead of failing on the first one.
     #[arg(long)]
     pub skip_invalid: bool,
@@ -86,7 +97,12 @@ pub fn exec(args: &BackfillArgs, out: &mut dyn Write) -> Result<()> {
         nodes: args.nodes,
         skip_invalid: args.skip_invalid,
         queue: args.queue,
-        csv: args.out.clone(),
+        files: Files {
+            csv: args.out.clone(),
+            jobs_csv: args.jobs_csv.clone(),
+            swf: args.swf_out.clone(),
+            gantt: args.gantt.clone(),
+        },
         json: args.json,
         failures: args.failures.clone().map(|spec| Failures {
             spec,

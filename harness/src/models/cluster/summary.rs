@@ -4,9 +4,12 @@
 //! parallel, each metric as the mean and 95 % confidence interval over them; `--events`: one
 //! JSON object per job, [`Record`] plus `replication`; `--out DIR`: `summary.json`).
 //!
-//! Output: a summary table on standard output (or one JSON object with `--json`), and with
-//! `--out FILE.csv` one row per scheduled job, `job_id,submit,start,end,procs` (whole seconds),
-//! in `(submit, id)` order.
+//! Output: a summary table on standard output (or one JSON object with `--json`), and the
+//! [`Files`] asked for: with `--out FILE.csv` one row per scheduled job,
+//! `job_id,submit,start,end,procs` (whole seconds), in `(submit, id)` order; with
+//! `--jobs-csv` Batsim's `jobs.csv` ([`batsim`]); with `--swf-out` the schedule as SWF
+//! ([`swf_schedule`]); with `--gantt` a Gantt chart ([`gantt`]). Every path is checked before
+//! the replay and every file written whole ([`output`]).
 //!
 //! With failures ([`Failures`]: `--failures FILE|MODEL`), the nodes fail and come back over
 //! `[0, last submit + longest estimate]`, the trace's span plus its longest job; then every node
@@ -17,7 +20,7 @@
 //! either. The report adds the outages, the node-hours down and the jobs' interruptions.
 
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
@@ -25,16 +28,20 @@ use qosgate_kernel::backfill::Policy;
 use serde::Serialize;
 
 use super::Cluster;
-use super::replay::{self, NodeEvent, Record, Summary};
+use super::batsim;
+use super::replay::{self, NodeEvent, Outcome, Record, Summary};
 use super::scenario::{Failures, Scenario};
 use crate::models::{self, Head, Measured, RunOptions, Shown};
+use crate::output;
 use crate::report::columns::{self, Column};
+use crate::report::gantt;
 use crate::report::stats::Estimate;
 use crate::report::table::{Align, grouped, table};
 use crate::workload::failures::{Fit, Process, Tally};
 use crate::workload::fta;
 use crate::workload::outages::Source;
 use crate::workload::swf::{self, Invalid, Skipped};
+use crate::workload::swf_schedule::{self, Schedule};
 
 /// What the report says of the failures.
 #[derive(Debug, Serialize)]
@@ -66,12 +73,109 @@ pub struct Request {
     /// Admitted and unfinished jobs the scheduler holds at most (`1 ..=`
     /// [`replay::MAX_QUEUE`]; [`replay::QUEUE`] by default).
     pub queue: usize,
-    /// Write one CSV row per scheduled job here.
-    pub csv: Option<PathBuf>,
+    /// The files to write.
+    pub files: Files,
     /// Print one JSON object instead of the table.
     pub json: bool,
     /// Replay under node failures.
     pub failures: Option<Failures>,
+}
+
+/// The files `qosgate backfill` writes, each if asked for.
+#[derive(Debug, Clone, Default)]
+pub struct Files {
+    /// One CSV row per scheduled job (`--out`: [`RECORD_COLUMNS`]).
+    pub csv: Option<PathBuf>,
+    /// Batsim's `jobs.csv` ([`super::batsim`]).
+    pub jobs_csv: Option<PathBuf>,
+    /// The schedule as SWF ([`swf_schedule`]).
+    pub swf: Option<PathBuf>,
+    /// A Gantt chart, SVG ([`gantt`]).
+    pub gantt: Option<PathBuf>,
+}
+
+impl Files {
+    /// Each file asked for, with the option that names it.
+    fn each(&self) -> impl Iterator<Item = (&'static str, &Path)> {
+        [
+            ("--out", &self.csv),
+            ("--jobs-csv", &self.jobs_csv),
+            ("--swf-out", &self.swf),
+            ("--gantt", &self.gantt),
+        ]
+        .into_iter()
+        .filter_map(|(option, path)| Some((option, path.as_deref()?)))
+    }
+
+    /// Checks every path before the replay ([`output::check_file`]).
+    ///
+    /// Errors: a path that cannot be written, named with its option.
+    fn check(&self) -> Result<()> {
+        self.each()
+            .try_for_each(|(option, path)| output::check_file(option, path))
+    }
+
+    /// Writes each file asked for, each whole ([`output::write_file`]).
+    ///
+    /// Errors: a failed write or read of the trace again (named).
+    fn write(&self, req: &Request, prepared: &Prepared, outcome: &Outcome) -> Result<()> {
+        if let Some(path) = &self.csv {
+            output::write_file(path, |w| {
+                columns::write_csv(RECORD_COLUMNS, &outcome.records, w)
+            })?;
+        }
+        let name = workload_name(&req.swf);
+        if let Some(path) = &self.jobs_csv {
+            output::write_file(path, |w| batsim::write(outcome, &name, w))?;
+        }
+        if let Some(path) = &self.swf {
+            let jobs = outcome.swf_fields();
+            let note = format!(
+                "the schedule of {} backfilling on {} processors by qosgate {}: wait and run \
+                 times are the replay's",
+                req.policy_name,
+                prepared.trace.machine_procs,
+                env!("CARGO_PKG_VERSION")
+            );
+            let schedule = Schedule {
+                machine_procs: prepared.trace.machine_procs,
+                note: &note,
+                jobs: &jobs,
+            };
+            let input =
+                File::open(&req.swf).with_context(|| format!("opening {}", req.swf.display()))?;
+            output::write_file(path, |w| {
+                swf_schedule::write(input, &schedule, w)
+                    .with_context(|| format!("writing the schedule of {}", req.swf.display()))
+            })?;
+        }
+        if let Some(path) = &self.gantt {
+            let runs: Vec<gantt::Run> = outcome
+                .placements
+                .iter()
+                .map(|p| gantt::Run {
+                    job: p.job,
+                    start: p.start as f64,
+                    end: p.end as f64,
+                    nodes: p.nodes.ranges(),
+                    interrupted: p.interrupted,
+                })
+                .collect();
+            let title = format!("{name}, {} backfilling", req.policy_name);
+            let svg = gantt::svg(&title, &runs, prepared.trace.machine_procs)?;
+            output::write_file(path, |w| {
+                w.write_all(svg.as_bytes())
+                    .with_context(|| format!("writing {}", path.display()))
+            })?;
+        }
+        Ok(())
+    }
+}
+
+/// The trace's file name without its extension: the Batsim workload's name.
+fn workload_name(swf: &Path) -> String {
+    swf.file_stem()
+        .map_or_else(|| "trace".to_owned(), |s| s.to_string_lossy().into_owned())
 }
 
 /// What `--json` prints.
@@ -167,6 +271,7 @@ impl Prepared {
 ///
 /// Errors: an unreadable or bad trace, a replay error (named), a failed write.
 pub fn report(req: &Request, out: &mut dyn Write) -> Result<()> {
+    req.files.check()?;
     let prepared = Prepared::read(&req.swf, req.nodes, req.skip_invalid, req.failures.as_ref())?;
     let outcome = prepared.replay(&req.swf, req.policy, req.queue)?;
     let trace = &prepared.trace;
@@ -177,9 +282,7 @@ pub fn report(req: &Request, out: &mut dyn Write) -> Result<()> {
         until_s: prepared.until,
         tally: Tally::of(&prepared.events),
     });
-    if let Some(path) = &req.csv {
-        write_csv(path, &outcome.records)?;
-    }
+    req.files.write(req, &prepared, &outcome)?;
     let s = &outcome.summary;
     if req.json {
         let report = JsonReport {
@@ -252,13 +355,6 @@ const RECORD_COLUMNS: &[Column<Record>] = &[
     Column::count("end s", "end", |r| r.end),
     Column::count("procs", "procs", |r| u64::from(r.procs)),
 ];
-
-/// Writes one row per job, in the records' order, `(submit, id)`.
-fn write_csv(path: &Path, records: &[Record]) -> Result<()> {
-    let file = File::create(path).with_context(|| format!("creating {}", path.display()))?;
-    columns::write_csv(RECORD_COLUMNS, records, BufWriter::new(file))
-        .with_context(|| format!("writing {}", path.display()))
-}
 
 /// What `qosgate run --json` prints for a cluster scenario and `summary.json` holds.
 #[derive(Debug, Serialize)]
