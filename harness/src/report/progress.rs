@@ -1,8 +1,9 @@
 //! Progress of long runs (`qosgate reproduce`, `qosgate run` with many replications) on standard
 //! error, never on standard output (which holds the report).
 //!
-//! - On a terminal ([`Show::Bar`]): an indicatif bar with the runs done, the elapsed time and an
-//!   estimate of the time left (`{eta}`), cleared at the end.
+//! - On a terminal ([`Show::Bar`]): an indicatif bar as wide as the terminal with the runs done
+//!   (and parts, where known), the elapsed time and an estimate of the time left (`{eta}`),
+//!   cleared at the end.
 //! - Off a terminal ([`Show::Lines`]): at most one line every [`INTERVAL`] (10 s), none before
 //!   the first 10 s have passed, and no closing line, so a run shorter than 10 s prints nothing:
 //!   `qosgate: kokkinos2009: 2 of 5 parts, 37 of 120 runs done, 12.4 s elapsed` (the parts only
@@ -130,14 +131,14 @@ impl Progress {
         let bar = match show {
             Show::Bar => ProgressBar::new(0).with_style(
                 ProgressStyle::with_template(
-                    "{prefix} {bar:40} {pos}/{len} runs{msg}, {elapsed} elapsed, ETA {eta}",
+                    "{prefix} {wide_bar} {pos}/{len} runs{msg}, {elapsed} elapsed, ETA {eta}",
                 )
                 .expect("a valid progress bar template"),
             ),
             Show::Nothing | Show::Lines => ProgressBar::hidden(),
         };
         bar.set_prefix(what.to_owned());
-        let progress = Progress {
+        Progress {
             what: what.to_owned(),
             start,
             show,
@@ -148,9 +149,7 @@ impl Progress {
                 planned: 0,
                 left: vec![0; parts],
             }),
-        };
-        progress.show_parts(&progress.lock());
-        progress
+        }
     }
 
     /// Silent progress.
@@ -250,7 +249,7 @@ mod tests {
 
     #[test]
     fn lines_count_over_any_sequence_of_checks() {
-        // Checked every 700 ms over 100 s: lines at 10.5, 21, 31.5, ... never closer than 10 s.
+        // Checked every 700 ms over 100 s: lines at 10.5, 21, 31.5, ... s, never closer than 10 s.
         let start = Instant::now();
         let mut t = Throttle::new(start);
         let times: Vec<u64> = (0..=100_000 / 700)
