@@ -18,6 +18,7 @@ use qosgate_harness::experiments::{
     Experiment, Options, Paper, Part, Precision, RunsOf, Simulation,
 };
 use qosgate_harness::models::{AnyScenario, Model, RunOptions, ScenarioFile};
+use qosgate_harness::report::progress::Show;
 use qosgate_harness::report::statement::{Margin, Source, claim};
 use qosgate_harness::report::{Citation, Figure, Mode, Parameters, Section};
 use qosgate_testkit::cli::{run, scratch, stderr, stdout};
@@ -391,7 +392,7 @@ proptest! {
         let options = Options {
             replications,
             only: only.map(str::to_owned),
-            progress: false,
+            progress: Show::Nothing,
             seed: Some(seed),
         };
         let tag = format!("{seed:x}-{count}");

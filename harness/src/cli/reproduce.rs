@@ -1,7 +1,7 @@
 //! `qosgate reproduce`: a paper's experiments (or every paper's), judged against its claims;
 //! whole, or as shards whose run files are judged together later.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
@@ -12,6 +12,7 @@ use crate::experiments::shard::Shard;
 use crate::experiments::{self, Options, PAPERS, Paper};
 use crate::output::{self, Staged};
 use crate::report::html;
+use crate::report::progress::Show;
 
 /// Options of `qosgate reproduce`.
 #[derive(Debug, Clone, Args)]
@@ -92,7 +93,7 @@ pub fn exec(args: &ReproduceArgs, out: &mut dyn Write) -> Result<()> {
     let options = Options {
         replications: args.replications,
         only: args.only.clone(),
-        progress: std::io::stderr().is_terminal(),
+        progress: Show::stderr(),
         seed: args.seed,
     };
     if let (Some(shard), Some(dir)) = (args.shard, &args.runs) {

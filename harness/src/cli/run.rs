@@ -9,6 +9,7 @@ use clap::Args;
 use crate::experiments;
 use crate::models::{self, RunOptions};
 use crate::output;
+use crate::report::progress::Show;
 
 /// Options of `qosgate run`.
 #[derive(Debug, Clone, Args)]
@@ -72,6 +73,7 @@ pub fn exec(args: &RunArgs, out: &mut dyn Write) -> Result<()> {
         events: args.events.clone(),
         json: args.json,
         out: args.out.clone(),
+        progress: Show::stderr(),
     };
     scenario.run(&opts, out)
 }

@@ -33,6 +33,7 @@ use std::time::Instant;
 use anyhow::{Result, bail};
 
 use crate::models::{AnyScenario, Model};
+use crate::report::progress::{Progress, Show};
 use crate::report::statement::Kind;
 use crate::report::{Citation, Mode, Parameters, Report, Section, Timing};
 use runfile::StoredRun;
@@ -159,8 +160,8 @@ pub struct Options {
     pub replications: Option<u32>,
     /// Run only the part with this id, or the part that shows this figure.
     pub only: Option<String>,
-    /// Show a progress bar on standard error.
-    pub progress: bool,
+    /// How to show progress on standard error ([`crate::report::progress`]).
+    pub progress: Show,
     /// Move every scenario's seed to this base seed ([`crate::des::rng::rebase`]); `None`:
     /// the papers' own seeds.
     pub seed: Option<u64>,
@@ -275,7 +276,8 @@ impl<E: Experiment> Paper for E {
         } else {
             Plan::by_precision(&parts, options.seed)?
         };
-        let mut done = plan.simulate(Shard::WHOLE, options.progress)?;
+        let progress = Progress::new(E::ID, parts.len(), options.progress);
+        let mut done = plan.simulate(Shard::WHOLE, &progress)?;
         let mut report = plan.judge(self.parameters(), &done)?;
         // By precision: more replications of every part with an unsettled claim, in rounds.
         loop {
@@ -287,9 +289,10 @@ impl<E: Experiment> Paper for E {
             if more.is_empty() {
                 break;
             }
-            done.extend(plan.simulate_jobs(&more, options.progress)?);
+            done.extend(plan.simulate_jobs(&more, &progress)?);
             report = plan.judge(self.parameters(), &done)?;
         }
+        progress.finish();
         let elapsed = start.elapsed().as_secs_f64();
         if let Some(dir) = store {
             runfile::write(dir, E::ID, Shard::WHOLE, &plan.lines(Shard::WHOLE, &done)?)?;
@@ -307,7 +310,9 @@ impl<E: Experiment> Paper for E {
         let parts = selected(self, options)?;
         let plan = Plan::new(&parts, options.replications, options.seed)?;
         let start = Instant::now();
-        let done = plan.simulate(shard, options.progress)?;
+        let progress = Progress::new(E::ID, parts.len(), options.progress);
+        let done = plan.simulate(shard, &progress)?;
+        progress.finish();
         let elapsed = start.elapsed().as_secs_f64();
         Ok(StoredShard {
             path: runfile::write(store, E::ID, shard, &plan.lines(shard, &done)?)?,

@@ -19,7 +19,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail, ensure};
-use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
 use super::runfile::{self, Line, Replications, StoredRun, VERSION};
@@ -27,6 +26,7 @@ use super::shard::Shard;
 use super::{Experiment, Part};
 use crate::experiments::Simulation;
 use crate::models::{AnyScenario, Model, ScenarioFile};
+use crate::report::progress::Progress;
 use crate::report::statement::{Interval, Method};
 use crate::report::stats::{Estimate, t975};
 use crate::report::{Parameters, Replicated, Report, Section};
@@ -279,6 +279,8 @@ pub struct Plan<'p, E: Experiment> {
     fingerprints: Vec<String>,
     /// Whether each is deterministic.
     fixed: Vec<bool>,
+    /// The parts (indices into `parts`) that name each.
+    parts_of: Vec<Vec<usize>>,
     /// The runs: (variant index, replication), replications of a variant ascending.
     jobs: Vec<(usize, u32)>,
     /// Replications of each variant planned so far.
@@ -354,6 +356,14 @@ impl<'p, E: Experiment> Plan<'p, E> {
             }
         }
         let fixed: Vec<bool> = scenarios.iter().map(E::Model::deterministic).collect();
+        let parts_of = keys
+            .iter()
+            .map(|k| {
+                (0..parts.len())
+                    .filter(|&p| parts[p].variants.iter().any(|v| key(v) == *k))
+                    .collect()
+            })
+            .collect();
         let counts: Vec<u32> = fixed
             .iter()
             .map(|&f| if f { counts.fixed } else { counts.random })
@@ -369,6 +379,7 @@ impl<'p, E: Experiment> Plan<'p, E> {
             keys,
             scenarios,
             fixed,
+            parts_of,
             jobs,
             counts,
             replications,
@@ -419,15 +430,14 @@ impl<'p, E: Experiment> Plan<'p, E> {
         self.jobs.is_empty()
     }
 
-    /// Simulates the runs of `shard` in parallel, in plan order; a progress bar on standard
-    /// error if `progress`.
+    /// Simulates the runs of `shard` in parallel, in plan order, each planned and reported
+    /// done to `progress` (with the parts that name its variant).
     ///
-    /// Errors: a simulation error (named by its scenario and replication), a broken progress
-    /// bar template.
+    /// Errors: a simulation error (named by its scenario and replication).
     pub fn simulate(
         &self,
         shard: Shard,
-        progress: bool,
+        progress: &Progress,
     ) -> Result<Vec<Done<<E::Model as Model>::Metrics>>> {
         let jobs: Vec<usize> = (0..self.jobs.len()).filter(|&i| shard.holds(i)).collect();
         self.simulate_jobs(&jobs, progress)
@@ -439,22 +449,13 @@ impl<'p, E: Experiment> Plan<'p, E> {
     pub fn simulate_jobs(
         &self,
         jobs: &[usize],
-        progress: bool,
+        progress: &Progress,
     ) -> Result<Vec<Done<<E::Model as Model>::Metrics>>> {
-        let bar = if progress {
-            ProgressBar::new(jobs.len() as u64).with_style(
-                ProgressStyle::with_template(&format!(
-                    "reproduce {} {{bar:40}} {{pos}}/{{len}} runs, {{elapsed}}",
-                    E::ID
-                ))
-                .context("the progress bar's template")?,
-            )
-        } else {
-            ProgressBar::hidden()
-        };
+        for &job in jobs {
+            progress.plan(&self.parts_of[self.jobs[job].0]);
+        }
         // `collect` keeps the jobs' order.
-        let done = jobs
-            .par_iter()
+        jobs.par_iter()
             .map(|&job| {
                 let (v, k) = self.jobs[job];
                 let scenario = &self.scenarios[v];
@@ -462,7 +463,7 @@ impl<'p, E: Experiment> Plan<'p, E> {
                 let run = E::Model::simulate(scenario, k)
                     .with_context(|| format!("simulating {} (replication {k})", scenario.name()))?;
                 let metrics = E::Model::metrics(scenario, &run);
-                bar.inc(1);
+                progress.done(&self.parts_of[v]);
                 Ok(Done {
                     job,
                     metrics,
@@ -470,9 +471,7 @@ impl<'p, E: Experiment> Plan<'p, E> {
                     wall_s: start.elapsed().as_secs_f64(),
                 })
             })
-            .collect::<Result<_>>()?;
-        bar.finish_and_clear();
-        Ok(done)
+            .collect()
     }
 
     /// The run-file lines of `done`, simulated as `shard` ([`runfile::Line`]).

@@ -91,6 +91,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::config::{self, Headed};
+use crate::report::progress::{Progress, Show};
 use crate::report::stats::Estimate;
 
 /// A simulated system.
@@ -143,7 +144,7 @@ impl<M: Model> Measured<M> {
     ///
     /// Errors: those of [`RunOptions::replications_or`] and [`replicate`].
     pub fn of(scenario: &M::Scenario, own: u32, opts: &RunOptions) -> Result<Self> {
-        let runs = replicate::<M>(scenario, opts.replications_or(own)?)?;
+        let runs = replicate::<M>(scenario, opts.replications_or(own)?, opts.progress)?;
         let metrics = runs.iter().map(|r| M::metrics(scenario, r)).collect();
         Ok(Self { runs, metrics })
     }
@@ -211,17 +212,26 @@ impl std::fmt::Display for Head<'_> {
     }
 }
 
-/// Replications `0..n` of `scenario`, in parallel (rayon), in replication order.
+/// Replications `0..n` of `scenario`, in parallel (rayon), in replication order, their progress
+/// on standard error as `show` says ([`progress`](crate::report::progress)).
 ///
 /// Errors: the first failing replication's, named by the scenario and the replication.
-pub fn replicate<M: Model>(scenario: &M::Scenario, n: u32) -> Result<Vec<M::Run>> {
-    (0..n)
+pub fn replicate<M: Model>(scenario: &M::Scenario, n: u32, show: Show) -> Result<Vec<M::Run>> {
+    let progress = Progress::new(scenario.name(), 0, show);
+    for _ in 0..n {
+        progress.plan(&[]);
+    }
+    let runs = (0..n)
         .into_par_iter()
         .map(|k| {
-            M::simulate(scenario, k)
-                .with_context(|| format!("simulating {} (replication {k})", scenario.name()))
+            let run = M::simulate(scenario, k)
+                .with_context(|| format!("simulating {} (replication {k})", scenario.name()));
+            progress.done(&[]);
+            run
         })
-        .collect()
+        .collect();
+    progress.finish();
+    runs
 }
 
 /// What `qosgate run` was asked to do besides simulating.
@@ -235,6 +245,8 @@ pub struct RunOptions {
     pub json: bool,
     /// Write the summary files (CSV, JSON) into this directory.
     pub out: Option<PathBuf>,
+    /// How to show progress on standard error ([`crate::report::progress`]).
+    pub progress: Show,
 }
 
 impl RunOptions {

@@ -10,6 +10,8 @@
 //! - [`html`]: the page a person looks at (`index.html`), and the index of every paper's.
 //! - [`statement`]: the judging method: claims and checks, margins, intervals, three outcomes.
 //! - [`timing`]: how long the simulations took, kept out of everything else.
+//! - [`progress`]: how far a long run is, on standard error while it runs (a bar on a terminal,
+//!   a line at most every 10 s off one).
 //! - This module: [`Report`] (a paper's sections, with the run's size, parameters and seeds),
 //!   [`Section`] (a part of the paper with its figures and statements).
 //!
@@ -26,6 +28,7 @@ pub mod columns;
 pub mod figure;
 pub mod gantt;
 pub mod html;
+pub mod progress;
 pub mod statement;
 pub mod stats;
 pub mod svg;

@@ -31,6 +31,7 @@ use super::scenario::{self, Scenario};
 use super::{Grid, simulate_into};
 use crate::models::{self, Head, Model, RunOptions};
 use crate::report::columns::{self, Column};
+use crate::report::progress::{Progress, Show};
 use crate::report::stats::Estimate;
 
 /// What `--json` prints and `summary.json` holds.
@@ -93,8 +94,8 @@ pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Resul
         None => scenario.header.replications,
     };
     let runs = match &opts.events {
-        Some(path) => simulate_writing_events(scenario, replications, path)?,
-        None => models::replicate::<Grid>(scenario, replications)?,
+        Some(path) => simulate_writing_events(scenario, replications, path, opts.progress)?,
+        None => models::replicate::<Grid>(scenario, replications, opts.progress)?,
     };
     let metrics: Vec<Metrics> = runs.iter().map(|r| Grid::metrics(scenario, r)).collect();
     let summary = summarize(scenario, &runs, &metrics);
@@ -195,9 +196,19 @@ fn render(s: &Summary) -> String {
 }
 
 /// Replications `0..n`, one after the other, each task's record written as the task ends, to a
-/// temporary sibling of `path` renamed into place at the end ([`crate::output::write_file`]).
-fn simulate_writing_events(scenario: &Scenario, n: u32, path: &Path) -> Result<Vec<Run>> {
-    crate::output::write_file(path, |w| {
+/// temporary sibling of `path` renamed into place at the end ([`crate::output::write_file`]);
+/// their progress on standard error as `show` says.
+fn simulate_writing_events(
+    scenario: &Scenario,
+    n: u32,
+    path: &Path,
+    show: Show,
+) -> Result<Vec<Run>> {
+    let progress = Progress::new(&scenario.header.name, 0, show);
+    for _ in 0..n {
+        progress.plan(&[]);
+    }
+    let runs = crate::output::write_file(path, |w| {
         let mut runs = Vec::new();
         for k in 0..n {
             let mut write = |record: &TaskRecord| -> Result<()> {
@@ -213,9 +224,12 @@ fn simulate_writing_events(scenario: &Scenario, n: u32, path: &Path) -> Result<V
                 format!("simulating {} (replication {k})", scenario.header.name)
             })?;
             runs.push(run);
+            progress.done(&[]);
         }
         Ok(runs)
-    })
+    });
+    progress.finish();
+    runs
 }
 
 fn write_users_csv(path: &Path, users: &[UserSummary]) -> Result<()> {
