@@ -13,7 +13,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use qosgate_harness::models::cluster::replay;
+use qosgate_harness::models::cluster::replay::{self, Naming};
 use qosgate_harness::workload::synth::{self, Params};
 use qosgate_kernel::backfill::Policy;
 
@@ -40,7 +40,15 @@ fn replay_throughput(c: &mut Criterion) {
         group.measurement_time(Duration::from_secs(if jobs > 100_000 { 40 } else { 15 }));
         group.bench_function(BenchmarkId::new(name, jobs), |b| {
             b.iter(|| {
-                let out = replay::replay(black_box(&trace), policy, NODES, &[], |_| {}).unwrap();
+                let out = replay::replay(
+                    black_box(&trace),
+                    policy,
+                    NODES,
+                    &[],
+                    Naming::Counted,
+                    |_| {},
+                )
+                .unwrap();
                 black_box(out.summary.jobs)
             })
         });

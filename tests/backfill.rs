@@ -21,7 +21,7 @@ use std::path::Path;
 use fixed::types::U16F16;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
-use qosgate_harness::models::cluster::replay::{self, NodeEvent, Outcome};
+use qosgate_harness::models::cluster::replay::{self, Naming, NodeEvent, Outcome};
 use qosgate_harness::workload::{swf, swf_schedule};
 use qosgate_kernel::backfill::{JobId, Policy};
 use qosgate_kernel::units::Ticks;
@@ -213,7 +213,7 @@ fn replay_small(
     failures: &[NodeEvent],
     observe: impl FnMut(&replay::Instant<Q, B>) + Send,
 ) -> Outcome {
-    replay::replay_in::<Q, B>(jobs, policy, nodes, failures, observe).unwrap()
+    replay::replay_in::<Q, B>(jobs, policy, nodes, failures, Naming::Named, observe).unwrap()
 }
 
 /// Random job sets on a small cluster: `(nodes, jobs)`.
@@ -274,7 +274,7 @@ fn check_records(jobs: &[swf::Job], nodes: u32, out: &Outcome) -> Result<(), Tes
     check_placements(nodes, &[], out)
 }
 
-/// The runs on named nodes (`harness/src/models/cluster/nodes.rs`): each holds as many
+/// The runs on named nodes (`harness/src/des/nodes.rs`): each holds as many
 /// distinct nodes of the cluster as its job's processors; no node is held by two runs at once,
 /// nor while it is down under `failures`; a job's runs add up to its run time, the last
 /// completes it and the others were interrupted (one per interruption).
@@ -455,6 +455,18 @@ proptest! {
     }
 }
 
+/// Replays `trace` under `policy` on its machine, without failures, naming nodes.
+fn replay_named(trace: &swf::Trace, policy: Policy) -> anyhow::Result<Outcome> {
+    replay::replay(
+        &trace.jobs,
+        policy,
+        trace.machine_procs,
+        &[],
+        Naming::Named,
+        |_| {},
+    )
+}
+
 /// Replays the first `first` jobs of the trace at `path` (read strictly, with the machine size
 /// `procs` if given) under FCFS, EASY, conservative and selective backfilling, and checks the
 /// promises of `check_records`.
@@ -467,7 +479,7 @@ fn replay_trace(path: &Path, procs: Option<u32>, first: usize) {
     trace.jobs.truncate(first);
     for which in 0..4 {
         let policy = policy(which);
-        let out = replay::replay(&trace.jobs, policy, trace.machine_procs, &[], |_| {})
+        let out = replay_named(&trace, policy)
             .unwrap_or_else(|e| panic!("{} under {policy:?}: {e:#}", path.display()));
         check_records(&trace.jobs, trace.machine_procs, &out)
             .unwrap_or_else(|e| panic!("{} under {policy:?}: {e}", path.display()));
@@ -507,8 +519,7 @@ fn a_schedule_written_as_swf_reads_back_as_the_same_schedule() {
         };
         let trace = swf::read_path(&path, &options).unwrap();
         for policy in [Policy::Easy, Policy::Conservative] {
-            let out =
-                replay::replay(&trace.jobs, policy, trace.machine_procs, &[], |_| {}).unwrap();
+            let out = replay_named(&trace, policy).unwrap();
             let fields = out.swf_fields();
             let schedule = swf_schedule::Schedule {
                 machine_procs: trace.machine_procs,
@@ -527,8 +538,7 @@ fn a_schedule_written_as_swf_reads_back_as_the_same_schedule() {
                 trace.jobs.len() as u64,
                 "{name}: skipped lines kept"
             );
-            let replayed =
-                replay::replay(&again.jobs, policy, again.machine_procs, &[], |_| {}).unwrap();
+            let replayed = replay_named(&again, policy).unwrap();
             assert_eq!(replayed.records, out.records, "{name} under {policy:?}");
             let by_id: HashMap<u64, &replay::Record> =
                 out.records.iter().map(|r| (r.id, r)).collect();
@@ -575,7 +585,7 @@ fn replay_errors_name_the_job_or_node() {
         estimate: 5,
         procs: 9,
     }];
-    let e = replay::replay(&jobs, Policy::Easy, 8, &[], |_| {}).unwrap_err();
+    let e = replay::replay(&jobs, Policy::Easy, 8, &[], Naming::Named, |_| {}).unwrap_err();
     assert!(format!("{e:#}").contains("job 7"), "{e:#}");
     // A run past its estimate would hold nodes the kernel's plan has given away.
     let long = [swf::Job {
@@ -583,7 +593,7 @@ fn replay_errors_name_the_job_or_node() {
         run: 6,
         ..jobs[0]
     }];
-    let e = replay::replay(&long, Policy::Easy, 8, &[], |_| {}).unwrap_err();
+    let e = replay::replay(&long, Policy::Easy, 8, &[], Naming::Named, |_| {}).unwrap_err();
     assert!(
         format!("{e:#}").contains("job 7 runs 6 s, past its estimate"),
         "{e:#}"
@@ -593,7 +603,7 @@ fn replay_errors_name_the_job_or_node() {
         node: 8,
         up: false,
     }];
-    let e = replay::replay(&[], Policy::Easy, 8, &fail, |_| {}).unwrap_err();
+    let e = replay::replay(&[], Policy::Easy, 8, &fail, Naming::Named, |_| {}).unwrap_err();
     assert!(format!("{e:#}").contains("node 8"), "{e:#}");
 }
 
@@ -610,7 +620,7 @@ fn a_full_queue_names_the_job_and_its_capacity() {
             procs: 4,
         })
         .collect();
-    let e = replay::replay_limited(&jobs, Policy::Easy, 4, &[], 3).unwrap_err();
+    let e = replay::replay_limited(&jobs, Policy::Easy, 4, &[], 3, Naming::Named).unwrap_err();
     let full = e.downcast_ref::<replay::QueueFull>().expect("a QueueFull");
     assert_eq!(
         *full,
@@ -620,10 +630,18 @@ fn a_full_queue_names_the_job_and_its_capacity() {
             capacity: 3
         }
     );
-    let done = replay::replay_limited(&jobs, Policy::Easy, 4, &[], 5).unwrap();
+    let done = replay::replay_limited(&jobs, Policy::Easy, 4, &[], 5, Naming::Named).unwrap();
     assert_eq!(done.summary.makespan, 50);
-    assert!(replay::replay_limited(&jobs, Policy::Easy, 4, &[], 0).is_err());
-    let big = replay::replay_limited(&jobs, Policy::Easy, 4, &[], replay::MAX_QUEUE).unwrap();
+    assert!(replay::replay_limited(&jobs, Policy::Easy, 4, &[], 0, Naming::Named).is_err());
+    let big = replay::replay_limited(
+        &jobs,
+        Policy::Easy,
+        4,
+        &[],
+        replay::MAX_QUEUE,
+        Naming::Named,
+    )
+    .unwrap();
     assert_eq!(big.records, done.records);
 }
 
@@ -644,16 +662,18 @@ fn a_replay_that_outgrows_its_first_tiers_keeps_its_schedule_and_its_limit() {
         .collect();
     for which in 0..4 {
         let policy = policy(which);
-        let tiered = replay::replay_limited(&jobs, policy, 8, &[], replay::MAX_QUEUE).unwrap();
+        let tiered =
+            replay::replay_limited(&jobs, policy, 8, &[], replay::MAX_QUEUE, Naming::Named)
+                .unwrap();
         let mut held = 0;
-        let fixed = replay::replay_in::<2048, 4098>(&jobs, policy, 8, &[], |i| {
+        let fixed = replay::replay_in::<2048, 4098>(&jobs, policy, 8, &[], Naming::Named, |i| {
             held = held.max(i.scheduler.waiting().len() + i.scheduler.running_len());
         })
         .unwrap();
         assert!(held > replay::TIERS[1] / 2, "{held} jobs held: no restart");
         assert_eq!(tiered.records, fixed.records, "{policy:?}");
     }
-    let e = replay::replay_limited(&jobs, Policy::Easy, 8, &[], 1_100).unwrap_err();
+    let e = replay::replay_limited(&jobs, Policy::Easy, 8, &[], 1_100, Naming::Named).unwrap_err();
     let full = e.downcast_ref::<replay::QueueFull>().expect("a QueueFull");
     assert_eq!(full.capacity, 1_100);
 }

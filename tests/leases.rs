@@ -13,11 +13,12 @@ use std::path::PathBuf;
 use std::process::Output;
 
 use proptest::prelude::*;
+use qosgate_harness::des::nodes::{self, Hold};
 use qosgate_harness::models::leases::replay::{self, Outcome, Params};
 use qosgate_harness::workload::lwf;
 use qosgate_kernel::lease::{Overheads, Policy};
 use qosgate_kernel::units::Ticks;
-use qosgate_testkit::cli::{run, stderr, stdout};
+use qosgate_testkit::cli::{run, scratch, stderr, stdout};
 use qosgate_testkit::lwf::{Lease, When, to_lwf};
 use serde_json::{Value, json};
 
@@ -103,6 +104,26 @@ fn an_ar_suspends_a_running_best_effort_lease_with_haizeas_timing() {
 
 /// The same with Haizea's own overheads for a 1024 MB VM at 32 MB/s: t_s = t_r = 32 s.
 /// Suspended over [1768, 1800) with 1832 s left; resumed over [3600, 3632); ends at 5464.
+/// `leases --gantt`: the chart draws each interval a lease held nodes (the preempted lease's
+/// run before its suspension in grey).
+#[test]
+fn a_gantt_chart_draws_every_interval_a_lease_held_nodes() {
+    let dir = scratch("leases-gantt");
+    let svg = dir.join("g.svg");
+    let o = qosgate(&[
+        "leases",
+        "--lwf",
+        &data("preemption.lwf"),
+        "--gantt",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let svg = std::fs::read_to_string(&svg).unwrap();
+    assert!(svg.contains(" runs on "), "{svg:.300}");
+    assert!(svg.contains("#A0A0A0"), "no suspended run drawn");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn suspend_and_resume_times_come_from_the_options() {
     let v = leases("preemption.lwf", &["--suspend", "32", "--resume", "32"]);
@@ -550,6 +571,11 @@ proptest! {
         let r = replay::replay_in::<16, 32>(&w, &params)
             .map_err(|e| TestCaseError::fail(format!("{e:#}")))?;
         qosgate_testkit::lwf::replay(&w, &params, &r).map_err(TestCaseError::fail)?;
+        // The intervals the leases held nodes (`Record::holds`, what `leases --gantt` draws)
+        // fit the cluster at every instant, so nodes can be named for them.
+        let holds: Vec<Hold> =
+            r.records.iter().flat_map(|l| l.holds(r.last)).map(|(h, _)| h).collect();
+        prop_assert!(nodes::place(&holds, r.nodes).is_ok(), "{:?}", holds);
         for rec in &r.records {
             prop_assert!(!rec.reason.is_empty(), "{:?}", rec);
         }

@@ -48,6 +48,10 @@ pub struct LeasesArgs {
     /// Print one JSON object instead of the tables.
     #[arg(long)]
     pub json: bool,
+    /// Draw the replay as a Gantt chart here (SVG): each interval a lease held nodes, a
+    /// suspended one in grey, with the utilisation over time.
+    #[arg(long, value_name = "FILE.svg")]
+    pub gantt: Option<std::path::PathBuf>,
 }
 
 /// The most seconds an option takes: a year of ten thousand, well inside the kernel's clock.
@@ -86,6 +90,7 @@ pub fn exec(args: &LeasesArgs, out: &mut dyn Write) -> Result<()> {
         },
         policy_name: args.policy.name(),
         json: args.json,
+        gantt: args.gantt.clone(),
     };
     summary::report(&req, out)
 }

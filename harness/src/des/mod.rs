@@ -5,6 +5,8 @@
 //! - [`rng`]: the seeded generator and the derivation of one independent stream per entity
 //!   (user, node, cluster) from a replication's seed.
 //! - [`time`]: seconds (scenarios, reports) to ticks (the kernel) and back, at the edge only.
+//! - [`nodes`]: a cluster's nodes by name: which run holds which node (the kernel only counts
+//!   them), for schedules written as Batsim files and Gantt charts.
 //! - [`boxed`]: the kernel's large structures built in place on the heap (never on the stack),
 //!   so that every model runs on the calling thread.
 //!
@@ -12,6 +14,7 @@
 //! or papers.
 
 pub mod boxed;
+pub mod nodes;
 pub mod queue;
 pub mod rng;
 pub mod time;

@@ -6,8 +6,8 @@
 //! - The upper panel is the busy fraction of the nodes, averaged exactly over each of
 //!   [`BINS`] equal time bins (the integral of busy nodes over the bin, divided by the nodes
 //!   and the bin's length): it summarises any number of runs.
-//! - The lower panel draws every run when there are at most [`MAX_RUNS`] of them; a run a
-//!   failure interrupted is drawn hatched grey. With more runs, one rectangle each would be
+//! - The lower panel draws every run when there are at most [`MAX_RUNS`] of them; a run stopped
+//!   before its job was done (a failure interrupted it, or the lease was suspended) is grey. With more runs, one rectangle each would be
 //!   thinner than a pixel, so the chart has the upper panel only and says so in its title.
 //! - Each job has its own hue, so neighbours differ; colours carry no other meaning.
 //! - Time is in seconds, hours or days from the first run's start, whichever keeps the axis's
@@ -38,7 +38,7 @@ pub struct Run<'a> {
     pub end: f64,
     /// The nodes held, ranges `[first, last + 1)`.
     pub nodes: &'a [Range<u32>],
-    /// Whether a failure ended it.
+    /// Whether it was stopped before its job was done (a failure, a suspension).
     pub interrupted: bool,
 }
 
@@ -113,6 +113,9 @@ pub fn svg(title: &str, runs: &[Run], nodes: u32) -> Result<String> {
             .map_err(|e| fail(&e))?;
         let (upper, lower) = root.split_vertically(UTILISATION_H);
         let x = 0.0..(t1 - t0) / per;
+        // Whole units on a long axis, one decimal on a short one: one format per chart.
+        let decimals = if x.end >= 10.0 { 0 } else { 1 };
+        let x_label = |v: &f64| format!("{v:.decimals$}");
 
         let shares = utilisation(runs, nodes, t0, t1, BINS);
         let mut chart = ChartBuilder::on(&upper)
@@ -126,7 +129,8 @@ pub fn svg(title: &str, runs: &[Run], nodes: u32) -> Result<String> {
         if drawn {
             mesh.disable_x_axis();
         } else {
-            mesh.x_desc(format!("time from the first start, {unit}"));
+            mesh.x_desc(format!("time from the first start, {unit}"))
+                .x_label_formatter(&x_label);
         }
         mesh.draw().map_err(|e| fail(&e))?;
         let bin = (t1 - t0) / per / BINS as f64;
@@ -148,6 +152,7 @@ pub fn svg(title: &str, runs: &[Run], nodes: u32) -> Result<String> {
             chart
                 .configure_mesh()
                 .x_desc(format!("time from the first start, {unit}"))
+                .x_label_formatter(&x_label)
                 .y_desc("node")
                 .y_label_formatter(&|v| format!("{v:.0}"))
                 .disable_mesh()

@@ -16,7 +16,7 @@
 //! | `starting_time`, `finish_time` | the run's start and end |
 //! | `execution_time`, `waiting_time`, `turnaround_time` | `finish - starting`, `starting - submission`, `finish - submission` |
 //! | `stretch` | `turnaround_time / execution_time` (Batsim's definition; not bounded) |
-//! | `allocated_resources` | the run's nodes ([`super::nodes`]) as interval text, `0-3 7` |
+//! | `allocated_resources` | the run's nodes ([`crate::des::nodes`]) as interval text, `0-3 7` |
 //! | `consumed_energy` | `-1`: energy is not modelled (Batsim's value when it is off) |
 //! | `metadata` | empty |
 //!
@@ -29,8 +29,8 @@ use std::io::Write;
 
 use anyhow::Result;
 
-use super::nodes::NodeSet;
 use super::replay::{Outcome, Placement, Record};
+use crate::des::nodes::NodeSet;
 use crate::report::columns::{self, Column};
 
 /// One row: a run of a job.
@@ -140,7 +140,7 @@ pub fn write(outcome: &Outcome, workload: &str, out: impl Write) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::models::cluster::replay;
+    use crate::models::cluster::replay::{self, Naming};
     use crate::workload::swf::Job;
     use qosgate_kernel::backfill::Policy;
 
@@ -157,7 +157,8 @@ mod tests {
     #[test]
     fn a_row_per_job_with_batsim_columns() {
         let jobs = [job(7, 0, 10, 2), job(8, 5, 4, 3)];
-        let out = replay::replay_in::<8, 18>(&jobs, Policy::Easy, 4, &[], |_| {}).unwrap();
+        let out =
+            replay::replay_in::<8, 18>(&jobs, Policy::Easy, 4, &[], Naming::Named, |_| {}).unwrap();
         let mut csv = Vec::new();
         write(&out, "w0", &mut csv).unwrap();
         let csv = String::from_utf8(csv).unwrap();
@@ -191,7 +192,9 @@ mod tests {
                 up: true,
             },
         ];
-        let out = replay::replay_in::<8, 18>(&jobs, Policy::Easy, 4, &failures, |_| {}).unwrap();
+        let out =
+            replay::replay_in::<8, 18>(&jobs, Policy::Easy, 4, &failures, Naming::Named, |_| {})
+                .unwrap();
         let mut csv = Vec::new();
         write(&out, "w0", &mut csv).unwrap();
         let csv = String::from_utf8(csv).unwrap();

@@ -4,11 +4,9 @@
 //! - [`scenario`]: the schema of a cluster scenario file (`model = "cluster"`), its checks and
 //!   its TOML writer.
 //! - [`replay`]: the replay driver and its per-job records and summary metrics.
-//! - [`nodes`]: which nodes each running job holds.
 //! - [`batsim`]: the schedule as Batsim's `jobs.csv`.
 //! - [`summary`]: what `qosgate backfill` and `qosgate run` print and write.
 pub mod batsim;
-pub mod nodes;
 pub mod replay;
 pub mod scenario;
 pub mod summary;
@@ -51,6 +49,7 @@ impl Model for Cluster {
             &scenario.trace,
             scenario.scheduler.kernel()?,
             scenario.queue,
+            replay::Naming::Counted,
         )?;
         Ok(Run {
             outcome,

@@ -12,7 +12,7 @@
 //! 4. one scheduling pass (the kernel's, by policy: see [`qosgate_kernel::backfill`]).
 //!
 //! A job runs for `min(run time, estimate)` (the SWF reader's `run`) and is planned with its
-//! estimate. It occupies the lowest-numbered idle up nodes when it starts ([`super::nodes`]),
+//! estimate. It occupies the lowest-numbered idle up nodes when it starts ([`crate::des::nodes`]),
 //! and a failure hits the job on the failed node. An interrupted job resumes later with exactly
 //! its remaining run time. Each run of a job on its nodes is a [`Placement`]. The kernel knows a
 //! job by its index in `(submit, id)` order ([`Instant::jobs`]).
@@ -39,8 +39,8 @@ use qosgate_kernel::backfill::{Backfill, Handle, Job, JobId, Pass, Policy};
 use qosgate_kernel::units::{Nodes, Ticks};
 use serde::Serialize;
 
-use super::nodes::{NodeError, NodeMap, NodeSet};
 use crate::des::boxed::boxed;
+use crate::des::nodes::{NodeError, NodeMap, NodeSet};
 use crate::des::time::ticks_exact;
 use crate::workload::swf;
 use crate::workload::swf_schedule::Filled;
@@ -121,6 +121,17 @@ pub struct Summary {
     pub interruptions: u64,
 }
 
+/// Whether a replay names nodes ([`crate::des::nodes`]): what [`Outcome::placements`] and
+/// the schedule files need, at a cost (about a third more time for a replay without failures).
+/// A replay under failures always follows which node runs which job, since a failure hits one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Naming {
+    /// Nodes are counted, as the kernel does; [`Outcome::placements`] is empty.
+    Counted,
+    /// Each run's nodes are named and recorded in [`Outcome::placements`].
+    Named,
+}
+
 /// One run of a job on named nodes: a job has one per start (more than one only if failures
 /// interrupted it).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -144,7 +155,7 @@ pub struct Outcome {
     /// The jobs, in `(submit, id)` order.
     pub records: Vec<Record>,
     /// Every run of every job, in the order the runs ended (ties in the order of the jobs'
-    /// records); a job's last one completed it.
+    /// records); a job's last one completed it. Empty unless the replay was [`Naming::Named`].
     pub placements: Vec<Placement>,
     /// Aggregates.
     pub summary: Summary,
@@ -195,8 +206,8 @@ fn ticks(secs: u64) -> Result<Ticks> {
     })
 }
 
-/// Replays `jobs` on `nodes` nodes under `policy`, with the node `failures` (empty for none).
-/// Calls `observe` after every instant's pass.
+/// Replays `jobs` on `nodes` nodes under `policy`, with the node `failures` (empty for none),
+/// naming nodes or not. Calls `observe` after every instant's pass.
 ///
 /// Errors: a job wider than the cluster, a zero run time or estimate, a run time longer than
 /// the estimate, a failure of an unknown,
@@ -208,9 +219,10 @@ pub fn replay(
     policy: Policy,
     nodes: Nodes,
     failures: &[NodeEvent],
+    naming: Naming,
     observe: impl FnMut(&Instant),
 ) -> Result<Outcome> {
-    replay_in::<QUEUE, BREAKPOINTS>(jobs, policy, nodes, failures, observe)
+    replay_in::<QUEUE, BREAKPOINTS>(jobs, policy, nodes, failures, naming, observe)
 }
 
 /// [`replay`] with a queue of `queue` admitted and unfinished jobs (`1 ..=` [`MAX_QUEUE`]): a
@@ -231,6 +243,7 @@ pub fn replay_limited(
     nodes: Nodes,
     failures: &[NodeEvent],
     queue: usize,
+    naming: Naming,
 ) -> Result<Outcome> {
     ensure!(
         (1..=MAX_QUEUE).contains(&queue),
@@ -243,8 +256,8 @@ pub fn replay_limited(
                 policy,
                 nodes,
                 failures,
-                queue,
-                $room,
+                Limits { queue, room: $room },
+                naming,
                 |_| {},
             )
         };
@@ -317,9 +330,14 @@ pub fn replay_in<const Q: usize, const B: usize>(
     policy: Policy,
     nodes: Nodes,
     failures: &[NodeEvent],
+    naming: Naming,
     observe: impl FnMut(&Instant<Q, B>),
 ) -> Result<Outcome> {
-    Driver::<Q, B>::run(jobs, policy, nodes, failures, Q, None, observe)
+    let limits = Limits {
+        queue: Q,
+        room: None,
+    };
+    Driver::<Q, B>::run(jobs, policy, nodes, failures, limits, naming, observe)
 }
 
 /// A job's state in the driver (its first start is in its [`Record`]).
@@ -334,6 +352,15 @@ struct Progress {
     handle: Option<Handle>,
 }
 
+/// How many jobs a replay holds (waiting or running) at most.
+#[derive(Debug, Clone, Copy)]
+struct Limits {
+    /// A job arriving with this many held stops the replay with [`QueueFull`].
+    queue: usize,
+    /// Held jobs at which the replay gives up with [`Outgrown`] (a larger tier is needed).
+    room: Option<usize>,
+}
+
 /// The replay's state, with the scheduler it drives.
 struct Driver<'a, const Q: usize, const B: usize> {
     sched: Box<Backfill<Q, B>>,
@@ -342,10 +369,11 @@ struct Driver<'a, const Q: usize, const B: usize> {
     /// Held jobs (waiting or running) at which the replay gives up with [`Outgrown`].
     room: Option<usize>,
     progress: Vec<Progress>,
-    /// Which job holds which node.
-    nodes: NodeMap,
-    /// The runs ended so far.
-    placements: Vec<Placement>,
+    /// Which job holds which node: `None` when nodes are only counted (no failures, and
+    /// [`Naming::Counted`]).
+    nodes: Option<NodeMap>,
+    /// The runs ended so far ([`Naming::Named`] only).
+    placements: Option<Vec<Placement>>,
     /// Completions: (end, job index, starts).
     ends: BinaryHeap<Reverse<(u64, usize, u32)>>,
     /// One per job, by index; `start` is the first start once the job has started.
@@ -357,15 +385,15 @@ struct Driver<'a, const Q: usize, const B: usize> {
 }
 
 impl<const Q: usize, const B: usize> Driver<'_, Q, B> {
-    /// The replay on a scheduler of `Q` jobs, admitting at most `queue.min(Q)` at once, and
-    /// giving up with [`Outgrown`] once `room` are held.
+    /// The replay on a scheduler of `Q` jobs, admitting at most `limits.queue.min(Q)` at once,
+    /// and giving up with [`Outgrown`] once `limits.room` are held.
     fn run(
         jobs: &[swf::Job],
         policy: Policy,
         nodes: Nodes,
         failures: &[NodeEvent],
-        queue: usize,
-        room: Option<usize>,
+        limits: Limits,
+        naming: Naming,
         mut observe: impl FnMut(&Instant<Q, B>),
     ) -> Result<Outcome> {
         let key = |j: &swf::Job| (j.submit, j.id);
@@ -385,7 +413,7 @@ impl<const Q: usize, const B: usize> Driver<'_, Q, B> {
         let mut d = Driver {
             sched,
             jobs: sorted,
-            room,
+            room: limits.room,
             progress: sorted
                 .iter()
                 .map(|j| Progress {
@@ -395,8 +423,8 @@ impl<const Q: usize, const B: usize> Driver<'_, Q, B> {
                     handle: None,
                 })
                 .collect(),
-            nodes: NodeMap::new(nodes),
-            placements: Vec::with_capacity(sorted.len()),
+            nodes: (naming == Naming::Named || !failures.is_empty()).then(|| NodeMap::new(nodes)),
+            placements: (naming == Naming::Named).then(|| Vec::with_capacity(sorted.len())),
             ends: BinaryHeap::new(),
             records: sorted
                 .iter()
@@ -413,7 +441,7 @@ impl<const Q: usize, const B: usize> Driver<'_, Q, B> {
                 .collect(),
             sums: Sums::default(),
             interruptions: 0,
-            queue: queue.min(Q),
+            queue: limits.queue.min(Q),
         };
         let (mut next_job, mut next_failure) = (0, 0);
         let mut started = Vec::new();
@@ -484,8 +512,10 @@ impl<const Q: usize, const B: usize> Driver<'_, Q, B> {
     }
 
     fn node_event(&mut self, f: NodeEvent, t: Ticks) -> Result<()> {
+        // Failures always name nodes (`Driver::run`).
+        let owner = self.nodes.as_ref().and_then(|m| m.owner(f.node));
         if !f.up
-            && let Some(i) = self.nodes.owner(f.node)
+            && let Some(i) = owner
         {
             let p = &mut self.progress[i];
             let handle = p.handle.take().context("a node's job is not running")?;
@@ -496,12 +526,16 @@ impl<const Q: usize, const B: usize> Driver<'_, Q, B> {
             self.interruptions += 1;
             self.end_run(i, f.at, true);
         }
-        self.nodes.set_up(f.node, f.up).map_err(|e| match e {
+        let map = self
+            .nodes
+            .as_mut()
+            .context("failures without named nodes")?;
+        map.set_up(f.node, f.up).map_err(|e| match e {
             NodeError::Unknown => anyhow::anyhow!(
                 "node {} of a failure at {} s does not exist ({} nodes)",
                 f.node,
                 f.at,
-                self.nodes.count()
+                map.count()
             ),
             NodeError::AlreadyThere => anyhow::anyhow!(
                 "node {} {} at {} s, but it already is",
@@ -524,14 +558,19 @@ impl<const Q: usize, const B: usize> Driver<'_, Q, B> {
     /// Job `i`'s run ends at `now` (`interrupted`: by a failure): its nodes are given back and
     /// the run is recorded.
     fn end_run(&mut self, i: usize, now: u64, interrupted: bool) {
-        let nodes = self.nodes.give_back(i);
-        self.placements.push(Placement {
-            job: i,
-            start: self.progress[i].since,
-            end: now,
-            nodes,
-            interrupted,
-        });
+        let Some(map) = &mut self.nodes else {
+            return;
+        };
+        let nodes = map.give_back(i);
+        if let Some(placements) = &mut self.placements {
+            placements.push(Placement {
+                job: i,
+                start: self.progress[i].since,
+                end: now,
+                nodes,
+                interrupted,
+            });
+        }
     }
 
     fn submit(&mut self, i: usize, t: Ticks) -> Result<()> {
@@ -593,13 +632,15 @@ impl<const Q: usize, const B: usize> Driver<'_, Q, B> {
         p.since = now;
         p.handle = Some(handle);
         self.ends.push(Reverse((now + p.left, i, p.starts)));
-        let idle = self.nodes.idle();
-        ensure!(
-            self.nodes.take(i, j.procs).is_some(),
-            "job {} started at {now} s with {idle} idle nodes for {}",
-            j.id,
-            j.procs
-        );
+        if let Some(map) = &mut self.nodes {
+            let idle = map.idle();
+            ensure!(
+                map.take(i, j.procs).is_some(),
+                "job {} started at {now} s with {idle} idle nodes for {}",
+                j.id,
+                j.procs
+            );
+        }
         Ok(())
     }
 
@@ -624,7 +665,7 @@ impl<const Q: usize, const B: usize> Driver<'_, Q, B> {
         };
         Outcome {
             records: self.records,
-            placements: self.placements,
+            placements: self.placements.unwrap_or_default(),
             summary,
         }
     }

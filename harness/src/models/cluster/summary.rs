@@ -29,7 +29,7 @@ use serde::Serialize;
 
 use super::Cluster;
 use super::batsim;
-use super::replay::{self, NodeEvent, Outcome, Record, Summary};
+use super::replay::{self, Naming, NodeEvent, Outcome, Record, Summary};
 use super::scenario::{Failures, Scenario};
 use crate::models::{self, Head, Measured, RunOptions, Shown};
 use crate::output;
@@ -105,6 +105,15 @@ impl Files {
         ]
         .into_iter()
         .filter_map(|(option, path)| Some((option, path.as_deref()?)))
+    }
+
+    /// Whether the files need the nodes named: the Batsim file and the Gantt chart do.
+    fn naming(&self) -> Naming {
+        if self.jobs_csv.is_some() || self.gantt.is_some() {
+            Naming::Named
+        } else {
+            Naming::Counted
+        }
     }
 
     /// Checks every path before the replay ([`output::check_file`]).
@@ -257,12 +266,18 @@ impl Prepared {
     }
 
     /// Replays the trace under `policy` with a queue of `queue` jobs
-    /// ([`replay::replay_limited`]).
+    /// ([`replay::replay_limited`]), naming nodes or not.
     ///
     /// Errors: those of [`replay::replay_limited`], naming the trace `swf`.
-    pub fn replay(&self, swf: &Path, policy: Policy, queue: usize) -> Result<replay::Outcome> {
+    pub fn replay(
+        &self,
+        swf: &Path,
+        policy: Policy,
+        queue: usize,
+        naming: Naming,
+    ) -> Result<replay::Outcome> {
         let nodes = self.trace.machine_procs;
-        replay::replay_limited(&self.trace.jobs, policy, nodes, &self.events, queue)
+        replay::replay_limited(&self.trace.jobs, policy, nodes, &self.events, queue, naming)
             .with_context(|| format!("replaying {}", swf.display()))
     }
 }
@@ -273,7 +288,7 @@ impl Prepared {
 pub fn report(req: &Request, out: &mut dyn Write) -> Result<()> {
     req.files.check()?;
     let prepared = Prepared::read(&req.swf, req.nodes, req.skip_invalid, req.failures.as_ref())?;
-    let outcome = prepared.replay(&req.swf, req.policy, req.queue)?;
+    let outcome = prepared.replay(&req.swf, req.policy, req.queue, req.files.naming())?;
     let trace = &prepared.trace;
     let nodes = trace.machine_procs;
     let report = req.failures.as_ref().map(|f| FailureReport {

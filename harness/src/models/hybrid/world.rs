@@ -28,7 +28,7 @@ use qosgate_kernel::dispatch::{Bernoulli, Billiard};
 use super::record::{Outcome, Provider, RequestRecord, Run};
 use super::scenario::{Brokering, CLOUD, LOCAL, Scenario};
 use crate::des::rng::{SplitMix, replication_seed};
-use crate::models::cluster::replay::{self, NodeEvent};
+use crate::models::cluster::replay::{self, Naming, NodeEvent};
 use crate::workload::requests::{Request, RequestModel};
 use crate::workload::swf::Job;
 
@@ -133,14 +133,21 @@ fn replay_provider(
     nodes: u32,
     failures: &[NodeEvent],
 ) -> Result<replay::Outcome> {
-    replay::replay_in::<SMALL_QUEUE, { 2 * SMALL_QUEUE + 2 }>(jobs, policy, nodes, failures, |_| {})
-        .or_else(|e| {
-            if e.chain().any(|c| c.is::<replay::QueueFull>()) {
-                replay::replay(jobs, policy, nodes, failures, |_| {})
-            } else {
-                Err(e)
-            }
-        })
+    replay::replay_in::<SMALL_QUEUE, { 2 * SMALL_QUEUE + 2 }>(
+        jobs,
+        policy,
+        nodes,
+        failures,
+        Naming::Counted,
+        |_| {},
+    )
+    .or_else(|e| {
+        if e.chain().any(|c| c.is::<replay::QueueFull>()) {
+            replay::replay(jobs, policy, nodes, failures, Naming::Counted, |_| {})
+        } else {
+            Err(e)
+        }
+    })
 }
 
 /// Request `r` as the replay takes it at a provider of `mips` reached after `transfer_s`.

@@ -55,6 +55,7 @@ use qosgate_kernel::units::{Nodes, Ticks};
 use serde::Serialize;
 
 use crate::des::boxed::boxed;
+use crate::des::nodes::Hold;
 use crate::des::queue::Queue;
 use crate::des::time::secs;
 use crate::workload::lwf::{Request, Start, Workload};
@@ -178,6 +179,30 @@ pub struct Record {
     pub end: Option<f64>,
     /// Its suspensions, in order.
     pub preemptions: Vec<Preemption>,
+}
+
+impl Record {
+    /// The intervals it held its nodes, seconds, each with whether a suspension ended it (its
+    /// nodes are free at the suspension's end): from its start to its first suspension's end,
+    /// from each resumption's begin to the next suspension's end, and from the last to its end,
+    /// or to `last` (the replay's last instant) if it never ended. None if it never started.
+    pub fn holds(&self, last: f64) -> Vec<(Hold, bool)> {
+        let count = self.nodes;
+        let hold = |start, end| Hold { start, end, count };
+        let Some(mut from) = self.start else {
+            return Vec::new();
+        };
+        let mut holds = Vec::with_capacity(self.preemptions.len() + 1);
+        for p in &self.preemptions {
+            holds.push((hold(from, p.suspend[1]), true));
+            match p.resume {
+                Some([begin, _]) => from = begin,
+                None => return holds,
+            }
+        }
+        holds.push((hold(from, self.end.unwrap_or(last)), false));
+        holds
+    }
 }
 
 /// Counts of outcomes.

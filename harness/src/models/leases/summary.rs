@@ -6,7 +6,8 @@
 //! times in seconds from the workload's start, `-` where there is none); a table of the
 //! suspensions (the lease, the one it made room for, the suspension and the resumption
 //! intervals); and the accounts. With `--json`, one JSON object with the same (every record's
-//! fields, see [`Record`]). That is [`report`]; [`run`] is `qosgate run` for a lease scenario:
+//! fields, see [`Record`]). With `--gantt FILE.svg`, a Gantt chart of the intervals each lease
+//! held its nodes ([`Record::holds`]) on nodes named afterwards ([`nodes::place`]). That is [`report`]; [`run`] is `qosgate run` for a lease scenario:
 //! the accounts of every replication (each the same replay) as the mean over them, `--events`
 //! one JSON object per lease ([`Record`] plus `replication`), `--out DIR` `summary.json`.
 
@@ -19,11 +20,13 @@ use serde::Serialize;
 use super::Leases;
 use super::replay::{self, Accounts, Params, Record};
 use super::scenario::Scenario;
+use crate::des::nodes::{self, Hold};
 use crate::des::time::secs;
 use crate::models::{self, Head, Measured, RunOptions, Shown};
-use crate::report::columns;
+use crate::output;
 use crate::report::stats::Estimate;
 use crate::report::table::{Align, table};
+use crate::report::{columns, gantt};
 use crate::workload::lwf;
 
 /// A replay to run and report.
@@ -37,6 +40,8 @@ pub struct Request {
     pub policy_name: &'static str,
     /// Print one JSON object instead of the tables.
     pub json: bool,
+    /// Draw a Gantt chart here (SVG).
+    pub gantt: Option<PathBuf>,
 }
 
 /// What `--json` prints.
@@ -59,9 +64,20 @@ struct JsonReport<'a> {
 /// Errors: an unreadable or bad file (`file:line:column: ...`), a replay error (named), a
 /// failed write.
 pub fn report(req: &Request, out: &mut dyn Write) -> Result<()> {
+    if let Some(path) = &req.gantt {
+        output::check_file("--gantt", path)?;
+    }
     let workload = lwf::read_path(&req.lwf)?;
     let r = replay::replay(&workload, &req.params)
         .with_context(|| format!("replaying {}", req.lwf.display()))?;
+    if let Some(path) = &req.gantt {
+        let title = format!("{}, {} preemption", req.lwf.display(), req.policy_name);
+        let svg = gantt(&title, &r)?;
+        output::write_file(path, |w| {
+            w.write_all(svg.as_bytes())
+                .with_context(|| format!("writing {}", path.display()))
+        })?;
+    }
     let p = &req.params;
     if req.json {
         let report = JsonReport {
@@ -84,6 +100,43 @@ pub fn report(req: &Request, out: &mut dyn Write) -> Result<()> {
             .context("writing the report")?;
     }
     out.flush().context("writing output")
+}
+
+/// The Gantt chart of the replay `r`: each interval a lease held nodes, on nodes named by
+/// [`nodes::place`]; an interval a suspension ended in grey.
+///
+/// Errors: more nodes held at once than the cluster has (the replay's records contradict the
+/// kernel), a drawing failure.
+fn gantt(title: &str, r: &replay::Replay) -> Result<String> {
+    let holds: Vec<(usize, Hold, bool)> = r
+        .records
+        .iter()
+        .enumerate()
+        .flat_map(|(i, l)| l.holds(r.last).into_iter().map(move |(h, s)| (i, h, s)))
+        .collect();
+    let spans: Vec<Hold> = holds.iter().map(|&(_, h, _)| h).collect();
+    let sets = nodes::place(&spans, r.nodes).map_err(|k| {
+        let (i, h, _) = holds[k];
+        anyhow::anyhow!(
+            "lease {} holds {} nodes from {} s with too few idle",
+            r.records[i].lease,
+            h.count,
+            h.start
+        )
+    })?;
+    let runs: Vec<gantt::Run> = holds
+        .iter()
+        .zip(&sets)
+        .filter(|(_, set)| !set.is_empty())
+        .map(|(&(job, h, suspended), set)| gantt::Run {
+            job,
+            start: h.start,
+            end: h.end,
+            nodes: set.ranges(),
+            interrupted: suspended,
+        })
+        .collect();
+    gantt::svg(title, &runs, r.nodes)
 }
 
 /// The text report.
