@@ -342,6 +342,39 @@ fn no_arguments_prints_help_and_fails_and_version_works() {
     assert!(stdout(&o).starts_with("qosgate "), "{}", stdout(&o));
 }
 
+/// `presets --json` and `reproduce --list --json` list what their text forms list: the same
+/// presets in the same order, each with its model; the same papers, each with its citation and
+/// its parts' figures.
+#[test]
+fn the_lists_have_json_forms_with_the_same_entries() {
+    let text = stdout(&qosgate(&["presets"]));
+    let o = qosgate(&["presets", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let presets: Vec<Value> = serde_json::from_str(&stdout(&o)).unwrap();
+    let names: Vec<&str> = text.lines().map(|l| l.split_whitespace().next().unwrap()).collect();
+    let json_names: Vec<&str> = presets.iter().map(|p| p["name"].as_str().unwrap()).collect();
+    assert_eq!(json_names, names);
+    let models = ["grid", "federation", "cluster", "leases", "hybrid", "multicloud"];
+    assert!(presets.iter().all(|p| models.contains(&p["model"].as_str().unwrap())));
+
+    let text = stdout(&qosgate(&["reproduce", "--list"]));
+    let o = qosgate(&["reproduce", "--list", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let papers: Vec<Value> = serde_json::from_str(&stdout(&o)).unwrap();
+    let ids: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with(' '))
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    let json_ids: Vec<&str> = papers.iter().map(|p| p["id"].as_str().unwrap()).collect();
+    assert_eq!(json_ids, ids);
+    for p in &papers {
+        assert!(p["citation"]["year"].as_u64().unwrap() > 2000, "{p}");
+        assert!(p["parts"].as_array().is_some_and(|parts| !parts.is_empty()), "{p}");
+    }
+    assert!(!qosgate(&["reproduce", "kokkinos2009", "--json"]).status.success());
+}
+
 /// A committed trace cut-down (`data/traces`), as a command-line argument.
 fn trace(name: &str) -> String {
     fixture(name).display().to_string()

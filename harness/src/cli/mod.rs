@@ -17,7 +17,7 @@ pub mod verify;
 use std::io::Write;
 
 use anyhow::{Context, Result};
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 use serde::Serialize;
 
 /// QoS-aware grid scheduling: delay bounds, fair queueing and the seed papers' experiments.
@@ -51,7 +51,7 @@ pub enum Command {
     /// Simulate one scenario (a TOML file or a built-in preset) and print its metrics.
     Run(run::RunArgs),
     /// List the built-in scenarios of every paper.
-    Presets,
+    Presets(PresetsArgs),
     /// Reproduce a paper's experiments: tables against the paper's claims, CSV and SVG plots.
     Reproduce(reproduce::ReproduceArgs),
     /// List and schedule one DAG application by hand (gandhimathi2013: CNPT, CLS, CMMS, DCLS,
@@ -99,16 +99,45 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<()> {
         Command::Leases(args) => leases::exec(args, out),
         Command::Synth(args) => synth::exec(args, out),
         Command::Run(args) => run::exec(args, out),
-        Command::Presets => presets(out),
+        Command::Presets(args) => presets(args, out),
         Command::Reproduce(args) => reproduce::exec(args, out),
         Command::Dag(args) => dag::exec(args, out),
         Command::Verify(args) => verify::exec(args, out),
     }
 }
 
-/// `qosgate presets`: one line per preset, its name then its description.
-fn presets(out: &mut dyn Write) -> Result<()> {
-    for s in crate::experiments::presets()? {
+/// Options of `qosgate presets`.
+#[derive(Debug, Clone, Args)]
+pub struct PresetsArgs {
+    /// Print a JSON array of `{name, model, description}` instead of the list.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// One preset as `qosgate presets --json` prints it.
+#[derive(Serialize)]
+struct Preset<'a> {
+    name: &'a str,
+    model: &'static str,
+    description: &'a str,
+}
+
+/// `qosgate presets`: one line per preset, its name then its description (or, with `--json`,
+/// a JSON array with each one's model too).
+fn presets(args: &PresetsArgs, out: &mut dyn Write) -> Result<()> {
+    let all = crate::experiments::presets()?;
+    if args.json {
+        let list: Vec<Preset> = all
+            .iter()
+            .map(|s| Preset {
+                name: s.name(),
+                model: s.model(),
+                description: s.description(),
+            })
+            .collect();
+        return write_json(&list, true, out);
+    }
+    for s in all {
         writeln!(out, "{:<28} {}", s.name(), s.description()).context("writing the list")?;
     }
     out.flush().context("writing output")

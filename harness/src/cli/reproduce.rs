@@ -6,13 +6,14 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
+use serde::Serialize;
 
 use crate::experiments::runfile;
 use crate::experiments::shard::Shard;
 use crate::experiments::{self, Options, PAPERS, Paper};
 use crate::output::{self, Staged};
-use crate::report::html;
 use crate::report::progress::Show;
+use crate::report::{Citation, html};
 
 /// Options of `qosgate reproduce`.
 #[derive(Debug, Clone, Args)]
@@ -23,6 +24,9 @@ pub struct ReproduceArgs {
     /// List the papers, their parts and figures, and stop.
     #[arg(long, conflicts_with_all = ["only", "out", "replications", "shard", "runs", "from"])]
     pub list: bool,
+    /// With `--list`: a JSON array of `{id, citation, title, parts: [{id, figures}]}`.
+    #[arg(long, requires = "list")]
+    pub json: bool,
     /// Run only this part (`claim1`) or the part that shows this figure (`fig4`).
     #[arg(long, value_name = "PART|FIGURE")]
     pub only: Option<String>,
@@ -67,7 +71,7 @@ pub struct ReproduceArgs {
 /// (each problem named by file and line), an unwritable output directory, or a failed write.
 pub fn exec(args: &ReproduceArgs, out: &mut dyn Write) -> Result<()> {
     if args.list {
-        return list(out);
+        return list(args.json, out);
     }
     let id = args.paper.as_deref().unwrap_or("all");
     let papers: Vec<&dyn Paper> = if id == "all" {
@@ -161,8 +165,41 @@ pub fn exec(args: &ReproduceArgs, out: &mut dyn Write) -> Result<()> {
     out.flush().context("writing output")
 }
 
-/// `--list`: one line per paper, then its parts with their figures.
-fn list(out: &mut dyn Write) -> Result<()> {
+/// A paper as `--list --json` prints it.
+#[derive(Serialize)]
+struct Listed {
+    id: &'static str,
+    citation: Citation,
+    title: &'static str,
+    parts: Vec<ListedPart>,
+}
+
+/// A part of a paper and the figures it shows.
+#[derive(Serialize)]
+struct ListedPart {
+    id: &'static str,
+    figures: &'static [&'static str],
+}
+
+/// `--list`: one line per paper, then its parts with their figures (or, with `json`, a JSON
+/// array of the same).
+fn list(json: bool, out: &mut dyn Write) -> Result<()> {
+    if json {
+        let papers: Vec<Listed> = PAPERS
+            .iter()
+            .map(|p| Listed {
+                id: p.id(),
+                citation: p.citation(),
+                title: p.title(),
+                parts: p
+                    .contents()
+                    .into_iter()
+                    .map(|(id, figures)| ListedPart { id, figures })
+                    .collect(),
+            })
+            .collect();
+        return super::write_json(&papers, true, out);
+    }
     for p in PAPERS {
         writeln!(out, "{:<16} {}: {}", p.id(), p.citation(), p.title())
             .context("writing the list")?;
