@@ -84,7 +84,7 @@ pub struct Request {
 /// The files `qosgate backfill` writes, each if asked for.
 #[derive(Debug, Clone, Default)]
 pub struct Files {
-    /// One CSV row per scheduled job (`--out`: [`RECORD_COLUMNS`]).
+    /// One CSV row per scheduled job (`--out`: `job_id,submit,start,end,procs`).
     pub csv: Option<PathBuf>,
     /// Batsim's `jobs.csv` ([`super::batsim`]).
     pub jobs_csv: Option<PathBuf>,
