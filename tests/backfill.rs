@@ -527,8 +527,10 @@ fn a_schedule_written_as_swf_reads_back_as_the_same_schedule() {
                 jobs: &fields,
             };
             let mut written = Vec::new();
-            swf_schedule::write(std::fs::File::open(&path).unwrap(), &schedule, &mut written)
-                .unwrap();
+            let filled =
+                swf_schedule::write(std::fs::File::open(&path).unwrap(), &schedule, &mut written)
+                    .unwrap();
+            assert_eq!(filled, trace.jobs.len(), "{name}");
             let written = String::from_utf8(written).unwrap();
             let again = swf::parse_str(&written, &swf::Options::default()).unwrap();
             assert_eq!(again.machine_procs, trace.machine_procs, "{name}");

@@ -4,7 +4,7 @@
 
 use std::process::Output;
 
-use qosgate_testkit::cli::{run, scratch, stderr, stdout};
+use qosgate_testkit::cli::{run, run_with_stdin, scratch, stderr, stdout};
 use qosgate_testkit::traces::fixture;
 use serde_json::Value;
 
@@ -351,11 +351,28 @@ fn the_lists_have_json_forms_with_the_same_entries() {
     let o = qosgate(&["presets", "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let presets: Vec<Value> = serde_json::from_str(&stdout(&o)).unwrap();
-    let names: Vec<&str> = text.lines().map(|l| l.split_whitespace().next().unwrap()).collect();
-    let json_names: Vec<&str> = presets.iter().map(|p| p["name"].as_str().unwrap()).collect();
+    let names: Vec<&str> = text
+        .lines()
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    let json_names: Vec<&str> = presets
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
     assert_eq!(json_names, names);
-    let models = ["grid", "federation", "cluster", "leases", "hybrid", "multicloud"];
-    assert!(presets.iter().all(|p| models.contains(&p["model"].as_str().unwrap())));
+    let models = [
+        "grid",
+        "federation",
+        "cluster",
+        "leases",
+        "hybrid",
+        "multicloud",
+    ];
+    assert!(
+        presets
+            .iter()
+            .all(|p| models.contains(&p["model"].as_str().unwrap()))
+    );
 
     let text = stdout(&qosgate(&["reproduce", "--list"]));
     let o = qosgate(&["reproduce", "--list", "--json"]);
@@ -370,9 +387,16 @@ fn the_lists_have_json_forms_with_the_same_entries() {
     assert_eq!(json_ids, ids);
     for p in &papers {
         assert!(p["citation"]["year"].as_u64().unwrap() > 2000, "{p}");
-        assert!(p["parts"].as_array().is_some_and(|parts| !parts.is_empty()), "{p}");
+        assert!(
+            p["parts"].as_array().is_some_and(|parts| !parts.is_empty()),
+            "{p}"
+        );
     }
-    assert!(!qosgate(&["reproduce", "kokkinos2009", "--json"]).status.success());
+    assert!(
+        !qosgate(&["reproduce", "kokkinos2009", "--json"])
+            .status
+            .success()
+    );
 }
 
 /// A committed trace cut-down (`data/traces`), as a command-line argument.
@@ -490,13 +514,33 @@ fn backfill_writes_the_schedule_for_batsim_swf_readers_and_people() {
     let mean = waits.iter().sum::<f64>() / waits.len() as f64;
     assert!((mean - v["summary"]["mean_wait"].as_f64().unwrap()).abs() < 1e-6);
 
-    let schedule = std::fs::read_to_string(dir.join("schedule.swf")).unwrap();
-    let data = schedule.lines().filter(|l| !l.starts_with(';')).count();
+    let written = std::fs::read_to_string(dir.join("schedule.swf")).unwrap();
+    let data = written.lines().filter(|l| !l.starts_with(';')).count();
     assert_eq!(data as u64, jobs);
-    assert!(schedule.contains("; MaxProcs: 1024\n"));
+    assert!(written.contains("; MaxProcs: 1024\n"));
 
     let svg = std::fs::read_to_string(dir.join("gantt.svg")).unwrap();
     assert!(svg.contains("987 runs on 1024 nodes"), "{svg:.300}");
+
+    // The SWF schedule reads the trace twice: a pipe, empty the second time, is an error, not
+    // a schedule without its jobs.
+    let trace_text = std::fs::read(&swf).unwrap();
+    let piped = [
+        "backfill",
+        "--policy",
+        "easy",
+        "--nodes",
+        "1024",
+        "--swf",
+        "/dev/stdin",
+    ];
+    let o = run_with_stdin(
+        env!("CARGO_BIN_EXE_qosgate"),
+        &[&piped[..], &["--swf-out", &schedule][..]].concat(),
+        &trace_text,
+    );
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("0 of the 987 jobs"), "{}", stderr(&o));
 
     let missing = path("missing/gantt.svg");
     let o = qosgate(&[&replay[..], &["--gantt", &missing][..]].concat());

@@ -35,7 +35,8 @@ fn round_trip(text: &[u8], t: &Trace) {
         jobs: &jobs,
     };
     let mut written = Vec::new();
-    swf_schedule::write(text, &schedule, &mut written).unwrap();
+    let filled = swf_schedule::write(text, &schedule, &mut written).unwrap();
+    assert_eq!(filled, t.jobs.len(), "every job's line filled in");
     let lenient = Options {
         skip_invalid: true,
         machine_procs: None,

@@ -51,10 +51,12 @@ pub struct Schedule<'a> {
 }
 
 /// Writes the trace read from `input` again with `schedule` filled in ([module doc](self)).
+/// Returns the number of job lines filled in: every job of the schedule's, unless `input` is not
+/// the trace the schedule was made from (or a pipe already read), which the caller should check.
 ///
 /// Errors: a read or write error; a line longer than [`MAX_LINE`] (the reader refuses such a
 /// trace).
-pub fn write(input: impl Read, schedule: &Schedule, mut out: impl Write) -> Result<()> {
+pub fn write(input: impl Read, schedule: &Schedule, mut out: impl Write) -> Result<usize> {
     let mut lines = Lines::new(input, MAX_LINE);
     let mut in_header = true;
     let mut has_max_procs = false;
@@ -109,7 +111,8 @@ pub fn write(input: impl Read, schedule: &Schedule, mut out: impl Write) -> Resu
     if in_header {
         note(schedule, has_max_procs, &mut out)?;
     }
-    out.flush().context("writing the schedule")
+    out.flush().context("writing the schedule")?;
+    Ok(written.len())
 }
 
 /// What a line the replay did not take becomes, before the line.
@@ -171,7 +174,7 @@ mod tests {
             jobs: &jobs,
         };
         let mut out = Vec::new();
-        write(input.as_bytes(), &schedule, &mut out).unwrap();
+        assert_eq!(write(input.as_bytes(), &schedule, &mut out).unwrap(), 2);
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "; Version: 2.2\n; MaxProcs: 4\n\n; Note: a schedule\n\

@@ -154,8 +154,18 @@ impl Files {
             let input =
                 File::open(&req.swf).with_context(|| format!("opening {}", req.swf.display()))?;
             output::write_file(path, |w| {
-                swf_schedule::write(input, &schedule, w)
-                    .with_context(|| format!("writing the schedule of {}", req.swf.display()))
+                let filled = swf_schedule::write(input, &schedule, w)
+                    .with_context(|| format!("writing the schedule of {}", req.swf.display()))?;
+                // Read twice: a pipe or a file changed since would lose jobs.
+                anyhow::ensure!(
+                    filled == jobs.len(),
+                    "--swf-out: {} of the {} jobs found when reading {} again (a pipe, or a \
+                     file that changed?)",
+                    filled,
+                    jobs.len(),
+                    req.swf.display()
+                );
+                Ok(())
             })?;
         }
         if let Some(path) = &self.gantt {
