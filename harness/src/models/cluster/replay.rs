@@ -122,7 +122,8 @@ pub struct Summary {
 }
 
 /// Whether a replay names nodes ([`crate::des::nodes`]): what [`Outcome::placements`] and
-/// the schedule files need, at a cost (about a third more time for a replay without failures).
+/// the schedule files need, at a cost (about half the replay's time again in
+/// `benches/replay.rs`, `replay/easy-named`).
 /// A replay under failures always follows which node runs which job, since a failure hits one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Naming {
