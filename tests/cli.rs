@@ -260,7 +260,11 @@ fn bounds_of_a_scenario_file_follow_its_registrations() {
     let run: Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(
         run["registrations"],
-        serde_json::json!([["U1", "R1"], ["U2", "R1"], ["U3", "R2"]])
+        serde_json::json!([
+            {"user": "U1", "resource": "R1"},
+            {"user": "U2", "resource": "R1"},
+            {"user": "U3", "resource": "R2"}
+        ])
     );
 
     let fed = dir.join("fed.toml");
@@ -430,7 +434,7 @@ fn backfill_writes_one_row_per_job_and_a_summary_the_rows_reproduce() {
     assert_eq!(s["jobs"], 284);
     let text = std::fs::read_to_string(&csv).unwrap();
     let mut lines = text.lines();
-    assert_eq!(lines.next(), Some("job_id,submit,start,end,procs"));
+    assert_eq!(lines.next(), Some("job,arrival,start,end,procs"));
     let rows: Vec<[f64; 5]> = lines
         .map(|l| {
             let f: Vec<f64> = l.split(',').map(|x| x.parse().unwrap()).collect();
@@ -462,9 +466,13 @@ fn backfill_writes_one_row_per_job_and_a_summary_the_rows_reproduce() {
     let first = rows.iter().map(|r| r[1]).fold(f64::MAX, f64::min);
     let last = rows.iter().map(|r| r[3]).fold(0.0, f64::max);
     let close = |a: f64, b: &Value| (a - b.as_f64().unwrap()).abs() <= 1e-9 * a.abs().max(1.0);
-    assert!(close(wait, &s["mean_wait"]), "{wait} vs {}", s["mean_wait"]);
+    assert!(
+        close(wait, &s["mean_wait_s"]),
+        "{wait} vs {}",
+        s["mean_wait_s"]
+    );
     assert!(close(bsld, &s["mean_bounded_slowdown"]), "{bsld}");
-    assert!(close(awrt, &s["awrt"]), "{awrt} vs {}", s["awrt"]);
+    assert!(close(awrt, &s["awrt_s"]), "{awrt} vs {}", s["awrt_s"]);
     assert!(close(area / (128.0 * (last - first)), &s["utilization"]));
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -512,7 +520,7 @@ fn backfill_writes_the_schedule_for_batsim_swf_readers_and_people() {
         .collect();
     assert_eq!(waits.len() as u64, jobs);
     let mean = waits.iter().sum::<f64>() / waits.len() as f64;
-    assert!((mean - v["summary"]["mean_wait"].as_f64().unwrap()).abs() < 1e-6);
+    assert!((mean - v["summary"]["mean_wait_s"].as_f64().unwrap()).abs() < 1e-6);
 
     let written = std::fs::read_to_string(dir.join("schedule.swf")).unwrap();
     let data = written.lines().filter(|l| !l.starts_with(';')).count();
@@ -685,7 +693,13 @@ fn an_output_folder_written_anew_keeps_no_stale_file() {
     for (command, files) in [
         (
             vec!["run", "--preset", "kokkinos2009-gb", "--replications", "1"],
-            vec!["summary.json", "users.csv"],
+            vec![
+                "metrics.csv",
+                "registrations.csv",
+                "resources.csv",
+                "summary.json",
+                "users.csv",
+            ],
         ),
         (
             vec![

@@ -158,7 +158,7 @@ fn immediate_leases_start_at_their_arrival_or_are_rejected() {
     );
     assert_eq!(run_of(&v, "5"), completed(900.0, 1800.0));
     assert_eq!(run_of(&v, "6"), completed(1800.0, 2400.0));
-    assert_eq!(lease(&v, "6")["kind"], "best-effort");
+    assert_eq!(lease(&v, "6")["type"], "best-effort");
     assert_eq!(v["accounts"]["completed"], 5);
     assert_eq!(v["accounts"]["rejected"], 1);
     assert_eq!(v["accounts"]["preemptions"], 0);

@@ -181,8 +181,8 @@ fn check(s: &Scenario, run: &Run) -> Result<(), TestCaseError> {
             .filter_map(|t| t.finished)
             .fold(f64::NEG_INFINITY, f64::max);
         match a.outcome {
-            Outcome::Finished => {
-                prop_assert!(mine.iter().all(|t| t.outcome == Outcome::Finished));
+            Outcome::Completed => {
+                prop_assert!(mine.iter().all(|t| t.outcome == Outcome::Completed));
                 prop_assert_eq!(a.finished, Some(last));
             }
             Outcome::Rejected => {
@@ -190,7 +190,7 @@ fn check(s: &Scenario, run: &Run) -> Result<(), TestCaseError> {
             }
         }
         for t in &mine {
-            if t.outcome != Outcome::Finished {
+            if t.outcome != Outcome::Completed {
                 continue;
             }
             let (placed, sub, start, fin) = (

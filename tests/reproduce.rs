@@ -299,6 +299,10 @@ fn reproduce_writes_a_csv_and_an_svg_per_figure_and_every_statement() {
 
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap();
+    // Each variant's key is the object of its named parameters (docs/outputs.md), not text.
+    let keys = summary["variant_keys"].as_array().unwrap();
+    assert_eq!(keys.len() as u64, summary["variants"].as_u64().unwrap());
+    assert!(keys.iter().all(|k| k.is_object()), "{keys:?}");
     let sections = summary["sections"].as_array().unwrap();
     assert_eq!(sections.len(), 6, "claims 1-5 and the multi-CPU check");
     let mut ids = Vec::new();

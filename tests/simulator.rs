@@ -319,7 +319,7 @@ fn presets_run_end_to_end_with_a_consistent_event_log() {
             "{preset}"
         );
         let ended = |l: &serde_json::Value| {
-            ["returned", "finished", "arrived", "released", "created"]
+            ["returned", "end", "at_resource", "released", "arrival"]
                 .iter()
                 .find_map(|k| l[*k].as_f64())
                 .unwrap()
@@ -333,11 +333,11 @@ fn presets_run_end_to_end_with_a_consistent_event_log() {
                 assert_eq!(l["outcome"], "completed", "{l}");
                 let at = |k: &str| l[k].as_f64().unwrap();
                 assert!(
-                    at("finished") - at("arrived") <= at("resource_bound") + 1e-9,
+                    at("end") - at("at_resource") <= at("resource_bound_s") + 1e-9,
                     "{l}"
                 );
-                let delay = at("returned") - at("created");
-                assert!(delay <= at("planned_bound") + 1e-6, "{l}");
+                let delay = at("returned") - at("arrival");
+                assert!(delay <= at("planned_bound_s") + 1e-6, "{l}");
             }
         }
         for u in summary["users"].as_array().unwrap() {

@@ -207,9 +207,9 @@ fn a_record_one_tick_past_its_bound_is_a_violation_naming_the_task() {
         .map(|line| {
             let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
             if v["task"] == 5_000 {
-                let a = ticks(v["arrived"].as_f64().unwrap()).get();
-                let b = ticks(v["resource_bound"].as_f64().unwrap()).get();
-                v["finished"] = serde_json::json!(secs(Ticks::new(a + b + 1)));
+                let a = ticks(v["at_resource"].as_f64().unwrap()).get();
+                let b = ticks(v["resource_bound_s"].as_f64().unwrap()).get();
+                v["end"] = serde_json::json!(secs(Ticks::new(a + b + 1)));
             }
             v.to_string()
         })

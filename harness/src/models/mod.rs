@@ -80,6 +80,10 @@ pub mod grid;
 pub mod hybrid;
 pub mod leases;
 pub mod multicloud;
+pub mod outputs;
+
+pub(crate) use outputs::EventLine;
+pub use outputs::{CsvFile, Estimated, Head, Metric, Table, estimate, write_events, write_summary};
 
 use std::fmt::Debug;
 use std::io::Write;
@@ -90,9 +94,8 @@ use rayon::prelude::*;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::config::{self, Headed};
+use crate::config;
 use crate::report::progress::{Progress, Show};
-use crate::report::stats::Estimate;
 
 /// A simulated system.
 ///
@@ -155,63 +158,6 @@ impl<M: Model> Measured<M> {
     }
 }
 
-/// The mean and 95 % confidence interval of `f` over `items`, leaving out the items where it
-/// is undefined (`None`); `None` if no value remains ([`Estimate::of`]).
-pub fn estimate<T>(items: &[T], f: impl Fn(&T) -> Option<f64>) -> Option<Estimate> {
-    Estimate::of(&items.iter().filter_map(f).collect::<Vec<f64>>())
-}
-
-/// A metric a run summary shows: its name and its value in one replication (`None` where it
-/// is undefined).
-pub type Shown<T> = (&'static str, fn(&T) -> Option<f64>);
-
-/// Each metric of `shown`, in order, as its name and [`estimate`] over `items` (one per
-/// replication).
-pub fn estimates<T>(shown: &[Shown<T>], items: &[T]) -> Vec<(&'static str, Option<Estimate>)> {
-    shown
-        .iter()
-        .map(|&(name, f)| (name, estimate(items, f)))
-        .collect()
-}
-
-/// What every model's run summary starts with: the scenario, the replications simulated, the
-/// base seed and the events processed over every replication. Flattened into a summary's
-/// JSON; its `Display` is the first words of the text summary.
-#[derive(Debug, Serialize)]
-pub struct Head<'a> {
-    /// The scenario's name.
-    pub scenario: &'a str,
-    /// Replications simulated.
-    pub replications: u32,
-    /// The base seed (the header's).
-    pub seed: u64,
-    /// Events processed, summed over the replications.
-    pub events: u64,
-}
-
-impl<'a> Head<'a> {
-    /// The head of `runs` of `scenario` (one run per replication).
-    pub fn of<M: Model>(scenario: &'a M::Scenario, runs: &[M::Run]) -> Self {
-        Self {
-            scenario: scenario.name(),
-            replications: u32::try_from(runs.len()).unwrap_or(u32::MAX),
-            seed: scenario.header().seed,
-            events: runs.iter().map(M::events).sum(),
-        }
-    }
-}
-
-impl std::fmt::Display for Head<'_> {
-    /// `NAME: N replication(s) from seed S, E events`.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{}: {} replication(s) from seed {}, {} events",
-            self.scenario, self.replications, self.seed, self.events
-        )
-    }
-}
-
 /// Replications `0..n` of `scenario`, in parallel (rayon), in replication order, their progress
 /// on standard error as `show` says ([`progress`](crate::report::progress)).
 ///
@@ -261,73 +207,6 @@ impl RunOptions {
             None => Ok(own),
         }
     }
-}
-
-/// One line of `qosgate run --events FILE.jsonl`: a record and its replication.
-#[derive(Serialize)]
-pub(crate) struct EventLine<'a, R> {
-    pub(crate) replication: u32,
-    #[serde(flatten)]
-    pub(crate) record: &'a R,
-}
-
-/// Writes `--events FILE.jsonl`: one JSON object per record (its fields and `replication`),
-/// replication after replication, each run's records in the order given; whole, through a
-/// temporary sibling ([`crate::output::write_file`]: a crash leaves no half line under `path`).
-///
-/// Errors: the file cannot be created or written (named), a record cannot be rendered.
-pub fn write_events<'a, R, I>(path: &Path, runs: impl IntoIterator<Item = I>) -> Result<()>
-where
-    R: Serialize + 'a,
-    I: IntoIterator<Item = &'a R>,
-{
-    crate::output::write_file(path, |w| {
-        for (k, records) in (0u32..).zip(runs) {
-            for record in records {
-                let line = EventLine {
-                    replication: k,
-                    record,
-                };
-                serde_json::to_writer(&mut *w, &line).context("rendering an event")?;
-                w.write_all(b"\n")
-                    .with_context(|| format!("writing {}", path.display()))?;
-            }
-        }
-        Ok(())
-    })
-}
-
-/// Writes what `qosgate run` produces for any model: with `opts.out`, the directory with
-/// `summary.json` (the summary as pretty JSON) and whatever `files` adds there (a model's CSV),
-/// written anew and whole ([`crate::output::write_dir`]: no file of an earlier run survives, a
-/// crash leaves the old folder or the new one); then, to `out`, the same JSON with `opts.json`, else the model's `text` rendering.
-///
-/// Errors: a directory or file that cannot be written (named), a summary that cannot be
-/// rendered, a failed write to `out`.
-pub fn write_summary<S: Serialize>(
-    summary: &S,
-    text: impl FnOnce(&S) -> String,
-    files: impl FnOnce(&Path) -> Result<()>,
-    opts: &RunOptions,
-    out: &mut dyn Write,
-) -> Result<()> {
-    let json = || -> Result<String> {
-        let mut j = serde_json::to_string_pretty(summary).context("rendering JSON")?;
-        j.push('\n');
-        Ok(j)
-    };
-    if let Some(dir) = &opts.out {
-        crate::output::write_dir(dir, |tmp| {
-            let path = tmp.join("summary.json");
-            std::fs::write(&path, json()?)
-                .with_context(|| format!("writing {}", path.display()))?;
-            files(tmp)
-        })?;
-    }
-    let text = if opts.json { json()? } else { text(summary) };
-    out.write_all(text.as_bytes())
-        .context("writing the summary")?;
-    out.flush().context("writing output")
 }
 
 /// A scenario of some registered model, ready to print or run: what presets and scenario

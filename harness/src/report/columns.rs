@@ -3,13 +3,19 @@
 //! [`Column<T>`]s, each a heading (with its unit, as people read it), a key (snake_case, with
 //! its unit, the CSV header) and how a row gives its value.
 //!
-//! One rule for what is missing, everywhere: `-` in the text, an empty field in CSV. An
-//! estimate is its mean ± its 95 % half-width in the text and two fields in CSV, `<key>` and
-//! `<key>_hw`; the half-width is missing (not 0) where there is none (one replication).
+//! The same columns give the JSON form ([`Rows`]): an array of objects under the same keys, an
+//! estimate as `{mean, half_width, n}`, so the CSV and the JSON of one table cannot name one
+//! quantity two ways (docs/outputs.md).
+//!
+//! One rule for what is missing, everywhere: `-` in the text, an empty field in CSV, `null` in
+//! JSON. An estimate is its mean ± its 95 % half-width in the text and two fields in CSV,
+//! `<key>` and `<key>_hw`; the half-width is missing (not 0) where there is none (one
+//! replication).
 
 use std::io::Write;
 
 use anyhow::{Context, Result};
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
 use super::stats::Estimate;
 use super::table::{Align, table};
@@ -120,6 +126,16 @@ impl<T> Column<T> {
         }
     }
 
+    /// Adds the JSON field of `row` to `map`: the key and its value (`null` where missing).
+    fn serialize_field<M: SerializeMap>(&self, row: &T, map: &mut M) -> Result<(), M::Error> {
+        match &self.read {
+            Read::Text(f) => map.serialize_entry(self.key, &f(row)),
+            Read::Count(f) => map.serialize_entry(self.key, &f(row)),
+            Read::Number(f, _) => map.serialize_entry(self.key, &f(row)),
+            Read::Estimate(f, _) => map.serialize_entry(self.key, &f(row)),
+        }
+    }
+
     /// The CSV header fields: the key, and `<key>_hw` after an estimate's.
     fn header(&self, out: &mut Vec<String>) {
         out.push(self.key.to_owned());
@@ -181,6 +197,56 @@ pub fn write_csv<'r, T: 'r>(
         w.write_record(None::<&[u8]>).context("writing CSV")?;
     }
     w.flush().context("writing CSV")
+}
+
+/// A table in its JSON form: serialises as an array with one object per row, the columns' keys
+/// in order.
+pub struct Rows<'a, T> {
+    /// The columns.
+    pub columns: &'a [Column<T>],
+    /// The rows.
+    pub rows: &'a [T],
+}
+
+/// One row as a JSON object.
+struct Row<'a, T> {
+    columns: &'a [Column<T>],
+    row: &'a T,
+}
+
+impl<T> Serialize for Row<'_, T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.columns.len()))?;
+        for c in self.columns {
+            c.serialize_field(self.row, &mut map)?;
+        }
+        map.end()
+    }
+}
+
+impl<T> Serialize for Rows<'_, T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(Some(self.rows.len()))?;
+        for row in self.rows {
+            seq.serialize_element(&Row {
+                columns: self.columns,
+                row,
+            })?;
+        }
+        seq.end()
+    }
+}
+
+impl<T> std::fmt::Debug for Rows<'_, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Rows")
+            .field(
+                "columns",
+                &self.columns.iter().map(|c| c.key).collect::<Vec<_>>(),
+            )
+            .field("rows", &self.rows.len())
+            .finish()
+    }
 }
 
 /// `rows` as CSV text ([`write_csv`]).
@@ -245,6 +311,26 @@ mod tests {
              \"U1, fast\",3,2.25,0.5\n\
              \"say \"\"x\"\"\",1,4,\n\
              U3,0,,\n"
+        );
+    }
+
+    /// The JSON form has the CSV's keys, an estimate as one object, and `null` where the CSV
+    /// leaves a field empty.
+    #[test]
+    fn json_has_the_csv_keys_and_null_for_missing_values() {
+        let rows = rows();
+        let v = serde_json::to_value(Rows {
+            columns: COLUMNS,
+            rows: &rows,
+        })
+        .unwrap();
+        assert_eq!(
+            v,
+            serde_json::json!([
+                {"user": "U1, fast", "tasks": 3, "delay_s": {"mean": 2.25, "half_width": 0.5, "n": 3}},
+                {"user": "say \"x\"", "tasks": 1, "delay_s": {"mean": 4.0, "half_width": null, "n": 1}},
+                {"user": "U3", "tasks": 0, "delay_s": null},
+            ])
         );
     }
 

@@ -66,7 +66,9 @@ pub struct Report {
     pub events: u64,
     /// The seeds the runs drew from, as inclusive ranges `[first, last]`, ascending.
     pub seeds: Vec<[u64; 2]>,
-    /// Every variant's key (its named parameters), in the order the parts first name them.
+    /// Every variant's key (its named parameters as JSON text), in the order the parts first
+    /// name them; `summary.json` holds each as the JSON object it is.
+    #[serde(serialize_with = "json_objects")]
     pub variant_keys: Vec<String>,
     /// The sections, in the paper's order.
     pub sections: Vec<Section>,
@@ -362,4 +364,17 @@ fn statement_text(s: &Statement) -> String {
         out.push_str(&wrap(&format!("Note: {note}"), 100));
     }
     out
+}
+
+/// Serialises JSON texts as the values they hold (a text that is not JSON, as a string).
+fn json_objects<S: serde::Serializer>(texts: &[String], serializer: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeSeq;
+    let mut seq = serializer.serialize_seq(Some(texts.len()))?;
+    for t in texts {
+        match serde_json::value::RawValue::from_string(t.clone()) {
+            Ok(raw) => seq.serialize_element(&raw)?,
+            Err(_) => seq.serialize_element(t)?,
+        }
+    }
+    seq.end()
 }

@@ -80,12 +80,15 @@ impl std::error::Error for QueueFull {}
 
 pub use crate::workload::failures::NodeEvent;
 
-/// One scheduled job.
+/// One scheduled job. Serialised in the outputs' vocabulary (docs/outputs.md): `job`,
+/// `arrival`, `start`, `end`, `procs`, `run_s`, `estimate_s`, `interruptions`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Record {
     /// Job number.
+    #[serde(rename = "job")]
     pub id: u64,
     /// Submit time, seconds.
+    #[serde(rename = "arrival")]
     pub submit: u64,
     /// First start, seconds.
     pub start: u64,
@@ -94,8 +97,10 @@ pub struct Record {
     /// Processors (nodes).
     pub procs: u32,
     /// Its run time, seconds (`end - start` without interruptions).
+    #[serde(rename = "run_s")]
     pub run: u64,
     /// What the scheduler planned it with, seconds (`>= run`).
+    #[serde(rename = "estimate_s")]
     pub estimate: u64,
     /// Times a failure interrupted it.
     pub interruptions: u32,
@@ -109,13 +114,17 @@ pub struct Summary {
     /// Sum of `procs × run` over `nodes × (last end − first submit)`.
     pub utilization: f64,
     /// Mean of `first start − submit`, seconds.
+    #[serde(rename = "mean_wait_s", alias = "mean_wait")]
     pub mean_wait: f64,
     /// Mean bounded slowdown with a 10 s bound, javadi2012 Eq. 15:
     /// `(w + max(d, 10)) / max(d, 10)` with `w = end − submit − d`, `d` the run time.
     pub mean_bounded_slowdown: f64,
-    /// Average weighted response time, javadi2012 Eq. 14: `Σ d v (end − submit) / Σ d v`.
+    /// Average weighted response time, javadi2012 Eq. 14: `Σ d v (end − submit) / Σ d v`,
+    /// seconds.
+    #[serde(rename = "awrt_s", alias = "awrt")]
     pub awrt: f64,
     /// Last completion, seconds.
+    #[serde(rename = "makespan_s", alias = "makespan")]
     pub makespan: u64,
     /// Interruptions by failures.
     pub interruptions: u64,

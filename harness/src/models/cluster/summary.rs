@@ -2,11 +2,12 @@
 //! selective backfilling ([`super::replay`]) and reports what happened ([`report`]); and
 //! `qosgate run` for a cluster scenario ([`run`]: the same replay, every replication in
 //! parallel, each metric as the mean and 95 % confidence interval over them; `--events`: one
-//! JSON object per job, [`Record`] plus `replication`; `--out DIR`: `summary.json`).
+//! JSON object per job, [`Record`] plus `replication` and `outcome`; `--out DIR`: `summary.json`
+//! and `metrics.csv`).
 //!
 //! Output: a summary table on standard output (or one JSON object with `--json`), and the
 //! [`Files`] asked for: with `--out FILE.csv` one row per scheduled job,
-//! `job_id,submit,start,end,procs` (whole seconds), in `(submit, id)` order; with
+//! `job,arrival,start,end,procs` (whole seconds), in `(submit, id)` order; with
 //! `--jobs-csv` Batsim's `jobs.csv` ([`batsim`]); with `--swf-out` the schedule as SWF
 //! ([`swf_schedule`]); with `--gantt` a Gantt chart ([`gantt`]). Every path is checked before
 //! the replay and every file written whole ([`output`]).
@@ -31,11 +32,10 @@ use super::Cluster;
 use super::batsim;
 use super::replay::{self, Naming, NodeEvent, Outcome, Record, Summary};
 use super::scenario::{Failures, Scenario};
-use crate::models::{self, Head, Measured, RunOptions, Shown};
+use crate::models::{self, Estimated, Head, Measured, Metric, RunOptions};
 use crate::output;
 use crate::report::columns::{self, Column};
 use crate::report::gantt;
-use crate::report::stats::Estimate;
 use crate::report::table::{Align, grouped, table};
 use crate::workload::failures::{Fit, Process, Tally};
 use crate::workload::fta;
@@ -374,8 +374,8 @@ pub fn report(req: &Request, out: &mut dyn Write) -> Result<()> {
 
 /// The schedule file: one line per job.
 const RECORD_COLUMNS: &[Column<Record>] = &[
-    Column::count("job", "job_id", |r| r.id),
-    Column::count("submit s", "submit", |r| r.submit),
+    Column::count("job", "job", |r| r.id),
+    Column::count("arrival s", "arrival", |r| r.submit),
     Column::count("start s", "start", |r| r.start),
     Column::count("end s", "end", |r| r.end),
     Column::count("procs", "procs", |r| u64::from(r.procs)),
@@ -388,23 +388,35 @@ struct RunSummary<'a> {
     head: Head<'a>,
     trace: String,
     policy: &'static str,
-    /// `(metric, estimate)` in the order of the printed table.
-    metrics: Vec<(&'static str, Option<Estimate>)>,
+    metrics: Estimated,
     per_replication: &'a [Summary],
 }
 
 /// The metrics a run summary shows, in order.
-const SHOWN: [Shown<Summary>; 7] = [
-    ("jobs scheduled", |s| Some(s.jobs as f64)),
-    ("utilization", |s| Some(s.utilization)),
-    ("mean wait (s)", |s| Some(s.mean_wait)),
-    ("mean bounded slowdown (10 s, Eq. 15)", |s| {
-        Some(s.mean_bounded_slowdown)
+const SHOWN: [Metric<Summary>; 7] = [
+    Metric::new("jobs scheduled", "jobs", 0, |s| Some(s.jobs as f64)),
+    Metric::new("utilization", "utilization", 4, |s| Some(s.utilization)),
+    Metric::new("mean wait (s)", "mean_wait_s", 1, |s| Some(s.mean_wait)),
+    Metric::new(
+        "mean bounded slowdown (10 s, Eq. 15)",
+        "mean_bounded_slowdown",
+        3,
+        |s| Some(s.mean_bounded_slowdown),
+    ),
+    Metric::new("AWRT (s, Eq. 14)", "awrt_s", 1, |s| Some(s.awrt)),
+    Metric::new("makespan (s)", "makespan_s", 0, |s| Some(s.makespan as f64)),
+    Metric::new("interruptions", "interruptions", 0, |s| {
+        Some(s.interruptions as f64)
     }),
-    ("AWRT (s, Eq. 14)", |s| Some(s.awrt)),
-    ("makespan (s)", |s| Some(s.makespan as f64)),
-    ("interruptions", |s| Some(s.interruptions as f64)),
 ];
+
+/// A job's event line: its record and how it ended (every job of a replay completes).
+#[derive(Serialize)]
+struct JobEvent<'a> {
+    #[serde(flatten)]
+    record: &'a Record,
+    outcome: &'static str,
+}
 
 /// Replays `scenario` (its own replications, or `opts.replications`), prints the summary (or,
 /// with `opts.json`, one JSON object) and writes the files `opts` asks for.
@@ -414,16 +426,24 @@ const SHOWN: [Shown<Summary>; 7] = [
 pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Result<()> {
     let m = Measured::<Cluster>::of(scenario, scenario.header.replications, opts)?;
     if let Some(path) = &opts.events {
-        models::write_events(path, m.runs.iter().map(|r| &r.outcome.records))?;
+        models::write_events(
+            path,
+            m.runs.iter().map(|r| {
+                r.outcome.records.iter().map(|record| JobEvent {
+                    record,
+                    outcome: "completed",
+                })
+            }),
+        )?;
     }
     let summary = RunSummary {
         head: m.head(scenario),
         trace: scenario.trace.display().to_string(),
         policy: scenario.scheduler.policy.name(),
-        metrics: models::estimates(&SHOWN, &m.metrics),
+        metrics: Estimated::of(&SHOWN, &m.metrics),
         per_replication: &m.metrics,
     };
-    models::write_summary(&summary, render, |_| Ok(()), opts, out)
+    models::write_summary(&summary, render, &[&summary.metrics], opts, out)
 }
 
 fn render(s: &RunSummary) -> String {
@@ -432,6 +452,6 @@ fn render(s: &RunSummary) -> String {
          (mean ± 95 % confidence half-width over the replications)\n\n",
         s.head, s.policy, s.trace
     );
-    text.push_str(&columns::pairs(["metric", "value"], &s.metrics, 3));
+    text.push_str(&s.metrics.text());
     text
 }

@@ -29,8 +29,10 @@ pub struct Metrics {
     /// Lease preemptions.
     pub leases_preempted: u64,
     /// Eq. 21, %.
+    #[serde(rename = "utilization_pct", alias = "utilization")]
     pub utilization: Option<f64>,
     /// Useful VM-time over capacity, %.
+    #[serde(rename = "occupancy_pct", alias = "occupancy")]
     pub occupancy: Option<f64>,
     /// Eq. 23-24, seconds.
     pub awrt_s: Option<f64>,

@@ -96,18 +96,21 @@ impl Outcome {
     }
 }
 
-/// One request and what became of it. Times in seconds from the start of the run.
+/// One request and what became of it. Times in seconds from the start of the run; the
+/// serialised keys follow docs/outputs.md.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Record {
     /// Its number, in order of arrival (external and local together).
     pub request: u64,
-    /// Its type.
+    /// Its type (`type` in the outputs).
+    #[serde(rename = "type")]
     pub kind: Type,
     /// Arrival (at the gateway, or at its cluster for a local request).
     pub arrival: f64,
     /// VMs.
     pub nodes: u32,
-    /// Requested duration.
+    /// Requested duration, seconds.
+    #[serde(rename = "duration_s")]
     pub duration: f64,
     /// The deadline of a deadline-constrained external request.
     pub deadline: Option<f64>,

@@ -11,7 +11,8 @@
 //! - `--events FILE.jsonl`: one JSON object per request ([`Record`](super::record::Record) plus
 //!   `replication`), in
 //!   request order, replication after replication;
-//! - `--out DIR`: `summary.json` (what `--json` prints).
+//! - `--out DIR`: `summary.json` (what `--json` prints), `metrics.csv`, `shares.csv`,
+//!   `clusters.csv` and `types.csv`.
 
 use std::io::Write;
 
@@ -22,22 +23,27 @@ use super::Federation;
 use super::metrics::Metrics;
 use super::record::{ClusterAccount, Outcome, Type};
 use super::scenario::Scenario;
-use crate::models::{self, Head, Measured, RunOptions, Shown};
-use crate::report::columns::{self, Column};
-use crate::report::stats::Estimate;
+use crate::models::{self, Estimated, Head, Measured, Metric, RunOptions, Table};
+use crate::report::columns::Column;
 
 /// What `--json` prints and `summary.json` holds.
 #[derive(Debug, Serialize)]
 struct Summary<'a> {
     #[serde(flatten)]
     head: Head<'a>,
-    shares: Vec<(String, f64)>,
+    shares: Table<'a, (String, f64)>,
     fallback: Option<&'a str>,
-    metrics: Vec<(&'static str, Option<Estimate>)>,
-    clusters: Vec<(String, ClusterAccount)>,
-    types: Vec<TypeCount>,
+    metrics: Estimated,
+    clusters: Table<'a, (String, ClusterAccount)>,
+    types: Table<'a, TypeCount>,
     per_replication: &'a [Metrics],
 }
+
+/// The gateway's split: each cluster's share of the external arrival rate.
+const SHARE_COLUMNS: &[Column<(String, f64)>] = &[
+    Column::text("cluster", "cluster", |(c, _)| c.clone()),
+    Column::number("share", "share", |&(_, s)| Some(s), 3),
+];
 
 /// One type's requests by outcome, over every replication.
 #[derive(Debug, Serialize)]
@@ -80,26 +86,74 @@ pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Resul
     if let Some(path) = &opts.events {
         models::write_events(path, m.runs.iter().map(|run| &run.records))?;
     }
-    let summary = summarize(scenario, &m);
-    models::write_summary(&summary, render, |_| Ok(()), opts, out)
+    let (shares, clusters, types) = tables(scenario, &m);
+    let summary = Summary {
+        head: m.head(scenario),
+        shares: Table {
+            name: "shares",
+            columns: SHARE_COLUMNS,
+            rows: &shares,
+        },
+        fallback: m.runs.first().and_then(|r| r.fallback.as_deref()),
+        metrics: Estimated::of(&SHOWN, &m.metrics),
+        clusters: Table {
+            name: "clusters",
+            columns: CLUSTER_COLUMNS,
+            rows: &clusters,
+        },
+        types: Table {
+            name: "types",
+            columns: TYPE_COLUMNS,
+            rows: &types,
+        },
+        per_replication: &m.metrics,
+    };
+    let files: [&dyn models::CsvFile; 4] = [
+        &summary.metrics,
+        &summary.shares,
+        &summary.clusters,
+        &summary.types,
+    ];
+    models::write_summary(&summary, render, &files, opts, out)
 }
 
 /// The named metrics, in the order they are printed.
-const SHOWN: [Shown<Metrics>; 10] = [
-    ("VMs preempted", |m| Some(m.vms_preempted as f64)),
-    ("leases preempted", |m| Some(m.leases_preempted as f64)),
-    ("utilization (Eq. 21) %", |m| m.utilization),
-    ("occupancy %", |m| m.occupancy),
-    ("AWRT (Eq. 23-24) s", |m| m.awrt_s),
-    ("Migratable migrated %", |m| m.migration_pct),
-    ("migrations", |m| Some(m.migrations as f64)),
-    ("Non-preemptable rejected %", |m| m.rejection_pct),
-    ("local rejected %", |m| m.local_rejection_pct),
-    ("external response time s", |m| m.response_s),
+const SHOWN: [Metric<Metrics>; 10] = [
+    Metric::new("VMs preempted", "vms_preempted", 2, |m| {
+        Some(m.vms_preempted as f64)
+    }),
+    Metric::new("leases preempted", "leases_preempted", 2, |m| {
+        Some(m.leases_preempted as f64)
+    }),
+    Metric::new("utilization (Eq. 21) %", "utilization_pct", 2, |m| {
+        m.utilization
+    }),
+    Metric::new("occupancy %", "occupancy_pct", 2, |m| m.occupancy),
+    Metric::new("AWRT (Eq. 23-24) s", "awrt_s", 2, |m| m.awrt_s),
+    Metric::new("Migratable migrated %", "migration_pct", 2, |m| {
+        m.migration_pct
+    }),
+    Metric::new("migrations", "migrations", 2, |m| Some(m.migrations as f64)),
+    Metric::new("Non-preemptable rejected %", "rejection_pct", 2, |m| {
+        m.rejection_pct
+    }),
+    Metric::new("local rejected %", "local_rejection_pct", 2, |m| {
+        m.local_rejection_pct
+    }),
+    Metric::new("external response time s", "response_s", 2, |m| {
+        m.response_s
+    }),
 ];
 
-fn summarize<'a>(scenario: &'a Scenario, m: &'a Measured<Federation>) -> Summary<'a> {
-    let (runs, metrics) = (&m.runs, &m.metrics);
+/// The split, the per-cluster accounts and the per-type counts, over every replication.
+type Tables = (
+    Vec<(String, f64)>,
+    Vec<(String, ClusterAccount)>,
+    Vec<TypeCount>,
+);
+
+fn tables(scenario: &Scenario, m: &Measured<Federation>) -> Tables {
+    let runs = &m.runs;
     let first = runs.first();
     let mut clusters: Vec<(String, ClusterAccount)> = scenario
         .clusters
@@ -139,25 +193,19 @@ fn summarize<'a>(scenario: &'a Scenario, m: &'a Measured<Federation>) -> Summary
             }
         })
         .collect();
-    Summary {
-        head: m.head(scenario),
-        shares: scenario
-            .clusters
-            .iter()
-            .zip(first.map_or(&[][..], |r| r.shares.as_slice()))
-            .map(|(c, &s)| (c.name.clone(), s))
-            .collect(),
-        fallback: first.and_then(|r| r.fallback.as_deref()),
-        metrics: models::estimates(&SHOWN, metrics),
-        clusters,
-        types,
-        per_replication: metrics,
-    }
+    let shares = scenario
+        .clusters
+        .iter()
+        .zip(first.map_or(&[][..], |r| r.shares.as_slice()))
+        .map(|(c, &s)| (c.name.clone(), s))
+        .collect();
+    (shares, clusters, types)
 }
 
 fn render(s: &Summary) -> String {
     let shares: Vec<String> = s
         .shares
+        .rows
         .iter()
         .map(|(c, x)| format!("{c} {:.1} %", 100.0 * x))
         .collect();
@@ -166,10 +214,10 @@ fn render(s: &Summary) -> String {
         text.push_str(&format!("fallback: {f}\n"));
     }
     text.push_str("(mean ± 95 % confidence half-width over the replications)\n\n");
-    text.push_str(&columns::pairs(["metric", "value"], &s.metrics, 2));
+    text.push_str(&s.metrics.text());
     text.push_str("\nper cluster, over every replication:\n");
-    text.push_str(&columns::text(CLUSTER_COLUMNS, &s.clusters));
+    text.push_str(&s.clusters.text());
     text.push_str("\nper type, over every replication:\n");
-    text.push_str(&columns::text(TYPE_COLUMNS, &s.types));
+    text.push_str(&s.types.text());
     text
 }

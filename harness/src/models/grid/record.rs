@@ -34,7 +34,8 @@ pub enum Outcome {
     Failed,
 }
 
-/// One task, from creation to its end.
+/// One task, from creation to its end. Serialised in the outputs' vocabulary (docs/outputs.md):
+/// the renamed keys say so on their fields.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TaskRecord {
     /// Task number, unique in the run, in creation order from 0.
@@ -50,35 +51,44 @@ pub struct TaskRecord {
     pub resource: Option<String>,
     /// The discipline that queued it there: `wfq` or `scfq` (fair queue), `fcfs` (BE FIFO).
     pub discipline: Option<String>,
-    /// Created at the user, seconds.
+    /// Created at the user, seconds (`arrival` in the outputs).
+    #[serde(rename = "arrival")]
     pub created: f64,
     /// Left the meta-scheduler towards its resource (after any withholding), seconds.
     pub released: Option<f64>,
-    /// Reached the resource, seconds.
+    /// Reached the resource, seconds (`at_resource` in the outputs).
+    #[serde(rename = "at_resource")]
     pub arrived: Option<f64>,
-    /// First started on a CPU, seconds.
+    /// First started on a CPU, seconds (`start` in the outputs).
+    #[serde(rename = "start")]
     pub started: Option<f64>,
-    /// Finished on its CPU, seconds.
+    /// Finished on its CPU, seconds (`end` in the outputs).
+    #[serde(rename = "end")]
     pub finished: Option<f64>,
     /// Its results reached the user, seconds (the end of its delay).
     pub returned: Option<f64>,
     /// Workload, MI.
     pub workload_mi: u64,
-    /// Non-critical deadline, seconds after creation.
+    /// Non-critical deadline, seconds after creation (`deadline_s`: a duration, not an
+    /// instant).
+    #[serde(rename = "deadline_s")]
     pub deadline: f64,
     /// For a task handled as GS: the end-to-end delay the meta-scheduler planned with when it
     /// chose the resource, seconds after creation (the bucket's withholding, the transfers and
     /// the bound at the resource; Eq. 6-7). A guarantee only where `resource_bound` is set: for
     /// a user without one (full aggressive, or oversized tasks admitted), the estimate a
     /// conforming task would have. `None` for a task handled as BE.
+    #[serde(rename = "planned_bound_s")]
     pub planned_bound: Option<f64>,
     /// For a task handled as GS of a user with a guarantee: the bound the kernel guarantees at
     /// its resource, seconds from its arrival there to its finish (Eq. 5, 9, 10, Table 1; the
     /// kernel's `BoundSpec::at_resource`). `None` otherwise.
+    #[serde(rename = "resource_bound_s")]
     pub resource_bound: Option<f64>,
     /// For a task handled as GS: how long it waited at the head of its user's input queue for a
     /// free queue entry of its registration or for workload feedback (`Window(n)`), seconds,
     /// apart from the bucket's withholding; `None` for a task handled as BE.
+    #[serde(rename = "hold_s")]
     pub hold: Option<f64>,
     /// Whether the meta-scheduler withheld it to keep its user (rho, sigma)-constrained.
     pub backlogged: bool,

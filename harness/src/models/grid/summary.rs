@@ -11,15 +11,14 @@
 //!   (so in the order the tasks ended; at one instant, in event order), replication after
 //!   replication: the [`TaskRecord`] fields plus `replication`. The replications then run one
 //!   after the other, so that nothing but the file grows with the run;
-//! - `--out DIR`: `summary.json` (what `--json` prints) and `users.csv` (one row per user with
-//!   the means and half-widths).
+//! - `--out DIR`: `summary.json` (what `--json` prints), `metrics.csv`, `registrations.csv`,
+//!   `users.csv` (one row per user with the means and half-widths) and `resources.csv`.
 //!
 //! Before anything runs, the replication count and the tasks it would create are checked
 //! ([`scenario::check_size`]): `--replications` outside `1 ..= 10,000`, or more than 10^9 tasks
 //! in all, is an error naming the option or the scenario's key.
 
-use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::Path;
 
 use anyhow::{Context, Result};
@@ -29,7 +28,7 @@ use super::metrics::{Metrics, Rates, Run};
 use super::record::TaskRecord;
 use super::scenario::{self, Scenario};
 use super::{Grid, simulate_into};
-use crate::models::{self, Head, Model, RunOptions};
+use crate::models::{self, Estimated, Head, Metric, Model, RunOptions, Table};
 use crate::report::columns::{self, Column};
 use crate::report::progress::{Progress, Show};
 use crate::report::stats::Estimate;
@@ -39,18 +38,15 @@ use crate::report::stats::Estimate;
 struct Summary<'a> {
     #[serde(flatten)]
     head: Head<'a>,
-    registrations: &'a [(String, String)],
-    users: Vec<UserSummary>,
-    resources: Vec<(String, Option<Estimate>)>,
-    resource_use_sd_s: Option<Estimate>,
-    mi_delay_mean_s: Option<Estimate>,
-    mi_delay_sd_s: Option<Estimate>,
-    deadline_fairness: Option<Estimate>,
+    registrations: Table<'a, (String, String)>,
+    users: Table<'a, UserSummary>,
+    resources: Table<'a, (String, Option<Estimate>)>,
+    metrics: Estimated,
     per_replication: &'a [Metrics],
 }
 
 /// One user's metrics over the replications.
-#[derive(Debug, Serialize)]
+#[derive(Debug)]
 struct UserSummary {
     user: String,
     tasks: Option<Estimate>,
@@ -64,6 +60,40 @@ struct UserSummary {
     over_bound: u64,
 }
 
+/// The registrations: which user reserved a guarantee at which resource.
+const REGISTRATION_COLUMNS: &[Column<(String, String)>] = &[
+    Column::text("user", "user", |(u, _)| u.clone()),
+    Column::text("resource", "resource", |(_, r)| r.clone()),
+];
+
+/// Each resource's busy CPU-seconds.
+const RESOURCE_COLUMNS: &[Column<(String, Option<Estimate>)>] = &[
+    Column::text("resource", "resource", |(r, _)| r.clone()),
+    Column::estimate("use s", "use_s", |(_, e)| *e, 0),
+];
+
+/// The metrics of the whole grid, in order.
+const SHOWN: [Metric<Metrics>; 4] = [
+    Metric::new("resource use sd, s", "resource_use_sd_s", 0, |m| {
+        Some(m.resource_use_sd_s)
+    }),
+    Metric::new(
+        "delay of a computation unit, mean, s",
+        "mi_delay_mean_s",
+        2,
+        |m| m.all.mi_delay_mean_s,
+    ),
+    Metric::new(
+        "delay of a computation unit, sd, s",
+        "mi_delay_sd_s",
+        2,
+        |m| m.all.mi_delay_sd_s,
+    ),
+    Metric::new("deadline fairness", "deadline_fairness", 4, |m| {
+        Some(m.deadline_fairness)
+    }),
+];
+
 /// The per-user table, in the summary's text and `users.csv`.
 const USER_COLUMNS: &[Column<UserSummary>] = &[
     Column::text("user", "user", |u| u.user.clone()),
@@ -74,6 +104,7 @@ const USER_COLUMNS: &[Column<UserSummary>] = &[
     Column::estimate("backlogged %", "backlogged_pct", |u| u.backlogged_pct, 1),
     Column::estimate("as BE %", "handled_as_be_pct", |u| u.handled_as_be_pct, 1),
     Column::estimate("mean delay s", "delay_mean_s", |u| u.delay_mean_s, 1),
+    Column::count("over bound", "over_bound", |u| u.over_bound),
 ];
 
 /// The estimate over replications of `f` (values that are `None` in a replication are left out).
@@ -98,17 +129,40 @@ pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Resul
         None => models::replicate::<Grid>(scenario, replications, opts.progress)?,
     };
     let metrics: Vec<Metrics> = runs.iter().map(|r| Grid::metrics(scenario, r)).collect();
-    let summary = summarize(scenario, &runs, &metrics);
-    models::write_summary(
-        &summary,
-        render,
-        |dir| write_users_csv(&dir.join("users.csv"), &summary.users),
-        opts,
-        out,
-    )
+    let (users, resources) = tables(scenario, &metrics);
+    let summary = Summary {
+        head: Head::of::<Grid>(scenario, &runs),
+        registrations: Table {
+            name: "registrations",
+            columns: REGISTRATION_COLUMNS,
+            rows: runs.first().map_or(&[], |r| r.registrations.as_slice()),
+        },
+        users: Table {
+            name: "users",
+            columns: USER_COLUMNS,
+            rows: &users,
+        },
+        resources: Table {
+            name: "resources",
+            columns: RESOURCE_COLUMNS,
+            rows: &resources,
+        },
+        metrics: Estimated::of(&SHOWN, &metrics),
+        per_replication: &metrics,
+    };
+    let files: [&dyn models::CsvFile; 4] = [
+        &summary.metrics,
+        &summary.registrations,
+        &summary.users,
+        &summary.resources,
+    ];
+    models::write_summary(&summary, render, &files, opts, out)
 }
 
-fn summarize<'a>(scenario: &'a Scenario, runs: &'a [Run], metrics: &'a [Metrics]) -> Summary<'a> {
+/// Each user's and each resource's estimates over the replications.
+type Tables = (Vec<UserSummary>, Vec<(String, Option<Estimate>)>);
+
+fn tables(scenario: &Scenario, metrics: &[Metrics]) -> Tables {
     let users = scenario
         .users
         .iter()
@@ -143,22 +197,13 @@ fn summarize<'a>(scenario: &'a Scenario, runs: &'a [Run], metrics: &'a [Metrics]
             (r.name.clone(), e)
         })
         .collect();
-    Summary {
-        head: Head::of::<Grid>(scenario, runs),
-        registrations: runs.first().map_or(&[], |r| r.registrations.as_slice()),
-        users,
-        resources,
-        resource_use_sd_s: models::estimate(metrics, |m| Some(m.resource_use_sd_s)),
-        mi_delay_mean_s: models::estimate(metrics, |m| m.all.mi_delay_mean_s),
-        mi_delay_sd_s: models::estimate(metrics, |m| m.all.mi_delay_sd_s),
-        deadline_fairness: models::estimate(metrics, |m| Some(m.deadline_fairness)),
-        per_replication: metrics,
-    }
+    (users, resources)
 }
 
 fn render(s: &Summary) -> String {
     let regs: Vec<String> = s
         .registrations
+        .rows
         .iter()
         .map(|(u, r)| format!("{u} -> {r}"))
         .collect();
@@ -172,18 +217,18 @@ fn render(s: &Summary) -> String {
             regs.join(", ")
         }
     );
-    text.push_str(&columns::text(USER_COLUMNS, &s.users));
+    text.push_str(&s.users.text());
     text.push('\n');
-    text.push_str(&columns::pairs(["resource", "use s"], &s.resources, 0));
+    text.push_str(&s.resources.text());
     text.push_str(&format!(
         "\nresource use sd: {} s; delay of a computation unit: mean {} s, sd {} s; \
          deadline fairness: {}\n",
-        columns::shown(&s.resource_use_sd_s, 0),
-        columns::shown(&s.mi_delay_mean_s, 2),
-        columns::shown(&s.mi_delay_sd_s, 2),
-        columns::shown(&s.deadline_fairness, 4),
+        columns::shown(&s.metrics.get("resource_use_sd_s"), 0),
+        columns::shown(&s.metrics.get("mi_delay_mean_s"), 2),
+        columns::shown(&s.metrics.get("mi_delay_sd_s"), 2),
+        columns::shown(&s.metrics.get("deadline_fairness"), 4),
     ));
-    let over: u64 = s.users.iter().map(|u| u.over_bound).sum();
+    let over: u64 = s.users.rows.iter().map(|u| u.over_bound).sum();
     text.push_str(&format!(
         "GS tasks over the bound guaranteed them at their resource: {over}{}\n",
         if over == 0 {
@@ -230,10 +275,4 @@ fn simulate_writing_events(
     });
     progress.finish();
     runs
-}
-
-fn write_users_csv(path: &Path, users: &[UserSummary]) -> Result<()> {
-    let file = File::create(path).with_context(|| format!("creating {}", path.display()))?;
-    columns::write_csv(USER_COLUMNS, users, BufWriter::new(file))
-        .with_context(|| format!("writing {}", path.display()))
 }

@@ -28,9 +28,11 @@ pub enum Outcome {
 /// One request, from its arrival at the broker to its end.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RequestRecord {
-    /// Its number, from 0 in arrival order.
+    /// Its number, from 0 in arrival order (`request` in the outputs).
+    #[serde(rename = "request")]
     pub id: u64,
-    /// Arrival at the broker, seconds.
+    /// Arrival at the broker, seconds (`arrival` in the outputs).
+    #[serde(rename = "arrival")]
     pub arrival_s: u64,
     /// Where the broker sent it.
     pub provider: Provider,
@@ -38,11 +40,14 @@ pub struct RequestRecord {
     pub vms: u32,
     /// Its run time on the provider's nodes, seconds.
     pub run_s: u64,
-    /// Arrival at the provider's queue (after the transfer), seconds.
+    /// Arrival at the provider's queue (after the transfer), seconds (`queued`).
+    #[serde(rename = "queued")]
     pub queued_s: u64,
-    /// First start, seconds.
+    /// First start, seconds (`start`).
+    #[serde(rename = "start")]
     pub start_s: u64,
-    /// Completion, seconds.
+    /// Completion, seconds (`end`).
+    #[serde(rename = "end")]
     pub end_s: u64,
     /// Times a failure stopped it (it resumed from its checkpoint).
     pub interruptions: u32,

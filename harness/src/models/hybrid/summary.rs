@@ -6,7 +6,7 @@
 //!   estimates and every replication's metrics;
 //! - `--events FILE.jsonl`: one JSON object per request, in id order, replication after
 //!   replication: the [`super::record::RequestRecord`] fields plus `replication`;
-//! - `--out DIR`: `summary.json` (what `--json` prints).
+//! - `--out DIR`: `summary.json` (what `--json` prints) and `metrics.csv`.
 
 use std::io::Write;
 
@@ -16,9 +16,7 @@ use serde::Serialize;
 use super::Hybrid;
 use super::metrics::Metrics;
 use super::scenario::Scenario;
-use crate::models::{self, Head, Measured, RunOptions};
-use crate::report::stats::Estimate;
-use crate::report::table::{Align, table};
+use crate::models::{self, Estimated, Head, Measured, Metric, RunOptions};
 
 /// What `--json` prints and `summary.json` holds.
 #[derive(Debug, Serialize)]
@@ -26,36 +24,48 @@ struct Summary<'a> {
     #[serde(flatten)]
     head: Head<'a>,
     p_cloud: Option<f64>,
-    /// `(metric, estimate)` in the order of the printed table.
-    metrics: Vec<(&'static str, Option<Estimate>)>,
+    metrics: Estimated,
     per_replication: &'a [Metrics],
 }
 
-/// The metrics a summary shows: name, decimals, value.
-type Shown = (&'static str, usize, fn(&Metrics) -> Option<f64>);
-
-const SHOWN: [Shown; 15] = [
-    ("requests", 0, |m| Some(m.requests as f64)),
-    ("completed", 0, |m| Some(m.completed as f64)),
-    ("unfinished", 0, |m| Some(m.unfinished as f64)),
-    ("cloud share", 3, Metrics::cloud_share),
-    ("AWRT (s, Eq. 14)", 1, |m| m.awrt_s),
-    ("AWRT local (s)", 1, |m| m.awrt_local_s),
-    ("AWRT cloud (s)", 1, |m| m.awrt_cloud_s),
-    ("bounded slowdown (Eq. 15)", 3, |m| m.slowdown),
-    ("unfinished: mean lower bound (s)", 1, |m| {
-        m.unfinished_lower_s
+/// The metrics a summary shows, in order.
+const SHOWN: [Metric<Metrics>; 15] = [
+    Metric::new("requests", "requests", 0, |m| Some(m.requests as f64)),
+    Metric::new("completed", "completed", 0, |m| Some(m.completed as f64)),
+    Metric::new("unfinished", "unfinished", 0, |m| Some(m.unfinished as f64)),
+    Metric::new("cloud share", "cloud_share", 3, Metrics::cloud_share),
+    Metric::new("AWRT (s, Eq. 14)", "awrt_s", 1, |m| m.awrt_s),
+    Metric::new("AWRT local (s)", "awrt_local_s", 1, |m| m.awrt_local_s),
+    Metric::new("AWRT cloud (s)", "awrt_cloud_s", 1, |m| m.awrt_cloud_s),
+    Metric::new("bounded slowdown (Eq. 15)", "slowdown", 3, |m| m.slowdown),
+    Metric::new(
+        "unfinished: mean lower bound (s)",
+        "unfinished_lower_s",
+        1,
+        |m| m.unfinished_lower_s,
+    ),
+    Metric::new(
+        "AWRT, unfinished at lower bounds (s)",
+        "awrt_with_unfinished_s",
+        1,
+        |m| m.awrt_with_unfinished_s,
+    ),
+    Metric::new(
+        "slowdown, unfinished at lower bounds",
+        "slowdown_with_unfinished",
+        3,
+        |m| m.slowdown_with_unfinished,
+    ),
+    Metric::new("interruptions", "interruptions", 0, |m| {
+        Some(m.interruptions as f64)
     }),
-    ("AWRT, unfinished at lower bounds (s)", 1, |m| {
-        m.awrt_with_unfinished_s
+    Metric::new("cloud VM-hours", "cloud_vm_hours", 0, |m| {
+        Some(m.cloud_vm_hours as f64)
     }),
-    ("slowdown, unfinished at lower bounds", 3, |m| {
-        m.slowdown_with_unfinished
+    Metric::new("EC2 cost (USD, Eq. 19)", "cost_usd", 2, |m| {
+        Some(m.cost_usd)
     }),
-    ("interruptions", 0, |m| Some(m.interruptions as f64)),
-    ("cloud VM-hours", 0, |m| Some(m.cloud_vm_hours as f64)),
-    ("EC2 cost (USD, Eq. 19)", 2, |m| Some(m.cost_usd)),
-    ("EC2 cost per month (USD)", 2, |m| {
+    Metric::new("EC2 cost per month (USD)", "cost_per_month_usd", 2, |m| {
         Some(m.cost_per_month_usd)
     }),
 ];
@@ -72,13 +82,10 @@ pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Resul
     let summary = Summary {
         head: m.head(scenario),
         p_cloud: m.runs.first().map(|r| r.p_cloud),
-        metrics: SHOWN
-            .iter()
-            .map(|&(name, _, f)| (name, models::estimate(&m.metrics, f)))
-            .collect(),
+        metrics: Estimated::of(&SHOWN, &m.metrics),
         per_replication: &m.metrics,
     };
-    models::write_summary(&summary, render, |_| Ok(()), opts, out)
+    models::write_summary(&summary, render, &[&summary.metrics], opts, out)
 }
 
 fn render(s: &Summary) -> String {
@@ -88,20 +95,6 @@ fn render(s: &Summary) -> String {
         s.head,
         s.p_cloud.map_or_else(|| "-".into(), |p| format!("{p:.4}")),
     );
-    let rows: Vec<Vec<String>> = s
-        .metrics
-        .iter()
-        .zip(SHOWN)
-        .map(|((name, e), (_, decimals, _))| {
-            vec![
-                (*name).to_owned(),
-                e.map_or_else(|| "-".to_owned(), |e| e.show(decimals)),
-            ]
-        })
-        .collect();
-    text.push_str(&table(
-        &[("metric", Align::Left), ("value", Align::Right)],
-        &rows,
-    ));
+    text.push_str(&s.metrics.text());
     text
 }

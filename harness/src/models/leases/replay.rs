@@ -157,7 +157,8 @@ pub struct Record {
     pub lease: String,
     /// Its position among the file's lease requests, from 1.
     pub request: usize,
-    /// Its kind.
+    /// Its kind (`type` in the outputs).
+    #[serde(rename = "type")]
     pub kind: Kind,
     /// Whether it may be preempted.
     pub preemptible: bool,
@@ -168,6 +169,7 @@ pub struct Record {
     /// An advance reservation's start, seconds.
     pub requested_start: Option<f64>,
     /// Requested duration, seconds.
+    #[serde(rename = "duration_s")]
     pub duration: f64,
     /// How it ended.
     pub outcome: Outcome,

@@ -9,7 +9,8 @@
 //! fields, see [`Record`]). With `--gantt FILE.svg`, a Gantt chart of the intervals each lease
 //! held its nodes ([`Record::holds`]) on nodes named afterwards ([`nodes::place`]). That is [`report`]; [`run`] is `qosgate run` for a lease scenario:
 //! the accounts of every replication (each the same replay) as the mean over them, `--events`
-//! one JSON object per lease ([`Record`] plus `replication`), `--out DIR` `summary.json`.
+//! one JSON object per lease ([`Record`] plus `replication`), `--out DIR` `summary.json` and
+//! `metrics.csv`.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -22,11 +23,10 @@ use super::replay::{self, Accounts, Params, Record};
 use super::scenario::Scenario;
 use crate::des::nodes::{self, Hold};
 use crate::des::time::secs;
-use crate::models::{self, Head, Measured, RunOptions, Shown};
+use crate::models::{self, Estimated, Head, Measured, Metric, RunOptions};
 use crate::output;
-use crate::report::stats::Estimate;
+use crate::report::gantt;
 use crate::report::table::{Align, table};
-use crate::report::{columns, gantt};
 use crate::workload::lwf;
 
 /// A replay to run and report.
@@ -234,18 +234,19 @@ struct RunSummary<'a> {
     head: Head<'a>,
     workload: String,
     policy: &'static str,
-    /// `(count, estimate)` in the order of the printed table.
-    accounts: Vec<(&'static str, Option<Estimate>)>,
+    metrics: Estimated,
     per_replication: &'a [Accounts],
 }
 
 /// The counts a run summary shows, in order.
-const SHOWN: [Shown<Accounts>; 5] = [
-    ("leases", |a| Some(a.leases as f64)),
-    ("completed", |a| Some(a.completed as f64)),
-    ("rejected", |a| Some(a.rejected as f64)),
-    ("unfinished", |a| Some(a.unfinished as f64)),
-    ("preemptions", |a| Some(a.preemptions as f64)),
+const SHOWN: [Metric<Accounts>; 5] = [
+    Metric::new("leases", "leases", 0, |a| Some(a.leases as f64)),
+    Metric::new("completed", "completed", 0, |a| Some(a.completed as f64)),
+    Metric::new("rejected", "rejected", 0, |a| Some(a.rejected as f64)),
+    Metric::new("unfinished", "unfinished", 0, |a| Some(a.unfinished as f64)),
+    Metric::new("preemptions", "preemptions", 0, |a| {
+        Some(a.preemptions as f64)
+    }),
 ];
 
 /// Replays `scenario` (its own replications, or `opts.replications`), prints the summary (or,
@@ -262,10 +263,10 @@ pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Resul
         head: m.head(scenario),
         workload: scenario.workload.display().to_string(),
         policy: scenario.policy.name(),
-        accounts: models::estimates(&SHOWN, &m.metrics),
+        metrics: Estimated::of(&SHOWN, &m.metrics),
         per_replication: &m.metrics,
     };
-    models::write_summary(&summary, render, |_| Ok(()), opts, out)
+    models::write_summary(&summary, render, &[&summary.metrics], opts, out)
 }
 
 fn render(s: &RunSummary) -> String {
@@ -274,6 +275,6 @@ fn render(s: &RunSummary) -> String {
          (mean ± 95 % confidence half-width over the replications)\n\n",
         s.head, s.policy, s.workload
     );
-    text.push_str(&columns::pairs(["count", "value"], &s.accounts, 0));
+    text.push_str(&s.metrics.text());
     text
 }

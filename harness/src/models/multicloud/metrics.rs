@@ -34,13 +34,15 @@ use super::scenario::{FeedbackFrom, Scenario};
 pub struct Metrics {
     /// Applications (records).
     pub apps: u64,
-    /// Applications that finished.
+    /// Applications that finished (`apps_completed` in the outputs).
+    #[serde(rename = "apps_completed", alias = "apps_finished")]
     pub apps_finished: u64,
     /// Applications rejected.
     pub apps_rejected: u64,
     /// Tasks (records).
     pub tasks: u64,
-    /// Tasks that finished.
+    /// Tasks that finished (`tasks_completed` in the outputs).
+    #[serde(rename = "tasks_completed", alias = "tasks_finished")]
     pub tasks_finished: u64,
     /// Tasks rejected (with their application).
     pub tasks_rejected: u64,
@@ -125,7 +127,7 @@ impl Metrics {
         let finished: Vec<_> = run
             .tasks
             .iter()
-            .filter(|t| t.outcome == Outcome::Finished)
+            .filter(|t| t.outcome == Outcome::Completed)
             .collect();
         let task_share_pct = (0..run.clouds.len())
             .map(|c| {
@@ -152,10 +154,10 @@ impl Metrics {
         factors.sort_by(f64::total_cmp);
         Self {
             apps: run.apps.len() as u64,
-            apps_finished: count(Outcome::Finished),
+            apps_finished: count(Outcome::Completed),
             apps_rejected: count(Outcome::Rejected),
             tasks: run.tasks.len() as u64,
-            tasks_finished: tasks_with(Outcome::Finished),
+            tasks_finished: tasks_with(Outcome::Completed),
             tasks_rejected: tasks_with(Outcome::Rejected),
             tasks_announced: run.apps.iter().map(|a| a.tasks as u64).sum(),
             execution_s: execution(None),

@@ -11,9 +11,19 @@ use serde::{Deserialize, Serialize};
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     /// It ran all its work (an application: every task did).
-    Finished,
+    Completed,
     /// It did not run to the end: refused by a cloud, or its application was.
     Rejected,
+}
+
+impl Outcome {
+    /// Its name in the outputs (`completed`, `rejected`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Completed => "completed",
+            Self::Rejected => "rejected",
+        }
+    }
 }
 
 /// One task, from its application's arrival to its end.
@@ -27,7 +37,10 @@ pub struct TaskRecord {
     pub job: u64,
     /// Whether its application is an advance reservation.
     pub reservation: bool,
-    /// VMs.
+    /// Its application's arrival, seconds.
+    pub arrival: f64,
+    /// VMs (`vms` in the outputs).
+    #[serde(rename = "vms")]
     pub width: u32,
     /// The cloud it was placed on, if any.
     pub cloud: Option<usize>,
@@ -38,13 +51,16 @@ pub struct TaskRecord {
     pub assigned: Option<u64>,
     /// The start its placement planned (the cloud's ERAT), seconds.
     pub planned_start: Option<f64>,
-    /// The finish its placement planned, seconds.
+    /// The finish its placement planned, seconds (`planned_end`).
+    #[serde(rename = "planned_end")]
     pub planned_finish: Option<f64>,
     /// Submitted to its cloud (predecessors done and dataset there), seconds.
     pub submitted: Option<f64>,
-    /// First started, seconds.
+    /// First started, seconds (`start`).
+    #[serde(rename = "start")]
     pub started: Option<f64>,
-    /// Finished, seconds.
+    /// Finished, seconds (`end`).
+    #[serde(rename = "end")]
     pub finished: Option<f64>,
     /// Times it was suspended by a reservation.
     pub preemptions: u32,
@@ -67,7 +83,8 @@ pub struct AppRecord {
     pub tasks: usize,
     /// Arrival, seconds.
     pub arrival: f64,
-    /// Its last task's finish, seconds.
+    /// Its last task's finish, seconds (`end`).
+    #[serde(rename = "end")]
     pub finished: Option<f64>,
     /// How it ended.
     pub outcome: Outcome,

@@ -14,22 +14,20 @@
 //! - `--events FILE.jsonl`: one JSON object per task
 //!   ([`TaskRecord`](super::record::TaskRecord) plus `replication`), in the order the tasks
 //!   ended, replication after replication;
-//! - `--out DIR`: `summary.json` (what `--json` prints) and `apps.csv` (every application of
-//!   every replication).
+//! - `--out DIR`: `summary.json` (what `--json` prints), `metrics.csv`, `clouds.csv` and
+//!   `apps.csv` (every application of every replication).
 
-use std::fs::File;
-use std::io::{BufWriter, Write};
-use std::path::Path;
+use std::io::Write;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use serde::Serialize;
 
 use super::Multicloud;
 use super::metrics::Metrics;
-use super::record::{AppRecord, Run};
+use super::record::AppRecord;
 use super::scenario::Scenario;
-use crate::models::{self, Head, Measured, RunOptions};
-use crate::report::columns::{self, Column};
+use crate::models::{self, Estimated, Head, Measured, Metric, RunOptions, Table};
+use crate::report::columns::Column;
 use crate::report::stats::Estimate;
 
 /// What `--json` prints and `summary.json` holds.
@@ -37,10 +35,82 @@ use crate::report::stats::Estimate;
 struct Summary<'a> {
     #[serde(flatten)]
     head: Head<'a>,
-    rows: Vec<(&'static str, Option<Estimate>)>,
-    clouds: Vec<(String, Option<Estimate>)>,
+    metrics: Estimated,
+    clouds: Table<'a, (String, Option<Estimate>)>,
     per_replication: &'a [Metrics],
 }
+
+/// The metrics a summary shows, in order (an indented heading qualifies the one above).
+const SHOWN: [Metric<Metrics>; 19] = [
+    Metric::new("applications", "apps", 1, |m| Some(m.apps as f64)),
+    Metric::new("applications rejected", "apps_rejected", 1, |m| {
+        Some(m.apps_rejected as f64)
+    }),
+    Metric::new("tasks", "tasks", 1, |m| Some(m.tasks as f64)),
+    Metric::new("tasks rejected", "tasks_rejected", 1, |m| {
+        Some(m.tasks_rejected as f64)
+    }),
+    Metric::new("mean execution time, s", "execution_s", 1, |m| {
+        m.execution_s
+    }),
+    Metric::new(
+        "applications unfinished at the end",
+        "apps_unfinished",
+        1,
+        |m| Some(m.apps_unfinished as f64),
+    ),
+    Metric::new(
+        "  their lower bounds (end - arrival), s",
+        "unfinished_lower_s",
+        1,
+        |m| m.unfinished_lower_s,
+    ),
+    Metric::new(
+        "  mean execution time, unfinished at their bounds, s",
+        "execution_lower_s",
+        1,
+        |m| m.execution_lower_s,
+    ),
+    Metric::new("  best-effort applications, s", "execution_be_s", 1, |m| {
+        m.execution_be_s
+    }),
+    Metric::new("  reservations, s", "execution_ar_s", 1, |m| {
+        m.execution_ar_s
+    }),
+    Metric::new("energy, power x s", "energy", 1, |m| Some(m.energy)),
+    Metric::new("active server-seconds", "active_server_s", 1, |m| {
+        Some(m.active_server_s)
+    }),
+    Metric::new("preemptions", "preemptions", 1, |m| {
+        Some(m.preemptions as f64)
+    }),
+    Metric::new("lateness against the plan, s", "lateness_s", 1, |m| {
+        m.lateness_s
+    }),
+    Metric::new("  waiting for predecessors, s", "ready_late_s", 1, |m| {
+        m.ready_late_s
+    }),
+    Metric::new(
+        "median feedback factor at alpha 1",
+        "factor_median",
+        1,
+        |m| m.factor_median,
+    ),
+    Metric::new(
+        "tasks on part of a server, %",
+        "partial_server_pct",
+        1,
+        |m| Some(m.partial_server_pct),
+    ),
+    Metric::new("leases mapped together", "batch_mean", 1, |m| m.batch_mean),
+    Metric::new("run end, s", "end_s", 1, |m| Some(m.end_s)),
+];
+
+/// Each cloud's share of the tasks.
+const CLOUD_COLUMNS: &[Column<(String, Option<Estimate>)>] = &[
+    Column::text("cloud", "cloud", |(c, _)| c.clone()),
+    Column::estimate("tasks run there, %", "task_share_pct", |(_, e)| *e, 1),
+];
 
 /// Simulates `scenario`, prints the summary (or JSON) and writes the files `opts` asks for.
 ///
@@ -49,70 +119,44 @@ pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Resul
     let Measured { runs, metrics } =
         Measured::<Multicloud>::of(scenario, scenario.header.replications, opts)?;
     if let Some(path) = &opts.events {
-        write_events(path, &runs)?;
+        models::write_events(path, runs.iter().map(|run| &run.tasks))?;
     }
-    let over = |f: &dyn Fn(&Metrics) -> Option<f64>| models::estimate(&metrics, f);
-    let rows: Vec<(&'static str, Option<Estimate>)> = vec![
-        ("applications", over(&|m| Some(m.apps as f64))),
-        (
-            "applications rejected",
-            over(&|m| Some(m.apps_rejected as f64)),
-        ),
-        ("tasks", over(&|m| Some(m.tasks as f64))),
-        ("tasks rejected", over(&|m| Some(m.tasks_rejected as f64))),
-        ("mean execution time, s", over(&|m| m.execution_s)),
-        (
-            "applications unfinished at the end",
-            over(&|m| Some(m.apps_unfinished as f64)),
-        ),
-        (
-            "  their lower bounds (end - arrival), s",
-            over(&|m| m.unfinished_lower_s),
-        ),
-        (
-            "  mean execution time, unfinished at their bounds, s",
-            over(&|m| m.execution_lower_s),
-        ),
-        ("  best-effort applications, s", over(&|m| m.execution_be_s)),
-        ("  reservations, s", over(&|m| m.execution_ar_s)),
-        ("energy, power x s", over(&|m| Some(m.energy))),
-        ("active server-seconds", over(&|m| Some(m.active_server_s))),
-        ("preemptions", over(&|m| Some(m.preemptions as f64))),
-        ("lateness against the plan, s", over(&|m| m.lateness_s)),
-        ("  waiting for predecessors, s", over(&|m| m.ready_late_s)),
-        (
-            "median feedback factor at alpha 1",
-            over(&|m| m.factor_median),
-        ),
-        (
-            "tasks on part of a server, %",
-            over(&|m| Some(m.partial_server_pct)),
-        ),
-        ("leases mapped together", over(&|m| m.batch_mean)),
-        ("run end, s", over(&|m| Some(m.end_s))),
-    ];
-    let clouds = scenario
+    let clouds: Vec<(String, Option<Estimate>)> = scenario
         .clouds
         .iter()
         .enumerate()
         .map(|(i, c)| {
-            let share = over(&|m| m.task_share_pct.get(i).copied());
+            let share = models::estimate(&metrics, |m| m.task_share_pct.get(i).copied());
             (c.name.clone(), share)
+        })
+        .collect();
+    let apps: Vec<AppRow> = runs
+        .iter()
+        .enumerate()
+        .flat_map(|(replication, run)| {
+            run.apps.iter().map(move |app| AppRow {
+                replication,
+                app: app.clone(),
+            })
         })
         .collect();
     let summary = Summary {
         head: Head::of::<Multicloud>(scenario, &runs),
-        rows,
-        clouds,
+        metrics: Estimated::of(&SHOWN, &metrics),
+        clouds: Table {
+            name: "clouds",
+            columns: CLOUD_COLUMNS,
+            rows: &clouds,
+        },
         per_replication: &metrics,
     };
-    models::write_summary(
-        &summary,
-        render,
-        |dir| write_apps_csv(&dir.join("apps.csv"), &runs),
-        opts,
-        out,
-    )
+    let apps = Table {
+        name: "apps",
+        columns: APP_COLUMNS,
+        rows: &apps,
+    };
+    let files: [&dyn models::CsvFile; 3] = [&summary.metrics, &summary.clouds, &apps];
+    models::write_summary(&summary, render, &files, opts, out)
 }
 
 fn render(s: &Summary) -> String {
@@ -121,48 +165,31 @@ fn render(s: &Summary) -> String {
          (mean ± 95 % confidence half-width over the replications)\n\n",
         s.head
     );
-    text.push_str(&columns::pairs(["metric", "value"], &s.rows, 1));
+    text.push_str(&s.metrics.text());
     text.push('\n');
-    text.push_str(&columns::pairs(
-        ["cloud", "tasks run there, %"],
-        &s.clouds,
-        1,
-    ));
+    text.push_str(&s.clouds.text());
     text
 }
 
-fn write_events(path: &Path, runs: &[Run]) -> Result<()> {
-    models::write_events(path, runs.iter().map(|run| &run.tasks))
-}
-
 /// One application of one replication, a line of `apps.csv`.
-struct AppRow<'a> {
+struct AppRow {
     replication: usize,
-    app: &'a AppRecord,
+    app: AppRecord,
 }
 
-fn write_apps_csv(path: &Path, runs: &[Run]) -> Result<()> {
-    let columns: [Column<AppRow<'_>>; 9] = [
-        Column::count("replication", "replication", |r| r.replication as u64),
-        Column::count("app", "app", |r| r.app.app as u64),
-        Column::count("origin", "origin", |r| r.app.origin as u64),
-        Column::text("reservation", "reservation", |r| {
-            r.app.reservation.to_string()
-        }),
-        Column::count("tasks", "tasks", |r| r.app.tasks as u64),
-        Column::number("arrival s", "arrival_s", |r| Some(r.app.arrival), 0),
-        Column::number("finished s", "finished_s", |r| r.app.finished, 0),
-        Column::text("outcome", "outcome", |r| format!("{:?}", r.app.outcome)),
-        Column::text("reason", "reason", |r| {
-            r.app.reason.clone().unwrap_or_default()
-        }),
-    ];
-    let rows: Vec<AppRow<'_>> = runs
-        .iter()
-        .enumerate()
-        .flat_map(|(replication, run)| run.apps.iter().map(move |app| AppRow { replication, app }))
-        .collect();
-    let file = File::create(path).with_context(|| format!("creating {}", path.display()))?;
-    columns::write_csv(&columns, &rows, BufWriter::new(file))
-        .with_context(|| format!("writing {}", path.display()))
-}
+/// `apps.csv`: every application of every replication.
+const APP_COLUMNS: &[Column<AppRow>] = &[
+    Column::count("replication", "replication", |r| r.replication as u64),
+    Column::count("app", "app", |r| r.app.app as u64),
+    Column::count("origin", "origin", |r| r.app.origin as u64),
+    Column::text("reservation", "reservation", |r| {
+        r.app.reservation.to_string()
+    }),
+    Column::count("tasks", "tasks", |r| r.app.tasks as u64),
+    Column::number("arrival s", "arrival", |r| Some(r.app.arrival), 0),
+    Column::number("end s", "end", |r| r.app.finished, 0),
+    Column::text("outcome", "outcome", |r| r.app.outcome.name().to_owned()),
+    Column::text("reason", "reason", |r| {
+        r.app.reason.clone().unwrap_or_default()
+    }),
+];

@@ -819,10 +819,10 @@ impl<'s> World<'s> {
                 .map_err(|e| anyhow!("feedback: {e}"))?;
         }
         self.state[a].finished.insert(v);
-        self.end_task(at, a, v, Outcome::Finished, None);
+        self.end_task(at, a, v, Outcome::Completed, None);
         let done = self.state[a].finished;
         if done == self.apps[a].dag.tasks() {
-            self.end_app(at, a, Outcome::Finished, None);
+            self.end_app(at, a, Outcome::Completed, None);
             return Ok(());
         }
         for s in self.apps[a].dag.succs(v).iter() {
@@ -885,6 +885,7 @@ impl<'s> World<'s> {
             task: v.get(),
             job: app.tasks[usize::from(v)].job,
             reservation: app.reserve_at.is_some(),
+            arrival: secs(app.arrival),
             width: app.tasks[usize::from(v)].width,
             cloud: t.cloud,
             placed: s(t.placed),
@@ -912,7 +913,7 @@ impl<'s> World<'s> {
             reservation: app.reserve_at.is_some(),
             tasks: app.tasks.len(),
             arrival: secs(app.arrival),
-            finished: (outcome == Outcome::Finished).then(|| secs(at)),
+            finished: (outcome == Outcome::Completed).then(|| secs(at)),
             outcome,
             reason: why,
         });
