@@ -5,10 +5,11 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use qosgate_harness::cli::{Cli, run};
+use qosgate_harness::output::{Printable, printable};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match run(&cli, &mut io::stdout().lock()) {
+    match run(&cli, &mut Printable::new(io::stdout().lock())) {
         Ok(()) => ExitCode::SUCCESS,
         // A closed pipe (`qosgate bounds | head`) is the reader's choice, not a failure.
         Err(e)
@@ -20,7 +21,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("qosgate: error: {e:#}");
+            eprintln!("qosgate: error: {}", printable(&format!("{e:#}")));
             ExitCode::FAILURE
         }
     }

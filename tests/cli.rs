@@ -738,3 +738,31 @@ fn an_output_folder_written_anew_keeps_no_stale_file() {
     }
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+/// A name holding control characters (an escape sequence that would clear the screen) reaches
+/// the terminal as escapes, in a table and in an error message; `--json` keeps it exact.
+#[test]
+fn control_characters_in_names_reach_the_terminal_as_escapes() {
+    let dir = scratch("cli-escapes");
+    let dumped = qosgate(&["run", "--preset", "kokkinos2009-gb", "--dump"]);
+    let toml = stdout(&dumped)
+        .replacen("name = \"kokkinos2009-gb\"", "name = \"x\\u001b[2Jy\"", 1)
+        .replacen("name = \"U1\"", "name = \"U\\u001b[31m1\"", 1);
+    let file = dir.join("escapes.toml");
+    std::fs::write(&file, toml).unwrap();
+    let f = file.to_str().unwrap();
+    let o = qosgate(&["run", f, "--replications", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!o.stdout.contains(&0x1b), "{}", stdout(&o));
+    let text = stdout(&o);
+    assert!(text.starts_with("x\\u{1b}[2Jy: "), "{text}");
+    assert!(text.contains("U\\u{1b}[31m1"), "{text}");
+    let o = qosgate(&["run", f, "--replications", "1", "--json"]);
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["scenario"], "x\u{1b}[2Jy");
+    let o = qosgate(&["backfill", "--policy", "easy", "--swf", "no\u{1b}[2J.swf"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(!o.stderr.contains(&0x1b), "{}", stderr(&o));
+    assert!(stderr(&o).contains("no\\u{1b}[2J.swf"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -17,12 +17,18 @@
 //!   folder (whole, as `DIR.old-<pid>`) and the new one (whole, as `DIR.tmp-<pid>`) are both
 //!   there; after them, `DIR` is the new folder and `DIR.old-<pid>` may remain until removed.
 //!
+//! What reaches a terminal is printable: [`Printable`] (standard output) and [`printable`]
+//! (a message, a progress label) show every control character but newline and tab as its
+//! escape (`\u{1b}`), so a name in a scenario or a trace cannot move the cursor, clear the
+//! screen or retitle the window. JSON escapes them itself; CSV and files keep them as given.
+//!
 //! Replacing a folder deletes what it held, so an existing `DIR` is replaced only if it is empty
 //! or looks like a qosgate output folder (it holds `summary.json` or `index.html`): a mistyped
 //! `--out ~` fails instead of deleting a home directory.
 
+use std::borrow::Cow;
 use std::fs::File;
-use std::io::BufWriter;
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
@@ -377,5 +383,111 @@ mod tests {
         check_file("--events", &file).unwrap();
         assert_eq!(names(&root), ["f"]);
         std::fs::remove_dir_all(&root).unwrap();
+    }
+}
+
+/// Whether `c` is shown as an escape: a control character (C0, DEL, C1) but newline and tab.
+fn hidden(c: char) -> bool {
+    c.is_control() && c != '\n' && c != '\t'
+}
+
+/// `text` with every control character but newline and tab shown as its escape (`\u{1b}`).
+pub fn printable(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(hidden) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if hidden(c) {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// A writer that passes text on with its control characters shown as escapes ([`printable`]):
+/// what `qosgate` writes to standard output goes through one. Bytes that are not UTF-8 pass
+/// unchanged; a character split across two writes is held until the second.
+#[derive(Debug)]
+pub struct Printable<W: Write> {
+    inner: W,
+    /// The start of a character the last write ended in the middle of.
+    held: Vec<u8>,
+}
+
+impl<W: Write> Printable<W> {
+    /// A printable writer over `inner`.
+    pub fn new(inner: W) -> Self {
+        Self {
+            inner,
+            held: Vec::new(),
+        }
+    }
+}
+
+impl<W: Write> Write for Printable<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let mut bytes = std::mem::take(&mut self.held);
+        bytes.extend_from_slice(buf);
+        let mut rest = &bytes[..];
+        while !rest.is_empty() {
+            match std::str::from_utf8(rest) {
+                Ok(text) => {
+                    self.inner.write_all(printable(text).as_bytes())?;
+                    rest = &[];
+                }
+                Err(e) => {
+                    let (good, bad) = rest.split_at(e.valid_up_to());
+                    // Valid by construction: the prefix `from_utf8` vouched for.
+                    let text = std::str::from_utf8(good).unwrap_or_default();
+                    self.inner.write_all(printable(text).as_bytes())?;
+                    match e.error_len() {
+                        Some(n) => {
+                            self.inner.write_all(&bad[..n])?;
+                            rest = &bad[n..];
+                        }
+                        None => {
+                            self.held = bad.to_vec();
+                            rest = &[];
+                        }
+                    }
+                }
+            }
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        if !self.held.is_empty() {
+            let held = std::mem::take(&mut self.held);
+            self.inner.write_all(&held)?;
+        }
+        self.inner.flush()
+    }
+}
+
+#[cfg(test)]
+mod printable_tests {
+    use super::*;
+
+    /// Escape sequences and C1 controls come out as escapes; newlines, tabs and other text
+    /// (accents, a character split across two writes) unchanged.
+    #[test]
+    fn control_characters_come_out_as_escapes() {
+        assert_eq!(
+            printable("U1\u{1b}[2J\u{9b}\r\tok\n"),
+            "U1\\u{1b}[2J\\u{9b}\\u{d}\tok\n"
+        );
+        let mut w = Printable::new(Vec::new());
+        let text = "é\u{1b}]0;title\u{7}\n".as_bytes();
+        w.write_all(&text[..1]).unwrap();
+        w.write_all(&text[1..]).unwrap();
+        w.write_all(&[0xff, b'x']).unwrap();
+        w.flush().unwrap();
+        let mut want = "é\\u{1b}]0;title\\u{7}\n".as_bytes().to_vec();
+        want.extend([0xff, b'x']);
+        assert_eq!(w.inner, want);
     }
 }

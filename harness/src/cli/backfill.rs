@@ -24,7 +24,7 @@ pub struct BackfillArgs {
     /// this are skipped and counted.
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub nodes: Option<u32>,
-    /// Write one CSV row per scheduled job here: job_id,submit,start,end,procs.
+    /// Write one CSV row per scheduled job here: job,arrival,start,end,procs.
     #[arg(long, value_name = "FILE.csv")]
     pub out: Option<std::path::PathBuf>,
     /// Write the schedule as Batsim's jobs.csv here (what evalys reads): a row per run of a
@@ -42,14 +42,9 @@ pub struct BackfillArgs {
     #[arg(long)]
     pub skip_invalid: bool,
     /// Selective backfilling: the expected slowdown (wait + estimate) / estimate at which a
-    /// waiting job gets a reservation.
-    #[arg(
-        long,
-        value_name = "X",
-        default_value_t = 2.0,
-        allow_negative_numbers = true
-    )]
-    pub threshold: f64,
+    /// waiting job gets a reservation (default 2; only with `--policy selective`).
+    #[arg(long, value_name = "X", allow_negative_numbers = true)]
+    pub threshold: Option<f64>,
     /// Print one JSON object instead of the table.
     #[arg(long)]
     pub json: bool,
@@ -61,28 +56,35 @@ pub struct BackfillArgs {
     /// synthetic process fitted to javadi2012's Table II: weibull, lognormal or hyperexponential.
     #[arg(long, value_name = "FILE|MODEL")]
     pub failures: Option<String>,
-    /// Groups of nodes that fail together under a synthetic process.
-    #[arg(long, value_name = "N", default_value_t = 8)]
+    /// Groups of nodes that fail together under a synthetic process (with `--failures`).
+    #[arg(long, value_name = "N", default_value_t = 8, requires = "failures")]
     pub failure_groups: u32,
-    /// Seed of the failures: the process's draws, or the trace's random starting point.
-    #[arg(long, value_name = "S", default_value_t = 1)]
+    /// Seed of the failures: the process's draws, or the trace's random starting point (with
+    /// `--failures`).
+    #[arg(long, value_name = "S", default_value_t = 1, requires = "failures")]
     pub failure_seed: u64,
 }
+
+/// Selective backfilling's threshold when `--threshold` is not given.
+const DEFAULT_THRESHOLD: f64 = 2.0;
 
 /// Runs `qosgate backfill`.
 ///
 /// Errors: a bad option, an unreadable or bad trace, a replay error (named), a failed write.
 pub fn exec(args: &BackfillArgs, out: &mut dyn Write) -> Result<()> {
+    let threshold = args.threshold.unwrap_or(DEFAULT_THRESHOLD);
     let scheduler = Scheduler {
         policy: args.policy,
-        selective_threshold: args.threshold,
+        selective_threshold: threshold,
     };
     let policy = scheduler.kernel().with_context(|| {
-        format!(
-            "--threshold {}: the expected slowdown must be in [0, 65535]",
-            args.threshold
-        )
+        format!("--threshold {threshold}: the expected slowdown must be in [0, 65535]")
     })?;
+    anyhow::ensure!(
+        args.threshold.is_none() || matches!(policy, Policy::Selective(_)),
+        "--threshold is selective backfilling's: it has no effect with --policy {}",
+        args.policy.name()
+    );
     anyhow::ensure!(
         (1..=replay::MAX_QUEUE).contains(&args.queue),
         "--queue {}: the queue must hold 1 to {} jobs",
@@ -93,7 +95,7 @@ pub fn exec(args: &BackfillArgs, out: &mut dyn Write) -> Result<()> {
         swf: args.swf.clone(),
         policy,
         policy_name: args.policy.name(),
-        selective_threshold: matches!(policy, Policy::Selective(_)).then_some(args.threshold),
+        selective_threshold: matches!(policy, Policy::Selective(_)).then_some(threshold),
         nodes: args.nodes,
         skip_invalid: args.skip_invalid,
         queue: args.queue,

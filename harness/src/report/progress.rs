@@ -137,9 +137,9 @@ impl Progress {
             ),
             Show::Nothing | Show::Lines => ProgressBar::hidden(),
         };
-        bar.set_prefix(what.to_owned());
+        bar.set_prefix(crate::output::printable(what).into_owned());
         Progress {
-            what: what.to_owned(),
+            what: crate::output::printable(what).into_owned(),
             start,
             show,
             bar,
