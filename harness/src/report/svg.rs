@@ -329,7 +329,7 @@ struct Entry {
 impl Entry {
     /// Pixels along the legend's row: the swatch, the label, a gap.
     fn width(&self) -> u32 {
-        (self.label.chars().count() as u32 + 2) * CHAR_PX + SWATCH_PX + 6
+        (self.label.chars().count() as u32 + 1) * CHAR_PX + SWATCH_PX + 6
     }
 }
 
@@ -784,9 +784,10 @@ impl TickFormat {
     fn of(ticks: &[f64], log: bool) -> Self {
         let finite = || ticks.iter().copied().filter(|v| v.is_finite());
         let big = finite().map(f64::abs).fold(0.0, f64::max);
+        // A tick a step's rounding away from 0 (5.6e-17 for 0 on -0.4..0.4) is 0.
         let small = finite()
             .map(f64::abs)
-            .filter(|&v| v > 0.0)
+            .filter(|&v| v > 1e-9 * big)
             .fold(f64::INFINITY, f64::min);
         if big < 1e6 && small >= 1e-3 {
             return TickFormat::Plain(decimals(finite()));
@@ -952,7 +953,9 @@ fn marker(i: usize, x: i32, y: i32) -> String {
     // Corners, first angle (degrees, 0 to the right, clockwise as y points down), radius.
     let (corners, start, r): (usize, f64, f64) = match i % 8 {
         0 => {
-            return format!(r#"<circle class="marker" cx="{x}" cy="{y}" r="4" fill="{c}" {edge}/>"#);
+            return format!(
+                r#"<circle class="marker" cx="{x}" cy="{y}" r="4" fill="{c}" {edge}/>"#
+            );
         }
         1 => (4, 45.0, 5.0),
         2 => (3, -90.0, 5.5),
@@ -1285,6 +1288,14 @@ mod tests {
             )
         );
         assert_eq!(labels(&[0.0, 0.5, 1.0], false).0, ["0.0", "0.5", "1.0"]);
+        // Rounding's near-zero is 0, not a reason for an exponent.
+        assert_eq!(
+            labels(&[-0.2, -0.4 + 0.2 + 0.2 + 1e-17, 0.2], false),
+            (
+                vec!["-0.2".into(), "0.0".into(), "0.2".into()],
+                String::new()
+            )
+        );
         // A million or more on a linear axis: a common exponent, in the description; never
         // `1e6` beside `500000`.
         assert_eq!(
