@@ -438,9 +438,15 @@ impl Header {
             .map_err(|e| failed(fig, e))?;
         }
         let lines = fig.x_values.is_some();
+        let squares = !lines && !self.is_points(fig);
         let mut o = overlay.borrow_mut();
         for (e, &(x, y)) in legend.iter().zip(&self.places) {
             let mid = y + 7;
+            // A bar's square is narrower than a line's swatch: its label follows it closely.
+            let text_x = match e.series {
+                Some(_) if squares => x + 18,
+                _ => x + SWATCH_PX as i32 + 6,
+            };
             match e.series {
                 Some(i) if lines => {
                     o.push_str(&stroke(&[(x, mid), (x + SWATCH_PX as i32, mid)], i));
@@ -448,7 +454,7 @@ impl Header {
                 }
                 Some(i) => {
                     // Bars: a square of the series' colour, and its marker where drawn as points.
-                    if self.is_points(fig) {
+                    if !squares {
                         o.push_str(&marker(i, x + SWATCH_PX as i32 / 2, mid));
                     } else {
                         let _ = write!(
@@ -462,9 +468,7 @@ impl Header {
             }
             let _ = write!(
                 o,
-                r#"<text x="{}" y="{}" font-family="sans-serif" font-size="13" dominant-baseline="middle">{}</text>"#,
-                x + SWATCH_PX as i32 + 6,
-                mid,
+                r#"<text x="{text_x}" y="{mid}" font-family="sans-serif" font-size="13" dominant-baseline="middle">{}</text>"#,
                 esc(&e.label)
             );
         }
