@@ -377,7 +377,7 @@ impl Header {
         let mut y = 8 + TITLE_LINE_PX * title.len() as i32;
         let warning = fig.few_replications.map(|[ran, judged]| {
             format!(
-                "Warning: {ran} replication(s), fewer than the {judged} the paper is judged at: \
+                "Warning: {ran} replication(s), below the default of {judged} for this paper: \
                  rough confidence bands"
             )
         });
@@ -1192,11 +1192,23 @@ mod tests {
         let mut swapped = fig.clone();
         swapped.values.swap(0, 1);
         let t = svg(&swapped).unwrap();
-        let x_of = |s: &str, mark: &str| {
-            let at = s.find(mark).unwrap();
-            s[at..].split("x").nth(1).unwrap()[2..8].to_owned()
+        // The zero's stroke starts at its own bar's slot: the first in `fig`, the second in
+        // `swapped`.
+        let x1 = |s: &str| -> i32 {
+            let line = &s[s.find("class=\"zero\"").unwrap()..];
+            line.split("x1=\"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap()
         };
-        assert_ne!(x_of(&s, "class=\"zero\""), x_of(&t, "class=\"zero\""));
+        assert!(x1(&s) < x1(&t), "{} {}", x1(&s), x1(&t));
+        // On the baseline, where the bar would start.
+        let missing_y = |s: &str| s.matches("class=\"missing\"").count();
+        assert_eq!((missing_y(&s), missing_y(&t)), (1, 1));
     }
 
     #[test]
@@ -1264,7 +1276,7 @@ mod tests {
         let s = svg(&few).unwrap();
         assert!(warned(&few));
         assert!(
-            s.contains("fewer than the 10 the paper is judged at"),
+            s.contains("below the default of 10 for this paper: rough confidence bands"),
             "{s}"
         );
     }
