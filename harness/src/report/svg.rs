@@ -18,7 +18,7 @@
 //!   colour, legend "paper".
 //! - **No bars on a log axis**: categories on a logarithmic y axis are drawn as points with
 //!   whiskers (the bar drawing takes a linear axis only).
-//! - **One tick format per axis** ([`TickFormat`]): plain with thousands separators and common
+//! - **One tick format per axis** (`TickFormat`): plain with thousands separators and common
 //!   decimals while every label is below 1,000,000 (and none but 0 below 0.001), otherwise a
 //!   common power of ten stated in the axis description (linear) or powers of ten (log).
 //! - **Zero is not missing**: a zero bar is a thick stroke on the baseline; a missing value is
@@ -298,7 +298,7 @@ fn failed<E: std::fmt::Debug + std::error::Error + Send + Sync>(
 }
 
 /// For each series, the earlier series whose points it repeats, if any: the same groups
-/// missing and every mean within a relative [`IDENTICAL`] of the other's (so that two sums of
+/// missing and every mean within a relative `IDENTICAL` (1e-9) of the other's (so that two sums of
 /// the same numbers in another order still count as equal). A series with no point repeats
 /// none.
 pub fn identical_to(fig: &Figure) -> Vec<Option<usize>> {
