@@ -458,6 +458,34 @@ mod tests {
         check_judges(&gandhimathi2013::Gandhimathi2013);
     }
 
+    /// A figure made from fewer replications than its paper's first batch carries them and that
+    /// batch (its drawing warns); at the batch, or from deterministic variants only, none.
+    #[test]
+    fn figures_know_when_they_ran_fewer_replications_than_the_paper_is_judged_at() {
+        let first = <kokkinos2009::Kokkinos2009 as Experiment>::REPLICATIONS.first;
+        let few = |part: &str, n: u32| {
+            let options = Options {
+                replications: Some(n),
+                only: Some(part.into()),
+                ..Options::default()
+            };
+            let done = kokkinos2009::Kokkinos2009
+                .reproduce(&options, None)
+                .unwrap();
+            done.report
+                .sections
+                .iter()
+                .flat_map(|s| &s.figures)
+                .map(|f| f.few_replications)
+                .collect::<Vec<_>>()
+        };
+        // Figs. 8-9: random variants.
+        assert_eq!(few("claim3", 2), [Some([2, first]); 2]);
+        assert_eq!(few("claim3", first), [None; 2]);
+        // Fig. 4: deterministic variants only.
+        assert_eq!(few("claim1", 2), [None]);
+    }
+
     /// What every paper's judges must do: on no runs, no claim is reproduced or
     /// contradicted (no data decides nothing) and no check passes; each part draws exactly the
     /// figures it names; and each reads some variants, all of them ones its part runs (reading

@@ -690,6 +690,12 @@ impl<'p, E: Experiment> Plan<'p, E> {
             self.parts.iter().map(|p| p.judge.section(&runs)).collect();
         for (section, part) in sections.iter_mut().zip(self.parts) {
             section.replications = self.random_counts(part.variants.iter().map(key));
+            // A figure of fewer replications than the paper's default says so.
+            let ran = section.replications[0];
+            section.figures = std::mem::take(&mut section.figures)
+                .into_iter()
+                .map(|f| f.replicated(ran, self.precision.first))
+                .collect();
         }
         let unknown = runs.take_unknown();
         ensure!(

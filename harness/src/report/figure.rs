@@ -59,6 +59,12 @@ pub struct Figure {
     /// Decimals shown in the printed table.
     #[serde(skip)]
     pub decimals: usize,
+    /// `[ran, judged]` where the figure's random variants ran fewer replications (`ran`, the
+    /// fewest of any) than its paper is judged at by default (`judged`, the first batch of its
+    /// [`crate::experiments::Precision`]): the drawing then carries a warning that its
+    /// confidence bands are rough. Set by the runner ([`Figure::replicated`]).
+    #[serde(skip)]
+    pub few_replications: Option<[u32; 2]>,
 }
 
 /// How the group labels of a numeric axis are written from its x values.
@@ -108,6 +114,7 @@ impl Figure {
             values: Vec::new(),
             paper: None,
             decimals: 1,
+            few_replications: None,
         }
     }
 
@@ -181,9 +188,18 @@ impl Figure {
     }
 
     /// The paper's own numbers, `[series][group]` in the figure's order, `None` in a cell it has
-    /// no number for (printed beside the estimates, with 2 decimals). Default: none.
+    /// no number for (printed beside the estimates, with 2 decimals, and drawn as hollow rings
+    /// in the series' colour, legend "paper"). Default: none.
     pub fn paper(mut self, numbers: Vec<Vec<Option<f64>>>) -> Self {
         self.paper = Some(numbers);
+        self
+    }
+
+    /// Marks the figure as made from `ran` replications of its random variants (the fewest)
+    /// where its paper is judged at `judged` by default: fewer (and more than none) carry a
+    /// warning in the drawing. The runner calls it for every figure.
+    pub fn replicated(mut self, ran: u32, judged: u32) -> Self {
+        self.few_replications = (ran > 0 && ran < judged).then_some([ran, judged]);
         self
     }
 

@@ -1,14 +1,31 @@
-//! SVG figures (plotters' SVG backend): grouped bars for categorical groups, lines with
-//! confidence bands over a numeric axis.
+//! SVG figures (plotters' SVG backend, with the marks it cannot write added as plain SVG):
+//! grouped bars for categorical groups, lines with confidence bands over a numeric axis.
 //!
 //! A [`Figure`] is a set of groups (for example "GB 1093") and, within each group, one value
 //! per series (for example one per user). Where the groups are categories
 //! ([`Figure::x_values`] is `None`), each group is a cluster of bars, one per series, the height
 //! the estimate's mean and a whisker its 95 % confidence interval (none with one replication).
 //! Where the groups are points of a numeric axis, each series is a line through its means, with
-//! a marker at each and a shaded band between the intervals' ends; a missing value breaks the
-//! line. The legend is a row above the plot, so it never hides data; bar labels are staggered on
-//! two rows when they would overlap.
+//! a marker at each and a shaded band between the intervals' ends. The legend is a row above the
+//! plot, so it never hides data; bar labels are staggered on two rows when they would overlap.
+//!
+//! The rules every figure follows, for a paper's reader:
+//!
+//! - **Coinciding series stay apart**: each series has its own colour, marker shape and dash
+//!   pattern, and a series whose means equal an earlier series' ([`identical_to`]: the same
+//!   groups missing, every mean within a relative 1e-9) is labelled "identical to" it.
+//! - **The paper's numbers** ([`Figure::paper`]) are drawn as hollow rings in the series'
+//!   colour, legend "paper".
+//! - **No bars on a log axis**: categories on a logarithmic y axis are drawn as points with
+//!   whiskers (the bar drawing takes a linear axis only).
+//! - **One tick format per axis** (`TickFormat`): plain with thousands separators and common
+//!   decimals while every label is below 1,000,000 (and none but 0 below 0.001), otherwise a
+//!   common power of ten stated in the axis description (linear) or powers of ten (log).
+//! - **Zero is not missing**: a zero bar is a thick stroke on the baseline; a missing value is
+//!   "n/a" among the bars and a gap in a line.
+//! - **Titles wrap** to the figure's width.
+//! - **Few replications are flagged**: a figure made from fewer replications than its paper is
+//!   judged at ([`Figure::few_replications`]) carries a warning under its title.
 //!
 //! Axes: the x axis is described by [`Figure::x_label`] and the y axis by [`Figure::y_label`],
 //! each with its unit. An axis whose values are all positive and span two decades or more
@@ -18,15 +35,19 @@
 //! The SVG names its fonts (`sans-serif`) rather than embedding them, so its text layout is an
 //! estimate: generous margins keep labels apart in any common font.
 
-use anyhow::{Result, anyhow, ensure};
+use std::cell::RefCell;
+use std::fmt::Write as _;
+
+use anyhow::{Context, Result, anyhow, ensure};
 use plotters::coord::Shift;
-use plotters::coord::ranged1d::ValueFormatter;
+use plotters::coord::ranged1d::{BoldPoints, ValueFormatter};
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::figure::Figure;
 use super::stats::Estimate;
+use super::table::grouped;
 
 /// Pixels per bar; a group is as wide as its bars plus one bar of gap.
 const BAR_PX: u32 = 14;
@@ -34,6 +55,18 @@ const BAR_PX: u32 = 14;
 const CHAR_PX: u32 = 7;
 /// Height of a line of the label font, pixels.
 const LINE_PX: u32 = 16;
+/// Estimated width of a character of the 17 px bold title font, pixels.
+const TITLE_CHAR_PX: u32 = 10;
+/// Height of a line of the title, pixels.
+const TITLE_LINE_PX: i32 = 22;
+/// A legend swatch's width, pixels.
+const SWATCH_PX: u32 = 26;
+/// The widest a figure grows to hold its legend on one row, pixels (beyond, it wraps).
+const MAX_LEGEND_PX: u32 = 1000;
+/// Two series' means are identical when they differ by at most this fraction of the larger.
+const IDENTICAL: f64 = 1e-9;
+/// The colour of the low-replication warning.
+const WARNING: RGBColor = RGBColor(179, 38, 30);
 /// An axis is logarithmic when its positive values span at least this ratio (two decades).
 const LOG_SPAN: f64 = 100.0;
 
@@ -101,8 +134,8 @@ fn describe(desc: &str, log: bool) -> String {
 
 /// The figure as an SVG document.
 ///
-/// Errors: a series whose value count differs from the group count, x values of another count
-/// or not finite, or a drawing failure.
+/// Errors: a series whose value count differs from the group count, paper numbers of another
+/// shape, x values of another count or not finite, or a drawing failure.
 pub fn svg(fig: &Figure) -> Result<String> {
     check(fig)?;
     let groups = fig.groups.len();
@@ -130,21 +163,19 @@ pub fn svg(fig: &Figure) -> Result<String> {
         }
     };
     let plot_w = (groups as u32 * group_w).max(560);
-    let legend_chars: u32 = fig
-        .series
-        .iter()
-        .map(|name| name.chars().count() as u32 + 5)
-        .sum();
-    let width = (plot_w + 110).max(legend_chars * CHAR_PX + 40);
-    let legend_rows = (legend_chars * CHAR_PX).div_ceil(width - 40).max(1);
-    let legend_h = 22 * legend_rows + 8;
+    let legend = legend_entries(fig);
+    let legend_w: u32 = legend.iter().map(|e| e.width()).sum();
+    // As wide as the plot, or as the legend on one row up to [`MAX_LEGEND_PX`].
+    let width = (plot_w + 110).max((legend_w + 40).min(MAX_LEGEND_PX));
+    let head = Header::of(fig, &legend, width);
     let label_h = LINE_PX * label_lines + 12;
     // Tall enough for the y axis's description along it.
     let plot_h = 380.max(fig.y_label.chars().count() as u32 * CHAR_PX + 80);
-    let height = plot_h + legend_h + label_h;
+    let height = plot_h + head.height + label_h;
 
     let estimates = || fig.values.iter().flat_map(|s| s.iter().flatten());
-    let y = Scale::of(estimates().map(|e| e.mean), true);
+    let printed = || fig.paper.iter().flatten().flatten().flatten().copied();
+    let y = Scale::of(estimates().map(|e| e.mean).chain(printed()), true);
     let y = match y {
         // The intervals' tops widen a log axis; their bottoms are clipped at its bottom.
         Scale::Log(lo, hi) => {
@@ -155,17 +186,20 @@ pub fn svg(fig: &Figure) -> Result<String> {
         Scale::Linear(..) => {
             let negative = estimates().any(|e| e.mean < 0.0);
             Scale::of(
-                estimates().flat_map(|e| [e.mean, e.high(), if negative { e.low() } else { 0.0 }]),
+                estimates()
+                    .flat_map(|e| [e.mean, e.high(), if negative { e.low() } else { 0.0 }])
+                    .chain(printed()),
                 true,
             )
         }
     };
+    let overlay = RefCell::new(String::new());
     let mut buf = String::new();
     {
         let root = SVGBackend::with_string(&mut buf, (width, height)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| failed(fig, e))?;
-        let (top, rest) = root.split_vertically(34 + legend_h);
-        header(fig, &top, width)?;
+        let (top, rest) = root.split_vertically(head.height);
+        head.draw(fig, &top, &legend, &overlay)?;
         let rest = rest.margin(6, 0, 10, 20);
         let area = Area {
             fig,
@@ -174,15 +208,19 @@ pub fn svg(fig: &Figure) -> Result<String> {
             label_h,
             labels: &labels,
             y,
+            overlay: &overlay,
         };
         let linear = |lo: f64, hi: f64| RangedCoordf64::from(lo..hi);
         let log = |lo: f64, hi: f64| LogCoord::from((lo..hi).log_scale());
         match &fig.x_values {
+            // Categories: bars on a linear axis; on a logarithmic one, where a bar's length
+            // means nothing, points. `bars` takes a linear axis only, so no figure can draw
+            // bars on a log axis.
             None => {
                 let x = linear(-0.5, groups as f64 - 0.5);
                 match y {
-                    Scale::Linear(a, b) => area.draw(x, linear(a, b))?,
-                    Scale::Log(a, b) => area.draw(x, log(a, b))?,
+                    Scale::Linear(a, b) => area.bars(x, linear(a, b))?,
+                    Scale::Log(a, b) => area.points(x, log(a, b))?,
                 }
             }
             Some(xs) => {
@@ -206,10 +244,15 @@ pub fn svg(fig: &Figure) -> Result<String> {
         }
         root.present().map_err(|e| failed(fig, e))?;
     }
+    // The marks plotters' SVG cannot write (dash patterns, marker shapes, hollow rings,
+    // rotated text), drawn last, over the plot.
+    let end = buf.rfind("</svg>").context("plotters wrote no </svg>")?;
+    buf.insert_str(end, &overlay.into_inner());
     Ok(buf)
 }
 
-/// The figure's shape: a value per (series, group), an x value per group if any, all finite.
+/// The figure's shape: a value per (series, group), an x value per group if any, all finite;
+/// the paper's numbers, if any, a row per series and a cell per group.
 fn check(fig: &Figure) -> Result<()> {
     let groups = fig.groups.len();
     ensure!(groups > 0, "figure {:?} has no group", fig.title);
@@ -226,6 +269,13 @@ fn check(fig: &Figure) -> Result<()> {
             "series {name:?} of figure {:?} has {} values for {groups} groups",
             fig.title,
             values.len()
+        );
+    }
+    if let Some(paper) = &fig.paper {
+        ensure!(
+            paper.len() == fig.series.len() && paper.iter().all(|s| s.len() == groups),
+            "figure {:?}: the paper's numbers are not a row per series and a cell per group",
+            fig.title
         );
     }
     if let Some(xs) = &fig.x_values {
@@ -247,39 +297,198 @@ fn failed<E: std::fmt::Debug + std::error::Error + Send + Sync>(
     anyhow!("drawing {:?}: {e}", fig.title)
 }
 
-/// The title and the legend: a swatch and a label per series, left to right, wrapping.
-fn header(fig: &Figure, top: &DrawingArea<SVGBackend<'_>, Shift>, width: u32) -> Result<()> {
-    top.draw(&Text::new(
-        fig.title.clone(),
-        (width as i32 / 2, 8),
-        ("sans-serif", 17)
-            .into_font()
-            .style(FontStyle::Bold)
-            .color(&BLACK)
-            .pos(Pos::new(HPos::Center, VPos::Top)),
-    ))
-    .map_err(|e| failed(fig, e))?;
-    let (mut x, mut y) = (20i32, 40i32);
-    for (i, name) in fig.series.iter().enumerate() {
-        let w = (name.chars().count() as i32 + 5) * CHAR_PX as i32;
-        if x > 20 && x + w > width as i32 - 20 {
-            x = 20;
-            y += 22;
-        }
-        top.draw(&Rectangle::new(
-            [(x, y), (x + 12, y + 12)],
-            color(i).filled(),
-        ))
-        .map_err(|e| failed(fig, e))?;
-        top.draw(&Text::new(
-            name.clone(),
-            (x + 18, y),
-            ("sans-serif", 13).into_font().color(&BLACK),
-        ))
-        .map_err(|e| failed(fig, e))?;
-        x += w;
+/// For each series, the earlier series whose points it repeats, if any: the same groups
+/// missing and every mean within a relative `IDENTICAL` (1e-9) of the other's (so that two sums of
+/// the same numbers in another order still count as equal). A series with no point repeats
+/// none.
+pub fn identical_to(fig: &Figure) -> Vec<Option<usize>> {
+    let same = |a: &[Option<Estimate>], b: &[Option<Estimate>]| {
+        a.iter().any(Option::is_some)
+            && a.iter().zip(b).all(|(x, y)| match (x, y) {
+                (None, None) => true,
+                (Some(x), Some(y)) => {
+                    x.mean == y.mean
+                        || (x.mean - y.mean).abs() <= IDENTICAL * x.mean.abs().max(y.mean.abs())
+                }
+                _ => false,
+            })
+    };
+    (0..fig.values.len())
+        .map(|i| (0..i).find(|&j| same(&fig.values[i], &fig.values[j])))
+        .collect()
+}
+
+/// One entry of the legend.
+struct Entry {
+    /// The series drawn, `None` for the paper's numbers.
+    series: Option<usize>,
+    /// Its label: the series' name, and which earlier series it is identical to.
+    label: String,
+}
+
+impl Entry {
+    /// Pixels along the legend's row: the swatch, the label, a gap.
+    fn width(&self) -> u32 {
+        (self.label.chars().count() as u32 + 1) * CHAR_PX + SWATCH_PX + 6
     }
-    Ok(())
+}
+
+/// The legend: a label per series (noting "identical to" an earlier one), then "paper" where
+/// the figure has the paper's numbers.
+fn legend_entries(fig: &Figure) -> Vec<Entry> {
+    let same = identical_to(fig);
+    let mut entries: Vec<Entry> = fig
+        .series
+        .iter()
+        .enumerate()
+        .map(|(i, name)| Entry {
+            series: Some(i),
+            label: match same[i] {
+                Some(j) => format!("{name} (identical to {})", fig.series[j]),
+                None => name.clone(),
+            },
+        })
+        .collect();
+    if fig.paper.is_some() {
+        entries.push(Entry {
+            series: None,
+            label: "paper".into(),
+        });
+    }
+    entries
+}
+
+/// The title (wrapped to the width), the low-replication warning and the legend.
+struct Header {
+    /// The title's lines.
+    title: Vec<String>,
+    /// The warning, if any.
+    warning: Option<String>,
+    /// Each legend entry's top-left corner.
+    places: Vec<(i32, i32)>,
+    /// Pixels from the top to the plot.
+    height: u32,
+}
+
+impl Header {
+    /// The header of `fig` with `legend` in a figure `width` pixels wide.
+    fn of(fig: &Figure, legend: &[Entry], width: u32) -> Self {
+        let title = wrap(&fig.title, ((width - 40) / TITLE_CHAR_PX) as usize);
+        let mut y = 8 + TITLE_LINE_PX * title.len() as i32;
+        let warning = fig.few_replications.map(|[ran, judged]| {
+            format!(
+                "Warning: {ran} replication(s), below the default of {judged} for this paper: \
+                 rough confidence bands"
+            )
+        });
+        if warning.is_some() {
+            y += LINE_PX as i32 + 4;
+        }
+        y += 6;
+        let mut places = Vec::new();
+        let mut x = 20i32;
+        for e in legend {
+            let w = e.width() as i32;
+            if x > 20 && x + w > width as i32 - 20 {
+                x = 20;
+                y += 22;
+            }
+            places.push((x, y));
+            x += w;
+        }
+        Header {
+            title,
+            warning,
+            places,
+            height: y as u32 + 22 + 8,
+        }
+    }
+
+    /// Draws it on `top`, the legend's marks on `overlay`.
+    fn draw(
+        &self,
+        fig: &Figure,
+        top: &DrawingArea<SVGBackend<'_>, Shift>,
+        legend: &[Entry],
+        overlay: &RefCell<String>,
+    ) -> Result<()> {
+        let width = top.dim_in_pixel().0 as i32;
+        for (k, line) in self.title.iter().enumerate() {
+            top.draw(&Text::new(
+                line.clone(),
+                (width / 2, 8 + TITLE_LINE_PX * k as i32),
+                ("sans-serif", 17)
+                    .into_font()
+                    .style(FontStyle::Bold)
+                    .color(&BLACK)
+                    .pos(Pos::new(HPos::Center, VPos::Top)),
+            ))
+            .map_err(|e| failed(fig, e))?;
+        }
+        if let Some(w) = &self.warning {
+            top.draw(&Text::new(
+                w.clone(),
+                (width / 2, 8 + TITLE_LINE_PX * self.title.len() as i32 + 2),
+                ("sans-serif", 13)
+                    .into_font()
+                    .style(FontStyle::Bold)
+                    .color(&WARNING)
+                    .pos(Pos::new(HPos::Center, VPos::Top)),
+            ))
+            .map_err(|e| failed(fig, e))?;
+        }
+        let lines = fig.x_values.is_some();
+        let squares = !lines && !self.is_points(fig);
+        let mut o = overlay.borrow_mut();
+        for (e, &(x, y)) in legend.iter().zip(&self.places) {
+            let mid = y + 7;
+            // A bar's square is narrower than a line's swatch: its label follows it closely.
+            let text_x = match e.series {
+                Some(_) if squares => x + 18,
+                _ => x + SWATCH_PX as i32 + 6,
+            };
+            match e.series {
+                Some(i) if lines => {
+                    o.push_str(&stroke(&[(x, mid), (x + SWATCH_PX as i32, mid)], i));
+                    o.push_str(&marker(i, x + SWATCH_PX as i32 / 2, mid));
+                }
+                Some(i) => {
+                    // Bars: a square of the series' colour, and its marker where drawn as points.
+                    if !squares {
+                        o.push_str(&marker(i, x + SWATCH_PX as i32 / 2, mid));
+                    } else {
+                        let _ = write!(
+                            o,
+                            r#"<rect x="{x}" y="{y}" width="12" height="12" fill="{}"/>"#,
+                            hex(color(i))
+                        );
+                    }
+                }
+                None => o.push_str(&ring(x + SWATCH_PX as i32 / 2, mid, "#333333")),
+            }
+            let _ = write!(
+                o,
+                r#"<text x="{text_x}" y="{mid}" font-family="sans-serif" font-size="13" dominant-baseline="middle">{}</text>"#,
+                esc(&e.label)
+            );
+        }
+        Ok(())
+    }
+
+    /// Whether `fig`'s categories are drawn as points (a log y axis), not bars.
+    fn is_points(&self, fig: &Figure) -> bool {
+        fig.x_values.is_none() && y_scale_is_log(fig)
+    }
+}
+
+/// Whether the y axis of `fig` is logarithmic (as [`svg`] decides it).
+fn y_scale_is_log(fig: &Figure) -> bool {
+    let means = fig
+        .values
+        .iter()
+        .flat_map(|s| s.iter().flatten().map(|e| e.mean));
+    let printed = fig.paper.iter().flatten().flatten().flatten().copied();
+    Scale::of(means.chain(printed), true).is_log()
 }
 
 /// Where the plot goes.
@@ -294,14 +503,21 @@ struct Area<'a, 'b> {
     labels: &'a [Vec<String>],
     /// The y axis.
     y: Scale,
+    /// Raw SVG drawn over the plot.
+    overlay: &'a RefCell<String>,
 }
 
 /// A chart over any pair of f64 axes, linear or logarithmic.
 type Chart<'a, 'b, X, Y> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<X, Y>>;
 
+/// Tick labels per axis (plotters draws its bold key points as labels).
+const X_TICKS: usize = 10;
+/// Tick labels on the y axis.
+const Y_TICKS: usize = 8;
+
 impl<'b> Area<'_, 'b> {
-    /// The axes, their descriptions (log scales marked) and the grid; x tick labels only on a
-    /// numeric x axis.
+    /// The axes, their descriptions (log scales and common exponents marked) and the grid; x
+    /// tick labels only on a numeric x axis. Each axis's labels share one [`TickFormat`].
     fn chart<X, Y>(&self, x: X, y: Y, logs: (bool, bool)) -> Result<Chart<'_, 'b, X, Y>>
     where
         X: Ranged<ValueType = f64> + ValueFormatter<f64>,
@@ -309,23 +525,25 @@ impl<'b> Area<'_, 'b> {
     {
         let fig = self.fig;
         let numeric = fig.x_values.is_some();
+        let x_format = TickFormat::of(&x.key_points(BoldPoints(X_TICKS)), logs.0);
+        let y_format = TickFormat::of(&y.key_points(BoldPoints(Y_TICKS)), logs.1);
         let mut chart = ChartBuilder::on(self.rest)
             .x_label_area_size(self.label_h + 20)
             .y_label_area_size(80)
             .build_cartesian_2d(x, y)
             .map_err(|e| failed(fig, e))?;
-        let (x_desc, y_desc) = (
-            describe(&fig.x_label, logs.0),
-            describe(&fig.y_label, logs.1),
-        );
+        let x_desc = describe(&fig.x_label, logs.0) + &x_format.suffix();
+        let y_desc = describe(&fig.y_label, logs.1) + &y_format.suffix();
+        let x_label = |v: &f64| x_format.label(*v);
+        let y_label = |v: &f64| y_format.label(*v);
         let mut mesh = chart.configure_mesh();
         if numeric {
-            mesh.x_labels(10).x_label_formatter(&|v| tick(*v));
+            mesh.x_labels(X_TICKS).x_label_formatter(&x_label);
         } else {
             mesh.disable_x_mesh().x_labels(0);
         }
-        mesh.y_labels(8)
-            .y_label_formatter(&|v| tick(*v))
+        mesh.y_labels(Y_TICKS)
+            .y_label_formatter(&y_label)
             .y_desc(y_desc.as_str())
             .x_desc(x_desc.as_str())
             .label_style(("sans-serif", 13))
@@ -335,49 +553,146 @@ impl<'b> Area<'_, 'b> {
         Ok(chart)
     }
 
-    /// Grouped bars with whiskers over categorical groups, labelled under the axis.
-    fn draw<Y>(&self, x: RangedCoordf64, y: Y) -> Result<()>
+    /// Grouped bars with whiskers over categorical groups on a linear y axis: a zero is a thick
+    /// stroke on the baseline, a missing value "n/a".
+    fn bars(&self, x: RangedCoordf64, y: RangedCoordf64) -> Result<()> {
+        let fig = self.fig;
+        let mut chart = self.chart(x, y, (false, false))?;
+        let base = 0.0f64.max(self.y.low());
+        let slot = 1.0 / (fig.series.len() as f64 + 1.0);
+        for (i, values) in fig.values.iter().enumerate() {
+            for (g, v) in values.iter().enumerate() {
+                let left = g as f64 - 0.5 + slot * (0.5 + i as f64);
+                let Some(e) = v else {
+                    self.missing(&chart, left + slot / 2.0);
+                    continue;
+                };
+                if e.mean == 0.0 {
+                    let a = chart.backend_coord(&(left, 0.0));
+                    let b = chart.backend_coord(&(left + slot, 0.0));
+                    let mut o = self.overlay.borrow_mut();
+                    let _ = write!(
+                        o,
+                        r#"<line class="zero" x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="4"/>"#,
+                        a.0,
+                        a.1 - 2,
+                        b.0,
+                        b.1 - 2,
+                        hex(color(i))
+                    );
+                } else {
+                    chart
+                        .draw_series(std::iter::once(Rectangle::new(
+                            [(left, base), (left + slot, e.mean)],
+                            color(i).filled(),
+                        )))
+                        .map_err(|e| failed(fig, e))?;
+                }
+                self.whisker(&mut chart, left + slot / 2.0, slot, e)?;
+            }
+        }
+        self.paper_marks(&chart, |g, i| g as f64 - 0.5 + slot * (1.0 + i as f64));
+        self.group_labels(&chart)
+    }
+
+    /// Categorical groups on a logarithmic y axis: a marker per (group, series) at the mean,
+    /// with its whisker; a missing value "n/a".
+    fn points<Y>(&self, x: RangedCoordf64, y: Y) -> Result<()>
     where
         Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
     {
         let fig = self.fig;
-        let mut chart = self.chart(x, y, (false, self.y.is_log()))?;
-        let base = match self.y {
-            Scale::Linear(..) => 0.0f64.max(self.y.low()),
-            Scale::Log(..) => self.y.low(),
-        };
-        let low = |e: &Estimate| e.low().max(self.y.low());
+        let mut chart = self.chart(x, y, (false, true))?;
         let slot = 1.0 / (fig.series.len() as f64 + 1.0);
+        let mid = |g: usize, i: usize| g as f64 - 0.5 + slot * (1.0 + i as f64);
         for (i, values) in fig.values.iter().enumerate() {
-            let c = color(i);
             for (g, v) in values.iter().enumerate() {
-                let Some(e) = v else { continue };
-                let left = g as f64 - 0.5 + slot * (0.5 + i as f64);
-                let mid = left + slot / 2.0;
-                chart
-                    .draw_series(std::iter::once(Rectangle::new(
-                        [(left, base), (left + slot, e.mean)],
-                        c.filled(),
-                    )))
-                    .map_err(|e| failed(fig, e))?;
-                if has_interval(e) {
-                    let cap = slot / 4.0;
-                    let whisker = [
-                        vec![(mid, low(e)), (mid, e.high())],
-                        vec![(mid - cap, low(e)), (mid + cap, low(e))],
-                        vec![(mid - cap, e.high()), (mid + cap, e.high())],
-                    ];
-                    chart
-                        .draw_series(
-                            whisker
-                                .into_iter()
-                                .map(|p| PathElement::new(p, BLACK.stroke_width(1))),
-                        )
-                        .map_err(|e| failed(fig, e))?;
+                let Some(e) = v else {
+                    self.missing(&chart, mid(g, i));
+                    continue;
+                };
+                self.whisker(&mut chart, mid(g, i), slot, e)?;
+                let (px, py) = chart.backend_coord(&(mid(g, i), e.mean));
+                self.overlay.borrow_mut().push_str(&marker(i, px, py));
+            }
+        }
+        self.paper_marks(&chart, mid);
+        self.group_labels(&chart)
+    }
+
+    /// The 95 % interval of `e` as a whisker at `mid` (none without an interval).
+    fn whisker<X, Y>(
+        &self,
+        chart: &mut Chart<'_, 'b, X, Y>,
+        mid: f64,
+        slot: f64,
+        e: &Estimate,
+    ) -> Result<()>
+    where
+        X: Ranged<ValueType = f64>,
+        Y: Ranged<ValueType = f64>,
+    {
+        if !has_interval(e) {
+            return Ok(());
+        }
+        let low = e.low().max(self.y.low());
+        let cap = slot / 4.0;
+        let whisker = [
+            vec![(mid, low), (mid, e.high())],
+            vec![(mid - cap, low), (mid + cap, low)],
+            vec![(mid - cap, e.high()), (mid + cap, e.high())],
+        ];
+        chart
+            .draw_series(
+                whisker
+                    .into_iter()
+                    .map(|p| PathElement::new(p, BLACK.stroke_width(1))),
+            )
+            .map_err(|e| failed(self.fig, e))?;
+        Ok(())
+    }
+
+    /// "n/a", upright along the axis, where a categorical value at `x` is missing.
+    fn missing<X, Y>(&self, chart: &Chart<'_, 'b, X, Y>, x: f64)
+    where
+        X: Ranged<ValueType = f64>,
+        Y: Ranged<ValueType = f64>,
+    {
+        let (px, py) = chart.backend_coord(&(x, self.y.low()));
+        let py = py - 4;
+        let _ = write!(
+            self.overlay.borrow_mut(),
+            r##"<text class="missing" x="{px}" y="{py}" transform="rotate(-90 {px} {py})" font-family="sans-serif" font-size="11" fill="#59636e" dominant-baseline="middle">n/a</text>"##
+        );
+    }
+
+    /// The paper's numbers as hollow rings, series `i`'s of group `g` at x `at(g, i)`.
+    fn paper_marks<X, Y>(&self, chart: &Chart<'_, 'b, X, Y>, at: impl Fn(usize, usize) -> f64)
+    where
+        X: Ranged<ValueType = f64>,
+        Y: Ranged<ValueType = f64>,
+    {
+        let Some(paper) = &self.fig.paper else {
+            return;
+        };
+        let mut o = self.overlay.borrow_mut();
+        for (i, row) in paper.iter().enumerate() {
+            for (g, v) in row.iter().enumerate() {
+                if let Some(v) = v {
+                    let (px, py) = chart.backend_coord(&(at(g, i), *v));
+                    o.push_str(&ring(px, py, &hex(color(i))));
                 }
             }
         }
-        // Group labels under the axis, centred on their group, a line under another.
+    }
+
+    /// Each categorical group's label under the axis, centred on its group, a line under
+    /// another.
+    fn group_labels<X, Y>(&self, chart: &Chart<'_, 'b, X, Y>) -> Result<()>
+    where
+        X: Ranged<ValueType = f64>,
+        Y: Ranged<ValueType = f64>,
+    {
         for (g, lines) in self.labels.iter().enumerate() {
             let (px, py) = chart.backend_coord(&(g as f64, self.y.low()));
             for (i, line) in lines.iter().enumerate() {
@@ -390,14 +705,15 @@ impl<'b> Area<'_, 'b> {
                             .color(&BLACK)
                             .pos(Pos::new(HPos::Center, VPos::Top)),
                     ))
-                    .map_err(|e| failed(fig, e))?;
+                    .map_err(|e| failed(self.fig, e))?;
             }
         }
         Ok(())
     }
 
-    /// One line per series over the numeric x axis: a band over the intervals, the means joined,
-    /// a marker at each mean; a missing value breaks the line.
+    /// One line per series over the numeric x axis: a band over the intervals, the means joined
+    /// in the series' dash pattern, its marker at each mean; a missing value breaks the line
+    /// (a gap). The paper's numbers as hollow rings.
     fn draw_lines<X, Y>(&self, x: X, y: Y, logs: (bool, bool)) -> Result<()>
     where
         X: Ranged<ValueType = f64> + ValueFormatter<f64>,
@@ -431,22 +747,144 @@ impl<'b> Area<'_, 'b> {
                         .draw_series(std::iter::once(Polygon::new(band, c.mix(0.2).filled())))
                         .map_err(|e| failed(fig, e))?;
                 }
-                chart
-                    .draw_series(std::iter::once(PathElement::new(
-                        run.iter().map(|(x, e)| (*x, e.mean)).collect::<Vec<_>>(),
-                        c.stroke_width(2),
-                    )))
-                    .map_err(|e| failed(fig, e))?;
-                chart
-                    .draw_series(
-                        run.iter()
-                            .map(|(x, e)| Circle::new((*x, e.mean), 3, c.filled())),
-                    )
-                    .map_err(|e| failed(fig, e))?;
+                let points: Vec<(i32, i32)> = run
+                    .iter()
+                    .map(|(x, e)| chart.backend_coord(&(*x, e.mean)))
+                    .collect();
+                let mut o = self.overlay.borrow_mut();
+                if points.len() > 1 {
+                    o.push_str(&stroke(&points, i));
+                }
+                for &(px, py) in &points {
+                    o.push_str(&marker(i, px, py));
+                }
             }
         }
+        self.paper_marks(&chart, |g, _| xs[g]);
         Ok(())
     }
+}
+
+/// How every tick label of one axis is written: one rule for the whole axis, chosen from its
+/// labelled values.
+///
+/// - `Plain`: every value below 1,000,000 and none (but 0) below 0.001: plain, thousands
+///   separated, all with the same decimals (`0.5`, `1.0`, `1.5`; `100,000`).
+/// - `Scaled`: a linear axis beyond that: every value over a common power of ten, which the
+///   axis's description states (`(×10⁶)`), the labels plain (`0.5`, `1.0`).
+/// - `Powers`: a logarithmic axis beyond that: every value as a power of ten (`10⁴`, `2×10⁵`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TickFormat {
+    /// Plain, with this many decimals.
+    Plain(usize),
+    /// Over 10 to this power, with this many decimals.
+    Scaled(i32, usize),
+    /// Powers of ten, the mantissas with this many decimals.
+    Powers(usize),
+}
+
+impl TickFormat {
+    /// The format of an axis labelled at `ticks`, logarithmic if `log`.
+    fn of(ticks: &[f64], log: bool) -> Self {
+        let finite = || ticks.iter().copied().filter(|v| v.is_finite());
+        let big = finite().map(f64::abs).fold(0.0, f64::max);
+        // A tick a step's rounding away from 0 (5.6e-17 for 0 on -0.4..0.4) is 0.
+        let small = finite()
+            .map(f64::abs)
+            .filter(|&v| v > 1e-9 * big)
+            .fold(f64::INFINITY, f64::min);
+        if big < 1e6 && small >= 1e-3 {
+            return TickFormat::Plain(decimals(finite()));
+        }
+        if log {
+            TickFormat::Powers(decimals(finite().map(|v| mantissa(v).0)))
+        } else {
+            let exp = big.log10().floor() as i32;
+            TickFormat::Scaled(exp, decimals(finite().map(|v| v / 10f64.powi(exp))))
+        }
+    }
+
+    /// The label of `v`.
+    fn label(self, v: f64) -> String {
+        match self {
+            TickFormat::Plain(d) => plain(v, d),
+            TickFormat::Scaled(exp, d) => plain(v / 10f64.powi(exp), d),
+            TickFormat::Powers(d) => {
+                if v == 0.0 {
+                    return "0".into();
+                }
+                let (m, exp) = mantissa(v);
+                if (m - 1.0).abs() < 1e-9 {
+                    format!("10{}", superscript(exp))
+                } else {
+                    format!("{}×10{}", plain(m, d), superscript(exp))
+                }
+            }
+        }
+    }
+
+    /// What the axis description adds: the common power of ten of a `Scaled` axis.
+    fn suffix(self) -> String {
+        match self {
+            TickFormat::Scaled(exp, _) => format!(" (×10{})", superscript(exp)),
+            _ => String::new(),
+        }
+    }
+}
+
+/// The fewest decimals (at most 4) that write every one of `values` to 4 decimals.
+fn decimals(values: impl Iterator<Item = f64>) -> usize {
+    values
+        .map(|v| {
+            (0..4)
+                .find(|&d| {
+                    let p = 10f64.powi(d as i32);
+                    ((v * p).round() / p - v).abs() <= 1e-9 * v.abs().max(1.0)
+                })
+                .unwrap_or(4)
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// `v` (not 0) as a mantissa in [1, 10) and a power of ten.
+fn mantissa(v: f64) -> (f64, i32) {
+    if v == 0.0 || !v.is_finite() {
+        return (v, 0);
+    }
+    let mut exp = v.abs().log10().floor() as i32;
+    let mut m = v / 10f64.powi(exp);
+    // Rounding: 9.9999999 is 10, one power up.
+    if (m.abs() - 10.0).abs() < 1e-9 {
+        m /= 10.0;
+        exp += 1;
+    }
+    (m, exp)
+}
+
+/// `v` with `d` decimals, its integer part in thousands separated by commas; never `-0`.
+fn plain(v: f64, d: usize) -> String {
+    let s = format!("{:.d$}", v.abs());
+    let (int, frac) = s.split_once('.').unwrap_or((&s, ""));
+    let int = grouped(int.parse().unwrap_or(0));
+    let zero = s.chars().all(|c| c == '0' || c == '.');
+    let sign = if v < 0.0 && !zero { "-" } else { "" };
+    if frac.is_empty() {
+        format!("{sign}{int}")
+    } else {
+        format!("{sign}{int}.{frac}")
+    }
+}
+
+/// `n` in superscript digits (`⁶`, `⁻³`).
+fn superscript(n: i32) -> String {
+    n.to_string()
+        .chars()
+        .map(|c| match c {
+            '-' => '⁻',
+            d => ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'][d as usize - '0' as usize],
+        })
+        .collect()
 }
 
 /// `text` word-wrapped into lines of at most `chars` characters (a longer word gets a line of
@@ -470,29 +908,6 @@ fn has_interval(e: &Estimate) -> bool {
     e.half_width.is_some_and(|h| h > 0.0)
 }
 
-/// A tick label: `v` with at most four significant decimals, trailing zeros dropped
-/// (`1093`, `0.25`, `1e-5`).
-fn tick(v: f64) -> String {
-    let a = v.abs();
-    if a != 0.0 && !(1e-3..1e6).contains(&a) {
-        return format!("{v:e}");
-    }
-    let decimals = if a >= 100.0 {
-        0
-    } else if a >= 1.0 {
-        2
-    } else {
-        4
-    };
-    let s = format!("{v:.decimals$}");
-    let s = if s.contains('.') {
-        s.trim_end_matches('0').trim_end_matches('.').to_owned()
-    } else {
-        s
-    };
-    if s == "-0" { "0".to_owned() } else { s }
-}
-
 /// The colour of series `i`: a fixed, colour-blind-friendly cycle (Okabe-Ito).
 fn color(i: usize) -> RGBColor {
     const OKABE_ITO: [RGBColor; 8] = [
@@ -506,6 +921,86 @@ fn color(i: usize) -> RGBColor {
         RGBColor(0, 0, 0),
     ];
     OKABE_ITO[i % OKABE_ITO.len()]
+}
+
+/// `c` as `#RRGGBB`.
+fn hex(c: RGBColor) -> String {
+    format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2)
+}
+
+/// The dash pattern of series `i` (SVG `stroke-dasharray`; empty: solid): six patterns, so
+/// coinciding lines stay apart by pattern as well as by colour and marker.
+fn dash(i: usize) -> &'static str {
+    const DASHES: [&str; 6] = ["", "8 4", "2 3", "12 3 2 3", "5 5", "14 4 4 4"];
+    DASHES[i % DASHES.len()]
+}
+
+/// Series `i`'s line through `points` (pixels), in its colour and dash pattern.
+fn stroke(points: &[(i32, i32)], i: usize) -> String {
+    let points: Vec<String> = points.iter().map(|(x, y)| format!("{x},{y}")).collect();
+    let dash = match dash(i) {
+        "" => String::new(),
+        d => format!(r#" stroke-dasharray="{d}""#),
+    };
+    format!(
+        r#"<polyline class="series" fill="none" stroke="{}" stroke-width="2"{dash} points="{}"/>"#,
+        hex(color(i)),
+        points.join(" ")
+    )
+}
+
+/// Series `i`'s marker at `(x, y)` (pixels): one of eight filled shapes (circle, square,
+/// triangle up, diamond, triangle down, pentagon, hexagon, star), white-edged.
+fn marker(i: usize, x: i32, y: i32) -> String {
+    let c = hex(color(i));
+    let edge = r#"stroke="white" stroke-width="0.8""#;
+    // Corners, first angle (degrees, 0 to the right, clockwise as y points down), radius.
+    let (corners, start, r): (usize, f64, f64) = match i % 8 {
+        0 => {
+            return format!(
+                r#"<circle class="marker" cx="{x}" cy="{y}" r="4" fill="{c}" {edge}/>"#
+            );
+        }
+        1 => (4, 45.0, 5.0),
+        2 => (3, -90.0, 5.5),
+        3 => (4, 0.0, 5.5),
+        4 => (3, 90.0, 5.5),
+        5 => (5, -90.0, 5.0),
+        6 => (6, 0.0, 5.0),
+        _ => (10, -90.0, 6.0),
+    };
+    let star = i % 8 == 7;
+    let points: Vec<String> = (0..corners)
+        .map(|k| {
+            let a = (start + 360.0 * k as f64 / corners as f64).to_radians();
+            let r = if star && k % 2 == 1 { r * 0.45 } else { r };
+            format!(
+                "{:.1},{:.1}",
+                x as f64 + r * a.cos(),
+                y as f64 + r * a.sin()
+            )
+        })
+        .collect();
+    format!(
+        r#"<polygon class="marker" points="{}" fill="{c}" {edge}/>"#,
+        points.join(" ")
+    )
+}
+
+/// The paper's number at `(x, y)` (pixels): a hollow ring in `colour`, larger than any
+/// series' marker.
+fn ring(x: i32, y: i32, colour: &str) -> String {
+    format!(
+        r#"<circle class="paper" cx="{x}" cy="{y}" r="7" fill="none" stroke="{colour}" stroke-width="2"/>"#
+    )
+}
+
+/// `s` with XML's special characters escaped.
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 #[cfg(test)]
@@ -529,11 +1024,22 @@ mod tests {
             .series("U4", [None, est(10.0, None)])
     }
 
+    /// The texts of `<text>` elements of `s` (plotters' and the overlay's).
+    fn texts(s: &str) -> Vec<String> {
+        s.split("<text")
+            .skip(1)
+            .filter_map(|t| {
+                let body = &t[t.find('>')? + 1..];
+                Some(body[..body.find("</text>")?].trim().to_owned())
+            })
+            .collect()
+    }
+
     #[test]
     fn figure_has_its_title_labels_bars_and_whiskers() {
         let fig = bars();
         let s = svg(&fig).unwrap();
-        assert!(s.starts_with("<svg"));
+        assert!(s.starts_with("<svg") && s.trim_end().ends_with("</svg>"));
         for text in [
             "Deadline misses",
             "GB",
@@ -567,23 +1073,282 @@ mod tests {
         // Both axes span two decades or more: both logarithmic, and marked.
         assert!(s.contains("load, tasks/s (log scale)"), "{s}");
         assert!(s.contains("delay, s (log scale)"), "{s}");
-        // One band (series U1: two intervals), a marker per defined value, no bars.
-        assert_eq!(s.matches("<polygon").count(), 1);
-        assert_eq!(s.matches("<circle").count(), 5);
-        // U4's missing middle value breaks its line: U1's line and U4's two single points.
-        let lines = s.matches("<polyline").count();
+        // One band (series U1: two intervals), a marker per defined value and one per legend
+        // entry, no bars.
+        assert_eq!(s.matches("<polygon opacity").count(), 1, "{s}");
+        assert_eq!(s.matches("class=\"marker\"").count(), 5 + 2);
+        // U4's missing middle value breaks its line (a gap): U1's line and U4's two single
+        // points, which have no line.
+        let lines = |s: &str| s.matches("class=\"series\"").count();
+        assert_eq!(lines(&s), 1 + 2, "two legend swatches");
         let mut joined = fig.clone();
         joined.values[1][1] = est(5.0, None);
-        assert_eq!(
-            svg(&joined).unwrap().matches("<polyline").count(),
-            lines - 1
-        );
+        assert_eq!(lines(&svg(&joined).unwrap()), 2 + 2);
         // Without intervals, no band; within a decade, linear axes.
         let mut narrow = fig.clone();
         narrow.x_values = Some(vec![1.0, 2.0, 3.0]);
         narrow.values = vec![vec![est(2.0, None), est(3.0, None), est(4.0, None)]; 2];
         let s = svg(&narrow).unwrap();
-        assert!(!s.contains("log scale") && !s.contains("<polygon"), "{s}");
+        assert!(
+            !s.contains("log scale") && !s.contains("<polygon opacity"),
+            "{s}"
+        );
+    }
+
+    #[test]
+    fn coinciding_series_are_drawn_apart_and_noted_identical() {
+        let same = [est(1.0, Some(0.1)), est(2.0, None), None];
+        let fig = Figure::lines("f", "Fig. 3")
+            .x("load", [1.0, 2.0, 3.0], Ticks::Plain)
+            .y("delay, s")
+            .series("ADS, Eq. 5", same)
+            .series("NoR", same)
+            // Equal within rounding: identical too; a different one is not.
+            .series("ARS", [est(1.0 + 1e-12, None), est(2.0, None), None])
+            .series("Other", [est(1.0, None), est(2.5, None), None]);
+        assert_eq!(identical_to(&fig), [None, Some(0), Some(0), None]);
+        let s = svg(&fig).unwrap();
+        assert!(s.contains("NoR (identical to ADS, Eq. 5)"), "{s}");
+        assert!(s.contains("ARS (identical to ADS, Eq. 5)"), "{s}");
+        assert!(!s.contains("Other (identical"), "{s}");
+        // Four distinct dash patterns (one solid) and four distinct marker shapes.
+        let dashes: std::collections::BTreeSet<&str> = s
+            .split("class=\"series\"")
+            .skip(1)
+            .map(|l| {
+                l.split_once("stroke-dasharray=\"")
+                    .map_or("", |(_, d)| d.split('"').next().unwrap())
+            })
+            .collect();
+        assert_eq!(dashes.len(), 4, "{dashes:?}");
+        let shapes: std::collections::BTreeSet<String> = (0..8).map(|i| marker(i, 0, 0)).collect();
+        assert_eq!(shapes.len(), 8);
+        // A series with one point missing elsewhere is not identical.
+        let mut apart = fig.clone();
+        apart.values[1][1] = None;
+        assert_eq!(identical_to(&apart)[1], None);
+    }
+
+    #[test]
+    fn the_paper_s_numbers_are_hollow_rings_with_a_legend_entry() {
+        let fig = bars();
+        let s = svg(&fig).unwrap();
+        assert!(!s.contains("class=\"paper\"") && !texts(&s).contains(&"paper".into()));
+        let printed = fig
+            .clone()
+            .paper(vec![vec![Some(1.0), Some(45.0)], vec![None, None]]);
+        let s = svg(&printed).unwrap();
+        // Two rings on the plot, one in the legend.
+        assert_eq!(s.matches("class=\"paper\"").count(), 3, "{s}");
+        assert!(
+            s.contains(r##"fill="none" stroke="#0072B2""##),
+            "in U1's colour"
+        );
+        assert!(texts(&s).contains(&"paper".into()));
+        // The paper's numbers widen the axis: 1000 is on it.
+        let high = fig.paper(vec![vec![Some(1000.0), None], vec![None, None]]);
+        assert!(texts(&svg(&high).unwrap()).iter().any(|t| t == "1,000"));
+        // A paper of the wrong shape is an error.
+        let wrong = bars().paper(vec![vec![Some(1.0)]]);
+        assert!(svg(&wrong).is_err());
+    }
+
+    #[test]
+    fn categories_on_a_log_axis_are_points_not_bars() {
+        let fig = Figure::bars("f", "Fig. 6")
+            .groups("scenario", ["a", "b"])
+            .y("delay, s")
+            .series("U1", [est(1.0, Some(0.2)), est(5000.0, None)])
+            .series("U2", [est(30.0, None), None]);
+        let s = svg(&fig).unwrap();
+        assert!(s.contains("delay, s (log scale)"), "{s}");
+        // No filled rectangle but the background; a marker per value and per legend entry;
+        // "n/a" for the missing one.
+        assert_eq!(s.matches("<rect").count(), 1, "{s}");
+        assert_eq!(s.matches("class=\"marker\"").count(), 3 + 2);
+        assert_eq!(s.matches(">n/a<").count(), 1);
+        // The same figure on a linear axis has bars.
+        let mut linear = fig.clone();
+        linear.values[1][1] = est(6000.0, None);
+        linear.values[0][0] = est(4000.0, None);
+        linear.values[1][0] = est(3000.0, None);
+        let s = svg(&linear).unwrap();
+        assert!(!s.contains("log scale"));
+        assert!(s.matches("<rect").count() > 3);
+    }
+
+    #[test]
+    fn a_zero_is_a_stroke_on_the_baseline_and_a_missing_value_n_a() {
+        let fig = Figure::bars("f", "T")
+            .groups("g", ["a"])
+            .y("y")
+            .series("zero", [est(0.0, None)])
+            .series("missing", [None])
+            .series("some", [est(3.0, None)]);
+        let s = svg(&fig).unwrap();
+        assert_eq!(s.matches("class=\"zero\"").count(), 1, "{s}");
+        assert_eq!(s.matches(">n/a<").count(), 1, "{s}");
+        // Swapped: the marks follow the values, so the two are told apart.
+        let mut swapped = fig.clone();
+        swapped.values.swap(0, 1);
+        let t = svg(&swapped).unwrap();
+        // The zero's stroke starts at its own bar's slot: the first in `fig`, the second in
+        // `swapped`.
+        let x1 = |s: &str| -> i32 {
+            let line = &s[s.find("class=\"zero\"").unwrap()..];
+            line.split("x1=\"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap()
+        };
+        assert!(x1(&s) < x1(&t), "{} {}", x1(&s), x1(&t));
+        // On the baseline, where the bar would start.
+        let missing_y = |s: &str| s.matches("class=\"missing\"").count();
+        assert_eq!((missing_y(&s), missing_y(&t)), (1, 1));
+    }
+
+    #[test]
+    fn long_titles_wrap_within_the_width() {
+        let title = "Fig. 7: the average application execution time of DCLS, DCMMS and FCFS as \
+                     the share of advance reservations grows, loose deadlines, alpha 0.8 (literal \
+                     mode)";
+        assert!(title.len() > 120);
+        let fig = bars();
+        let mut long = fig.clone();
+        long.title = title.into();
+        let s = svg(&long).unwrap();
+        let width: u32 = s
+            .split("width=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        let words: Vec<&str> = title.split_whitespace().collect();
+        let lines: Vec<String> = texts(&s)
+            .into_iter()
+            .filter(|t| {
+                t.starts_with("Fig. 7")
+                    || words.contains(&t.split(' ').next().unwrap_or("")) && t.len() > 20
+            })
+            .collect();
+        assert!(lines.len() >= 2, "{lines:?}");
+        assert_eq!(lines.join(" "), title);
+        for l in &lines {
+            assert!(
+                l.chars().count() as u32 * TITLE_CHAR_PX <= width - 40,
+                "{l}"
+            );
+        }
+        // The plot moves down with the title: the figure grows by the added lines.
+        let height = |s: &str| -> u32 {
+            s.split("height=\"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap()
+        };
+        let short = svg(&fig).unwrap();
+        assert_eq!(
+            height(&s),
+            height(&short) + (lines.len() as u32 - 1) * TITLE_LINE_PX as u32
+        );
+    }
+
+    #[test]
+    fn a_figure_of_few_replications_carries_a_warning() {
+        let fig = bars();
+        let warned = |f: &Figure| svg(f).unwrap().contains("Warning: 2 replication(s)");
+        assert!(!warned(&fig));
+        assert!(!warned(&fig.clone().replicated(10, 10)));
+        assert!(!warned(&fig.clone().replicated(0, 10)), "no random variant");
+        let few = fig.replicated(2, 10);
+        assert_eq!(few.few_replications, Some([2, 10]));
+        let s = svg(&few).unwrap();
+        assert!(warned(&few));
+        assert!(
+            s.contains("below the default of 10 for this paper: rough confidence bands"),
+            "{s}"
+        );
+    }
+
+    #[test]
+    fn every_tick_label_of_an_axis_has_one_format() {
+        let labels = |ticks: &[f64], log| {
+            let f = TickFormat::of(ticks, log);
+            (
+                ticks.iter().map(|&v| f.label(v)).collect::<Vec<_>>(),
+                f.suffix(),
+            )
+        };
+        // Below a million: plain, thousands separated, common decimals.
+        assert_eq!(
+            labels(&[0.0, 50_000.0, 100_000.0, 150_000.0], false),
+            (
+                vec![
+                    "0".into(),
+                    "50,000".into(),
+                    "100,000".into(),
+                    "150,000".into()
+                ],
+                String::new()
+            )
+        );
+        assert_eq!(labels(&[0.0, 0.5, 1.0], false).0, ["0.0", "0.5", "1.0"]);
+        // Rounding's near-zero is 0, not a reason for an exponent.
+        assert_eq!(
+            labels(&[-0.2, -0.4 + 0.2 + 0.2 + 1e-17, 0.2], false),
+            (
+                vec!["-0.2".into(), "0.0".into(), "0.2".into()],
+                String::new()
+            )
+        );
+        // A million or more on a linear axis: a common exponent, in the description; never
+        // `1e6` beside `500000`.
+        assert_eq!(
+            labels(&[0.0, 500_000.0, 1e6, 1.5e6], false),
+            (
+                vec!["0.0".into(), "0.5".into(), "1.0".into(), "1.5".into()],
+                " (×10⁶)".into()
+            )
+        );
+        assert_eq!(labels(&[0.0, 0.0005, 0.001], false).1, " (×10⁻³)");
+        // On a log axis: powers of ten.
+        assert_eq!(
+            labels(&[1e4, 1e5, 2e5, 1e6], true).0,
+            ["10⁴", "10⁵", "2×10⁵", "10⁶"]
+        );
+        assert_eq!(labels(&[1.0, 10.0, 1000.0], true).0, ["1", "10", "1,000"]);
+        assert_eq!(plain(-0.0001, 2), "0.00");
+        assert_eq!(plain(-1234.5, 1), "-1,234.5");
+        // Drawn: an axis up to 2e6 has one format along it.
+        let fig = Figure::bars("f", "T")
+            .groups("g", ["a", "b"])
+            .y("work, MI")
+            .series("s", [est(0.0, None), est(2e6, None)]);
+        let s = svg(&fig).unwrap();
+        assert!(s.contains("work, MI (×10⁶)"), "{s}");
+        let ticks: Vec<String> = texts(&s)
+            .into_iter()
+            .filter(|t| t.parse::<f64>().is_ok())
+            .collect();
+        assert!(ticks.len() >= 4, "{ticks:?}");
+        assert!(
+            ticks
+                .iter()
+                .all(|t| t.len() == 3 && t.as_bytes()[1] == b'.'),
+            "{ticks:?}"
+        );
+        assert!(!s.contains(">1e6<") && !s.contains("500000"));
     }
 
     #[test]
@@ -603,14 +1368,7 @@ mod tests {
     }
 
     #[test]
-    fn ticks_and_labels_read_plainly() {
-        assert_eq!(tick(1093.0), "1093");
-        assert_eq!(tick(2.5), "2.5");
-        assert_eq!(tick(0.25), "0.25");
-        assert_eq!(tick(0.001), "0.001");
-        assert_eq!(tick(1e-5), "1e-5");
-        assert_eq!(tick(2e6), "2e6");
-        assert_eq!(tick(-0.0), "0");
+    fn labels_wrap() {
         assert_eq!(
             wrap("mean of the delay of 1 MI", 10),
             ["mean of", "the delay", "of 1 MI"]
