@@ -82,8 +82,9 @@ pub mod leases;
 pub mod multicloud;
 pub mod outputs;
 
-pub(crate) use outputs::EventLine;
-pub use outputs::{CsvFile, Estimated, Head, Metric, Table, estimate, write_events, write_summary};
+pub use outputs::{
+    CsvFile, Estimated, Head, Metric, Table, estimate, write_event, write_events, write_summary,
+};
 
 use std::fmt::Debug;
 use std::io::Write;
@@ -94,7 +95,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::config;
+use crate::config::{self, Headed};
 use crate::report::progress::{Progress, Show};
 
 /// A simulated system.
@@ -132,29 +133,98 @@ pub trait Model {
     }
 }
 
-/// What `qosgate run` simulated of a scenario: its runs and their metrics, in replication
-/// order (`runs.len() == metrics.len()`, the replications asked for).
-pub struct Measured<M: Model> {
-    /// One run per replication.
-    pub runs: Vec<M::Run>,
-    /// The metrics of each run ([`Model::metrics`]).
-    pub metrics: Vec<M::Metrics>,
+/// A model whose run keeps a record per item, written by `qosgate run --events` as JSON lines
+/// (docs/outputs.md).
+pub trait Recorded: Model {
+    /// Writes the records of `run`, replication `k`, one JSON line each ([`write_event`]).
+    ///
+    /// Errors: a failed write.
+    fn write_records(run: &Self::Run, k: u32, out: &mut dyn Write) -> Result<()>;
 }
 
-impl<M: Model> Measured<M> {
-    /// Simulates `opts`' replications of `scenario` (else `own`, the scenario's) in parallel
-    /// ([`replicate`]) and computes each run's metrics.
+/// What `qosgate run` simulated of a scenario: every replication's metrics, in replication
+/// order, and the events processed. The runs themselves are not kept: each is handed on (to the
+/// events file and the model's own tallies) and dropped as soon as every earlier one has been,
+/// so memory holds at most [`Measured::BATCH`] runs per thread, whatever the replications.
+pub struct Measured<M: Model> {
+    /// The metrics of each run ([`Model::metrics`]).
+    pub metrics: Vec<M::Metrics>,
+    /// Events processed, summed over the replications.
+    pub events: u64,
+}
+
+impl<M: Recorded> Measured<M> {
+    /// Runs simulated at once per thread of the pool: the runs kept in memory at most.
+    pub const BATCH: usize = 2;
+
+    /// Simulates `opts`' replications of `scenario` (else `own`, the scenario's) in parallel,
+    /// batch by batch; then, for each run in replication order, writes its records to
+    /// `opts.events` (a file written whole: [`crate::output::write_file`]), hands it to `each`
+    /// and keeps its metrics. Progress on standard error as `opts.progress` says.
     ///
-    /// Errors: those of [`RunOptions::replications_or`] and [`replicate`].
-    pub fn of(scenario: &M::Scenario, own: u32, opts: &RunOptions) -> Result<Self> {
-        let runs = replicate::<M>(scenario, opts.replications_or(own)?, opts.progress)?;
-        let metrics = runs.iter().map(|r| M::metrics(scenario, r)).collect();
-        Ok(Self { runs, metrics })
+    /// Errors: those of [`RunOptions::replications_or`]; the first failing replication's, named
+    /// by the scenario and the replication; a failed write of the events (the file named).
+    pub fn of(
+        scenario: &M::Scenario,
+        own: u32,
+        opts: &RunOptions,
+        mut each: impl FnMut(u32, &M::Run),
+    ) -> Result<Self> {
+        let n = opts.replications_or(own)?;
+        let progress = Progress::new(scenario.name(), 0, opts.progress);
+        for _ in 0..n {
+            progress.plan(&[]);
+        }
+        let batch =
+            u32::try_from(rayon::current_num_threads().max(1) * Self::BATCH).unwrap_or(u32::MAX);
+        let mut simulate_all = |mut records: Option<&mut dyn Write>| -> Result<Self> {
+            let mut m = Self {
+                metrics: Vec::with_capacity(n as usize),
+                events: 0,
+            };
+            let mut from = 0;
+            while from < n {
+                let to = from.saturating_add(batch).min(n);
+                let runs: Vec<Result<M::Run>> = (from..to)
+                    .into_par_iter()
+                    .map(|k| {
+                        let run = M::simulate(scenario, k).with_context(|| {
+                            format!("simulating {} (replication {k})", scenario.name())
+                        });
+                        progress.done(&[]);
+                        run
+                    })
+                    .collect();
+                for (k, run) in (from..to).zip(runs) {
+                    let run = run?;
+                    if let Some(w) = records.as_deref_mut() {
+                        M::write_records(&run, k, w)?;
+                    }
+                    each(k, &run);
+                    m.events += M::events(&run);
+                    m.metrics.push(M::metrics(scenario, &run));
+                }
+                from = to;
+            }
+            Ok(m)
+        };
+        let measured = match &opts.events {
+            Some(path) => crate::output::write_file(path, |w| simulate_all(Some(w))),
+            None => simulate_all(None),
+        };
+        progress.finish();
+        measured
     }
 
-    /// The summary's head for these runs ([`Head`]).
+    /// The summary's head ([`Head`]).
     pub fn head<'a>(&self, scenario: &'a M::Scenario) -> Head<'a> {
-        Head::of::<M>(scenario, &self.runs)
+        Head {
+            model: M::NAME,
+            scenario: scenario.name(),
+            replications: u32::try_from(self.metrics.len()).unwrap_or(u32::MAX),
+            seed: scenario.header().seed,
+            events: self.events,
+        }
     }
 }
 

@@ -15,7 +15,6 @@
 //! declaration.
 
 use std::io::Write;
-use std::path::Path;
 
 use anyhow::{Context, Result};
 use serde::Serialize;
@@ -250,36 +249,35 @@ impl<T> CsvFile for Table<'_, T> {
 
 /// One line of `qosgate run --events FILE.jsonl`: a record and its replication.
 #[derive(Serialize)]
-pub(crate) struct EventLine<R> {
-    pub(crate) replication: u32,
+struct EventLine<R> {
+    replication: u32,
     #[serde(flatten)]
-    pub(crate) record: R,
+    record: R,
 }
 
-/// Writes `--events FILE.jsonl`: one JSON object per record (its fields and `replication`),
-/// replication after replication, each run's records in the order given; whole, through a
-/// temporary sibling ([`crate::output::write_file`]: a crash leaves no half line under `path`).
+/// Writes one line of `--events FILE.jsonl`: `record`'s fields and `replication`.
 ///
-/// Errors: the file cannot be created or written (named), a record cannot be rendered.
-pub fn write_events<I>(path: &Path, runs: impl IntoIterator<Item = I>) -> Result<()>
-where
-    I: IntoIterator,
-    I::Item: Serialize,
-{
-    crate::output::write_file(path, |w| {
-        for (k, records) in (0u32..).zip(runs) {
-            for record in records {
-                let line = EventLine {
-                    replication: k,
-                    record,
-                };
-                serde_json::to_writer(&mut *w, &line).context("rendering an event")?;
-                w.write_all(b"\n")
-                    .with_context(|| format!("writing {}", path.display()))?;
-            }
-        }
-        Ok(())
-    })
+/// Errors: a record that cannot be rendered, a failed write.
+pub fn write_event(k: u32, record: impl Serialize, out: &mut dyn Write) -> Result<()> {
+    let line = EventLine {
+        replication: k,
+        record,
+    };
+    serde_json::to_writer(&mut *out, &line).context("rendering an event")?;
+    out.write_all(b"\n").context("writing an event")
+}
+
+/// Writes the `records` of replication `k` as event lines ([`write_event`]).
+///
+/// Errors: those of [`write_event`].
+pub fn write_events<R: Serialize>(
+    k: u32,
+    records: impl IntoIterator<Item = R>,
+    out: &mut dyn Write,
+) -> Result<()> {
+    records
+        .into_iter()
+        .try_for_each(|record| write_event(k, record, out))
 }
 
 /// Writes what `qosgate run` produces for any model: with `opts.out`, the directory with

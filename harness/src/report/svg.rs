@@ -327,9 +327,10 @@ struct Entry {
 }
 
 impl Entry {
-    /// Pixels along the legend's row: the swatch, the label, a gap.
+    /// Pixels along the legend's row: the swatch, the label (with room for a font wider than
+    /// [`CHAR_PX`] estimates), a gap.
     fn width(&self) -> u32 {
-        (self.label.chars().count() as u32 + 1) * CHAR_PX + SWATCH_PX + 6
+        (self.label.chars().count() as u32 + 3) * CHAR_PX + SWATCH_PX + 6
     }
 }
 

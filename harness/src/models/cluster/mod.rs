@@ -13,7 +13,7 @@ pub mod summary;
 
 use anyhow::Result;
 
-use super::Model;
+use super::{Model, Recorded};
 use replay::Summary;
 use scenario::Scenario;
 
@@ -73,3 +73,21 @@ impl Model for Cluster {
 }
 
 scenario_file!(Cluster, "cluster");
+
+/// A job's event line: its record and how it ended (every job of a replay completes).
+#[derive(serde::Serialize)]
+struct JobEvent<'a> {
+    #[serde(flatten)]
+    record: &'a replay::Record,
+    outcome: &'static str,
+}
+
+impl Recorded for Cluster {
+    fn write_records(run: &Run, k: u32, out: &mut dyn std::io::Write) -> Result<()> {
+        let events = run.outcome.records.iter().map(|record| JobEvent {
+            record,
+            outcome: "completed",
+        });
+        super::write_events(k, events, out)
+    }
+}

@@ -410,32 +410,13 @@ const SHOWN: [Metric<Summary>; 7] = [
     }),
 ];
 
-/// A job's event line: its record and how it ended (every job of a replay completes).
-#[derive(Serialize)]
-struct JobEvent<'a> {
-    #[serde(flatten)]
-    record: &'a Record,
-    outcome: &'static str,
-}
-
 /// Replays `scenario` (its own replications, or `opts.replications`), prints the summary (or,
 /// with `opts.json`, one JSON object) and writes the files `opts` asks for.
 ///
 /// Errors: an unreadable or bad trace, a replay error (named by its replication), a failed
 /// write (the file named).
 pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Result<()> {
-    let m = Measured::<Cluster>::of(scenario, scenario.header.replications, opts)?;
-    if let Some(path) = &opts.events {
-        models::write_events(
-            path,
-            m.runs.iter().map(|r| {
-                r.outcome.records.iter().map(|record| JobEvent {
-                    record,
-                    outcome: "completed",
-                })
-            }),
-        )?;
-    }
+    let m = Measured::<Cluster>::of(scenario, scenario.header.replications, opts, |_, _| {})?;
     let summary = RunSummary {
         head: m.head(scenario),
         trace: scenario.trace.display().to_string(),

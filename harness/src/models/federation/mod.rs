@@ -24,7 +24,7 @@ pub mod world;
 
 use anyhow::Result;
 
-use super::Model;
+use super::{Model, Recorded};
 use metrics::Metrics;
 use record::Run;
 use scenario::{Dist, Scenario};
@@ -86,3 +86,9 @@ impl Model for Federation {
 }
 
 scenario_file!(Federation, "federation");
+
+impl Recorded for Federation {
+    fn write_records(run: &Run, k: u32, out: &mut dyn std::io::Write) -> Result<()> {
+        super::write_events(k, &run.records, out)
+    }
+}

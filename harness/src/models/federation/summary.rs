@@ -21,7 +21,7 @@ use serde::Serialize;
 
 use super::Federation;
 use super::metrics::Metrics;
-use super::record::{ClusterAccount, Outcome, Type};
+use super::record::{ClusterAccount, Outcome, Run, Type};
 use super::scenario::Scenario;
 use crate::models::{self, Estimated, Head, Measured, Metric, RunOptions, Table};
 use crate::report::columns::Column;
@@ -82,11 +82,16 @@ const TYPE_COLUMNS: &[Column<TypeCount>] = &[
 ///
 /// Errors: a simulation error (named by its replication), a failed write (the file named).
 pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Result<()> {
-    let m = Measured::<Federation>::of(scenario, scenario.header.replications, opts)?;
-    if let Some(path) = &opts.events {
-        models::write_events(path, m.runs.iter().map(|run| &run.records))?;
-    }
-    let (shares, clusters, types) = tables(scenario, &m);
+    let mut tally = Tally::new(scenario);
+    let m = Measured::<Federation>::of(scenario, scenario.header.replications, opts, |_, run| {
+        tally.add(scenario, run);
+    })?;
+    let Tally {
+        shares,
+        fallback,
+        clusters,
+        types,
+    } = tally;
     let summary = Summary {
         head: m.head(scenario),
         shares: Table {
@@ -94,7 +99,7 @@ pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Resul
             columns: SHARE_COLUMNS,
             rows: &shares,
         },
-        fallback: m.runs.first().and_then(|r| r.fallback.as_deref()),
+        fallback: fallback.as_deref(),
         metrics: Estimated::of(&SHOWN, &m.metrics),
         clusters: Table {
             name: "clusters",
@@ -145,23 +150,49 @@ const SHOWN: [Metric<Metrics>; 10] = [
     }),
 ];
 
-/// The split, the per-cluster accounts and the per-type counts, over every replication.
-type Tables = (
-    Vec<(String, f64)>,
-    Vec<(String, ClusterAccount)>,
-    Vec<TypeCount>,
-);
+/// The split and the fallback (the first replication's: the same in every one), the
+/// per-cluster accounts and the per-type counts summed over the replications, as each ends.
+struct Tally {
+    shares: Vec<(String, f64)>,
+    fallback: Option<String>,
+    clusters: Vec<(String, ClusterAccount)>,
+    types: Vec<TypeCount>,
+}
 
-fn tables(scenario: &Scenario, m: &Measured<Federation>) -> Tables {
-    let runs = &m.runs;
-    let first = runs.first();
-    let mut clusters: Vec<(String, ClusterAccount)> = scenario
-        .clusters
-        .iter()
-        .map(|c| (c.name.clone(), ClusterAccount::default()))
-        .collect();
-    for run in runs {
-        for ((_, sum), a) in clusters.iter_mut().zip(&run.clusters) {
+impl Tally {
+    fn new(scenario: &Scenario) -> Self {
+        Self {
+            shares: Vec::new(),
+            fallback: None,
+            clusters: scenario
+                .clusters
+                .iter()
+                .map(|c| (c.name.clone(), ClusterAccount::default()))
+                .collect(),
+            types: Type::ALL
+                .iter()
+                .map(|&kind| TypeCount {
+                    kind,
+                    requests: 0,
+                    completed: 0,
+                    rejected: 0,
+                    cancelled: 0,
+                })
+                .collect(),
+        }
+    }
+
+    fn add(&mut self, scenario: &Scenario, run: &Run) {
+        if self.shares.is_empty() {
+            self.shares = scenario
+                .clusters
+                .iter()
+                .zip(&run.shares)
+                .map(|(c, &s)| (c.name.clone(), s))
+                .collect();
+            self.fallback.clone_from(&run.fallback);
+        }
+        for ((_, sum), a) in self.clusters.iter_mut().zip(&run.clusters) {
             sum.leases += a.leases;
             sum.refused += a.refused;
             sum.completed += a.completed;
@@ -174,32 +205,17 @@ fn tables(scenario: &Scenario, m: &Measured<Federation>) -> Tables {
             sum.computation_node_s += a.computation_node_s;
             sum.work_node_s += a.work_node_s;
         }
-    }
-    let types = Type::ALL
-        .iter()
-        .map(|&kind| {
-            let of = |o: Option<Outcome>| {
-                runs.iter()
-                    .flat_map(|r| &r.records)
-                    .filter(|r| r.kind == kind && o.is_none_or(|o| r.outcome == o))
-                    .count() as u64
-            };
-            TypeCount {
-                kind,
-                requests: of(None),
-                completed: of(Some(Outcome::Completed)),
-                rejected: of(Some(Outcome::Rejected)),
-                cancelled: of(Some(Outcome::Cancelled)),
+        for r in &run.records {
+            if let Some(t) = self.types.iter_mut().find(|t| t.kind == r.kind) {
+                t.requests += 1;
+                match r.outcome {
+                    Outcome::Completed => t.completed += 1,
+                    Outcome::Rejected => t.rejected += 1,
+                    Outcome::Cancelled => t.cancelled += 1,
+                }
             }
-        })
-        .collect();
-    let shares = scenario
-        .clusters
-        .iter()
-        .zip(first.map_or(&[][..], |r| r.shares.as_slice()))
-        .map(|(c, &s)| (c.name.clone(), s))
-        .collect();
-    (shares, clusters, types)
+        }
+    }
 }
 
 fn render(s: &Summary) -> String {

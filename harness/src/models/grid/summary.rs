@@ -257,12 +257,7 @@ fn simulate_writing_events(
         let mut runs = Vec::new();
         for k in 0..n {
             let mut write = |record: &TaskRecord| -> Result<()> {
-                let line = models::EventLine {
-                    replication: k,
-                    record,
-                };
-                serde_json::to_writer(&mut *w, &line).context("rendering an event")?;
-                w.write_all(b"\n")
+                models::write_event(k, record, w)
                     .with_context(|| format!("writing {}", path.display()))
             };
             let run = simulate_into(scenario, k, Some(&mut write)).with_context(|| {

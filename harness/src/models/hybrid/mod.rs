@@ -26,7 +26,7 @@ pub mod world;
 
 use anyhow::Result;
 
-use super::Model;
+use super::{Model, Recorded};
 use metrics::Metrics;
 use record::Run;
 use scenario::Scenario;
@@ -57,3 +57,9 @@ impl Model for Hybrid {
 }
 
 scenario_file!(Hybrid, "hybrid cloud");
+
+impl Recorded for Hybrid {
+    fn write_records(run: &Run, k: u32, out: &mut dyn std::io::Write) -> Result<()> {
+        super::write_events(k, &run.records, out)
+    }
+}

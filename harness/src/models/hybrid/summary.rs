@@ -75,13 +75,13 @@ const SHOWN: [Metric<Metrics>; 15] = [
 ///
 /// Errors: a simulation error (named by its replication), a failed write (the file named).
 pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Result<()> {
-    let m = Measured::<Hybrid>::of(scenario, scenario.header.replications, opts)?;
-    if let Some(path) = &opts.events {
-        models::write_events(path, m.runs.iter().map(|r| &r.records))?;
-    }
+    let mut p_cloud = None;
+    let m = Measured::<Hybrid>::of(scenario, scenario.header.replications, opts, |_, r| {
+        p_cloud.get_or_insert(r.p_cloud);
+    })?;
     let summary = Summary {
         head: m.head(scenario),
-        p_cloud: m.runs.first().map(|r| r.p_cloud),
+        p_cloud,
         metrics: Estimated::of(&SHOWN, &m.metrics),
         per_replication: &m.metrics,
     };

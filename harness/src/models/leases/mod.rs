@@ -12,7 +12,7 @@ pub mod summary;
 
 use anyhow::{Context, Result};
 
-use super::Model;
+use super::{Model, Recorded};
 use replay::{Accounts, Replay};
 use scenario::Scenario;
 
@@ -49,3 +49,9 @@ impl Model for Leases {
 }
 
 scenario_file!(Leases, "lease replay");
+
+impl Recorded for Leases {
+    fn write_records(run: &Replay, k: u32, out: &mut dyn std::io::Write) -> Result<()> {
+        super::write_events(k, &run.records, out)
+    }
+}

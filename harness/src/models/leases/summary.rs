@@ -255,10 +255,7 @@ const SHOWN: [Metric<Accounts>; 5] = [
 /// Errors: an unreadable or bad workload (located), a replay error (named by its replication),
 /// a failed write (the file named).
 pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Result<()> {
-    let m = Measured::<Leases>::of(scenario, scenario.header.replications, opts)?;
-    if let Some(path) = &opts.events {
-        models::write_events(path, m.runs.iter().map(|r| &r.records))?;
-    }
+    let m = Measured::<Leases>::of(scenario, scenario.header.replications, opts, |_, _| {})?;
     let summary = RunSummary {
         head: m.head(scenario),
         workload: scenario.workload.display().to_string(),

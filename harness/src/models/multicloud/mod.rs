@@ -39,7 +39,7 @@ pub mod world;
 
 use anyhow::Result;
 
-use super::Model;
+use super::{Model, Recorded};
 use metrics::Metrics;
 use record::Run;
 use scenario::Scenario;
@@ -70,3 +70,9 @@ impl Model for Multicloud {
 }
 
 scenario_file!(Multicloud, "multi-cloud model");
+
+impl Recorded for Multicloud {
+    fn write_records(run: &Run, k: u32, out: &mut dyn std::io::Write) -> Result<()> {
+        super::write_events(k, &run.tasks, out)
+    }
+}

@@ -116,39 +116,32 @@ const CLOUD_COLUMNS: &[Column<(String, Option<Estimate>)>] = &[
 ///
 /// Errors: a simulation error (named by its replication), a failed write (the file named).
 pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Result<()> {
-    let Measured { runs, metrics } =
-        Measured::<Multicloud>::of(scenario, scenario.header.replications, opts)?;
-    if let Some(path) = &opts.events {
-        models::write_events(path, runs.iter().map(|run| &run.tasks))?;
-    }
+    let mut apps: Vec<AppRow> = Vec::new();
+    let m = Measured::<Multicloud>::of(scenario, scenario.header.replications, opts, |k, run| {
+        apps.extend(run.apps.iter().map(|app| AppRow {
+            replication: k,
+            app: app.clone(),
+        }));
+    })?;
+    let metrics = &m.metrics;
     let clouds: Vec<(String, Option<Estimate>)> = scenario
         .clouds
         .iter()
         .enumerate()
         .map(|(i, c)| {
-            let share = models::estimate(&metrics, |m| m.task_share_pct.get(i).copied());
+            let share = models::estimate(metrics, |m| m.task_share_pct.get(i).copied());
             (c.name.clone(), share)
         })
         .collect();
-    let apps: Vec<AppRow> = runs
-        .iter()
-        .enumerate()
-        .flat_map(|(replication, run)| {
-            run.apps.iter().map(move |app| AppRow {
-                replication,
-                app: app.clone(),
-            })
-        })
-        .collect();
     let summary = Summary {
-        head: Head::of::<Multicloud>(scenario, &runs),
-        metrics: Estimated::of(&SHOWN, &metrics),
+        head: m.head(scenario),
+        metrics: Estimated::of(&SHOWN, metrics),
         clouds: Table {
             name: "clouds",
             columns: CLOUD_COLUMNS,
             rows: &clouds,
         },
-        per_replication: &metrics,
+        per_replication: metrics,
     };
     let apps = Table {
         name: "apps",
@@ -173,13 +166,13 @@ fn render(s: &Summary) -> String {
 
 /// One application of one replication, a line of `apps.csv`.
 struct AppRow {
-    replication: usize,
+    replication: u32,
     app: AppRecord,
 }
 
 /// `apps.csv`: every application of every replication.
 const APP_COLUMNS: &[Column<AppRow>] = &[
-    Column::count("replication", "replication", |r| r.replication as u64),
+    Column::count("replication", "replication", |r| u64::from(r.replication)),
     Column::count("app", "app", |r| r.app.app as u64),
     Column::count("origin", "origin", |r| r.app.origin as u64),
     Column::text("reservation", "reservation", |r| {
