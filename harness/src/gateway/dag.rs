@@ -188,6 +188,12 @@ pub fn schedule(input: &DagInput) -> Result<DagOutput> {
         (1..=CLOUDS).contains(&k),
         "clouds: {k} clouds; 1 to {CLOUDS} are supported"
     );
+    for (j, c) in input.clouds.iter().enumerate() {
+        ensure!(!c.trim().is_empty(), "clouds[{j}]: an empty name");
+        if let Some(i) = input.clouds[..j].iter().position(|d| d == c) {
+            bail!("clouds[{j}]: `{c}` is named twice (also clouds[{i}])");
+        }
+    }
     let cloud_of = |name: &str, what: &str| {
         input
             .clouds
@@ -200,6 +206,7 @@ pub fn schedule(input: &DagInput) -> Result<DagOutput> {
     let mut dag = Dag::new();
     let mut etm = Etm::<CLOUDS>::new();
     for (v, t) in input.tasks.iter().enumerate() {
+        ensure!(!t.id.trim().is_empty(), "tasks[{v}]: an empty id");
         let at = format!("tasks[{v}] (`{}`)", t.id);
         ensure!(
             !input.tasks[..v].iter().any(|u| u.id == t.id),
@@ -253,14 +260,18 @@ pub fn schedule(input: &DagInput) -> Result<DagOutput> {
         for (i, o) in fb.observed.iter().enumerate() {
             let at = format!("feedback.observed[{i}]");
             let c = cloud_of(&o.cloud, &at)?;
+            let erat = seconds(&format!("{at}.erat_s"), o.erat_s)?;
+            let finish = seconds(&format!("{at}.finish_s"), o.finish_s)?;
+            ensure!(
+                finish > erat,
+                "{at}: finish_s {} is not after erat_s {}: a task cannot finish before the cloud \
+                 could start it",
+                o.finish_s,
+                o.erat_s
+            );
+            let planned = seconds(&format!("{at}.planned_s"), o.planned_s)?;
             feedback
-                .complete(
-                    0,
-                    c,
-                    seconds(&format!("{at}.erat_s"), o.erat_s)?,
-                    seconds(&format!("{at}.finish_s"), o.finish_s)?,
-                    seconds(&format!("{at}.planned_s"), o.planned_s)?,
-                )
+                .complete(0, c, erat, finish, planned)
                 .map_err(|e| anyhow!("{at}: {e}"))?;
         }
     }

@@ -420,7 +420,8 @@ pub fn check_size(s: &Scenario, replications: u32, key: &str) -> Vec<Problem> {
 /// - then the form's own rules ([`Dist::check`]: a uniform's `min <= max`, a Weibull's shape, a
 ///   lognormal's parameters, a hyperexponential's probabilities), the first one broken, unless
 ///   it is about a value already reported;
-/// - a lognormal's mean at most `max`.
+/// - a lognormal's or a Weibull's mean at most `max` (a Weibull of a tiny shape has an
+///   infinite mean: `G(1 + 1/shape)` overflows).
 ///
 /// With `zero_ok` (a phase), a distribution whose every value is 0 is accepted.
 pub(crate) fn check_dist(
@@ -478,15 +479,18 @@ pub(crate) fn check_dist(
             }
         }
         Ok(()) => {
-            if let Dist::Lognormal { .. } = d
-                && d.mean() > max
-            {
+            let mean = d.mean();
+            let (param, formula) = match d {
+                Dist::Lognormal { .. } => (Param::LogMean, "e^(log_mean + log_sd^2 / 2)"),
+                Dist::Weibull { .. } => (Param::Shape, "scale G(1 + 1/shape)"),
+                _ => return,
+            };
+            if mean.is_nan() || mean > max {
                 p.add(
-                    format!("{path}.{}", d.key(Param::LogMean)),
+                    format!("{path}.{}", d.key(param)),
                     format!(
-                        "the mean e^(log_mean + log_sd^2 / 2) is {:e} {unit}, above the \
-                         largest accepted, {max:e}",
-                        d.mean()
+                        "the mean {formula} is {mean:e} {unit}, above the largest accepted, \
+                         {max:e}"
                     ),
                 );
             }
