@@ -22,6 +22,11 @@
 //! escape (`\u{1b}`), so a name in a scenario or a trace cannot move the cursor, clear the
 //! screen or retitle the window. JSON escapes them itself; CSV and files keep them as given.
 //!
+//! A symbolic link is never written through, nor silently replaced: an output path that is a
+//! link (but to a device or a pipe: `/dev/stdout`, `/dev/null`) is refused, naming the link and
+//! its target, so that `--out latest` where `latest` links to an earlier run cannot leave the
+//! link and the folder it named out of step ([`not_a_link`]).
+//!
 //! Replacing a folder deletes what it held, so an existing `DIR` is replaced only if it is empty
 //! or looks like a qosgate output folder (it holds `summary.json` or `index.html`): a mistyped
 //! `--out ~` fails instead of deleting a home directory.
@@ -45,6 +50,7 @@ const MARKERS: [&str; 2] = ["summary.json", "index.html"];
 /// Errors: each of these, naming `option` and `path`.
 pub fn check_dir(option: &str, path: &Path) -> Result<()> {
     split(path).with_context(|| format!("{option} {}", path.display()))?;
+    not_a_link(path).with_context(|| format!("{option} {}", path.display()))?;
     if path.exists() {
         replaceable(path).with_context(|| format!("{option} {}", path.display()))?;
     }
@@ -74,6 +80,7 @@ pub fn check_store(option: &str, path: &Path) -> Result<()> {
 ///
 /// Errors: each of these, naming `option` and `path`.
 pub fn check_file(option: &str, path: &Path) -> Result<()> {
+    not_a_link(path).with_context(|| format!("{option} {}", path.display()))?;
     if path.is_dir() {
         bail!(
             "{option} {}: an existing directory, not a file",
@@ -141,6 +148,7 @@ impl Staged {
     ///
     /// Errors: an existing `dir` that is a file or not an output folder, or a failed create.
     pub fn begin(dir: &Path) -> Result<Staged> {
+        not_a_link(dir).with_context(|| dir.display().to_string())?;
         if dir.exists() {
             replaceable(dir).with_context(|| dir.display().to_string())?;
         }
@@ -210,6 +218,7 @@ pub fn write_file<T>(
     path: &Path,
     write: impl FnOnce(&mut BufWriter<File>) -> Result<T>,
 ) -> Result<T> {
+    not_a_link(path).with_context(|| path.display().to_string())?;
     let special = path.metadata().is_ok_and(|m| !m.is_file());
     let tmp = if special {
         path.to_owned()
@@ -240,6 +249,29 @@ pub fn write_file<T>(
         let _ = std::fs::remove_file(&tmp);
     }
     renamed
+}
+
+/// `path` is not a symbolic link, unless to a device or a pipe (`/dev/stdout`, `/dev/null`),
+/// which is written through.
+///
+/// Errors: a link to anything else, or a dangling one, naming its target.
+fn not_a_link(path: &Path) -> Result<()> {
+    let is_link = path
+        .symlink_metadata()
+        .is_ok_and(|m| m.file_type().is_symlink());
+    if !is_link {
+        return Ok(());
+    }
+    let target = std::fs::read_link(path).unwrap_or_default();
+    let special = path.metadata().is_ok_and(|m| !m.is_file() && !m.is_dir());
+    if special {
+        return Ok(());
+    }
+    bail!(
+        "a symbolic link (to {}), which qosgate neither writes through nor replaces: give the \
+         target's own path, or remove the link",
+        target.display()
+    )
 }
 
 /// An existing `dir` may be replaced: a directory, empty or holding one of [`MARKERS`].
@@ -489,5 +521,47 @@ mod printable_tests {
         let mut want = "é\\u{1b}]0;title\\u{7}\n".as_bytes().to_vec();
         want.extend([0xff, b'x']);
         assert_eq!(w.inner, want);
+    }
+}
+
+#[cfg(test)]
+mod link_tests {
+    use super::*;
+
+    /// A link to a file, to a folder or to nothing is refused by the checks and by the writers,
+    /// and nothing is written through it; a link to a device is written through.
+    #[test]
+    fn outputs_refuse_symbolic_links_but_to_devices() {
+        let dir = std::env::temp_dir().join(format!("qosgate-links-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("run")).unwrap();
+        std::fs::write(dir.join("file"), "old\n").unwrap();
+        let link = |name: &str, to: &Path| {
+            let at = dir.join(name);
+            std::os::unix::fs::symlink(to, &at).unwrap();
+            at
+        };
+        let to_file = link("to-file", &dir.join("file"));
+        let to_dir = link("to-dir", &dir.join("run"));
+        let dangling = link("dangling", &dir.join("nothing"));
+        let to_null = link("to-null", Path::new("/dev/null"));
+        for path in [&to_file, &dangling] {
+            let e = check_file("--events", path).unwrap_err();
+            assert!(format!("{e:#}").contains("a symbolic link"), "{e:#}");
+            assert!(write_file(path, |w| Ok(w.write_all(b"new\n")?)).is_err());
+        }
+        assert!(check_dir("--out", &to_dir).is_err());
+        assert!(write_dir(&to_dir, |_| Ok(())).is_err());
+        assert_eq!(std::fs::read_to_string(dir.join("file")).unwrap(), "old\n");
+        assert!(!dir.join("nothing").exists());
+        assert!(
+            std::fs::symlink_metadata(&to_dir)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        check_file("--events", &to_null).unwrap();
+        write_file(&to_null, |w| Ok(w.write_all(b"gone\n")?)).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
