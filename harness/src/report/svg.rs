@@ -414,29 +414,29 @@ impl Header {
         overlay: &RefCell<String>,
     ) -> Result<()> {
         let width = top.dim_in_pixel().0 as i32;
-        for (k, line) in self.title.iter().enumerate() {
+        // One bold line of `text`, centred, its top at `y`.
+        let centred = |text: &str, y: i32, size: u32, colour: &RGBColor| {
             top.draw(&Text::new(
-                line.clone(),
-                (width / 2, 8 + TITLE_LINE_PX * k as i32),
-                ("sans-serif", 17)
+                text.to_owned(),
+                (width / 2, y),
+                ("sans-serif", size)
                     .into_font()
                     .style(FontStyle::Bold)
-                    .color(&BLACK)
+                    .color(colour)
                     .pos(Pos::new(HPos::Center, VPos::Top)),
             ))
-            .map_err(|e| failed(fig, e))?;
+            .map_err(|e| failed(fig, e))
+        };
+        for (k, line) in self.title.iter().enumerate() {
+            centred(line, 8 + TITLE_LINE_PX * k as i32, 17, &BLACK)?;
         }
         if let Some(w) = &self.warning {
-            top.draw(&Text::new(
-                w.clone(),
-                (width / 2, 8 + TITLE_LINE_PX * self.title.len() as i32 + 2),
-                ("sans-serif", 13)
-                    .into_font()
-                    .style(FontStyle::Bold)
-                    .color(&WARNING)
-                    .pos(Pos::new(HPos::Center, VPos::Top)),
-            ))
-            .map_err(|e| failed(fig, e))?;
+            centred(
+                w,
+                8 + TITLE_LINE_PX * self.title.len() as i32 + 2,
+                13,
+                &WARNING,
+            )?;
         }
         let lines = fig.x_values.is_some();
         let squares = !lines && !self.is_points(fig);
