@@ -1007,6 +1007,21 @@ fn esc(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The number after the first `attr="` in `s` (an attribute of the first element with it).
+    fn attribute<T: std::str::FromStr>(s: &str, attr: &str) -> T
+    where
+        T::Err: std::fmt::Debug,
+    {
+        s.split(&format!("{attr}=\""))
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    }
     use crate::report::Ticks;
 
     fn est(mean: f64, half: Option<f64>) -> Option<Estimate> {
@@ -1195,17 +1210,7 @@ mod tests {
         let t = svg(&swapped).unwrap();
         // The zero's stroke starts at its own bar's slot: the first in `fig`, the second in
         // `swapped`.
-        let x1 = |s: &str| -> i32 {
-            let line = &s[s.find("class=\"zero\"").unwrap()..];
-            line.split("x1=\"")
-                .nth(1)
-                .unwrap()
-                .split('"')
-                .next()
-                .unwrap()
-                .parse()
-                .unwrap()
-        };
+        let x1 = |s: &str| -> i32 { attribute(&s[s.find("class=\"zero\"").unwrap()..], "x1") };
         assert!(x1(&s) < x1(&t), "{} {}", x1(&s), x1(&t));
         // On the baseline, where the bar would start.
         let missing_y = |s: &str| s.matches("class=\"missing\"").count();
@@ -1222,15 +1227,7 @@ mod tests {
         let mut long = fig.clone();
         long.title = title.into();
         let s = svg(&long).unwrap();
-        let width: u32 = s
-            .split("width=\"")
-            .nth(1)
-            .unwrap()
-            .split('"')
-            .next()
-            .unwrap()
-            .parse()
-            .unwrap();
+        let width: u32 = attribute(&s, "width");
         let words: Vec<&str> = title.split_whitespace().collect();
         let lines: Vec<String> = texts(&s)
             .into_iter()
@@ -1248,16 +1245,7 @@ mod tests {
             );
         }
         // The plot moves down with the title: the figure grows by the added lines.
-        let height = |s: &str| -> u32 {
-            s.split("height=\"")
-                .nth(1)
-                .unwrap()
-                .split('"')
-                .next()
-                .unwrap()
-                .parse()
-                .unwrap()
-        };
+        let height = |s: &str| -> u32 { attribute(s, "height") };
         let short = svg(&fig).unwrap();
         assert_eq!(
             height(&s),
