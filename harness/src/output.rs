@@ -25,7 +25,7 @@
 //! A symbolic link is never written through, nor silently replaced: an output path that is a
 //! link (but to a device or a pipe: `/dev/stdout`, `/dev/null`) is refused, naming the link and
 //! its target, so that `--out latest` where `latest` links to an earlier run cannot leave the
-//! link and the folder it named out of step ([`not_a_link`]).
+//! link and the folder it named out of step.
 //!
 //! Replacing a folder deletes what it held, so an existing `DIR` is replaced only if it is empty
 //! or looks like a qosgate output folder (it holds `summary.json` or `index.html`): a mistyped
