@@ -315,10 +315,7 @@ fn reproduce_writes_a_csv_and_an_svg_per_figure_and_every_statement() {
             let series = fig["series"].as_array().unwrap().len();
             let csv = std::fs::read_to_string(dir.join(format!("{id}.csv"))).unwrap();
             let mut lines = csv.lines();
-            assert_eq!(
-                lines.next(),
-                Some("group,series,mean,ci95_half_width,replications")
-            );
+            assert_eq!(lines.next(), Some("group,series,mean,half_width,n"));
             let rows: Vec<Vec<String>> = lines.map(csv_fields).collect();
             assert_eq!(rows.len(), groups * series, "{id}.csv");
             for row in &rows {

@@ -461,9 +461,14 @@ impl<W: Write> Printable<W> {
 
 impl<W: Write> Write for Printable<W> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let mut bytes = std::mem::take(&mut self.held);
-        bytes.extend_from_slice(buf);
-        let mut rest = &bytes[..];
+        // Copied only to join a character split across two writes.
+        let joined;
+        let mut rest = if self.held.is_empty() {
+            buf
+        } else {
+            joined = [std::mem::take(&mut self.held).as_slice(), buf].concat();
+            &joined[..]
+        };
         while !rest.is_empty() {
             match std::str::from_utf8(rest) {
                 Ok(text) => {

@@ -258,8 +258,9 @@ impl Figure {
         )
     }
 
-    /// One CSV row per (group, series): the mean, the 95 % half-width and the replications
-    /// (the mean and the half-width empty where missing).
+    /// One CSV row per (group, series): `mean`, `half_width` (95 %) and `n`, the replications
+    /// that define it (the mean and the half-width empty where missing, `n` then 0), the keys of
+    /// an estimate everywhere (docs/outputs.md).
     pub fn csv(&self) -> String {
         struct Point<'a> {
             group: &'a str,
@@ -272,13 +273,11 @@ impl Figure {
             Column::number("mean", "mean", |p| p.value.map(|e| e.mean), 0),
             Column::number(
                 "half-width",
-                "ci95_half_width",
+                "half_width",
                 |p| p.value.and_then(|e| e.half_width),
                 0,
             ),
-            Column::count("replications", "replications", |p| {
-                p.value.map_or(0, |e| e.n as u64)
-            }),
+            Column::count("replications", "n", |p| p.value.map_or(0, |e| e.n as u64)),
         ];
         let points: Vec<Point<'_>> = self
             .groups
@@ -328,7 +327,7 @@ mod tests {
         );
         assert_eq!(
             fig.csv(),
-            "group,series,mean,ci95_half_width,replications\nGB 1093,U1,,,0\nGB 1093,U2,2.5,0.5,3\n"
+            "group,series,mean,half_width,n\nGB 1093,U1,,,0\nGB 1093,U2,2.5,0.5,3\n"
         );
     }
 }
