@@ -559,7 +559,8 @@ fn backfill_writes_the_schedule_for_batsim_swf_readers_and_people() {
 
 /// `qosgate run` on a cluster scenario file (`model = "cluster"`) replays what `qosgate
 /// backfill` replays from the same settings: each replication's metrics are `backfill`'s with the
-/// failure seed `seed + k`; `--dump` writes a file that reads back to the same run.
+/// failure seed `seed + k`, and `--out`'s jobs.csv is replication 0's schedule, byte for byte
+/// `backfill --jobs-csv`'s; `--dump` writes a file that reads back to the same run.
 #[test]
 fn a_cluster_scenario_runs_the_replay_backfill_runs() {
     let dir = std::env::temp_dir().join(format!("qosgate-cli-cluster-{}", std::process::id()));
@@ -581,6 +582,15 @@ fn a_cluster_scenario_runs_the_replay_backfill_runs() {
         (&v["scenario"], &v["replications"]),
         (&"sdsc".into(), &2.into())
     );
+    let out = dir.join("out");
+    let jobs_csv = dir.join("jobs.csv");
+    run(&[
+        "run",
+        file.to_str().unwrap(),
+        "--json",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     for (k, seed) in ["5", "6"].into_iter().enumerate() {
         let b = run(&[
             "backfill",
@@ -593,8 +603,13 @@ fn a_cluster_scenario_runs_the_replay_backfill_runs() {
             "--failure-seed",
             seed,
             "--json",
+            "--jobs-csv",
+            jobs_csv.to_str().unwrap(),
         ]);
         assert_eq!(v["per_replication"][k], b["summary"], "replication {k}");
+        let same =
+            std::fs::read(&jobs_csv).unwrap() == std::fs::read(out.join("jobs.csv")).unwrap();
+        assert_eq!(same, k == 0, "jobs.csv against replication {k}");
     }
     let dumped = qosgate(&["run", file.to_str().unwrap(), "--dump"]);
     std::fs::write(&file, stdout(&dumped)).unwrap();

@@ -124,6 +124,52 @@ fn a_gantt_chart_draws_every_interval_a_lease_held_nodes() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `leases --jobs-csv`: Batsim's jobs.csv, a row per interval a lease held nodes. Lease 1 (one
+/// node) runs from 0 until its suspension ends at 1800 (killed, then resubmitted as `1#1`); it
+/// resumes at 3600 and ends at 5686 (126 s of resumption and the 1960 s left); lease 2, the AR,
+/// holds all four nodes over [1800, 3600). Stopped at 2000 s, lease 2 is still running and lease
+/// 1, suspended, has no second row.
+#[test]
+fn batsim_jobs_csv_has_a_row_per_interval_a_lease_held_nodes() {
+    let dir = scratch("leases-jobs-csv");
+    let csv = dir.join("jobs.csv");
+    let lwf = data("preemption.lwf");
+    let rows = |extra: &[&str]| -> Vec<String> {
+        let mut args = vec!["leases", "--lwf", &lwf];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--jobs-csv", csv.to_str().unwrap()]);
+        let o = qosgate(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let text = std::fs::read_to_string(&csv).unwrap();
+        let mut lines = text.lines().map(str::to_owned);
+        assert!(
+            lines
+                .next()
+                .unwrap()
+                .starts_with("job_id,workload_name,profile,")
+        );
+        lines.collect()
+    };
+    assert_eq!(
+        rows(&[]),
+        [
+            "1,preemption,delay,0,1,3600,0,COMPLETED_KILLED,0,1800,1800,0,1800,1,0,-1,",
+            "1#1,preemption,delay,1800,1,3600,1,COMPLETED_SUCCESSFULLY,3600,2086,5686,1800,3886,\
+             1.862895493767977,0,-1,",
+            "2,preemption,delay,900,4,1800,1,COMPLETED_SUCCESSFULLY,1800,1800,3600,900,2700,1.5,\
+             0-3,-1,",
+        ]
+    );
+    assert_eq!(
+        rows(&["--until", "2000"]),
+        [
+            "1,preemption,delay,0,1,3600,0,COMPLETED_KILLED,0,1800,1800,0,1800,1,0,-1,",
+            "2,preemption,delay,900,4,1800,0,RUNNING,1800,200,2000,900,1100,5.5,0-3,-1,",
+        ]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn suspend_and_resume_times_come_from_the_options() {
     let v = leases("preemption.lwf", &["--suspend", "32", "--resume", "32"]);

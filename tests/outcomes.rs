@@ -11,7 +11,7 @@
 //!
 //! - In every build: each paper's statement ids are unique, start with the paper's id, and are
 //!   exactly the keys of its data file (judging needs no simulation for that).
-//! - In an optimised build (`cargo test --release -p qosgate --test outcomes --
+//! - In an optimised build (`cargo test --release -p qosgate --test e2e outcomes:: --
 //!   --ignored`, as `.ci/run` does): each paper's outcomes at its defaults are the pinned ones,
 //!   and, run again under two other base seeds (`--seed`), no claim flips between reproduced and
 //!   contradicted (it may be inconclusive under one) and every check passes under both.
@@ -219,7 +219,7 @@ paper_tests!(
 /// The parts CI checks of the papers whose whole stability check is too long for it: a test
 /// per paper that runs each part alone (`--only`) at the defaults and under two other seeds.
 /// CI (`.ci/run`) runs these and skips those papers' `stable_whole` tests; the whole check of
-/// every paper is `cargo test --release -p qosgate --test outcomes -- --ignored`, or one
+/// every paper is `cargo test --release -p qosgate --test e2e outcomes:: -- --ignored`, or one
 /// job per test on a cluster (docs/cluster.md).
 macro_rules! part_tests {
     ($($paper:ident: [$($part:literal),+ $(,)?]),* $(,)?) => {

@@ -52,6 +52,10 @@ pub struct LeasesArgs {
     /// suspended one in grey, with the utilisation over time.
     #[arg(long, value_name = "FILE.svg")]
     pub gantt: Option<std::path::PathBuf>,
+    /// Write the replay as Batsim's jobs.csv here (what evalys reads): a row per interval a
+    /// lease held nodes, with the nodes it held.
+    #[arg(long, value_name = "FILE.csv")]
+    pub jobs_csv: Option<std::path::PathBuf>,
 }
 
 /// The most seconds an option takes: a year of ten thousand, well inside the kernel's clock.
@@ -91,6 +95,7 @@ pub fn exec(args: &LeasesArgs, out: &mut dyn Write) -> Result<()> {
         policy_name: args.policy.name(),
         json: args.json,
         gantt: args.gantt.clone(),
+        jobs_csv: args.jobs_csv.clone(),
     };
     summary::report(&req, out)
 }

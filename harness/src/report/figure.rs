@@ -250,12 +250,24 @@ impl Figure {
             .enumerate()
             .map(|(i, h)| (h.as_str(), if i == 0 { Align::Left } else { Align::Right }))
             .collect();
+        let warning = self.warning().map_or(String::new(), |w| format!("{w}.\n"));
         format!(
-            "{} ({})\n\n{}",
+            "{} ({})\n{warning}\n{}",
             self.title,
             self.y_label,
             table(&headers, &rows)
         )
+    }
+
+    /// The warning a figure of few replications carries, in its drawing and under its printed
+    /// title ([`Figure::few_replications`]); `None` for the others.
+    pub fn warning(&self) -> Option<String> {
+        self.few_replications.map(|[ran, judged]| {
+            format!(
+                "Warning: {ran} replication(s), below the default of {judged} for this paper: \
+                 rough confidence bands"
+            )
+        })
     }
 
     /// One CSV row per (group, series): `mean`, `half_width` (95 %) and `n`, the replications

@@ -7,6 +7,7 @@
 //!   missing values (the summaries' tables and files, the figures' CSV).
 //! - [`figure`]: the one figure type: a table, a CSV file and an SVG drawing ([`svg`]).
 //! - [`gantt`]: Gantt charts of a schedule on numbered nodes, with its utilisation over time.
+//! - [`batsim`]: a schedule on numbered nodes as Batsim's `jobs.csv`.
 //! - [`html`]: the page a person looks at (`index.html`), and the index of every paper's.
 //! - [`statement`]: the judging method: claims and checks, margins, intervals, three outcomes.
 //! - [`timing`]: how long the simulations took, kept out of everything else.
@@ -24,6 +25,7 @@
 //! An outcome is computed from the runs, never decided in advance ([`statement`]): a claim
 //! whose data is missing is inconclusive, a check without data fails.
 
+pub mod batsim;
 pub mod columns;
 pub mod figure;
 pub mod gantt;

@@ -376,12 +376,7 @@ impl Header {
     fn of(fig: &Figure, legend: &[Entry], width: u32) -> Self {
         let title = wrap(&fig.title, ((width - 40) / TITLE_CHAR_PX) as usize);
         let mut y = 8 + TITLE_LINE_PX * title.len() as i32;
-        let warning = fig.few_replications.map(|[ran, judged]| {
-            format!(
-                "Warning: {ran} replication(s), below the default of {judged} for this paper: \
-                 rough confidence bands"
-            )
-        });
+        let warning = fig.warning();
         if warning.is_some() {
             y += LINE_PX as i32 + 4;
         }
@@ -1268,6 +1263,15 @@ mod tests {
             s.contains("below the default of 10 for this paper: rough confidence bands"),
             "{s}"
         );
+        // The printed table carries it under its title, as the drawing does.
+        let text = few.text();
+        assert!(
+            text.lines()
+                .nth(1)
+                .is_some_and(|l| l.starts_with("Warning: 2 replication(s)")),
+            "{text}"
+        );
+        assert!(!bars().text().contains("Warning:"));
     }
 
     #[test]

@@ -1,140 +1,60 @@
-//! The replayed schedule as Batsim writes it: `jobs.csv`, the file evalys's
-//! `JobSet.from_csv` loads and draws as a Gantt chart.
+//! The replayed schedule as Batsim's `jobs.csv` ([`crate::report::batsim`]).
 //!
 //! One row per run of a job on its nodes ([`Placement`]), in `(submit, id)` order of the jobs
-//! and in time order within a job, with Batsim's columns:
+//! and in time order within a job: `job_id` is the SWF job number (`<id>#<k>` for the job's
+//! `k`-th restart after a failure, whose submission is the failure's instant), `requested_time`
+//! the job's estimate, a run a failure interrupted `COMPLETED_KILLED`, `workload_name` the
+//! trace's file name without its extension. Times are whole seconds from the start of the trace.
 //!
-//! | column | value |
-//! | --- | --- |
-//! | `job_id` | the SWF job number; a job restarted after a failure is, as Batsim names a resubmitted job, `<id>#<k>` for its `k`-th restart |
-//! | `workload_name` | the trace's file name without its extension |
-//! | `profile` | `delay`: Batsim's profile of a job that holds its nodes for a fixed time |
-//! | `submission_time` | the job's submit time; a restart's is the instant of the failure that interrupted the run before it |
-//! | `requested_number_of_resources` | the job's processors (nodes) |
-//! | `requested_time` | the job's estimate |
-//! | `success`, `final_state` | `1`, `COMPLETED_SUCCESSFULLY` for the run that completed the job; `0`, `COMPLETED_KILLED` for a run a failure interrupted |
-//! | `starting_time`, `finish_time` | the run's start and end |
-//! | `execution_time`, `waiting_time`, `turnaround_time` | `finish - starting`, `starting - submission`, `finish - submission` |
-//! | `stretch` | `turnaround_time / execution_time` (Batsim's definition; not bounded) |
-//! | `allocated_resources` | the run's nodes ([`crate::des::nodes`]) as interval text, `0-3 7` |
-//! | `consumed_energy` | `-1`: energy is not modelled (Batsim's value when it is off) |
-//! | `metadata` | empty |
-//!
-//! Times are whole seconds from the start of the trace. Without failures there is one row per
-//! job, and evalys's mean `waiting_time` is the replay's mean wait; the rows' areas
-//! (`requested_number_of_resources × execution_time`) add up to the replay's, so evalys's
-//! utilisation over `[first submit, makespan]` is the replay's utilisation, failures or not.
+//! Without failures there is one row per job, and evalys's mean `waiting_time` is the replay's
+//! mean wait; the rows' areas (`requested_number_of_resources × execution_time`) add up to the
+//! replay's, so evalys's utilisation over `[first submit, makespan]` is the replay's
+//! utilisation, failures or not.
 
 use std::io::Write;
 
 use anyhow::Result;
 
-use super::replay::{Outcome, Placement, Record};
-use crate::des::nodes::NodeSet;
-use crate::report::columns::{self, Column};
+use super::replay::{Outcome, Placement};
+use crate::report::batsim::{self, Run, State};
 
-/// One row: a run of a job.
-pub struct Row<'a> {
-    record: &'a Record,
-    run: &'a Placement,
-    /// Restarts before this run: 0 for the job's first run.
-    restart: u32,
-    /// When this run's job was (re)submitted, seconds.
-    submitted: u64,
-    workload: &'a str,
-}
-
-impl Row<'_> {
-    fn job_id(&self) -> String {
-        match self.restart {
-            0 => self.record.id.to_string(),
-            k => format!("{}#{k}", self.record.id),
-        }
-    }
-
-    fn completed(&self) -> bool {
-        !self.run.interrupted
-    }
-
-    fn execution(&self) -> u64 {
-        self.run.end - self.run.start
-    }
-
-    fn turnaround(&self) -> u64 {
-        self.run.end - self.submitted
-    }
-
-    fn nodes(&self) -> &NodeSet {
-        &self.run.nodes
-    }
-}
-
-/// Batsim's columns, in its order.
-fn columns<'a>() -> [Column<Row<'a>>; 17] {
-    [
-        Column::text("job", "job_id", Row::job_id),
-        Column::text("workload", "workload_name", |r| r.workload.to_owned()),
-        Column::text("profile", "profile", |_| "delay".to_owned()),
-        Column::count("submitted s", "submission_time", |r| r.submitted),
-        Column::count("nodes", "requested_number_of_resources", |r| {
-            u64::from(r.record.procs)
-        }),
-        Column::count("estimate s", "requested_time", |r| r.record.estimate),
-        Column::count("success", "success", |r| u64::from(r.completed())),
-        Column::text("state", "final_state", |r| {
-            if r.completed() {
-                "COMPLETED_SUCCESSFULLY"
-            } else {
-                "COMPLETED_KILLED"
-            }
-            .to_owned()
-        }),
-        Column::count("start s", "starting_time", |r| r.run.start),
-        Column::count("run s", "execution_time", Row::execution),
-        Column::count("end s", "finish_time", |r| r.run.end),
-        Column::count("wait s", "waiting_time", |r| r.run.start - r.submitted),
-        Column::count("turnaround s", "turnaround_time", Row::turnaround),
-        Column::number(
-            "stretch",
-            "stretch",
-            |r| (r.execution() > 0).then(|| r.turnaround() as f64 / r.execution() as f64),
-            3,
-        ),
-        Column::text("nodes held", "allocated_resources", |r| {
-            r.nodes().to_string()
-        }),
-        Column::number("energy J", "consumed_energy", |_| Some(-1.0), 0),
-        Column::text("metadata", "metadata", |_| String::new()),
-    ]
-}
-
-/// The rows of `outcome`, for the trace named `workload` ([module doc](self)).
-pub fn rows<'a>(outcome: &'a Outcome, workload: &'a str) -> Vec<Row<'a>> {
-    let mut runs: Vec<&Placement> = outcome.placements.iter().collect();
-    runs.sort_by_key(|p| (p.job, p.start));
-    let mut rows: Vec<Row> = Vec::with_capacity(runs.len());
-    for run in runs {
-        let record = &outcome.records[run.job];
-        let (restart, submitted) = match rows.last() {
-            Some(prev) if prev.run.job == run.job => (prev.restart + 1, prev.run.end),
+/// The runs of `outcome` ([module doc](self)).
+pub fn runs(outcome: &Outcome) -> Vec<Run<'_>> {
+    let mut placements: Vec<&Placement> = outcome.placements.iter().collect();
+    placements.sort_by_key(|p| (p.job, p.start));
+    let mut runs: Vec<Run> = Vec::with_capacity(placements.len());
+    let mut previous: Option<&Placement> = None;
+    for p in placements {
+        let record = &outcome.records[p.job];
+        let (restart, submitted) = match (previous, runs.last()) {
+            (Some(prev), Some(last)) if prev.job == p.job => (last.restart + 1, prev.end),
             _ => (0, record.submit),
         };
-        rows.push(Row {
-            record,
-            run,
+        runs.push(Run {
+            job: record.id.to_string(),
             restart,
-            submitted,
-            workload,
+            submitted: submitted as f64,
+            procs: u64::from(record.procs),
+            requested: record.estimate as f64,
+            state: if p.interrupted {
+                State::Killed
+            } else {
+                State::Completed
+            },
+            start: p.start as f64,
+            end: p.end as f64,
+            nodes: &p.nodes,
         });
+        previous = Some(p);
     }
-    rows
+    runs
 }
 
 /// Writes `outcome` as Batsim's `jobs.csv` to `out`, for the trace named `workload`.
 ///
 /// Errors: a failed write.
 pub fn write(outcome: &Outcome, workload: &str, out: impl Write) -> Result<()> {
-    columns::write_csv(&columns(), &rows(outcome, workload), out)
+    batsim::write(&runs(outcome), workload, out)
 }
 
 #[cfg(test)]

@@ -49,7 +49,8 @@ impl Model for Cluster {
             &scenario.trace,
             scenario.scheduler.kernel()?,
             scenario.queue,
-            replay::Naming::Counted,
+            // Named, for `run --out`'s Batsim jobs.csv.
+            replay::Naming::Named,
         )?;
         Ok(Run {
             outcome,

@@ -416,7 +416,15 @@ const SHOWN: [Metric<Summary>; 7] = [
 /// Errors: an unreadable or bad trace, a replay error (named by its replication), a failed
 /// write (the file named).
 pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Result<()> {
-    let m = Measured::<Cluster>::of(scenario, scenario.header.replications, opts, |_, _| {})?;
+    let mut jobs_csv = FirstSchedule {
+        workload: workload_name(&scenario.trace),
+        run: None,
+    };
+    let m = Measured::<Cluster>::of(scenario, scenario.header.replications, opts, |k, run| {
+        if k == 0 && opts.out.is_some() {
+            jobs_csv.run = Some(run.clone());
+        }
+    })?;
     let summary = RunSummary {
         head: m.head(scenario),
         trace: scenario.trace.display().to_string(),
@@ -424,7 +432,31 @@ pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Resul
         metrics: Estimated::of(&SHOWN, &m.metrics),
         per_replication: &m.metrics,
     };
-    models::write_summary(&summary, render, &[&summary.metrics], opts, out)
+    models::write_summary(&summary, render, &[&summary.metrics, &jobs_csv], opts, out)
+}
+
+/// `run --out`'s `jobs.csv`: replication 0's schedule as Batsim writes it ([`batsim`]). The
+/// others differ from it only by their failures; `qosgate backfill --failure-seed` writes
+/// replication `k`'s with the scenario's seed + `k`.
+struct FirstSchedule {
+    /// The trace's name ([`workload_name`]).
+    workload: String,
+    /// Replication 0.
+    run: Option<super::Run>,
+}
+
+impl models::CsvFile for FirstSchedule {
+    fn file_name(&self) -> String {
+        "jobs.csv".to_owned()
+    }
+
+    fn write_csv(&self, out: &mut dyn Write) -> Result<()> {
+        let run = self
+            .run
+            .as_ref()
+            .context("no replication 0 to write jobs.csv from")?;
+        batsim::write(&run.outcome, &self.workload, out)
+    }
 }
 
 fn render(s: &RunSummary) -> String {

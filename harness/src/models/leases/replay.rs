@@ -231,7 +231,8 @@ pub struct Replay {
     pub records: Vec<Record>,
     /// The counts.
     pub accounts: Accounts,
-    /// The last instant the replay reached, seconds.
+    /// The instant the replay stopped, seconds: [`Params::until`] if leases were still live
+    /// then (they hold their nodes until it), else its last transition.
     pub last: f64,
 }
 
@@ -680,7 +681,10 @@ impl<'w, const L: usize, const B: usize> Driver<'w, L, B> {
             nodes: self.manager.nodes(),
             records,
             accounts: a,
-            last: secs(self.manager.now()),
+            last: secs(match self.params.until {
+                Some(u) if live > 0 => u.max(self.manager.now()),
+                _ => self.manager.now(),
+            }),
         })
     }
 }

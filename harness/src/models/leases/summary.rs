@@ -7,7 +7,9 @@
 //! suspensions (the lease, the one it made room for, the suspension and the resumption
 //! intervals); and the accounts. With `--json`, one JSON object with the same (every record's
 //! fields, see [`Record`]). With `--gantt FILE.svg`, a Gantt chart of the intervals each lease
-//! held its nodes ([`Record::holds`]) on nodes named afterwards ([`nodes::place`]). That is [`report`]; [`run`] is `qosgate run` for a lease scenario:
+//! held its nodes ([`Record::holds`]) on nodes named afterwards ([`nodes::place`]); with
+//! `--jobs-csv FILE.csv`, the same intervals as Batsim's `jobs.csv` ([`batsim`]). That is
+//! [`report`]; [`run`] is `qosgate run` for a lease scenario:
 //! the accounts of every replication (each the same replay) as the mean over them, `--events`
 //! one JSON object per lease ([`Record`] plus `replication`), `--out DIR` `summary.json` and
 //! `metrics.csv`.
@@ -19,12 +21,13 @@ use anyhow::{Context, Result};
 use serde::Serialize;
 
 use super::Leases;
-use super::replay::{self, Accounts, Params, Record};
+use super::replay::{self, Accounts, Outcome, Params, Record};
 use super::scenario::Scenario;
 use crate::des::nodes::{self, Hold};
 use crate::des::time::secs;
 use crate::models::{self, Estimated, Head, Measured, Metric, RunOptions};
 use crate::output;
+use crate::report::batsim::{self, State};
 use crate::report::gantt;
 use crate::report::table::{Align, table};
 use crate::workload::lwf;
@@ -42,6 +45,8 @@ pub struct Request {
     pub json: bool,
     /// Draw a Gantt chart here (SVG).
     pub gantt: Option<PathBuf>,
+    /// Write the schedule as Batsim's `jobs.csv` here.
+    pub jobs_csv: Option<PathBuf>,
 }
 
 /// What `--json` prints.
@@ -67,16 +72,29 @@ pub fn report(req: &Request, out: &mut dyn Write) -> Result<()> {
     if let Some(path) = &req.gantt {
         output::check_file("--gantt", path)?;
     }
+    if let Some(path) = &req.jobs_csv {
+        output::check_file("--jobs-csv", path)?;
+    }
     let workload = lwf::read_path(&req.lwf)?;
     let r = replay::replay(&workload, &req.params)
         .with_context(|| format!("replaying {}", req.lwf.display()))?;
-    if let Some(path) = &req.gantt {
-        let title = format!("{}, {} preemption", req.lwf.display(), req.policy_name);
-        let svg = gantt(&title, &r)?;
-        output::write_file(path, |w| {
-            w.write_all(svg.as_bytes())
-                .with_context(|| format!("writing {}", path.display()))
-        })?;
+    if req.gantt.is_some() || req.jobs_csv.is_some() {
+        let held = Held::place(&r)?;
+        if let Some(path) = &req.gantt {
+            let title = format!("{}, {} preemption", req.lwf.display(), req.policy_name);
+            let svg = held.gantt(&title, r.nodes)?;
+            output::write_file(path, |w| {
+                w.write_all(svg.as_bytes())
+                    .with_context(|| format!("writing {}", path.display()))
+            })?;
+        }
+        if let Some(path) = &req.jobs_csv {
+            let name = req.lwf.file_stem().map_or_else(
+                || "workload".to_owned(),
+                |s| s.to_string_lossy().into_owned(),
+            );
+            output::write_file(path, |w| batsim::write(&held.runs(&r), &name, w))?;
+        }
     }
     let p = &req.params;
     if req.json {
@@ -102,41 +120,95 @@ pub fn report(req: &Request, out: &mut dyn Write) -> Result<()> {
     out.flush().context("writing output")
 }
 
-/// The Gantt chart of the replay `r`: each interval a lease held nodes, on nodes named by
-/// [`nodes::place`]; an interval a suspension ended in grey.
-///
-/// Errors: more nodes held at once than the cluster has (the replay's records contradict the
-/// kernel), a drawing failure.
-fn gantt(title: &str, r: &replay::Replay) -> Result<String> {
-    let holds: Vec<(usize, Hold, bool)> = r
-        .records
-        .iter()
-        .enumerate()
-        .flat_map(|(i, l)| l.holds(r.last).into_iter().map(move |(h, s)| (i, h, s)))
-        .collect();
-    let spans: Vec<Hold> = holds.iter().map(|&(_, h, _)| h).collect();
-    let sets = nodes::place(&spans, r.nodes).map_err(|k| {
-        let (i, h, _) = holds[k];
-        anyhow::anyhow!(
-            "lease {} holds {} nodes from {} s with too few idle",
-            r.records[i].lease,
-            h.count,
-            h.start
-        )
-    })?;
-    let runs: Vec<gantt::Run> = holds
-        .iter()
-        .zip(&sets)
-        .filter(|(_, set)| !set.is_empty())
-        .map(|(&(job, h, suspended), set)| gantt::Run {
-            job,
-            start: h.start,
-            end: h.end,
-            nodes: set.ranges(),
-            interrupted: suspended,
-        })
-        .collect();
-    gantt::svg(title, &runs, r.nodes)
+/// Every interval a lease of a replay held nodes ([`Record::holds`]), with the nodes it held,
+/// named by [`nodes::place`]: in the leases' order, and in time order within a lease.
+struct Held {
+    /// `(lease, its hold, whether a suspension ended it)`: the lease as its index in the
+    /// replay's records.
+    holds: Vec<(usize, Hold, bool)>,
+    /// The nodes of each hold.
+    sets: Vec<nodes::NodeSet>,
+}
+
+impl Held {
+    /// The holds of replay `r`, on named nodes.
+    ///
+    /// Errors: more nodes held at once than the cluster has (the replay's records contradict
+    /// the kernel).
+    fn place(r: &replay::Replay) -> Result<Self> {
+        let holds: Vec<(usize, Hold, bool)> = r
+            .records
+            .iter()
+            .enumerate()
+            .flat_map(|(i, l)| l.holds(r.last).into_iter().map(move |(h, s)| (i, h, s)))
+            .collect();
+        let spans: Vec<Hold> = holds.iter().map(|&(_, h, _)| h).collect();
+        let sets = nodes::place(&spans, r.nodes).map_err(|k| {
+            let (i, h, _) = holds[k];
+            anyhow::anyhow!(
+                "lease {} holds {} nodes from {} s with too few idle",
+                r.records[i].lease,
+                h.count,
+                h.start
+            )
+        })?;
+        Ok(Held { holds, sets })
+    }
+
+    /// The Gantt chart of the holds on `nodes` nodes; an interval a suspension ended in grey.
+    ///
+    /// Errors: a drawing failure.
+    fn gantt(&self, title: &str, nodes: u32) -> Result<String> {
+        let runs: Vec<gantt::Run> = self
+            .holds
+            .iter()
+            .zip(&self.sets)
+            .filter(|(_, set)| !set.is_empty())
+            .map(|(&(job, h, suspended), set)| gantt::Run {
+                job,
+                start: h.start,
+                end: h.end,
+                nodes: set.ranges(),
+                interrupted: suspended,
+            })
+            .collect();
+        gantt::svg(title, &runs, nodes)
+    }
+
+    /// The holds as Batsim's runs ([`batsim`]) of replay `r`: a lease's `k`-th hold after its
+    /// first is run `<label>#<k>`, resubmitted when the suspension before it ended; a hold a
+    /// suspension ended is `COMPLETED_KILLED`, a lease's last one `COMPLETED_SUCCESSFULLY` if
+    /// the lease completed, `RUNNING` if it was still running when the replay stopped (to the
+    /// replay's last instant). The requested time is the lease's duration.
+    fn runs<'a>(&'a self, r: &'a replay::Replay) -> Vec<batsim::Run<'a>> {
+        let mut runs: Vec<batsim::Run> = Vec::with_capacity(self.holds.len());
+        let mut previous: Option<(usize, f64)> = None;
+        for (&(i, h, suspended), set) in self.holds.iter().zip(&self.sets) {
+            let lease = &r.records[i];
+            let (restart, submitted) = match (previous, runs.last()) {
+                (Some((j, end)), Some(last)) if j == i => (last.restart + 1, end),
+                _ => (0, lease.arrival),
+            };
+            let state = match (suspended, lease.outcome) {
+                (true, _) | (false, Outcome::Rejected) => State::Killed,
+                (false, Outcome::Completed) => State::Completed,
+                (false, Outcome::Unfinished) => State::Running,
+            };
+            runs.push(batsim::Run {
+                job: lease.lease.clone(),
+                restart,
+                submitted,
+                procs: u64::from(h.count),
+                requested: lease.duration,
+                state,
+                start: h.start,
+                end: h.end,
+                nodes: set,
+            });
+            previous = Some((i, h.end));
+        }
+        runs
+    }
 }
 
 /// The text report.
