@@ -13,6 +13,7 @@ use qosgate_harness::models::hybrid::record::{Outcome, Provider};
 use qosgate_harness::models::hybrid::scenario::{
     Broker, Brokering, Cloud, Cluster, Failures, PolicyName, Price, Routing, Scenario, Scheduler,
 };
+use qosgate_harness::models::hybrid::world;
 use qosgate_harness::workload::das2::Das2Params;
 use qosgate_harness::workload::dist::Dist;
 use qosgate_harness::workload::failures::{Fit, Process};
@@ -295,6 +296,56 @@ proptest! {
             prop_assert_eq!((m.cloud, m.cloud_vm_hours, m.cost_usd), (base.cloud, base.cloud_vm_hours, base.cost_usd));
         }
         prop_assert_eq!(Hybrid::simulate(&s, 1).unwrap().records, Hybrid::simulate(&s, 1).unwrap().records);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    /// The local cluster's schedule a report draws (`world::local_schedule`, nodes named) is the
+    /// one the run has: the same requests with the same start and end; every run of a request on
+    /// the nodes it asked for, no node held by two runs at once, and a request's runs after the
+    /// first only where it was interrupted.
+    #[test]
+    fn the_drawn_local_schedule_is_the_runs(s in scenario()) {
+        let run = Hybrid::simulate(&s, 0).unwrap();
+        let drawn = world::local_schedule(&s, 0).unwrap();
+        let local: Vec<(u64, u64, u64)> = run
+            .records
+            .iter()
+            .filter(|r| r.provider == Provider::Local)
+            .map(|r| (r.id, r.start_s, r.end_s))
+            .collect();
+        let mut named: Vec<(u64, u64, u64)> =
+            drawn.records.iter().map(|r| (r.id, r.start, r.end)).collect();
+        named.sort_unstable();
+        prop_assert_eq!(named, local);
+        let mut runs_of = vec![0u32; drawn.records.len()];
+        for p in &drawn.placements {
+            let r = &drawn.records[p.job];
+            prop_assert_eq!(p.nodes.len(), r.procs);
+            runs_of[p.job] += 1;
+        }
+        for (r, &n) in drawn.records.iter().zip(&runs_of) {
+            prop_assert_eq!(n, 1 + r.interruptions, "request {}", r.id);
+        }
+        let mut edges: Vec<(u64, bool, u32)> = Vec::new();
+        for p in &drawn.placements {
+            for node in p.nodes.nodes() {
+                edges.push((p.start, true, node));
+                edges.push((p.end, false, node));
+            }
+        }
+        // Ends before starts at one instant: a node freed at t may be taken at t.
+        edges.sort_unstable();
+        let mut held = std::collections::HashSet::new();
+        for (t, start, node) in edges {
+            if start {
+                prop_assert!(held.insert(node), "node {} held twice at {}", node, t);
+            } else {
+                held.remove(&node);
+            }
+        }
     }
 }
 

@@ -501,6 +501,49 @@ fn sharded_kokkinos2009_merges_into_the_whole_run_through_the_binary() {
     std::fs::remove_dir_all(&base).unwrap();
 }
 
+/// A part that draws schedules (javadi2012's claim 1, Gantt charts simulated again when judged)
+/// merges from two shards into the same page and files, the charts included, as the whole run.
+#[test]
+fn a_merge_draws_the_schedules_the_whole_run_draws() {
+    let base = scratch("shards-gantt");
+    let reproduce = |args: &[&str]| {
+        let mut all = vec![
+            "reproduce",
+            "javadi2012",
+            "--only",
+            "claim1",
+            "--replications",
+            "1",
+        ];
+        all.extend_from_slice(args);
+        let o = qosgate(&all);
+        assert!(o.status.success(), "{}", stderr(&o));
+        o
+    };
+    let (out, runs) = (base.join("out"), base.join("runs"));
+    let printed = reproduce(&["--out", path(&out)]);
+    let whole = files(&out);
+    std::fs::remove_dir_all(&out).unwrap();
+    for k in 0..2 {
+        reproduce(&["--shard", &format!("{k}/2"), "--runs", path(&runs)]);
+    }
+    let from = reproduce(&["--from", path(&runs), "--out", path(&out)]);
+    assert_eq!(stdout(&from), stdout(&printed));
+    let merged = files(&out);
+    assert_eq!(names(&merged), names(&whole));
+    assert_eq!(
+        names(&whole)
+            .iter()
+            .filter(|n| n.starts_with("gantt-"))
+            .count(),
+        2
+    );
+    for ((name, x), (_, y)) in whole.iter().zip(&merged) {
+        assert!(x == y, "{name} differs");
+    }
+    std::fs::remove_dir_all(&base).unwrap();
+}
+
 /// Shards 0/3..2/3 of claim 1 at 2 replications, in a fresh directory; returns it.
 fn three_shards(name: &str) -> PathBuf {
     let runs = scratch(&format!("shards-{name}"));

@@ -94,7 +94,25 @@ pub struct Part<E: Experiment + ?Sized> {
     /// The figures and statements, computed from the runs (a variant without runs gives missing
     /// values, and every claim that needs it is inconclusive).
     pub judge: Judge<E>,
+    /// Schedules to draw, each from replication 0 of one of [`Part::variants`]: shown beside
+    /// the figures, never judged ([`crate::report::Schedule`]).
+    pub schedules: Vec<Drawn<E>>,
 }
+
+/// A schedule a part draws: replication 0 of `variant`'s scenario, drawn by `draw`. The runner
+/// simulates it again when it judges (a local run and a merge of shards alike, so the report
+/// does not depend on where the runs were made).
+pub struct Drawn<E: Experiment + ?Sized> {
+    /// The variant (one of its part's).
+    pub variant: E::Variant,
+    /// Draws replication 0 of the variant's scenario (with the reproduction's seed).
+    ///
+    /// Errors: the simulation's.
+    pub draw: fn(&ScenarioOf<E>) -> Result<crate::report::Schedule>,
+}
+
+/// The scenario type of an experiment's model.
+pub type ScenarioOf<E> = <<E as Experiment>::Model as Model>::Scenario;
 
 /// How a part turns the runs into its [`Section`].
 pub enum Judge<E: Experiment + ?Sized> {
@@ -120,7 +138,18 @@ impl<E: Experiment> Part<E> {
             figures,
             variants,
             judge: Judge::Own(judge),
+            schedules: Vec::new(),
         }
+    }
+
+    /// The part, drawing `variant`'s schedule with `draw` too ([`Part::schedules`]).
+    pub fn drawing(
+        mut self,
+        variant: E::Variant,
+        draw: fn(&ScenarioOf<E>) -> Result<crate::report::Schedule>,
+    ) -> Self {
+        self.schedules.push(Drawn { variant, draw });
+        self
     }
 
     /// A claim judged in both modes by one `judge`: its calibrated part (id `ids[0]`, figures
@@ -137,6 +166,7 @@ impl<E: Experiment> Part<E> {
             figures: figures[k],
             variants: variants(mode),
             judge: Judge::InMode(judge, mode),
+            schedules: Vec::new(),
         };
         [part(0, Mode::Calibrated), part(1, Mode::Literal)]
     }
@@ -489,7 +519,8 @@ mod tests {
     /// What every paper's judges must do: on no runs, no claim is reproduced or
     /// contradicted (no data decides nothing) and no check passes; each part draws exactly the
     /// figures it names; and each reads some variants, all of them ones its part runs (reading
-    /// another part's would judge on runs a `--only` reproduction does not have).
+    /// another part's would judge on runs a `--only` reproduction does not have); and each
+    /// schedule it draws is of one of its variants.
     fn check_judges<E: Experiment>(experiment: &E) {
         for p in experiment.parts() {
             let runs = Runs::empty();
@@ -511,6 +542,15 @@ mod tests {
             }
             let drawn: Vec<&str> = section.figures.iter().map(|f| f.id).collect();
             assert_eq!(drawn, p.figures, "part {}", p.id);
+            // A schedule is drawn from a variant the part runs.
+            for d in &p.schedules {
+                let k = runner::key(&d.variant);
+                assert!(
+                    ran.contains(&k),
+                    "part {} draws {k}, which it does not run",
+                    p.id
+                );
+            }
         }
     }
 }

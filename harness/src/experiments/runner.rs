@@ -689,6 +689,25 @@ impl<'p, E: Experiment> Plan<'p, E> {
         let mut sections: Vec<Section> =
             self.parts.iter().map(|p| p.judge.section(&runs)).collect();
         for (section, part) in sections.iter_mut().zip(self.parts) {
+            for drawn in &part.schedules {
+                let wanted = key(&drawn.variant);
+                let v = self
+                    .keys
+                    .iter()
+                    .position(|k| *k == wanted)
+                    .with_context(|| {
+                        format!(
+                            "{} draws the schedule of a variant its part does not run (a bug): \
+                         {wanted}",
+                            E::ID
+                        )
+                    })?;
+                section
+                    .schedules
+                    .push((drawn.draw)(&self.scenarios[v]).with_context(|| {
+                        format!("drawing the schedule of {}", self.scenarios[v].name())
+                    })?);
+            }
             section.replications = self.random_counts(part.variants.iter().map(key));
             // A figure of fewer replications than the paper's default says so.
             let ran = section.replications[0];

@@ -17,6 +17,7 @@ use std::ops::Range;
 
 use anyhow::{Result, anyhow};
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// Runs drawn one by one at most.
 pub const MAX_RUNS: usize = 1000;
@@ -24,6 +25,9 @@ pub const MAX_RUNS: usize = 1000;
 pub const BINS: usize = 400;
 
 const WIDTH: u32 = 1000;
+/// A title's line height and a character's width at most, pixels (16 px sans-serif).
+const TITLE_LINE_PX: u32 = 20;
+const TITLE_CHAR_PX: u32 = 9;
 const UTILISATION_H: u32 = 200;
 const GANTT_H: u32 = 480;
 
@@ -94,7 +98,6 @@ pub fn svg(title: &str, runs: &[Run], nodes: u32) -> Result<String> {
     let (t0, t1) = if t0 < t1 { (t0, t1) } else { (0.0, 1.0) };
     let (unit, per) = time_unit(t1 - t0);
     let drawn = runs.len() <= MAX_RUNS;
-    let height = UTILISATION_H + if drawn { GANTT_H } else { 0 } + 40;
     let title = if drawn {
         format!("{title}: {} runs on {nodes} nodes", runs.len())
     } else {
@@ -103,14 +106,27 @@ pub fn svg(title: &str, runs: &[Run], nodes: u32) -> Result<String> {
             runs.len()
         )
     };
+    // The title wrapped to the width, never clipped.
+    let lines = super::svg::wrap(&title, ((WIDTH - 40) / TITLE_CHAR_PX) as usize);
+    let title_h = 8 + TITLE_LINE_PX * lines.len() as u32;
+    let height = title_h + UTILISATION_H + if drawn { GANTT_H } else { 0 } + 16;
     let fail = |e: &dyn std::fmt::Display| anyhow!("drawing the Gantt chart: {e}");
     let mut buf = String::new();
     {
         let root = SVGBackend::with_string(&mut buf, (WIDTH, height)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| fail(&e))?;
-        let root = root
-            .titled(&title, ("sans-serif", 16))
+        let style =
+            TextStyle::from(("sans-serif", 16).into_font()).pos(Pos::new(HPos::Center, VPos::Top));
+        for (i, line) in lines.iter().enumerate() {
+            let y = 6 + TITLE_LINE_PX * i as u32;
+            root.draw(&Text::new(
+                line.as_str(),
+                ((WIDTH / 2) as i32, y as i32),
+                &style,
+            ))
             .map_err(|e| fail(&e))?;
+        }
+        let (_, root) = root.split_vertically(title_h);
         let (upper, lower) = root.split_vertically(UTILISATION_H);
         let x = 0.0..(t1 - t0) / per;
         // Whole units on a long axis, one decimal on a short one: one format per chart.
@@ -229,5 +245,29 @@ mod tests {
         assert_eq!(rects(&svg), rects(&super::svg("t", &none, 4).unwrap()) + 3);
         // The interrupted run is grey.
         assert!(svg.contains("#A0A0A0"));
+    }
+
+    /// A long title is wrapped onto lines that fit the width, every word kept.
+    #[test]
+    fn a_long_title_is_wrapped_not_clipped() {
+        let title = "word ".repeat(60);
+        let svg = svg(title.trim(), &[], 4).unwrap();
+        // Each <text> element's content.
+        let lines: Vec<&str> = svg
+            .split("<text")
+            .skip(1)
+            .filter_map(|t| t.split_once('>')?.1.split("</text>").next())
+            .map(str::trim)
+            .filter(|t| t.starts_with("word"))
+            .collect();
+        assert!(lines.len() >= 3, "{lines:?}");
+        let words: usize = lines.iter().map(|l| l.matches("word").count()).sum();
+        assert_eq!(words, 60);
+        for l in &lines {
+            assert!(
+                l.chars().count() <= ((WIDTH - 40) / TITLE_CHAR_PX) as usize,
+                "{l}"
+            );
+        }
     }
 }

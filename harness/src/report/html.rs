@@ -266,6 +266,17 @@ fn section(out: &mut String, i: usize, s: &Section) -> Result<()> {
     for f in &s.figures {
         figure(out, f)?;
     }
+    for g in &s.schedules {
+        let _ = write!(
+            out,
+            "<figure id=\"{id}\">\n{svg}\n<figcaption>{} A Gantt chart of one replication, \
+             an illustration: nothing is judged on it. File: <a href=\"{id}.svg\">{id}.svg</a>.\
+             </figcaption>\n</figure>\n",
+            esc(&g.title),
+            id = esc(&g.id),
+            svg = g.svg.trim_end()
+        );
+    }
     out.push_str(
         "<table><thead><tr><th>Statement</th><th>Measured against</th><th>Numbers</th>\
          <th>Outcome</th></tr></thead><tbody>\n",
@@ -460,18 +471,25 @@ mod tests {
                     figures: vec![fig],
                     statements: vec![grows, built],
                     replications: [3, 3],
+                    schedules: vec![crate::report::Schedule {
+                        id: "gantt-a".into(),
+                        title: "The <cluster>.".into(),
+                        svg: "<svg width=\"10\" height=\"10\"><rect/></svg>\n".into(),
+                    }],
                 },
                 Section {
                     heading: "Claim 2".into(),
                     figures: vec![],
                     statements: vec![shrinks.clone(), open],
                     replications: [3, 3],
+                    schedules: vec![],
                 },
                 Section {
                     heading: "Claim 3".into(),
                     figures: vec![],
                     statements: vec![shrinks],
                     replications: [3, 3],
+                    schedules: vec![],
                 },
             ],
         }
@@ -500,6 +518,9 @@ mod tests {
             "<a href=\"summary.json\">",
             "<a href=\"fig1.csv\">fig1.csv</a>, <a href=\"fig1.svg\">fig1.svg</a>",
             "<figure id=\"fig1\">\n<svg",
+            "<figure id=\"gantt-a\">\n<svg width=\"10\" height=\"10\"><rect/></svg>\n\
+             <figcaption>The &lt;cluster&gt;. A Gantt chart of one replication, an illustration: \
+             nothing is judged on it. File: <a href=\"gantt-a.svg\">gantt-a.svg</a>.",
             "<code>{&quot;a&quot;:1}</code>",
             "<code>p2020.fig1.grows</code> (claim)<br>It &lt;grows&gt;.",
             "&quot;delay&quot; at 2 minus at 1; margin: at least 0.5 s (practical: half a second)",
@@ -518,6 +539,21 @@ mod tests {
         // `Why:` only where the statement is not reproduced.
         assert!(!page.contains("never shown"));
         assert_eq!(page.matches("<b>Why:</b>").count(), 2);
+    }
+
+    /// A schedule is named in the printed report and described in summary.json; its drawing is
+    /// on the page and in its file only.
+    #[test]
+    fn a_schedule_is_named_in_the_text_and_drawn_on_the_page_only() {
+        let r = report();
+        assert!(r.text().contains(
+            "Schedule: The <cluster>. (a Gantt chart: gantt-a.svg with --out, and on the page)."
+        ));
+        let json = serde_json::to_value(&r).unwrap();
+        assert_eq!(
+            json["sections"][0]["schedules"],
+            serde_json::json!([{"id": "gantt-a", "title": "The <cluster>."}])
+        );
     }
 
     #[test]

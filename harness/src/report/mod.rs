@@ -204,6 +204,22 @@ pub struct Section {
     pub statements: Vec<Statement>,
     /// The fewest and most replications its random variants ran (set by the runner).
     pub replications: [u32; 2],
+    /// Schedules drawn from one replication of its variants (set by the runner, from the
+    /// part's [`crate::experiments::Part::schedules`]).
+    pub schedules: Vec<Schedule>,
+}
+
+/// A schedule of one replication drawn as a Gantt chart ([`gantt`]): an illustration of what
+/// the part measures, never judged.
+#[derive(Debug, Clone, Serialize)]
+pub struct Schedule {
+    /// Its file's stem (`gantt-eb-nor`): `--out` writes `<id>.svg`.
+    pub id: String,
+    /// What it shows: the variant and the replication.
+    pub title: String,
+    /// The drawing, SVG.
+    #[serde(skip)]
+    pub svg: String,
 }
 
 impl Report {
@@ -237,6 +253,16 @@ impl Report {
             }
             for f in &s.figures {
                 out.push_str(&f.text());
+                out.push('\n');
+            }
+            for g in &s.schedules {
+                out.push_str(&wrap(
+                    &format!(
+                        "Schedule: {} (a Gantt chart: {}.svg with --out, and on the page).",
+                        g.title, g.id
+                    ),
+                    100,
+                ));
                 out.push('\n');
             }
             for st in &s.statements {
@@ -290,7 +316,7 @@ impl Report {
         Tally::of(self.sections.iter().flat_map(|s| &s.statements))
     }
 
-    /// Writes `<id>.csv` and `<id>.svg` per figure, `summary.json`, `index.html` (the page,
+    /// Writes `<id>.csv` and `<id>.svg` per figure, `<id>.svg` per schedule, `summary.json`, `index.html` (the page,
     /// [`html`]) and `timing.txt` (`timing`'s text, the one file that differs between two runs
     /// of one reproduction) into `dir` (created if missing).
     ///
@@ -304,6 +330,9 @@ impl Report {
         for f in self.sections.iter().flat_map(|s| &s.figures) {
             write(format!("{}.csv", f.id), &f.csv())?;
             write(format!("{}.svg", f.id), &svg::svg(f)?)?;
+        }
+        for g in self.sections.iter().flat_map(|s| &s.schedules) {
+            write(format!("{}.svg", g.id), &g.svg)?;
         }
         let mut json = serde_json::to_string_pretty(self).context("rendering summary.json")?;
         json.push('\n');

@@ -885,18 +885,12 @@ fn superscript(n: i32) -> String {
 
 /// `text` word-wrapped into lines of at most `chars` characters (a longer word gets a line of
 /// its own).
-fn wrap(text: &str, chars: usize) -> Vec<String> {
-    let mut lines: Vec<String> = Vec::new();
-    for word in text.split_whitespace() {
-        match lines.last_mut() {
-            Some(l) if l.chars().count() + 1 + word.chars().count() <= chars => {
-                l.push(' ');
-                l.push_str(word);
-            }
-            _ => lines.push(word.to_owned()),
-        }
-    }
-    lines
+pub(super) fn wrap(text: &str, chars: usize) -> Vec<String> {
+    super::table::wrap(text, chars)
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(str::to_owned)
+        .collect()
 }
 
 /// Whether `e` has an interval wider than nothing to draw.

@@ -3,8 +3,12 @@
 
 use super::measure::*;
 use super::params::{BETAS, FIG3_MAX_FACTORS, FIG5_MAX_FACTORS, THETA_MEDIUM};
+use anyhow::Result;
+
 use crate::experiments::Runs;
-use crate::report::Section;
+use crate::models::hybrid::scenario::Scenario;
+use crate::models::hybrid::world;
+use crate::report::{Schedule, Section, gantt};
 
 /// Every beta at theta 3.0: NoR, and ARS and ADS calibrated and literal, under CB, SB and EB.
 pub(super) fn variants() -> Vec<Variant> {
@@ -19,6 +23,34 @@ fn extremes() -> (f64, f64) {
 /// The calibrated variant of `b` under `s` at `beta` (theta 3.0).
 fn at(b: Brokering, s: PolicyName, beta: f64) -> Variant {
     Variant::new(b, Route::Table3, s, beta, THETA_MEDIUM)
+}
+
+/// The schedules Claim 1 draws: the local cluster under EASY backfilling at the highest
+/// arrival rate, without the cloud (NoR) and with adaptive brokering (ADS, calibrated).
+pub(super) fn drawn() -> [Variant; 2] {
+    let high = extremes().1;
+    [
+        at(Brokering::Nor, PolicyName::Easy, high),
+        at(Brokering::Ads, PolicyName::Easy, high),
+    ]
+}
+
+/// The local cluster's schedule in replication 0 of `s` ([`world::local_schedule`]), as a
+/// Gantt chart: its utilisation over time (a run in grey where a failure interrupted it).
+///
+/// Errors: the simulation's, a drawing failure.
+pub(super) fn local_gantt(s: &Scenario) -> Result<Schedule> {
+    let outcome = world::local_schedule(s, 0)?;
+    let title = format!(
+        "The local cluster, replication 0 of {}: {}",
+        s.header.name, s.header.description
+    );
+    let svg = gantt::svg(&title, &outcome.gantt_runs(), s.local.nodes)?;
+    Ok(Schedule {
+        id: format!("gantt-{}", s.header.name),
+        title,
+        svg,
+    })
 }
 
 /// The figures and statements, from the runs of [`variants`].

@@ -165,6 +165,7 @@ impl Experiment for Javadi2012 {
     const PRESETS: fn() -> Result<Vec<Scenario>> = presets::all;
 
     fn parts(&self) -> Vec<Part<Self>> {
+        let [nor, ads] = claim1::drawn();
         vec![
             Part::new(
                 "claim1",
@@ -179,7 +180,9 @@ impl Experiment for Javadi2012 {
                 ],
                 claim1::variants(),
                 claim1::judge,
-            ),
+            )
+            .drawing(nor, claim1::local_gantt)
+            .drawing(ads, claim1::local_gantt),
             Part::new(
                 "claim2",
                 &[

@@ -172,6 +172,21 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// Every run on its named nodes, as a Gantt chart draws it (empty unless the replay was
+    /// [`Naming::Named`]).
+    pub fn gantt_runs(&self) -> Vec<crate::report::gantt::Run<'_>> {
+        self.placements
+            .iter()
+            .map(|p| crate::report::gantt::Run {
+                job: p.job,
+                start: p.start as f64,
+                end: p.end as f64,
+                nodes: p.nodes.ranges(),
+                interrupted: p.interrupted,
+            })
+            .collect()
+    }
+
     /// What each job's line gets when the schedule is written back as SWF, by job number.
     pub fn swf_fields(&self) -> HashMap<u64, Filled> {
         self.records

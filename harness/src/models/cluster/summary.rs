@@ -169,19 +169,8 @@ impl Files {
             })?;
         }
         if let Some(path) = &self.gantt {
-            let runs: Vec<gantt::Run> = outcome
-                .placements
-                .iter()
-                .map(|p| gantt::Run {
-                    job: p.job,
-                    start: p.start as f64,
-                    end: p.end as f64,
-                    nodes: p.nodes.ranges(),
-                    interrupted: p.interrupted,
-                })
-                .collect();
             let title = format!("{name}, {} backfilling", req.policy_name);
-            let svg = gantt::svg(&title, &runs, prepared.trace.machine_procs)?;
+            let svg = gantt::svg(&title, &outcome.gantt_runs(), prepared.trace.machine_procs)?;
             output::write_file(path, |w| {
                 w.write_all(svg.as_bytes())
                     .with_context(|| format!("writing {}", path.display()))

@@ -37,40 +37,97 @@ const ARS_STREAM: u64 = 3;
 /// The stream the failures' seed is drawn from.
 const FAILURE_STREAM: u64 = 4;
 
+/// Replication `k` of `s`, steps 1-3 before the replays: the requests, the routing, each
+/// provider's jobs and the local cluster's failures.
+struct Routed {
+    requests: Vec<Request>,
+    /// The routing's shares.
+    p: [f64; 2],
+    local_jobs: Vec<Job>,
+    cloud_jobs: Vec<Job>,
+    failures: Vec<NodeEvent>,
+    /// The end of the drain, seconds.
+    until: u64,
+}
+
+impl Routed {
+    /// Errors: a workload or routing the scenario's checks should have refused, an
+    /// unreadable failure trace.
+    fn of(s: &Scenario, k: u32) -> Result<Self> {
+        let seed = replication_seed(s.header.seed, k);
+        let requests = s
+            .workload
+            .generate(s.cap(), s.horizon_s, seed)
+            .map_err(|e| anyhow!("workload.size: {e}"))?;
+        let p = s.routing()?.p;
+        let providers = route(s.broker.policy, p, requests.len(), seed)?;
+        let until = s.horizon_s.saturating_add(s.drain_s);
+        let failures = match s.failure_source()? {
+            Some(source) => {
+                let failure_seed = SplitMix::for_entity(seed, FAILURE_STREAM).next_u64();
+                source.events(s.local.nodes, until, failure_seed)
+            }
+            None => Vec::new(),
+        };
+        let jobs = |which: Provider, mips: f64, transfer_s: u64| -> Vec<Job> {
+            requests
+                .iter()
+                .zip(&providers)
+                .filter(|(_, p)| **p == which)
+                .map(|(r, _)| job(&s.workload, r, mips, transfer_s))
+                .collect()
+        };
+        Ok(Routed {
+            local_jobs: jobs(Provider::Local, s.local.mips, s.local.transfer_s),
+            cloud_jobs: jobs(Provider::Cloud, s.cloud.mips, s.cloud.transfer_s),
+            requests,
+            p,
+            failures,
+            until,
+        })
+    }
+}
+
+/// The local cluster's schedule in replication `k` of `s`, its nodes named
+/// ([`replay::Outcome::placements`]): what [`simulate`] replays there.
+///
+/// Errors: those of [`simulate`].
+pub fn local_schedule(s: &Scenario, k: u32) -> Result<replay::Outcome> {
+    let r = Routed::of(s, k)?;
+    replay_provider(
+        &r.local_jobs,
+        s.policy()?,
+        s.local.nodes,
+        &r.failures,
+        Naming::Named,
+    )
+    .context("the local cluster")
+}
+
 /// Replication `k` of `s`.
 ///
 /// Errors: a workload or routing the scenario's checks should have refused, an unreadable
 /// trace, or the replay's (a queue beyond its capacity), each named.
 pub fn simulate(s: &Scenario, k: u32) -> Result<Run> {
-    let seed = replication_seed(s.header.seed, k);
-    let requests = s
-        .workload
-        .generate(s.cap(), s.horizon_s, seed)
-        .map_err(|e| anyhow!("workload.size: {e}"))?;
-    let p = s.routing()?.p;
-    let providers = route(s.broker.policy, p, requests.len(), seed)?;
-    let until = s.horizon_s.saturating_add(s.drain_s);
-    let failures = match s.failure_source()? {
-        Some(source) => {
-            let failure_seed = SplitMix::for_entity(seed, FAILURE_STREAM).next_u64();
-            source.events(s.local.nodes, until, failure_seed)
-        }
-        None => Vec::new(),
-    };
+    let Routed {
+        requests,
+        p,
+        local_jobs,
+        cloud_jobs,
+        failures,
+        until,
+    } = Routed::of(s, k)?;
     let policy = s.policy()?;
-    let jobs = |which: Provider, mips: f64, transfer_s: u64| -> Vec<Job> {
-        requests
-            .iter()
-            .zip(&providers)
-            .filter(|(_, p)| **p == which)
-            .map(|(r, _)| job(&s.workload, r, mips, transfer_s))
-            .collect()
-    };
-    let local_jobs = jobs(Provider::Local, s.local.mips, s.local.transfer_s);
-    let cloud_jobs = jobs(Provider::Cloud, s.cloud.mips, s.cloud.transfer_s);
-    let local = replay_provider(&local_jobs, policy, s.local.nodes, &failures)
-        .context("the local cluster")?;
-    let cloud = replay_provider(&cloud_jobs, policy, s.cloud.nodes, &[]).context("the cloud")?;
+    let local = replay_provider(
+        &local_jobs,
+        policy,
+        s.local.nodes,
+        &failures,
+        Naming::Counted,
+    )
+    .context("the local cluster")?;
+    let cloud = replay_provider(&cloud_jobs, policy, s.cloud.nodes, &[], Naming::Counted)
+        .context("the cloud")?;
     let mut records: Vec<Option<RequestRecord>> = vec![None; requests.len()];
     for (which, outcome) in [(Provider::Local, &local), (Provider::Cloud, &cloud)] {
         for r in &outcome.records {
@@ -132,18 +189,19 @@ fn replay_provider(
     policy: Policy,
     nodes: u32,
     failures: &[NodeEvent],
+    naming: Naming,
 ) -> Result<replay::Outcome> {
     replay::replay_in::<SMALL_QUEUE, { 2 * SMALL_QUEUE + 2 }>(
         jobs,
         policy,
         nodes,
         failures,
-        Naming::Counted,
+        naming,
         |_| {},
     )
     .or_else(|e| {
         if e.chain().any(|c| c.is::<replay::QueueFull>()) {
-            replay::replay(jobs, policy, nodes, failures, Naming::Counted, |_| {})
+            replay::replay(jobs, policy, nodes, failures, naming, |_| {})
         } else {
             Err(e)
         }
