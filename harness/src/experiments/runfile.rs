@@ -5,8 +5,11 @@
 //! through a temporary file renamed into place, so a file that exists is complete. Each line is
 //! a [`Line`]: the paper, the qosgate version, the replication counts, the shard, the variant's
 //! key, a fingerprint of its scenario, the replication, its seed, the events it processed, its
-//! own wall time, and its metrics (the model's `Metrics` as JSON; serde_json's
-//! `float_roundtrip` reads every `f64` back to the bit).
+//! own wall time, its metrics (the model's `Metrics` as JSON; serde_json's `float_roundtrip`
+//! reads every `f64` back to the bit), and a check of the run ([`check`]): a line whose
+//! metrics, variant, replication, seed or events were changed after qosgate wrote it (by hand, or
+//! damaged) is refused when read, so that no number a simulation did not produce is judged.
+//! The check is FNV-1a: it catches edits and damage, not a forgery made to match.
 //!
 //! Reading ([`read`]) takes directories (every `*.jsonl` directly in them, by name) and files,
 //! and locates every line as `path:line`. It keeps one line of a file in memory at a time and
@@ -67,6 +70,8 @@ pub struct Line<M> {
     pub wall_s: f64,
     /// The metrics.
     pub metrics: M,
+    /// [`check`] of the variant, replication, seed, events and the metrics' JSON text.
+    pub check: String,
 }
 
 /// A line read from a run file, with where it was read.
@@ -158,9 +163,24 @@ fn read_runs(
             None => break,
             Some(TextLine::TooLong) => bail!("{origin}: {}", LineTooLong { max: max_line }),
             Some(TextLine::Text(text)) => {
-                let line = serde_json::from_slice(text).with_context(|| {
-                    format!("{origin}: not a run of `qosgate reproduce --runs`")
-                })?;
+                let line: Line<Box<RawValue>> =
+                    serde_json::from_slice(text).with_context(|| {
+                        format!("{origin}: not a run of `qosgate reproduce --runs`")
+                    })?;
+                let expected = check(
+                    &line.variant,
+                    line.replication,
+                    line.seed,
+                    line.events,
+                    line.metrics.get(),
+                );
+                if line.check != expected {
+                    bail!(
+                        "{origin}: the run's check does not match its metrics, variant, \
+                         replication, seed or events: the line was changed after qosgate wrote it \
+                         (use run files as `--runs` wrote them)"
+                    );
+                }
                 runs.push(StoredRun { origin, line });
             }
         }
@@ -168,14 +188,25 @@ fn read_runs(
     Ok(())
 }
 
-/// A fingerprint of a scenario's `Debug` form: FNV-1a, 64 bits, in hex. Two builds that turn a
-/// variant into different scenarios give (all but surely) different fingerprints.
+/// A fingerprint of a scenario's `Debug` form ([`fnv1a`]). Two builds that turn a variant into
+/// different scenarios give (all but surely) different fingerprints.
 pub fn fingerprint(scenario: &impl std::fmt::Debug) -> String {
+    fnv1a(format!("{scenario:?}").as_bytes())
+}
+
+/// The check of a run line ([`Line::check`]): [`fnv1a`] of its variant, replication, seed,
+/// events and its metrics' JSON text, one per line.
+pub fn check(variant: &str, replication: u32, seed: u64, events: u64, metrics: &str) -> String {
+    fnv1a(format!("{variant}\n{replication}\n{seed}\n{events}\n{metrics}").as_bytes())
+}
+
+/// FNV-1a, 64 bits, of `bytes`, as 16 hex digits.
+fn fnv1a(bytes: &[u8]) -> String {
     const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
     const PRIME: u64 = 0x0000_0100_0000_01b3;
-    let hash = format!("{scenario:?}")
-        .bytes()
-        .fold(OFFSET, |h, b| (h ^ u64::from(b)).wrapping_mul(PRIME));
+    let hash = bytes
+        .iter()
+        .fold(OFFSET, |h, &b| (h ^ u64::from(b)).wrapping_mul(PRIME));
     format!("{hash:016x}")
 }
 
@@ -199,6 +230,53 @@ mod tests {
             e.to_string(),
             format!("/dev/zero:1: a line longer than {} bytes", input::LINE)
         );
+    }
+
+    /// A line as written reads back; the same line with a metric, the variant, the
+    /// replication, the seed or the events changed is refused, named by its place.
+    #[test]
+    fn a_line_changed_after_it_was_written_is_refused() {
+        let metrics = r#"{"missed_pct":0.0,"tasks":367}"#;
+        let line = Line {
+            paper: "p".into(),
+            qosgate: VERSION.into(),
+            replications: Replications {
+                random: 2,
+                fixed: 1,
+            },
+            shard: Shard::WHOLE,
+            variant: "{\"a\":1}".into(),
+            scenario: "0".into(),
+            replication: 1,
+            seed: 7,
+            events: 9,
+            wall_s: 0.5,
+            metrics: RawValue::from_string(metrics.into()).unwrap(),
+            check: check("{\"a\":1}", 1, 7, 9, metrics),
+        };
+        let text = serde_json::to_string(&line).unwrap() + "\n";
+        let mut runs = Vec::new();
+        read_runs(text.as_bytes(), "r.jsonl", input::LINE, &mut runs).unwrap();
+        assert_eq!(runs[0].line.metrics.get(), metrics);
+        for (from, to) in [
+            ("\"missed_pct\":0.0", "\"missed_pct\":1e308"),
+            ("{\\\"a\\\":1}", "{\\\"a\\\":2}"),
+            ("\"replication\":1", "\"replication\":0"),
+            ("\"seed\":7", "\"seed\":8"),
+            ("\"events\":9", "\"events\":10"),
+        ] {
+            assert!(text.contains(from), "{from} in {text}");
+            let changed = text.replacen(from, to, 1);
+            let e = read_runs(changed.as_bytes(), "r.jsonl", input::LINE, &mut runs).unwrap_err();
+            assert!(
+                e.to_string()
+                    .starts_with("r.jsonl:1: the run's check does not match"),
+                "{from}: {e}"
+            );
+        }
+        // The wall time is not checked: it differs between two runs of one shard anyway.
+        let slower = text.replacen("\"wall_s\":0.5", "\"wall_s\":0.7", 1);
+        read_runs(slower.as_bytes(), "r.jsonl", input::LINE, &mut runs).unwrap();
     }
 
     #[test]

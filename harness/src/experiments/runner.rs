@@ -20,6 +20,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail, ensure};
 use rayon::prelude::*;
+use serde_json::value::RawValue;
 
 use super::runfile::{self, Line, Replications, StoredRun, VERSION};
 use super::shard::Shard;
@@ -489,7 +490,15 @@ impl<'p, E: Experiment> Plan<'p, E> {
         done.iter()
             .map(|d| {
                 let (v, k) = self.jobs[d.job];
+                let metrics = serde_json::to_string(&d.metrics).with_context(|| {
+                    format!(
+                        "writing the metrics of {} replication {k} as JSON",
+                        self.keys[v]
+                    )
+                })?;
+                let seed = self.scenarios[v].seed(k);
                 let line = Line {
+                    check: runfile::check(&self.keys[v], k, seed, d.events, &metrics),
                     paper: E::ID.to_owned(),
                     qosgate: VERSION.to_owned(),
                     replications,
@@ -497,14 +506,14 @@ impl<'p, E: Experiment> Plan<'p, E> {
                     variant: self.keys[v].clone(),
                     scenario: self.fingerprints[v].clone(),
                     replication: k,
-                    seed: self.scenarios[v].seed(k),
+                    seed,
                     events: d.events,
                     wall_s: d.wall_s,
-                    metrics: &d.metrics,
+                    metrics: RawValue::from_string(metrics)?,
                 };
                 serde_json::to_string(&line).with_context(|| {
                     format!(
-                        "writing the metrics of {} replication {k} as JSON",
+                        "writing the run of {} replication {k} as JSON",
                         self.keys[v]
                     )
                 })
