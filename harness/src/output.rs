@@ -8,7 +8,8 @@
 //! - [`write_file`] writes a file into a temporary sibling `FILE.tmp-<pid>` and renames it into
 //!   place: a file under its final name is always complete.
 //!
-//! What a crash (the process killed) leaves:
+//! What a crash (the process killed) leaves, and a power cut too (every file and folder is
+//! synced before it is renamed into place):
 //! - while writing: the old `DIR` or `FILE` untouched (or none), and the temporary sibling,
 //!   complete or not, which nothing reads (remove it by hand). An error, unlike a crash, removes
 //!   the temporary sibling.
@@ -171,11 +172,13 @@ impl Staged {
     }
 
     /// Puts the written folder in place of `dir`, removing the old one (module doc: what a crash
-    /// leaves).
+    /// leaves). Every file and folder written is synced first, so that after a power cut the
+    /// folder under its final name is whole, as after a crash.
     ///
-    /// Errors: a failed rename (the old folder is moved back if the new one cannot take its
-    /// place) or a failed removal of the old folder (named).
+    /// Errors: a failed sync or rename (the old folder is moved back if the new one cannot take
+    /// its place) or a failed removal of the old folder (named).
     pub fn commit(mut self) -> Result<()> {
+        sync_tree(&self.tmp)?;
         let old = tagged(&self.dir, "old")?;
         let had = self.dir.exists();
         if had {
@@ -191,12 +194,41 @@ impl Staged {
             });
         }
         self.committed = true;
+        if let Some(parent) = self.dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+            sync(parent)?;
+        }
         if had {
             std::fs::remove_dir_all(&old)
                 .with_context(|| format!("removing the old folder {}", old.display()))?;
         }
         Ok(())
     }
+}
+
+/// Syncs the file or folder `path` to its device.
+///
+/// Errors: a failed open or sync (named).
+fn sync(path: &Path) -> Result<()> {
+    File::open(path)
+        .and_then(|f| f.sync_all())
+        .with_context(|| format!("syncing {}", path.display()))
+}
+
+/// Syncs the folder `dir`, every file in it and every folder below it.
+///
+/// Errors: a failed read, open or sync (named).
+fn sync_tree(dir: &Path) -> Result<()> {
+    for entry in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
+        let path = entry
+            .with_context(|| format!("reading {}", dir.display()))?
+            .path();
+        if path.is_dir() {
+            sync_tree(&path)?;
+        } else {
+            sync(&path)?;
+        }
+    }
+    sync(dir)
 }
 
 impl Drop for Staged {
@@ -243,6 +275,10 @@ pub fn write_file<T>(
     let renamed = result.and_then(|value| {
         std::fs::rename(&tmp, path)
             .with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))?;
+        // The rename itself reaches the device with its folder.
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            sync(parent)?;
+        }
         Ok(value)
     });
     if renamed.is_err() {

@@ -36,6 +36,11 @@ pub const TOML_INT_MAX: u64 = i64::MAX as u64;
 /// kept, and a larger number is far more likely a typo than a plan.
 pub const MAX_REPLICATIONS: u32 = 10_000;
 
+/// Items (requests, failures and repairs) one replication of a model that keeps a record per
+/// item may create: 2,000,000. Each costs a few hundred bytes while its replication runs, so a
+/// replication stays within a few hundred MiB; the papers' largest points make under 70,000.
+pub const MAX_ITEMS: f64 = 2e6;
+
 /// Whether `n` replications are within `1 ..=` [`MAX_REPLICATIONS`]; the message says what is
 /// wrong if not.
 pub fn check_replications(n: u32) -> Result<(), String> {
@@ -199,6 +204,27 @@ impl Problems {
             self.add(
                 path,
                 format!("{v} s is longer than the largest time accepted, {max:e} s"),
+            );
+        }
+    }
+
+    /// That the items `streams` create in one replication, each `(key, expected count, what
+    /// makes it)`, add up to at most [`MAX_ITEMS`]; if not, the problem is named at the stream
+    /// that makes the most, with what it makes. A count that is not finite (another check names
+    /// its cause) is left out.
+    pub fn items(&mut self, what: &str, streams: &[(String, f64, String)]) {
+        let counted = streams.iter().filter(|(_, n, _)| n.is_finite());
+        let total: f64 = counted.clone().map(|(_, n, _)| n).sum();
+        if total > MAX_ITEMS
+            && let Some((key, n, why)) = counted.max_by(|a, b| a.1.total_cmp(&b.1))
+        {
+            self.add(
+                key.as_str(),
+                format!(
+                    "a replication would create about {total:.3e} {what} ({n:.3e} here: {why}), \
+                     more than the {MAX_ITEMS:e} a replication may hold: lengthen the time \
+                     between them or shorten the horizon"
+                ),
             );
         }
     }

@@ -386,6 +386,46 @@ pub fn load(path: &Path) -> Result<Box<dyn AnyScenario>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::models::cluster::Cluster;
+    use crate::models::cluster::scenario::Scenario as ClusterScenario;
+
+    /// Streaming the runs ([`Measured::of`]: batches of [`Measured::BATCH`] per thread, each run
+    /// dropped once handed on) gives every replication's metrics and events, in replication
+    /// order, as keeping them all ([`replicate`]) does; `each` sees every replication once, in
+    /// order. Seven replications with failures (each replication its own draws) on two threads
+    /// cross the batch boundaries (four runs per batch).
+    #[test]
+    fn streamed_runs_give_what_kept_runs_give() {
+        let trace = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../data/traces/SDSC-SP2-1998-first300.swf"
+        );
+        let text = format!(
+            "model = \"cluster\"\nname = \"t\"\nseed = 3\nreplications = 7\ntrace = {trace:?}\n\
+             [scheduler]\npolicy = \"easy\"\n[failures]\nsource = \"weibull\"\n"
+        );
+        let s = ClusterScenario::parse(&text, "t.toml").unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let mut seen = Vec::new();
+        let opts = RunOptions::default();
+        let streamed = pool
+            .install(|| Measured::<Cluster>::of(&s, 7, &opts, |k, _| seen.push(k)))
+            .unwrap();
+        assert_eq!(seen, (0..7).collect::<Vec<u32>>());
+        let kept = replicate::<Cluster>(&s, 7, Show::Nothing).unwrap();
+        let metrics: Vec<_> = kept.iter().map(|r| Cluster::metrics(&s, r)).collect();
+        let json = |m: &[cluster::replay::Summary]| serde_json::to_string(m).unwrap();
+        assert_eq!(json(&streamed.metrics), json(&metrics));
+        assert_eq!(
+            streamed.events,
+            kept.iter().map(Cluster::events).sum::<u64>()
+        );
+        // The replications differ: the comparison is not of seven equal runs.
+        assert_ne!(json(&metrics[..1]), json(&metrics[1..2]));
+    }
 
     #[test]
     fn the_model_key_picks_the_model_and_an_unknown_one_is_located() {

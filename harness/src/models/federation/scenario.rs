@@ -495,6 +495,30 @@ pub(super) fn check(s: &Scenario) -> Vec<Problem> {
             ),
         );
     }
+    let stream = |key: String, d: &Dist| {
+        let n = s.horizon_s / d.mean();
+        let why = format!(
+            "horizon_s {} s over a mean inter-arrival of {} s",
+            s.horizon_s,
+            d.mean()
+        );
+        (key, n, why)
+    };
+    let mut streams: Vec<(String, f64, String)> = s
+        .external
+        .interarrival_s
+        .iter()
+        .enumerate()
+        .map(|(i, d)| stream(format!("external.interarrival_s[{i}]"), d))
+        .collect();
+    streams.extend(s.clusters.iter().enumerate().filter_map(|(j, c)| {
+        let l = c.local.as_ref()?;
+        Some(stream(
+            format!("clusters[{j}].local.interarrival_s"),
+            &l.interarrival_s,
+        ))
+    }));
+    p.items("requests", &streams);
     for (j, c) in s.clusters.iter().enumerate() {
         let at = format!("clusters[{j}]");
         if c.name.trim().is_empty() {

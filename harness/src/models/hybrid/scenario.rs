@@ -423,6 +423,31 @@ pub(super) fn check(s: &Scenario) -> Vec<Problem> {
     if let Some(f) = &s.failures {
         check_failures(&mut p, f, s.local.nodes);
     }
+    let until = (s.horizon_s.saturating_add(s.drain_s)) as f64;
+    let mut streams = vec![(
+        "workload.interarrival".to_owned(),
+        s.horizon_s as f64 * w.arrival_rate(),
+        format!(
+            "horizon_s {} s at {} request(s) per second",
+            s.horizon_s,
+            w.arrival_rate()
+        ),
+    )];
+    if let Some(f) = &s.failures
+        && let (Some(a), Some(u)) = (&f.available, &f.unavailable)
+    {
+        let cycle = a.mean() + u.mean();
+        streams.push((
+            "failures.available".to_owned(),
+            2.0 * f64::from(s.local.nodes) * until / cycle,
+            format!(
+                "{} nodes failing and coming back every {cycle:.0} s on average over horizon_s + \
+                 drain_s, {until} s",
+                s.local.nodes
+            ),
+        ));
+    }
+    p.items("requests, failures and repairs", &streams);
     s.scheduler.check(&mut p, "scheduler.selective_threshold");
     if let Routing::CloudShare(c) = s.broker.routing
         && !(0.0..=1.0).contains(&c)
