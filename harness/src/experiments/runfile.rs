@@ -188,14 +188,14 @@ fn read_runs(
     Ok(())
 }
 
-/// A fingerprint of a scenario's `Debug` form ([`fnv1a`]). Two builds that turn a variant into
-/// different scenarios give (all but surely) different fingerprints.
+/// A fingerprint of a scenario's `Debug` form (FNV-1a, 64 bits, in hex). Two builds that turn a
+/// variant into different scenarios give (all but surely) different fingerprints.
 pub fn fingerprint(scenario: &impl std::fmt::Debug) -> String {
     fnv1a(format!("{scenario:?}").as_bytes())
 }
 
-/// The check of a run line ([`Line::check`]): [`fnv1a`] of its variant, replication, seed,
-/// events and its metrics' JSON text, one per line.
+/// The check of a run line ([`Line::check`]): FNV-1a, 64 bits, in hex, of its variant,
+/// replication, seed, events and its metrics' JSON text, one per line.
 pub fn check(variant: &str, replication: u32, seed: u64, events: u64, metrics: &str) -> String {
     fnv1a(format!("{variant}\n{replication}\n{seed}\n{events}\n{metrics}").as_bytes())
 }
