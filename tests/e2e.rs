@@ -14,11 +14,11 @@ mod cli;
 mod errata;
 /// Node failures: the generators and the FTA reader.
 mod failures;
-/// The federation model (seeds 000 and 001).
+/// The federation model (salehi2012, salehi2011).
 mod federation;
-/// gandhimathi2013 through the binary (seed 003).
+/// gandhimathi2013 through the binary.
 mod gandhimathi2013;
-/// The hybrid-cloud model (seed 002).
+/// The hybrid-cloud model (javadi2012).
 mod hybrid;
 /// `qosgate reproduce javadi2012` end to end.
 mod javadi2012;
@@ -26,7 +26,7 @@ mod javadi2012;
 mod leases;
 /// The corpus of malformed and extreme inputs.
 mod malformed;
-/// The multi-cloud DAG model (seed 003).
+/// The multi-cloud DAG model (gandhimathi2013).
 mod multicloud;
 /// Every paper's outcomes, pinned.
 mod outcomes;
@@ -44,7 +44,7 @@ mod scenario;
 mod sequence;
 /// Sharded reproductions.
 mod shards;
-/// The grid simulator (seed 004) on random scenarios.
+/// The grid simulator (kokkinos2009) on random scenarios.
 mod simulator;
 /// `qosgate solve`: PAP and the broker.
 mod solve;
