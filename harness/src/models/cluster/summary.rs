@@ -2,8 +2,8 @@
 //! selective backfilling ([`super::replay`]) and reports what happened ([`report`]); and
 //! `qosgate run` for a cluster scenario ([`run`]: the same replay, every replication in
 //! parallel, each metric as the mean and 95 % confidence interval over them; `--events`: one
-//! JSON object per job, [`Record`] plus `replication` and `outcome`; `--out DIR`: `summary.json`
-//! and `metrics.csv`).
+//! JSON object per job, [`Record`] plus `replication` and `outcome`; `--out DIR`: `summary.json`,
+//! `metrics.csv` and `jobs.csv`, replication 0's schedule as Batsim writes it).
 //!
 //! Output: a summary table on standard output (or one JSON object with `--json`), and the
 //! [`Files`] asked for: with `--out FILE.csv` one row per scheduled job,
