@@ -100,8 +100,8 @@ pub struct Part<E: Experiment + ?Sized> {
 }
 
 /// A schedule a part draws: replication 0 of `variant`'s scenario, drawn by `draw`. The runner
-/// simulates it again when it judges (a local run and a merge of shards alike, so the report
-/// does not depend on where the runs were made).
+/// simulates it again once the runs are judged ([`runner::Plan::draw`]; a local run and a merge
+/// of shards alike, so the report does not depend on where the runs were made).
 pub struct Drawn<E: Experiment + ?Sized> {
     /// The variant (one of its part's).
     pub variant: E::Variant,
@@ -323,6 +323,7 @@ impl<E: Experiment> Paper for E {
             report = plan.judge(self.parameters(), &done)?;
         }
         progress.finish();
+        plan.draw(&mut report)?;
         let elapsed = start.elapsed().as_secs_f64();
         if let Some(dir) = store {
             runfile::write(dir, E::ID, Shard::WHOLE, &plan.lines(Shard::WHOLE, &done)?)?;
@@ -358,6 +359,7 @@ impl<E: Experiment> Paper for E {
         let done = plan.merge(runs)?;
         let timing = timing::<E>(&done, None);
         let mut report = plan.judge(self.parameters(), &done)?;
+        plan.draw(&mut report)?;
         if let Some(n) = options.replications {
             report.note_unsettled(n);
         }

@@ -698,25 +698,6 @@ impl<'p, E: Experiment> Plan<'p, E> {
         let mut sections: Vec<Section> =
             self.parts.iter().map(|p| p.judge.section(&runs)).collect();
         for (section, part) in sections.iter_mut().zip(self.parts) {
-            for drawn in &part.schedules {
-                let wanted = key(&drawn.variant);
-                let v = self
-                    .keys
-                    .iter()
-                    .position(|k| *k == wanted)
-                    .with_context(|| {
-                        format!(
-                            "{} draws the schedule of a variant its part does not run (a bug): \
-                         {wanted}",
-                            E::ID
-                        )
-                    })?;
-                section
-                    .schedules
-                    .push((drawn.draw)(&self.scenarios[v]).with_context(|| {
-                        format!("drawing the schedule of {}", self.scenarios[v].name())
-                    })?);
-            }
             section.replications = self.random_counts(part.variants.iter().map(key));
             // A figure of fewer replications than the paper's default says so.
             let ran = section.replications[0];
@@ -759,6 +740,36 @@ impl<'p, E: Experiment> Plan<'p, E> {
 }
 
 impl<E: Experiment> Plan<'_, E> {
+    /// Draws the schedules of `report`'s parts ([`Part::schedules`]), each from replication 0
+    /// of its variant simulated again: once, after the last round of judging, whether the runs
+    /// were simulated here or read from run files.
+    ///
+    /// Errors: a drawn variant the plan does not run (a bug), a simulation or drawing error.
+    pub fn draw(&self, report: &mut Report) -> Result<()> {
+        for (section, part) in report.sections.iter_mut().zip(self.parts) {
+            for drawn in &part.schedules {
+                let wanted = key(&drawn.variant);
+                let v = self
+                    .keys
+                    .iter()
+                    .position(|k| *k == wanted)
+                    .with_context(|| {
+                        format!(
+                            "{} draws the schedule of a variant its part does not run (a bug): \
+                         {wanted}",
+                            E::ID
+                        )
+                    })?;
+                let scenario = &self.scenarios[v];
+                section.schedules.push(
+                    (drawn.draw)(scenario)
+                        .with_context(|| format!("drawing the schedule of {}", scenario.name()))?,
+                );
+            }
+        }
+        Ok(())
+    }
+
     /// The fewest and most replications of the random variants among `keys` (`[0, 0]`: none).
     fn random_counts(&self, keys: impl Iterator<Item = String>) -> [u32; 2] {
         let counts: Vec<u32> = keys
