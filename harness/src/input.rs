@@ -10,7 +10,10 @@
 //! - a format read line by line (SWF and FTA traces, run files) keeps one line in memory at a
 //!   time ([`crate::workload::lines::Lines`], which reads with a bounded buffer) and refuses a
 //!   line longer than its limit: `path:line: a line longer than N bytes` ([`LineTooLong`]).
-//!   Such a file has no total limit: what it costs is what its lines hold, as for SWF.
+//!   Such a file has no limit in bytes: what it costs is what is kept of its lines. An FTA trace
+//!   keeps at most [`crate::workload::fta::MAX_INTERVALS`] unavailability intervals (about
+//!   400 MiB); an SWF trace keeps its jobs (about 100 bytes each) and a run file one
+//!   replication's metrics at a time.
 //!
 //! Standard input (`-` where a command accepts it) gets the same limits as a file
 //! ([`read_capped`]).
@@ -23,6 +26,7 @@
 //! | events file (`verify --events`)          | 256 MiB          | [`EVENTS`]     |
 //! | a line of an FTA trace or a run file     | 1 MiB            | [`LINE`]       |
 //! | a line of an SWF trace                   | 64 KiB           | [`SWF_LINE`]   |
+//! | unavailability intervals of an FTA trace | 2^24             | [`crate::workload::fta::MAX_INTERVALS`] |
 
 use std::io::Read;
 use std::path::Path;
@@ -105,7 +109,13 @@ pub fn read_file(path: &Path, limit: &Limit) -> Result<Vec<u8>> {
     read_capped(file, &origin, limit)
 }
 
-/// The bytes of `reader`, at most `limit.bytes` of them; `origin` names it in errors.
+/// A UTF-8 byte-order mark, which some editors write at the start of a text file.
+const BOM: &[u8] = b"\xef\xbb\xbf";
+
+/// The bytes of `reader`, at most `limit.bytes` of them; `origin` names it in errors. A UTF-8
+/// byte-order mark at the start is dropped (it is not part of the text: an editor on Windows
+/// may write one before a JSON or TOML document), so line 1's columns count from the first
+/// character after it.
 ///
 /// Errors: `origin: ...` on a read error; `origin: larger than N bytes (the limit for ...)` when
 /// it holds more than `limit.bytes`.
@@ -121,6 +131,9 @@ pub fn read_capped(reader: impl Read, origin: &str, limit: &Limit) -> Result<Vec
             limit.bytes,
             limit.what
         );
+    }
+    if bytes.starts_with(BOM) {
+        bytes.drain(..BOM.len());
     }
     Ok(bytes)
 }
@@ -142,6 +155,21 @@ mod tests {
             e.to_string(),
             "t: larger than 4 bytes (the limit for a test input)"
         );
+    }
+
+    /// A byte-order mark is dropped, only at the start; the limit counts it.
+    #[test]
+    fn a_byte_order_mark_at_the_start_is_dropped() {
+        let five = Limit { bytes: 5, ..SMALL };
+        assert_eq!(
+            read_capped(&b"\xef\xbb\xbf{}"[..], "t", &five).unwrap(),
+            b"{}"
+        );
+        assert_eq!(
+            read_capped(&b"{\xef\xbb\xbf"[..], "t", &five).unwrap(),
+            b"{\xef\xbb\xbf"
+        );
+        assert!(read_capped(&b"\xef\xbb\xbf{}}"[..], "t", &five).is_err());
     }
 
     #[test]

@@ -563,6 +563,55 @@ mod printable_tests {
         want.extend([0xff, b'x']);
         assert_eq!(w.inner, want);
     }
+
+    /// What `bytes` should come out as, from the standard library's UTF-8 decoder: each valid
+    /// run through [`printable`], each invalid sequence as it was.
+    fn reference(bytes: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        for chunk in bytes.utf8_chunks() {
+            out.extend(printable(chunk.valid()).as_bytes());
+            out.extend(chunk.invalid());
+        }
+        out
+    }
+
+    /// Bytes that are mostly text with controls, multi-byte characters and broken sequences.
+    fn texty() -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
+        use proptest::prelude::*;
+        let piece = prop_oneof![
+            any::<char>().prop_map(|c| c.to_string().into_bytes()),
+            prop::sample::select(vec!["\u{1b}[2J", "\u{9b}", "\r\n", "\t", "é", "€", "𝄞"])
+                .prop_map(|s| s.as_bytes().to_vec()),
+            any::<u8>().prop_map(|b| vec![b]),
+        ];
+        prop::collection::vec(piece, 0..40).prop_map(|v| v.concat())
+    }
+
+    proptest::proptest! {
+        /// However the bytes are split across writes, the output is the reference's: no
+        /// control character but newline and tab reaches the terminal, every other byte of
+        /// text or not arrives, and nothing is held after `flush`.
+        #[test]
+        fn any_split_of_any_bytes_gives_the_decoders_output(
+            bytes in texty(),
+            cuts in proptest::collection::vec(0usize..64, 0..6),
+        ) {
+            let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c.min(bytes.len())).collect();
+            cuts.push(0);
+            cuts.push(bytes.len());
+            cuts.sort_unstable();
+            let mut w = Printable::new(Vec::new());
+            for pair in cuts.windows(2) {
+                w.write_all(&bytes[pair[0]..pair[1]]).unwrap();
+            }
+            w.flush().unwrap();
+            let want = reference(&bytes);
+            proptest::prop_assert_eq!(&w.inner, &want);
+            for chunk in w.inner.utf8_chunks() {
+                proptest::prop_assert!(!chunk.valid().chars().any(hidden));
+            }
+        }
+    }
 }
 
 #[cfg(test)]

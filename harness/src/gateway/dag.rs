@@ -232,7 +232,8 @@ pub fn schedule(input: &DagInput) -> Result<DagOutput> {
                 .transpose()?;
             ensure!(
                 run != Some(Ticks::ZERO),
-                "{at}: etm_s[{j}]: a run time must be positive"
+                "{at}: etm_s[{j}]: a run time must be at least 1 us (the clock's tick), got {} s",
+                e.unwrap_or_default()
             );
             etm.set(TaskId::new(v as u8), j, run)
                 .map_err(|e| anyhow!("{at}: {e}"))?;
@@ -270,6 +271,12 @@ pub fn schedule(input: &DagInput) -> Result<DagOutput> {
                 o.erat_s
             );
             let planned = seconds(&format!("{at}.planned_s"), o.planned_s)?;
+            ensure!(
+                planned != Ticks::ZERO,
+                "{at}.planned_s: the planned run time must be at least 1 us (the clock's tick), \
+                 got {} s",
+                o.planned_s
+            );
             feedback
                 .complete(0, c, erat, finish, planned)
                 .map_err(|e| anyhow!("{at}: {e}"))?;

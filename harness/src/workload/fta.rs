@@ -26,7 +26,10 @@
 //! # Bad lines
 //! A line longer than [`input::LINE`] bytes (1 MiB) ends the reading with an error in both modes
 //! (`trace.tab:1: a line longer than 1048576 bytes`): no trace has one, and an input without
-//! line ends (`/dev/zero`) is not a trace. The reader keeps one line in memory at a time.
+//! line ends (`/dev/zero`) is not a trace. The reader keeps one line in memory at a time, and
+//! at most [`MAX_INTERVALS`] unavailability intervals (24 bytes each before merging): the
+//! interval past it ends the reading with an error in both modes, so an endless stream of valid
+//! lines costs at most about 400 MiB, not all memory.
 //!
 //! In strict mode the first bad line is an error naming its line number (1-based, every physical
 //! line counted) and what is wrong; [`read_path`] adds the file: `trace.tab:12: ...`. With
@@ -70,6 +73,13 @@ use crate::input::{self, LineTooLong};
 
 /// The largest magnitude of a time or node id, `2^53` (the last integer an `f64` holds exactly).
 pub const MAX_VALUE: i64 = 1 << 53;
+
+/// The most unavailability intervals (lines of type 0 and positive length, before merging) a
+/// trace may hold: `2^24` (16,777,216). They are kept until the end of the reading, 24 bytes
+/// each, so this bounds the reader's memory at about 400 MiB (the vector's growth doubling
+/// included) whatever the input. The FTA's largest traces (SETI@home's 226,208 hosts) hold
+/// fewer; a larger one is split by time, or by node, before it is read.
+pub const MAX_INTERVALS: usize = 1 << 24;
 
 /// How to read a trace.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -116,7 +126,10 @@ impl Invalid {
                 self.out_of_range += 1;
             }
             // Not line errors: returned in both modes.
-            ErrorKind::Io { .. } | ErrorKind::LineTooLong(_) | ErrorKind::NoEvents => {}
+            ErrorKind::Io { .. }
+            | ErrorKind::LineTooLong(_)
+            | ErrorKind::TooManyIntervals { .. }
+            | ErrorKind::NoEvents => {}
         }
     }
 }
@@ -184,6 +197,12 @@ pub enum ErrorKind {
         /// The end, rounded.
         end: i64,
     },
+    /// More unavailability intervals than the limit ([`MAX_INTERVALS`]): the reading stops at
+    /// the first one past it.
+    TooManyIntervals {
+        /// The limit.
+        max: usize,
+    },
     /// No event of type 0 or 1, or none spanning any time.
     NoEvents,
 }
@@ -211,6 +230,11 @@ impl fmt::Display for ErrorKind {
                     "the event ends at {end} s, before its start at {start} s"
                 )
             }
+            Self::TooManyIntervals { max } => write!(
+                f,
+                "more than {max} unavailability intervals (the limit of a failure trace, which \
+                 is held in memory): split the trace by time or by node"
+            ),
             Self::NoEvents => f.write_str(
                 "no availability or unavailability event spanning any time: nothing to replay",
             ),
@@ -260,11 +284,16 @@ struct Event {
 /// Errors: the first bad line in strict mode; a read error; a line too long
 /// ([`ErrorKind::LineTooLong`]); no event ([`ErrorKind::NoEvents`]).
 pub fn read<R: Read>(reader: R, options: &Options) -> Result<Trace, FtaError> {
-    read_lines(reader, options, input::LINE)
+    read_within(reader, options, input::LINE, MAX_INTERVALS)
 }
 
-/// [`read`], with lines of at most `max_line` bytes.
-fn read_lines<R: Read>(reader: R, options: &Options, max_line: usize) -> Result<Trace, FtaError> {
+/// [`read`], with lines of at most `max_line` bytes and at most `max_intervals` intervals.
+fn read_within<R: Read>(
+    reader: R,
+    options: &Options,
+    max_line: usize,
+    max_intervals: usize,
+) -> Result<Trace, FtaError> {
     let mut invalid = Invalid::default();
     let mut down: Vec<(u64, i64, i64)> = Vec::new();
     let (mut first, mut last) = (i64::MAX, i64::MIN);
@@ -316,6 +345,11 @@ fn read_lines<R: Read>(reader: R, options: &Options, max_line: usize) -> Result<
                         availability += 1;
                     } else if e.end == e.start {
                         empty += 1;
+                    } else if down.len() == max_intervals {
+                        return Err(FtaError {
+                            line: Some(line_no),
+                            kind: ErrorKind::TooManyIntervals { max: max_intervals },
+                        });
                     } else {
                         down.push((e.node, e.start, e.end));
                     }
@@ -580,15 +614,32 @@ mod tests {
     fn a_line_at_the_limit_is_read_and_one_byte_longer_ends_the_reading_in_both_modes() {
         let line = "7 0 1000 1100";
         let max = line.len();
-        let at = read_lines(line.as_bytes(), &Options::default(), max).unwrap();
+        let at = read_within(line.as_bytes(), &Options::default(), max, MAX_INTERVALS).unwrap();
         assert_eq!(at.nodes.len(), 1);
         let over = format!("{line}0\n{line}");
         for skip_invalid in [false, true] {
-            let e = read_lines(over.as_bytes(), &Options { skip_invalid }, max).unwrap_err();
+            let options = Options { skip_invalid };
+            let e = read_within(over.as_bytes(), &options, max, MAX_INTERVALS).unwrap_err();
             assert_eq!(
                 e.to_string(),
                 format!("line 1: a line longer than {max} bytes")
             );
+        }
+    }
+
+    /// The limit counts intervals kept (type 0, positive length), not availability or empty
+    /// lines, and the one past it ends the reading in both modes, naming its line.
+    #[test]
+    fn intervals_at_the_limit_are_read_and_one_more_ends_the_reading_in_both_modes() {
+        let at = "1 0 0 10\n1 1 0 50\n2 0 5 5\n2 0 20 30\n";
+        let trace = read_within(at.as_bytes(), &Options::default(), input::LINE, 2).unwrap();
+        assert_eq!(trace.kept, 2);
+        let over = format!("{at}3 0 40 50\n");
+        for skip_invalid in [false, true] {
+            let options = Options { skip_invalid };
+            let e = read_within(over.as_bytes(), &options, input::LINE, 2).unwrap_err();
+            assert_eq!(e.line, Some(5));
+            assert_eq!(e.kind, ErrorKind::TooManyIntervals { max: 2 });
         }
     }
 
