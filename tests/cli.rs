@@ -754,6 +754,122 @@ fn an_output_folder_written_anew_keeps_no_stale_file() {
     std::fs::remove_dir_all(&root).unwrap();
 }
 
+/// A folder's files by name, their bytes (`timing.txt`'s, which hold wall times, left out).
+fn folder(dir: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            let name = e.file_name().to_string_lossy().into_owned();
+            let bytes = if name == "timing.txt" {
+                Vec::new()
+            } else {
+                std::fs::read(e.path()).unwrap()
+            };
+            (name, bytes)
+        })
+        .collect()
+}
+
+/// A reproduction killed (SIGKILL, no clean-up) at any moment of its run leaves the old folder
+/// or the new one, never a mixture: `--out D` over an earlier run's folder, killed after delays
+/// spread over a whole run (and a little past it), leaves `D` whole as the earlier run or as
+/// the new one; or, killed between the two renames, no `D` and the earlier run whole as
+/// `D.old-<pid>` beside the new one whole as `D.tmp-<pid>`. Nothing else is left beside `D`.
+/// (Most kills land while the new folder is partly written: 26 of 32 in one debug run, so a
+/// writer into `D` itself fails here.)
+#[test]
+fn a_killed_reproduction_leaves_the_old_folder_or_the_new_one() {
+    use std::time::Instant;
+    let root = scratch("cli-killed");
+    let reproduce = |replications: &str, out: &std::path::Path| {
+        let mut args = vec!["reproduce", "kokkinos2009", "--only", "claim1"];
+        args.extend([
+            "--replications",
+            replications,
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        args.iter().map(|a| a.to_string()).collect::<Vec<_>>()
+    };
+    let (old_dir, new_dir) = (root.join("old"), root.join("new"));
+    let old_args = reproduce("1", &old_dir);
+    let o = qosgate(&old_args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let started = Instant::now();
+    let new_args = reproduce("2", &new_dir);
+    let o = qosgate(&new_args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let whole_run = started.elapsed();
+    let (old, new) = (folder(&old_dir), folder(&new_dir));
+    assert_ne!(
+        old, new,
+        "the two runs must differ for the test to tell them apart"
+    );
+
+    let out = root.join("out");
+    let trials = 32u32;
+    let mut seen = std::collections::BTreeMap::<&str, u32>::new();
+    for trial in 0..trials {
+        let _ = std::fs::remove_dir_all(&out);
+        std::fs::create_dir(&out).unwrap();
+        for name in old.keys() {
+            std::fs::copy(old_dir.join(name), out.join(name)).unwrap();
+        }
+        let args = reproduce("2", &out);
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_qosgate"))
+            .args(&args)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let pid = child.id();
+        std::thread::sleep(whole_run.mul_f64(1.1 * f64::from(trial) / f64::from(trials - 1)));
+        let _ = child.kill();
+        child.wait().unwrap();
+        let sibling = |what: &str| root.join(format!("out.{what}-{pid}"));
+        let (tmp, old_sibling) = (sibling("tmp"), sibling("old"));
+        let state = if out.exists() {
+            let now = folder(&out);
+            assert!(
+                now == old || now == new,
+                "trial {trial}: `out` is a mixture"
+            );
+            assert!(!old_sibling.exists() || now == new, "trial {trial}");
+            match (now == old, tmp.exists()) {
+                (true, true) => "old, the new one partly written beside it",
+                (true, false) => "old",
+                (false, _) => "new",
+            }
+        } else {
+            assert_eq!(
+                folder(&old_sibling),
+                old,
+                "trial {trial}: the old folder aside"
+            );
+            assert_eq!(
+                folder(&tmp),
+                new,
+                "trial {trial}: the new folder before its rename"
+            );
+            "between the renames"
+        };
+        *seen.entry(state).or_default() += 1;
+        let mut left: Vec<_> = std::fs::read_dir(&root)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| ![&old_dir, &new_dir, &out, &tmp, &old_sibling].contains(&p))
+            .collect();
+        left.sort();
+        assert!(left.is_empty(), "trial {trial}: also left {left:?}");
+        for aside in [&tmp, &old_sibling] {
+            let _ = std::fs::remove_dir_all(aside);
+        }
+    }
+    eprintln!("{trials} kills over {whole_run:?}: {seen:?}");
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
 /// A name holding control characters (an escape sequence that would clear the screen) reaches
 /// the terminal as escapes, in a table and in an error message; `--json` keeps it exact.
 #[test]
