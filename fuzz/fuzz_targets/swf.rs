@@ -27,7 +27,15 @@ fn round_trip(text: &[u8], t: &Trace) {
     let jobs: HashMap<u64, Filled> = t
         .jobs
         .iter()
-        .map(|&job| (job.id, Filled { job, wait: job.id % 7 }))
+        .map(|&job| {
+            (
+                job.id,
+                Filled {
+                    job,
+                    wait: job.id % 7,
+                },
+            )
+        })
         .collect();
     let schedule = Schedule {
         machine_procs: t.machine_procs,

@@ -147,6 +147,19 @@ pub fn read(paths: &[PathBuf]) -> Result<Vec<StoredRun>> {
     Ok(runs)
 }
 
+/// The runs of one run file from any reader, named `name` in errors and origins (`name:line`):
+/// [`read`]'s reading of a file, lines of at most [`input::LINE`] bytes.
+///
+/// Invariant of a returned run: its check matches its variant, replication, seed, events and
+/// metrics' text (the fuzz target `runfile` checks that no edit of those gets through).
+///
+/// Errors: as [`read`]'s for one file.
+pub fn read_from(reader: impl Read, name: &str) -> Result<Vec<StoredRun>> {
+    let mut runs = Vec::new();
+    read_runs(reader, name, input::LINE, &mut runs)?;
+    Ok(runs)
+}
+
 /// Adds the runs of `reader`, a run file named `name`, to `runs`, reading one line of at most
 /// `max_line` bytes at a time.
 fn read_runs(
