@@ -1153,7 +1153,8 @@ const char *qg_status_str(int32_t code);
 #endif  /* QOSGATE_H */
 
 /* qg_abi_matches: true when the library linked in was built from this header, false when the
- * caller was compiled against another (a stale copy, another release), whose structs the
+ * caller was compiled against another (a stale copy, another release) or for the other
+ * capacity preset (QG_CAPACITY_SMALL defined for one and not the other), whose structs the
  * library would misread. Call it first at start-up, before any other qg_* call, and stop if it
  * is false (the storage sizes of the header are also checked by each qg_*_init's size argument,
  * but a struct can change without changing size). It is inline, so it compares this header's
