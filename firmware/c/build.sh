@@ -82,7 +82,8 @@ footprint)
     target=thumbv7em-none-eabihf
     m4=(-mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16)
     uses=(scheduler bucket dispatch backfill slots status)
-    section() { arm-none-eabi-size -A "$1" | awk -v s="$2" '$1 == s { print $2 + 0 } END { print 0 }' | head -1; }
+    # The size of section $2 of image $1 (0 if it has none).
+    section() { arm-none-eabi-size -A "$1" | awk -v s="$2" '$1 == s { n = $2 } END { print n + 0 }'; }
     table="$out/footprint.txt"
     : >"$table"
     for p in reference small; do
