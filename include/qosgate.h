@@ -30,6 +30,10 @@
 #else
 #define QG_TARGET_32BIT
 #endif
+/* Capacities (QG_MAX_USERS, ...) and storage sizes depend on the capacity preset the library was
+ * built with (kernel-ffi/src/config.rs): define QG_CAPACITY_SMALL (-DQG_CAPACITY_SMALL) when it
+ * was built with the cargo feature `small`, and leave it undefined for the reference preset (the
+ * default). qg_abi_matches() is false for a caller and a library of different presets. */
 #if defined(_MSC_VER)
 #define QG_ALIGNED(n) __declspec(align(n))
 #define QG_NORETURN __declspec(noreturn)
@@ -43,14 +47,24 @@
 // changes incompatibly (additions leave it).
 #define QG_ABI_VERSION 1
 
-#if defined(QG_TARGET_64BIT)
-// Bytes of a `qg_backfill` (64-bit targets).
+#if (defined(QG_TARGET_64BIT) && !defined(QG_CAPACITY_SMALL))
+// Bytes of a `qg_backfill` (64-bit targets, reference capacities).
 #define QG_BACKFILL_SIZE 11696
 #endif
 
-#if defined(QG_TARGET_32BIT)
-// Bytes of a `qg_backfill` (32-bit targets).
+#if (defined(QG_TARGET_32BIT) && !defined(QG_CAPACITY_SMALL))
+// Bytes of a `qg_backfill` (32-bit targets, reference capacities).
 #define QG_BACKFILL_SIZE 11672
+#endif
+
+#if (defined(QG_TARGET_64BIT) && defined(QG_CAPACITY_SMALL))
+// Bytes of a `qg_backfill` (64-bit targets, small capacities).
+#define QG_BACKFILL_SIZE 3056
+#endif
+
+#if (defined(QG_TARGET_32BIT) && defined(QG_CAPACITY_SMALL))
+// Bytes of a `qg_backfill` (32-bit targets, small capacities).
+#define QG_BACKFILL_SIZE 3032
 #endif
 
 // First come, first served.
@@ -77,41 +91,107 @@
 // The task waits for feedback on an outstanding task (`QG_KNOWLEDGE_WINDOW` only).
 #define QG_CONFORMANCE_ON_FEEDBACK 2
 
+#if !defined(QG_CAPACITY_SMALL)
 // Users (flows) a scheduler registers at most.
 #define QG_MAX_USERS 64
+#endif
 
+#if defined(QG_CAPACITY_SMALL)
+// Users (flows) a scheduler registers at most.
+#define QG_MAX_USERS 8
+#endif
+
+#if !defined(QG_CAPACITY_SMALL)
 // Tasks a scheduler queues at most, per queue (fair queue, best-effort FIFO).
 #define QG_MAX_QUEUE 256
+#endif
 
+#if defined(QG_CAPACITY_SMALL)
+// Tasks a scheduler queues at most, per queue (fair queue, best-effort FIFO).
+#define QG_MAX_QUEUE 32
+#endif
+
+#if !defined(QG_CAPACITY_SMALL)
 // CPUs of one scheduler at most.
 #define QG_MAX_CPUS 32
+#endif
 
+#if defined(QG_CAPACITY_SMALL)
+// CPUs of one scheduler at most.
+#define QG_MAX_CPUS 1
+#endif
+
+#if !defined(QG_CAPACITY_SMALL)
 // Clusters of a PAP solve or a dispatcher at most.
 #define QG_MAX_CLUSTERS 8
+#endif
 
-// Request types of an RTDP dispatcher at most.
+#if defined(QG_CAPACITY_SMALL)
+// Clusters of a PAP solve or a dispatcher at most.
+#define QG_MAX_CLUSTERS 4
+#endif
+
+// Request types of an RTDP dispatcher at most (the same in both presets).
 #define QG_MAX_REQUEST_TYPES 4
 
+#if !defined(QG_CAPACITY_SMALL)
 // Breakpoints of a slot table.
 #define QG_SLOT_BREAKPOINTS 256
+#endif
 
+#if defined(QG_CAPACITY_SMALL)
+// Breakpoints of a slot table.
+#define QG_SLOT_BREAKPOINTS 32
+#endif
+
+#if !defined(QG_CAPACITY_SMALL)
 // Jobs (waiting and running) of a backfilling scheduler at most.
 #define QG_BACKFILL_JOBS 64
+#endif
 
-// Bytes of a `qg_billiard` (the same on 32- and 64-bit targets).
+#if defined(QG_CAPACITY_SMALL)
+// Jobs (waiting and running) of a backfilling scheduler at most.
+#define QG_BACKFILL_JOBS 16
+#endif
+
+#if !defined(QG_CAPACITY_SMALL)
+// Bytes of a `qg_billiard` (the same on 32- and 64-bit targets; reference capacities).
 #define QG_BILLIARD_SIZE 168
+#endif
 
-// Bytes of a `qg_rtdp` (the same on 32- and 64-bit targets).
+#if defined(QG_CAPACITY_SMALL)
+// Bytes of a `qg_billiard` (the same on 32- and 64-bit targets; small capacities).
+#define QG_BILLIARD_SIZE 96
+#endif
+
+#if !defined(QG_CAPACITY_SMALL)
+// Bytes of a `qg_rtdp` (the same on 32- and 64-bit targets; reference capacities).
 #define QG_RTDP_SIZE 368
+#endif
 
-#if defined(QG_TARGET_64BIT)
-// Bytes of a `qg_scheduler` (64-bit targets).
+#if defined(QG_CAPACITY_SMALL)
+// Bytes of a `qg_rtdp` (the same on 32- and 64-bit targets; small capacities).
+#define QG_RTDP_SIZE 200
+#endif
+
+#if (defined(QG_TARGET_64BIT) && !defined(QG_CAPACITY_SMALL))
+// Bytes of a `qg_scheduler` (64-bit targets, reference capacities).
 #define QG_SCHEDULER_SIZE 15872
 #endif
 
-#if defined(QG_TARGET_32BIT)
-// Bytes of a `qg_scheduler` (32-bit targets).
+#if (defined(QG_TARGET_32BIT) && !defined(QG_CAPACITY_SMALL))
+// Bytes of a `qg_scheduler` (32-bit targets, reference capacities).
 #define QG_SCHEDULER_SIZE 15856
+#endif
+
+#if (defined(QG_TARGET_64BIT) && defined(QG_CAPACITY_SMALL))
+// Bytes of a `qg_scheduler` (64-bit targets, small capacities).
+#define QG_SCHEDULER_SIZE 1912
+#endif
+
+#if (defined(QG_TARGET_32BIT) && defined(QG_CAPACITY_SMALL))
+// Bytes of a `qg_scheduler` (32-bit targets, small capacities).
+#define QG_SCHEDULER_SIZE 1896
 #endif
 
 // Resource type `GS`: guaranteed service only.
@@ -165,8 +245,15 @@
 // The flow of a task that has none (best effort outside GS_BE_EQUAL).
 #define QG_NO_FLOW 65535
 
-// Bytes of a `qg_slot_table` (the same on 32- and 64-bit targets).
+#if !defined(QG_CAPACITY_SMALL)
+// Bytes of a `qg_slot_table` (the same on 32- and 64-bit targets; reference capacities).
 #define QG_SLOT_TABLE_SIZE 4120
+#endif
+
+#if defined(QG_CAPACITY_SMALL)
+// Bytes of a `qg_slot_table` (the same on 32- and 64-bit targets; small capacities).
+#define QG_SLOT_TABLE_SIZE 536
+#endif
 
 // The outcome of a call: 0 success, 1 success with nothing to report, negative an error.
 enum qg_status
@@ -1066,7 +1153,8 @@ const char *qg_status_str(int32_t code);
 #endif  /* QOSGATE_H */
 
 /* qg_abi_matches: true when the library linked in was built from this header, false when the
- * caller was compiled against another (a stale copy, another release), whose structs the
+ * caller was compiled against another (a stale copy, another release) or for the other
+ * capacity preset (QG_CAPACITY_SMALL defined for one and not the other), whose structs the
  * library would misread. Call it first at start-up, before any other qg_* call, and stop if it
  * is false (the storage sizes of the header are also checked by each qg_*_init's size argument,
  * but a struct can change without changing size). It is inline, so it compares this header's

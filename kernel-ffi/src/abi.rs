@@ -21,6 +21,13 @@
 //! meaning (`QG_KIND_*`, `QG_OBJECT_*`, status codes, capacities, storage sizes); a function's
 //! parameters, return type or contract. Additions (a new function, a new status or
 //! enumeration code, a new `QG_OBJECT_*`) leave it as it is.
+//!
+//! # Capacity presets
+//! The version names the header, not the capacity preset ([`crate::config`]): one header holds
+//! both presets' capacities and storage sizes, and the caller's `QG_CAPACITY_SMALL` selects one.
+//! `qg_abi_matches()` tells a caller of one preset from a library of the other by the sizes
+//! alone: every capacity sets the size of a struct it compares (`qg_scheduler`, `qg_billiard`,
+//! `qg_rtdp`, `qg_allocation`, `qg_slot_table`, `qg_backfill`).
 
 use core::mem::size_of;
 

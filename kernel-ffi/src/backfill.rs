@@ -1,5 +1,6 @@
 //! `qg_backfill`: one cluster's backfilling scheduler ([`qosgate_kernel::backfill`]): FCFS,
-//! EASY, conservative or selective, up to 64 waiting and running jobs.
+//! EASY, conservative or selective, up to `QG_BACKFILL_JOBS` waiting and running jobs (64, or 16
+//! in the small preset: [`crate::config`]).
 //!
 //! The caller drives it instant by instant, in the kernel's order: `qg_backfill_complete` every
 //! job that ends at `now`, `qg_backfill_submit` the arrivals of `now` in (submit, id) order,
@@ -26,12 +27,18 @@ pub struct qg_backfill {
     _opaque: [u8; QG_BACKFILL_SIZE],
 }
 
-/// Bytes of a `qg_backfill` (64-bit targets).
-#[cfg(target_pointer_width = "64")]
+/// Bytes of a `qg_backfill` (64-bit targets, reference capacities).
+#[cfg(all(target_pointer_width = "64", not(feature = "small")))]
 pub const QG_BACKFILL_SIZE: usize = 11696;
-/// Bytes of a `qg_backfill` (32-bit targets).
-#[cfg(target_pointer_width = "32")]
+/// Bytes of a `qg_backfill` (32-bit targets, reference capacities).
+#[cfg(all(target_pointer_width = "32", not(feature = "small")))]
 pub const QG_BACKFILL_SIZE: usize = 11672;
+/// Bytes of a `qg_backfill` (64-bit targets, small capacities).
+#[cfg(all(target_pointer_width = "64", feature = "small"))]
+pub const QG_BACKFILL_SIZE: usize = 3056;
+/// Bytes of a `qg_backfill` (32-bit targets, small capacities).
+#[cfg(all(target_pointer_width = "32", feature = "small"))]
+pub const QG_BACKFILL_SIZE: usize = 3032;
 
 storage!(qg_backfill[QG_BACKFILL_SIZE] holds Backfill, tag b"qgbfill1");
 

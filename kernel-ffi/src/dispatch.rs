@@ -1,5 +1,6 @@
 //! `qg_billiard` and `qg_rtdp`: the billiard sequence and RTDP of [`qosgate_kernel::dispatch`]
-//! for up to 8 clusters (and 4 request types).
+//! for up to `QG_MAX_CLUSTERS` clusters (8, or 4 in the small preset: [`crate::config`]) and
+//! `QG_MAX_REQUEST_TYPES` (4) request types.
 //!
 //! Set-up converts the probabilities once (floating point); each decision is then an argmin over
 //! the clusters with `P_j > 0`: at most `QG_MAX_CLUSTERS - 1` integer comparisons and one
@@ -18,8 +19,12 @@ pub struct qg_billiard {
     _opaque: [u8; QG_BILLIARD_SIZE],
 }
 
-/// Bytes of a `qg_billiard` (the same on 32- and 64-bit targets).
+/// Bytes of a `qg_billiard` (the same on 32- and 64-bit targets; reference capacities).
+#[cfg(not(feature = "small"))]
 pub const QG_BILLIARD_SIZE: usize = 168;
+/// Bytes of a `qg_billiard` (the same on 32- and 64-bit targets; small capacities).
+#[cfg(feature = "small")]
+pub const QG_BILLIARD_SIZE: usize = 96;
 
 storage!(qg_billiard[QG_BILLIARD_SIZE] holds Billiard, tag b"qgbilld1");
 
@@ -30,8 +35,12 @@ pub struct qg_rtdp {
     _opaque: [u8; QG_RTDP_SIZE],
 }
 
-/// Bytes of a `qg_rtdp` (the same on 32- and 64-bit targets).
+/// Bytes of a `qg_rtdp` (the same on 32- and 64-bit targets; reference capacities).
+#[cfg(not(feature = "small"))]
 pub const QG_RTDP_SIZE: usize = 368;
+/// Bytes of a `qg_rtdp` (the same on 32- and 64-bit targets; small capacities).
+#[cfg(feature = "small")]
+pub const QG_RTDP_SIZE: usize = 200;
 
 storage!(qg_rtdp[QG_RTDP_SIZE] holds Rtdp, tag b"qgrtdp 1");
 

@@ -1,6 +1,6 @@
 //! Caller-provided storage, and every check this crate makes on a pointer it is handed.
 //!
-//! An object of type `T` (a kernel structure in the reference configuration) lives in storage
+//! An object of type `T` (a kernel structure in the configuration of the capacity preset, [`crate::config`]) lives in storage
 //! the caller declares: an opaque struct of the header (`qg_scheduler`, ...) whose size and
 //! alignment are those of [`Instance<T>`] (checked at compile time, see [`Object::LAYOUT`]).
 //! `init` checks every argument, builds the value in place, then writes the tag, [`Object::TAG`];

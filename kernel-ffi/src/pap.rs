@@ -1,5 +1,5 @@
-//! `qg_pap_solve`: PAP workload allocation ([`qosgate_kernel::allocate::pap`]) over up to 8
-//! clusters. Stateless: the inputs in, the rates out.
+//! `qg_pap_solve`: PAP workload allocation ([`qosgate_kernel::allocate::pap`]) over up to
+//! `QG_MAX_CLUSTERS` clusters (8, or 4 in the small preset). Stateless: the inputs in, the rates out.
 //!
 //! Set-up-time work in `double` (soft float on a Cortex-M3): an insertion sort of the clusters
 //! (at most 28 comparisons for 8), a binary search for the active set (at most 3 prefix sums of

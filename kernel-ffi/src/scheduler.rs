@@ -1,5 +1,6 @@
 //! `qg_scheduler`: one resource's local scheduler ([`qosgate_kernel::resource`]) of the
-//! reference configuration: up to 64 users, 256 queued tasks per queue, 32 CPUs.
+//! capacity preset ([`crate::config`]): up to `QG_MAX_USERS` users, `QG_MAX_QUEUE` queued tasks
+//! per queue and `QG_MAX_CPUS` CPUs (64, 256 and 32; 8, 32 and 1 in the small preset).
 //!
 //! The caller drives it as the kernel documents: report arrivals (`qg_scheduler_submit_gs`,
 //! `qg_scheduler_submit_be`) and completions (`qg_scheduler_complete`), then ask
@@ -29,12 +30,18 @@ pub struct qg_scheduler {
     _opaque: [u8; QG_SCHEDULER_SIZE],
 }
 
-/// Bytes of a `qg_scheduler` (64-bit targets).
-#[cfg(target_pointer_width = "64")]
+/// Bytes of a `qg_scheduler` (64-bit targets, reference capacities).
+#[cfg(all(target_pointer_width = "64", not(feature = "small")))]
 pub const QG_SCHEDULER_SIZE: usize = 15872;
-/// Bytes of a `qg_scheduler` (32-bit targets).
-#[cfg(target_pointer_width = "32")]
+/// Bytes of a `qg_scheduler` (32-bit targets, reference capacities).
+#[cfg(all(target_pointer_width = "32", not(feature = "small")))]
 pub const QG_SCHEDULER_SIZE: usize = 15856;
+/// Bytes of a `qg_scheduler` (64-bit targets, small capacities).
+#[cfg(all(target_pointer_width = "64", feature = "small"))]
+pub const QG_SCHEDULER_SIZE: usize = 1912;
+/// Bytes of a `qg_scheduler` (32-bit targets, small capacities).
+#[cfg(all(target_pointer_width = "32", feature = "small"))]
+pub const QG_SCHEDULER_SIZE: usize = 1896;
 
 storage!(qg_scheduler[QG_SCHEDULER_SIZE] holds Scheduler, tag b"qgsched1");
 

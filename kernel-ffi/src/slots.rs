@@ -1,5 +1,6 @@
 //! `qg_slot_table`: a cluster's free-node profile over future time ([`qosgate_kernel::slots`])
-//! of 256 breakpoints: up to 127 reservations (each adds at most two).
+//! of `QG_SLOT_BREAKPOINTS` breakpoints (256, or 32 in the small preset: [`crate::config`]):
+//! up to `QG_SLOT_BREAKPOINTS / 2 - 1` reservations (each adds at most two).
 //!
 //! Intervals are half-open, `[start, end)` in ticks; `end = UINT64_MAX` means "until further
 //! notice". Cost (`B` breakpoints in use): `earliest_fit` at most `B` steps after a binary
@@ -22,8 +23,12 @@ pub struct qg_slot_table {
     _opaque: [u8; QG_SLOT_TABLE_SIZE],
 }
 
-/// Bytes of a `qg_slot_table` (the same on 32- and 64-bit targets).
+/// Bytes of a `qg_slot_table` (the same on 32- and 64-bit targets; reference capacities).
+#[cfg(not(feature = "small"))]
 pub const QG_SLOT_TABLE_SIZE: usize = 4120;
+/// Bytes of a `qg_slot_table` (the same on 32- and 64-bit targets; small capacities).
+#[cfg(feature = "small")]
+pub const QG_SLOT_TABLE_SIZE: usize = 536;
 
 storage!(qg_slot_table[QG_SLOT_TABLE_SIZE] holds SlotTable, tag b"qgslots1");
 

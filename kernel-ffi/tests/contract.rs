@@ -2,7 +2,7 @@
 //! the object as it was.
 
 use qosgate_ffi::bucket::*;
-use qosgate_ffi::config::QG_MAX_QUEUE;
+use qosgate_ffi::config::{QG_MAX_CLUSTERS, QG_MAX_CPUS, QG_MAX_QUEUE, QG_MAX_REQUEST_TYPES};
 use qosgate_ffi::qg_status::{self, *};
 use qosgate_ffi::scheduler::*;
 use qosgate_ffi::slots::*;
@@ -212,6 +212,10 @@ fn an_array_length_is_checked_before_the_array_is_read() {
 /// at t = 2000: a flow's tags would span more than the clock can compare) leaves the clock as it
 /// was: a later submission at t = 1000 is accepted.
 #[test]
+#[cfg_attr(
+    feature = "small",
+    ignore = "the overflow needs 129 queued maximal tasks: the small preset queues 32"
+)]
 fn a_refused_submit_leaves_the_clock_where_it_was() {
     let mut s = Box::new(qg_scheduler::zeroed());
     let size = size_of::<qg_scheduler>();
@@ -363,12 +367,12 @@ fn out_of_range_codes_and_oversized_arrays_are_refused() {
     // SAFETY: live storage of `size` bytes, live configurations and outputs.
     unsafe {
         assert_eq!(qg_scheduler_init(&mut *s, size, &c), QG_ERR_ARGUMENT);
-        let many = [100u64; 33];
+        let many = [100u64; QG_MAX_CPUS + 1];
         c.discipline = QG_DISCIPLINE_SCFQ;
         c.cpu_mips = many.as_ptr();
         c.cpus = many.len();
         assert_eq!(qg_scheduler_init(&mut *s, size, &c), QG_ERR_PARAM_CAPACITY);
-        c.cpus = 32;
+        c.cpus = QG_MAX_CPUS;
         assert_eq!(qg_scheduler_init(&mut *s, size, &c), QG_OK);
         let st = qg_scheduler_register(&mut *s, &user, &mut flow);
         assert_eq!(st, QG_ERR_ARGUMENT);
@@ -379,6 +383,8 @@ fn out_of_range_codes_and_oversized_arrays_are_refused() {
 /// user's own tasks still find room.
 #[test]
 fn entries_set_aside_at_registration_keep_best_effort_out() {
+    /// The entries the user sets aside: three quarters of the queue.
+    const KEPT: u16 = (QG_MAX_QUEUE - QG_MAX_QUEUE / 4) as u16;
     let mut s = Box::new(qg_scheduler::zeroed());
     let mips = [100];
     let size = size_of::<qg_scheduler>();
@@ -389,7 +395,7 @@ fn entries_set_aside_at_registration_keep_best_effort_out() {
         imax: 100,
         knowledge: QG_KNOWLEDGE_EXACT,
         window: 0,
-        entries: 200,
+        entries: KEPT,
     };
     let mut flow = 0;
     // SAFETY: live storage of `size` bytes, live configurations and outputs.
@@ -397,7 +403,7 @@ fn entries_set_aside_at_registration_keep_best_effort_out() {
         let c = config(&mips, QG_KIND_GS_BE_PRIORITY);
         assert_eq!(qg_scheduler_init(&mut *s, size, &c), QG_OK);
         let greedy = qg_registration {
-            entries: 257,
+            entries: QG_MAX_QUEUE as u16 + 1,
             ..user
         };
         let st = qg_scheduler_register(&mut *s, &greedy, &mut flow);
@@ -407,8 +413,8 @@ fn entries_set_aside_at_registration_keep_best_effort_out() {
         while qg_scheduler_submit_be(&mut *s, 0, id, 10) == QG_OK {
             id += 1;
         }
-        assert_eq!(id as usize, QG_MAX_QUEUE - 200);
-        for _ in 0..200 {
+        assert_eq!(id as usize, QG_MAX_QUEUE - usize::from(KEPT));
+        for _ in 0..KEPT {
             assert_eq!(qg_scheduler_submit_gs(&mut *s, 0, flow, id, 10), QG_OK);
             id += 1;
         }
@@ -907,8 +913,8 @@ fn solver_refusals_keep_their_status_codes() {
     let pap = |clusters: &[qg_cluster], rate: f64, epsilon: f64| {
         let mut out = qg_allocation {
             z: 0.0,
-            lambda_hat: [0.0; 8],
-            active: [false; 8],
+            lambda_hat: [0.0; QG_MAX_CLUSTERS],
+            active: [false; QG_MAX_CLUSTERS],
             clusters: 0,
         };
         // SAFETY: a live array of `clusters.len()` clusters and a live output.
@@ -917,7 +923,10 @@ fn solver_refusals_keep_their_status_codes() {
     let one = |c: qg_cluster| pap(&[c], 0.1, 1e-9);
     assert_eq!(pap(&[ok], 0.1, 1e-9), QG_OK);
     assert_eq!(pap(&[], 0.1, 1e-9), QG_ERR_PAP_NO_CLUSTERS);
-    assert_eq!(pap(&[ok; 9], 0.1, 1e-9), QG_ERR_PAP_TOO_MANY_CLUSTERS);
+    assert_eq!(
+        pap(&[ok; QG_MAX_CLUSTERS + 1], 0.1, 1e-9),
+        QG_ERR_PAP_TOO_MANY_CLUSTERS
+    );
     assert_eq!(pap(&[ok], f64::NAN, 1e-9), QG_ERR_PAP_NOT_FINITE);
     assert_eq!(pap(&[ok], -1.0, 1e-9), QG_ERR_PAP_NEGATIVE);
     for epsilon in [0.9, 0.0, f64::NAN, f64::INFINITY] {
@@ -953,7 +962,7 @@ fn solver_refusals_keep_their_status_codes() {
     assert_eq!(billiard(&mut b, &[0.5, 0.5], 0), QG_OK);
     assert_eq!(billiard(&mut b, &[], 0), QG_ERR_DISPATCH_NO_CLUSTERS);
     assert_eq!(
-        billiard(&mut b, &[1.0; 9], 0),
+        billiard(&mut b, &[1.0; QG_MAX_CLUSTERS + 1], 0),
         QG_ERR_DISPATCH_TOO_MANY_CLUSTERS
     );
     assert_eq!(
@@ -988,7 +997,10 @@ fn solver_refusals_keep_their_status_codes() {
     };
     assert_eq!(rtdp(&mut r, &[1.0, 1.0]), QG_OK);
     assert_eq!(rtdp(&mut r, &[]), QG_ERR_DISPATCH_NO_TYPES);
-    assert_eq!(rtdp(&mut r, &[1.0; 5]), QG_ERR_DISPATCH_TOO_MANY_TYPES);
+    assert_eq!(
+        rtdp(&mut r, &[1.0; QG_MAX_REQUEST_TYPES + 1]),
+        QG_ERR_DISPATCH_TOO_MANY_TYPES
+    );
     assert_eq!(
         rtdp(&mut r, &[1.0, f64::NAN]),
         QG_ERR_DISPATCH_SHARE_NOT_FINITE

@@ -1,4 +1,5 @@
-//! Memory of every kernel structure, fixed at compile time, for the reference configuration.
+//! Memory of every kernel structure, fixed at compile time, for the reference configuration
+//! (and the [`small`] one, for a single-CPU resource on a small microcontroller).
 //!
 //! The reference configuration is 64 users, 8 resources (clusters), 256 queued tasks per queue, up
 //! to 32 CPUs per resource (the paper's largest resource has 30) and 4 request types. A gateway holds one [`Bucket`] per
@@ -49,6 +50,35 @@ pub type ReferenceBackfill = Backfill<CLUSTER_JOBS, { 2 * CLUSTER_JOBS + 2 }>;
 pub type ReferenceLeases = Manager<CLUSTER_JOBS, { 2 * CLUSTER_JOBS }>;
 /// A best-effort meta-scheduler over the reference grid.
 pub type ReferenceMeta = MetaScheduler<USERS, QUEUE, RESOURCES>;
+
+/// The small configuration: one single-CPU resource for a few users, and a few clusters, as a
+/// gateway on a small microcontroller holds them (the C library's `small` capacity preset).
+/// The reference configuration's relations hold here too: a slot table has as many breakpoints
+/// as a queue has tasks, and a backfilling table is the smallest its jobs allow.
+pub mod small {
+    use crate::backfill::Backfill;
+    use crate::resource::Resource;
+
+    /// Users (flows) per resource.
+    pub const USERS: usize = 8;
+    /// Resources (clusters) a gateway dispatches to.
+    pub const RESOURCES: usize = 4;
+    /// Request types of RTDP: the reference's four (a type costs one `u64` key per cluster).
+    pub const REQUEST_TYPES: usize = 4;
+    /// Queued tasks per queue, and breakpoints of a slot table.
+    pub const QUEUE: usize = 32;
+    /// CPUs per resource.
+    pub const CPUS: usize = 1;
+    /// Jobs a cluster's backfilling scheduler holds (waiting or running).
+    pub const CLUSTER_JOBS: usize = 16;
+
+    /// A resource's local scheduler in the small configuration.
+    pub type SmallResource = Resource<USERS, QUEUE, CPUS>;
+    /// A cluster's backfilling scheduler in the small configuration (the smallest table
+    /// allowed).
+    pub type SmallBackfill = Backfill<CLUSTER_JOBS, { 2 * CLUSTER_JOBS + 2 }>;
+}
+
 /// Clouds of a federation in the reference configuration (gandhimathi2013 has three).
 pub const CLOUDS: usize = 3;
 /// Servers of one cloud in the reference configuration (gandhimathi2013's Thunder has 1,024).
@@ -117,5 +147,23 @@ mod tests {
             std::println!("{name:<48} {bytes:>7} B");
         }
         assert!(core::mem::size_of::<super::ReferenceResource>() <= 24 * 1024);
+    }
+
+    /// The small configuration's scheduler fits in 2 KiB and its backfilling in 4 KiB on a
+    /// 64-bit host
+    /// (`cargo test -p qosgate-kernel footprint -- --nocapture` prints them).
+    #[test]
+    fn small_footprint_is_within_budget() {
+        use super::small::{SmallBackfill, SmallResource};
+        let (resource, backfill) = (size_of::<SmallResource>(), size_of::<SmallBackfill>());
+        std::println!(
+            "{:<48} {resource:>7} B",
+            "Resource<8 users, 32 tasks, 1 CPU> (small)"
+        );
+        std::println!(
+            "{:<48} {backfill:>7} B",
+            "Backfill<16 jobs, 34 breakpoints> (small)"
+        );
+        assert!(resource <= 2 * 1024 && backfill <= 4 * 1024);
     }
 }

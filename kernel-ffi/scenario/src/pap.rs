@@ -1,6 +1,7 @@
 //! Step 3: PAP for the three clusters of the README's `qosgate solve pap` example, external rate
 //! 2, epsilon 1e-9 (to 1e-12 relative; the Cortex-M3's soft float gives the same digits).
 
+use qosgate_ffi::config::QG_MAX_CLUSTERS;
 use qosgate_ffi::pap::*;
 use qosgate_ffi::qg_status::*;
 
@@ -49,8 +50,8 @@ pub const PAP_TOLERANCE: f64 = 1e-12;
 pub(crate) fn run() -> Result<qg_allocation, Failure> {
     let mut a = qg_allocation {
         z: 0.0,
-        lambda_hat: [0.0; 8],
-        active: [false; 8],
+        lambda_hat: [0.0; QG_MAX_CLUSTERS],
+        active: [false; QG_MAX_CLUSTERS],
         clusters: 0,
     };
     let n = PAP_CLUSTERS.len();
