@@ -67,7 +67,7 @@ use anyhow::{Result, anyhow};
 use serde::Serialize;
 
 use super::failures::NodeEvent;
-use super::lines::{Line, Lines};
+use super::lines::{Line, LineError, Lines};
 use crate::des::rng::SplitMix;
 use crate::input::{self, LineTooLong};
 
@@ -242,25 +242,8 @@ impl fmt::Display for ErrorKind {
     }
 }
 
-/// A trace that cannot be read: the line (1-based; `None` for the whole input) and what is wrong.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FtaError {
-    /// 1-based line number, if the error is about one line.
-    pub line: Option<u64>,
-    /// What is wrong.
-    pub kind: ErrorKind,
-}
-
-impl fmt::Display for FtaError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.line {
-            Some(line) => write!(f, "line {line}: {}", self.kind),
-            None => write!(f, "{}", self.kind),
-        }
-    }
-}
-
-impl std::error::Error for FtaError {}
+/// A trace that cannot be read: the line and what is wrong.
+pub type FtaError = LineError<ErrorKind>;
 
 /// Reads a trace file; an error names the file and line as `path:line: what is wrong`.
 pub fn read_path(path: &Path, options: &Options) -> Result<Trace> {

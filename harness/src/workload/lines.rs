@@ -8,7 +8,30 @@
 //! as soon as that many bytes are seen without a `\n`, so that an input without line ends
 //! (`/dev/zero`) costs a bounded buffer, not all memory.
 
+use std::fmt;
 use std::io::{self, ErrorKind, Read};
+
+/// An input that cannot be read: the line (1-based, every physical line counted; `None` for
+/// the whole input) and what is wrong, `K` (a reader's own list of errors). Shown as
+/// `line 12: what` (or `what`); the caller adds the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineError<K> {
+    /// 1-based line number, if the error is about one line.
+    pub line: Option<u64>,
+    /// What is wrong.
+    pub kind: K,
+}
+
+impl<K: fmt::Display> fmt::Display for LineError<K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "line {line}: {}", self.kind),
+            None => write!(f, "{}", self.kind),
+        }
+    }
+}
+
+impl<K: fmt::Display + fmt::Debug> std::error::Error for LineError<K> {}
 
 /// Bytes asked of the reader at once (the buffer holds at least this many).
 pub const CHUNK: usize = 1 << 20;

@@ -68,7 +68,7 @@ use anyhow::{Context, Result};
 use qosgate_kernel::units::TICKS_PER_SECOND;
 use serde::Serialize;
 
-use super::lines::{Line, Lines};
+use super::lines::{Line, LineError, Lines};
 
 /// The largest time (seconds) a field may hold after rounding: half the kernel's clock
 /// (`u64` microseconds, [`qosgate_kernel::units::Ticks`]), 9,223,372,036,854 s (about 292,000
@@ -423,25 +423,8 @@ impl fmt::Display for ErrorKind {
     }
 }
 
-/// A trace that cannot be read: the line (1-based; `None` for the whole input) and what is wrong.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SwfError {
-    /// 1-based line number, if the error is about one line.
-    pub line: Option<u64>,
-    /// What is wrong.
-    pub kind: ErrorKind,
-}
-
-impl fmt::Display for SwfError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.line {
-            Some(line) => write!(f, "line {line}: {}", self.kind),
-            None => write!(f, "{}", self.kind),
-        }
-    }
-}
-
-impl std::error::Error for SwfError {}
+/// A trace that cannot be read: the line and what is wrong.
+pub type SwfError = LineError<ErrorKind>;
 
 /// Reads a trace file; errors name the file (and the line).
 pub fn read_path(path: &Path, options: &Options) -> Result<Trace> {
