@@ -242,6 +242,20 @@ fn accounts_add_up(m: &Metrics) -> bool {
     m.requests == m.completed + m.unfinished && m.requests == m.local + m.cloud
 }
 
+/// `whole` is a mean of the two parts: between them when both exist, the one that exists
+/// otherwise, absent when neither does.
+fn mean_of_parts(whole: Option<f64>, a: Option<f64>, b: Option<f64>) -> bool {
+    let close = |x: f64, y: f64| (x - y).abs() <= 1e-9 * x.abs().max(y.abs()).max(1.0);
+    match (whole, a, b) {
+        (None, None, None) => true,
+        (Some(w), Some(x), None) | (Some(w), None, Some(x)) => close(w, x),
+        (Some(w), Some(x), Some(y)) => {
+            (w >= x.min(y) || close(w, x.min(y))) && (w <= x.max(y) || close(w, x.max(y)))
+        }
+        _ => false,
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
@@ -281,7 +295,19 @@ proptest! {
         }
         let m = Hybrid::metrics(&s, &run);
         prop_assert!(accounts_add_up(&m), "{:?}", m);
-        prop_assert_eq!(m.requests, run.records.iter().filter(|r| r.arrival_s >= s.warmup_s).count() as u64);
+        let measured = || run.records.iter().filter(|r| r.arrival_s >= s.warmup_s);
+        prop_assert_eq!(m.requests, measured().count() as u64);
+        let wide = measured().filter(|r| 2 * r.vms > s.local.nodes).count() as u64;
+        prop_assert_eq!(m.wide, wide);
+        // Each metric of every request is a (weighted) mean of the narrow and the wide ones.
+        for (whole, narrow, wide) in [
+            (m.awrt_s, m.awrt_narrow_s, m.awrt_wide_s),
+            (m.slowdown, m.slowdown_narrow, m.slowdown_wide),
+            (m.awrt_with_unfinished_s, m.awrt_narrow_with_unfinished_s, m.awrt_wide_with_unfinished_s),
+            (m.slowdown_with_unfinished, m.slowdown_narrow_with_unfinished, m.slowdown_wide_with_unfinished),
+        ] {
+            prop_assert!(mean_of_parts(whole, narrow, wide), "{:?} of {:?}, {:?}", whole, narrow, wide);
+        }
     }
 
     /// Under common random numbers the scheduler changes no routing and no run time: the cloud

@@ -62,6 +62,7 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
     }
     .figures_and_claims(runs);
     figs.push(unfinished_figure(runs, "unfinished-beta", true));
+    figs.push(width_figure(runs, "width-beta", true));
     statements.push(nor_rises(runs));
     statements.push(largest_factors(
         runs,

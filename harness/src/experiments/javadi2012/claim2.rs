@@ -28,6 +28,7 @@ pub(super) fn judge(runs: &Runs<Metrics>) -> Section {
     }
     .figures_and_claims(runs);
     figs.push(unfinished_figure(runs, "unfinished-theta", false));
+    figs.push(width_figure(runs, "width-theta", false));
     statements.push(ads_like_ars(runs));
     statements.push(sb_ads_gain(runs));
     statements.push(longer_is_smoother(runs));

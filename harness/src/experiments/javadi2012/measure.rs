@@ -3,7 +3,7 @@
 //! claims judge (ratios of means and smooth functions of means, with delta-method intervals over
 //! paired replications), the root causes, and the figure helpers.
 
-use super::params::{BETA_MODERATE, BETAS, THETA_MEDIUM, THETAS};
+use super::params::{BETA_MODERATE, BETAS, NODES, THETA_MEDIUM, THETAS};
 pub(super) use super::presets::{Route, Variant, brokering_name, scheduler_name};
 use crate::experiments::Runs;
 pub(super) use crate::models::hybrid::metrics::Metrics;
@@ -392,6 +392,43 @@ pub(super) fn unfinished_figure(runs: &Runs<Metrics>, id: &'static str, over_bet
         .all_series(series_over(runs, xs, &series, |r, v| {
             r.estimate(v, unfinished)
         }))
+}
+
+/// AWRT by request width over a sweep under EASY backfilling: NoR, ARS and ADS (calibrated),
+/// each for the narrow requests (at most half the local cluster) and the wide ones. Shows how
+/// far the wide requests, a few per cent of them, carry the AWRT every claim reads.
+pub(super) fn width_figure(runs: &Runs<Metrics>, id: &'static str, over_beta: bool) -> Figure {
+    let (xs, x_label) = axis(over_beta);
+    let half = NODES / 2;
+    let widths: [(String, Metric); 2] = [
+        (format!("up to {half} VMs"), |m| m.awrt_narrow_s),
+        (format!("over {half} VMs"), |m| m.awrt_wide_s),
+    ];
+    let mut series = Vec::new();
+    for (width, f) in &widths {
+        for (b, r) in [
+            (Brokering::Nor, Route::Eq5),
+            (Brokering::Ars, Route::Table3),
+            (Brokering::Ads, Route::Table3),
+        ] {
+            let at = |x| swept(b, r, PolicyName::Easy, over_beta, x);
+            let values: Vec<_> = xs.iter().map(|&x| runs.estimate(&at(x), *f)).collect();
+            series.push((format!("{} {width}", brokering_name(b)), values));
+        }
+    }
+    let at = if over_beta {
+        "theta = 3.0"
+    } else {
+        "beta = 0.25"
+    };
+    let title = format!(
+        "AWRT by request width under EASY backfilling ({at}): the requests of over half the \
+         local cluster ({NODES} nodes) wait for most of it to be up at once"
+    );
+    Figure::lines(id, title)
+        .x(x_label, xs.iter().copied(), Ticks::Plain)
+        .y("AWRT of the completed requests (s)")
+        .all_series(series)
 }
 
 /// A literal-mode statement's reason (its cause says the rest).

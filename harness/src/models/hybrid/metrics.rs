@@ -13,6 +13,12 @@
 //!   of cloud requests, `H_u` the boot time in hours; per month: times `30 days / (horizon -
 //!   warm-up)`.
 //!
+//! - **By width**: AWRT and slowdown in both readings (completed requests; every measured
+//!   request with the unfinished at their lower bounds) for the *narrow* requests, of at most
+//!   half the local cluster's nodes, and the *wide* ones, of more. A wide request waits for more
+//!   than half the cluster to be up and free at once, so under failures it waits far longer;
+//!   weighted by `d v`, a few wide requests can carry most of the AWRT.
+//!
 //! - **Unfinished requests** (censored outcomes): a request still running or queued at the end
 //!   of the run (`horizon_s + drain_s`) has no response time, only a lower bound, the end of the
 //!   run minus its arrival. AWRT and slowdown above leave them out; beside them, every run gives
@@ -62,6 +68,25 @@ pub struct Metrics {
     /// Bounded slowdown (Eq. 15 as printed) of every measured request, the unfinished ones at
     /// their lower bounds.
     pub slowdown_with_unfinished: Option<f64>,
+    /// Of them, wide: more VMs than half the local cluster's nodes.
+    pub wide: u64,
+    /// AWRT (Eq. 14) of the completed narrow requests (at most half the local cluster's
+    /// nodes), seconds.
+    pub awrt_narrow_s: Option<f64>,
+    /// AWRT (Eq. 14) of the completed wide requests, seconds.
+    pub awrt_wide_s: Option<f64>,
+    /// Bounded slowdown of the completed narrow requests.
+    pub slowdown_narrow: Option<f64>,
+    /// Bounded slowdown of the completed wide requests.
+    pub slowdown_wide: Option<f64>,
+    /// AWRT of every measured narrow request, the unfinished at their lower bounds, seconds.
+    pub awrt_narrow_with_unfinished_s: Option<f64>,
+    /// AWRT of every measured wide request, the unfinished at their lower bounds, seconds.
+    pub awrt_wide_with_unfinished_s: Option<f64>,
+    /// Bounded slowdown of every measured narrow request, the unfinished at their lower bounds.
+    pub slowdown_narrow_with_unfinished: Option<f64>,
+    /// Bounded slowdown of every measured wide request, the unfinished at their lower bounds.
+    pub slowdown_wide_with_unfinished: Option<f64>,
     /// AWRT of the completed local requests, seconds.
     pub awrt_local_s: Option<f64>,
     /// AWRT of the completed cloud requests, seconds.
@@ -144,6 +169,9 @@ impl Metrics {
         let cost = (vm_hours as f64 + n_cloud * p.boot_s / HOUR_S as f64) * p.vm_hour_usd
             + n_cloud * p.data_in_gb * p.usd_per_gb;
         let span = s.horizon_s.saturating_sub(s.warmup_s).max(1) as f64;
+        // Wide: more than half the local cluster (64 nodes: 33 VMs or more).
+        let wide = |r: &&RequestRecord| u64::from(r.vms) * 2 > u64::from(s.local.nodes);
+        let narrow = |r: &&RequestRecord| !wide(r);
         Metrics {
             requests: measured.len() as u64,
             completed: completed as u64,
@@ -157,6 +185,15 @@ impl Metrics {
                 .then(|| late.iter().sum::<u64>() as f64 / late.len() as f64),
             awrt_with_unfinished_s: awrt(all(), until),
             slowdown_with_unfinished: slowdown(all(), until),
+            wide: all().filter(|r| wide(r)).count() as u64,
+            awrt_narrow_s: awrt(done().filter(narrow), until),
+            awrt_wide_s: awrt(done().filter(wide), until),
+            slowdown_narrow: slowdown(done().filter(narrow), until),
+            slowdown_wide: slowdown(done().filter(wide), until),
+            awrt_narrow_with_unfinished_s: awrt(all().filter(narrow), until),
+            awrt_wide_with_unfinished_s: awrt(all().filter(wide), until),
+            slowdown_narrow_with_unfinished: slowdown(all().filter(narrow), until),
+            slowdown_wide_with_unfinished: slowdown(all().filter(wide), until),
             awrt_local_s: awrt(done().filter(|r| r.provider == Provider::Local), until),
             awrt_cloud_s: awrt(done().filter(|r| r.provider == Provider::Cloud), until),
             interruptions: measured.iter().map(|r| u64::from(r.interruptions)).sum(),

@@ -29,7 +29,7 @@ struct Summary<'a> {
 }
 
 /// The metrics a summary shows, in order.
-const SHOWN: [Metric<Metrics>; 15] = [
+const SHOWN: [Metric<Metrics>; 24] = [
     Metric::new("requests", "requests", 0, |m| Some(m.requests as f64)),
     Metric::new("completed", "completed", 0, |m| Some(m.completed as f64)),
     Metric::new("unfinished", "unfinished", 0, |m| Some(m.unfinished as f64)),
@@ -38,6 +38,15 @@ const SHOWN: [Metric<Metrics>; 15] = [
     Metric::new("AWRT local (s)", "awrt_local_s", 1, |m| m.awrt_local_s),
     Metric::new("AWRT cloud (s)", "awrt_cloud_s", 1, |m| m.awrt_cloud_s),
     Metric::new("bounded slowdown (Eq. 15)", "slowdown", 3, |m| m.slowdown),
+    Metric::new("wide (over half the cluster)", "wide", 0, |m| {
+        Some(m.wide as f64)
+    }),
+    Metric::new("AWRT narrow (s)", "awrt_narrow_s", 1, |m| m.awrt_narrow_s),
+    Metric::new("AWRT wide (s)", "awrt_wide_s", 1, |m| m.awrt_wide_s),
+    Metric::new("slowdown narrow", "slowdown_narrow", 3, |m| {
+        m.slowdown_narrow
+    }),
+    Metric::new("slowdown wide", "slowdown_wide", 3, |m| m.slowdown_wide),
     Metric::new(
         "unfinished: mean lower bound (s)",
         "unfinished_lower_s",
@@ -55,6 +64,30 @@ const SHOWN: [Metric<Metrics>; 15] = [
         "slowdown_with_unfinished",
         3,
         |m| m.slowdown_with_unfinished,
+    ),
+    Metric::new(
+        "AWRT narrow, unfinished at lower bounds (s)",
+        "awrt_narrow_with_unfinished_s",
+        1,
+        |m| m.awrt_narrow_with_unfinished_s,
+    ),
+    Metric::new(
+        "AWRT wide, unfinished at lower bounds (s)",
+        "awrt_wide_with_unfinished_s",
+        1,
+        |m| m.awrt_wide_with_unfinished_s,
+    ),
+    Metric::new(
+        "slowdown narrow, unfinished at lower bounds",
+        "slowdown_narrow_with_unfinished",
+        3,
+        |m| m.slowdown_narrow_with_unfinished,
+    ),
+    Metric::new(
+        "slowdown wide, unfinished at lower bounds",
+        "slowdown_wide_with_unfinished",
+        3,
+        |m| m.slowdown_wide_with_unfinished,
     ),
     Metric::new("interruptions", "interruptions", 0, |m| {
         Some(m.interruptions as f64)
