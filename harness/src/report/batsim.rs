@@ -77,6 +77,21 @@ pub struct Run<'a> {
     pub nodes: &'a NodeSet,
 }
 
+/// Numbers the runs of each job and dates their resubmissions, as Batsim does: `runs` hold each
+/// job's runs one after another in start order, every one with `restart` 0 and `submitted` the
+/// job's own submission; afterwards a job's `k`-th run after its first has `restart` `k` and was
+/// submitted when the run before it ended.
+pub fn resubmit(runs: &mut [Run]) {
+    for i in 1..runs.len() {
+        let (before, from) = runs.split_at_mut(i);
+        let (prev, run) = (&before[i - 1], &mut from[0]);
+        if prev.job == run.job {
+            run.restart = prev.restart + 1;
+            run.submitted = prev.end;
+        }
+    }
+}
+
 /// A row: a run of the workload named `workload`.
 struct Row<'a> {
     run: &'a Run<'a>,

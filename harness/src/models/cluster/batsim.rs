@@ -22,31 +22,28 @@ use crate::report::batsim::{self, Run, State};
 pub fn runs(outcome: &Outcome) -> Vec<Run<'_>> {
     let mut placements: Vec<&Placement> = outcome.placements.iter().collect();
     placements.sort_by_key(|p| (p.job, p.start));
-    let mut runs: Vec<Run> = Vec::with_capacity(placements.len());
-    let mut previous: Option<&Placement> = None;
-    for p in placements {
-        let record = &outcome.records[p.job];
-        let (restart, submitted) = match (previous, runs.last()) {
-            (Some(prev), Some(last)) if prev.job == p.job => (last.restart + 1, prev.end),
-            _ => (0, record.submit),
-        };
-        runs.push(Run {
-            job: record.id.to_string(),
-            restart,
-            submitted: submitted as f64,
-            procs: u64::from(record.procs),
-            requested: record.estimate as f64,
-            state: if p.interrupted {
-                State::Killed
-            } else {
-                State::Completed
-            },
-            start: p.start as f64,
-            end: p.end as f64,
-            nodes: &p.nodes,
-        });
-        previous = Some(p);
-    }
+    let mut runs: Vec<Run> = placements
+        .into_iter()
+        .map(|p| {
+            let record = &outcome.records[p.job];
+            Run {
+                job: record.id.to_string(),
+                restart: 0,
+                submitted: record.submit as f64,
+                procs: u64::from(record.procs),
+                requested: record.estimate as f64,
+                state: if p.interrupted {
+                    State::Killed
+                } else {
+                    State::Completed
+                },
+                start: p.start as f64,
+                end: p.end as f64,
+                nodes: &p.nodes,
+            }
+        })
+        .collect();
+    batsim::resubmit(&mut runs);
     runs
 }
 

@@ -181,32 +181,31 @@ impl Held {
     /// the lease completed, `RUNNING` if it was still running when the replay stopped (to the
     /// replay's last instant). The requested time is the lease's duration.
     fn runs<'a>(&'a self, r: &'a replay::Replay) -> Vec<batsim::Run<'a>> {
-        let mut runs: Vec<batsim::Run> = Vec::with_capacity(self.holds.len());
-        let mut previous: Option<(usize, f64)> = None;
-        for (&(i, h, suspended), set) in self.holds.iter().zip(&self.sets) {
-            let lease = &r.records[i];
-            let (restart, submitted) = match (previous, runs.last()) {
-                (Some((j, end)), Some(last)) if j == i => (last.restart + 1, end),
-                _ => (0, lease.arrival),
-            };
-            let state = match (suspended, lease.outcome) {
-                (true, _) | (false, Outcome::Rejected) => State::Killed,
-                (false, Outcome::Completed) => State::Completed,
-                (false, Outcome::Unfinished) => State::Running,
-            };
-            runs.push(batsim::Run {
-                job: lease.lease.clone(),
-                restart,
-                submitted,
-                procs: u64::from(h.count),
-                requested: lease.duration,
-                state,
-                start: h.start,
-                end: h.end,
-                nodes: set,
-            });
-            previous = Some((i, h.end));
-        }
+        let mut runs: Vec<batsim::Run> = self
+            .holds
+            .iter()
+            .zip(&self.sets)
+            .map(|(&(i, h, suspended), set)| {
+                let lease = &r.records[i];
+                let state = match (suspended, lease.outcome) {
+                    (true, _) | (false, Outcome::Rejected) => State::Killed,
+                    (false, Outcome::Completed) => State::Completed,
+                    (false, Outcome::Unfinished) => State::Running,
+                };
+                batsim::Run {
+                    job: lease.lease.clone(),
+                    restart: 0,
+                    submitted: lease.arrival,
+                    procs: u64::from(h.count),
+                    requested: lease.duration,
+                    state,
+                    start: h.start,
+                    end: h.end,
+                    nodes: set,
+                }
+            })
+            .collect();
+        batsim::resubmit(&mut runs);
         runs
     }
 }
