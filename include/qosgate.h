@@ -54,7 +54,7 @@
 
 #if (defined(QG_TARGET_32BIT) && !defined(QG_CAPACITY_SMALL))
 // Bytes of a `qg_backfill` (32-bit targets, reference capacities).
-#define QG_BACKFILL_SIZE 11672
+#define QG_BACKFILL_SIZE 11680
 #endif
 
 #if (defined(QG_TARGET_64BIT) && defined(QG_CAPACITY_SMALL))
@@ -64,7 +64,7 @@
 
 #if (defined(QG_TARGET_32BIT) && defined(QG_CAPACITY_SMALL))
 // Bytes of a `qg_backfill` (32-bit targets, small capacities).
-#define QG_BACKFILL_SIZE 3032
+#define QG_BACKFILL_SIZE 3040
 #endif
 
 // First come, first served.

@@ -2,6 +2,7 @@
 //! the mean over many calls and the largest single call seen (to about 80 instructions: one
 //! SysTick tick).
 
+use qosgate_ffi::backfill::*;
 use qosgate_ffi::dispatch::*;
 use qosgate_ffi::pap::*;
 use qosgate_ffi::qg_status::{self, *};
@@ -84,6 +85,11 @@ pub struct Costs {
     pub pap3: Cost,
     /// `qg_pap_solve`, 8 clusters.
     pub pap8: Cost,
+    /// `qg_backfill_submit` under conservative backfilling right after a completion, 62 jobs
+    /// reserved (the case that ran the whole re-placement pass in the submit).
+    pub backfill_submit: Cost,
+    /// The `qg_backfill_schedule` pass after it.
+    pub backfill_schedule: Cost,
 }
 
 /// Measures every call on `storage` (re-initialised here). Not inlined, so that its frame is
@@ -94,6 +100,7 @@ pub fn run(storage: &mut Storage, counter: &mut Counter) -> Result<Costs, Broken
     let (billiard, rtdp) = dispatch(&mut storage.billiard, &mut storage.rtdp, counter)?;
     let (earliest_fit, reserve, release) = slots(&mut storage.slots, counter)?;
     let (pap3, pap8) = pap(counter)?;
+    let (backfill_submit, backfill_schedule) = backfill(&mut storage.backfill, counter)?;
     Ok(Costs {
         submit_gs,
         next,
@@ -105,6 +112,8 @@ pub fn run(storage: &mut Storage, counter: &mut Counter) -> Result<Costs, Broken
         release,
         pap3,
         pap8,
+        backfill_submit,
+        backfill_schedule,
     })
 }
 
@@ -315,4 +324,50 @@ fn pap(counter: &mut Counter) -> Result<(Cost, Cost), Broken> {
         }
     }
     Ok((three.cost(counter), all.cost(counter)))
+}
+
+/// A `qg_on_start` that ignores the started job.
+unsafe extern "C" fn ignore(_: *mut core::ffi::c_void, _: *const qg_started) {}
+
+/// Conservative backfilling on 64 nodes, in rounds: a whole-cluster job starts, 62 jobs of 1-64
+/// nodes queue behind it (each reserved), the running job completes early, one more job arrives
+/// (measured) and a pass follows (measured).
+fn backfill(b: &mut qg_backfill, counter: &mut Counter) -> Result<(Cost, Cost), Broken> {
+    let (mut submit, mut schedule) = (Tally::default(), Tally::default());
+    let job = |id: u64, now: u64, nodes: u32, estimate: u64| qg_job {
+        id,
+        submit: now,
+        nodes,
+        estimate,
+    };
+    // SAFETY: the scheduler is the firmware's static storage; every other pointer is a live
+    // local; the callback reads nothing.
+    unsafe {
+        for round in 0..4u64 {
+            let init = qg_backfill_init(b, size_of::<qg_backfill>(), QG_POLICY_CONSERVATIVE, 0, 64);
+            ok("backfill init", init)?;
+            let mut started = 0usize;
+            ok("first", qg_backfill_submit(b, 0, &job(0, 0, 64, 1_000)))?;
+            ok(
+                "start",
+                qg_backfill_schedule(b, 0, Some(ignore), core::ptr::null_mut(), &mut started),
+            )?;
+            for k in 1..=62u64 {
+                let nodes = 1 + ((k * 37 + round * 11) % 64) as u32;
+                ok(
+                    "queue",
+                    qg_backfill_submit(b, 1, &job(k, 1, nodes, 50 + k * 13)),
+                )?;
+            }
+            let mut ended = core::mem::zeroed();
+            ok("complete", qg_backfill_complete(b, 10, 0, &mut ended))?;
+            let st = submit.call(counter, || qg_backfill_submit(b, 10, &job(63, 10, 8, 100)));
+            ok("submit", st)?;
+            let st = schedule.call(counter, || {
+                qg_backfill_schedule(b, 10, Some(ignore), core::ptr::null_mut(), &mut started)
+            });
+            ok("schedule", st)?;
+        }
+    }
+    Ok((submit.cost(counter), schedule.cost(counter)))
 }

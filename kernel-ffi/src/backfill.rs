@@ -32,13 +32,13 @@ pub struct qg_backfill {
 pub const QG_BACKFILL_SIZE: usize = 11696;
 /// Bytes of a `qg_backfill` (32-bit targets, reference capacities).
 #[cfg(all(target_pointer_width = "32", not(feature = "small")))]
-pub const QG_BACKFILL_SIZE: usize = 11672;
+pub const QG_BACKFILL_SIZE: usize = 11680;
 /// Bytes of a `qg_backfill` (64-bit targets, small capacities).
 #[cfg(all(target_pointer_width = "64", feature = "small"))]
 pub const QG_BACKFILL_SIZE: usize = 3056;
 /// Bytes of a `qg_backfill` (32-bit targets, small capacities).
 #[cfg(all(target_pointer_width = "32", feature = "small"))]
-pub const QG_BACKFILL_SIZE: usize = 3032;
+pub const QG_BACKFILL_SIZE: usize = 3040;
 
 storage!(qg_backfill[QG_BACKFILL_SIZE] holds Backfill, tag b"qgbfill1");
 

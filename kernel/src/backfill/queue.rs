@@ -408,18 +408,24 @@ impl<const QUEUE: usize> JobQueue<QUEUE> {
         }
     }
 
+    /// Whether `job` sorts after every waiting job (after equal keys), so that
+    /// [`insert`](Self::insert) appends it behind them.
+    pub(crate) fn appends(&self, job: &Job) -> bool {
+        self.slots.last().is_none_or(|last| {
+            let w = &last.waiting.job;
+            (w.submit, w.id) <= (job.submit, job.id)
+        })
+    }
+
     /// Adds `waiting` at its place in `(submit, id)` order, after equal keys. Returns its
     /// position, or hands it back if all `QUEUE` slots hold live jobs.
     pub(crate) fn insert(&mut self, waiting: Waiting) -> Result<usize, Waiting> {
         let key = |w: &Waiting| (w.job.submit, w.job.id);
+        let appends = self.appends(&waiting.job);
         let slot = Slot {
             waiting,
             live: true,
         };
-        let appends = self
-            .slots
-            .last()
-            .is_none_or(|last| key(&last.waiting) <= key(&waiting));
         if self.slots.len() == QUEUE {
             self.compact();
         }
