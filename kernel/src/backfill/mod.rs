@@ -21,7 +21,7 @@
 //! the profile or moves the clock) *settles* them first, doing exactly what the submits would
 //! have done, in their order. So schedules are unchanged, and a submit stays cheap after a
 //! completion; the work is the pass's. Until then those jobs show no reservation in
-//! [`waiting`](Backfill::waiting).
+//! [`waiting`](Backfill::waiting) ([`unsettled`](Backfill::unsettled) counts them).
 //! 4. [`schedule`](Backfill::schedule) once: one scheduling pass, by policy:
 //!    - FCFS: start jobs from the head while the head fits now;
 //!    - EASY: the same, then reserve the head at its earliest start in the current profile and
@@ -313,6 +313,13 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
         self.deferred = 0;
         self.accounts = Accounts::default();
         Ok(())
+    }
+
+    /// The waiting jobs, last in queue order, that submits after nodes were freed left
+    /// unplaced for the next call to place (conservative; 0 under the other policies and once
+    /// settled): until then they show no reservation.
+    pub fn unsettled(&self) -> usize {
+        self.deferred as usize
     }
 
     /// The policy.
