@@ -11,9 +11,9 @@
 //!   reserved waiting jobs (over their reservations), and the down count is the fuzzer's;
 //! - nothing is overcommitted: no instant from `now` on has more nodes reserved than are up;
 //! - conservative, after a submit or a pass (which place every job after nodes were freed): a
-//!   waiting job without a reservation has no start at all (too few nodes up), but for the last
-//!   [`Backfill::unsettled`] jobs, whose placement a submit left to the next call; after a pass
-//!   there is none. Checked while all
+//!   waiting job without a reservation has no start at all (too few nodes up), unless a submit
+//!   left the re-placement pass and its placement to the next call ([`Backfill::unsettled`]
+//!   jobs wait for it); after a pass none does. Checked while all
 //!   times and estimates stay below 2^50, so that no reservation nears the end of time: there a
 //!   job's only room may be taken by a job placed after it in the same pass;
 //! - every started job fitted: it was waiting, and its start is the call's `now`;
@@ -102,14 +102,8 @@ fn check(s: &Sched, c: &Counts, placed: bool) {
     let near_the_end = now >= far
         || s.waiting().iter().any(|w| w.job.estimate >= far)
         || s.running().any(|(_, r)| r.job.estimate >= far);
-    if placed && !near_the_end && s.policy() == Policy::Conservative {
-        let settled = s.waiting().len() - s.unsettled();
-        for w in s
-            .waiting()
-            .iter()
-            .take(settled)
-            .filter(|w| w.reservation.is_none())
-        {
+    if placed && s.unsettled() == 0 && !near_the_end && s.policy() == Policy::Conservative {
+        for w in s.waiting().iter().filter(|w| w.reservation.is_none()) {
             let fit = table.earliest_fit(now, w.job.nodes, w.job.estimate);
             assert_eq!(fit, Ok(None), "an unplaced job could be placed: {w:?}");
         }
