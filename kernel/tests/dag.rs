@@ -11,11 +11,14 @@
 //!   and without feedback factors, on clouds that run one task at a time and on clouds of many
 //!   VMs answering from slot tables; every schedule respects precedence; and alpha = 0 makes
 //!   DCLS / DCMMS decide exactly as CLS / CMMS whatever the tasks' finishes were.
+//! - Exact ties (issue 26): averages 4/3 + 5/3 equal to a path of 3 make every task critical
+//!   (list 1 3 2 4); a feedback objective of exactly 9 s ties with 9 s and goes to the lower
+//!   cloud.
 
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use qosgate_kernel::Error;
-use qosgate_kernel::dag::{Dag, MAX_TASKS, Priorities, TaskId, Tasks, cnpt};
+use qosgate_kernel::dag::{Dag, MAX_TASKS, Mean, Priorities, TaskId, Tasks, cnpt};
 use qosgate_kernel::listsched::{Alpha, Clouds, Decision, Etm, Factor, Feedback, Rule, Scheduler};
 use qosgate_kernel::slots::SlotTable;
 use qosgate_kernel::units::{Nodes, Ticks};
@@ -305,13 +308,13 @@ proptest! {
         at in proptest::collection::vec(0u64..=30, MAX_TASKS),
     ) {
         let dag = case.dag();
-        let mut times = [Ticks::ZERO; MAX_TASKS];
+        let mut times = [Mean::ZERO; MAX_TASKS];
         for (t, &a) in times.iter_mut().zip(&at) {
-            *t = s(a);
+            *t = Mean::whole(s(a));
         }
         let prio = Priorities::new(&dag, &times).unwrap();
         for v in dag.tasks().iter() {
-            prop_assert!(prio.est(v) <= prio.lst(v), "task {v}: EST > LST");
+            prop_assert!(prio.est(v).units() <= prio.lst(v).units(), "task {v}: EST > LST");
         }
         prop_assert!(dag.exits().is_subset(prio.critical()), "an exit is not critical");
         let listing = cnpt(&dag, &prio).unwrap();
@@ -324,9 +327,9 @@ proptest! {
         at in proptest::collection::vec(0u64..=30, MAX_TASKS),
     ) {
         let dag = case.dag();
-        let mut times = [Ticks::ZERO; MAX_TASKS];
+        let mut times = [Mean::ZERO; MAX_TASKS];
         for (t, &a) in times.iter_mut().zip(&at) {
-            *t = Ticks::new(a);
+            *t = Mean::whole(Ticks::new(a));
         }
         let prio = Priorities::new(&dag, &times).unwrap();
         let at = |v: TaskId| at[usize::from(v)];
@@ -342,8 +345,9 @@ proptest! {
             dag.succs(v).iter().map(|s| latest(dag, at, s) - at(v)).min().unwrap()
         }
         for v in dag.tasks().iter() {
-            prop_assert_eq!(prio.est(v).get(), longest_to(&dag, &at, v), "EST({})", v);
-            prop_assert_eq!(prio.lst(v).get(), latest(&dag, &at, v), "LST({})", v);
+            prop_assert_eq!(prio.est(v).scale(), 1, "whole ticks need no finer unit");
+            prop_assert_eq!(prio.est(v).units(), u128::from(longest_to(&dag, &at, v)), "EST({})", v);
+            prop_assert_eq!(prio.lst(v).units(), u128::from(latest(&dag, &at, v)), "LST({})", v);
         }
     }
 
@@ -382,5 +386,67 @@ proptest! {
             let fixed = kernel_schedule(&case, rule, [Factor::ZERO; 3], &mut case.profile_clouds(s(1)));
             prop_assert_eq!(dynamic, fixed);
         }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Exactness: ties decided as exact arithmetic decides them.
+
+/// The ETM of rows in whole seconds (`None`: the cloud cannot run the task).
+fn etm_of(rows: &[[Option<u64>; 3]]) -> Etm<3> {
+    let mut etm = Etm::new();
+    for (v, row) in rows.iter().enumerate() {
+        for (j, t) in row.iter().enumerate() {
+            etm.set(task(v as u8), j, t.map(s)).unwrap();
+        }
+    }
+    etm
+}
+
+/// Issue 26: tasks 1 `[1,1,2]`, 2 after 1 `[1,1,3]`, 3 `[3,3,3]`, 4 after 2 and 3 `[1,1,1]`:
+/// `4/3 + 5/3 = 3` is task 3's path, so every task is critical and the list is 1 3 2 4.
+#[test]
+fn averages_that_tie_exactly_make_every_task_critical() {
+    let dag = Dag::from_preds(&[set(&[]), set(&[0]), set(&[]), set(&[1, 2])]).unwrap();
+    let some = |r: [u64; 3]| r.map(Some);
+    let etm = etm_of(&[
+        some([1, 1, 2]),
+        some([1, 1, 3]),
+        some([3, 3, 3]),
+        some([1, 1, 1]),
+    ]);
+    let at = etm.averages();
+    assert_eq!((at[0].total(), at[0].count()), (4_000_000, 3));
+    let prio = Priorities::new(&dag, &at).unwrap();
+    assert_eq!(prio.critical(), set(&[0, 1, 2, 3]));
+    assert_eq!(prio.est(task(0)), prio.lst(task(0)));
+    // EST(2) = 4/3 s in units of 1/3 µs, EST(4) = 3 s.
+    assert_eq!(prio.est(task(1)).scale(), 3);
+    assert_eq!(prio.est(task(1)).units(), 4_000_000);
+    assert_eq!(prio.est(task(3)).units(), 9_000_000);
+    let list = cnpt(&dag, &prio).unwrap();
+    assert!(list.as_slice().iter().map(|v| v.get()).eq([0, 2, 1, 3]));
+}
+
+/// Issue 26: alpha 0.8 makes fd_A = 0.8 exactly, so A (5 s) scores `5 x 1.8 = 9`, B (9 s) 9:
+/// the tie goes to A.
+#[test]
+fn a_feedback_tie_goes_to_the_lower_cloud() {
+    let mut fb = Feedback::<3>::new(Alpha::from_f64(0.8).unwrap());
+    fb.complete(0, 0, s(0), s(20), s(10)).unwrap();
+    let dag = Dag::from_preds(&[Tasks::EMPTY]).unwrap();
+    let etm = etm_of(&[[Some(5), Some(9), None]]);
+    for rule in [Rule::List, Rule::MinMin] {
+        let mut sched = Scheduler::new(
+            Ticks::ZERO,
+            &dag,
+            &etm,
+            Ticks::ZERO,
+            rule,
+            fb.factors(0).unwrap(),
+        )
+        .unwrap();
+        let d = sched.step(&mut serial(3)).unwrap().unwrap();
+        assert_eq!((d.cloud, d.objective, d.finish), (0, s(9), s(5)));
     }
 }
