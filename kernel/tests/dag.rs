@@ -14,15 +14,19 @@
 //! - Exact ties (issue 26): averages 4/3 + 5/3 equal to a path of 3 make every task critical
 //!   (list 1 3 2 4); a feedback objective of exactly 9 s ties with 9 s and goes to the lower
 //!   cloud.
+//! - Against the exact reference (`qosgate_testkit::dagsched`, rationals of any size) on 10,000
+//!   random DAGs of 2-20 tasks whose ties are frequent (1-4 s on 1-3 clouds, missing entries,
+//!   decimal alphas over whole-second completions): AT, EST, LST, critical nodes, the CNPT list,
+//!   the factors and every decision (cloud, ERAT, finish, objective) of CLS, CMMS, DCLS, DCMMS.
 
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use qosgate_kernel::Error;
-use qosgate_kernel::dag::{Dag, MAX_TASKS, Mean, Priorities, TaskId, Tasks, cnpt};
+use qosgate_kernel::dag::{Dag, Exact, MAX_TASKS, Mean, Priorities, TaskId, Tasks, cnpt};
 use qosgate_kernel::listsched::{Alpha, Clouds, Decision, Etm, Factor, Feedback, Rule, Scheduler};
 use qosgate_kernel::slots::SlotTable;
 use qosgate_kernel::units::{Nodes, Ticks};
-use qosgate_testkit::dagsched::{self, App, ProfileClouds, SerialClouds};
+use qosgate_testkit::dagsched::{self, App, ExactPriorities, ProfileClouds, Ratio, SerialClouds};
 
 /// 256 cases per property, or `PROPTEST_CASES` for a deeper run.
 fn cases() -> u32 {
@@ -448,5 +452,137 @@ fn a_feedback_tie_goes_to_the_lower_cloud() {
         .unwrap();
         let d = sched.step(&mut serial(3)).unwrap().unwrap();
         assert_eq!((d.cloud, d.objective, d.finish), (0, s(9), s(5)));
+    }
+}
+
+/// An application where exact ties are frequent: 2-20 tasks, whole seconds 1-4 on one to three
+/// clouds (entries missing), an image of 0-2 s, clouds free from 0-3 s, and a feedback of a short
+/// decimal alpha over up to four whole-second completions.
+#[derive(Clone, Debug)]
+struct Tied {
+    preds: Vec<u64>,
+    etm: Vec<[Option<u64>; 3]>,
+    image: u64,
+    now: u64,
+    free: [u64; 3],
+    alpha: &'static str,
+    observed: Vec<(usize, u64, u64, u64)>,
+}
+
+fn tied() -> impl Strategy<Value = Tied> {
+    (1..=3usize, 2..=20usize).prop_flat_map(|(clouds, n)| {
+        let preds = (0..n)
+            .map(|v| {
+                proptest::collection::vec(0..v.max(1) as u64, 0..=3).prop_map(move |us| {
+                    us.iter()
+                        .filter(|&&u| u < v as u64)
+                        .fold(0, |a, &u| a | 1 << u)
+                })
+            })
+            .collect::<Vec<_>>();
+        let row = (
+            proptest::array::uniform3(prop::option::weighted(0.8, 1..=4u64)),
+            1..=4u64,
+        )
+            .prop_map(move |(mut row, fallback)| {
+                for t in row.iter_mut().skip(clouds) {
+                    *t = None;
+                }
+                if row.iter().all(Option::is_none) {
+                    row[0] = Some(fallback);
+                }
+                row
+            });
+        let alpha = prop::sample::select(vec![
+            "0", "0.1", "0.2", "0.25", "0.3", "0.5", "0.6", "0.75", "0.8", "1",
+        ]);
+        let observed = proptest::collection::vec((0..clouds, 0..=6u64, 0..=14u64, 1..=6u64), 0..=4);
+        (
+            preds,
+            proptest::collection::vec(row, n),
+            0..=2u64,
+            0..=2u64,
+            proptest::array::uniform3(0..=3u64),
+            alpha,
+            observed,
+        )
+            .prop_map(|(preds, etm, image, now, free, alpha, observed)| Tied {
+                preds,
+                etm,
+                image,
+                now,
+                free,
+                alpha,
+                observed,
+            })
+    })
+}
+
+/// The decimal `text` as an exact ratio.
+fn decimal(text: &str) -> Ratio {
+    let places = text.split_once('.').map_or(0, |(_, f)| f.len());
+    let digits: i64 = text.replace('.', "").parse().unwrap();
+    Ratio::new(digits, 10i64.pow(places as u32))
+}
+
+/// A kernel time of `units / scale` ticks as an exact ratio.
+fn exact(t: Exact) -> Ratio {
+    Ratio::new(t.units(), t.scale())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(qosgate_testkit::proptest_cases(10_000)))]
+
+    /// The kernel against the exact reference (`qosgate_testkit::dagsched`): AT, EST, LST, the
+    /// critical nodes, the CNPT list (Algorithm 1 run as one stack), the factors (alpha the
+    /// decimal written) and every decision of CLS, CMMS, DCLS and DCMMS (cloud, ERAT, finish,
+    /// objective).
+    #[test]
+    fn priorities_factors_and_decisions_equal_the_exact_reference(case in tied()) {
+        let preds: Vec<Tasks> = case.preds.iter().map(|&b| Tasks::from_bits(b)).collect();
+        let dag = Dag::from_preds(&preds).unwrap();
+        let etm = etm_of(&case.etm);
+        let reference = ExactPriorities::new(&dag, &etm);
+        let at = etm.averages();
+        let prio = Priorities::new(&dag, &at).unwrap();
+        for v in dag.tasks().iter() {
+            let i = usize::from(v);
+            prop_assert_eq!(&Ratio::new(at[i].total(), at[i].count()), &reference.at[i], "AT({})", v);
+            prop_assert_eq!(&exact(prio.est(v)), &reference.est[i], "EST({})", v);
+            prop_assert_eq!(&exact(prio.lst(v)), &reference.lst[i], "LST({})", v);
+        }
+        prop_assert_eq!(prio.critical(), reference.critical);
+        let listing = cnpt(&dag, &prio).unwrap();
+        prop_assert_eq!(listing.as_slice(), &dagsched::exact_cnpt(&dag, &reference)[..]);
+
+        let alpha = Alpha::from_f64(case.alpha.parse().unwrap()).unwrap();
+        let given = decimal(case.alpha);
+        prop_assert_eq!(Ratio::new(alpha.num(), alpha.den()), given.clone());
+        let mut fb = Feedback::<3>::new(alpha);
+        let mut fds = vec![Ratio::int(0); 3];
+        for &(j, erat, finish, planned) in &case.observed {
+            fb.complete(0, j, s(erat), s(finish), s(planned)).unwrap();
+            fds[j] = dagsched::exact_factor(&given, s(erat), s(finish), s(planned));
+        }
+        let factors = fb.factors(0).unwrap();
+        for (f, r) in factors.iter().zip(&fds) {
+            prop_assert_eq!(&Ratio::new(f.num(), f.den()), r);
+        }
+
+        let app = App { now: s(case.now), dag: &dag, etm: &etm, image: s(case.image) };
+        for (rule, factors) in [
+            (Rule::List, [Factor::ZERO; 3]),
+            (Rule::MinMin, [Factor::ZERO; 3]),
+            (Rule::List, factors),
+            (Rule::MinMin, factors),
+        ] {
+            let clouds = SerialClouds { free: case.free.map(s).to_vec() };
+            let mut sched = Scheduler::new(app.now, &dag, &etm, app.image, rule, factors).unwrap();
+            prop_assert_eq!(sched.listing(), &listing);
+            sched.run(&mut clouds.clone()).unwrap();
+            let ours: Vec<Decision> = sched.decisions().collect();
+            let plain = dagsched::naive_schedule(&app, rule, factors, &listing, &mut clouds.clone());
+            prop_assert_eq!(Ok(ours), plain, "{:?}", rule);
+        }
     }
 }
