@@ -99,6 +99,51 @@ fn dag_moves_fig5s_task_k_to_a_under_dcls_from_alpha_a_quarter() {
     assert_eq!(fig5_cloud_of_k(0.25), ("C".into(), "A".into()));
 }
 
+/// Issue 26: AT 4/3 + 5/3 = 3 equals task 3's path exactly, so all four tasks are critical and
+/// the list is 1 3 2 4 (AT floored to a microsecond found {3, 4} and listed 3 1 2 4).
+#[test]
+fn dag_finds_an_exact_tie_of_averages_critical() {
+    let out = dag(&json!({
+        "image_s": 0,
+        "clouds": ["A", "B", "C"],
+        "tasks": [
+            {"id": "1", "etm_s": [1, 1, 2]},
+            {"id": "2", "preds": ["1"], "etm_s": [1, 1, 3]},
+            {"id": "3", "etm_s": [3, 3, 3]},
+            {"id": "4", "preds": ["2", "3"], "etm_s": [1, 1, 1]}
+        ]
+    }))
+    .unwrap();
+    assert_eq!(out["cnpt"], json!(["1", "3", "2", "4"]));
+    let tasks = out["tasks"].as_array().unwrap();
+    assert!(tasks.iter().all(|t| t["critical"] == true), "{tasks:?}");
+    assert_eq!(tasks[0]["est_s"], tasks[0]["lst_s"]);
+    assert_eq!(tasks[1]["est_s"], tasks[1]["lst_s"]);
+    assert_eq!(tasks[3]["est_s"], json!(3.0));
+}
+
+/// Issue 26: alpha 0.8 on A's completion (late 10 s on a planned 10 s) gives fd_A = 0.8 exactly,
+/// so A scores 5 (1 + 0.8) = 9 s, as B's 9 s: the tie goes to A (makespan 5 s). With alpha a
+/// 32-bit fraction and the product rounded up it went to B (makespan 9 s).
+#[test]
+fn dag_gives_an_exact_feedback_tie_to_the_lower_cloud() {
+    let out = dag(&json!({
+        "image_s": 0,
+        "clouds": ["A", "B"],
+        "tasks": [{"id": "t", "etm_s": [5, 9]}],
+        "feedback": {"alpha": 0.8,
+                     "observed": [{"cloud": "A", "erat_s": 0, "finish_s": 20, "planned_s": 10}]}
+    }))
+    .unwrap();
+    assert_eq!(out["factors"], json!([0.8, 0.0]));
+    let dcls = &out["schedules"][2];
+    assert_eq!(dcls["algorithm"], "DCLS");
+    assert_eq!(dcls["decisions"][0]["cloud"], "A");
+    assert_eq!(dcls["decisions"][0]["objective_s"], json!(9.0));
+    assert_eq!(dcls["makespan_s"], json!(5.0));
+    assert_eq!(out["schedules"][3]["decisions"][0]["cloud"], "A", "DCMMS");
+}
+
 #[test]
 fn dag_errors_name_the_task_or_cloud() {
     let mut bad = golden_dag();
@@ -121,6 +166,14 @@ fn dag_errors_name_the_task_or_cloud() {
         dag(&bad)
             .unwrap_err()
             .contains("feedback.observed[0]: unknown cloud `D`")
+    );
+    bad["feedback"]["alpha"] = json!(0.1234567891);
+    let e = dag(&bad).unwrap_err();
+    assert!(
+        e.contains(
+            "feedback.alpha: 0.1234567891 is not in 0 ..= 1 with at most nine decimal places"
+        ),
+        "{e}"
     );
 }
 

@@ -6,10 +6,12 @@
 //! time from arbitrary free instants, or on slot tables of arbitrary widths.
 //!
 //! Checked: no panic; the DAG is built exactly when every predecessor set names earlier tasks;
-//! `EST <= LST` and every exit is critical; the CNPT listing holds every task once, after its
-//! predecessors; the scheduler refuses a task no cloud can run (`TaskTooLarge`) exactly then;
-//! its schedule (or its error) equals the plain Algorithms 2-3 (`qosgate_testkit::dagsched`),
-//! and a complete schedule respects precedence; alpha = 0 leaves every factor at zero.
+//! `EST <= LST` and every exit is critical; the critical nodes and the CNPT listing equal the
+//! exact reference's (`qosgate_testkit::dagsched::ExactPriorities`, rationals of any size); the
+//! listing holds every task once, after its predecessors; the scheduler refuses a task no cloud
+//! can run (`TaskTooLarge`) exactly then; its schedule (or its error) equals the plain Algorithms
+//! 2-3 comparing objectives exactly (`qosgate_testkit::dagsched`), and a complete schedule
+//! respects precedence; alpha = 0 leaves every factor at zero and no factor is below -1.
 #![no_main]
 
 mod common;
@@ -22,7 +24,7 @@ use qosgate_kernel::dag::{Dag, TaskId, Tasks};
 use qosgate_kernel::listsched::{Alpha, Clouds, Decision, Etm, Factor, Feedback, Rule, Scheduler};
 use qosgate_kernel::slots::SlotTable;
 use qosgate_kernel::units::Ticks;
-use qosgate_testkit::dagsched::{self, App, ProfileClouds, SerialClouds};
+use qosgate_testkit::dagsched::{self, App, ExactPriorities, ProfileClouds, SerialClouds};
 
 const K: usize = 3;
 
@@ -133,7 +135,9 @@ fuzz_target!(|input: Input| {
         } else if d.get() == 0 {
             assert!(r.is_err());
         }
-        assert!(r.is_err() || r.unwrap() >= Factor::MIN);
+        if let Ok(f) = r {
+            assert!(f.num() >= -(f.den() as i128), "fd below -1");
+        }
     }
     assert_eq!(still_zero, zero_alpha, "alpha = 0 moved a factor");
     let factors = fb
@@ -150,9 +154,20 @@ fuzz_target!(|input: Input| {
         dagsched::listing(&dag, sched.listing()).unwrap();
         let prio = sched.priorities();
         for v in dag.tasks().iter() {
-            assert!(prio.est(v) <= prio.lst(v));
+            assert!(prio.est(v).units() <= prio.lst(v).units());
         }
         assert!(dag.exits().is_subset(prio.critical()));
+        let exact = ExactPriorities::new(&dag, &etm);
+        assert_eq!(
+            prio.critical(),
+            exact.critical,
+            "critical nodes differ from the exact ones"
+        );
+        assert_eq!(
+            sched.listing().as_slice(),
+            &dagsched::exact_cnpt(&dag, &exact)[..],
+            "CNPT list differs from the exact one"
+        );
     }
     if input.serial {
         let free = input.clouds.iter().map(|n| n.ticks()).collect();

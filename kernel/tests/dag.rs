@@ -11,15 +11,22 @@
 //!   and without feedback factors, on clouds that run one task at a time and on clouds of many
 //!   VMs answering from slot tables; every schedule respects precedence; and alpha = 0 makes
 //!   DCLS / DCMMS decide exactly as CLS / CMMS whatever the tasks' finishes were.
+//! - Exact ties (issue 26): averages 4/3 + 5/3 equal to a path of 3 make every task critical
+//!   (list 1 3 2 4); a feedback objective of exactly 9 s ties with 9 s and goes to the lower
+//!   cloud.
+//! - Against the exact reference (`qosgate_testkit::dagsched`, rationals of any size) on 10,000
+//!   random DAGs of 2-20 tasks whose ties are frequent (1-4 s on 1-3 clouds, missing entries,
+//!   decimal alphas over whole-second completions): AT, EST, LST, critical nodes, the CNPT list,
+//!   the factors and every decision (cloud, ERAT, finish, objective) of CLS, CMMS, DCLS, DCMMS.
 
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use qosgate_kernel::Error;
-use qosgate_kernel::dag::{Dag, MAX_TASKS, Priorities, TaskId, Tasks, cnpt};
+use qosgate_kernel::dag::{Dag, Exact, MAX_TASKS, Mean, Priorities, TaskId, Tasks, cnpt};
 use qosgate_kernel::listsched::{Alpha, Clouds, Decision, Etm, Factor, Feedback, Rule, Scheduler};
 use qosgate_kernel::slots::SlotTable;
 use qosgate_kernel::units::{Nodes, Ticks};
-use qosgate_testkit::dagsched::{self, App, ProfileClouds, SerialClouds};
+use qosgate_testkit::dagsched::{self, App, ExactPriorities, ProfileClouds, Ratio, SerialClouds};
 
 /// 256 cases per property, or `PROPTEST_CASES` for a deeper run.
 fn cases() -> u32 {
@@ -305,13 +312,13 @@ proptest! {
         at in proptest::collection::vec(0u64..=30, MAX_TASKS),
     ) {
         let dag = case.dag();
-        let mut times = [Ticks::ZERO; MAX_TASKS];
+        let mut times = [Mean::ZERO; MAX_TASKS];
         for (t, &a) in times.iter_mut().zip(&at) {
-            *t = s(a);
+            *t = Mean::whole(s(a));
         }
         let prio = Priorities::new(&dag, &times).unwrap();
         for v in dag.tasks().iter() {
-            prop_assert!(prio.est(v) <= prio.lst(v), "task {v}: EST > LST");
+            prop_assert!(prio.est(v).units() <= prio.lst(v).units(), "task {v}: EST > LST");
         }
         prop_assert!(dag.exits().is_subset(prio.critical()), "an exit is not critical");
         let listing = cnpt(&dag, &prio).unwrap();
@@ -324,9 +331,9 @@ proptest! {
         at in proptest::collection::vec(0u64..=30, MAX_TASKS),
     ) {
         let dag = case.dag();
-        let mut times = [Ticks::ZERO; MAX_TASKS];
+        let mut times = [Mean::ZERO; MAX_TASKS];
         for (t, &a) in times.iter_mut().zip(&at) {
-            *t = Ticks::new(a);
+            *t = Mean::whole(Ticks::new(a));
         }
         let prio = Priorities::new(&dag, &times).unwrap();
         let at = |v: TaskId| at[usize::from(v)];
@@ -342,8 +349,9 @@ proptest! {
             dag.succs(v).iter().map(|s| latest(dag, at, s) - at(v)).min().unwrap()
         }
         for v in dag.tasks().iter() {
-            prop_assert_eq!(prio.est(v).get(), longest_to(&dag, &at, v), "EST({})", v);
-            prop_assert_eq!(prio.lst(v).get(), latest(&dag, &at, v), "LST({})", v);
+            prop_assert_eq!(prio.est(v).scale(), 1, "whole ticks need no finer unit");
+            prop_assert_eq!(prio.est(v).units(), u128::from(longest_to(&dag, &at, v)), "EST({})", v);
+            prop_assert_eq!(prio.lst(v).units(), u128::from(latest(&dag, &at, v)), "LST({})", v);
         }
     }
 
@@ -381,6 +389,200 @@ proptest! {
             let dynamic = kernel_schedule(&case, rule, fb.factors(origin).unwrap(), &mut case.profile_clouds(s(1)));
             let fixed = kernel_schedule(&case, rule, [Factor::ZERO; 3], &mut case.profile_clouds(s(1)));
             prop_assert_eq!(dynamic, fixed);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Exactness: ties decided as exact arithmetic decides them.
+
+/// The ETM of rows in whole seconds (`None`: the cloud cannot run the task).
+fn etm_of(rows: &[[Option<u64>; 3]]) -> Etm<3> {
+    let mut etm = Etm::new();
+    for (v, row) in rows.iter().enumerate() {
+        for (j, t) in row.iter().enumerate() {
+            etm.set(task(v as u8), j, t.map(s)).unwrap();
+        }
+    }
+    etm
+}
+
+/// Issue 26: tasks 1 `[1,1,2]`, 2 after 1 `[1,1,3]`, 3 `[3,3,3]`, 4 after 2 and 3 `[1,1,1]`:
+/// `4/3 + 5/3 = 3` is task 3's path, so every task is critical and the list is 1 3 2 4.
+#[test]
+fn averages_that_tie_exactly_make_every_task_critical() {
+    let dag = Dag::from_preds(&[set(&[]), set(&[0]), set(&[]), set(&[1, 2])]).unwrap();
+    let some = |r: [u64; 3]| r.map(Some);
+    let etm = etm_of(&[
+        some([1, 1, 2]),
+        some([1, 1, 3]),
+        some([3, 3, 3]),
+        some([1, 1, 1]),
+    ]);
+    let at = etm.averages();
+    assert_eq!((at[0].total(), at[0].count()), (4_000_000, 3));
+    let prio = Priorities::new(&dag, &at).unwrap();
+    assert_eq!(prio.critical(), set(&[0, 1, 2, 3]));
+    assert_eq!(prio.est(task(0)), prio.lst(task(0)));
+    // EST(2) = 4/3 s in units of 1/3 µs, EST(4) = 3 s.
+    assert_eq!(prio.est(task(1)).scale(), 3);
+    assert_eq!(prio.est(task(1)).units(), 4_000_000);
+    assert_eq!(prio.est(task(3)).units(), 9_000_000);
+    let list = cnpt(&dag, &prio).unwrap();
+    assert!(list.as_slice().iter().map(|v| v.get()).eq([0, 2, 1, 3]));
+}
+
+/// Issue 26: alpha 0.8 makes fd_A = 0.8 exactly, so A (5 s) scores `5 x 1.8 = 9`, B (9 s) 9:
+/// the tie goes to A.
+#[test]
+fn a_feedback_tie_goes_to_the_lower_cloud() {
+    let mut fb = Feedback::<3>::new(Alpha::from_f64(0.8).unwrap());
+    fb.complete(0, 0, s(0), s(20), s(10)).unwrap();
+    let dag = Dag::from_preds(&[Tasks::EMPTY]).unwrap();
+    let etm = etm_of(&[[Some(5), Some(9), None]]);
+    for rule in [Rule::List, Rule::MinMin] {
+        let mut sched = Scheduler::new(
+            Ticks::ZERO,
+            &dag,
+            &etm,
+            Ticks::ZERO,
+            rule,
+            fb.factors(0).unwrap(),
+        )
+        .unwrap();
+        let d = sched.step(&mut serial(3)).unwrap().unwrap();
+        assert_eq!((d.cloud, d.objective, d.finish), (0, s(9), s(5)));
+    }
+}
+
+/// An application where exact ties are frequent: 2-20 tasks, whole seconds 1-4 on one to three
+/// clouds (entries missing), an image of 0-2 s, clouds free from 0-3 s, and a feedback of a short
+/// decimal alpha over up to four whole-second completions.
+#[derive(Clone, Debug)]
+struct Tied {
+    preds: Vec<u64>,
+    etm: Vec<[Option<u64>; 3]>,
+    image: u64,
+    now: u64,
+    free: [u64; 3],
+    alpha: &'static str,
+    observed: Vec<(usize, u64, u64, u64)>,
+}
+
+fn tied() -> impl Strategy<Value = Tied> {
+    (1..=3usize, 2..=20usize).prop_flat_map(|(clouds, n)| {
+        let preds = (0..n)
+            .map(|v| {
+                proptest::collection::vec(0..v.max(1) as u64, 0..=3).prop_map(move |us| {
+                    us.iter()
+                        .filter(|&&u| u < v as u64)
+                        .fold(0, |a, &u| a | 1 << u)
+                })
+            })
+            .collect::<Vec<_>>();
+        let row = (
+            proptest::array::uniform3(prop::option::weighted(0.8, 1..=4u64)),
+            1..=4u64,
+        )
+            .prop_map(move |(mut row, fallback)| {
+                for t in row.iter_mut().skip(clouds) {
+                    *t = None;
+                }
+                if row.iter().all(Option::is_none) {
+                    row[0] = Some(fallback);
+                }
+                row
+            });
+        let alpha = prop::sample::select(vec![
+            "0", "0.1", "0.2", "0.25", "0.3", "0.5", "0.6", "0.75", "0.8", "1",
+        ]);
+        let observed = proptest::collection::vec((0..clouds, 0..=6u64, 0..=14u64, 1..=6u64), 0..=4);
+        (
+            preds,
+            proptest::collection::vec(row, n),
+            0..=2u64,
+            0..=2u64,
+            proptest::array::uniform3(0..=3u64),
+            alpha,
+            observed,
+        )
+            .prop_map(|(preds, etm, image, now, free, alpha, observed)| Tied {
+                preds,
+                etm,
+                image,
+                now,
+                free,
+                alpha,
+                observed,
+            })
+    })
+}
+
+/// The decimal `text` as an exact ratio.
+fn decimal(text: &str) -> Ratio {
+    let places = text.split_once('.').map_or(0, |(_, f)| f.len());
+    let digits: i64 = text.replace('.', "").parse().unwrap();
+    Ratio::new(digits, 10i64.pow(places as u32))
+}
+
+/// A kernel time of `units / scale` ticks as an exact ratio.
+fn exact(t: Exact) -> Ratio {
+    Ratio::new(t.units(), t.scale())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(qosgate_testkit::proptest_cases(10_000)))]
+
+    /// The kernel against the exact reference (`qosgate_testkit::dagsched`): AT, EST, LST, the
+    /// critical nodes, the CNPT list (Algorithm 1 run as one stack), the factors (alpha the
+    /// decimal written) and every decision of CLS, CMMS, DCLS and DCMMS (cloud, ERAT, finish,
+    /// objective).
+    #[test]
+    fn priorities_factors_and_decisions_equal_the_exact_reference(case in tied()) {
+        let preds: Vec<Tasks> = case.preds.iter().map(|&b| Tasks::from_bits(b)).collect();
+        let dag = Dag::from_preds(&preds).unwrap();
+        let etm = etm_of(&case.etm);
+        let reference = ExactPriorities::new(&dag, &etm);
+        let at = etm.averages();
+        let prio = Priorities::new(&dag, &at).unwrap();
+        for v in dag.tasks().iter() {
+            let i = usize::from(v);
+            prop_assert_eq!(&Ratio::new(at[i].total(), at[i].count()), &reference.at[i], "AT({})", v);
+            prop_assert_eq!(&exact(prio.est(v)), &reference.est[i], "EST({})", v);
+            prop_assert_eq!(&exact(prio.lst(v)), &reference.lst[i], "LST({})", v);
+        }
+        prop_assert_eq!(prio.critical(), reference.critical);
+        let listing = cnpt(&dag, &prio).unwrap();
+        prop_assert_eq!(listing.as_slice(), &dagsched::exact_cnpt(&dag, &reference)[..]);
+
+        let alpha = Alpha::from_f64(case.alpha.parse().unwrap()).unwrap();
+        let given = decimal(case.alpha);
+        prop_assert_eq!(Ratio::new(alpha.num(), alpha.den()), given.clone());
+        let mut fb = Feedback::<3>::new(alpha);
+        let mut fds = vec![Ratio::int(0); 3];
+        for &(j, erat, finish, planned) in &case.observed {
+            fb.complete(0, j, s(erat), s(finish), s(planned)).unwrap();
+            fds[j] = dagsched::exact_factor(&given, s(erat), s(finish), s(planned));
+        }
+        let factors = fb.factors(0).unwrap();
+        for (f, r) in factors.iter().zip(&fds) {
+            prop_assert_eq!(&Ratio::new(f.num(), f.den()), r);
+        }
+
+        let app = App { now: s(case.now), dag: &dag, etm: &etm, image: s(case.image) };
+        for (rule, factors) in [
+            (Rule::List, [Factor::ZERO; 3]),
+            (Rule::MinMin, [Factor::ZERO; 3]),
+            (Rule::List, factors),
+            (Rule::MinMin, factors),
+        ] {
+            let clouds = SerialClouds { free: case.free.map(s).to_vec() };
+            let mut sched = Scheduler::new(app.now, &dag, &etm, app.image, rule, factors).unwrap();
+            prop_assert_eq!(sched.listing(), &listing);
+            sched.run(&mut clouds.clone()).unwrap();
+            let ours: Vec<Decision> = sched.decisions().collect();
+            let plain = dagsched::naive_schedule(&app, rule, factors, &listing, &mut clouds.clone());
+            prop_assert_eq!(Ok(ours), plain, "{:?}", rule);
         }
     }
 }

@@ -307,7 +307,7 @@ fn eq21_utilisation_is_negative_when_a_lease_is_shorter_than_its_preemption() {
 fn feedback_from_the_planned_erat_charges_a_cloud_for_its_predecessors_lateness() {
     let s = Ticks::from_secs;
     let planned = Factor::observe(Alpha::ONE, s(10), s(38), s(8)).unwrap();
-    assert_eq!(planned.q32(), 5 << 31, "2.5 in units of 2^-32");
+    assert_eq!((planned.num(), planned.den()), (5, 2), "exactly 2.5");
     assert_eq!(planned.scale(s(8)), s(28));
     let from_start = Factor::observe(Alpha::ONE, s(30), s(38), s(8)).unwrap();
     assert_eq!(from_start, Factor::ZERO);

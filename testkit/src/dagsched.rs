@@ -5,14 +5,20 @@
 //! - [`SerialClouds`]: clouds that run one task at a time (E21's golden example), and
 //!   [`ProfileClouds`]: clouds of many VMs answering from a slot table, as the harness's do.
 //!   Both keep the [`Clouds`] contract (an answer changes only through a hold on its cloud).
+//! - [`ExactPriorities`], [`exact_cnpt`], [`exact_factor`]: AT, EST, LST, the critical nodes,
+//!   Algorithm 1 as the paper runs its stack, and the feedback factor, in rationals of any size
+//!   ([`Ratio`]): nothing rounded, the reference for the kernel's exactness.
 //! - [`naive_schedule`]: CLS and CMMS written plainly (every question asked again at every
-//!   step), the reference for the kernel's cached scheduler.
+//!   step, `tau_fd` compared as a [`Ratio`]), the reference for the kernel's cached scheduler.
 //! - [`schedule`]: a schedule is complete and respects precedence.
 //! - [`naive_first_fit`], [`naive_worst_fit`]: the baselines VM by VM, and
 //!   [`naive_first_fit_task`] task by task; [`mapping`]: a batch's
 //!   parts give each task exactly its VMs and fill no server beyond its free VMs.
 
+use std::cmp::Ordering;
 use std::collections::BTreeMap;
+
+use num_bigint::BigInt;
 
 use qosgate_kernel::Error;
 use qosgate_kernel::dag::{Dag, Listing, TaskId, Tasks};
@@ -108,8 +114,10 @@ pub struct App<'a, const K: usize> {
     pub image: Ticks,
 }
 
-/// CLS or CMMS as Algorithms 2-3 say, asking every question again at every step: the
-/// decisions in order, or the first step's error.
+/// CLS or CMMS as Algorithms 2-3 say, asking every question again at every step and comparing
+/// `tau_fd = ERAT + (1 + fd) D` exactly (a strictly smaller one wins: ties go to the lower task
+/// and cloud): the decisions in order, with `objective` the exact `tau_fd` rounded up (at most
+/// `Ticks::MAX`), or the first step's error.
 pub fn naive_schedule<const K: usize>(
     app: &App<'_, K>,
     rule: Rule,
@@ -118,6 +126,7 @@ pub fn naive_schedule<const K: usize>(
     clouds: &mut impl Clouds,
 ) -> Result<Vec<Decision>, Error> {
     let (now, dag, etm, image) = (app.now, app.dag, app.etm, app.image);
+    let factors = factors.map(|f| Ratio::new(f.num(), f.den()));
     let mut done: BTreeMap<TaskId, Decision> = BTreeMap::new();
     let mut out = Vec::new();
     for step in 0..dag.len() {
@@ -133,7 +142,7 @@ pub fn naive_schedule<const K: usize>(
                 .filter(|&v| dag.preds(v).is_subset(assigned))
                 .collect(),
         };
-        let mut best: Option<Decision> = None;
+        let mut best: Option<(Decision, Ratio)> = None;
         for v in candidates {
             let ready = dag
                 .preds(v)
@@ -147,25 +156,192 @@ pub fn naive_schedule<const K: usize>(
                 };
                 let start = erat.max(ready);
                 let d = image.checked_add(run).ok_or(Error::Overflow)?;
+                let tau = &Ratio::ticks(start) + &(&(&Ratio::int(1) + fd) * &Ratio::ticks(d));
+                let objective = u64::try_from(tau.ceil()).unwrap_or(u64::MAX);
                 let decision = Decision {
                     task: v,
                     cloud: j,
                     ready,
                     start,
                     finish: start.checked_add(d).ok_or(Error::Overflow)?,
-                    objective: start.saturating_add(fd.scale(d)),
+                    objective: Ticks::new(objective),
                 };
-                if best.is_none_or(|b| decision.objective < b.objective) {
-                    best = Some(decision);
+                if best.as_ref().is_none_or(|(_, b)| tau < *b) {
+                    best = Some((decision, tau));
                 }
             }
         }
-        let d = best.ok_or(Error::NotFree)?;
+        let (d, _) = best.ok_or(Error::NotFree)?;
         clouds.hold(&d)?;
         done.insert(d.task, d);
         out.push(d);
     }
     Ok(out)
+}
+
+/// An exact rational `num / den` (`den > 0`) of any size: the arithmetic of the exact reference.
+/// Equality and order are of the values (cross-multiplied), not of the pairs.
+#[derive(Clone, Debug)]
+pub struct Ratio {
+    num: BigInt,
+    den: BigInt,
+}
+
+impl Ratio {
+    /// `num / den`. Panics if `den <= 0` (a bug of the caller).
+    pub fn new(num: impl Into<BigInt>, den: impl Into<BigInt>) -> Self {
+        let (num, den) = (num.into(), den.into());
+        assert!(den > BigInt::ZERO, "a ratio's denominator must be positive");
+        Self { num, den }
+    }
+
+    /// The integer `n`.
+    pub fn int(n: impl Into<BigInt>) -> Self {
+        Self::new(n, 1)
+    }
+
+    /// `t` ticks.
+    pub fn ticks(t: Ticks) -> Self {
+        Self::int(t.get())
+    }
+
+    /// The smallest integer not below the value.
+    pub fn ceil(&self) -> BigInt {
+        let q = &self.num / &self.den;
+        // BigInt division truncates toward zero: round up a positive remainder.
+        if &q * &self.den < self.num { q + 1 } else { q }
+    }
+}
+
+impl std::ops::Add for &Ratio {
+    type Output = Ratio;
+    fn add(self, o: &Ratio) -> Ratio {
+        Ratio::new(&self.num * &o.den + &o.num * &self.den, &self.den * &o.den)
+    }
+}
+
+impl std::ops::Sub for &Ratio {
+    type Output = Ratio;
+    fn sub(self, o: &Ratio) -> Ratio {
+        Ratio::new(&self.num * &o.den - &o.num * &self.den, &self.den * &o.den)
+    }
+}
+
+impl std::ops::Mul for &Ratio {
+    type Output = Ratio;
+    fn mul(self, o: &Ratio) -> Ratio {
+        Ratio::new(&self.num * &o.num, &self.den * &o.den)
+    }
+}
+
+impl Ord for Ratio {
+    fn cmp(&self, o: &Self) -> Ordering {
+        (&self.num * &o.den).cmp(&(&o.num * &self.den))
+    }
+}
+
+impl PartialOrd for Ratio {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+impl PartialEq for Ratio {
+    fn eq(&self, o: &Self) -> bool {
+        self.cmp(o) == Ordering::Equal
+    }
+}
+
+impl Eq for Ratio {}
+
+/// gandhimathi2013's priorities (Eq. 2-3) in exact rationals, task by task (index `v`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExactPriorities {
+    /// `AT(v)`: the mean run over the clouds that can run `v` (zero if none can).
+    pub at: Vec<Ratio>,
+    /// `EST(v)`: 0 for an entry, else the largest `EST(u) + AT(u)` over its predecessors.
+    pub est: Vec<Ratio>,
+    /// `LST(v)`: `EST(v)` for an exit, else the smallest `LST(s) - AT(v)` over its successors.
+    pub lst: Vec<Ratio>,
+    /// `EST(v) = LST(v)`.
+    pub critical: Tasks,
+}
+
+impl ExactPriorities {
+    /// The priorities of `dag` under the run times `etm`, from the definitions.
+    pub fn new<const K: usize>(dag: &Dag, etm: &Etm<K>) -> Self {
+        let n = dag.len();
+        let at: Vec<Ratio> = (0..n)
+            .map(|v| {
+                let runs: Vec<u64> = (0..K)
+                    .filter_map(|j| etm.get(TaskId::new(v as u8), j))
+                    .map(Ticks::get)
+                    .collect();
+                let count = runs.len().max(1);
+                Ratio::new(runs.iter().map(|&t| BigInt::from(t)).sum::<BigInt>(), count)
+            })
+            .collect();
+        let mut est: Vec<Ratio> = Vec::with_capacity(n);
+        for v in 0..n {
+            let e = dag
+                .preds(TaskId::new(v as u8))
+                .iter()
+                .map(|u| &est[usize::from(u)] + &at[usize::from(u)])
+                .max()
+                .unwrap_or_else(|| Ratio::int(0));
+            est.push(e);
+        }
+        let mut lst: Vec<Ratio> = est.clone();
+        for v in (0..n).rev() {
+            let succs = dag.succs(TaskId::new(v as u8));
+            if let Some(l) = succs.iter().map(|s| &lst[usize::from(s)] - &at[v]).min() {
+                lst[v] = l;
+            }
+        }
+        let critical = (0..n)
+            .filter(|&v| est[v] == lst[v])
+            .fold(Tasks::EMPTY, |c, v| {
+                c.union(Tasks::one(TaskId::new(v as u8)))
+            });
+        Self {
+            at,
+            est,
+            lst,
+            critical,
+        }
+    }
+}
+
+/// Algorithm 1 as the paper runs it: the critical nodes pushed on one stack in decreasing
+/// (LST, id), the smallest on top; the top's not-yet-listed predecessor of smallest (LST, id)
+/// pushed, or, if none, the top popped and listed unless it already is.
+pub fn exact_cnpt(dag: &Dag, p: &ExactPriorities) -> Vec<TaskId> {
+    let key = |v: &TaskId| (p.lst[usize::from(*v)].clone(), *v);
+    let mut stack: Vec<TaskId> = p.critical.iter().collect();
+    stack.sort_by_key(|v| std::cmp::Reverse(key(v)));
+    let (mut listed, mut list) = (Tasks::EMPTY, Vec::new());
+    while let Some(&t) = stack.last() {
+        match dag.preds(t).minus(listed).iter().min_by_key(key) {
+            Some(u) => stack.push(u),
+            None => {
+                stack.pop();
+                if !listed.contains(t) {
+                    listed.insert(t);
+                    list.push(t);
+                }
+            }
+        }
+    }
+    list
+}
+
+/// Eq. 7 exactly: `fd = max(-1, alpha (finish - erat - planned) / planned)`, with `alpha` the
+/// rational the user wrote. Panics if `planned` is zero (a bug of the caller).
+pub fn exact_factor(alpha: &Ratio, erat: Ticks, finish: Ticks, planned: Ticks) -> Ratio {
+    let late =
+        Ratio::int(i128::from(finish.get()) - i128::from(erat.get()) - i128::from(planned.get()));
+    let fd = &(alpha * &late) * &Ratio::new(1, planned.get());
+    fd.max(Ratio::int(-1))
 }
 
 /// Every task of `dag` decided once, on a cloud that can run it, starting no earlier than `now`

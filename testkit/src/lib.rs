@@ -6,7 +6,8 @@
 //! failure (`.map_err(TestCaseError::fail)?`), a fuzz target into a panic (`.unwrap()`).
 //!
 //! - [`dagsched`]: DAG listing, list scheduling and server mapping (gandhimathi2013): listings,
-//!   naive CLS / CMMS, model clouds, the mapping baselines VM by VM.
+//!   the exact reference of the priorities and the feedback (rationals of any size), naive
+//!   CLS / CMMS comparing objectives exactly, model clouds, the mapping baselines VM by VM.
 //! - [`slots`]: the slot table as a list of applied intervals, summed at each instant.
 //! - [`broker`]: E15's drop-and-re-solve, the reference for the broker's one-pass water-filling;
 //!   E17's Grid'5000 cluster.

@@ -18,7 +18,12 @@
 //!   is free (`free_s`, default 0) and its predecessors' planned finishes have passed.
 //! - `feedback` (optional): the completions the origin has seen, each replacing that cloud's
 //!   factor `fd = alpha (finish - ERAT - planned) / planned` (Eq. 6-7), for DCLS and DCMMS.
-//!   Without it they decide as CLS and CMMS.
+//!   Without it they decide as CLS and CMMS. `alpha` is read as the decimal written, exactly
+//!   (the shortest decimal that reads back as the JSON number, at most nine places: `0.8` is
+//!   4/5, not the binary fraction nearest it; [`Alpha::from_f64`]).
+//!
+//! Times are whole microseconds (the kernel's ticks, rounded to the nearest from the seconds
+//! given); from there nothing is rounded: AT, EST, LST and the objectives are compared exactly.
 //!
 //! # Output
 //! Per task its AT (mean run over the clouds that can run it), EST, LST and whether it is a
@@ -31,7 +36,7 @@ use anyhow::{Context, Result, anyhow, bail, ensure};
 use qosgate_kernel::Error;
 use qosgate_kernel::dag::{Dag, TaskId, Tasks};
 use qosgate_kernel::listsched::{Alpha, Clouds, Decision, Etm, Factor, Feedback, Rule, Scheduler};
-use qosgate_kernel::units::Ticks;
+use qosgate_kernel::units::{TICKS_PER_SECOND, Ticks};
 use serde::{Deserialize, Serialize};
 
 use crate::des::time::{secs, ticks};
@@ -179,6 +184,11 @@ fn seconds(what: &str, v: f64) -> Result<Ticks> {
     Ok(ticks(v))
 }
 
+/// `units / per_tick` ticks as seconds, for printing (the kernel compared them exactly).
+fn exact_secs(units: u128, per_tick: u64) -> f64 {
+    units as f64 / per_tick as f64 / TICKS_PER_SECOND as f64
+}
+
 /// Lists and schedules `input` (see the module's documentation).
 ///
 /// Errors: every problem of the input, named (a task by its id, a cloud by its name).
@@ -255,9 +265,12 @@ pub fn schedule(input: &DagInput) -> Result<DagOutput> {
     };
     let mut feedback = Feedback::<CLOUDS>::new(Alpha::ZERO);
     if let Some(fb) = &input.feedback {
-        feedback = Feedback::new(
-            Alpha::from_f64(fb.alpha).map_err(|_| anyhow!("feedback.alpha: must be in 0 ..= 1"))?,
-        );
+        feedback = Feedback::new(Alpha::from_f64(fb.alpha).map_err(|_| {
+            anyhow!(
+                "feedback.alpha: {} is not in 0 ..= 1 with at most nine decimal places",
+                fb.alpha
+            )
+        })?);
         for (i, o) in fb.observed.iter().enumerate() {
             let at = format!("feedback.observed[{i}]");
             let c = cloud_of(&o.cloud, &at)?;
@@ -323,9 +336,9 @@ pub fn schedule(input: &DagInput) -> Result<DagOutput> {
             .iter()
             .map(|v| TaskTimes {
                 id: label(v),
-                at_s: secs(at[usize::from(v)]),
-                est_s: secs(prio.est(v)),
-                lst_s: secs(prio.lst(v)),
+                at_s: exact_secs(at[usize::from(v)].total(), at[usize::from(v)].count()),
+                est_s: exact_secs(prio.est(v).units(), prio.est(v).scale()),
+                lst_s: exact_secs(prio.lst(v).units(), prio.lst(v).scale()),
                 critical: prio.critical().contains(v),
             })
             .collect(),
@@ -334,7 +347,7 @@ pub fn schedule(input: &DagInput) -> Result<DagOutput> {
             .map(|j| {
                 feedback
                     .factor(0, j)
-                    .map_or(0.0, |f| f.q32() as f64 / (1u64 << 32) as f64)
+                    .map_or(0.0, |f| f.num() as f64 / f.den() as f64)
             })
             .collect(),
         schedules,

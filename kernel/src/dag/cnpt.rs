@@ -64,7 +64,8 @@ impl Listing {
 /// Errors: [`Error::Full`] cannot occur (the stack and the list hold at most `n <= 64`
 /// entries, as the module shows); it is returned rather than a panic path.
 pub fn cnpt(dag: &Dag, priorities: &Priorities) -> Result<Listing, Error> {
-    let key = |v: TaskId| (priorities.lst(v), v);
+    // Exact: every LST of one `Priorities` is in the same unit.
+    let key = |v: TaskId| (priorities.lst(v).units(), v);
     let mut listing = Listing::default();
     let mut listed = Tasks::EMPTY;
     let mut stack: Vec<TaskId, MAX_TASKS> = Vec::new();
@@ -103,6 +104,7 @@ fn argmin<K: Ord>(set: Tasks, key: impl Fn(TaskId) -> K) -> Option<TaskId> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dag::Mean;
     use crate::units::Ticks;
 
     /// E21's golden DAG (tasks 1-6 as 0-5): 1 -> {2, 3, 4}, {2, 3} -> 5, {4, 5} -> 6, with AT
@@ -115,9 +117,9 @@ mod tests {
         };
         let dag =
             Dag::from_preds(&[p(&[]), p(&[0]), p(&[0]), p(&[0]), p(&[1, 2]), p(&[3, 4])]).unwrap();
-        let mut at = [Ticks::ZERO; MAX_TASKS];
+        let mut at = [Mean::ZERO; MAX_TASKS];
         for (v, sum) in [22, 12, 18, 15, 18, 18].into_iter().enumerate() {
-            at[v] = Ticks::new(sum);
+            at[v] = Mean::whole(Ticks::new(sum));
         }
         let prio = Priorities::new(&dag, &at).unwrap();
         assert_eq!(prio.critical(), p(&[0, 2, 4, 5]));

@@ -13,12 +13,14 @@
 //!   predecessors), which the cloud list scheduler ([`crate::listsched`]) follows.
 //!
 //! # Units
-//! Times (`AT`, `EST`, `LST`) are [`Ticks`](crate::units::Ticks) (µs); a caller that thinks in
-//! seconds converts at its edge. `EST`, `LST` and `AT` are compared in integer ticks, so
-//! "`EST = LST`" is exact.
+//! Times (`AT`, `EST`, `LST`) are in [`Ticks`](crate::units::Ticks) (µs); a caller that thinks in
+//! seconds converts at its edge. Nothing is rounded: an average `AT` is kept as its sum and
+//! count ([`Mean`]), and `EST` and `LST` are counted in `1 / scale` tick with `scale` the least
+//! common multiple of the counts ([`Exact`]), so "`EST = LST`" is exact (the bounds are in
+//! [`Priorities`]' module: no application over three clouds overflows).
 //!
 //! # Memory and cost
-//! `size_of::<Dag>()` is 1,032 bytes, [`Priorities`] 1,032 and [`Listing`] 72 on x86-64. With
+//! `size_of::<Dag>()` is 1,032 bytes, [`Priorities`] 2,064 and [`Listing`] 72 on x86-64. With
 //! `n` tasks: [`Dag::push`] is `O(n)` bit operations (one per predecessor), [`Priorities::new`]
 //! `O(n^2)` bit operations (each task reads its predecessors' and successors' times), and
 //! [`cnpt`] `O(n^2)`: at most `2 n` stack steps, each scanning one predecessor set. No
@@ -30,4 +32,4 @@ mod priority;
 
 pub use cnpt::{Listing, cnpt};
 pub use graph::{Dag, MAX_TASKS, TaskId, Tasks};
-pub use priority::Priorities;
+pub use priority::{Exact, Mean, Priorities};

@@ -6,7 +6,7 @@
 //! no time for it (stored as zero, which is never a time). `size_of::<Etm<K>>()` is
 //! `512 K` bytes (1,536 for three clouds).
 
-use crate::dag::{MAX_TASKS, TaskId};
+use crate::dag::{MAX_TASKS, Mean, TaskId};
 use crate::error::{Error, Param};
 use crate::units::Ticks;
 
@@ -58,25 +58,23 @@ impl<const K: usize> Etm<K> {
             .filter(|&t| t != Ticks::ZERO)
     }
 
-    /// `AT(task)`: the mean run time over the clouds that can run it, rounded down; `None` if
-    /// none can. `O(K)`.
-    pub fn average(&self, task: TaskId) -> Option<Ticks> {
+    /// `AT(task)`: the mean run time over the clouds that can run it, exact (the sum and the
+    /// count, below `K 2^64` ticks and at most `K`); `None` if none can. `O(K)`.
+    pub fn average(&self, task: TaskId) -> Option<Mean> {
         let (sum, n) = (0..K)
             .filter_map(|j| self.get(task, j))
-            .fold((0u128, 0u128), |(s, n), t| {
+            .fold((0u128, 0u64), |(s, n), t| {
                 (s.saturating_add(u128::from(t.get())), n.saturating_add(1))
             });
-        let mean = sum.checked_div(n)?;
-        // A mean of `u64` values fits a `u64`.
-        Some(Ticks::new(u64::try_from(mean).unwrap_or(u64::MAX)))
+        Mean::new(sum, n)
     }
 
-    /// `AT` of every task (zero for a task no cloud can run), as [`crate::dag::Priorities`]
-    /// takes them. `O(64 K)`.
-    pub fn averages(&self) -> [Ticks; MAX_TASKS] {
-        let mut at = [Ticks::ZERO; MAX_TASKS];
+    /// `AT` of every task ([`Mean::ZERO`] for a task no cloud can run), as
+    /// [`crate::dag::Priorities`] takes them. `O(64 K)`.
+    pub fn averages(&self) -> [Mean; MAX_TASKS] {
+        let mut at = [Mean::ZERO; MAX_TASKS];
         for (v, slot) in at.iter_mut().enumerate() {
-            *slot = self.average(TaskId::new(v as u8)).unwrap_or(Ticks::ZERO);
+            *slot = self.average(TaskId::new(v as u8)).unwrap_or(Mean::ZERO);
         }
         at
     }

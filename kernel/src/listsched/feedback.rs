@@ -13,79 +13,160 @@
 //! `alpha = 0` keeps every factor at zero, which makes `tau_fd = tau` exactly: DCLS and DCMMS
 //! then decide as CLS and CMMS.
 //!
-//! # Units and fixed point
-//! Instants and durations in [`Ticks`]. [`Alpha`] is `alpha` in units of `2^-32`, `0 ..= 2^32`;
-//! a [`Factor`] is `fd` in units of `2^-32` in an `i64` (`-1 ..= 2^31 - 2^-32`; a larger value
-//! saturates). `fd` is computed exactly in 128 bits and rounded toward zero; `(1 + fd) D` is
-//! rounded up and saturates at `Ticks::MAX`. No floating point on these paths.
+//! # Units and exactness
+//! Instants and durations in [`Ticks`] (µs). Nothing is rounded on the way to a decision:
+//!
+//! - [`Alpha`] is the rational `num / den` the caller gave, `0 <= num <= den <= 2^32`, kept in
+//!   lowest terms: any decimal of up to nine places ([`Alpha::from_f64`] reads an `f64` as the
+//!   shortest decimal that reads back as it, so `0.8` is exactly `4 / 5`) and any multiple of
+//!   `2^-32` ([`Alpha::from_q32`]).
+//! - A [`Factor`] is `fd` as the rational `alpha_num (delta_tau - D) / (alpha_den D)` in lowest
+//!   terms: `|num| < 2^97`, `1 <= den < 2^96` (`D < 2^64` ticks, `|delta_tau - D| < 2^65`).
+//! - `tau_fd = ERAT + (1 + fd) D` is compared exactly: as `(ERAT den + D (den + num)) / den`,
+//!   a numerator below `2^163`, cross-multiplied in 320 bits (products below `2^259`), so a tie is
+//!   a tie and goes to the lower cloud. [`Factor::scale`] (the printed `(1 + fd) D`) alone
+//!   rounds, up, and saturates at `Ticks::MAX`.
+//!
+//! No floating point on these paths (only [`Alpha::from_f64`] reads one).
 //!
 //! # Memory and cost
-//! `size_of::<Feedback<K>>()` is `8 K^2 + 8` bytes (80 for three clouds). Every call is
-//! `O(1)` (`O(K)` for [`Feedback::factors`]).
+//! `size_of::<Feedback<K>>()` is `32 K^2 + 16` bytes (304 for three clouds). Every call is
+//! `O(1)` (`O(K)` for [`Feedback::factors`]; reducing a fraction is Euclid's algorithm, at most
+//! about 140 steps for 97 bits).
 
+use core::cmp::Ordering;
+use core::fmt::Write;
+
+use super::wide::Wide;
 use crate::error::{Error, Param};
 use crate::units::Ticks;
 
-/// `2^32`: one, in the fixed point of [`Alpha`] and [`Factor`].
-const ONE: u64 = 1 << 32;
+/// The largest denominator of [`Alpha`], `2^32`.
+const MAX_DEN: u64 = 1 << 32;
 
-/// The feedback weight `alpha`, `0 ..= 1`, in units of `2^-32`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+/// The feedback weight `alpha = num / den`, `0 ..= 1`, exact, in lowest terms, `den <= 2^32`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct Alpha(u64);
+pub struct Alpha {
+    num: u64,
+    den: u64,
+}
+
+impl Default for Alpha {
+    fn default() -> Self {
+        Self::ZERO
+    }
+}
 
 impl Alpha {
     /// No feedback: DCLS and DCMMS decide as CLS and CMMS.
-    pub const ZERO: Self = Self(0);
+    pub const ZERO: Self = Self { num: 0, den: 1 };
     /// Full feedback.
-    pub const ONE: Self = Self(ONE);
+    pub const ONE: Self = Self { num: 1, den: 1 };
+
+    /// `alpha = num / den`, reduced to lowest terms.
+    ///
+    /// Errors: `InvalidParameter(Weight)` unless `num <= den` and `1 <= den <= 2^32`.
+    pub fn new(num: u64, den: u64) -> Result<Self, Error> {
+        if den == 0 || den > MAX_DEN || num > den {
+            return Err(Error::InvalidParameter(Param::Weight));
+        }
+        let g = gcd(u128::from(num), u128::from(den)) as u64;
+        Ok(Self {
+            num: num / g,
+            den: den / g,
+        })
+    }
 
     /// `alpha = raw / 2^32`.
     ///
     /// Errors: `InvalidParameter(Weight)` if `raw > 2^32` (alpha above one).
-    pub const fn from_q32(raw: u64) -> Result<Self, Error> {
-        if raw > ONE {
-            Err(Error::InvalidParameter(Param::Weight))
-        } else {
-            Ok(Self(raw))
-        }
+    pub fn from_q32(raw: u64) -> Result<Self, Error> {
+        Self::new(raw, MAX_DEN)
     }
 
-    /// `alpha` from configuration, rounded to the nearest `2^-32`.
+    /// `alpha` from configuration, as given: the shortest decimal that reads back as `alpha`
+    /// (the digits `{:e}` prints; `0.8` is `4 / 5`, not the binary `f64` nearest it).
     ///
-    /// Errors: `InvalidParameter(Weight)` unless `0 <= alpha <= 1` (NaN included).
+    /// Errors: `InvalidParameter(Weight)` unless `0 <= alpha <= 1` (NaN included) and that
+    /// decimal has at most nine places (`1e-10` and `0.1234567891` are refused).
     pub fn from_f64(alpha: f64) -> Result<Self, Error> {
-        if (0.0..=1.0).contains(&alpha) {
-            // In range, so the product lies in 0 ..= 2^32 and converts exactly.
-            Self::from_q32(libm::round(alpha * ONE as f64) as u64)
-        } else {
-            Err(Error::InvalidParameter(Param::Weight))
+        let weight = Error::InvalidParameter(Param::Weight);
+        if !(0.0..=1.0).contains(&alpha) {
+            return Err(weight);
         }
+        if alpha == 0.0 {
+            // Also -0.0, which prints a sign.
+            return Ok(Self::ZERO);
+        }
+        // At most 17 digits, a point and `e-324`: 32 bytes suffice.
+        let mut text = Text::default();
+        write!(text, "{alpha:e}").map_err(|_| weight)?;
+        let text = core::str::from_utf8(text.as_bytes()).map_err(|_| weight)?;
+        let (mantissa, exp) = text.split_once('e').ok_or(weight)?;
+        let exp: i32 = exp.parse().map_err(|_| weight)?;
+        let fraction = mantissa.split_once('.').map_or(0, |(_, f)| f.len());
+        let mut digits: u64 = 0;
+        for b in mantissa.bytes().filter(|&b| b != b'.') {
+            let d = u64::from(b.checked_sub(b'0').ok_or(weight)?);
+            digits = digits
+                .checked_mul(10)
+                .and_then(|x| x.checked_add(d))
+                .ok_or(weight)?;
+        }
+        // alpha = digits 10^(exp - fraction), and alpha <= 1 makes the places non-negative
+        // (`1e0`: none).
+        let places = i32::try_from(fraction)
+            .ok()
+            .and_then(|f| f.checked_sub(exp))
+            .and_then(|p| u32::try_from(p).ok())
+            .filter(|&p| p <= 9)
+            .ok_or(weight)?;
+        Self::new(digits, 10u64.pow(places))
     }
 
-    /// `alpha` in units of `2^-32`.
-    pub const fn q32(self) -> u64 {
-        self.0
+    /// The numerator, in lowest terms.
+    pub const fn num(self) -> u64 {
+        self.num
+    }
+
+    /// The denominator, in lowest terms (`1 ..= 2^32`).
+    pub const fn den(self) -> u64 {
+        self.den
     }
 }
 
-/// A feedback factor `fd >= -1`, in units of `2^-32`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+/// A feedback factor `fd = num / den >= -1`, exact, in lowest terms (see the module's bounds).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct Factor(i64);
+pub struct Factor {
+    num: i128,
+    den: u128,
+}
+
+impl Default for Factor {
+    fn default() -> Self {
+        Self::ZERO
+    }
+}
 
 impl Factor {
     /// No correction: `tau_fd = tau`.
-    pub const ZERO: Self = Self(0);
+    pub const ZERO: Self = Self { num: 0, den: 1 };
     /// The lower clamp, `-1`: a planned run counts for nothing.
-    pub const MIN: Self = Self(-(ONE as i64));
+    pub const MIN: Self = Self { num: -1, den: 1 };
 
-    /// `fd` in units of `2^-32`.
-    pub const fn q32(self) -> i64 {
-        self.0
+    /// The numerator, `-den <= num < 2^97`.
+    pub const fn num(self) -> i128 {
+        self.num
     }
 
-    /// `alpha (finish - erat - planned) / planned`, rounded toward zero, clamped at `-1` (Eq. 7).
+    /// The denominator, `1 <= den < 2^96`.
+    pub const fn den(self) -> u128 {
+        self.den
+    }
+
+    /// `alpha (finish - erat - planned) / planned`, exact, clamped at `-1` (Eq. 7).
     ///
     /// Errors: `InvalidParameter(Work)` if `planned` is zero.
     pub fn observe(
@@ -94,24 +175,122 @@ impl Factor {
         finish: Ticks,
         planned: Ticks,
     ) -> Result<Self, Error> {
-        let d = i128::from(planned.get());
-        if d == 0 {
+        if planned == Ticks::ZERO {
             return Err(Error::InvalidParameter(Param::Work));
         }
-        let late = i128::from(finish.get()) - i128::from(erat.get()) - d;
-        // |late| < 2^65 and alpha <= 2^32: the product fits in 98 bits.
-        let fd = (i128::from(alpha.q32()) * late) / d;
-        let fd = fd.clamp(i128::from(Self::MIN.0), i128::from(i64::MAX));
-        Ok(Self(i64::try_from(fd).unwrap_or(i64::MAX)))
+        let d = planned.get();
+        // |late| < 2^65, alpha's terms <= 2^32: |num| < 2^97, den < 2^96.
+        let late = i128::from(finish.get()) - i128::from(erat.get()) - i128::from(d);
+        let num = i128::from(alpha.num) * late;
+        let den = u128::from(alpha.den) * u128::from(d);
+        if num < 0 && num.unsigned_abs() > den {
+            return Ok(Self::MIN);
+        }
+        let g = gcd(num.unsigned_abs(), den);
+        // g >= 1 divides both, and den / g < 2^96.
+        Ok(Self {
+            num: num / g as i128,
+            den: den / g,
+        })
+    }
+
+    /// `1 + fd = (den + num) / den`: the numerator, `0 <= den + num < 2^98`.
+    fn one_plus(self) -> u128 {
+        // den < 2^96 fits i128, and num >= -den.
+        u128::try_from(self.den as i128 + self.num).unwrap_or(0)
     }
 
     /// `(1 + fd) planned`, rounded up, at most `Ticks::MAX`. Exactly `planned` when `fd = 0`.
     pub fn scale(self, planned: Ticks) -> Ticks {
-        // 1 + fd is in 0 ..< 2^63 + 2^32 (fd >= -1 by construction).
-        let one_plus = u128::try_from(i128::from(self.0) + i128::from(ONE)).unwrap_or(0);
-        let scaled = one_plus * u128::from(planned.get());
-        let up = scaled.div_ceil(u128::from(ONE));
-        Ticks::new(u64::try_from(up).unwrap_or(u64::MAX))
+        let scaled = Wide::from_u128(self.one_plus()).checked_mul_u64(planned.get());
+        ceil_ticks(scaled, self.den)
+    }
+
+    /// `tau_fd = start + (1 + fd) run`, exact.
+    pub(crate) fn tau(self, start: Ticks, run: Ticks) -> Tau {
+        // start den < 2^160 and run (den + num) < 2^162: the sum is below 2^163.
+        let num = Wide::from_u128(self.den)
+            .checked_mul_u64(start.get())
+            .zip(Wide::from_u128(self.one_plus()).checked_mul_u64(run.get()))
+            .and_then(|(a, b)| a.checked_add(b))
+            .unwrap_or(Wide::MAX);
+        Tau { num, den: self.den }
+    }
+}
+
+/// An objective `tau_fd` as the exact fraction `num / den` ticks (`den` is the factor's, below
+/// `2^96`; `num` below `2^163`). Equality and order are of the values.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Tau {
+    num: Wide,
+    den: u128,
+}
+
+impl Tau {
+    /// The objective rounded up to a tick, at most `Ticks::MAX` (for printing).
+    pub(crate) fn ceil(&self) -> Ticks {
+        ceil_ticks(Some(self.num), self.den)
+    }
+}
+
+impl Ord for Tau {
+    /// `num_a den_b` against `num_b den_a`, both below `2^259`: exact.
+    fn cmp(&self, other: &Self) -> Ordering {
+        let a = self.num.checked_mul(other.den).unwrap_or(Wide::MAX);
+        let b = other.num.checked_mul(self.den).unwrap_or(Wide::MAX);
+        a.cmp(&b)
+    }
+}
+
+impl PartialOrd for Tau {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Tau {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Tau {}
+
+/// `ceil(x / den)` in ticks, saturating at `Ticks::MAX` (also for an `x` that overflowed).
+fn ceil_ticks(x: Option<Wide>, den: u128) -> Ticks {
+    let up = x.and_then(|x| x.div_ceil(den)).unwrap_or(u128::MAX);
+    Ticks::new(u64::try_from(up).unwrap_or(u64::MAX))
+}
+
+/// The greatest common divisor of `a` and `b`, or 1 if both are zero. Euclid's algorithm.
+fn gcd(a: u128, b: u128) -> u128 {
+    let (mut x, mut y) = (a, b);
+    while y != 0 {
+        (x, y) = (y, x % y);
+    }
+    x.max(1)
+}
+
+/// A fixed buffer that `write!` fills; an overlong text is an error.
+#[derive(Default)]
+struct Text {
+    bytes: [u8; 32],
+    len: usize,
+}
+
+impl Text {
+    fn as_bytes(&self) -> &[u8] {
+        self.bytes.get(..self.len).unwrap_or_default()
+    }
+}
+
+impl Write for Text {
+    fn write_str(&mut self, s: &str) -> core::fmt::Result {
+        let end = self.len.checked_add(s.len()).ok_or(core::fmt::Error)?;
+        let slot = self.bytes.get_mut(self.len..end).ok_or(core::fmt::Error)?;
+        slot.copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
     }
 }
 
@@ -180,13 +359,17 @@ mod tests {
         Ticks::from_secs(secs)
     }
 
+    fn ratio(f: Factor) -> (i128, u128) {
+        (f.num(), f.den())
+    }
+
     /// Fig. 5 (E22): task i planned on C from ERAT 2 s for D = 1 + 7 s, preempted by an AR on
     /// [8, 12), finishes at 14 s: fd_C = alpha (12 - 8) / 8 = 0.5 alpha.
     #[test]
     fn fig5_task_i_sets_fd_c_to_half_alpha() {
         let mut fb = Feedback::<3>::new(Alpha::from_f64(0.5).unwrap());
         let fd = fb.complete(0, 2, s(2), s(14), s(8)).unwrap();
-        assert_eq!(fd.q32(), 1 << 30);
+        assert_eq!(ratio(fd), (1, 4));
         assert_eq!(fb.factor(0, 2), Some(fd));
         assert_eq!(fb.factor(2, 0), Some(Factor::ZERO));
         // Task k on C: D = 1 + 8 s scaled by 1.25.
@@ -194,22 +377,57 @@ mod tests {
     }
 
     #[test]
+    fn alpha_is_the_decimal_given_in_lowest_terms() {
+        let a = Alpha::from_f64(0.8).unwrap();
+        assert_eq!((a.num(), a.den()), (4, 5));
+        let a = Alpha::from_f64(0.123_456_789).unwrap();
+        assert_eq!((a.num(), a.den()), (123_456_789, 1_000_000_000));
+        assert_eq!(Alpha::from_f64(1.0), Ok(Alpha::ONE));
+        assert_eq!(Alpha::from_f64(0.0), Ok(Alpha::ZERO));
+        assert_eq!(Alpha::from_f64(-0.0), Ok(Alpha::ZERO));
+        assert_eq!(Alpha::from_f64(2.5e-5), Alpha::new(1, 40_000));
+        assert_eq!(Alpha::from_q32(1 << 31), Alpha::new(1, 2));
+        // 0.8 as a 32-bit fraction is not 4 / 5.
+        assert_ne!(Alpha::from_q32(3_435_973_837), Alpha::from_f64(0.8));
+        for refused in [1e-10, 0.123_456_789_1, 1.5, -0.1, f64::NAN] {
+            assert!(Alpha::from_f64(refused).is_err(), "{refused}");
+        }
+    }
+
+    #[test]
     fn an_early_finish_is_clamped_at_minus_one_and_scales_to_nothing() {
         let fd = Factor::observe(Alpha::ONE, s(100), s(10), s(5)).unwrap();
         assert_eq!(fd, Factor::MIN);
         assert_eq!(fd.scale(s(5)), Ticks::ZERO);
+        // Exactly -1 is the clamp too.
+        let fd = Factor::observe(Alpha::ONE, s(10), s(10), s(5)).unwrap();
+        assert_eq!(fd, Factor::MIN);
         let huge = Factor::observe(Alpha::ONE, Ticks::ZERO, Ticks::MAX, Ticks::new(1)).unwrap();
-        assert_eq!(huge.q32(), i64::MAX);
-        assert_eq!(huge.scale(s(1)), s((1 << 31) + 1));
+        assert_eq!(ratio(huge), (i128::from(u64::MAX) - 1, 1));
+        assert_eq!(huge.scale(Ticks::new(1)), Ticks::MAX);
         assert_eq!(huge.scale(Ticks::MAX), Ticks::MAX);
+    }
+
+    /// Both clouds score exactly 9 s: A runs 5 s under `fd = 0.8 (20 - 10) / 10 = 0.8`, so
+    /// `5 (1 + 0.8) = 9`; B runs 9 s with no factor. The exact objectives tie.
+    #[test]
+    fn exact_objectives_tie_where_they_are_equal() {
+        let fd = Factor::observe(Alpha::from_f64(0.8).unwrap(), s(0), s(20), s(10)).unwrap();
+        assert_eq!(ratio(fd), (4, 5));
+        let a = fd.tau(Ticks::ZERO, s(5));
+        let b = Factor::ZERO.tau(Ticks::ZERO, s(9));
+        assert_eq!(a, b);
+        assert_eq!((a.ceil(), b.ceil()), (s(9), s(9)));
+        let later = Factor::ZERO.tau(Ticks::new(1), s(9));
+        assert!(a < later);
+        assert_eq!(later.cmp(&a), Ordering::Greater);
     }
 
     #[test]
     fn bad_inputs_are_refused() {
-        assert!(Alpha::from_f64(1.5).is_err());
-        assert!(Alpha::from_f64(f64::NAN).is_err());
-        assert!(Alpha::from_q32(ONE + 1).is_err());
-        assert_eq!(Alpha::from_f64(1.0), Ok(Alpha::ONE));
+        assert!(Alpha::from_q32((1 << 32) + 1).is_err());
+        assert!(Alpha::new(1, 0).is_err());
+        assert!(Alpha::new(1, (1 << 32) + 1).is_err());
         let mut fb = Feedback::<2>::new(Alpha::ONE);
         assert_eq!(fb.complete(2, 0, s(0), s(1), s(1)), Err(Error::Unknown));
         assert_eq!(

@@ -11,6 +11,9 @@
 //! tau(v, j)    = ERAT(v, j) + (1 + fd_j) D(v, j)           (Eq. 5; Eq. 8 with the factors fd)
 //! ```
 //!
+//! `tau` is compared exactly (the factors are exact fractions, [`feedback`]), so two clouds
+//! that score the same go to the lower one whatever their factors are.
+//!
 //! - [`Rule::List`] (CLS, Algorithm 2): tasks in the CNPT order ([`crate::dag::cnpt`]); each to
 //!   the cloud of smallest `tau`.
 //! - [`Rule::MinMin`] (CMMS, Algorithm 3): among the tasks whose predecessors are all assigned,
@@ -36,9 +39,11 @@
 //! (and every cloud for tasks that became ready).
 //!
 //! # Units and memory
-//! Instants and durations in [`Ticks`] (µs). `size_of::<Scheduler<3>>()` is 6,416 bytes on
+//! Instants and durations in [`Ticks`] (µs). `size_of::<Scheduler<3>>()` is 7,520 bytes on
 //! x86-64: the decisions (64 x 56 bytes), CMMS's cache of answers (`64 x 8 K` bytes), the
-//! priorities (1,032) and the listing (72); the [`Dag`] and [`Etm`] are borrowed.
+//! priorities (2,064), the factors (`32 K`) and the listing (72); the [`Dag`] and [`Etm`] are
+//! borrowed. Rating a candidate exactly takes about 200 bytes of stack (two objectives and their
+//! 320-bit cross products).
 //!
 //! # Cost per call
 //! [`Scheduler::new`]: `O(n^2 + 64 K)` (priorities and the listing). One CLS step: `K` questions
@@ -47,6 +52,7 @@
 
 mod etm;
 pub mod feedback;
+mod wide;
 
 pub use etm::Etm;
 pub use feedback::{Alpha, Factor, Feedback};
@@ -54,6 +60,7 @@ pub use feedback::{Alpha, Factor, Feedback};
 use crate::dag::{Dag, Listing, MAX_TASKS, Priorities, TaskId, Tasks, cnpt};
 use crate::error::Error;
 use crate::units::Ticks;
+use feedback::Tau;
 
 /// Which list scheduler.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -79,7 +86,7 @@ pub struct Decision {
     pub start: Ticks,
     /// Its planned finish, `start + D`.
     pub finish: Ticks,
-    /// The `tau` (or `tau_fd`) it won with.
+    /// The `tau` (or `tau_fd`) it won with, rounded up to a tick (the comparison was exact).
     pub objective: Ticks,
 }
 
@@ -243,13 +250,13 @@ impl<'a, const K: usize> Scheduler<'a, K> {
             return Ok(None);
         };
         let ready = self.ready(v);
-        let mut best: Option<Decision> = None;
+        let mut best = None;
         for j in self.hosts(v) {
             if let Some(start) = clouds.erat(v, j, ready) {
                 best = better(best, self.rate(v, j, ready, start)?);
             }
         }
-        Ok(best)
+        Ok(best.map(|(d, _)| d))
     }
 
     /// CMMS: the best pair among the ready tasks, asking only what it does not know.
@@ -275,7 +282,7 @@ impl<'a, const K: usize> Scheduler<'a, K> {
                 }
             }
         }
-        let mut best: Option<Decision> = None;
+        let mut best = None;
         for v in ready_tasks.iter() {
             let ready = self.ready(v);
             for j in self.hosts(v) {
@@ -286,7 +293,7 @@ impl<'a, const K: usize> Scheduler<'a, K> {
                 }
             }
         }
-        Ok(best)
+        Ok(best.map(|(d, _)| d))
     }
 
     /// The clouds whose ETM has a time for `v`, in increasing order.
@@ -317,28 +324,36 @@ impl<'a, const K: usize> Scheduler<'a, K> {
     }
 
     /// Task `v` on cloud `j` from `start` (no earlier than `ready`): its planned finish and
-    /// `tau_fd`.
-    fn rate(&self, v: TaskId, j: usize, ready: Ticks, start: Ticks) -> Result<Decision, Error> {
+    /// its exact `tau_fd`.
+    fn rate(
+        &self,
+        v: TaskId,
+        j: usize,
+        ready: Ticks,
+        start: Ticks,
+    ) -> Result<(Decision, Tau), Error> {
         let run = self.etm.get(v, j).ok_or(Error::TaskTooLarge)?;
         let d = self.image.checked_add(run).ok_or(Error::Overflow)?;
         let start = start.max(ready);
         let fd = self.factors.get(j).copied().unwrap_or(Factor::ZERO);
-        Ok(Decision {
+        let tau = fd.tau(start, d);
+        let decision = Decision {
             task: v,
             cloud: j,
             ready,
             start,
             finish: start.checked_add(d).ok_or(Error::Overflow)?,
-            objective: start.saturating_add(fd.scale(d)),
-        })
+            objective: tau.ceil(),
+        };
+        Ok((decision, tau))
     }
 }
 
 /// The better of a best-so-far and a candidate rated after it: a strictly smaller objective
-/// wins, so ties stay with the earlier (lower) task and cloud.
-fn better(best: Option<Decision>, candidate: Decision) -> Option<Decision> {
+/// (compared exactly) wins, so ties stay with the earlier (lower) task and cloud.
+fn better(best: Option<(Decision, Tau)>, candidate: (Decision, Tau)) -> Option<(Decision, Tau)> {
     match best {
-        Some(b) if b.objective <= candidate.objective => Some(b),
+        Some(b) if b.1 <= candidate.1 => Some(b),
         _ => Some(candidate),
     }
 }

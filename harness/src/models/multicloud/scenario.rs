@@ -15,6 +15,7 @@
 
 use std::path::PathBuf;
 
+use qosgate_kernel::listsched::Alpha;
 use serde::{Deserialize, Serialize};
 
 use super::capacity;
@@ -233,7 +234,8 @@ pub enum BuiltinTrace {
 ///
 /// The checks:
 /// - an empty `name`, `replications` outside `1 ..= 10,000`, a `seed` above TOML's largest integer;
-/// - `alpha` or `ar_share` outside `0 ..= 1`, `gap_divisor` below 1 or not finite;
+/// - `alpha` or `ar_share` outside `0 ..= 1`, `alpha` with more than nine decimal places,
+///   `gap_divisor` below 1 or not finite;
 /// - `image_s`, `dataset_s`, `ar_notice_max_s` not finite, negative or above [`MAX_SECONDS`]
 ///   (`image_s` and `ar_notice_max_s` must be positive);
 /// - a power not finite or negative, or idle above active;
@@ -247,6 +249,15 @@ pub(super) fn check(s: &Scenario) -> Vec<Problem> {
     let mut p = Problems::default();
     p.header(&s.header);
     fraction(&mut p, "alpha", s.alpha);
+    if (0.0..=1.0).contains(&s.alpha) && Alpha::from_f64(s.alpha).is_err() {
+        p.add(
+            "alpha",
+            format!(
+                "{} has more than nine decimal places (the feedback carries alpha exactly)",
+                s.alpha
+            ),
+        );
+    }
     fraction(&mut p, "ar_share", s.ar_share);
     if !(s.gap_divisor.is_finite() && s.gap_divisor >= 1.0) {
         p.add(
@@ -442,5 +453,13 @@ mod tests {
         );
         assert!(e.contains("clouds[0].servers: must be in 1 ..="), "{e}");
         assert!(e.contains("clouds[1].name: `A` names two clouds"), "{e}");
+        s.alpha = 0.1234567891;
+        let e = Scenario::parse(&to_toml(&s), "x.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("alpha: 0.1234567891 has more than nine decimal places"),
+            "{e}"
+        );
     }
 }
