@@ -99,7 +99,7 @@ fn dag_moves_fig5s_task_k_to_a_under_dcls_from_alpha_a_quarter() {
     assert_eq!(fig5_cloud_of_k(0.25), ("C".into(), "A".into()));
 }
 
-/// Issue 26: AT 4/3 + 5/3 = 3 equals task 3's path exactly, so all four tasks are critical and
+/// Erratum E21: AT 4/3 + 5/3 = 3 equals task 3's path exactly, so all four tasks are critical and
 /// the list is 1 3 2 4 (AT floored to a microsecond found {3, 4} and listed 3 1 2 4).
 #[test]
 fn dag_finds_an_exact_tie_of_averages_critical() {
@@ -122,7 +122,7 @@ fn dag_finds_an_exact_tie_of_averages_critical() {
     assert_eq!(tasks[3]["est_s"], json!(3.0));
 }
 
-/// Issue 26: alpha 0.8 on A's completion (late 10 s on a planned 10 s) gives fd_A = 0.8 exactly,
+/// Erratum E22: alpha 0.8 on A's completion (late 10 s on a planned 10 s) gives fd_A = 0.8 exactly,
 /// so A scores 5 (1 + 0.8) = 9 s, as B's 9 s: the tie goes to A (makespan 5 s). With alpha a
 /// 32-bit fraction and the product rounded up it went to B (makespan 9 s).
 #[test]

@@ -11,7 +11,7 @@
 //!   and without feedback factors, on clouds that run one task at a time and on clouds of many
 //!   VMs answering from slot tables; every schedule respects precedence; and alpha = 0 makes
 //!   DCLS / DCMMS decide exactly as CLS / CMMS whatever the tasks' finishes were.
-//! - Exact ties (issue 26): averages 4/3 + 5/3 equal to a path of 3 make every task critical
+//! - Exact ties (erratum E21): averages 4/3 + 5/3 equal to a path of 3 make every task critical
 //!   (list 1 3 2 4); a feedback objective of exactly 9 s ties with 9 s and goes to the lower
 //!   cloud.
 //! - Against the exact reference (`qosgate_testkit::dagsched`, rationals of any size) on 10,000
@@ -407,7 +407,7 @@ fn etm_of(rows: &[[Option<u64>; 3]]) -> Etm<3> {
     etm
 }
 
-/// Issue 26: tasks 1 `[1,1,2]`, 2 after 1 `[1,1,3]`, 3 `[3,3,3]`, 4 after 2 and 3 `[1,1,1]`:
+/// Erratum E21: tasks 1 `[1,1,2]`, 2 after 1 `[1,1,3]`, 3 `[3,3,3]`, 4 after 2 and 3 `[1,1,1]`:
 /// `4/3 + 5/3 = 3` is task 3's path, so every task is critical and the list is 1 3 2 4.
 #[test]
 fn averages_that_tie_exactly_make_every_task_critical() {
@@ -432,7 +432,7 @@ fn averages_that_tie_exactly_make_every_task_critical() {
     assert!(list.as_slice().iter().map(|v| v.get()).eq([0, 2, 1, 3]));
 }
 
-/// Issue 26: alpha 0.8 makes fd_A = 0.8 exactly, so A (5 s) scores `5 x 1.8 = 9`, B (9 s) 9:
+/// Erratum E22: alpha 0.8 makes fd_A = 0.8 exactly, so A (5 s) scores `5 x 1.8 = 9`, B (9 s) 9:
 /// the tie goes to A.
 #[test]
 fn a_feedback_tie_goes_to_the_lower_cloud() {
