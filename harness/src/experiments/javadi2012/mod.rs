@@ -60,7 +60,9 @@
 //! lower bounds ([`crate::models::hybrid::metrics`]). Every AWRT and slowdown point is judged in
 //! both readings where some run of its variants left a request unfinished: a point whose outcome
 //! differs between them is inconclusive. The `unfinished-beta` and `unfinished-theta` figures
-//! give the counts per run, the `groups` figure AWRT in both readings.
+//! give the counts per run, the `groups` figure AWRT in both readings. The `width-beta` and
+//! `width-theta` figures give, under EB, the AWRT of the narrow requests (at most half the
+//! local cluster) and of the wide ones apart: the few wide requests carry nearly all of it.
 //!
 //! # The statements and their criteria
 //! A **claim** is a result of the paper the simulation could contradict; a **check** is true by
@@ -177,6 +179,7 @@ impl Experiment for Javadi2012 {
                     "fig5b",
                     "fig5c",
                     "unfinished-beta",
+                    "width-beta",
                 ],
                 claim1::variants(),
                 claim1::judge,
@@ -193,6 +196,7 @@ impl Experiment for Javadi2012 {
                     "fig6b",
                     "fig6c",
                     "unfinished-theta",
+                    "width-theta",
                 ],
                 claim2::variants(),
                 claim2::judge,
