@@ -236,6 +236,10 @@ impl Tau {
 impl Ord for Tau {
     /// `num_a den_b` against `num_b den_a`, both below `2^259`: exact.
     fn cmp(&self, other: &Self) -> Ordering {
+        if self.den == other.den {
+            // The same factor's objectives (and every one without feedback, `den` 1).
+            return self.num.cmp(&other.num);
+        }
         let a = self.num.checked_mul(other.den).unwrap_or(Wide::MAX);
         let b = other.num.checked_mul(self.den).unwrap_or(Wide::MAX);
         a.cmp(&b)

@@ -62,6 +62,10 @@ impl Wide {
         if d == 0 || d >= 1 << 127 {
             return None;
         }
+        if let [low, high, 0, 0, 0] = self.0 {
+            // Below 2^128 (nearly every objective): one 128-bit division.
+            return Some((u128::from(low) | u128::from(high) << 64).div_ceil(d));
+        }
         let (mut quotient, mut rem, mut saturated) = (0u128, 0u128, false);
         for limb in self.0.iter().rev() {
             for bit in (0..64).rev() {
