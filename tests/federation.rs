@@ -5,6 +5,7 @@
 
 use proptest::prelude::*;
 use qosgate_harness::config::Header;
+use qosgate_harness::des::time::secs;
 use qosgate_harness::models::Model;
 use qosgate_harness::models::ScenarioFile;
 use qosgate_harness::models::federation::Federation;
@@ -14,8 +15,9 @@ use qosgate_harness::models::federation::record::{Outcome, Record, Run, Type};
 use qosgate_harness::models::federation::scenario::{
     ClusterConfig, ClusterRules, Das2Config, Dist, External, Gateway, GatewayPolicy, LocalRule,
     LocalWorkload, PapConfig, PapUnits, PreemptionPolicy, PreferenceRule, QueueRule, Scenario,
-    SizeMean, TypeShares, VmOverheads, to_toml,
+    SizeMean, TypeShares, VmOverheads, lease_ticks, to_toml,
 };
+use qosgate_harness::models::federation::world::World;
 
 /// Every request of one size: `2^x` VMs (`x` a whole number), as a DAS-2 model of one point.
 fn size(log2: f64) -> Das2Config {
@@ -101,6 +103,7 @@ fn scenario(
             local: LocalRule::Reject,
             preemption: PreemptionPolicy::Moml,
             preference: PreferenceRule::Tiers,
+            best_effort_queue: 64,
         },
         clusters,
     }
@@ -132,8 +135,9 @@ fn seen(r: &Record) -> Seen {
 /// runs [1050, 1070), it has done 50 s; the local request runs [1070, 1120). At 1070 the
 /// gateway dispatches its remaining 50 s again: round robin's next is B, free: it runs [1070,
 /// 1120) there (its deadline, 1000 + 3 x 100, is met). Overhead 2 x 20 = 40 node-s; computation
-/// time 2 x 100 + 2 x 50 at A and 2 x 50 at B, 400 node-s: Eq. 21 gives 90 %. Work done 300
-/// node-s over 4 nodes x 1120 s: 6.70 %.
+/// time counts each request once where it first ran, 2 x 100 + 2 x 50 at A, 300 node-s: Eq. 21
+/// gives 1 - 40 / 300 = 86.67 %. Work done 300 node-s, all before the horizon, over 4 nodes x
+/// the 1500 s horizon: 5 %.
 #[test]
 fn a_preempted_migratable_lease_finishes_at_the_next_cluster() {
     let s = scenario(
@@ -178,8 +182,15 @@ fn a_preempted_migratable_lease_finishes_at_the_next_cluster() {
         (m.vms_preempted, m.leases_preempted, m.migrations),
         (2, 1, 1)
     );
-    assert_eq!(m.utilization, Some(90.0));
-    assert!((m.occupancy.unwrap() - 100.0 * 300.0 / (4.0 * 1120.0)).abs() < 1e-9);
+    assert!((m.utilization.unwrap() - 100.0 * (1.0 - 40.0 / 300.0)).abs() < 1e-9);
+    assert_eq!(
+        (
+            run.clusters[0].computation_node_s,
+            run.clusters[1].computation_node_s
+        ),
+        (300.0, 0.0)
+    );
+    assert!((m.occupancy.unwrap() - 5.0).abs() < 1e-9);
     assert_eq!((m.migration_pct, m.response_s), (Some(100.0), Some(120.0)));
     assert_eq!(
         (run.clusters[0].migrated, run.clusters[1].completed),
@@ -292,6 +303,92 @@ fn a_cancelable_lease_preempted_for_a_local_request_ends_cancelled() {
     assert_eq!(run.shares, vec![1.0]);
 }
 
+/// One replication of `s` with clusters of `L` live leases (`2 L` breakpoints).
+fn simulate_in<const L: usize, const B: usize>(s: &Scenario) -> Run {
+    s.validate().unwrap();
+    World::<L, B>::new(s, 0, split(s).unwrap())
+        .unwrap()
+        .run()
+        .unwrap()
+}
+
+/// Local requests come first for the lease table. One cluster C of 2 nodes whose manager holds
+/// 3 live leases; Cancelable requests (2 VMs, 100 s) at 10, 20, 30 and 40 (A, B, C, D); a local
+/// request (2 VMs, 50 s) at 45. A runs [10, 110); B and C are planned [110, 210) and [210, 310);
+/// the table is full, so D waits at the gateway. At 45 the local request finds the table full:
+/// it withdraws C (submitted last, never ran), whose request goes back to the head of the
+/// gateway's queue, then preempts A (cancelled at once) and runs [45, 95). B's plan moves to
+/// [95, 195); C is submitted again at once (planned [195, 295)), and D when B starts at 95
+/// ([295, 395)). Nothing is refused; C's one withdrawal is counted at the cluster and in its
+/// record, and the kernel counts it cancelled by the caller. With the federation's table (256)
+/// nothing is withdrawn and every start is the same.
+#[test]
+fn a_local_request_withdraws_an_unstarted_best_effort_lease_from_a_full_table() {
+    let mut s = scenario(
+        GatewayPolicy::Rr,
+        10.0,
+        1.0,
+        100.0,
+        shares(1.0, 0.0, 0.0, 0.0),
+        vec![cluster("C", 2, local(45.0, 1.0, 50.0))],
+    );
+    s.horizon_s = 50.0;
+    s.rules.best_effort_queue = 3;
+    let run = simulate_in::<3, 6>(&s);
+    let records: Vec<Seen> = run.records.iter().map(seen).collect();
+    let cancelable = |start: f64, end: f64| {
+        (
+            Type::Cancelable,
+            vec![0],
+            Some(start),
+            end,
+            Outcome::Completed,
+            0,
+            0,
+        )
+    };
+    assert_eq!(
+        records,
+        [
+            (
+                Type::Cancelable,
+                vec![0],
+                Some(10.0),
+                45.0,
+                Outcome::Cancelled,
+                1,
+                0
+            ),
+            cancelable(95.0, 195.0),
+            cancelable(195.0, 295.0),
+            cancelable(295.0, 395.0),
+            (
+                Type::Local,
+                vec![0],
+                Some(45.0),
+                95.0,
+                Outcome::Completed,
+                0,
+                0
+            ),
+        ]
+    );
+    let withdrawals: Vec<u32> = run.records.iter().map(|r| r.withdrawals).collect();
+    assert_eq!(withdrawals, [0, 0, 1, 0, 0]);
+    let a = &run.clusters[0];
+    assert_eq!(
+        (a.leases, a.refused, a.completed, a.cancelled, a.withdrawn),
+        (6, 0, 4, 1, 1)
+    );
+    let roomy = simulate(&s);
+    let starts = |run: &Run| run.records.iter().map(|r| r.start).collect::<Vec<_>>();
+    assert_eq!(starts(&roomy), starts(&run));
+    assert_eq!(
+        (roomy.clusters[0].withdrawn, roomy.clusters[0].leases),
+        (0, 5)
+    );
+}
+
 /// A scenario written to TOML reads back unchanged; a bad value is named by its line and key.
 #[test]
 fn a_scenario_round_trips_and_bad_values_are_located() {
@@ -391,6 +488,7 @@ fn rules() -> impl Strategy<Value = ClusterRules> {
         } else {
             PreferenceRule::Tiers
         },
+        best_effort_queue: 64,
     })
 }
 
@@ -517,5 +615,81 @@ proptest! {
         }
         prop_assert!(m.utilization.is_none_or(|u| u <= 100.0), "{:?}", m);
         prop_assert_eq!(m.requests as usize, run.records.len());
+    }
+}
+
+/// Federations whose clusters (1-2 nodes) hold only 8 live leases, under heavy external load:
+/// tables fill, local requests withdraw unstarted best-effort leases, best-effort requests wait
+/// at the gateway. `best_effort_queue` is 1 to 8 (up to the whole table); half of them `plain` (local requests rejected
+/// when they cannot start, no Suspendable or Migratable request).
+fn crowded() -> impl Strategy<Value = Scenario> {
+    (
+        federation(),
+        prop::collection::vec(1..=2u32, 3),
+        1..=8u32,
+        1.0..6.0f64,
+        any::<bool>(),
+    )
+        .prop_map(|(mut s, nodes, queue, every, plain)| {
+            if plain {
+                s.rules.local = LocalRule::Reject;
+                s.external.shares.suspendable = 0.0;
+                s.external.shares.migratable = 0.0;
+            }
+            for (c, n) in s.clusters.iter_mut().zip(nodes) {
+                c.nodes = n;
+                if let Some(l) = &mut c.local {
+                    l.size = size(0.0);
+                }
+            }
+            s.external.size = size(0.0);
+            s.external.interarrival_s = vec![Dist::Exponential { mean: every }];
+            s.rules.best_effort_queue = queue;
+            s
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+    /// Local users first, on crowded tables: the run's own checks pass (every request ends
+    /// once, the accounts add up against the kernel's, no cluster ever holds more nodes than
+    /// it has, nothing is left at the gateway); no best-effort request is rejected; withdrawals
+    /// add up; Eq. 22's computation time counts each request that ran once, at its full
+    /// duration. Where nothing but running leases, their replacements and `best_effort_queue`
+    /// queued leases can be in a table (local requests rejected when they cannot start, no
+    /// Suspendable or Migratable request), `2 x nodes + best_effort_queue < 8` leaves room for
+    /// every local request: none is refused.
+    #[test]
+    fn local_requests_come_first_for_the_lease_table(s in crowded()) {
+        let run = simulate_in::<8, 16>(&s);
+        prop_assert_eq!(&run.records, &simulate_in::<8, 16>(&s).records);
+        for r in &run.records {
+            if r.kind.is_best_effort() {
+                prop_assert!(r.outcome != Outcome::Rejected, "{:?}", r);
+            }
+        }
+        let withdrawn: u64 = run.clusters.iter().map(|a| a.withdrawn).sum();
+        let withdrawals: u64 = run.records.iter().map(|r| u64::from(r.withdrawals)).sum();
+        prop_assert_eq!(withdrawn, withdrawals);
+        let computation: f64 = run.clusters.iter().map(|a| a.computation_node_s).sum();
+        let ran: f64 = run
+            .records
+            .iter()
+            .filter(|r| r.start.is_some())
+            .map(|r| f64::from(r.nodes) * secs(lease_ticks(r.duration)))
+            .sum();
+        prop_assert!((computation - ran).abs() <= 1e-6 * ran.max(1.0), "{} vs {}", computation, ran);
+        for a in &run.clusters {
+            prop_assert!(a.window_work_node_s <= a.work_node_s + 1e-6, "{:?}", a);
+        }
+        let nodes = s.clusters.iter().map(|c| c.nodes).max().unwrap_or(0);
+        let roomy = s.rules.local == LocalRule::Reject
+            && s.external.shares.suspendable == 0.0
+            && s.external.shares.migratable == 0.0
+            && 2 * nodes + s.rules.best_effort_queue < 8;
+        if roomy {
+            prop_assert!(run.records.iter().all(|r| !r.refused), "{:?}", run.clusters);
+        }
     }
 }

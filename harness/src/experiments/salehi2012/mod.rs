@@ -212,7 +212,9 @@ impl Experiment for Salehi2012 {
                      VMs, exact 5.70); PAP with Eq. 16-17 as printed (per MIPS) and Eq. 28's \
                      means. {}. {} Two days of arrivals, conservative backfilling, MOML, \
                      local requests that cannot start rejected, deadline 3 x duration for a \
-                     migrated lease, 256 live leases a cluster.",
+                     migrated lease, 256 live leases a cluster (at most 64 of them best-effort leases \
+                     waiting; more wait at the gateway; a local request withdraws an unstarted \
+                     best-effort lease from a full table).",
                     split(Mode::Literal),
                     fallbacks(Mode::Literal)
                 ),

@@ -4,13 +4,17 @@
 //! | --- | --- |
 //! | `vms_preempted` | VM preemptions: each preemption counts its lease's VMs (salehi2012 Sec. 5.1.1, Fig. 5) |
 //! | `leases_preempted` | lease preemptions (salehi2011 Fig. 3) |
-//! | `utilization` | Eq. 21: `(1 - sum overhead_j / sum computationTime_j) x 100`; the overhead is each preemption's VMs x its per-VM time (`t_c`, `t_s + t_r`, `t_m`), Eq. 22's computation time each lease's VMs x its duration at the cluster where it started; `None` without a lease |
-//! | `occupancy` | VM-time of work done / (`sum M_j` x the run's makespan), % (erratum E13: Eq. 21 subtracts overheads and can go negative) |
+//! | `utilization` | Eq. 21: `(1 - sum overhead_j / sum computationTime_j) x 100`; the overhead is each preemption's VMs x its per-VM time (`t_c`, `t_s + t_r`, `t_m`), Eq. 22's computation time each request's VMs x its duration, once, at the cluster where it first ran (a migrated request's remaining work is not counted again); `None` without a lease |
+//! | `vms_preempted_per_kvmh`, `leases_preempted_per_kvmh` | the same per 1,000 VM-hours of completed external requests (their VMs x durations): a policy that runs less work is not rewarded with fewer preemptions; `None` with none completed |
+//! | `occupancy` | VM-time of work done before the horizon / (`sum M_j` x the horizon), %: a fixed window, the same for every policy (erratum E13: Eq. 21 subtracts overheads and can go negative) |
 //! | `awrt_s` | Eq. 23-24 over the completed best-effort requests: per cluster (where each ended) `sum v d (c - b) / sum v d`, `b` the arrival at the gateway, `c` the completion; then weighted by `M_j` over the clusters that completed one; seconds |
 //! | `migration_pct` | % of Migratable requests migrated at least once (E13); `migrations` counts every migration |
 //! | `rejection_pct` | % of Non-preemptable external requests rejected (salehi2012 Sec. 5.1.1) |
 //! | `local_rejection_pct` | % of local requests rejected |
 //! | `response_s` | mean response time (completion - arrival) of the completed external requests (Fig. 4, Eq. 2) |
+//! | `refused`, `local_refused` | requests (all, local) refused a lease because their cluster's table was full of leases a local request may not withdraw ([`super::world`]) |
+//! | `refused_pct` | `refused` as % of the requests |
+//! | `withdrawals` | best-effort leases withdrawn, unstarted, for a local request (each went back to the gateway's queue) |
 //! | `fallback` | whether the gateway's split fell back from its policy ([`super::gateway`]) |
 
 use serde::{Deserialize, Serialize};
@@ -28,6 +32,10 @@ pub struct Metrics {
     pub vms_preempted: u64,
     /// Lease preemptions.
     pub leases_preempted: u64,
+    /// VM preemptions per 1,000 VM-hours of completed external requests.
+    pub vms_preempted_per_kvmh: Option<f64>,
+    /// Lease preemptions per 1,000 VM-hours of completed external requests.
+    pub leases_preempted_per_kvmh: Option<f64>,
     /// Eq. 21, %.
     #[serde(rename = "utilization_pct", alias = "utilization")]
     pub utilization: Option<f64>,
@@ -46,6 +54,14 @@ pub struct Metrics {
     pub local_rejection_pct: Option<f64>,
     /// Mean response time of completed external requests, seconds.
     pub response_s: Option<f64>,
+    /// Requests refused a lease for space.
+    pub refused: u64,
+    /// Local requests refused a lease for space.
+    pub local_refused: u64,
+    /// `refused` as % of the requests.
+    pub refused_pct: Option<f64>,
+    /// Best-effort leases withdrawn for local requests.
+    pub withdrawals: u64,
     /// Whether the gateway's split fell back from its policy.
     pub fallback: bool,
 }
@@ -66,7 +82,7 @@ impl Metrics {
             .collect();
         let overhead: f64 = run.clusters.iter().map(|a| a.overhead_node_s).sum();
         let computation: f64 = run.clusters.iter().map(|a| a.computation_node_s).sum();
-        let work: f64 = run.clusters.iter().map(|a| a.work_node_s).sum();
+        let work: f64 = run.clusters.iter().map(|a| a.window_work_node_s).sum();
         let elements: f64 = run.nodes.iter().map(|&n| f64::from(n)).sum();
         let migratable: Vec<_> = of(Type::Migratable).collect();
         let np: Vec<_> = of(Type::NonPreemptable).collect();
@@ -76,14 +92,26 @@ impl Metrics {
             .filter(|r| r.outcome == Outcome::Completed)
             .map(|r| r.end - r.arrival)
             .collect();
+        let kvmh: f64 = external
+            .iter()
+            .filter(|r| r.outcome == Outcome::Completed)
+            .map(|r| f64::from(r.nodes) * r.duration)
+            .sum::<f64>()
+            / 3.6e6;
+        let vms_preempted = run.clusters.iter().map(|a| a.vms_preempted).sum();
+        let leases_preempted = run.clusters.iter().map(|a| a.preemptions).sum();
+        let per_kvmh = |n: u64| (kvmh > 0.0).then(|| n as f64 / kvmh);
+        let refused = run.records.iter().filter(|r| r.refused).count();
         Self {
             requests: run.records.len() as u64,
             external: external.len() as u64,
-            vms_preempted: run.clusters.iter().map(|a| a.vms_preempted).sum(),
-            leases_preempted: run.clusters.iter().map(|a| a.preemptions).sum(),
+            vms_preempted,
+            leases_preempted,
+            vms_preempted_per_kvmh: per_kvmh(vms_preempted),
+            leases_preempted_per_kvmh: per_kvmh(leases_preempted),
             utilization: (computation > 0.0).then(|| (1.0 - overhead / computation) * 100.0),
-            occupancy: (elements * run.makespan > 0.0)
-                .then(|| 100.0 * work / (elements * run.makespan)),
+            occupancy: (elements * run.horizon > 0.0)
+                .then(|| 100.0 * work / (elements * run.horizon)),
             awrt_s: awrt(run),
             migration_pct: pct(
                 migratable.iter().filter(|r| r.migrations > 0).count(),
@@ -103,6 +131,10 @@ impl Metrics {
             ),
             response_s: (!completed.is_empty())
                 .then(|| completed.iter().sum::<f64>() / completed.len() as f64),
+            refused: refused as u64,
+            local_refused: local.iter().filter(|r| r.refused).count() as u64,
+            refused_pct: pct(refused, run.records.len()),
+            withdrawals: run.records.iter().map(|r| u64::from(r.withdrawals)).sum(),
             fallback: run.fallback.is_some(),
         }
     }

@@ -42,7 +42,7 @@ impl Model for Federation {
     /// Replication `k` uses seed `scenario.header.seed + k`.
     fn simulate(scenario: &Scenario, k: u32) -> Result<Run> {
         let split = gateway::split(scenario)?;
-        world::World::new(scenario, k, split)?.run()
+        <world::World>::new(scenario, k, split)?.run()
     }
 
     fn metrics(_: &Scenario, run: &Run) -> Metrics {

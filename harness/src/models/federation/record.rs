@@ -6,10 +6,12 @@
 //! where and why. A request is one kernel lease per cluster it visits (`clusters`): a Migratable
 //! lease that is migrated ends `Migrated` at the cluster it leaves and is submitted again at the
 //! next, so every visit but the last ends migrated, and the last ends as the request does (a
-//! request refused before it got a lease, a full cluster, visits it without a lease). Per
-//! cluster, [`ClusterAccount`] counts the leases by how they ended, and `leases = completed +
-//! rejected + cancelled + migrated` ([`Run::check`] holds the records and the accounts to it,
-//! and to the kernel's own counts).
+//! request refused before it got a lease, a full cluster, visits it without a lease). A
+//! best-effort lease a local request withdrew from a full cluster (it never ran) is not a
+//! visit: the request went back to the gateway's queue for that cluster and visits it when it
+//! is submitted again. Per cluster, [`ClusterAccount`] counts the leases by how they ended, and
+//! `leases = completed + rejected + cancelled + migrated + withdrawn` ([`Run::check`] holds the
+//! records and the accounts to it, and to the kernel's own counts).
 
 use std::fmt;
 
@@ -131,6 +133,8 @@ pub struct Record {
     pub preemptions: u32,
     /// Times it was migrated.
     pub migrations: u32,
+    /// Times a local request withdrew its lease, unstarted, from a full cluster.
+    pub withdrawals: u32,
     /// Node-seconds its preemptions cost (nodes x the per-VM action time).
     pub overhead_node_s: f64,
 }
@@ -150,17 +154,22 @@ pub struct ClusterAccount {
     pub cancelled: u64,
     /// Ended migrated away.
     pub migrated: u64,
+    /// Withdrawn, never started, to make room for a local request (the kernel counts them
+    /// cancelled by the caller); each request went back to the gateway's queue.
+    pub withdrawn: u64,
     /// Preemptions decided here.
     pub preemptions: u64,
     /// VMs preempted here (each preemption counts its lease's nodes).
     pub vms_preempted: u64,
     /// Node-seconds the preemptions cost (Eq. 21's overhead).
     pub overhead_node_s: f64,
-    /// Node-seconds of the leases that started here, each its nodes x its duration here
-    /// (Eq. 22's computation time).
+    /// Node-seconds of the requests that first ran here, each its nodes x its duration (Eq.
+    /// 22's computation time; a migrated request counts once, where it started).
     pub computation_node_s: f64,
     /// Node-seconds of work the leases did here.
     pub work_node_s: f64,
+    /// Node-seconds of work the leases did here before the horizon.
+    pub window_work_node_s: f64,
 }
 
 /// One replication.
@@ -179,6 +188,8 @@ pub struct Run {
     pub fallback: Option<String>,
     /// When the last lease ended, seconds.
     pub makespan: f64,
+    /// The scenario's horizon (arrivals fall before it), seconds.
+    pub horizon: f64,
     /// Events processed.
     pub events: u64,
 }
@@ -187,7 +198,7 @@ impl Run {
     /// The accounts add up: every request ended once (records are numbered `0..n`); per
     /// cluster, the leases equal the visits of the records, the migrations the visits followed
     /// by another, each outcome the last visits that ended so; `leases = completed + rejected +
-    /// cancelled + migrated`.
+    /// cancelled + migrated + withdrawn`, and the withdrawals are the records'.
     ///
     /// Errors: the first account that does not add up, named.
     pub fn check(&self) -> Result<()> {
@@ -221,6 +232,8 @@ impl Run {
                     }
                 }
             }
+            // Withdrawn leases are not visits (the request visits the cluster again).
+            want.leases += a.withdrawn;
             let got = (
                 a.leases,
                 a.refused,
@@ -242,13 +255,19 @@ impl Run {
                 "cluster {j}: (leases, refused, completed, rejected, cancelled, migrated) are \
                  {got:?}, the records say {counted:?}"
             );
+            let ended = a.completed + a.rejected + a.cancelled + a.migrated + a.withdrawn;
             ensure!(
-                a.leases == a.completed + a.rejected + a.cancelled + a.migrated,
-                "cluster {j}: {} leases but {} ended",
+                a.leases == ended,
+                "cluster {j}: {} leases but {ended} ended",
                 a.leases,
-                a.completed + a.rejected + a.cancelled + a.migrated
             );
         }
+        let withdrawn: u64 = self.clusters.iter().map(|a| a.withdrawn).sum();
+        let withdrawals: u64 = self.records.iter().map(|r| u64::from(r.withdrawals)).sum();
+        ensure!(
+            withdrawn == withdrawals,
+            "the clusters withdrew {withdrawn} leases, the records say {withdrawals}"
+        );
         Ok(())
     }
 }

@@ -309,6 +309,16 @@ pub struct ClusterRules {
     pub preemption: PreemptionPolicy,
     /// Whether less valuable types are preempted first (salehi2012 Sec. 4.2).
     pub preference: PreferenceRule,
+    /// Best-effort leases a cluster's manager holds waiting (queued or suspended): a
+    /// best-effort request dispatched to a cluster that already holds this many waits at the
+    /// gateway, in arrival order, until one of them starts or ends (1 to
+    /// [`capacity::BEST_EFFORT_QUEUE_MAX`]).
+    #[serde(default = "default_best_effort_queue")]
+    pub best_effort_queue: u32,
+}
+
+fn default_best_effort_queue() -> u32 {
+    capacity::BEST_EFFORT_QUEUE
 }
 
 impl Default for ClusterRules {
@@ -320,6 +330,7 @@ impl Default for ClusterRules {
             local: LocalRule::Reject,
             preemption: PreemptionPolicy::Moml,
             preference: PreferenceRule::Tiers,
+            best_effort_queue: capacity::BEST_EFFORT_QUEUE,
         }
     }
 }
@@ -484,6 +495,17 @@ pub(super) fn check(s: &Scenario) -> Vec<Problem> {
         ("overheads.cancel_s", s.overheads.cancel_s),
     ] {
         p.seconds(key, v, true, MAX_MEAN_S);
+    }
+    let queue = s.rules.best_effort_queue;
+    if queue == 0 || queue > capacity::BEST_EFFORT_QUEUE_MAX {
+        p.add(
+            "rules.best_effort_queue",
+            format!(
+                "must be 1 to {} (a cluster holds {} live leases), got {queue}",
+                capacity::BEST_EFFORT_QUEUE_MAX,
+                capacity::LEASES
+            ),
+        );
     }
     if s.clusters.is_empty() || s.clusters.len() > capacity::CLUSTERS {
         p.add(

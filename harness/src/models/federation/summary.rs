@@ -64,6 +64,7 @@ const CLUSTER_COLUMNS: &[Column<(String, ClusterAccount)>] = &[
     Column::count("cancelled", "cancelled", |(_, a)| a.cancelled),
     Column::count("migrated", "migrated", |(_, a)| a.migrated),
     Column::count("full", "refused_full", |(_, a)| a.refused),
+    Column::count("withdrawn", "withdrawn", |(_, a)| a.withdrawn),
     Column::count("preemptions", "preemptions", |(_, a)| a.preemptions),
     Column::count("VMs preempted", "vms_preempted", |(_, a)| a.vms_preempted),
 ];
@@ -123,13 +124,25 @@ pub fn run(scenario: &Scenario, opts: &RunOptions, out: &mut dyn Write) -> Resul
 }
 
 /// The named metrics, in the order they are printed.
-const SHOWN: [Metric<Metrics>; 10] = [
+const SHOWN: [Metric<Metrics>; 15] = [
     Metric::new("VMs preempted", "vms_preempted", 2, |m| {
         Some(m.vms_preempted as f64)
     }),
     Metric::new("leases preempted", "leases_preempted", 2, |m| {
         Some(m.leases_preempted as f64)
     }),
+    Metric::new(
+        "VMs preempted per 1,000 VM-h",
+        "vms_preempted_per_kvmh",
+        2,
+        |m| m.vms_preempted_per_kvmh,
+    ),
+    Metric::new(
+        "leases preempted per 1,000 VM-h",
+        "leases_preempted_per_kvmh",
+        2,
+        |m| m.leases_preempted_per_kvmh,
+    ),
     Metric::new("utilization (Eq. 21) %", "utilization_pct", 2, |m| {
         m.utilization
     }),
@@ -147,6 +160,13 @@ const SHOWN: [Metric<Metrics>; 10] = [
     }),
     Metric::new("external response time s", "response_s", 2, |m| {
         m.response_s
+    }),
+    Metric::new("refused for space %", "refused_pct", 2, |m| m.refused_pct),
+    Metric::new("local refused for space", "local_refused", 2, |m| {
+        Some(m.local_refused as f64)
+    }),
+    Metric::new("withdrawals", "withdrawals", 2, |m| {
+        Some(m.withdrawals as f64)
     }),
 ];
 

@@ -8,11 +8,22 @@
 //!   (`arrival + deadline_factor x duration`), and the gateway's dispatcher picks a cluster.
 //!   It is submitted there as the kernel's external lease of its class; a deadline-constrained
 //!   one must start at once or is rejected (salehi2012 Sec. 2.1).
+//!   A best-effort one goes to the cluster's manager only while it holds fewer than
+//!   `rules.best_effort_queue` best-effort leases waiting (queued or suspended), and nothing
+//!   waits before it at the gateway; otherwise it waits in the gateway's queue for that cluster,
+//!   in arrival order, and is submitted when one of them starts or ends. Best effort is never
+//!   rejected.
 //! - **Local requests** arrive at each cluster with local users, Non-preemptable with priority
 //!   (the kernel's local leases, under the scenario's rules: preempting, then waiting or
-//!   rejected).
+//!   rejected). Priority holds for the lease table too: a local request that finds it full
+//!   withdraws the best-effort lease submitted last among those that never ran (the kernel
+//!   cancels it at the caller's request) and puts its request back at the head of the gateway's
+//!   queue for that cluster, until it fits.
+//! - **Refusals**: a request is refused for space (rejected without a lease, `refused`) only
+//!   when its cluster's table is full and holds no best-effort lease that never ran: a local
+//!   request, a deadline-constrained one or a migration.
 //! - **Time** at a cluster moves by its manager's next transition: the world keeps one wake-up
-//!   armed per cluster, at [`Cluster::next_event`](qosgate_kernel::lease::Manager::next_event);
+//!   armed per cluster, at [`Manager::next_event`](qosgate_kernel::lease::Manager::next_event);
 //!   a wake-up that is no longer the armed one is stale and skipped.
 //! - **Migration**: a Migratable lease preempted at a cluster ends there `Migrated` when its
 //!   migration (`migrate_s` per VM) ends; the gateway then dispatches its remaining work again,
@@ -30,12 +41,16 @@
 //! durations. The workload is therefore the same under every gateway policy and cluster rule
 //! (common random numbers), and only the dispatch draws differ.
 
+use std::collections::VecDeque;
+
 use anyhow::{Context, Result, bail, ensure};
 use qosgate_kernel::Error;
 use qosgate_kernel::lease::{Cause, Class, End, Event, Kind, LeaseId, Overheads, Spec, State};
 use qosgate_kernel::units::Ticks;
 
-use super::capacity::{self, Cluster};
+use qosgate_kernel::lease::Manager;
+
+use super::capacity;
 use super::gateway::{Dispatcher, Split};
 use super::record::{ClusterAccount, Outcome, Record, Run, Type};
 use super::scenario::{Das2Size, Dist, Scenario, lease_ticks};
@@ -61,12 +76,21 @@ enum Ev {
     },
 }
 
-/// A kernel lease's request.
+/// A kernel lease's request, and since when it runs.
 #[derive(Debug, Clone, Copy)]
 struct Lease {
     record: usize,
     nodes: u32,
     work: Ticks,
+    /// While `Running`: the instant its current run began.
+    running_since: Option<Ticks>,
+}
+
+/// A best-effort request waiting at the gateway for room at its cluster.
+#[derive(Debug, Clone, Copy)]
+struct Held {
+    record: usize,
+    spec: Spec,
 }
 
 /// A cluster's local users.
@@ -78,17 +102,28 @@ struct Local {
     duration: Dist,
 }
 
-/// One replication.
-pub struct World<'s> {
+/// One replication, with clusters of `L` live leases and `B` breakpoints (the federation's
+/// [`capacity::LEASES`] and [`capacity::BREAKPOINTS`] unless a test asks for a smaller table).
+pub struct World<
+    's,
+    const L: usize = { capacity::LEASES },
+    const B: usize = { capacity::BREAKPOINTS },
+> {
     s: &'s Scenario,
     queue: Queue<Ev>,
     horizon: Ticks,
     overheads: Overheads,
-    clusters: Vec<Box<Cluster>>,
+    clusters: Vec<Box<Manager<L, B>>>,
     /// Each cluster's armed wake-up.
     armed: Vec<Option<Ticks>>,
     /// Each cluster's kernel leases, by lease id.
     leases: Vec<Vec<Lease>>,
+    /// Each cluster's queue at the gateway: best-effort requests waiting for room there.
+    held: Vec<VecDeque<Held>>,
+    /// `rules.best_effort_queue`.
+    best_effort_queue: usize,
+    /// Each cluster's nodes held now (by running, stopping and resuming leases).
+    in_use: Vec<u32>,
     accounts: Vec<ClusterAccount>,
     records: Vec<Record>,
     ended: Vec<bool>,
@@ -103,7 +138,7 @@ pub struct World<'s> {
     locals: Vec<Option<Local>>,
 }
 
-impl<'s> World<'s> {
+impl<'s, const L: usize, const B: usize> World<'s, L, B> {
     /// Replication `k` of `s`, with the gateway's `split`, ready to run.
     ///
     /// Errors: a scenario the kernel refuses (named).
@@ -114,7 +149,7 @@ impl<'s> World<'s> {
         let mut clusters = Vec::with_capacity(s.clusters.len());
         let mut locals = Vec::with_capacity(s.clusters.len());
         for (j, c) in s.clusters.iter().enumerate() {
-            let m = boxed(|slot| Cluster::init(slot, c.nodes, overheads, rules))
+            let m = boxed(|slot| Manager::init(slot, c.nodes, overheads, rules))
                 .with_context(|| format!("cluster {}", c.name))?;
             clusters.push(m);
             locals.push(match &c.local {
@@ -147,6 +182,9 @@ impl<'s> World<'s> {
             clusters,
             armed: vec![None; n],
             leases: vec![Vec::new(); n],
+            held: vec![VecDeque::new(); n],
+            best_effort_queue: s.rules.best_effort_queue as usize,
+            in_use: vec![0; n],
             accounts: vec![ClusterAccount::default(); n],
             records: Vec::new(),
             ended: Vec::new(),
@@ -191,6 +229,7 @@ impl<'s> World<'s> {
                         let mut log = Vec::new();
                         self.clusters[j].advance(now, &mut |e| log.push(e))?;
                         self.apply(j, &log)?;
+                        self.drain(now, j)?;
                     }
                 }
                 Ev::Migrate {
@@ -221,7 +260,7 @@ impl<'s> World<'s> {
                 a.leases,
                 a.completed,
                 a.rejected,
-                a.cancelled,
+                a.cancelled + a.withdrawn,
                 a.migrated,
                 a.preemptions,
             );
@@ -230,6 +269,9 @@ impl<'s> World<'s> {
                 "cluster {name}: the kernel counts (submitted, completed, rejected, cancelled, \
                  migrated, preemptions) {kernel:?}, the records {ours:?}"
             );
+        }
+        if let Some(h) = self.held.iter().flatten().next() {
+            bail!("request {} still waits at the gateway", h.record);
         }
         if let Some(r) = self.ended.iter().position(|&e| !e) {
             bail!("request {r} has no outcome");
@@ -241,6 +283,7 @@ impl<'s> World<'s> {
             shares: self.split.shares,
             fallback: self.split.fallback,
             makespan: secs(makespan),
+            horizon: self.s.horizon_s,
             events: self.queue.processed(),
         };
         run.check()?;
@@ -267,21 +310,20 @@ impl<'s> World<'s> {
             .then(|| secs(now) + self.s.external.deadline_factor * duration);
         let record = self.open(now, kind, nodes, duration, deadline);
         let j = self.dispatcher.dispatch(t, self.dispatch.next_u32())?;
-        let class = [
-            Class::Cancelable,
-            Class::Suspendable,
-            Class::Migratable,
-            Class::NonPreemptable,
-        ][t];
         let spec = Spec {
             nodes,
             work: lease_ticks(duration),
             kind: Kind::External {
-                class,
+                class: class(kind),
                 deadline: None,
             },
         };
-        self.submit(now, j, record, spec)
+        if kind.is_best_effort() {
+            self.held[j].push_back(Held { record, spec });
+            self.drain(now, j)
+        } else {
+            self.submit(now, j, record, spec)
+        }
     }
 
     fn local(&mut self, now: Ticks, j: usize) -> Result<()> {
@@ -345,6 +387,7 @@ impl<'s> World<'s> {
             refused: false,
             preemptions: 0,
             migrations: 0,
+            withdrawals: 0,
             overhead_node_s: 0.0,
         });
         self.ended.push(false);
@@ -362,8 +405,59 @@ impl<'s> World<'s> {
         Ok(())
     }
 
-    /// Submits record `r`'s lease `spec` at cluster `j`.
+    /// Submits record `r`'s lease `spec` at cluster `j` (a local, deadline-constrained or
+    /// migrated request): a local request that finds the table full withdraws best-effort
+    /// leases that never ran until it fits; a request that still finds it full is refused
+    /// there. Then the gateway's queue for `j` is served.
     fn submit(&mut self, now: Ticks, j: usize, r: usize, spec: Spec) -> Result<()> {
+        while !self.lodge(now, j, r, spec)? {
+            let unstarted = (spec.kind == Kind::Local)
+                .then(|| self.unstarted_best_effort(j))
+                .flatten();
+            match unstarted {
+                Some(id) => {
+                    let mut log = Vec::new();
+                    self.clusters[j].cancel(now, id, &mut |e| log.push(e))?;
+                    self.apply(j, &log)?;
+                }
+                None => {
+                    self.accounts[j].refused += 1;
+                    self.records[r].refused = true;
+                    self.records[r].clusters.push(j);
+                    let reason = format!(
+                        "rejected: {} is full ({} live leases, none a best-effort lease that \
+                         never ran)",
+                        self.s.clusters[j].name, L
+                    );
+                    self.close(r, now, Outcome::Rejected, reason)?;
+                    break;
+                }
+            }
+        }
+        self.drain(now, j)
+    }
+
+    /// Serves the gateway's queue for cluster `j`: submits its best-effort requests in order
+    /// while the cluster holds fewer than `best_effort_queue` of them waiting and has room.
+    fn drain(&mut self, now: Ticks, j: usize) -> Result<()> {
+        while self.waiting_best_effort(j) < self.best_effort_queue {
+            let Some(h) = self.held[j].pop_front() else {
+                break;
+            };
+            if !self.lodge(now, j, h.record, h.spec)? {
+                self.held[j].push_front(h);
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Hands record `r`'s lease `spec` to cluster `j`'s manager, as a visit of `r` to `j`, and
+    /// records what follows. Returns whether the manager took it (`false`: the table is full,
+    /// and `r` has not visited `j`).
+    ///
+    /// Errors: any other refusal (a bug, named).
+    fn lodge(&mut self, now: Ticks, j: usize, r: usize, spec: Spec) -> Result<bool> {
         self.records[r].clusters.push(j);
         let mut log = Vec::new();
         match self.clusters[j].submit(now, spec, &mut |e| log.push(e)) {
@@ -376,17 +470,12 @@ impl<'s> World<'s> {
                     record: r,
                     nodes: spec.nodes,
                     work: spec.work,
+                    running_since: None,
                 });
             }
             Err(refused) if refused.reason == Error::Full => {
-                self.accounts[j].refused += 1;
-                self.records[r].refused = true;
-                let reason = format!(
-                    "rejected: {} is full ({} live leases)",
-                    self.s.clusters[j].name,
-                    capacity::LEASES
-                );
-                self.close(r, now, Outcome::Rejected, reason)?;
+                self.records[r].clusters.pop();
+                return Ok(false);
             }
             Err(refused) => bail!(
                 "cluster {} refused request {r} ({:?}): {}",
@@ -395,13 +484,43 @@ impl<'s> World<'s> {
                 refused.reason
             ),
         }
-        self.apply(j, &log)
+        self.apply(j, &log)?;
+        Ok(true)
+    }
+
+    /// Best-effort leases waiting at cluster `j`'s manager (queued or suspended).
+    fn waiting_best_effort(&self, j: usize) -> usize {
+        self.clusters[j]
+            .leases()
+            .iter()
+            .filter(|l| is_best_effort(l.spec().kind))
+            .filter(|l| matches!(l.state(), State::Queued | State::Suspended))
+            .count()
+    }
+
+    /// The best-effort lease at cluster `j` submitted last among those that never ran.
+    fn unstarted_best_effort(&self, j: usize) -> Option<LeaseId> {
+        self.clusters[j]
+            .leases()
+            .iter()
+            .filter(|l| is_best_effort(l.spec().kind) && l.state() == State::Queued)
+            .map(|l| l.id())
+            .max()
     }
 
     /// Records what cluster `j`'s manager reported, then re-arms its wake-up.
     fn apply(&mut self, j: usize, log: &[Event]) -> Result<()> {
         let name = self.s.clusters[j].name.clone();
-        for e in log {
+        for (i, e) in log.iter().enumerate() {
+            // Node use, at the end of each instant the log reports (a start and the end that
+            // frees its nodes may come in either order within one instant).
+            let instant = |e: Option<&Event>| match e {
+                Some(Event::Changed { at, .. }) => Some(*at),
+                _ => None,
+            };
+            if i > 0 && instant(Some(e)).is_some_and(|t| instant(log.get(i - 1)) != Some(t)) {
+                self.check_nodes(j)?;
+            }
             match *e {
                 Event::Submitted {
                     id,
@@ -436,9 +555,30 @@ impl<'s> World<'s> {
                     remaining,
                 } => {
                     let l = self.lease(j, id)?;
-                    if to == State::Running && matches!(from, State::Queued | State::Reserved) {
+                    match (holds(from), holds(to)) {
+                        (false, true) => self.in_use[j] += l.nodes,
+                        (true, false) => {
+                            self.in_use[j] =
+                                self.in_use[j].checked_sub(l.nodes).with_context(|| {
+                                    format!(
+                                        "cluster {name}: lease {id} freed nodes it did not hold"
+                                    )
+                                })?;
+                        }
+                        _ => {}
+                    }
+                    // Work done before the horizon, run by run (occupancy's window).
+                    if to == State::Running {
+                        self.leases[j][id.get() as usize].running_since = Some(at);
+                    } else if let Some(since) = l.running_since.filter(|_| from == State::Running) {
+                        self.leases[j][id.get() as usize].running_since = None;
+                        let within = at.min(self.horizon).saturating_sub(since.min(self.horizon));
+                        self.accounts[j].window_work_node_s += f64::from(l.nodes) * secs(within);
+                    }
+                    if to == State::Running && self.records[l.record].start.is_none() {
+                        // Eq. 22 counts a request once, at the cluster where it first ran.
                         self.accounts[j].computation_node_s += f64::from(l.nodes) * secs(l.work);
-                        self.records[l.record].start.get_or_insert(secs(at));
+                        self.records[l.record].start = Some(secs(at));
                     }
                     let State::Done(end) = to else { continue };
                     let done = l.work.saturating_sub(remaining);
@@ -467,6 +607,26 @@ impl<'s> World<'s> {
                                 },
                             );
                         }
+                        End::Cancelled(Cause::Caller) if from == State::Queued => {
+                            // Withdrawn for a local request (`submit`): back to the
+                            // gateway's queue, at its head.
+                            self.accounts[j].withdrawn += 1;
+                            let rec = &mut self.records[l.record];
+                            rec.withdrawals += 1;
+                            rec.clusters.pop();
+                            let spec = Spec {
+                                nodes: l.nodes,
+                                work: l.work,
+                                kind: Kind::External {
+                                    class: class(rec.kind),
+                                    deadline: None,
+                                },
+                            };
+                            self.held[j].push_front(Held {
+                                record: l.record,
+                                spec,
+                            });
+                        }
                         End::Rejected(_) | End::Cancelled(Cause::Caller) | End::Failed => {
                             bail!("cluster {name}: lease {id} ended {end:?} after it was admitted")
                         }
@@ -474,6 +634,7 @@ impl<'s> World<'s> {
                 }
             }
         }
+        self.check_nodes(j)?;
         let next = self.clusters[j].next_event();
         if next.is_some() && next != self.armed[j] {
             self.armed[j] = next;
@@ -484,12 +645,51 @@ impl<'s> World<'s> {
         Ok(())
     }
 
+    /// Errors: cluster `j` holds more nodes than it has.
+    fn check_nodes(&self, j: usize) -> Result<()> {
+        let c = &self.s.clusters[j];
+        ensure!(
+            self.in_use[j] <= c.nodes,
+            "cluster {}: {} of its {} nodes in use",
+            c.name,
+            self.in_use[j],
+            c.nodes
+        );
+        Ok(())
+    }
+
     fn lease(&self, j: usize, id: LeaseId) -> Result<Lease> {
         self.leases[j]
             .get(id.get() as usize)
             .copied()
             .with_context(|| format!("cluster {j}: unknown lease {id}"))
     }
+}
+
+/// Whether a lease in `state` holds its nodes now.
+fn holds(state: State) -> bool {
+    matches!(state, State::Running | State::Stopping(_) | State::Resuming)
+}
+
+/// The kernel's class of an external request's type.
+fn class(kind: Type) -> Class {
+    match kind {
+        Type::Cancelable => Class::Cancelable,
+        Type::Suspendable => Class::Suspendable,
+        Type::Migratable => Class::Migratable,
+        Type::NonPreemptable | Type::Local => Class::NonPreemptable,
+    }
+}
+
+/// Whether a lease of `kind` is best effort (Cancelable or Suspendable).
+fn is_best_effort(kind: Kind) -> bool {
+    matches!(
+        kind,
+        Kind::External {
+            class: Class::Cancelable | Class::Suspendable,
+            ..
+        }
+    )
 }
 
 /// Why the kernel rejected a lease of `kind` at cluster `name`.
