@@ -65,6 +65,10 @@ pub struct Figure {
     /// confidence bands are rough. Set by the runner ([`Figure::replicated`]).
     #[serde(skip)]
     pub few_replications: Option<[u32; 2]>,
+    /// Points a reader must not take at face value, in words (`PAP falls back at 0.018`),
+    /// shown under the title in the text, the drawing and the page ([`Figure::mark`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub marks: Vec<String>,
 }
 
 /// How the group labels of a numeric axis are written from its x values.
@@ -115,7 +119,14 @@ impl Figure {
             paper: None,
             decimals: 1,
             few_replications: None,
+            marks: Vec::new(),
         }
+    }
+
+    /// Adds `mark` (nothing if it is `None`): a sentence on points not to take at face value.
+    pub fn mark(mut self, mark: Option<String>) -> Self {
+        self.marks.extend(mark);
+        self
     }
 
     /// The title followed by the mode it reads the paper in: `Fig. 5(a): ... (literal mode)`.
@@ -250,7 +261,12 @@ impl Figure {
             .enumerate()
             .map(|(i, h)| (h.as_str(), if i == 0 { Align::Left } else { Align::Right }))
             .collect();
-        let warning = self.warning().map_or(String::new(), |w| format!("{w}.\n"));
+        let warning: String = self
+            .warning()
+            .iter()
+            .chain(&self.marks)
+            .map(|w| format!("{w}.\n"))
+            .collect();
         format!(
             "{} ({})\n{warning}\n{}",
             self.title,

@@ -324,10 +324,15 @@ fn figure(out: &mut String, f: &Figure) -> Result<()> {
     let svg = super::svg::svg(f)?;
     let _ = write!(
         out,
-        "<figure id=\"{id}\">\n{svg}\n<figcaption>{} ({}). Files: <a href=\"{id}.csv\">{id}.csv\
-         </a>, <a href=\"{id}.svg\">{id}.svg</a>.</figcaption>\n",
+        "<figure id=\"{id}\">\n{svg}\n<figcaption>{} ({}).{marks} Files: <a href=\"{id}.csv\">\
+         {id}.csv</a>, <a href=\"{id}.svg\">{id}.svg</a>.</figcaption>\n",
         esc(&f.title),
         esc(&f.y_label),
+        marks = f
+            .marks
+            .iter()
+            .map(|m| format!(" <strong>{}.</strong>", esc(m)))
+            .collect::<String>(),
         id = esc(f.id),
         svg = svg.trim_end()
     );

@@ -25,7 +25,8 @@
 //!   "n/a" among the bars and a gap in a line.
 //! - **Titles wrap** to the figure's width.
 //! - **Few replications are flagged**: a figure made from fewer replications than its paper is
-//!   judged at ([`Figure::few_replications`]) carries a warning under its title.
+//!   judged at ([`Figure::few_replications`]) carries a warning under its title, and its
+//!   marks ([`Figure::marks`]) follow it.
 //!
 //! Axes: the x axis is described by [`Figure::x_label`] and the y axis by [`Figure::y_label`],
 //! each with its unit. An axis whose values are all positive and span two decades or more
@@ -65,6 +66,8 @@ const SWATCH_PX: u32 = 26;
 const MAX_LEGEND_PX: u32 = 1000;
 /// Two series' means are identical when they differ by at most this fraction of the larger.
 const IDENTICAL: f64 = 1e-9;
+/// Pixels per character of a warning line (13 px bold), to wrap it.
+const WARNING_CHAR_PX: u32 = 8;
 /// The colour of the low-replication warning.
 const WARNING: RGBColor = RGBColor(179, 38, 30);
 /// An axis is logarithmic when its positive values span at least this ratio (two decades).
@@ -359,12 +362,13 @@ fn legend_entries(fig: &Figure) -> Vec<Entry> {
     entries
 }
 
-/// The title (wrapped to the width), the low-replication warning and the legend.
+/// The title (wrapped to the width), the low-replication warning, the marks and the legend.
 struct Header {
     /// The title's lines.
     title: Vec<String>,
-    /// The warning, if any.
-    warning: Option<String>,
+    /// The warning lines, if any: the low-replication warning, then the figure's marks
+    /// wrapped to the width.
+    warning: Vec<String>,
     /// Each legend entry's top-left corner.
     places: Vec<(i32, i32)>,
     /// Pixels from the top to the plot.
@@ -376,9 +380,14 @@ impl Header {
     fn of(fig: &Figure, legend: &[Entry], width: u32) -> Self {
         let title = wrap(&fig.title, ((width - 40) / TITLE_CHAR_PX) as usize);
         let mut y = 8 + TITLE_LINE_PX * title.len() as i32;
-        let warning = fig.warning();
-        if warning.is_some() {
-            y += LINE_PX as i32 + 4;
+        let chars = ((width - 40) / WARNING_CHAR_PX) as usize;
+        let warning: Vec<String> = fig
+            .warning()
+            .into_iter()
+            .chain(fig.marks.iter().flat_map(|m| wrap(m, chars)))
+            .collect();
+        if !warning.is_empty() {
+            y += (LINE_PX as i32 + 2) * warning.len() as i32 + 2;
         }
         y += 6;
         let mut places = Vec::new();
@@ -425,10 +434,10 @@ impl Header {
         for (k, line) in self.title.iter().enumerate() {
             centred(line, 8 + TITLE_LINE_PX * k as i32, 17, &BLACK)?;
         }
-        if let Some(w) = &self.warning {
+        for (k, w) in self.warning.iter().enumerate() {
             centred(
                 w,
-                8 + TITLE_LINE_PX * self.title.len() as i32 + 2,
+                8 + TITLE_LINE_PX * self.title.len() as i32 + 2 + (LINE_PX as i32 + 2) * k as i32,
                 13,
                 &WARNING,
             )?;
@@ -1266,6 +1275,32 @@ mod tests {
             "{text}"
         );
         assert!(!bars().text().contains("Warning:"));
+    }
+
+    /// A mark goes under the title in the drawing and the printed table, wrapped to the
+    /// drawing's width; the drawing grows by its lines.
+    #[test]
+    fn a_marked_figure_shows_its_marks_under_the_title() {
+        let mark = "Marked: PAP falls back at (d) 0.018 (PAP-RND, PAP-RTDP); more than 1 % of \
+                    requests refused a lease for space at (d) 0.052 (RR, LRF-RND, BCF-RND, \
+                    PAP-RND, PAP-RTDP)";
+        let plain = bars();
+        let marked = plain.clone().mark(Some(mark.to_owned())).mark(None);
+        assert_eq!(marked.marks.len(), 1);
+        let s = svg(&marked).unwrap();
+        let height = |s: &str| -> u32 { attribute(s, "height") };
+        let width: u32 = attribute(&s, "width");
+        let lines = wrap(mark, ((width - 40) / WARNING_CHAR_PX) as usize);
+        assert!(lines.len() > 1, "{lines:?}");
+        for l in &lines {
+            assert!(s.contains(&l.replace('&', "&amp;")), "{l}");
+        }
+        assert_eq!(
+            height(&s),
+            height(&svg(&plain).unwrap()) + (LINE_PX + 2) * lines.len() as u32 + 2
+        );
+        assert_eq!(marked.text().lines().nth(1), Some(&*format!("{mark}.")));
+        assert!(!plain.text().contains("Marked:"));
     }
 
     #[test]

@@ -268,6 +268,60 @@ pub fn figure_of<V: serde::Serialize>(
             )
         }))
         .decimals(decimals)
+        .mark(marks(runs, (mode, axis), &key))
+}
+
+/// Requests refused a lease for space, as % of the requests, above which a point is marked.
+pub const REFUSED_MARK_PCT: f64 = 1.0;
+
+/// The sentence that marks the points of `axis` in `mode` a reader must not take at face
+/// value, if any: where PAP refuses its input and the gateway falls back, and where more than
+/// [`REFUSED_MARK_PCT`] % of the requests were refused a lease for space (on average over the
+/// replications), with the policies at each.
+fn marks<V: serde::Serialize>(
+    runs: &Runs<Metrics>,
+    (mode, axis): (Mode, Axis),
+    key: impl Fn(Variant) -> V,
+) -> Option<String> {
+    let at = |flagged: &dyn Fn(&Variant) -> bool| -> Vec<String> {
+        let by_point = POLICIES
+            .iter()
+            .map(|&p| axis.points(mode, p))
+            .collect::<Vec<_>>();
+        (0..by_point[0].len())
+            .filter_map(|i| {
+                let who: Vec<&str> = by_point
+                    .iter()
+                    .zip(POLICIES)
+                    .filter(|(vs, _)| flagged(&vs[i]))
+                    .map(|(_, p)| p.label())
+                    .collect();
+                (!who.is_empty()).then(|| {
+                    format!(
+                        "{} ({})",
+                        point(axis, axis.x(&by_point[0][i])),
+                        who.join(", ")
+                    )
+                })
+            })
+            .collect()
+    };
+    let fell = at(&falls_back);
+    let refused = at(&|v: &Variant| {
+        runs.estimate(&key(*v), |m| m.refused_pct)
+            .is_some_and(|e| e.mean > REFUSED_MARK_PCT)
+    });
+    let mut words = Vec::new();
+    if !fell.is_empty() {
+        words.push(format!("PAP falls back at {}", fell.join(", ")));
+    }
+    if !refused.is_empty() {
+        words.push(format!(
+            "more than {REFUSED_MARK_PCT} % of requests refused a lease for space at {}",
+            refused.join(", ")
+        ));
+    }
+    (!words.is_empty()).then(|| format!("Marked: {}", words.join("; ")))
 }
 
 /// The mean of `metric` at every point of `axes` in `mode`, per policy, for evidence:
