@@ -497,7 +497,7 @@ pub(super) fn why_feedback(runs: &Runs<Metrics>, r: Reading, divisor: u32) -> St
     let situation = if divisor == LOOSE { "loose" } else { "tight" };
     let charged = match r.feedback {
         FeedbackFrom::Erat => "charged by Eq. 6 to the cloud the task runs on",
-        FeedbackFrom::Ready => "not charged to the cloud here",
+        FeedbackFrom::Start | FeedbackFrom::Ready => "not charged to the cloud here",
     };
     format!(
         "Eq. 7 divides a task's delay by its planned run D and multiplies the cloud's rated run by \

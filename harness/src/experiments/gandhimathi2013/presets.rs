@@ -120,6 +120,7 @@ impl Variant {
             },
             match self.feedback {
                 FeedbackFrom::Erat => "",
+                FeedbackFrom::Start => "-fd_start",
                 FeedbackFrom::Ready => "-fd_ready",
             }
         )
@@ -179,6 +180,7 @@ impl Simulation for Variant {
                 entry_probability: 0.1,
                 max_preds: 3,
             },
+            widths: None,
             clouds: DATA_CENTERS
                 .iter()
                 .enumerate()
@@ -229,6 +231,7 @@ fn queue_name(q: QueueOrder) -> &'static str {
 fn feedback_name(f: FeedbackFrom) -> &'static str {
     match f {
         FeedbackFrom::Erat => "planned ERAT",
+        FeedbackFrom::Start => "actual start",
         FeedbackFrom::Ready => "ready",
     }
 }
