@@ -20,8 +20,8 @@
 //! first; a part with an unsettled claim (undecided, its interval at least half its margin
 //! wide) runs twice as many, up to [`CAP`] = 40. The paper states no count (the 10 are
 //! E25's); 40 halves the intervals of the first 10. At the defaults 4,800 runs of 360
-//! variants take about 320 CPU-seconds in release (about 165 s on 2 cores shared with another
-//! build; every variant at 40 would be 14,400 runs).
+//! variants take about 150 CPU-seconds in release (140 s on 2 cores shared with another build;
+//! every variant at 40 would be 14,400 runs).
 //! `--replications N` runs every variant `N` times instead, and the report notes the claims
 //! that would need more.
 //!
@@ -225,7 +225,7 @@ impl Experiment for Gandhimathi2013 {
             ),
             Part::new(
                 "claim4",
-                &["fig9", "fig10"],
+                &["fig9", "fig10", "fig9-10-control"],
                 energy::variants(),
                 energy::judge,
             ),
