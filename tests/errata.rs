@@ -384,9 +384,10 @@ fn durations_in_minutes_give_a_cloud_share_of_0_558() {
 
 /// E25: the values the project chose where gandhimathi2013 is silent: a 4 GB image over 4 GB/s
 /// (SI/b = 1 s), a 1 TB dataset over 1 Gb/s (8000 s), server power 1 active and 0.3 idle,
-/// alpha 0, 0.2, ..., 1 for Figs. 7-8, and FCFS to the cloud of earliest start with the
-/// feedback measured from the planned ERAT by default. Table 4's 19 % and 23 % gains at 0 %
-/// reservations are DCLS's 0.81 and DCMMS's 0.77 of FCFS.
+/// alpha 0, 0.2, ..., 1 for Figs. 7-8, FCFS to the cloud of earliest start by default, the
+/// feedback measured from a task's actual start by default (E23), and Figs. 9-10's control
+/// workload of tasks of 1-16 VMs. Table 4's 19 % and 23 % gains at 0 % reservations are DCLS's
+/// 0.81 and DCMMS's 0.77 of FCFS.
 #[test]
 fn gandhimathi2013_unstated_parameters_have_their_documented_values() {
     assert_eq!(g13::IMAGE_S, 4e9 / 4e9);
@@ -394,7 +395,8 @@ fn gandhimathi2013_unstated_parameters_have_their_documented_values() {
     assert_eq!(g13::POWER, (1.0, 0.3));
     assert_eq!(g13::ALPHAS_PCT, [0, 20, 40, 60, 80, 100]);
     assert_eq!(FcfsCloud::default(), FcfsCloud::EarliestStart);
-    assert_eq!(FeedbackFrom::default(), FeedbackFrom::Erat);
+    assert_eq!(FeedbackFrom::default(), FeedbackFrom::Start);
+    assert_eq!(g13::CONTROL_WIDTHS, (1, 16));
     let gains = [g13::TABLE4[0][0], g13::TABLE4[1][0]].map(|x| ((1.0 - x) * 100.0).round());
     assert_eq!(gains, [19.0, 23.0]);
 }

@@ -252,10 +252,10 @@ fn claim3_is_judged_in_both_modes_with_a_table_per_mode() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Issue 24: at 2 forced replications the energy-aware mapping against worst-fit (reproduced at
+/// At 2 forced replications the energy-aware mapping against worst-fit (reproduced at
 /// the defaults) must not turn contradicted on wide intervals: it is reproduced or inconclusive,
 /// an undecided statement says it needs more replications, and the check passes. Release only
-/// (two replications of claim 4's 120 variants: minutes in a debug build).
+/// (two replications of claim 4's 144 variants: minutes in a debug build).
 #[test]
 #[cfg_attr(
     debug_assertions,

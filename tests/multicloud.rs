@@ -2,7 +2,8 @@
 //! one to three small clouds (8-64 servers of 1-8 VMs) fed by windows of the compiled trace
 //! cut-downs, every scheduler (FCFS on the cloud of earliest start or at home, DCLS, DCMMS) and
 //! alpha, either queue order and feedback instant, every mapping and preemption policy, any
-//! share of reservations, loose to very tight arrivals, random DAG shapes.
+//! share of reservations, loose to very tight arrivals, random DAG shapes, the traces' widths or
+//! a control workload's.
 //!
 //! Checked on every run's records:
 //! - every application and every task ends exactly once (finished or rejected, with a reason
@@ -16,6 +17,10 @@
 //! - each cloud starts its best-effort tasks in its queue's order: no task starts before one
 //!   that was assigned earlier (`queue = "assigned"`) or became ready earlier (`"ready"`) and
 //!   was waiting when it started;
+//! - a finished task's feedback ran from the instant its reading names (`feedback_from`: its
+//!   actual start, its planned ERAT, or the later of that and its submission), and the factor the
+//!   kernel set from it (DCLS, DCMMS) is Eq. 7's;
+//! - a control workload's tasks (`widths`) need `min ..= max` VMs;
 //! - FCFS at home runs every task on its application's own cloud (which can run it);
 //! - the servers were never active longer than they exist, nor hosted more VM-seconds than
 //!   their active time allows;
@@ -34,7 +39,7 @@ use qosgate_harness::models::multicloud::metrics::Metrics;
 use qosgate_harness::models::multicloud::record::{Outcome, Run, TaskRecord};
 use qosgate_harness::models::multicloud::scenario::{
     BuiltinTrace, CloudConfig, DagShape, FcfsCloud, FeedbackFrom, MappingKind, Power,
-    PreemptionKind, QueueOrder, Scenario, SchedulerKind, TraceSource,
+    PreemptionKind, QueueOrder, Scenario, SchedulerKind, TraceSource, Widths,
 };
 
 /// 24 cases per property, or `PROPTEST_CASES`.
@@ -73,7 +78,11 @@ fn scenario() -> impl Strategy<Value = Scenario> {
             Just((SchedulerKind::Dcmms, FcfsCloud::EarliestStart))
         ],
         prop_oneof![Just(QueueOrder::Assigned), Just(QueueOrder::Ready)],
-        prop_oneof![Just(FeedbackFrom::Ready), Just(FeedbackFrom::Erat)],
+        prop_oneof![
+            Just(FeedbackFrom::Start),
+            Just(FeedbackFrom::Ready),
+            Just(FeedbackFrom::Erat)
+        ],
         prop_oneof![Just(0.0), Just(0.5), Just(1.0)],
         prop_oneof![
             Just(PreemptionKind::Mlip),
@@ -84,6 +93,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
         prop_oneof![Just(1.0), Just(100.0), Just(10_000.0)],
         (1u8..=16, 0.0f64..=1.0, 1u8..=4),
         0u64..1000,
+        prop_oneof![Just(None), Just(Some(Widths { min: 1, max: 16 }))],
     )
         .prop_map(
             |(
@@ -97,6 +107,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 gap,
                 (max_tasks, entry, preds),
                 seed,
+                widths,
             )| {
                 Scenario {
                     header: Header {
@@ -126,6 +137,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                         entry_probability: entry,
                         max_preds: preds,
                     },
+                    widths,
                     clouds,
                 }
             },
@@ -169,6 +181,9 @@ fn check(s: &Scenario, run: &Run) -> Result<(), TestCaseError> {
             t.task
         );
         prop_assert_eq!(t.reason.is_some(), t.outcome == Outcome::Rejected);
+        if let Some(w) = s.widths {
+            prop_assert!((w.min..=w.max).contains(&t.width), "{} VMs", t.width);
+        }
     }
     for (id, a) in &apps {
         let mine: Vec<&&TaskRecord> = tasks
@@ -209,6 +224,7 @@ fn check(s: &Scenario, run: &Run) -> Result<(), TestCaseError> {
             );
             let c = &s.clouds[t.cloud.unwrap()];
             prop_assert!(u64::from(t.width) <= u64::from(c.servers) * u64::from(c.vms_per_server));
+            feedback(s, t)?;
         }
     }
     for (c, u) in s.clouds.iter().zip(&run.clouds) {
@@ -231,6 +247,33 @@ fn check(s: &Scenario, run: &Run) -> Result<(), TestCaseError> {
         }
     }
     queue_order(s, run)
+}
+
+/// A finished task's feedback was measured from the instant the scenario's reading names (its
+/// actual start, its planned ERAT, or the later of that and its submission), and under DCLS and
+/// DCMMS the factor the kernel set from it is Eq. 7's, `max(-1, alpha (end - from - D) / D)`.
+fn feedback(s: &Scenario, t: &TaskRecord) -> Result<(), TestCaseError> {
+    let planned = t.planned_start.unwrap();
+    let expected = match s.feedback_from {
+        FeedbackFrom::Start => t.started.unwrap(),
+        FeedbackFrom::Erat => planned,
+        FeedbackFrom::Ready => planned.max(t.submitted.unwrap()),
+    };
+    prop_assert_eq!(t.feedback_from, Some(expected), "task {}/{}", t.app, t.task);
+    if s.scheduler == SchedulerKind::Fcfs {
+        prop_assert_eq!(t.factor, None);
+    } else {
+        let d = t.planned_finish.unwrap() - planned;
+        let fd = (s.alpha * (t.finished.unwrap() - expected - d) / d).max(-1.0);
+        let got = t.factor.unwrap();
+        prop_assert!(
+            (got - fd).abs() <= 1e-9 * fd.abs().max(1.0),
+            "task {}/{}: factor {got}, Eq. 7 from {expected}: {fd}",
+            t.app,
+            t.task
+        );
+    }
+    Ok(())
 }
 
 /// No best-effort task started before another of its cloud that was ahead of it in the queue

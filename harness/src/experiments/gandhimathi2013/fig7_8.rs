@@ -204,14 +204,14 @@ fn statements(runs: &Runs<Metrics>, r: Reading) -> Vec<Statement> {
                 .evidence(unfinished_text(runs, &read(&DYNAMIC, true)))
                 .why(&why_feedback(runs, r, LOOSE))
                 .done(),
-            FEEDBACK_CHARGES_PREDECESSORS,
+            FEEDBACK_SHORTENS_NOTHING,
         ),
         failing_for(
             tight
                 .evidence(unfinished_text(runs, &read(&DYNAMIC, true)))
                 .why(&why_feedback(runs, r, TIGHT))
                 .done(),
-            FEEDBACK_CHARGES_PREDECESSORS,
+            FEEDBACK_SHORTENS_NOTHING,
         ),
     ]
 }

@@ -19,8 +19,9 @@
 //! By precision ([`crate::experiments::Precision`]): every variant runs E25's 10 replications
 //! first; a part with an unsettled claim (undecided, its interval at least half its margin
 //! wide) runs twice as many, up to [`CAP`] = 40. The paper states no count (the 10 are
-//! E25's); 40 halves the intervals of the first 10 and keeps a reproduction at about 160
-//! CPU-seconds in release (about 80 s on 2 cores; every variant at 40 would be about 350).
+//! E25's); 40 halves the intervals of the first 10. At the defaults 4,800 runs of 360
+//! variants take about 150 CPU-seconds in release (140 s on 2 cores shared with another build;
+//! every variant at 40 would be 14,400 runs).
 //! `--replications N` runs every variant `N` times instead, and the report notes the claims
 //! that would need more.
 //!
@@ -57,14 +58,19 @@
 //!   by an AR's preemption). Other reading: in the order they became ready (`"ready"`), under
 //!   which a later application's ready tasks overtake the tasks the planning profiles promised
 //!   earlier.
-//! - **the feedback's instant** (`feedback_from`): main, Eq. 6 as printed and E22 reads it,
-//!   `delta_tau = actual finish - ERAT` with the planned ERAT, which holds the predecessors'
-//!   planned finishes (`"erat"`): a task whose predecessors finished late counts their
-//!   lateness against its own cloud, and a short task behind them sets a factor in the
-//!   hundreds (the cloud is shut out until the origin's next completion there). Other reading:
-//!   from the later of the planned ERAT and the instant the task reached its cloud (`"ready"`:
-//!   the cloud charged with its own delays only). The statements on the feedback print the
-//!   lateness and the factors of DCLS at alpha 1 (`Why:`).
+//! - **the feedback's instant** (`feedback_from`, erratum E23): main, the paper's words,
+//!   `delta_tau` is "the actual execution time of task i on cloud j", measured from the task's
+//!   actual start there to its finish and compared with its planned run `D = SI/b + ETM`
+//!   (`"start"`): a cloud is charged with what happened to the task once it ran (a
+//!   preemption), not with the wait before. Other readings: Eq. 6 as printed, `delta_tau =
+//!   Tact_fin - ERAT` with the planned ERAT, which holds the predecessors' planned finishes
+//!   (`"erat"`: a task whose predecessors finished late counts their lateness against its own
+//!   cloud, and a short task behind them sets a factor in the hundreds, shutting the cloud out
+//!   until the origin's next completion there); and from the later of the planned ERAT and
+//!   the instant the task reached its cloud (`"ready"`: the cloud charged with its own queue
+//!   too). In Fig. 5's example, a task that starts at its ERAT, the three agree. The
+//!   statements on the feedback print the lateness and the factors of DCLS at alpha 1
+//!   (`Why:`).
 //!
 //! # The statements, their margins and outcomes
 //! Every statement is judged in each mode, with the mode in its id
@@ -111,17 +117,25 @@
 //!    Algorithm 5 as erratum E24 corrects it) over first-fit needs tasks that fill part of a
 //!    server: the
 //!    statements print the share of such tasks (the traces' widths are whole nodes of their own
-//!    clusters). A check, `fig9-10.mapping-keeps-times`: the mappings give identical execution
-//!    times in every replication, true by construction (the lease manager decides every time;
-//!    the mapping only picks servers).
+//!    clusters). Each of these three is judged on energy (active 1, idle 0.3 per server) and on
+//!    active server-time (what the mapping decides, whatever the idle power), a point each. A
+//!    control workload beside the traces gives every task `U{1..16}` VMs, part of a server on
+//!    every cloud (the same applications, arrivals and run times; FCFS, DCLS and DCMMS under
+//!    the energy-aware mapping and first-fit by VM, loose and tight):
+//!    `fig9-10.control-less-active-server-time-than-first-fit-by-vm` and
+//!    `fig9-10.control-less-energy-than-first-fit-by-vm`, each at most 0.95. A check,
+//!    `fig9-10.mapping-keeps-times`: the mappings give identical execution times in every
+//!    replication, true by construction (the lease manager decides every time; the mapping
+//!    only picks servers).
 //!
 //! Contradicted claims name their root cause ([`crate::report::statement::Cause`], in
-//! `measure.rs`): the feedback shortening nothing under either reading of Eq. 6 (E23: from the
-//! planned ERAT it charges a cloud with its predecessors' lateness; the claims on the
-//! feedback), FCFS placing as well as the plans where applications rarely
+//! `measure.rs`): the feedback shortening nothing under any reading of Eq. 6 (E23: from a
+//! task's actual start its factors are about 0, from the planned ERAT it charges a cloud with
+//! its predecessors' lateness; the claims on the feedback), FCFS placing as well as the plans where applications rarely
 //! overlap (the loose comparisons with FCFS), reservations starting as asked under every
 //! scheduler (Tables 4-5's trend), DCMMS and DCLS placing over the same profiles (their
-//! comparisons), the traces' whole-server widths (first-fit), and, loose, every scheduler
+//! comparisons), the traces' whole-server widths (first-fit), idle servers making most of the
+//! control workload's energy (its energy against first-fit), and, loose, every scheduler
 //! running the same work over about the same span (energy against FCFS). The statements on the
 //! feedback print beside them how late tasks finish against their plans and the median factor Eq. 7
 //! makes of it.
@@ -211,7 +225,7 @@ impl Experiment for Gandhimathi2013 {
             ),
             Part::new(
                 "claim4",
-                &["fig9", "fig10"],
+                &["fig9", "fig10", "fig9-10-control"],
                 energy::variants(),
                 energy::judge,
             ),
@@ -249,9 +263,12 @@ impl Experiment for Gandhimathi2013 {
                      earliest; DAG shape (entry 10 %, else 1-3 predecessors); SI/b 1 s; power \
                      1 active, 0.3 idle; MLIP preemption; suspend and resume 1 s each; each \
                      cloud runs its ready best-effort tasks in the order they were assigned to \
-                     it, and Eq. 6's delta_tau runs from the planned ERAT (the other readings, \
-                     the order tasks became ready and delta_tau from the instant a task was \
-                     ready, are printed where they change an outcome). Traces: {}.",
+                     it, and Eq. 6's delta_tau, \"the actual execution time of task i on cloud \
+                     j\", runs from the task's actual start there (E23; the other readings, the \
+                     order tasks became ready, delta_tau from the planned ERAT as printed and \
+                     from the instant a task was ready, are printed where they change an \
+                     outcome). Figs. 9-10 add a control workload, the same applications with \
+                     tasks of 1-16 VMs. Traces: {}.",
                     sources.join("; ")
                 ),
             },
@@ -300,7 +317,7 @@ mod tests {
                 assert!(ids.insert(literal.id.clone()) && ids.insert(calibrated.id.clone()));
             }
         }
-        assert_eq!(ids.len(), 32);
+        assert_eq!(ids.len(), 36);
     }
 
     #[test]
@@ -315,11 +332,14 @@ mod tests {
         // Per queue order: Figs. 7-8: 2 x (2 + 2 x 6) = 28 (FCFS in both modes). Table 3: 6 x
         // 4 = 24, of which 8 are Figs. 7-8's (divisors 1 and 100, alpha 0 and 1). Tables 4-5: 2
         // x 5 x 4 = 40, of which 8 are Figs. 7-8's (20 %). Figs. 9-10: 2 x 4 x 4 = 32, of
-        // which 8 (energy-aware) are Tables 4-5's.
-        // The feedback's other instant: DCLS and DCMMS at alpha > 0 only: Figs. 7-8 2 x 2 x 5
-        // = 20; Table 3 2 x 6 = 12, 4 of them Figs. 7-8's; Tables 4-5 2 x 2 x 5 = 20, 4 of them
-        // Figs. 7-8's; Figs. 9-10 2 x 2 x 4 = 16, 4 of them Tables 4-5's.
-        assert_eq!(keys.len(), 2 * (28 + 16 + 32 + 24) + 20 + 8 + 16 + 12);
+        // which 8 (energy-aware) are Tables 4-5's; their control workload 2 x 4 x 2 = 16.
+        // Each of the feedback's two other instants: DCLS and DCMMS at alpha > 0 only: Figs.
+        // 7-8 2 x 2 x 5 = 20; Table 3 2 x 6 = 12, 4 of them Figs. 7-8's; Tables 4-5 2 x 2 x 5 =
+        // 20, 4 of them Figs. 7-8's; Figs. 9-10 2 x 2 x 4 = 16, 4 of them Tables 4-5's; their
+        // control workload 2 x 2 x 2 = 8.
+        let per_queue = 28 + 16 + 32 + 24 + 16;
+        let per_instant = 20 + 8 + 16 + 12 + 8;
+        assert_eq!(keys.len(), 2 * per_queue + 2 * per_instant);
     }
 
     #[test]

@@ -76,6 +76,10 @@ pub const ALPHA_TABLES_PCT: u8 = 80;
 pub const DIVISORS: [u32; 6] = [1, 20, 40, 60, 80, 100];
 /// Tables 4-5: the shares of AR applications, percent.
 pub const AR_SHARES_PCT: [u8; 5] = [0, 20, 50, 80, 100];
+/// The control workload of Figs. 9-10: every task needs `U{1 .. 16}` VMs (part of a server on
+/// every cloud: 4, 8 and 2 VMs per server), where the traces' widths are whole nodes of their
+/// clusters and leave the mapping nothing to pack.
+pub const CONTROL_WIDTHS: (u32, u32) = (1, 16);
 /// Seed of replication 0 (replication `k` uses `SEED + k`).
 pub const SEED: u64 = 2013;
 

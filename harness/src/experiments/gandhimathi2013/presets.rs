@@ -17,7 +17,7 @@ use crate::experiments::Simulation;
 use crate::models::ScenarioFile;
 use crate::models::multicloud::scenario::{
     CloudConfig, DagShape, FcfsCloud, FeedbackFrom, MappingKind, Power, PreemptionKind, QueueOrder,
-    Scenario, SchedulerKind,
+    Scenario, SchedulerKind, Widths,
 };
 use crate::models::multicloud::traces;
 use crate::report::Mode;
@@ -43,9 +43,12 @@ pub struct Variant {
     pub fcfs: FcfsCloud,
     /// The order a cloud serves its ready best-effort tasks in.
     pub queue: QueueOrder,
-    /// The instant a finished task's `delta_tau` (Eq. 6) is measured from (kept at Eq. 6's planned
-    /// ERAT where no feedback is used: FCFS, alpha 0).
+    /// The instant a finished task's `delta_tau` (Eq. 6) is measured from (kept at the main
+    /// reading, its actual start, where no feedback is used: FCFS, alpha 0).
     pub feedback: FeedbackFrom,
+    /// The control workload: tasks of [`params::CONTROL_WIDTHS`] VMs instead of the traces'
+    /// whole-node widths (the same applications otherwise).
+    pub control: bool,
 }
 
 impl Variant {
@@ -64,7 +67,8 @@ impl Variant {
             mapping: MappingKind::EnergyAware,
             fcfs: FcfsCloud::EarliestStart,
             queue: QueueOrder::Assigned,
-            feedback: FeedbackFrom::Erat,
+            feedback: FeedbackFrom::Start,
+            control: false,
         }
     }
 
@@ -84,11 +88,11 @@ impl Variant {
     }
 
     /// The same with the feedback measured from `feedback`, where a feedback is used (DCLS
-    /// and DCMMS at alpha > 0; the others keep [`FeedbackFrom::Erat`], so each is one run).
+    /// and DCMMS at alpha > 0; the others keep [`FeedbackFrom::Start`], so each is one run).
     pub fn with_feedback(self, feedback: FeedbackFrom) -> Self {
         let used = self.scheduler != SchedulerKind::Fcfs && self.alpha_pct > 0;
         Self {
-            feedback: if used { feedback } else { FeedbackFrom::Erat },
+            feedback: if used { feedback } else { FeedbackFrom::Start },
             ..self
         }
     }
@@ -98,17 +102,26 @@ impl Variant {
         Self { ar_pct, ..self }
     }
 
+    /// The same on the control workload (tasks of [`params::CONTROL_WIDTHS`] VMs).
+    pub fn control(self) -> Self {
+        Self {
+            control: true,
+            ..self
+        }
+    }
+
     /// The same with another mapping.
     pub fn with_mapping(self, mapping: MappingKind) -> Self {
         Self { mapping, ..self }
     }
 
     /// `gandhimathi2013-dcmms-a80-g100-ar20-energy_aware` (`fcfs_home-...` for the calibrated
-    /// FCFS, `-ready` at the end for the other queue order, `-fd_ready` for the feedback from
-    /// the instant a task was ready).
+    /// FCFS, `-ready` at the end for the other queue order, `-fd_erat` and `-fd_ready` for the
+    /// feedback from the planned ERAT and from the instant a task was ready, `-w1_16` for the
+    /// control workload).
     fn name(&self) -> String {
         format!(
-            "gandhimathi2013-{}-a{}-g{}-ar{}-{}{}{}",
+            "gandhimathi2013-{}-a{}-g{}-ar{}-{}{}{}{}",
             self.scheduler_label().to_lowercase().replace(' ', "_"),
             self.alpha_pct,
             self.divisor,
@@ -119,8 +132,15 @@ impl Variant {
                 QueueOrder::Ready => "-ready",
             },
             match self.feedback {
-                FeedbackFrom::Erat => "",
+                FeedbackFrom::Start => "",
+                FeedbackFrom::Erat => "-fd_erat",
                 FeedbackFrom::Ready => "-fd_ready",
+            },
+            if self.control {
+                let (min, max) = params::CONTROL_WIDTHS;
+                format!("-w{min}_{max}")
+            } else {
+                String::new()
             }
         )
     }
@@ -146,14 +166,20 @@ impl Simulation for Variant {
                 name: self.name(),
                 description: format!(
                     "gandhimathi2013: {}, alpha {:.1}, {} % reservations, arrival gaps / {}, {} mapping, \
-                     queue in {} order, feedback from {}",
+                     queue in {} order, feedback from {}{}",
                     self.scheduler_label(),
                     f64::from(self.alpha_pct) / 100.0,
                     self.ar_pct,
                     self.divisor,
                     mapping_name(self.mapping),
                     queue_name(self.queue),
-                    feedback_name(self.feedback)
+                    feedback_name(self.feedback),
+                    if self.control {
+                        let (min, max) = params::CONTROL_WIDTHS;
+                        format!(", control workload: tasks of {min}-{max} VMs")
+                    } else {
+                        String::new()
+                    }
                 ),
                 seed: params::SEED,
                 replications: REPLICATIONS,
@@ -179,6 +205,10 @@ impl Simulation for Variant {
                 entry_probability: 0.1,
                 max_preds: 3,
             },
+            widths: self.control.then(|| {
+                let (min, max) = params::CONTROL_WIDTHS;
+                Widths { min, max }
+            }),
             clouds: DATA_CENTERS
                 .iter()
                 .enumerate()
@@ -225,9 +255,10 @@ fn queue_name(q: QueueOrder) -> &'static str {
     }
 }
 
-/// `planned ERAT`, `ready`.
+/// `actual start`, `planned ERAT`, `ready`.
 fn feedback_name(f: FeedbackFrom) -> &'static str {
     match f {
+        FeedbackFrom::Start => "actual start",
         FeedbackFrom::Erat => "planned ERAT",
         FeedbackFrom::Ready => "ready",
     }

@@ -172,11 +172,11 @@ fn statements(runs: &Runs<Metrics>, r: Reading) -> Vec<Statement> {
     vec![
         failing_for(
             grows.evidence(censoring.clone()).why(&why).done(),
-            FEEDBACK_CHARGES_PREDECESSORS,
+            FEEDBACK_SHORTENS_NOTHING,
         ),
         failing_for(
             heavy.evidence(censoring).why(&why).done(),
-            FEEDBACK_CHARGES_PREDECESSORS,
+            FEEDBACK_SHORTENS_NOTHING,
         ),
     ]
 }

@@ -10,7 +10,7 @@
 //! | task | one job |
 //! | application arrival | its first job's submit time (the cleaned LLNL logs have no start or wait times, so the paper's "min start time" is not available); gaps between consecutive applications of a trace divided by `gap_divisor` |
 //! | task execution time | the job's run time (the SWF reader's: `min(run, requested)` where a request is given) on its own cloud; `perf(origin) / perf(j)` times that on cloud `j` (Table 2), rounded to the tick |
-//! | VMs a task needs | processors x `width_scale`; a cloud with fewer VMs cannot run it |
+//! | VMs a task needs | processors x `width_scale` (a control workload, `widths`: uniform on `min ..= max` instead); a cloud with fewer VMs cannot run it |
 //!
 //! The DAG (E25): task 0 is an entry; each later task is an entry with probability
 //! `entry_probability`, else has `1 ..= max_preds` distinct predecessors among the earlier
@@ -25,7 +25,9 @@
 //! and one for its notice, drawn for every application whatever the share). So variants that
 //! differ only in scheduler, alpha, mapping or gap divisor see the same applications in
 //! replication `k`, and raising `ar_share` only turns more of the same applications into
-//! reservations (common random numbers).
+//! reservations (common random numbers). A control workload's widths come from a fourth stream
+//! per cloud (entity `3 CLOUDS + i`, one draw per job), so it sees the same applications with
+//! other widths.
 
 use anyhow::{Result, bail};
 use qosgate_kernel::dag::{Dag, MAX_TASKS, TaskId, Tasks};
@@ -97,6 +99,7 @@ pub fn build(s: &Scenario, seed: u64) -> Result<Vec<App>> {
         let mut sizes = SplitMix::for_entity(seed, entity);
         let mut shapes = SplitMix::for_entity(seed, entity + 1);
         let mut reservations = SplitMix::for_entity(seed, entity + 2);
+        let mut widths = SplitMix::for_entity(seed, 3 * CLOUDS as u64 + origin as u64);
         let mut rest = jobs;
         while !rest.is_empty() {
             let n = (1 + below(&mut sizes, u64::from(s.dag.max_tasks)) as usize).min(rest.len());
@@ -110,7 +113,13 @@ pub fn build(s: &Scenario, seed: u64) -> Result<Vec<App>> {
             let tasks = group
                 .iter()
                 .map(|job| {
-                    let width = job.procs.saturating_mul(cloud.width_scale);
+                    let width = match s.widths {
+                        Some(w) => {
+                            let span = u64::from(w.max.saturating_sub(w.min)) + 1;
+                            w.min.saturating_add(below(&mut widths, span) as u32)
+                        }
+                        None => job.procs.saturating_mul(cloud.width_scale),
+                    };
                     let mut run = [None; CLOUDS];
                     for (slot, c) in run.iter_mut().zip(&s.clouds) {
                         let vms = u64::from(c.servers) * u64::from(c.vms_per_server);

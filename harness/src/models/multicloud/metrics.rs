@@ -27,7 +27,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::record::{Outcome, Run};
-use super::scenario::{FeedbackFrom, Scenario};
+use super::scenario::Scenario;
 
 /// One replication's metrics.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -79,8 +79,9 @@ pub struct Metrics {
     /// arrive), the part of its lateness its cloud did not cause.
     pub ready_late_s: Option<f64>,
     /// Median (nearest rank) over finished tasks of `max(-1, (finish - from - D) / D)`, `D` the
-    /// planned run and `from` the instant the scenario's `feedback_from` measures `delta_tau` from:
-    /// the feedback factor Eq. 7 gives at alpha 1.
+    /// planned run and `from` the instant the scenario's `feedback_from` measures `delta_tau` from
+    /// (as the run recorded it, the instant the kernel's feedback was given): the feedback factor
+    /// Eq. 7 gives at alpha 1.
     pub factor_median: Option<f64>,
     /// The 90th percentile of the same factors.
     pub factor_p90: Option<f64>,
@@ -143,10 +144,7 @@ impl Metrics {
             .iter()
             .filter_map(|t| {
                 let (start, end, finish) = (t.planned_start?, t.planned_finish?, t.finished?);
-                let from = match s.feedback_from {
-                    FeedbackFrom::Ready => start.max(t.submitted?),
-                    FeedbackFrom::Erat => start,
-                };
+                let from = t.feedback_from?;
                 let d = end - start;
                 (d > 0.0).then(|| ((finish - from - d) / d).max(-1.0))
             })

@@ -62,6 +62,12 @@ pub struct TaskRecord {
     /// Finished, seconds (`end`).
     #[serde(rename = "end")]
     pub finished: Option<f64>,
+    /// The instant its feedback's `delta_tau` (Eq. 6) was measured from, under the scenario's
+    /// `feedback_from`, seconds: set when it finished.
+    pub feedback_from: Option<f64>,
+    /// The feedback factor its completion set for its origin and cloud, `alpha (end -
+    /// feedback_from - D) / D` clamped at -1 (Eq. 7; DCLS and DCMMS, `None` under FCFS).
+    pub factor: Option<f64>,
     /// Times it was suspended by a reservation.
     pub preemptions: u32,
     /// How it ended.

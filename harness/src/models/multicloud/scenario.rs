@@ -43,7 +43,8 @@ pub struct Scenario {
     pub queue: QueueOrder,
     /// The feedback weight of DCLS and DCMMS, `0 ..= 1` (0: CLS and CMMS). Unused by FCFS.
     pub alpha: f64,
-    /// The instant a finished task's `delta_tau` (Eq. 6) is measured from.
+    /// The instant a finished task's `delta_tau` (Eq. 6) is measured from (default: its actual
+    /// start, the paper's words).
     #[serde(default)]
     pub feedback_from: FeedbackFrom,
     /// How a cloud maps its leases onto servers.
@@ -67,6 +68,11 @@ pub struct Scenario {
     pub power: Power,
     /// How jobs are grouped into applications.
     pub dag: DagShape,
+    /// A control workload: every task's VMs drawn uniform on `min ..= max` instead of its job's
+    /// processors (run times and arrivals stay the trace's). Absent (the default): the trace's
+    /// widths.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub widths: Option<Widths>,
     /// The clouds (1 to 3); the applications of cloud `i`'s trace are submitted to cloud `i`.
     pub clouds: Vec<CloudConfig>,
 }
@@ -117,20 +123,60 @@ pub enum QueueOrder {
     Ready,
 }
 
-/// The instant from which a finished task's `delta_tau = actual finish - ERAT` (Eq. 6) is
-/// measured.
+/// The instant from which a finished task's `delta_tau` (Eq. 6) is measured, which Eq. 7 turns
+/// into the feedback factor `fd = alpha (finish - instant - D) / D` (`D = SI/b + ETM`, the run
+/// its placement planned). The paper names `delta_tau` "the actual execution time of task i on
+/// cloud j" and prints it as `Tact_fin - ERAT_{i,j}`; the two agree where a task starts at its
+/// ERAT (Fig. 5), not where it starts later (erratum E23). [`FeedbackFrom::instant`] is the one
+/// place every reading is computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FeedbackFrom {
+    /// Its actual start on its cloud (the paper's words: its actual execution time there): the
+    /// cloud is charged with what happened to the task once it ran (a preemption, a slow
+    /// server), not with the wait before it.
+    #[default]
+    Start,
     /// Its planned ERAT, which E22 builds from its predecessors' planned finishes (Eq. 6 as
     /// printed): a task whose predecessors finished late counts their lateness against its own
     /// cloud.
-    #[default]
     Erat,
     /// The later of its planned ERAT and the instant it reached its cloud (predecessors
     /// finished, dataset there): the cloud is charged with its own delays only, not with its
     /// predecessors' lateness on other clouds.
     Ready,
+}
+
+impl FeedbackFrom {
+    /// Every reading, the default first.
+    pub const ALL: [Self; 3] = [Self::Start, Self::Erat, Self::Ready];
+
+    /// The instant `delta_tau` runs from for a task planned to start at `planned_start` (its
+    /// ERAT) that reached its cloud at `reached` and first started there at `started`; `None`
+    /// where the reading needs an instant the task never got to. Generic over the instant's
+    /// type so that the simulation (ticks) and the metrics (seconds) read it through this one
+    /// function.
+    pub fn instant<T: PartialOrd + Copy>(
+        self,
+        planned_start: T,
+        reached: Option<T>,
+        started: Option<T>,
+    ) -> Option<T> {
+        match self {
+            Self::Start => started,
+            Self::Erat => Some(planned_start),
+            Self::Ready => reached.map(|r| if r > planned_start { r } else { planned_start }),
+        }
+    }
+
+    /// Its name in a scenario file (`start`, `erat`, `ready`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Start => "start",
+            Self::Erat => "erat",
+            Self::Ready => "ready",
+        }
+    }
 }
 
 /// The local mapping of leases onto servers.
@@ -183,6 +229,16 @@ pub struct DagShape {
     /// Else it has `1 ..= max_preds` predecessors among the earlier tasks (fewer if fewer
     /// exist).
     pub max_preds: u8,
+}
+
+/// The VMs of a control workload's tasks: uniform on `min ..= max`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Widths {
+    /// The fewest VMs a task needs, `>= 1`.
+    pub min: u32,
+    /// The most, `>= min`.
+    pub max: u32,
 }
 
 /// One cloud: its servers and the trace of the applications submitted to it.
@@ -240,7 +296,7 @@ pub enum BuiltinTrace {
 ///   (`image_s` and `ar_notice_max_s` must be positive);
 /// - a power not finite or negative, or idle above active;
 /// - `dag.max_tasks` outside `1 ..= 64`, `dag.max_preds` zero, `dag.entry_probability`
-///   outside `0 ..= 1`;
+///   outside `0 ..= 1`; `widths.min` zero or `widths.max` below it;
 /// - no clouds or more than [`capacity::CLOUDS`]; a cloud without a name or with a duplicate
 ///   one, zero servers or more than [`capacity::SERVERS`], zero VMs per server, a performance
 ///   not finite and positive, a zero `width_scale` or `jobs`, more VMs than the lease
@@ -295,6 +351,17 @@ pub(super) fn check(s: &Scenario) -> Vec<Problem> {
         p.add("dag.max_preds", "must be at least 1");
     }
     fraction(&mut p, "dag.entry_probability", s.dag.entry_probability);
+    if let Some(w) = s.widths {
+        if w.min == 0 {
+            p.add("widths.min", "must be at least 1");
+        }
+        if w.max < w.min {
+            p.add(
+                "widths.max",
+                format!("{} is below widths.min ({})", w.max, w.min),
+            );
+        }
+    }
     check_clouds(&mut p, &s.clouds);
     p.0
 }
@@ -402,6 +469,7 @@ mod tests {
                 entry_probability: 0.1,
                 max_preds: 3,
             },
+            widths: Some(Widths { min: 1, max: 16 }),
             clouds: vec![
                 cloud("A", BuiltinTrace::LlnlThunder),
                 cloud("B", BuiltinTrace::NasaIpsc),
@@ -417,7 +485,7 @@ mod tests {
     }
 
     #[test]
-    fn omitted_readings_default_to_e25s_fcfs_the_assigned_queue_and_eq6s_erat() {
+    fn omitted_readings_default_to_e25s_fcfs_the_assigned_queue_and_the_actual_start() {
         let text = to_toml(&example())
             .lines()
             .filter(|l| {
@@ -433,8 +501,80 @@ mod tests {
             (
                 FcfsCloud::EarliestStart,
                 QueueOrder::Assigned,
-                FeedbackFrom::Erat
+                FeedbackFrom::Start
             )
+        );
+    }
+
+    /// Without `[widths]` the tasks keep the trace's widths.
+    #[test]
+    fn omitted_widths_are_the_traces() {
+        let mut s = example();
+        s.widths = None;
+        let text = to_toml(&s);
+        assert!(!text.contains("widths"), "{text}");
+        assert_eq!(Scenario::parse(&text, "x.toml").unwrap().widths, None);
+    }
+
+    /// Every reading's name reads back as that reading.
+    #[test]
+    fn every_feedback_reading_reads_back_by_its_name() {
+        for f in FeedbackFrom::ALL {
+            let mut s = example();
+            s.feedback_from = f;
+            let text = to_toml(&s);
+            assert!(
+                text.contains(&format!("feedback_from = \"{}\"", f.name())),
+                "{text}"
+            );
+            assert_eq!(Scenario::parse(&text, "x.toml").unwrap().feedback_from, f);
+        }
+    }
+
+    /// The factor the kernel's feedback sets (alpha 0.8) for a task of cloud 0 on cloud 2 under
+    /// `reading`, planned from `erat` for `d`, that reached cloud 2 at `reached`, started at
+    /// `started` and finished at `finish` (seconds), as `(num, den)`.
+    fn factor(reading: FeedbackFrom, times: [u64; 5]) -> (i128, u128) {
+        use qosgate_kernel::listsched::Feedback;
+        use qosgate_kernel::units::Ticks;
+        let [erat, d, reached, started, finish] = times.map(Ticks::from_secs);
+        let from = reading.instant(erat, Some(reached), Some(started)).unwrap();
+        let mut feedback = Feedback::<3>::new(Alpha::new(4, 5).unwrap());
+        let fd = feedback.complete(0, 2, from, finish, d).unwrap();
+        (fd.num(), fd.den())
+    }
+
+    /// Fig. 5 (erratum E23): task i, planned on C from its ERAT 2 s for D = 1 + 7 s, is there
+    /// from 0 s, starts at its ERAT and is delayed only by the reservation that preempts it on
+    /// [8, 12), finishing at 14 s. Every reading measures from 2 s: fd_C = 0.8 (14 - 2 - 8) / 8
+    /// = 0.4 under each.
+    #[test]
+    fn fig5s_task_gives_every_reading_the_same_factor() {
+        let times = [2, 8, 0, 2, 14];
+        for f in FeedbackFrom::ALL {
+            assert_eq!(f.instant(2, Some(0), Some(2)), Some(2), "{f:?}");
+            assert_eq!(factor(f, times), (2, 5), "{f:?}");
+        }
+    }
+
+    /// Erratum E23: a task planned from 10 s for D = 8 s whose predecessor on another cloud
+    /// finished late reaches its cloud at 30 s, starts at 31 s (behind a task there) and
+    /// finishes at 39 s. From the planned ERAT the cloud is charged with the predecessor's
+    /// lateness, fd = 0.8 (39 - 10 - 8) / 8 = 2.1; from the instant it reached the cloud with
+    /// its wait there, 0.8 (39 - 30 - 8) / 8 = 0.1; from its actual start (the words) with
+    /// nothing, 0.8 (39 - 31 - 8) / 8 = 0.
+    #[test]
+    fn a_late_predecessor_separates_the_readings() {
+        let times = [10, 8, 30, 31, 39];
+        assert_eq!(factor(FeedbackFrom::Erat, times), (21, 10));
+        assert_eq!(factor(FeedbackFrom::Ready, times), (1, 10));
+        assert_eq!(factor(FeedbackFrom::Start, times), (0, 1));
+        // A reading without the instant it needs has none.
+        assert_eq!(FeedbackFrom::Start.instant(10, Some(30), None), None);
+        assert_eq!(FeedbackFrom::Ready.instant(10, None, Some(31)), None);
+        assert_eq!(
+            FeedbackFrom::Ready.instant(10.0, Some(4.0), None),
+            Some(10.0)
         );
     }
 
@@ -444,10 +584,12 @@ mod tests {
         s.alpha = 1.5;
         s.clouds[1].name = "A".into();
         s.clouds[0].servers = 0;
+        s.widths = Some(Widths { min: 4, max: 2 });
         let text = to_toml(&s);
         let e = Scenario::parse(&text, "x.toml").unwrap_err().to_string();
         let lines: Vec<&str> = e.lines().collect();
-        assert_eq!(lines.len(), 3, "{e}");
+        assert_eq!(lines.len(), 4, "{e}");
+        assert!(e.contains("widths.max: 2 is below widths.min (4)"), "{e}");
         assert!(
             lines[0].starts_with("x.toml:") && lines[0].contains(": alpha: must be in 0 ..= 1")
         );

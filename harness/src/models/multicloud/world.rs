@@ -26,8 +26,11 @@
 //!    image, `image_s`, and later resume, paying `image_s` again). Leases that start at one
 //!    instant are mapped onto servers together (the energy-aware Algorithm 5, or a baseline;
 //!    Algorithm 4 for reservations, with the VMs of the leases they suspend counted free).
-//! 4. **Finished**: the origin's feedback factor for that cloud is replaced (DCLS, DCMMS), and
-//!    successors whose predecessors have all finished become ready.
+//! 4. **Finished**: the origin's feedback factor for that cloud is replaced (DCLS, DCMMS), with
+//!    `delta_tau` measured from the instant the scenario's `feedback_from` names (its actual
+//!    start, its planned ERAT, or the later of that and its submission:
+//!    [`FeedbackFrom::instant`](super::scenario::FeedbackFrom::instant), the instant and the
+//!    factor recorded), and successors whose predecessors have all finished become ready.
 //!
 //! A reservation a cloud refuses (its VMs are held by other reservations at that instant)
 //! rejects its task, and with it the application: its other tasks are cancelled (their leases
@@ -56,7 +59,7 @@ use super::capacity::{CLOUDS, Leases, Racks};
 use super::profile::{Profile, Promise};
 use super::record::{AppRecord, CloudUse, Outcome, Run, TaskRecord};
 use super::scenario::{
-    FcfsCloud, FeedbackFrom, MappingKind, PreemptionKind, QueueOrder, Scenario, SchedulerKind,
+    FcfsCloud, MappingKind, PreemptionKind, QueueOrder, Scenario, SchedulerKind,
 };
 use crate::des::boxed::boxed;
 use crate::des::queue::Queue;
@@ -126,6 +129,11 @@ struct TaskState {
     submitted: Option<Ticks>,
     started: Option<Ticks>,
     finished: Option<Ticks>,
+    /// The instant its feedback's `delta_tau` ran from (the scenario's `feedback_from`), once
+    /// finished.
+    feedback_from: Option<Ticks>,
+    /// The feedback factor its completion set (DCLS, DCMMS).
+    factor: Option<f64>,
     /// The VMs it holds now, by server.
     parts: Vec<Part>,
     preemptions: u32,
@@ -809,14 +817,20 @@ impl<'s> World<'s> {
         let c = t
             .cloud
             .ok_or_else(|| anyhow!("a task finished on no cloud"))?;
+        // The one instant the scenario's reading measures delta_tau from: recorded, and given
+        // to the kernel's feedback (DCLS, DCMMS).
+        let from = self
+            .s
+            .feedback_from
+            .instant(t.planned_start, t.submitted, t.started)
+            .ok_or_else(|| anyhow!("a task finished without being submitted and started"))?;
+        t.feedback_from = Some(from);
         if self.s.scheduler != SchedulerKind::Fcfs {
-            let from = match (self.s.feedback_from, t.submitted) {
-                (FeedbackFrom::Ready, Some(ready)) => t.planned_start.max(ready),
-                _ => t.planned_start,
-            };
-            self.feedback
+            let fd = self
+                .feedback
                 .complete(origin, c, from, at, t.planned_run)
                 .map_err(|e| anyhow!("feedback: {e}"))?;
+            t.factor = Some(fd.num() as f64 / fd.den() as f64);
         }
         self.state[a].finished.insert(v);
         self.end_task(at, a, v, Outcome::Completed, None);
@@ -897,6 +911,8 @@ impl<'s> World<'s> {
             submitted: s(t.submitted),
             started: s(t.started),
             finished: s(t.finished),
+            feedback_from: s(t.feedback_from),
+            factor: t.factor,
             preemptions: t.preemptions,
             outcome,
             reason: why,
