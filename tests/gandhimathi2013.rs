@@ -144,6 +144,147 @@ fn dag_gives_an_exact_feedback_tie_to_the_lower_cloud() {
     assert_eq!(out["schedules"][3]["decisions"][0]["cloud"], "A", "DCMMS");
 }
 
+/// Seed 003's dataset transfer, by hand: SI/b = 1 s, a chain 1 -> 2, both with ETM (A, B, C) =
+/// (9, 3, 1) s. Without a dataset, task 1 scores A 0 + 1 + 9 = 10, B 0 + 1 + 3 = 4, C 0 + 1 + 1 =
+/// 2 and goes to C (0-2); task 2, ready at 2, scores A 12, B 6, C 2 + 2 = 4: C again (2-4).
+///
+/// With a 40 Gbit dataset at A (the first cloud) and bandwidths (1, 10, 2) Gb/s, B receives it
+/// 40 / 10 = 4 s and C 40 / 2 = 20 s after the decision: task 1 scores A 0 + 10 = 10 (no transfer,
+/// whatever A's bandwidth), B max(0, 4) + 4 = 8, C max(0, 20) + 2 = 22, and goes to B, starting
+/// at 4 instead of 0 and finishing at 8 instead of 4: exactly 40 / 10 s later. Task 2, ready at 8,
+/// scores A 8 + 10 = 18, B max(8, 4) + 4 = 12 (the dataset is already on its way: no second
+/// transfer), C 20 + 2 = 22: B (8-12), makespan 12 s instead of 4. Every algorithm agrees (a
+/// chain, no feedback). With the dataset also at C, C pays nothing and the schedule is the one
+/// without a dataset.
+#[test]
+fn dag_charges_a_foreign_cloud_the_datasets_transfer_and_moves_the_task() {
+    let decisions = |out: &Value, i: usize| -> Vec<(String, f64, f64, f64)> {
+        out["schedules"][i]["decisions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| {
+                (
+                    d["cloud"].as_str().unwrap().to_owned(),
+                    d["start_s"].as_f64().unwrap(),
+                    d["finish_s"].as_f64().unwrap(),
+                    d["objective_s"].as_f64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    let c = |cloud: &str, start: f64, finish: f64| (cloud.to_owned(), start, finish, finish);
+    let mut input = json!({
+        "image_s": 1,
+        "clouds": ["A", "B", "C"],
+        "tasks": [
+            {"id": "1", "etm_s": [9, 3, 1]},
+            {"id": "2", "preds": ["1"], "etm_s": [9, 3, 1]}
+        ]
+    });
+    let plain = dag(&input).unwrap();
+    assert!(plain.get("dataset_arrival_s").is_none(), "{plain}");
+    for i in 0..4 {
+        assert_eq!(
+            decisions(&plain, i),
+            [c("C", 0.0, 2.0), c("C", 2.0, 4.0)],
+            "{i}"
+        );
+    }
+    input["dataset_gbit"] = json!(40);
+    input["bandwidth_gbps"] = json!([1, 10, 2]);
+    let out = dag(&input).unwrap();
+    assert_eq!(out["dataset_arrival_s"], json!([0.0, 4.0, 20.0]));
+    for i in 0..4 {
+        assert_eq!(
+            decisions(&out, i),
+            [c("B", 4.0, 8.0), c("B", 8.0, 12.0)],
+            "{i}"
+        );
+        assert_eq!(out["schedules"][i]["makespan_s"], json!(12.0));
+    }
+    // AT, EST and LST do not depend on the clouds: the dataset leaves them as they were.
+    assert_eq!(out["tasks"], plain["tasks"]);
+    assert_eq!(out["cnpt"], plain["cnpt"]);
+    // The text prints the arrivals and the same decisions.
+    let text = run_with_stdin(
+        env!("CARGO_BIN_EXE_qosgate"),
+        &["dag", "-"],
+        input.to_string().as_bytes(),
+    );
+    assert!(
+        stdout(&text).contains("dataset arrival s: 0 4 20\n"),
+        "{}",
+        stdout(&text)
+    );
+    // Held at C too: C pays nothing, and the schedule is the one without a dataset.
+    input["dataset_at"] = json!(["A", "C"]);
+    let out = dag(&input).unwrap();
+    assert_eq!(out["dataset_arrival_s"], json!([0.0, 4.0, 0.0]));
+    assert_eq!(decisions(&out, 0), decisions(&plain, 0));
+    // From a later instant, the arrival moves with the decision.
+    input["now_s"] = json!(10);
+    input["dataset_at"] = json!(["A"]);
+    let out = dag(&input).unwrap();
+    assert_eq!(out["dataset_arrival_s"], json!([10.0, 14.0, 30.0]));
+    assert_eq!(decisions(&out, 0), [c("B", 14.0, 18.0), c("B", 18.0, 22.0)]);
+}
+
+#[test]
+fn dag_errors_name_the_dataset_field() {
+    let input = json!({
+        "image_s": 1,
+        "clouds": ["A", "B"],
+        "dataset_gbit": 40,
+        "bandwidth_gbps": [0, 10],
+        "tasks": [{"id": "1", "etm_s": [9, 3]}]
+    });
+    // A zero bandwidth where the dataset need not go is no error.
+    dag(&input).unwrap();
+    for (field, value, message) in [
+        (
+            "dataset_gbit",
+            json!(-1),
+            "dataset_gbit: -1 is not a size >= 0",
+        ),
+        (
+            "bandwidth_gbps",
+            json!([1, 0]),
+            "bandwidth_gbps[1]: 0 Gb/s cannot carry dataset_gbit 40 to `B`",
+        ),
+        (
+            "bandwidth_gbps",
+            json!([-1, 10]),
+            "bandwidth_gbps[0]: -1 is not a speed >= 0 Gb/s",
+        ),
+        (
+            "bandwidth_gbps",
+            json!([1, 2, 3]),
+            "bandwidth_gbps: 3 entries for 2 clouds",
+        ),
+        (
+            "bandwidth_gbps",
+            json!(null),
+            "bandwidth_gbps: missing; dataset_gbit 40 must reach `B`, outside dataset_at",
+        ),
+        (
+            "dataset_at",
+            json!(["A", "D"]),
+            "dataset_at[1]: unknown cloud `D`",
+        ),
+        (
+            "dataset_at",
+            json!(["B", "B"]),
+            "dataset_at[1]: `B` is named twice (also dataset_at[0])",
+        ),
+    ] {
+        let mut bad = input.clone();
+        bad[field] = value;
+        let e = dag(&bad).unwrap_err();
+        assert!(e.contains(message), "{e}");
+    }
+}
+
 #[test]
 fn dag_errors_name_the_task_or_cloud() {
     let mut bad = golden_dag();

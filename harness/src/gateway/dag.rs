@@ -16,6 +16,15 @@
 //!   run time on each cloud (`etm_s`, seconds, `null` where the cloud cannot run it).
 //! - The clouds run one task at a time, E21's model: a task can start on a cloud once the cloud
 //!   is free (`free_s`, default 0) and its predecessors' planned finishes have passed.
+//! - `dataset_gbit` (optional, default 0): the application's dataset, gigabits (`MS`; 1 TB is
+//!   8000). It is at the clouds of `dataset_at` (names; default the first cloud, the one the
+//!   application is submitted to) from `now_s`; a cloud that must first receive it gets it
+//!   `MS/S_c` seconds after the decision, `S_c` its entry of `bandwidth_gbps` (Gb/s, one per
+//!   cloud; needed, and above 0, for every cloud outside `dataset_at` when `MS > 0`), and no task
+//!   starts there before it arrives: its ERAT, and so its finish, include the transfer. The
+//!   transfer is charged as the multi-cloud model charges it
+//!   ([`crate::models::multicloud::dataset::Dataset`]), once per cloud. AT, EST and LST do not
+//!   depend on the clouds and do not include it.
 //! - `feedback` (optional): the completions the origin has seen, each replacing that cloud's
 //!   factor `fd = alpha (finish - ERAT - planned) / planned` (Eq. 6-7), for DCLS and DCMMS.
 //!   Without it they decide as CLS and CMMS. `alpha` is read as the decimal written, exactly
@@ -27,7 +36,8 @@
 //!
 //! # Output
 //! Per task its AT (mean run over the clouds that can run it), EST, LST and whether it is a
-//! critical node; the CNPT listing (Algorithm 1); the feedback factors; and for CLS, CMMS, DCLS
+//! critical node; the CNPT listing (Algorithm 1); the feedback factors; with `dataset_gbit`, when
+//! the dataset would be at each cloud; and for CLS, CMMS, DCLS
 //! and DCMMS each decision in order (task, cloud, start = ERAT, finish, the objective it won
 //! with) and the makespan. Unknown fields, unknown ids and clouds, and a task listed before a
 //! predecessor are errors naming the input.
@@ -40,6 +50,7 @@ use qosgate_kernel::units::{TICKS_PER_SECOND, Ticks};
 use serde::{Deserialize, Serialize};
 
 use crate::des::time::{secs, ticks};
+use crate::models::multicloud::dataset::Dataset;
 
 /// Clouds one problem may have (the kernel's list scheduler is built for three).
 pub const CLOUDS: usize = 3;
@@ -66,6 +77,15 @@ pub struct DagInput {
     /// The completions behind DCLS's and DCMMS's factors.
     #[serde(default)]
     pub feedback: Option<FeedbackInput>,
+    /// The application's dataset, gigabits (default 0: nothing to transfer).
+    #[serde(default)]
+    pub dataset_gbit: Option<f64>,
+    /// The clouds that hold the dataset (default: the first cloud).
+    #[serde(default)]
+    pub dataset_at: Option<Vec<String>>,
+    /// The speed at which the dataset reaches each cloud, Gb/s.
+    #[serde(default)]
+    pub bandwidth_gbps: Option<Vec<f64>>,
 }
 
 /// One task of [`DagInput`].
@@ -114,6 +134,10 @@ pub struct DagOutput {
     pub cnpt: Vec<String>,
     /// The feedback factor of each cloud.
     pub factors: Vec<f64>,
+    /// With `dataset_gbit`: when the dataset is (or would be, once a task is placed there) at
+    /// each cloud, seconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dataset_arrival_s: Option<Vec<f64>>,
     /// CLS, CMMS, DCLS and DCMMS.
     pub schedules: Vec<ScheduleOutput>,
 }
@@ -159,20 +183,97 @@ pub struct DecisionOutput {
     pub objective_s: f64,
 }
 
-/// Clouds that run one task at a time.
+/// Clouds that run one task at a time, each from when it is free and the dataset is there.
 #[derive(Debug, Clone)]
-struct Serial(Vec<Ticks>);
+struct Serial {
+    /// The decision instant.
+    now: Ticks,
+    /// When each cloud is free.
+    free: Vec<Ticks>,
+    /// Where the dataset is, and its transfer to each cloud.
+    dataset: Dataset<CLOUDS>,
+}
 
 impl Clouds for Serial {
     fn erat(&self, _: TaskId, cloud: usize, ready: Ticks) -> Option<Ticks> {
-        self.0.get(cloud).map(|&f| f.max(ready))
+        let free = *self.free.get(cloud)?;
+        Some(free.max(ready).max(self.dataset.arrival(cloud, self.now)?))
     }
 
     fn hold(&mut self, d: &Decision) -> Result<(), Error> {
-        let free = self.0.get_mut(d.cloud).ok_or(Error::Unknown)?;
+        let free = self.free.get_mut(d.cloud).ok_or(Error::Unknown)?;
         *free = d.finish;
+        self.dataset.send(d.cloud, self.now).ok_or(Error::Unknown)?;
         Ok(())
     }
+}
+
+/// The dataset of `input` (`now` the decision instant): where it is and its transfer to each
+/// cloud, `MS/S_c`.
+fn dataset(input: &DagInput, now: Ticks) -> Result<Dataset<CLOUDS>> {
+    let k = input.clouds.len();
+    let size = input.dataset_gbit.unwrap_or(0.0);
+    ensure!(
+        size.is_finite() && size >= 0.0,
+        "dataset_gbit: {size} is not a size >= 0"
+    );
+    let mut at = [None; CLOUDS];
+    match &input.dataset_at {
+        Some(names) => {
+            for (i, name) in names.iter().enumerate() {
+                let what = format!("dataset_at[{i}]");
+                let c = input
+                    .clouds
+                    .iter()
+                    .position(|c| c == name)
+                    .ok_or_else(|| anyhow!("{what}: unknown cloud `{name}`"))?;
+                if let Some(j) = names[..i].iter().position(|n| n == name) {
+                    bail!("{what}: `{name}` is named twice (also dataset_at[{j}])");
+                }
+                at[c] = Some(now);
+            }
+        }
+        None => at[0] = Some(now),
+    }
+    let bandwidth = match &input.bandwidth_gbps {
+        Some(b) => {
+            ensure!(
+                b.len() == k,
+                "bandwidth_gbps: {} entries for {k} clouds",
+                b.len()
+            );
+            for (j, &s) in b.iter().enumerate() {
+                ensure!(
+                    s.is_finite() && s >= 0.0,
+                    "bandwidth_gbps[{j}]: {s} is not a speed >= 0 Gb/s"
+                );
+            }
+            Some(b)
+        }
+        None => None,
+    };
+    let mut transfer = [Ticks::ZERO; CLOUDS];
+    for j in 0..k {
+        if at[j].is_some() || size == 0.0 {
+            continue;
+        }
+        let Some(b) = bandwidth else {
+            bail!(
+                "bandwidth_gbps: missing; dataset_gbit {size} must reach `{}`, outside dataset_at",
+                input.clouds[j]
+            );
+        };
+        ensure!(
+            b[j] > 0.0,
+            "bandwidth_gbps[{j}]: 0 Gb/s cannot carry dataset_gbit {size} to `{}`",
+            input.clouds[j]
+        );
+        transfer[j] = seconds(
+            &format!("dataset_gbit / bandwidth_gbps[{j}] ({size} / {})", b[j]),
+            size / b[j],
+        )?;
+    }
+    Ok(Dataset { at, transfer })
 }
 
 /// A time in seconds: finite, `>= 0`, at most 1e9 s.
@@ -263,6 +364,7 @@ pub fn schedule(input: &DagInput) -> Result<DagOutput> {
         }
         None => vec![now; k],
     };
+    let data = dataset(input, now)?;
     let mut feedback = Feedback::<CLOUDS>::new(Alpha::ZERO);
     if let Some(fb) = &input.feedback {
         feedback = Feedback::new(Alpha::from_f64(fb.alpha).map_err(|_| {
@@ -307,7 +409,11 @@ pub fn schedule(input: &DagInput) -> Result<DagOutput> {
     ] {
         let mut s = Scheduler::new(now, &dag, &etm, image, rule, factors)
             .map_err(|e| anyhow!("{algorithm}: {e}"))?;
-        let mut clouds = Serial(free.clone());
+        let mut clouds = Serial {
+            now,
+            free: free.clone(),
+            dataset: data,
+        };
         s.run(&mut clouds)
             .map_err(|e| anyhow!("{algorithm}: {e}"))
             .context("scheduling")?;
@@ -350,6 +456,11 @@ pub fn schedule(input: &DagInput) -> Result<DagOutput> {
                     .map_or(0.0, |f| f.num() as f64 / f.den() as f64)
             })
             .collect(),
+        dataset_arrival_s: input.dataset_gbit.map(|_| {
+            (0..k)
+                .map(|j| data.arrival(j, now).map_or(0.0, secs))
+                .collect()
+        }),
         schedules,
     })
 }
@@ -383,6 +494,10 @@ pub fn render(out: &DagOutput) -> String {
     text.push_str(&format!("\nCNPT list: {}\n", out.cnpt.join(" ")));
     let factors: Vec<String> = out.factors.iter().map(|f| format!("{f:.4}")).collect();
     text.push_str(&format!("feedback factors: {}\n", factors.join(" ")));
+    if let Some(arrival) = &out.dataset_arrival_s {
+        let arrival: Vec<String> = arrival.iter().map(f64::to_string).collect();
+        text.push_str(&format!("dataset arrival s: {}\n", arrival.join(" ")));
+    }
     for s in &out.schedules {
         text.push_str(&format!(
             "\n{} (makespan {} s)\n",

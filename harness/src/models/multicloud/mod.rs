@@ -29,6 +29,7 @@
 
 pub mod apps;
 pub mod capacity;
+pub mod dataset;
 pub mod metrics;
 pub mod profile;
 pub mod record;

@@ -56,6 +56,7 @@ use qosgate_kernel::units::Ticks;
 
 use super::apps::{self, App};
 use super::capacity::{CLOUDS, Leases, Racks};
+use super::dataset::Dataset;
 use super::profile::{Profile, Promise};
 use super::record::{AppRecord, CloudUse, Outcome, Run, TaskRecord};
 use super::scenario::{
@@ -402,12 +403,12 @@ impl<'s> World<'s> {
             .feedback
             .factors(app.origin)
             .ok_or_else(|| anyhow!("application {a}: origin {} is no cloud", app.origin))?;
+        let dataset = self.dataset_of(a);
         let mut planner = Planner {
             now,
             app,
             clouds: &mut self.clouds,
-            dataset: self.state[a].dataset,
-            transfer: self.dataset,
+            dataset,
             image: self.image,
             failure: None,
         };
@@ -419,7 +420,7 @@ impl<'s> World<'s> {
         if let Some(e) = planner.failure.take() {
             return Err(e);
         }
-        let dataset = planner.dataset;
+        let dataset = planner.dataset.at;
         match decided {
             Ok(decisions) => {
                 self.start_transfers(a, dataset);
@@ -443,6 +444,14 @@ impl<'s> World<'s> {
                 }
                 self.abort(now, a, format!("no placement: {e}"))
             }
+        }
+    }
+
+    /// Where application `a`'s dataset is, and how long it takes to reach each cloud.
+    fn dataset_of(&self, a: usize) -> Dataset<CLOUDS> {
+        Dataset {
+            at: self.state[a].dataset,
+            transfer: [self.dataset; CLOUDS],
         }
     }
 
@@ -493,7 +502,9 @@ impl<'s> World<'s> {
                 if home.is_some_and(|h| h != c) {
                     continue;
                 }
-                let data = self.state[a].dataset[c].unwrap_or(now.saturating_add(self.dataset));
+                let Some(data) = self.dataset_of(a).arrival(c, now) else {
+                    continue;
+                };
                 let from = now.max(data).max(entry_at.unwrap_or(now));
                 if let Some(start) = self.clouds[c]
                     .profile
@@ -513,9 +524,9 @@ impl<'s> World<'s> {
                 start.saturating_add(run),
                 spec.width,
             )?;
-            let mut dataset = self.state[a].dataset;
-            dataset[c].get_or_insert(now.saturating_add(self.dataset));
-            self.start_transfers(a, dataset);
+            let mut dataset = self.dataset_of(a);
+            dataset.send(c, now);
+            self.start_transfers(a, dataset.at);
             self.assign(now, a, v, c, start)?;
         }
         Ok(())
@@ -941,10 +952,8 @@ struct Planner<'w> {
     now: Ticks,
     app: &'w App,
     clouds: &'w mut Vec<Cloud>,
-    /// When the application's dataset is (or would be, once a task is placed there) at each
-    /// cloud.
-    dataset: [Option<Ticks>; CLOUDS],
-    transfer: Ticks,
+    /// Where the application's dataset is (or will be, once a task is placed there).
+    dataset: Dataset<CLOUDS>,
     image: Ticks,
     /// A profile that could not take a decision (a capacity of the model).
     failure: Option<anyhow::Error>,
@@ -959,7 +968,7 @@ impl Clouds for Planner<'_> {
             .copied()
             .flatten()?
             .saturating_add(self.image);
-        let data = self.dataset[cloud].unwrap_or(self.now.saturating_add(self.transfer));
+        let data = self.dataset.arrival(cloud, self.now)?;
         let mut from = ready.max(data);
         if self.app.dag.preds(task).is_empty()
             && let Some(at) = self.app.reserve_at
@@ -983,7 +992,7 @@ impl Clouds for Planner<'_> {
             self.failure = Some(e);
             return Err(Error::Full);
         }
-        self.dataset[d.cloud].get_or_insert(self.now.saturating_add(self.transfer));
+        self.dataset.send(d.cloud, self.now);
         Ok(())
     }
 }
