@@ -17,7 +17,7 @@
 //!   request for 16 nodes (16 suspensions, then every transition until as many leases run
 //!   again; the driver's own check of that is a scan of the leases per transition);
 //!   `next_event` one call; `queue_cancel` a best-effort submission (queued at the back) and
-//!   its cancellation. What a decision costs as the manager fills up (issue 15).
+//!   its cancellation. What a decision costs as the manager fills up.
 //!
 //! Run with `cargo bench --bench leases`.
 

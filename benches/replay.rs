@@ -3,7 +3,7 @@
 //! `qosgate synth` (harness/src/synth.rs) on 1,024 nodes at offered load 0.8, seed 1.
 //!
 //! - `replay/easy/100000` and `replay/conservative/100000`: the 100,000-job trace;
-//! - `replay/easy/1000000`: the 1,000,000-job trace (issue 4's target: under 3 s);
+//! - `replay/easy/1000000`: the 1,000,000-job trace (the target: under 3 s);
 //! - `replay/easy-named/100000`: the 100,000-job trace naming every run's nodes
 //!   (`Naming::Named`, what `--jobs-csv` and `--gantt` need): what naming costs.
 //!

@@ -1,5 +1,5 @@
 //! Trace replay (`harness/src/models/cluster/replay.rs`) through the backfilling kernel
-//! (`kernel/src/backfill/`, whose own unit tests are in `kernel/tests/backfill.rs`), issue 4.
+//! (`kernel/src/backfill/`, whose own unit tests are in `kernel/tests/backfill.rs`).
 //!
 //! - `replay_matches_the_reference_model`: random job sets replayed under each policy give
 //!   exactly the start times of an independent, per-second model of the issue's rules. The model
@@ -609,7 +609,7 @@ fn replay_errors_name_the_job_or_node() {
     assert!(format!("{e:#}").contains("node 8"), "{e:#}");
 }
 
-/// Issue 14: the queue's capacity is the caller's; the job that finds it full is named, with
+/// The queue's capacity is the caller's; the job that finds it full is named, with
 /// the capacity, and a larger queue replays the same jobs to the end.
 #[test]
 fn a_full_queue_names_the_job_and_its_capacity() {
@@ -647,7 +647,7 @@ fn a_full_queue_names_the_job_and_its_capacity() {
     assert_eq!(big.records, done.records);
 }
 
-/// Issue 19: `replay_limited` builds the smallest capacity tier the replay needs and starts
+/// `replay_limited` builds the smallest capacity tier the replay needs and starts
 /// again on a larger one when the jobs held outgrow half of it. A burst of 1,200 jobs (more than
 /// the first two tiers hold) replays to the same records as the fixed-capacity [`replay::replay`]
 /// under every policy, and a limit between tiers still stops at the job that finds it full.

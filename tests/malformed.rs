@@ -1,4 +1,4 @@
-//! Issue 14's corpus of malformed and extreme inputs, through the `qosgate` binary: every case
+//! The corpus of malformed and extreme inputs, through the `qosgate` binary: every case
 //! of `tests/data/malformed/cases.tsv` (its arguments, the exit code and a fragment of what it
 //! must print) against the inputs beside it. A case fixed once stays fixed.
 

@@ -1,4 +1,4 @@
-//! Scenario files and presets (issue 5): TOML round trips, located errors for malformed files,
+//! Scenario files and presets: TOML round trips, located errors for malformed files,
 //! `qosgate presets` and `qosgate run --dump`, and the distributions' sampling.
 
 use std::process::Command;

@@ -389,7 +389,7 @@ fn bad_scenarios_are_named_errors() {
     );
 }
 
-/// Issue 14, item 1: a best-effort user flooding the GBP grid (U4 every second, 40,000 tasks
+/// A best-effort user flooding the GBP grid (U4 every second, 40,000 tasks
 /// where the three resources queue 24,576) never pushes a guaranteed task out: every task
 /// handled as GS completes within its bound, none fails, and the BE tasks that find every
 /// queue full wait at the meta-scheduler or are rejected there (its batch full), by name.

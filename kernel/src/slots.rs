@@ -1,4 +1,4 @@
-//! Slot table: the free-node profile of one cluster over future time (issue 4, Kernel item 1).
+//! Slot table: the free-node profile of one cluster over future time.
 //!
 //! A cluster has `nodes` identical nodes. Over future time the table keeps two step functions,
 //! `down(t)` (nodes failed or taken out of service) and `reserved(t)` (nodes promised to

@@ -543,7 +543,7 @@ proptest! {
         prop_assert!(breach.is_none(), "{:?}: released {:?}", knowledge, breach);
     }
 
-    /// Issue 14: best effort never pushes a guaranteed task out of the queue. Each GS user sets
+    /// Best effort never pushes a guaranteed task out of the queue. Each GS user sets
     /// aside the entries `bound::entries_needed` gives it (from sigma, rho, its smallest task and
     /// its bound), and then, however many BE tasks arrive, the resource accepts every conforming
     /// GS task (the driver panics on a refusal) and every task still meets its bound.

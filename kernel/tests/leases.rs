@@ -1,5 +1,5 @@
-//! Tests of leases and preemption (`kernel/src/lease/`, `kernel/src/lease/preempt.rs`; issue 4,
-//! Kernel items 3 and 4).
+//! Tests of leases and preemption (`kernel/src/lease/`,
+//! `kernel/src/lease/preempt.rs`).
 //!
 //! - Candidate-set selection against brute force: on up to 10 candidates, every subset is
 //!   enumerated, the candidate sets are filtered by the module's definition (type tier,

@@ -1,4 +1,4 @@
-//! Property tests of the slot table (`kernel/src/slots.rs`, issue 4 Kernel item 1) against a
+//! Property tests of the slot table (`kernel/src/slots.rs`) against a
 //! brute-force model (`qosgate_testkit::slots`, shared with the fuzz target): the list of applied
 //! intervals, summed at each instant. Operations fall mostly on a small horizon `[0, H)` and at
 //! the ends of time.

@@ -1,5 +1,5 @@
 //! Reading job traces in the Standard Workload Format (SWF) of the Parallel Workloads Archive, and
-//! the replay view of their jobs (issue 4, "Trace replay").
+//! the replay view of their jobs (README "Trace replay").
 //!
 //! # The format
 //! - Lines starting with `;` (after optional whitespace) are comments. A comment of the form
@@ -32,7 +32,7 @@
 //!   kernel's microsecond clock, and with every time at most half its range a submit time plus
 //!   an estimate still fits it.
 //!
-//! # Replay semantics (issue 4, kept exact)
+//! # Replay semantics (kept exact)
 //! - processors = allocated (field 5) if `> 0`, else requested (field 8);
 //! - estimate = requested time (field 9) if `> 0`, else the run time (field 4);
 //! - the job runs for `min(run time, estimate)`: [`Job::run`] is that duration (so
@@ -1132,7 +1132,7 @@ mod tests {
         assert_eq!(ids.insert(2, 7), Ok(()));
     }
 
-    /// Issue 14: a job number seen before, a time beyond the kernel's clock, a job number beyond
+    /// A job number seen before, a time beyond the kernel's clock, a job number beyond
     /// 2^53, each named at its line; an endless line stops the reading in both modes.
     #[test]
     fn duplicates_clock_range_and_endless_lines_are_named() {

@@ -144,7 +144,7 @@ mod tests {
         assert_eq!(generate(&p).unwrap(), jobs, "same seed, same trace");
     }
 
-    /// Issue 14: a load so low that the arrivals leave the kernel's clock is an error, not
+    /// A load so low that the arrivals leave the kernel's clock is an error, not
     /// submit times of 2^64 - 1.
     #[test]
     fn a_load_too_low_for_the_clock_is_refused() {

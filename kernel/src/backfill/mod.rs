@@ -1,5 +1,5 @@
-//! Backfilling on one cluster: FCFS, EASY, conservative and selective (issue 4, Kernel item 2),
-//! with failures and checkpointing (item 5, javadi2012 Sec. IV-C).
+//! Backfilling on one cluster: FCFS, EASY, conservative and selective,
+//! with failures and checkpointing (javadi2012 Sec. IV-C).
 //!
 //! A [`Backfill`] holds the waiting queue, the running jobs and the cluster's
 //! [`SlotTable`], and decides which waiting jobs start. It plans with each job's *estimate* (the
@@ -7,7 +7,7 @@
 //! and the caller reports its actual completion with [`Backfill::complete`], which gives back
 //! the unused rest. The kernel has no clock: the caller drives it instant by instant.
 //!
-//! # Protocol at each instant `now` (the replay semantics of issue 4)
+//! # Protocol at each instant `now` (the replay semantics of README "Trace replay")
 //! 1. [`complete`](Backfill::complete) every job that ends at `now`.
 //! 2. (Conservative and selective, done by the next call at `now` if anything completed or a node
 //!    came back: one *re-placement pass* over the reserved waiting jobs in queue order, each taken

@@ -1,6 +1,5 @@
 //! Leases of one cluster: admission, start, completion and preemption with Haizea's timing
-//! (issue 4, Kernel items 3 and 4; salehi2012 Sec. 2.1 and 5, salehi2011 Sec. III, gandhimathi2013
-//! Sec. 2.2).
+//! (salehi2012 Sec. 2.1 and 5, salehi2011 Sec. III, gandhimathi2013 Sec. 2.2).
 //!
 //! A [`Manager`] owns the [`SlotTable`] of one cluster of identical nodes and a fixed table of
 //! live leases. The caller passes `now` into every call and drives time with
@@ -140,7 +139,7 @@
 //! bench --bench leases -- scale` (x86-64, a shared 2-core VM): with 256 / 1,024 live leases (half
 //! running one node each, half queued), a preemption cycle (a local request preempting 16
 //! leases, then about 85 transitions until they run again) takes 50 / 192 µs, against 63 / 230
-//! µs before issue 15 (when a preemption saw only the first 64 running leases and each
+//! µs before (when a preemption saw only the first 64 running leases and each
 //! transition scanned the leases twice); `next_event` 0.49 / 1.9 µs; a queued submission and
 //! its cancellation 2.3 / 9.6 µs.
 //!

@@ -1,5 +1,5 @@
-//! Preemption: which running leases to preempt for a request that does not fit (issue 4, Kernel
-//! item 4; salehi2011 Sec. III and Algorithm 1, salehi2012 Sec. 2.1).
+//! Preemption: which running leases to preempt for a request that does not fit
+//! (salehi2011 Sec. III and Algorithm 1, salehi2012 Sec. 2.1).
 //!
 //! A local request (salehi2012) or an advance reservation (gandhimathi2013) that finds too few free
 //! nodes may preempt external leases. The caller describes the leases it could preempt as

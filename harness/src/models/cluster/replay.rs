@@ -1,7 +1,7 @@
 //! Trace replay on one cluster: drives the kernel's [`Backfill`] scheduler through a job list
 //! (an SWF trace or a generated one), optionally with node failures, and measures the result.
 //!
-//! # Semantics (issue 4; README "Trace replay")
+//! # Semantics (README "Trace replay")
 //! Jobs are taken in `(submit, id)` order. Time advances from one instant to the next at which
 //! something happens (an arrival, a completion, a failure or a repair). At each instant, in
 //! this order:

@@ -1,4 +1,4 @@
-//! Scenario files: what `qosgate run` simulates (issue 5), in TOML.
+//! Scenario files: what `qosgate run` simulates, in TOML.
 //!
 //! A scenario names the grid (resources), its users, the meta-scheduler's policy, the network,
 //! the horizon and the seeds. Every field is documented with its unit; seconds are decimal
@@ -1299,7 +1299,7 @@ mod tests {
         );
     }
 
-    /// Issue 14: a run that would create more tasks than the simulator may is refused before
+    /// A run that would create more tasks than the simulator may is refused before
     /// it starts, at the user who creates the most, or at `replications`; too many users or
     /// replications likewise.
     #[test]
