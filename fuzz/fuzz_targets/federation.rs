@@ -137,6 +137,8 @@ fn scenario(input: &Input) -> Option<Scenario> {
             } else {
                 PreferenceRule::Flat
             },
+            // 1 to 4: short queues, so that best-effort requests wait at the gateway.
+            best_effort_queue: u32::from(input.rules >> 6) + 1,
         },
         clusters,
     })
