@@ -474,7 +474,10 @@ impl<'s, const L: usize, const B: usize> World<'s, L, B> {
                 });
             }
             Err(refused) if refused.reason == Error::Full => {
+                // The manager advanced to `now` before it found the table full: what that
+                // reported is recorded all the same.
                 self.records[r].clusters.pop();
+                self.apply(j, &log)?;
                 return Ok(false);
             }
             Err(refused) => bail!(
