@@ -514,15 +514,15 @@ impl<'s, const L: usize, const B: usize> World<'s, L, B> {
     /// Records what cluster `j`'s manager reported, then re-arms its wake-up.
     fn apply(&mut self, j: usize, log: &[Event]) -> Result<()> {
         let name = self.s.clusters[j].name.clone();
-        for (i, e) in log.iter().enumerate() {
-            // Node use, at the end of each instant the log reports (a start and the end that
-            // frees its nodes may come in either order within one instant).
-            let instant = |e: Option<&Event>| match e {
-                Some(Event::Changed { at, .. }) => Some(*at),
-                _ => None,
-            };
-            if i > 0 && instant(Some(e)).is_some_and(|t| instant(log.get(i - 1)) != Some(t)) {
-                self.check_nodes(j)?;
+        // The instant of the last change: node use is checked when an instant is over (a start
+        // and the end that frees its nodes may come in either order within one instant).
+        let mut last_at = None;
+        for e in log {
+            if let Event::Changed { at, .. } = *e {
+                if last_at.is_some_and(|t| t != at) {
+                    self.check_nodes(j)?;
+                }
+                last_at = Some(at);
             }
             match *e {
                 Event::Submitted {
