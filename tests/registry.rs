@@ -94,7 +94,7 @@ fn unknown_papers_and_parts_are_named_with_what_exists() {
     assert!(!o.status.success());
     assert!(
         stderr(&o).contains(
-            "--only fig99: kokkinos2009 has no such part or figure; it has: claim1 (fig4)"
+            "--only fig99: kokkinos2009 has no part or figure fig99; it has: claim1 (fig4)"
         ),
         "{}",
         stderr(&o)

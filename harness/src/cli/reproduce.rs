@@ -27,8 +27,9 @@ pub struct ReproduceArgs {
     /// With `--list`: a JSON array of `{id, citation, title, parts: [{id, figures}]}`.
     #[arg(long, requires = "list")]
     pub json: bool,
-    /// Run only this part (`claim1`) or the part that shows this figure (`fig4`).
-    #[arg(long, value_name = "PART|FIGURE")]
+    /// Run only this part (`claim1`) or the part that shows this figure (`fig4`); several,
+    /// separated by commas (`claim1,claim2-literal`), run together (their variants shared).
+    #[arg(long, value_name = "PART|FIGURE[,...]")]
     pub only: Option<String>,
     /// Replications per point (default: by precision, up to the paper's cap).
     #[arg(long, value_name = "N", allow_negative_numbers = true)]

@@ -188,7 +188,8 @@ pub struct Options {
     /// Replications of every variant (default: the experiment's for random variants, 1 for
     /// deterministic ones).
     pub replications: Option<u32>,
-    /// Run only the part with this id, or the part that shows this figure.
+    /// Run only the parts named here: a part's id or a figure it shows, or several of them
+    /// separated by commas (`claim1,claim2-literal`).
     pub only: Option<String>,
     /// How to show progress on standard error ([`crate::report::progress`]).
     pub progress: Show,
@@ -230,11 +231,15 @@ pub trait Paper: Sync {
     fn title(&self) -> &'static str;
     /// Each part's id and figure ids, in order.
     fn contents(&self) -> Vec<(&'static str, &'static [&'static str])>;
-    /// Whether a part has the id `only` or shows the figure `only` (what `--only` accepts).
+    /// Whether every name in `only` (comma-separated, what `--only` accepts) is a part's id
+    /// or a figure a part shows.
     fn has(&self, only: &str) -> bool {
-        self.contents()
-            .iter()
-            .any(|(id, figures)| *id == only || figures.contains(&only))
+        let contents = self.contents();
+        names(only).all(|name| {
+            contents
+                .iter()
+                .any(|(id, figures)| *id == name || figures.contains(&name))
+        })
     }
     /// [`Experiment::PRESETS`].
     ///
@@ -367,17 +372,33 @@ impl<E: Experiment> Paper for E {
     }
 }
 
-/// The parts of `experiment` that `options.only` selects (all without it).
+/// The names in an `--only` value: separated by commas, spaces around each ignored, empty
+/// ones skipped.
+fn names(only: &str) -> impl Iterator<Item = &str> {
+    only.split(',').map(str::trim).filter(|n| !n.is_empty())
+}
+
+/// The parts of `experiment` that `options.only` selects (all without it), in the
+/// experiment's order.
 ///
-/// Errors: an `only` that names no part or figure (the message lists them).
+/// Errors: an `only` with a name that is no part's id and no figure of a part, or with no
+/// name at all (the message lists the parts).
 fn selected<E: Experiment>(experiment: &E, options: &Options) -> Result<Vec<Part<E>>> {
     let mut parts = experiment.parts();
     if let Some(only) = &options.only {
-        parts.retain(|p| p.id == only || p.figures.contains(&only.as_str()));
-        if parts.is_empty() {
+        let unknown: Vec<&str> = names(only)
+            .filter(|n| !parts.iter().any(|p| p.id == *n || p.figures.contains(n)))
+            .collect();
+        parts.retain(|p| names(only).any(|n| p.id == n || p.figures.contains(&n)));
+        if parts.is_empty() || !unknown.is_empty() {
             bail!(
-                "--only {only}: {} has no such part or figure; it has: {}",
+                "--only {only}: {} has no part or figure {}; it has: {}",
                 E::ID,
+                if unknown.is_empty() {
+                    "named".to_owned()
+                } else {
+                    unknown.join(", ")
+                },
                 experiment
                     .parts()
                     .iter()
@@ -488,6 +509,36 @@ mod tests {
         check_judges(&salehi2011::Salehi2011);
         check_judges(&javadi2012::Javadi2012);
         check_judges(&gandhimathi2013::Gandhimathi2013);
+    }
+
+    /// `--only` takes parts and figures separated by commas, keeps the experiment's order and
+    /// names every name that is neither.
+    #[test]
+    fn only_selects_every_part_it_names_and_names_what_it_does_not_know() {
+        let ids = |only: &str| {
+            let options = Options {
+                only: Some(only.into()),
+                ..Options::default()
+            };
+            selected(&salehi2012::Salehi2012, &options)
+                .map(|parts| parts.iter().map(|p| p.id).collect::<Vec<_>>())
+                .map_err(|e| e.to_string())
+        };
+        assert_eq!(
+            ids("claim3-literal, fig4,claim1-literal"),
+            Ok(vec!["claim1-literal", "claim3-literal", "claim5"])
+        );
+        assert_eq!(ids("fig6b"), Ok(vec!["claim2"]));
+        let e = ids("claim1,fig99,nope").unwrap_err();
+        assert!(
+            e.starts_with(
+                "--only claim1,fig99,nope: salehi2012 has no part or figure fig99, nope;"
+            ),
+            "{e}"
+        );
+        assert!(ids(",").unwrap_err().contains("no part or figure named"));
+        assert!(salehi2012::Salehi2012.has("claim1,fig4-literal"));
+        assert!(!salehi2012::Salehi2012.has("claim1,fig99"));
     }
 
     /// A figure made from fewer replications than its paper's first batch carries them and that
