@@ -99,15 +99,13 @@ impl Simulation for Variant {
             Mode::Calibrated => params::calibration_scale()?,
         };
         let (units, size_mean) = self.mode.pick(params::CALIBRATED_PAP, params::LITERAL_PAP);
+        let scaled = |(alpha, beta): (f64, f64)| params::weibull((alpha * scale, beta));
         let interarrival_s = match (self.external, self.mode) {
-            (Arrivals::Varied(alpha), _) => {
-                vec![params::weibull((alpha, params::EXTERNAL_AXIS_SHAPE))]
+            (Arrivals::Varied(alpha), _) => vec![scaled((alpha, params::EXTERNAL_AXIS_SHAPE))],
+            (Arrivals::Fixed, Mode::Literal) => {
+                params::CLUSTER_ROWS.iter().map(|&r| scaled(r)).collect()
             }
-            (Arrivals::Fixed, Mode::Literal) => params::CLUSTER_ROWS
-                .iter()
-                .map(|&r| params::weibull(r))
-                .collect(),
-            (Arrivals::Fixed, Mode::Calibrated) => vec![params::weibull(params::GRID_ROW)],
+            (Arrivals::Fixed, Mode::Calibrated) => vec![scaled(params::GRID_ROW)],
         };
         let clusters = CLUSTERS
             .iter()
@@ -126,7 +124,7 @@ impl Simulation for Variant {
                     nodes,
                     mips,
                     local: Some(LocalWorkload {
-                        interarrival_s: params::weibull((row.0 * scale, row.1)),
+                        interarrival_s: scaled(row),
                         size: params::LOCAL_SIZES[j],
                         duration_s: Dist::Lognormal {
                             log_mean: params::LOCAL_DURATION_LOG_MEANS[j],

@@ -3,9 +3,8 @@
 
 use super::presets::Variant;
 use crate::experiments::federation::measure::{
-    Axis, CALIBRATED_RARE_PREEMPTION, LITERAL_PAP_ONE_CLUSTER, Metric, average_gap, averages,
-    caused, claim, figure_of, means_of, pap_rtdp_fewest_preemptions, pct_below, points_more,
-    variants_of,
+    Axis, LITERAL_PAP_ONE_CLUSTER, Metric, average_gap, averages, caused, claim, figure_of,
+    means_of, pap_rtdp_fewest_preemptions, pct_below, points_more, variants_of,
 };
 use crate::experiments::{Figures, Runs};
 use crate::models::federation::metrics::Metrics;
@@ -165,7 +164,7 @@ pub(super) fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
     ),
         mode,
         Some(LITERAL_PAP_ONE_CLUSTER),
-        Some(CALIBRATED_RARE_PREEMPTION),
+        None,
     )
     .mode(mode)
     .points(subs)

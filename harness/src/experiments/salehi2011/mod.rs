@@ -16,9 +16,10 @@
 //! # Literal and calibrated
 //! As salehi2012's ([`crate::experiments::salehi2012`]): literal, the printed rows (C128: local
 //! Weibull(7.0, 1.1), external the C128 row Weibull(1.6, 0.35), local load alone about 9.6
-//! times the cluster); calibrated, the rows swapped back, the local inter-arrival times times
-//! the calibration scale, and the external stream thinned to the share PAP gives C128 in the
-//! calibrated federation (offered utilisation about 0.88).
+//! times the cluster); calibrated, the rows swapped back, every inter-arrival time times the
+//! calibration's one time scale (erratum E11), and the external stream thinned to the share
+//! PAP gives C128 in the calibrated federation (offered utilisation 0.764). The local-share
+//! axis (Fig. 2(c)) holds the fixed point's offered work, not its total rate.
 //!
 //! # Claims, margins and replications (per mode, the class preference off)
 //! Every statement is a claim with a stable id `salehi2011.<mode>.<figure>.<slug>`, judged as
@@ -139,16 +140,19 @@ impl Experiment for Salehi2011 {
                               sizes of Table 2's Grid row (m = 2.5) lasting 420 s on average, two \
                               days, conservative backfilling, local requests that cannot start \
                               rejected; the local load alone is about 9.6 times the cluster. \
+                              Fig. 2(c)'s local share holds the fixed point's offered work. \
                               Figs. 4-5: salehi2012's literal federation."
                     .into(),
             },
             Parameters {
                 mode: Mode::Calibrated,
                 description: "Figs. 2-3: C128 as in salehi2012's calibrated federation: local \
-                              Weibull(1.6, 0.35) times the calibration scale, the external \
-                              stream Weibull(7.0, 1.1) thinned to PAP's share of C128 at the \
-                              fixed point, exact means (m = 2.12); offered utilisation about \
-                              0.88. Figs. 4-5: salehi2012's calibrated federation."
+                              Weibull(1.6, 0.35) and the external stream Weibull(7.0, 1.1), \
+                              both times the calibration's time scale (E11), the external one \
+                              thinned to PAP's share of C128 at the fixed point, exact means \
+                              (m = 2.12); offered utilisation 0.764. Fig. 2(c)'s local share \
+                              holds the fixed point's offered work. Figs. 4-5: salehi2012's \
+                              calibrated federation."
                     .into(),
             },
         ]

@@ -9,15 +9,18 @@
 //!   Grid" row), external Weibull(1.6, 0.35) (the C128 "external" row), Eq. 28's and printed
 //!   means; local load alone is about 9.6 times the cluster.
 //! - **Calibrated**: C128 as it is in salehi2012's calibrated federation: local Weibull(1.6, 0.35)
-//!   times the calibration scale, and the external stream Weibull(7.0, 1.1) thinned to the
-//!   share PAP gives C128 at the fixed point (its scale divided by that share): offered
-//!   utilisation about 0.88.
+//!   and the external stream Weibull(7.0, 1.1), both times the calibration's time scale, the
+//!   external one thinned to the share PAP gives C128 at the fixed point (its scale divided by
+//!   that share, 28 %): offered utilisation 0.764 (the federation's is 0.88; C128 receives
+//!   less than its part of the external work).
 //!
 //! Axes (five points each, plus the fixed point where it is not one): (a) the external
 //! requests' `m` (Table 2's range, as salehi2012's Fig. 5(a)); (b) the % of best-effort external
 //! requests, split evenly between Cancelable and Suspendable, the rest evenly between Migratable
 //! and Non-preemptable (the fixed point: 50 %); (c) the % of local requests among all requests,
-//! the total rate held at the fixed point's.
+//! the offered work (node-seconds per second) held at the fixed point's: a local request
+//! carries about four times an external one's work (Table 2's C128 rows), so holding the total rate
+//! instead would load the cluster two to three times over at 70-90 % local.
 
 use std::fmt;
 
@@ -33,6 +36,7 @@ use crate::models::federation::scenario::{
     PreemptionPolicy, PreferenceRule, Scenario, TypeShares, VmOverheads,
 };
 use crate::report::Mode;
+use crate::workload::dist::Distribution;
 
 /// The cluster: C128 (E12).
 const CLUSTER: usize = 1;
@@ -123,11 +127,12 @@ impl ClusterVariant {
                 let whole = federation::Variant::fixed(Mode::Calibrated, GatewayPolicy::PapRnd)
                     .scenario()?;
                 let share = gateway::split(&whole)?.shares[CLUSTER];
+                let scale = params::calibration_scale()?;
                 let (a, b) = params::GRID_ROW;
                 let (la, lb) = params::CLUSTER_ROWS[CLUSTER];
                 (
-                    params::weibull((a / share, b)),
-                    params::weibull((la * params::calibration_scale()?, lb)),
+                    params::weibull((a * scale / share, b)),
+                    params::weibull((la * scale, lb)),
                 )
             }
         })
@@ -137,13 +142,28 @@ impl ClusterVariant {
     ///
     /// Errors: a size model the constants make impossible, or a split PAP refuses (bugs).
     pub fn scenario(&self) -> Result<Scenario> {
+        let (name, nodes, mips) = params::CLUSTERS[CLUSTER];
+        let external_size = params::external_size(self.size_mid);
+        let local_size = params::LOCAL_SIZES[CLUSTER];
+        let external_duration = Dist::Lognormal {
+            log_mean: params::fixed_duration_log_mean(),
+            log_sd: params::DURATION_LOG_SD,
+        };
+        let local_duration = Dist::Lognormal {
+            log_mean: params::LOCAL_DURATION_LOG_MEANS[CLUSTER],
+            log_sd: params::DURATION_LOG_SD,
+        };
         let (mut external, mut local) = self.fixed_arrivals()?;
         if let Some(pct) = self.local_pct {
-            // Hold the total rate; give the local users `pct` of it (a Weibull's rate is the
-            // inverse of its scale times a constant).
-            let total = 1.0 / external.mean() + 1.0 / local.mean();
-            external = rescaled(&external, total * (1.0 - pct / 100.0))?;
-            local = rescaled(&local, total * pct / 100.0)?;
+            // Hold the fixed point's offered work (node-seconds per second) and make `pct` % of
+            // the requests local: the total rate is that work over a request's mean work.
+            let work_external = external_size.model(nodes)?.mean() * external_duration.mean();
+            let work_local = local_size.model(nodes)?.mean() * local_duration.mean();
+            let offered = work_external / external.mean() + work_local / local.mean();
+            let share = pct / 100.0;
+            let total = offered / (share * work_local + (1.0 - share) * work_external);
+            external = rescaled(&external, total * (1.0 - share))?;
+            local = rescaled(&local, total * share)?;
         }
         let be = self.best_effort_pct / 200.0;
         let dc = 0.5 - be;
@@ -151,7 +171,6 @@ impl ClusterVariant {
             Mode::Literal => params::LITERAL_PAP,
             Mode::Calibrated => params::CALIBRATED_PAP,
         };
-        let (name, nodes, mips) = params::CLUSTERS[CLUSTER];
         Ok(Scenario {
             header: Header {
                 name: self.name(),
@@ -184,11 +203,8 @@ impl ClusterVariant {
             },
             external: External {
                 interarrival_s: vec![external],
-                size: params::external_size(self.size_mid),
-                duration_s: Dist::Lognormal {
-                    log_mean: params::fixed_duration_log_mean(),
-                    log_sd: params::DURATION_LOG_SD,
-                },
+                size: external_size,
+                duration_s: external_duration,
                 shares: TypeShares {
                     cancelable: be,
                     suspendable: be,
@@ -209,11 +225,8 @@ impl ClusterVariant {
                 mips,
                 local: Some(LocalWorkload {
                     interarrival_s: local,
-                    size: params::LOCAL_SIZES[CLUSTER],
-                    duration_s: Dist::Lognormal {
-                        log_mean: params::LOCAL_DURATION_LOG_MEANS[CLUSTER],
-                        log_sd: params::DURATION_LOG_SD,
-                    },
+                    size: local_size,
+                    duration_s: local_duration,
                 }),
             }],
         })
@@ -282,5 +295,64 @@ pub fn get(name: &str) -> Result<Scenario> {
     match all_fixed().find(|v| v.name() == name) {
         Some(v) => v.scenario(),
         None => bail!("unknown preset `{name}`"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A scenario's offered work, node-seconds per second, and its share of local requests.
+    fn offered(s: &Scenario) -> (f64, f64) {
+        let c = &s.clusters[0];
+        let local = c.local.as_ref().unwrap();
+        let nodes = c.nodes;
+        let external_rate = 1.0 / s.external.interarrival_s[0].mean();
+        let local_rate = 1.0 / local.interarrival_s.mean();
+        let work = external_rate
+            * s.external.size.model(nodes).unwrap().mean()
+            * s.external.duration_s.mean()
+            + local_rate * local.size.model(nodes).unwrap().mean() * local.duration_s.mean();
+        (work, local_rate / (local_rate + external_rate))
+    }
+
+    /// Fig. 2(c)'s axis holds the fixed point's offered work in both modes and gives the local
+    /// users the axis' share of the requests; a local request carries 3.96 times an external
+    /// one's work at the fixed point (calibrated), so the total rate falls as the share rises.
+    /// The calibrated cluster's offered utilisation is 0.764.
+    #[test]
+    fn the_local_share_axis_holds_the_offered_work() {
+        for mode in [Mode::Literal, Mode::Calibrated] {
+            let fixed = ClusterVariant::fixed(mode, PreemptionPolicy::ALL[0], PreferenceRule::Flat);
+            let (work, _) = offered(&fixed.scenario().unwrap());
+            for pct in LOCAL_PCTS {
+                let v = ClusterVariant {
+                    local_pct: Some(pct),
+                    ..fixed
+                };
+                let (w, share) = offered(&v.scenario().unwrap());
+                assert!(
+                    (w / work - 1.0).abs() < 1e-12,
+                    "{mode:?} {pct}: {w} vs {work}"
+                );
+                assert!(
+                    (share - pct / 100.0).abs() < 1e-12,
+                    "{mode:?} {pct}: {share}"
+                );
+            }
+        }
+        let s = ClusterVariant::fixed(
+            Mode::Calibrated,
+            PreemptionPolicy::ALL[0],
+            PreferenceRule::Flat,
+        )
+        .scenario()
+        .unwrap();
+        let local = s.clusters[0].local.as_ref().unwrap();
+        let load = offered(&s).0 / 128.0;
+        assert!((load - 0.764).abs() < 0.0005, "{load}");
+        let ratio = local.size.model(128).unwrap().mean() * local.duration_s.mean()
+            / (s.external.size.model(128).unwrap().mean() * s.external.duration_s.mean());
+        assert!((ratio - 3.96).abs() < 0.005, "{ratio}");
     }
 }

@@ -50,7 +50,7 @@ pub(super) fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
         ),
         mode,
         Some(LITERAL_PAP_ONE_CLUSTER),
-        Some(CALIBRATED_RARE_PREEMPTION),
+        Some(CALIBRATED_SMALL_OVERHEADS),
     )
     .mode(mode)
     .points(by_figure(

@@ -149,7 +149,7 @@ pub(super) fn judge(runs: &Runs<Metrics>, mode: Mode) -> Section {
         ),
         mode,
         Some(LITERAL_PAP_ONE_CLUSTER),
-        Some(CALIBRATED_RARE_PREEMPTION),
+        None,
     )
     .mode(mode)
     .points(rows)

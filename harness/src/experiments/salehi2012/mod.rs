@@ -26,12 +26,20 @@
 //!   the split).
 //! - **Calibrated**: the fixed rows swapped back (external 0.148/s at the gateway, local
 //!   0.099 / 0.124 / 0.166 at the clusters), exact means (`m = 2.12`: 4.99 VMs), consistent
-//!   units in PAP (`per-node`), and one change: every local inter-arrival time (fixed and
-//!   varied rows) times [`params::calibration_scale`] (about 50.2), which brings the offered
-//!   utilisation to 0.88 at the fixed point; PAP then splits over all three clusters.
+//!   units in PAP (`per-node`), and one change: every inter-arrival time, local and external,
+//!   fixed and varied rows, times one factor, [`params::calibration_scale`] (about 11.45),
+//!   which brings the offered utilisation to 0.88 at the fixed point and keeps the paper's
+//!   ratio of external to local arrivals (erratum E11); PAP then splits 72 / 28 / 0 % over
+//!   C64 / C128 / C256 (C256 carries the heaviest local load). An earlier reading slowed the
+//!   local arrivals alone (x50.2): external requests then arrived 57 times as often as a
+//!   cluster's local ones and preemption was rare; it is no longer run.
 //!
 //! A split that PAP refuses falls back to the rule of [`crate::models::federation::gateway`]
-//! and the runs carry the flag; the parameters' description lists the points where it happens.
+//! and the runs carry the flag; the parameters' description lists the points where it happens,
+//! and the figures mark them. In the calibrated mode PAP refuses the upper three points of
+//! Table 2's local axis (Fig. 5(d)) at any load of the fixed point from 0.5 to 0.88: that axis
+//! reaches 20 times the fixed rows' local rate, so the local load alone saturates a cluster
+//! there; PAP accepts every point only below about 3 % load (erratum E11).
 //!
 //! # Claims, margins and replications (per mode; nothing decided in advance)
 //! Every statement is a claim of the paper ([`crate::report::statement`]), with a stable id
@@ -225,8 +233,9 @@ impl Experiment for Salehi2012 {
                     "Table 2's fixed arrival rows swapped back (E8): external Weibull(7.0, \
                      1.1) at the gateway (0.148/s), local Weibull(2.0/1.6/1.2, 0.35) at \
                      C64/C128/C256; exact means (m = 2.12: 4.99 VMs); PAP in consistent units \
-                     (per node); the one change: every local inter-arrival time times \
-                     {scale:.2}, for an offered utilisation of 0.88 at the fixed point. {}. {}",
+                     (per node); the one change: every inter-arrival time, local and external, \
+                     times {scale:.2}, for an offered utilisation of 0.88 at the fixed point \
+                     with the paper's ratio of external to local arrivals (E11). {}. {}",
                     split(Mode::Calibrated),
                     fallbacks(Mode::Calibrated)
                 ),
