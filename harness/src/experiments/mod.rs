@@ -238,7 +238,7 @@ pub trait Paper: Sync {
         names(only).all(|name| {
             contents
                 .iter()
-                .any(|(id, figures)| *id == name || figures.contains(&name))
+                .any(|(id, figures)| named(id, figures, name))
         })
     }
     /// [`Experiment::PRESETS`].
@@ -378,6 +378,11 @@ fn names(only: &str) -> impl Iterator<Item = &str> {
     only.split(',').map(str::trim).filter(|n| !n.is_empty())
 }
 
+/// Whether `name` (one of [`names`]) selects the part with this id and these figures.
+fn named(id: &str, figures: &[&str], name: &str) -> bool {
+    id == name || figures.contains(&name)
+}
+
 /// The parts of `experiment` that `options.only` selects (all without it), in the
 /// experiment's order.
 ///
@@ -387,9 +392,9 @@ fn selected<E: Experiment>(experiment: &E, options: &Options) -> Result<Vec<Part
     let mut parts = experiment.parts();
     if let Some(only) = &options.only {
         let unknown: Vec<&str> = names(only)
-            .filter(|n| !parts.iter().any(|p| p.id == *n || p.figures.contains(n)))
+            .filter(|n| !parts.iter().any(|p| named(p.id, p.figures, n)))
             .collect();
-        parts.retain(|p| names(only).any(|n| p.id == n || p.figures.contains(&n)));
+        parts.retain(|p| names(only).any(|n| named(p.id, p.figures, n)));
         if parts.is_empty() || !unknown.is_empty() {
             bail!(
                 "--only {only}: {} has no part or figure {}; it has: {}",

@@ -19,8 +19,8 @@
 //! requests, split evenly between Cancelable and Suspendable, the rest evenly between Migratable
 //! and Non-preemptable (the fixed point: 50 %); (c) the % of local requests among all requests,
 //! the offered work (node-seconds per second) held at the fixed point's: a local request
-//! carries about four times an external one's work (Table 2's C128 rows), so holding the total rate
-//! instead would load the cluster two to three times over at 70-90 % local.
+//! carries about four times an external one's work (Table 2's C128 rows), so holding the total
+//! rate instead would load the cluster two to three times over at 70-90 % local.
 
 use std::fmt;
 
