@@ -21,7 +21,7 @@ use std::path::Path;
 use fixed::types::U16F16;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
-use qosgate_harness::models::cluster::replay::{self, Naming, NodeEvent, Outcome};
+use qosgate_harness::models::cluster::replay::{self, Naming, NodeEvent, Outcome, Returns};
 use qosgate_harness::workload::{swf, swf_schedule};
 use qosgate_kernel::backfill::{JobId, Policy};
 use qosgate_kernel::units::Ticks;
@@ -213,7 +213,16 @@ fn replay_small(
     failures: &[NodeEvent],
     observe: impl FnMut(&replay::Instant<Q, B>) + Send,
 ) -> Outcome {
-    replay::replay_in::<Q, B>(jobs, policy, nodes, failures, Naming::Named, observe).unwrap()
+    replay::replay_in::<Q, B>(
+        jobs,
+        policy,
+        nodes,
+        failures,
+        Returns::Unknown,
+        Naming::Named,
+        observe,
+    )
+    .unwrap()
 }
 
 /// Random job sets on a small cluster: `(nodes, jobs)`.
@@ -668,9 +677,17 @@ fn a_replay_that_outgrows_its_first_tiers_keeps_its_schedule_and_its_limit() {
             replay::replay_limited(&jobs, policy, 8, &[], replay::MAX_QUEUE, Naming::Named)
                 .unwrap();
         let mut held = 0;
-        let fixed = replay::replay_in::<2048, 4098>(&jobs, policy, 8, &[], Naming::Named, |i| {
-            held = held.max(i.scheduler.waiting().len() + i.scheduler.running_len());
-        })
+        let fixed = replay::replay_in::<2048, 4098>(
+            &jobs,
+            policy,
+            8,
+            &[],
+            Returns::Unknown,
+            Naming::Named,
+            |i| {
+                held = held.max(i.scheduler.waiting().len() + i.scheduler.running_len());
+            },
+        )
         .unwrap();
         assert!(held > replay::TIERS[1] / 2, "{held} jobs held: no restart");
         assert_eq!(tiered.records, fixed.records, "{policy:?}");

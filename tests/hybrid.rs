@@ -11,7 +11,8 @@ use qosgate_harness::models::hybrid::Hybrid;
 use qosgate_harness::models::hybrid::metrics::Metrics;
 use qosgate_harness::models::hybrid::record::{Outcome, Provider};
 use qosgate_harness::models::hybrid::scenario::{
-    Broker, Brokering, Cloud, Cluster, Failures, PolicyName, Price, Routing, Scenario, Scheduler,
+    Broker, Brokering, Cloud, Cluster, ExpectedReturn, Failures, PolicyName, Price, Routing,
+    Scenario, Scheduler,
 };
 use qosgate_harness::models::hybrid::world;
 use qosgate_harness::workload::das2::Das2Params;
@@ -79,6 +80,7 @@ fn golden(drain_s: u64) -> Scenario {
             groups: 1,
             burn_in_s: 0,
             trace: None,
+            expected_return: ExpectedReturn::Unknown,
         }),
         scheduler: Scheduler {
             policy: PolicyName::Easy,
@@ -217,6 +219,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                         groups: p.groups,
                         burn_in_s: 86_400,
                         trace: None,
+                        expected_return: ExpectedReturn::Unknown,
                     }),
                     scheduler: Scheduler {
                         policy: [
@@ -434,6 +437,7 @@ fn a_trace_drives_the_local_clusters_failures() {
             groups: 8,
             burn_in_s: 0,
             trace: Some(trace.display().to_string()),
+            expected_return: ExpectedReturn::Unknown,
         }),
         horizon_s: 3 * 86_400,
         broker: Broker {

@@ -43,7 +43,8 @@ fn statements(summary: &Value) -> Vec<&Value> {
 
 /// One replication of every variant (a debug build's budget): every figure has its CSV (a row
 /// per group and series) and SVG; the statements are the paper's 25 claims and 3 checks, each
-/// with its mode in its id, the seven literal claims that fail for Eq. 5's P = (1, 0) under one
+/// with its mode in its id (and 5 more: durations in minutes, a failed node's expected return),
+/// the seven literal claims that fail for Eq. 5's P = (1, 0) under one
 /// root cause; no claim is decided on one replication (a random variant's one run has no
 /// interval: even the literal ARS, NoR run by run, is not known to be NoR), and the report says
 /// that more replications are needed; the cloud's hours are equal under every scheduler in
@@ -53,7 +54,11 @@ fn statements(summary: &Value) -> Vec<&Value> {
 fn one_replication_writes_every_figure_and_decides_no_claim() {
     let (dir, summary, text) = reproduce_once();
     let sections = summary["sections"].as_array().unwrap();
-    assert_eq!(sections.len(), 5, "claims 1-3, the routing and the sweeps");
+    assert_eq!(
+        sections.len(),
+        7,
+        "claims 1-3, the routing, the sweeps, minutes and returns"
+    );
     for fig in sections
         .iter()
         .flat_map(|s| s["figures"].as_array().unwrap())
@@ -67,7 +72,7 @@ fn one_replication_writes_every_figure_and_decides_no_claim() {
     }
     let all = statements(&summary);
     let kind = |k: &str| all.iter().filter(|s| s["kind"] == k).count();
-    assert_eq!((kind("claim"), kind("check")), (25, 3));
+    assert_eq!((kind("claim"), kind("check")), (30, 3));
     for s in &all {
         let id = s["id"].as_str().unwrap();
         let mode = s["mode"].as_str().expect("every statement has its mode");
@@ -95,7 +100,7 @@ fn one_replication_writes_every_figure_and_decides_no_claim() {
         .unwrap();
     assert_eq!(hours["outcome"], "passed");
     assert!(
-        text.contains("(literal) 0 reproduced, 0 contradicted, 8 inconclusive of 8 claims"),
+        text.contains("(literal) 0 reproduced, 0 contradicted, 11 inconclusive of 11 claims"),
         "{text}"
     );
     std::fs::remove_dir_all(&dir).unwrap();

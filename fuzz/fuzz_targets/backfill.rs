@@ -1,6 +1,8 @@
 //! Backfilling: a `Backfill<6, 14>` under any policy, on a cluster of any size, driven by an
 //! arbitrary sequence of submit, schedule, complete, interrupt, cancel, node-down and node-up
-//! calls at arbitrary instants (time may go backwards, durations may overflow).
+//! calls at arbitrary instants (time may go backwards, durations may overflow). Nodes go down
+//! until further notice or until an expected return (the table has room for three), and come
+//! back early, on time, late, or with a return they were not taken down with.
 //!
 //! Checked after every call:
 //! - a refused call changes nothing (the scheduler equals its copy from before the call);
@@ -8,7 +10,8 @@
 //!   fuzzer's own count of successful calls agrees with each counter;
 //! - the profile is exactly the sum of its parts: at every breakpoint from `now` on, the
 //!   reserved count is the nodes of the running jobs (until their planned ends) plus those of the
-//!   reserved waiting jobs (over their reservations), and the down count is the fuzzer's;
+//!   reserved waiting jobs (over their reservations), and the down count is the fuzzer's (the
+//!   nodes it took down whose expected return is later);
 //! - nothing is overcommitted: no instant from `now` on has more nodes reserved than are up;
 //! - conservative, after a submit or a pass (which place every job after nodes were freed): a
 //!   waiting job without a reservation has no start at all (too few nodes up), unless a submit
@@ -30,7 +33,8 @@ use qosgate_kernel::Error;
 use qosgate_kernel::backfill::{Backfill, Job, JobId, Policy};
 use qosgate_kernel::units::Ticks;
 
-type Sched = Backfill<6, 14>;
+/// Room for three expected returns.
+type Sched = Backfill<6, 17>;
 
 #[derive(Arbitrary, Debug)]
 enum Op {
@@ -39,8 +43,10 @@ enum Op {
     Complete { which: u8 },
     Interrupt { which: u8 },
     Cancel { which: u8 },
-    Down { count: Num },
-    Up { count: Num },
+    /// Down until `back` after the call's instant (`None`: until further notice).
+    Down { count: Num, back: Option<Num> },
+    /// Up, with the `which`-th return the fuzzer holds (`None`: until further notice).
+    Up { count: Num, which: Option<u8> },
 }
 
 #[derive(Arbitrary, Debug)]
@@ -65,7 +71,25 @@ struct Counts {
     completed: u64,
     cancelled: u64,
     interrupted: u64,
-    down: u64,
+    /// Nodes taken down, by expected return.
+    down: Vec<(Ticks, u64)>,
+}
+
+impl Counts {
+    /// Nodes down at `t`: taken down, with a later expected return.
+    fn down_at(&self, t: Ticks) -> u64 {
+        self.down.iter().filter(|d| d.0 > t).map(|d| d.1).sum()
+    }
+
+    /// `count` nodes taken down until `back` come back.
+    fn up(&mut self, mut count: u64, back: Ticks) {
+        for d in self.down.iter_mut().filter(|d| d.0 == back) {
+            let n = d.1.min(count);
+            d.1 -= n;
+            count -= n;
+        }
+        assert_eq!(count, 0, "the kernel brought up nodes the fuzzer did not take down");
+    }
 }
 
 fn check(s: &Sched, c: &Counts, placed: bool) {
@@ -95,7 +119,7 @@ fn check(s: &Sched, c: &Counts, placed: bool) {
             .sum();
         let (down, reserved) = table.counts_at(t);
         assert_eq!(u64::from(reserved), running + waiting, "reserved at {t}");
-        assert_eq!(u64::from(down), c.down, "down at {t}");
+        assert_eq!(u64::from(down), c.down_at(t), "down at {t}");
         assert!(table.free_at(t) >= 0, "overcommitted at {t}");
     }
     let far = Ticks::new(1 << 50);
@@ -207,19 +231,24 @@ fuzz_target!(|input: Input| {
                 }
                 r
             }
-            Op::Down { count } => {
+            Op::Down { count, back } => {
                 let count = u32::try_from(count.get()).unwrap_or(u32::MAX);
-                let r = s.node_down(t, count);
+                let back = back.map_or(Ticks::MAX, |b| t.saturating_add(b.ticks()));
+                let r = s.node_down(t, count, back);
                 if r.is_ok() {
-                    c.down += u64::from(count);
+                    c.down.push((back, u64::from(count)));
                 }
                 r
             }
-            Op::Up { count } => {
+            Op::Up { count, which } => {
                 let count = u32::try_from(count.get()).unwrap_or(u32::MAX);
-                let r = s.node_up(t, count);
-                if r.is_ok() {
-                    c.down -= u64::from(count);
+                let back = which.map_or(Ticks::MAX, |k| {
+                    let n = c.down.len().max(1);
+                    c.down.get(usize::from(k) % n).map_or(Ticks::MAX, |d| d.0)
+                });
+                let r = s.node_up(t, count, back);
+                if r.is_ok() && back > t {
+                    c.up(u64::from(count), back);
                 }
                 r
             }

@@ -237,6 +237,35 @@ impl<const BREAKPOINTS: usize> SlotTable<BREAKPOINTS> {
         self.profile().min_free(start, end)
     }
 
+    /// The nodes that come back at `at`: by how many the down count falls there (at
+    /// `Ticks::MAX`, which no interval contains: the nodes down until further notice, the count
+    /// just before it). `O(log B)`.
+    pub fn returning(&self, at: Ticks) -> Nodes {
+        let before = self.counts_at(Ticks::new(at.get().saturating_sub(1))).0;
+        let after = if at == Ticks::MAX {
+            0
+        } else {
+            self.counts_at(at).0
+        };
+        before.saturating_sub(after)
+    }
+
+    /// The returns after `after` up to `until` (both instants, `after < t <= until`): the
+    /// breakpoints at which the down count falls, each counted once however many nodes come back
+    /// there. A node taken down until an expected return holds one such breakpoint until then.
+    /// `O(log B + k)`, `k` the breakpoints passed.
+    pub fn returns(&self, after: Ticks, until: Ticks) -> usize {
+        let ((mut down, _), later) = self.profile().split(after);
+        let mut n = 0;
+        for s in later.iter().take_while(|s| s.at <= until) {
+            if s.down < down {
+                n += 1;
+            }
+            down = s.down;
+        }
+        n
+    }
+
     /// The earliest `s >= from` such that at least `nodes` nodes are free at every instant of
     /// `[s, s + duration)`, or `None` if there is none with `s + duration <= Ticks::MAX` (a
     /// failure or reservation "until further notice" may block every later start).

@@ -56,8 +56,8 @@ fn bad_jobs_and_calls_are_typed_errors_that_change_nothing() {
     assert_eq!(b.waiting().first().unwrap().reservation, Some(t(15)));
     let h = started[0].handle;
     assert_eq!(b.interrupt(t(15), h), Err(Error::Idle));
-    assert_eq!(b.node_down(t(11), 1), Err(Error::NotFree));
-    assert_eq!(b.node_up(t(11), 1), Err(Error::NotReserved));
+    assert_eq!(b.node_down(t(11), 1, Ticks::MAX), Err(Error::NotFree));
+    assert_eq!(b.node_up(t(11), 1, Ticks::MAX), Err(Error::NotReserved));
     assert_eq!(b.cancel(t(11), JobId::new(99)), Err(Error::Unknown));
     assert_eq!(b.schedule(t(9), |_| {}), Err(Error::TimeWentBackwards));
     // Completing early at 12 moves job 2's reservation to 12; a stale handle is unknown.
@@ -87,13 +87,13 @@ fn an_interrupted_job_waits_at_its_place_with_its_remaining_estimate() {
     // A node fails at 30: job 1 stops with 70 left and heads the queue again, before job 2.
     let left = b.interrupt(t(30), started[0].handle).unwrap();
     assert_eq!(left.estimate, t(70));
-    b.node_down(t(30), 1).unwrap();
+    b.node_down(t(30), 1, Ticks::MAX).unwrap();
     let ids: Vec<u64> = b.waiting().iter().map(|w| w.job.id.get()).collect();
     assert_eq!(ids, [1, 2]);
     // Only one node is up: job 2 backfills, job 1 cannot start until the repair.
     let pass = b.schedule(t(30), |s| started.push(s)).unwrap();
     assert_eq!((pass.started, pass.head), (1, None));
-    b.node_up(t(50), 1).unwrap();
+    b.node_up(t(50), 1, Ticks::MAX).unwrap();
     b.complete(t(50), started[1].handle).unwrap();
     b.schedule(t(50), |s| started.push(s)).unwrap();
     assert_eq!(started[2].run.planned_end, t(120));

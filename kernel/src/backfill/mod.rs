@@ -41,8 +41,12 @@
 //! A job needs all its nodes for its whole run. The slot table counts nodes, it does not name
 //! them: the caller, who knows which node failed and which job (if any) runs there, first
 //! [`interrupt`](Backfill::interrupt)s that job (javadi2012: a failure stops the whole request),
-//! then takes the node down with [`node_down`](Backfill::node_down) (until further notice), and
-//! brings it back with [`node_up`](Backfill::node_up). An interrupted job is checkpointed at the
+//! then takes the node down with [`node_down`](Backfill::node_down), and brings it back with
+//! [`node_up`](Backfill::node_up). A node goes down until further notice, or until an expected
+//! return the caller names (from a failure model, or a trace it trusts): the plan then counts it
+//! up from that instant, so a job that needs it holds a reservation, and jobs backfilled before
+//! it must end in time. A node still down at its expected return is the caller's to take down
+//! again then, with a later one. An interrupted job is checkpointed at the
 //! instant of the failure, with no overhead (the paper leaves overheads out): it re-enters the
 //! queue at its place with its remaining estimate, `estimate - (now - start)`, and the caller
 //! resumes it with its remaining run time when it starts again. After a failure every reservation
@@ -78,7 +82,10 @@
 //!
 //! The table itself never refuses: `BREAKPOINTS >= 2 QUEUE + 2` is checked at compile time, and
 //! the profile of `J` jobs (each an interval, running or reserved) and any number of failures
-//! (all running until further notice, their past forgotten) has at most `2 J + 2` breakpoints.
+//! (their past forgotten) has at most `2 J + 2 + E` breakpoints, `E` the distinct expected
+//! returns still ahead, which `node_down` keeps at most [`Backfill::RETURNS`] (it refuses one
+//! more with [`Error::Full`]). The incremental passes (below) count a clock that passes an
+//! expected return as a freeing: the plan gives the nodes back then, without a call.
 //!
 //! # Cost and memory
 //! `Q` waiting jobs, `B` breakpoints. The waiting jobs are a job queue (module `queue`): at
@@ -242,6 +249,11 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
         );
     };
 
+    /// Room for expected returns of failed nodes ([`node_down`](Self::node_down)): the
+    /// breakpoints beyond the `2 QUEUE + 2` that every job's placement needs. Zero with the
+    /// smallest table: nodes can then only go down until further notice.
+    pub const RETURNS: usize = BREAKPOINTS.saturating_sub(2 * QUEUE + 2);
+
     /// A cluster of `nodes` nodes, all up and idle, at time 0.
     ///
     /// Errors: `InvalidParameter(Capacity)` if `nodes` is zero.
@@ -391,6 +403,10 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
                 }
                 p = Some(at + 1);
             }
+            self.freed = true;
+        }
+        // Nodes back at an expected return free room for jobs that could not start.
+        if self.table.returns(self.now, now) > 0 {
             self.freed = true;
         }
         self.now = now;
@@ -836,19 +852,34 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
         Ok(w.job)
     }
 
-    /// `count` nodes fail at `now`, down until [`node_up`](Self::node_up). They must be idle:
-    /// the caller interrupts the jobs they ran first. Every reservation is then placed again, in
-    /// queue order from `now` (it may move later).
+    /// `count` nodes fail at `now`. The plan counts them down until `back`, their expected
+    /// return (`Ticks::MAX`: until further notice, when nothing is known of it), so that a job
+    /// that needs them may hold a reservation from then on. They must be idle: the caller
+    /// interrupts the jobs they ran first. Every reservation is then placed again, in queue order
+    /// from `now` (it may move later).
+    ///
+    /// A node still down at its expected return is taken down again at that instant, before the
+    /// next [`schedule`](Self::schedule), with a new expected return: from `back` on the plan
+    /// counts it up, and a pass would start jobs on it. The kernel cannot tell a node overdue
+    /// from one that came back, so this is the caller's to keep.
+    ///
+    /// Room: each distinct expected return after `now` holds one breakpoint of the table until
+    /// it passes; a scheduler keeps room for `BREAKPOINTS - (2 QUEUE + 2)` of them
+    /// ([`Self::RETURNS`]), so that every job can still be placed.
     ///
     /// Errors (nothing changed): [`Error::NotFree`] if fewer than `count` nodes are idle now (up
     /// and held by no running job), `InvalidParameter(Capacity)` if `count` is zero,
-    /// [`Error::TimeWentBackwards`].
-    pub fn node_down(&mut self, now: Ticks, count: Nodes) -> Result<(), Error> {
+    /// `InvalidParameter(Delay)` if `back <= now`, [`Error::Full`] if `back` would be one
+    /// expected return more than [`Self::RETURNS`], [`Error::TimeWentBackwards`].
+    pub fn node_down(&mut self, now: Ticks, count: Nodes, back: Ticks) -> Result<(), Error> {
         if now < self.now {
             return Err(Error::TimeWentBackwards);
         }
         if count == 0 {
             return Err(Error::InvalidParameter(Param::Capacity));
+        }
+        if back <= now {
+            return Err(Error::InvalidParameter(Param::Delay));
         }
         let running: u64 = self.running().map(|(_, r)| u64::from(r.job.nodes)).sum();
         let (down, _) = self.table.counts_at(now);
@@ -856,14 +887,21 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
         if idle < u64::from(count) {
             return Err(Error::NotFree);
         }
+        let before_back = Ticks::new(back.get().saturating_sub(1));
+        let new_return = back < Ticks::MAX && self.table.returns(before_back, back) == 0;
+        if new_return && self.table.returns(now, Ticks::MAX) >= Self::RETURNS {
+            return Err(Error::Full);
+        }
         self.advance(now)?;
         self.settle();
         for w in self.queue.view() {
             unreserve(&mut self.table, w);
         }
-        // Cannot fail: the nodes are idle from now on (running jobs only end), so no more than
-        // the cluster is down; the table has room (as in `place`).
-        let _ = self.table.node_down(now, Ticks::MAX, count);
+        // Cannot fail: the nodes are idle from now on (running jobs only end, and every down
+        // interval began by now, so the down count never rises after it): no more than the
+        // cluster is down and nothing is overcommitted; the table has room for the present and
+        // the return (2 J + 2 breakpoints for the running jobs, at most RETURNS returns).
+        let _ = self.table.node_down(now, back, count);
         let conservative = self.policy == Policy::Conservative;
         self.place_all(|w| w.reservation.is_some() || conservative);
         // EASY: a head that can no longer start (too few nodes up) protects nothing.
@@ -871,24 +909,37 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
         Ok(())
     }
 
-    /// `count` failed nodes come back at `now`; the next call runs the re-placement pass.
+    /// `count` failed nodes come back at `now`; `back` is the expected return they were taken
+    /// down with ([`node_down`](Self::node_down)). The plan counted them down over
+    /// `[.., back)`: from `now` on they are up. A return at or after `back` changes nothing in
+    /// the plan, which counts them up from `back` already (a node that comes back late has been
+    /// taken down again at `back`, with a later expected return). The next call runs the
+    /// re-placement pass.
     ///
-    /// Errors (nothing changed): [`Error::NotReserved`] if fewer than `count` nodes are down,
-    /// `InvalidParameter(Capacity)` if `count` is zero, [`Error::TimeWentBackwards`].
-    pub fn node_up(&mut self, now: Ticks, count: Nodes) -> Result<(), Error> {
+    /// Errors (nothing changed): [`Error::NotReserved`] if `back` is after `now` and fewer than
+    /// `count` nodes were taken down until `back` (the plan's down count falls by less there;
+    /// at `Ticks::MAX`, fewer are down until further notice), `InvalidParameter(Capacity)` if
+    /// `count` is zero, [`Error::TimeWentBackwards`].
+    pub fn node_up(&mut self, now: Ticks, count: Nodes, back: Ticks) -> Result<(), Error> {
         if now < self.now {
             return Err(Error::TimeWentBackwards);
         }
         if count == 0 {
             return Err(Error::InvalidParameter(Param::Capacity));
         }
-        if self.table.counts_at(now).0 < count {
+        let early = now < back;
+        if early && self.table.returning(back) < count {
             return Err(Error::NotReserved);
         }
         self.advance(now)?;
         self.settle();
-        // Cannot fail: `count` nodes are down from now on (down intervals all run to MAX).
-        let _ = self.table.node_up(now, Ticks::MAX, count);
+        if early {
+            // Cannot fail: at least `count` nodes come back at `back` (checked above; advancing
+            // and settling change reservations, not downs), so as many are down over
+            // `[now, back)`, where the down count never rises; bringing them up keeps it from
+            // rising and needs no room beyond the present's breakpoint.
+            let _ = self.table.node_up(now, back, count);
+        }
         self.freed = true;
         Ok(())
     }
@@ -937,7 +988,8 @@ mod tests {
     use super::*;
 
     /// Room for 8 jobs (the smallest table: `2 * 8 + 2` breakpoints).
-    type Cluster = Backfill<8, 18>;
+    /// Room for three expected returns.
+    type Cluster = Backfill<8, 21>;
 
     fn cluster(policy: Policy, nodes: Nodes) -> Cluster {
         Backfill::new(policy, nodes).unwrap()
@@ -1100,10 +1152,10 @@ mod tests {
         let back = b.interrupt(t(30), handle(&b, 1)).unwrap();
         assert_eq!(back, job(1, 0, 2, 70));
         assert_eq!(waiting(&b), [(1, Some(30))]);
-        b.node_down(t(30), 3).unwrap();
+        b.node_down(t(30), 3, Ticks::MAX).unwrap();
         assert_eq!(waiting(&b), [(1, None)]);
         assert!(pass(&mut b, 40).1.is_empty());
-        b.node_up(t(50), 3).unwrap();
+        b.node_up(t(50), 3, Ticks::MAX).unwrap();
         assert_eq!(pass(&mut b, 50).1, [1]);
         let (_, run) = b.running().next().unwrap();
         assert_eq!(
@@ -1113,6 +1165,85 @@ mod tests {
         assert_eq!((b.accounts().interrupted, b.accounts().starts), (1, 2));
         assert_eq!(b.interrupt(t(120), handle(&b, 1)), Err(Error::Idle));
         assert!(accounted(&b));
+    }
+
+    /// EASY on 4 nodes, 2 down from 0: job 1 (4 nodes, 10) heads the queue, job 2 (2 nodes,
+    /// 100) follows. Until further notice, job 1 has no start, so job 2 backfills at once; with
+    /// the nodes expected back at 50, job 1's shadow is 50 and job 2 (ending at 100) would delay
+    /// it, so it waits. No call comes at 50: the pass at 60 starts job 1 (the clock passed a
+    /// return, which frees nodes without a call).
+    #[test]
+    fn an_expected_return_gives_a_wide_job_its_shadow() {
+        for (back, first) in [(Ticks::MAX, 2), (t(50), 1)] {
+            let mut b = cluster(Policy::Easy, 4);
+            b.node_down(t(0), 2, back).unwrap();
+            submit_all(&mut b, &[job(1, 0, 4, 10), job(2, 0, 2, 100)]);
+            let (_, started) = pass(&mut b, 0);
+            if first == 2 {
+                assert_eq!(started, [2], "until further notice");
+                continue;
+            }
+            assert!(
+                started.is_empty(),
+                "job 2 would delay job 1's return-time start"
+            );
+            assert_eq!(pass(&mut b, 60).1, [1]);
+            assert!(accounted(&b));
+        }
+    }
+
+    /// Conservative on 4 nodes: 2 nodes down at 0, expected back at 50; job 1 (4 nodes, 10) is
+    /// reserved at 50. At 50 they are still down: taken down again until 100, job 1 moves to
+    /// 100. They come back early, at 70: the plan gives them back over [70, 100) and the pass
+    /// at 70 starts job 1. Bringing them up with a return they were not taken down with is
+    /// refused, and a return at or after the expected one changes nothing in the plan.
+    #[test]
+    fn an_overdue_node_is_taken_down_again_and_may_come_back_early() {
+        let mut b = cluster(Policy::Conservative, 4);
+        b.node_down(t(0), 2, t(50)).unwrap();
+        submit_all(&mut b, &[job(1, 0, 4, 10)]);
+        assert!(pass(&mut b, 0).1.is_empty());
+        assert_eq!(waiting(&b), [(1, Some(50))]);
+        b.node_down(t(50), 2, t(100)).unwrap();
+        assert_eq!(waiting(&b), [(1, Some(100))]);
+        assert!(pass(&mut b, 50).1.is_empty());
+        let before = b.clone();
+        assert_eq!(b.node_up(t(70), 2, t(120)), Err(Error::NotReserved));
+        assert_eq!(b.node_up(t(70), 3, t(100)), Err(Error::NotReserved));
+        assert!(b == before, "a refused repair changed the scheduler");
+        b.node_up(t(70), 2, t(100)).unwrap();
+        assert_eq!(pass(&mut b, 70).1, [1]);
+        assert_eq!(b.table().counts_at(t(70)).0, 0);
+        // On time: the plan counted them up from 100 already.
+        let mut c = cluster(Policy::Conservative, 4);
+        c.node_down(t(0), 1, t(100)).unwrap();
+        c.node_up(t(100), 1, t(100)).unwrap();
+        assert_eq!(c.table().counts_at(t(100)).0, 0);
+        assert!(accounted(&b) && accounted(&c));
+    }
+
+    /// A table with room for one expected return (`Backfill<2, 7>`): a second distinct return
+    /// is refused with `Full` and changes nothing; a return at the same instant, a node down
+    /// until further notice, and a new return once the first has passed are accepted. A return
+    /// not after `now` is refused.
+    #[test]
+    fn expected_returns_are_kept_within_the_tables_room() {
+        let mut b = Backfill::<2, 7>::new(Policy::Conservative, 8).unwrap();
+        assert_eq!(Backfill::<2, 7>::RETURNS, 1);
+        assert_eq!(Cluster::RETURNS, 3);
+        b.node_down(t(0), 1, t(10)).unwrap();
+        let before = b.clone();
+        assert_eq!(b.node_down(t(0), 1, t(20)), Err(Error::Full));
+        assert!(b == before);
+        b.node_down(t(0), 1, t(10)).unwrap();
+        b.node_down(t(0), 1, Ticks::MAX).unwrap();
+        assert_eq!(
+            b.node_down(t(5), 1, t(5)),
+            Err(Error::InvalidParameter(Param::Delay))
+        );
+        b.node_down(t(10), 1, t(20)).unwrap();
+        assert_eq!(b.table().counts_at(t(10)).0, 2);
+        assert_eq!(b.table().counts_at(t(20)).0, 1);
     }
 
     /// Conservative on 4 nodes: job 1 (4 nodes, 100) runs; job 2 (4 nodes, 50) is reserved at
@@ -1209,9 +1340,10 @@ mod tests {
         Cancel(usize),
         /// A scheduling pass.
         Schedule,
-        /// Nodes down or up.
-        Down(Nodes),
-        Up(Nodes),
+        /// Nodes down, or up, with an expected return this long after `now` (`None`: until
+        /// further notice).
+        Down(Nodes, Option<u64>),
+        Up(Nodes, Option<u64>),
         /// The clock moves on.
         Wait(u64),
     }
@@ -1225,10 +1357,15 @@ mod tests {
             1 => (0usize..8).prop_map(Op::Interrupt),
             1 => (0usize..8).prop_map(Op::Cancel),
             3 => Just(Op::Schedule),
-            1 => (1u32..3).prop_map(Op::Down),
-            1 => (1u32..3).prop_map(Op::Up),
+            1 => (1u32..3, proptest::option::of(1u64..40)).prop_map(|(n, b)| Op::Down(n, b)),
+            1 => (1u32..3, proptest::option::of(1u64..40)).prop_map(|(n, b)| Op::Up(n, b)),
             2 => (1u64..30).prop_map(Op::Wait),
         ]
+    }
+
+    /// `back` after `now`, or until further notice.
+    fn until(now: Ticks, back: Option<u64>) -> Ticks {
+        back.map_or(Ticks::MAX, |d| t(now.get() + d))
     }
 
     /// What one call returned, to compare the two schedulers' answers.
@@ -1265,8 +1402,8 @@ mod tests {
                 b.schedule(now, |s| started = started * 31 + s.handle.id().get())
                     .map(|p| started ^ p.started as u64)
             }
-            Op::Down(n) => b.node_down(now, n).map(|()| 0),
-            Op::Up(n) => b.node_up(now, n).map(|()| 0),
+            Op::Down(n, back) => b.node_down(now, n, until(now, back)).map(|()| 0),
+            Op::Up(n, back) => b.node_up(now, n, until(now, back)).map(|()| 0),
             Op::Wait(_) => Ok(0),
         }
     }

@@ -152,16 +152,22 @@ fn cost_rises(runs: &Runs<Metrics>) -> Statement {
     .done()
 }
 
-/// The cost of `b` under `route` at Table III's durations, in % off the printed cost.
-fn cost_points(runs: &Runs<Metrics>, route: Route) -> Vec<(String, Option<Interval>)> {
+/// The monthly cost of ARS and ADS at the first `thetas` of Table III's durations, `at` giving
+/// each one's variant, in % off the printed cost; `unit` follows theta in the labels.
+pub(super) fn cost_points(
+    runs: &Runs<Metrics>,
+    thetas: usize,
+    unit: &str,
+    at: impl Fn(Brokering, f64) -> Variant,
+) -> Vec<(String, Option<Interval>)> {
     let mut pts = Vec::new();
-    for (ti, &t) in TABLE3_THETAS.iter().enumerate() {
+    for (ti, &t) in TABLE3_THETAS.iter().take(thetas).enumerate() {
         for (bi, b) in ADAPTIVE.into_iter().enumerate() {
             let want = TABLE3_COST[ti][bi];
-            let got = runs.level(&cell(b, route, PolicyName::Easy, t), cost);
+            let got = runs.level(&at(b, t), cost);
             pts.push((
                 format!(
-                    "{} at theta {t}: {} USD (paper {want})",
+                    "{} at theta {t}{unit}: {} USD (paper {want})",
                     brokering_name(b),
                     num(got.map(|i| i.estimate), 1)
                 ),
@@ -237,7 +243,9 @@ fn literal_cost(runs: &Runs<Metrics>) -> Statement {
         near_margin("costs"),
     )
     .mode(Mode::Literal)
-    .points(cost_points(runs, Route::Eq5))
+    .points(cost_points(runs, TABLE3_THETAS.len(), "", |b, t| {
+        cell(b, Route::Eq5, PolicyName::Easy, t)
+    }))
     .cause(EQ5_NO_CLOUD)
     .why(LITERAL_WHY)
     .done()

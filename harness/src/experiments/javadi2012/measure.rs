@@ -7,7 +7,7 @@ use super::params::{BETA_MODERATE, BETAS, NODES, THETA_MEDIUM, THETAS};
 pub(super) use super::presets::{Route, Variant, brokering_name, scheduler_name};
 use crate::experiments::Runs;
 pub(super) use crate::models::hybrid::metrics::Metrics;
-pub(super) use crate::models::hybrid::scenario::{Brokering, PolicyName};
+pub(super) use crate::models::hybrid::scenario::{Brokering, ExpectedReturn, PolicyName};
 pub(super) use crate::report::Mode;
 pub(super) use crate::report::statement::{
     Builder, Cause, Interval, Margin, Method, Source, Statement, check, claim,

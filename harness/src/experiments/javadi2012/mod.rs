@@ -108,6 +108,13 @@
 //!    literal cloud share at least 1 % of the requests higher at 8x than at 1x. The figures: the
 //!    factor against the share beside `1 / (1 - P_c)`, against the load, and AWRT and the
 //!    unfinished requests against the failure groups (1, 4, 8, 64; EB).
+//! 6. **Durations in minutes** (`minutes`, E20: Table I prints no unit; literal, as no printed
+//!    number changes): `literal.minutes.eq5-redirects` (at least 1 % to the cloud),
+//!    `literal.minutes.table3.eb-factors` (Table III's EB factors within 20 %) and
+//!    `literal.minutes.table3.cost-as-printed` (within 20 %), under EB at theta 2.5 and 3.0.
+//! 7. **A failed node's expected return** (`returns`, E18): `fig3.eb-gains-most` judged again
+//!    with the scheduler told the failures' mean unavailable interval (`.return-mean`) or the
+//!    actual return (`.return-known`); the figure gives NoR's AWRT per scheduler and reading.
 //!
 //! # Root causes
 //! `eq5-no-cloud` (Eq. 5 gives `P_c <= 0`, so literal ARS and ADS are NoR) explains the seven
@@ -126,14 +133,17 @@
 //! - [`presets`]: [`presets::Variant`] and the presets.
 //! - `measure.rs`: the axes, effects (ratios of means, the delta method), censored readings,
 //!   root causes and figure helpers the statements share.
-//! - `claim1.rs`, `claim2.rs`, `claim3.rs`, `routing.rs`, `sweeps.rs`: one part each.
+//! - `claim1.rs`, `claim2.rs`, `claim3.rs`, `routing.rs`, `sweeps.rs`, `minutes.rs`,
+//!   `returns.rs`: one part each.
 
 mod claim1;
 mod claim2;
 mod claim3;
 mod measure;
+mod minutes;
 pub mod params;
 pub mod presets;
+mod returns;
 mod routing;
 mod sweeps;
 
@@ -214,6 +224,8 @@ impl Experiment for Javadi2012 {
                 sweeps::variants(),
                 sweeps::judge,
             ),
+            Part::new("minutes", &["minutes"], minutes::variants(), minutes::judge),
+            Part::new("returns", &["returns"], returns::variants(), returns::judge),
         ]
     }
 
@@ -261,8 +273,9 @@ mod tests {
             }
         }
         // beta sweep 75; theta sweep 90 less the shared point's 15; the share sweep 30; the load
-        // sweep 3 scales x 4 (NoR, ARS, ADS, ARS Eq. 5) under EB; the groups 3 x 2.
-        assert_eq!(keys.len(), 75 + 75 + 30 + 12 + 6);
+        // sweep 3 scales x 4 (NoR, ARS, ADS, ARS Eq. 5) under EB; the groups 3 x 2; durations
+        // in minutes 2 x 3; two more readings of a failed node's return, 2 x 9.
+        assert_eq!(keys.len(), 75 + 75 + 30 + 12 + 6 + 6 + 18);
         for p in Paper::presets(&Javadi2012).unwrap() {
             let back = crate::models::parse(&p.to_toml(), p.name()).unwrap();
             assert_eq!(back.to_toml(), p.to_toml());

@@ -20,7 +20,8 @@ use crate::config::Header;
 use crate::experiments::Simulation;
 use crate::models::ScenarioFile;
 use crate::models::hybrid::scenario::{
-    Broker, Brokering, Cloud, Cluster, Failures, PolicyName, Routing, Scenario, Scheduler,
+    Broker, Brokering, Cloud, Cluster, ExpectedReturn, Failures, PolicyName, Routing, Scenario,
+    Scheduler,
 };
 use crate::report::Mode;
 use crate::workload::failures::{DEFAULT_BURN_IN_S, Fit, Process};
@@ -65,6 +66,12 @@ pub struct Variant {
     pub load_scale: f64,
     /// Groups of nodes that fail together.
     pub groups: u32,
+    /// Table I's durations read in minutes instead of seconds (the table prints no unit;
+    /// erratum E20): `theta + ln 60`.
+    pub minutes: bool,
+    /// What the local scheduler is told of a failed node's return (E18: `unknown` is the main
+    /// reading).
+    pub returns: ExpectedReturn,
 }
 
 impl Variant {
@@ -90,6 +97,18 @@ impl Variant {
             theta,
             load_scale: 1.0,
             groups: params::GROUPS,
+            minutes: false,
+            returns: ExpectedReturn::Unknown,
+        }
+    }
+
+    /// The lognormal `theta` of the durations in seconds: [`Variant::theta`], plus `ln 60` when
+    /// the durations are read in minutes.
+    pub fn theta_s(&self) -> f64 {
+        if self.minutes {
+            self.theta + 60f64.ln()
+        } else {
+            self.theta
         }
     }
 
@@ -108,20 +127,26 @@ impl Variant {
     pub fn routing(&self) -> Result<Routing> {
         Ok(match self.route {
             Route::Eq5 => Routing::Eq5,
-            Route::Table3 => Routing::CloudShare(params::calibrated_share(self.theta)?),
+            Route::Table3 => Routing::CloudShare(params::calibrated_share(self.theta_s())?),
             Route::Share(s) => Routing::CloudShare(s),
         })
     }
 
-    /// `javadi2012-eb-ars-b0.25-t3-x1-g8-table3`.
+    /// `javadi2012-eb-ars-b0.25-t3-x1-g8-table3`, with `-min` for durations in minutes and
+    /// `-return-mean` / `-return-known` for what the scheduler is told of a failed node's return.
     pub fn name(&self) -> String {
         let route = match self.route {
             Route::Eq5 => "eq5".to_owned(),
             Route::Table3 => "table3".to_owned(),
             Route::Share(s) => format!("share{s}"),
         };
+        let minutes = if self.minutes { "-min" } else { "" };
+        let returns = match self.returns {
+            ExpectedReturn::Unknown => String::new(),
+            r => format!("-return-{}", r.name()),
+        };
         format!(
-            "javadi2012-{}-{}-b{}-t{}-x{}-g{}-{route}",
+            "javadi2012-{}-{}-b{}-t{}{minutes}-x{}-g{}-{route}{returns}",
             scheduler_name(self.scheduler).to_lowercase(),
             brokering_name(self.brokering).to_lowercase(),
             self.beta,
@@ -144,14 +169,19 @@ impl Simulation for Variant {
             header: Header {
                 name: self.name(),
                 description: format!(
-                    "javadi2012: {} with {} backfilling at beta {}, theta {}, {}x the arrival rate, \
-                     {} failure groups ({})",
+                    "javadi2012: {} with {} backfilling at beta {}, theta {}{}, {}x the arrival \
+                     rate, {} failure groups{} ({})",
                     brokering_name(self.brokering),
                     scheduler_name(self.scheduler),
                     self.beta,
                     self.theta,
+                    if self.minutes { " (minutes)" } else { "" },
                     self.load_scale,
                     self.groups,
+                    match self.returns {
+                        ExpectedReturn::Unknown => String::new(),
+                        r => format!(", a failed node's return {}", r.name()),
+                    },
                     match self.route {
                         Route::Eq5 => "Eq. 5's routing".to_owned(),
                         Route::Table3 => "the cloud share of Table III's cost".to_owned(),
@@ -166,7 +196,7 @@ impl Simulation for Variant {
             drain_s: params::DRAIN_S,
             workload: RequestModel {
                 load_scale: self.load_scale,
-                ..RequestModel::table1(self.beta, self.theta)
+                ..RequestModel::table1(self.beta, self.theta_s())
             },
             local: Cluster {
                 nodes: params::NODES,
@@ -187,6 +217,7 @@ impl Simulation for Variant {
                 groups: self.groups,
                 burn_in_s: DEFAULT_BURN_IN_S,
                 trace: None,
+                expected_return: self.returns,
             }),
             scheduler: Scheduler {
                 policy: self.scheduler,

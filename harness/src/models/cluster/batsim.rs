@@ -57,7 +57,7 @@ pub fn write(outcome: &Outcome, workload: &str, out: impl Write) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::models::cluster::replay::{self, Naming};
+    use crate::models::cluster::replay::{self, Naming, Returns};
     use crate::workload::swf::Job;
     use qosgate_kernel::backfill::Policy;
 
@@ -74,8 +74,16 @@ mod tests {
     #[test]
     fn a_row_per_job_with_batsim_columns() {
         let jobs = [job(7, 0, 10, 2), job(8, 5, 4, 3)];
-        let out =
-            replay::replay_in::<8, 18>(&jobs, Policy::Easy, 4, &[], Naming::Named, |_| {}).unwrap();
+        let out = replay::replay_in::<8, 18>(
+            &jobs,
+            Policy::Easy,
+            4,
+            &[],
+            Returns::Unknown,
+            Naming::Named,
+            |_| {},
+        )
+        .unwrap();
         let mut csv = Vec::new();
         write(&out, "w0", &mut csv).unwrap();
         let csv = String::from_utf8(csv).unwrap();
@@ -109,9 +117,16 @@ mod tests {
                 up: true,
             },
         ];
-        let out =
-            replay::replay_in::<8, 18>(&jobs, Policy::Easy, 4, &failures, Naming::Named, |_| {})
-                .unwrap();
+        let out = replay::replay_in::<8, 18>(
+            &jobs,
+            Policy::Easy,
+            4,
+            &failures,
+            Returns::Unknown,
+            Naming::Named,
+            |_| {},
+        )
+        .unwrap();
         let mut csv = Vec::new();
         write(&out, "w0", &mut csv).unwrap();
         let csv = String::from_utf8(csv).unwrap();

@@ -47,8 +47,12 @@ use crate::workload::swf_schedule::Filled;
 
 /// Admitted and unfinished jobs the replay scheduler holds at most, by default.
 pub const QUEUE: usize = 1 << 16;
-/// Breakpoints of its slot table (the kernel's minimum for [`QUEUE`]).
-pub const BREAKPOINTS: usize = 2 * QUEUE + 2;
+/// Distinct expected returns of failed nodes the replay's scheduler has room for at once
+/// ([`Returns`]): one per node of a cluster of 64 that fail at different instants.
+pub const RETURNS: usize = 64;
+/// Breakpoints of its slot table (the kernel's minimum for [`QUEUE`], and room for
+/// [`RETURNS`] expected returns).
+pub const BREAKPOINTS: usize = 2 * QUEUE + 2 + RETURNS;
 /// The replay's scheduler.
 pub type Scheduler = Backfill<QUEUE, BREAKPOINTS>;
 /// The largest capacity [`replay_limited`] takes.
@@ -79,6 +83,104 @@ impl std::fmt::Display for QueueFull {
 impl std::error::Error for QueueFull {}
 
 pub use crate::workload::failures::NodeEvent;
+
+/// What the scheduler is told of a failed node's return: how its plan counts the node
+/// ([`Backfill::node_down`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Returns {
+    /// Nothing: a failed node is down until further notice, so no job holds a place that needs
+    /// it, and a job that needs more nodes than are up has no reservation.
+    Unknown,
+    /// The failure model's mean unavailable interval, this many seconds (`>= 1`): a node is
+    /// expected back that long after it fails and, while it is still down at its expected
+    /// return, that long after each (the mean renewed: the scheduler knows only the mean).
+    Mean(u64),
+    /// The trace's own repair instant: the scheduler knows when each node comes back (an
+    /// oracle, the most any prediction could tell it).
+    Known,
+}
+
+/// A change of a node's state, in the order the replay applies them: `back` is the expected
+/// return the scheduler is told, in seconds (`u64::MAX`: until further notice).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Change {
+    at: u64,
+    node: u32,
+    kind: ChangeKind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ChangeKind {
+    /// The node fails, expected back at `back`.
+    Fail { back: u64 },
+    /// The node is still down at its expected return: expected back at `back` now.
+    Overdue { back: u64 },
+    /// The node comes back; `back` is the expected return it was last given.
+    Repair { back: u64 },
+}
+
+/// The changes `failures` make under `returns`, in time order (within an instant, in the
+/// failures' order, an expected return that passed first). A failure the trace never repairs
+/// is down until further notice under every reading.
+fn changes(failures: &[NodeEvent], returns: Returns) -> Vec<Change> {
+    let mut sorted = failures.to_vec();
+    sorted.sort();
+    // The instant each failure is repaired: the node's next event, if it comes back then.
+    let mut repair = vec![None; sorted.len()];
+    let mut open: HashMap<u32, usize> = HashMap::new();
+    for (i, e) in sorted.iter().enumerate() {
+        if e.up {
+            if let Some(d) = open.remove(&e.node) {
+                repair[d] = Some(e.at);
+            }
+        } else {
+            open.insert(e.node, i);
+        }
+    }
+    let mut out = Vec::with_capacity(sorted.len());
+    let mut last_back: HashMap<u32, u64> = HashMap::new();
+    for (e, fixed) in sorted.iter().zip(repair) {
+        let node = e.node;
+        if e.up {
+            let back = last_back.remove(&node).unwrap_or(u64::MAX);
+            out.push(Change {
+                at: e.at,
+                node,
+                kind: ChangeKind::Repair { back },
+            });
+            continue;
+        }
+        // The first expected return, and the last one the node is given before it is back.
+        let (first, last) = match (returns, fixed) {
+            (Returns::Unknown, _) | (_, None) => (u64::MAX, u64::MAX),
+            (Returns::Known, Some(up)) => (up, up),
+            (Returns::Mean(mean), Some(up)) => {
+                let mean = mean.max(1);
+                let first = e.at.saturating_add(mean);
+                let mut back = first;
+                while back < up {
+                    let later = back.saturating_add(mean);
+                    out.push(Change {
+                        at: back,
+                        node,
+                        kind: ChangeKind::Overdue { back: later },
+                    });
+                    back = later;
+                }
+                (first, back)
+            }
+        };
+        last_back.insert(node, last);
+        out.push(Change {
+            at: e.at,
+            node,
+            kind: ChangeKind::Fail { back: first },
+        });
+    }
+    // Stable: an expected return pushed before its failure sorts after it only by time.
+    out.sort_by_key(|c| (c.at, !matches!(c.kind, ChangeKind::Overdue { .. })));
+    out
+}
 
 /// One scheduled job. Serialised in the outputs' vocabulary (docs/outputs.md): `job`,
 /// `arrival`, `start`, `end`, `procs`, `run_s`, `estimate_s`, `interruptions`.
@@ -247,7 +349,15 @@ pub fn replay(
     naming: Naming,
     observe: impl FnMut(&Instant),
 ) -> Result<Outcome> {
-    replay_in::<QUEUE, BREAKPOINTS>(jobs, policy, nodes, failures, naming, observe)
+    replay_in::<QUEUE, BREAKPOINTS>(
+        jobs,
+        policy,
+        nodes,
+        failures,
+        Returns::Unknown,
+        naming,
+        observe,
+    )
 }
 
 /// [`replay`] with a queue of `queue` admitted and unfinished jobs (`1 ..=` [`MAX_QUEUE`]): a
@@ -280,7 +390,7 @@ pub fn replay_limited(
                 jobs,
                 policy,
                 nodes,
-                failures,
+                (failures, Returns::Unknown),
                 Limits { queue, room: $room },
                 naming,
                 |_| {},
@@ -347,14 +457,19 @@ impl std::fmt::Display for Outgrown {
 impl std::error::Error for Outgrown {}
 
 /// [`replay`] with a scheduler of `Q` admitted jobs and `B` breakpoints (`B >= 2 Q + 2`):
-/// smaller ones are cheaper to build, for small traces and tests.
+/// smaller ones are cheaper to build, for small traces and tests; and with what the scheduler
+/// is told of a failed node's return (`returns`: [`replay`] tells it nothing). A scheduler
+/// told of returns needs room for the distinct ones pending at once: `B - (2 Q + 2)` of them
+/// ([`RETURNS`] in [`BREAKPOINTS`]).
 ///
-/// Errors: those of [`replay`], with `Q` for [`QUEUE`].
+/// Errors: those of [`replay`], with `Q` for [`QUEUE`]; more distinct expected returns pending
+/// at once than the scheduler has room for.
 pub fn replay_in<const Q: usize, const B: usize>(
     jobs: &[swf::Job],
     policy: Policy,
     nodes: Nodes,
     failures: &[NodeEvent],
+    returns: Returns,
     naming: Naming,
     observe: impl FnMut(&Instant<Q, B>),
 ) -> Result<Outcome> {
@@ -362,7 +477,15 @@ pub fn replay_in<const Q: usize, const B: usize>(
         queue: Q,
         room: None,
     };
-    Driver::<Q, B>::run(jobs, policy, nodes, failures, limits, naming, observe)
+    Driver::<Q, B>::run(
+        jobs,
+        policy,
+        nodes,
+        (failures, returns),
+        limits,
+        naming,
+        observe,
+    )
 }
 
 /// A job's state in the driver (its first start is in its [`Record`]).
@@ -416,7 +539,7 @@ impl<const Q: usize, const B: usize> Driver<'_, Q, B> {
         jobs: &[swf::Job],
         policy: Policy,
         nodes: Nodes,
-        failures: &[NodeEvent],
+        (failures, returns): (&[NodeEvent], Returns),
         limits: Limits,
         naming: Naming,
         mut observe: impl FnMut(&Instant<Q, B>),
@@ -431,8 +554,7 @@ impl<const Q: usize, const B: usize> Driver<'_, Q, B> {
             Cow::Owned(sorted)
         };
         let sorted = &*sorted;
-        let mut failures = failures.to_vec();
-        failures.sort();
+        let changes = changes(failures, returns);
         let sched = boxed(|slot| Backfill::<Q, B>::init(slot, policy, nodes))
             .context("a cluster needs nodes")?;
         let mut d = Driver {
@@ -468,22 +590,22 @@ impl<const Q: usize, const B: usize> Driver<'_, Q, B> {
             interruptions: 0,
             queue: limits.queue.min(Q),
         };
-        let (mut next_job, mut next_failure) = (0, 0);
+        let (mut next_job, mut next_change) = (0, 0);
         let mut started = Vec::new();
         loop {
             let candidates = [
                 sorted.get(next_job).map(|j| j.submit),
                 d.ends.peek().map(|Reverse(e)| e.0),
-                failures.get(next_failure).map(|f| f.at),
+                changes.get(next_change).map(|c| c.at),
             ];
             let Some(now) = candidates.into_iter().flatten().min() else {
                 break;
             };
             let t = ticks(now)?;
             d.complete(now, t)?;
-            while let Some(f) = failures.get(next_failure).filter(|f| f.at == now) {
-                d.node_event(*f, t)?;
-                next_failure += 1;
+            while let Some(c) = changes.get(next_change).filter(|c| c.at == now) {
+                d.node_change(*c, t)?;
+                next_change += 1;
             }
             while sorted.get(next_job).is_some_and(|j| j.submit == now) {
                 d.submit(next_job, t)?;
@@ -536,48 +658,55 @@ impl<const Q: usize, const B: usize> Driver<'_, Q, B> {
         Ok(())
     }
 
-    fn node_event(&mut self, f: NodeEvent, t: Ticks) -> Result<()> {
+    fn node_change(&mut self, c: Change, t: Ticks) -> Result<()> {
+        let back = |secs: u64| {
+            if secs == u64::MAX {
+                Ok(Ticks::MAX)
+            } else {
+                ticks(secs)
+            }
+        };
+        let up = matches!(c.kind, ChangeKind::Repair { .. });
         // Failures always name nodes (`Driver::run`).
-        let owner = self.nodes.as_ref().and_then(|m| m.owner(f.node));
-        if !f.up
-            && let Some(i) = owner
-        {
+        let owner = self.nodes.as_ref().and_then(|m| m.owner(c.node));
+        if let (ChangeKind::Fail { .. }, Some(i)) = (c.kind, owner) {
             let p = &mut self.progress[i];
             let handle = p.handle.take().context("a node's job is not running")?;
             self.sched.interrupt(t, handle).map_err(|e| {
-                anyhow::anyhow!("interrupting job {} at {} s: {e}", self.jobs[i].id, f.at)
+                anyhow::anyhow!("interrupting job {} at {} s: {e}", self.jobs[i].id, c.at)
             })?;
-            p.left -= f.at - p.since;
+            p.left -= c.at - p.since;
             self.interruptions += 1;
-            self.end_run(i, f.at, true);
+            self.end_run(i, c.at, true);
         }
         let map = self
             .nodes
             .as_mut()
             .context("failures without named nodes")?;
-        map.set_up(f.node, f.up).map_err(|e| match e {
-            NodeError::Unknown => anyhow::anyhow!(
-                "node {} of a failure at {} s does not exist ({} nodes)",
-                f.node,
-                f.at,
-                map.count()
-            ),
-            NodeError::AlreadyThere => anyhow::anyhow!(
-                "node {} {} at {} s, but it already is",
-                f.node,
-                if f.up { "comes back" } else { "fails" },
-                f.at
-            ),
-        })?;
-        let changed = if f.up {
-            self.sched.node_up(t, 1)
-        } else {
-            self.sched.node_down(t, 1)
+        if !matches!(c.kind, ChangeKind::Overdue { .. }) {
+            map.set_up(c.node, up).map_err(|e| match e {
+                NodeError::Unknown => anyhow::anyhow!(
+                    "node {} of a failure at {} s does not exist ({} nodes)",
+                    c.node,
+                    c.at,
+                    map.count()
+                ),
+                NodeError::AlreadyThere => anyhow::anyhow!(
+                    "node {} {} at {} s, but it already is",
+                    c.node,
+                    if up { "comes back" } else { "fails" },
+                    c.at
+                ),
+            })?;
+        }
+        let (what, changed) = match c.kind {
+            ChangeKind::Fail { back: b } => ("failing", self.sched.node_down(t, 1, back(b)?)),
+            ChangeKind::Overdue { back: b } => {
+                ("expecting later", self.sched.node_down(t, 1, back(b)?))
+            }
+            ChangeKind::Repair { back: b } => ("repairing", self.sched.node_up(t, 1, back(b)?)),
         };
-        changed.map_err(|e| {
-            let what = if f.up { "repairing" } else { "failing" };
-            anyhow::anyhow!("{what} node {} at {} s: {e}", f.node, f.at)
-        })
+        changed.map_err(|e| anyhow::anyhow!("{what} node {} at {} s: {e}", c.node, c.at))
     }
 
     /// Job `i`'s run ends at `now` (`interrupted`: by a failure): its nodes are given back and
@@ -725,5 +854,70 @@ impl Sums {
         let d = r.run.max(SLOWDOWN_BOUND) as f64;
         self.bounded_slowdown += ((r.end - r.submit - r.run) as f64 + d) / d;
         self.weighted_response += area * (r.end - r.submit) as f64;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event(at: u64, node: u32, up: bool) -> NodeEvent {
+        NodeEvent { at, node, up }
+    }
+
+    /// Node 0 is down over [10, 100), node 1 over [20, 35), node 2 from 50 for good. Told
+    /// nothing, every failure is until further notice; told the returns, each failure names its
+    /// repair; told a mean of 30 s, node 0 is expected at 40, then 70, then 100 (on time), node 1
+    /// at 50 (it comes back early, at 35), and the node never repaired is until further notice.
+    /// The repair always names the last return the node was given.
+    #[test]
+    fn each_reading_tells_the_scheduler_its_returns() {
+        let failures = [
+            event(10, 0, false),
+            event(100, 0, true),
+            event(20, 1, false),
+            event(35, 1, true),
+            event(50, 2, false),
+        ];
+        let kinds = |returns| -> Vec<(u64, u32, ChangeKind)> {
+            changes(&failures, returns)
+                .into_iter()
+                .map(|c| (c.at, c.node, c.kind))
+                .collect()
+        };
+        use ChangeKind::{Fail, Overdue, Repair};
+        let never = u64::MAX;
+        assert_eq!(
+            kinds(Returns::Unknown),
+            [
+                (10, 0, Fail { back: never }),
+                (20, 1, Fail { back: never }),
+                (35, 1, Repair { back: never }),
+                (50, 2, Fail { back: never }),
+                (100, 0, Repair { back: never }),
+            ]
+        );
+        assert_eq!(
+            kinds(Returns::Known),
+            [
+                (10, 0, Fail { back: 100 }),
+                (20, 1, Fail { back: 35 }),
+                (35, 1, Repair { back: 35 }),
+                (50, 2, Fail { back: never }),
+                (100, 0, Repair { back: 100 }),
+            ]
+        );
+        assert_eq!(
+            kinds(Returns::Mean(30)),
+            [
+                (10, 0, Fail { back: 40 }),
+                (20, 1, Fail { back: 50 }),
+                (35, 1, Repair { back: 50 }),
+                (40, 0, Overdue { back: 70 }),
+                (50, 2, Fail { back: never }),
+                (70, 0, Overdue { back: 100 }),
+                (100, 0, Repair { back: 100 }),
+            ]
+        );
     }
 }

@@ -22,6 +22,7 @@ use qosgate_kernel::broker::{self, ReliableCloud, Service, TransientCluster};
 use serde::{Deserialize, Serialize};
 
 use crate::config::{self, Header, Problem, Problems};
+use crate::models::cluster::replay::Returns;
 pub use crate::models::cluster::scenario::{PolicyName, Scheduler};
 use crate::models::grid::scenario::check_dist;
 use crate::workload::dist::Dist;
@@ -123,6 +124,39 @@ pub struct Failures {
     /// An FTA trace (tabular event format), read from a random point per replication.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trace: Option<String>,
+    /// What the local scheduler is told of a failed node's return (default `unknown`).
+    #[serde(default, skip_serializing_if = "ExpectedReturn::is_unknown")]
+    pub expected_return: ExpectedReturn,
+}
+
+/// What the local scheduler is told of a failed node's return, so that a request that needs it
+/// can hold a reservation (javadi2012 is silent; erratum E18 says which reading is the main one).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ExpectedReturn {
+    /// Nothing: a failed node is down until further notice (what a batch scheduler knows).
+    #[default]
+    Unknown,
+    /// The failures' mean unavailable interval after the failure (Table II's `t_u`), renewed
+    /// while the node is still down.
+    Mean,
+    /// The instant the node actually comes back (an oracle).
+    Known,
+}
+
+impl ExpectedReturn {
+    fn is_unknown(&self) -> bool {
+        *self == ExpectedReturn::Unknown
+    }
+
+    /// `unknown`, `mean` or `known`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ExpectedReturn::Unknown => "unknown",
+            ExpectedReturn::Mean => "mean",
+            ExpectedReturn::Known => "known",
+        }
+    }
 }
 
 fn default_groups() -> u32 {
@@ -240,6 +274,25 @@ impl Scenario {
             }
             _ => bail!("failures: give `available` and `unavailable`, or `trace`"),
         }
+    }
+
+    /// What the local scheduler is told of a failed node's return ([`ExpectedReturn`]): under
+    /// `mean`, the failures' mean unavailable interval ([`Scenario::failure_moments`]'s
+    /// `t_u`), rounded up to whole seconds.
+    ///
+    /// Errors: those of [`Scenario::failure_moments`].
+    pub fn returns(&self) -> Result<Returns> {
+        let Some(f) = &self.failures else {
+            return Ok(Returns::Unknown);
+        };
+        Ok(match f.expected_return {
+            ExpectedReturn::Unknown => Returns::Unknown,
+            ExpectedReturn::Known => Returns::Known,
+            ExpectedReturn::Mean => {
+                let tu = self.failure_moments()?[2];
+                Returns::Mean(tu.ceil().clamp(1.0, 1e15) as u64)
+            }
+        })
     }
 
     /// `[t_a, sigma_a^2, t_u, sigma_u^2]` of the local cluster's failures, seconds: the
@@ -547,6 +600,7 @@ pub(crate) mod tests {
                 groups: 8,
                 burn_in_s: failures::DEFAULT_BURN_IN_S,
                 trace: None,
+                expected_return: ExpectedReturn::Unknown,
             }),
             scheduler: Scheduler {
                 policy: PolicyName::Easy,
@@ -580,6 +634,7 @@ pub(crate) mod tests {
                 available: None,
                 unavailable: None,
                 trace: Some("g5k.tab".into()),
+                expected_return: ExpectedReturn::Unknown,
                 ..s.failures.clone().unwrap()
             }),
             ..s

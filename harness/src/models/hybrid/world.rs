@@ -28,7 +28,7 @@ use qosgate_kernel::dispatch::{Bernoulli, Billiard};
 use super::record::{Outcome, Provider, RequestRecord, Run};
 use super::scenario::{Brokering, CLOUD, LOCAL, Scenario};
 use crate::des::rng::{SplitMix, replication_seed};
-use crate::models::cluster::replay::{self, Naming, NodeEvent};
+use crate::models::cluster::replay::{self, Naming, NodeEvent, Returns};
 use crate::workload::requests::{Request, RequestModel};
 use crate::workload::swf::Job;
 
@@ -98,7 +98,7 @@ pub fn local_schedule(s: &Scenario, k: u32) -> Result<replay::Outcome> {
         &r.local_jobs,
         s.policy()?,
         s.local.nodes,
-        &r.failures,
+        (&r.failures, s.returns()?),
         Naming::Named,
     )
     .context("the local cluster")
@@ -122,12 +122,18 @@ pub fn simulate(s: &Scenario, k: u32) -> Result<Run> {
         &local_jobs,
         policy,
         s.local.nodes,
-        &failures,
+        (&failures, s.returns()?),
         Naming::Counted,
     )
     .context("the local cluster")?;
-    let cloud = replay_provider(&cloud_jobs, policy, s.cloud.nodes, &[], Naming::Counted)
-        .context("the cloud")?;
+    let cloud = replay_provider(
+        &cloud_jobs,
+        policy,
+        s.cloud.nodes,
+        (&[], Returns::Unknown),
+        Naming::Counted,
+    )
+    .context("the cloud")?;
     let mut records: Vec<Option<RequestRecord>> = vec![None; requests.len()];
     for (which, outcome) in [(Provider::Local, &local), (Provider::Cloud, &cloud)] {
         for r in &outcome.records {
@@ -188,20 +194,29 @@ fn replay_provider(
     jobs: &[Job],
     policy: Policy,
     nodes: u32,
-    failures: &[NodeEvent],
+    (failures, returns): (&[NodeEvent], Returns),
     naming: Naming,
 ) -> Result<replay::Outcome> {
-    replay::replay_in::<SMALL_QUEUE, { 2 * SMALL_QUEUE + 2 }>(
+    replay::replay_in::<SMALL_QUEUE, { 2 * SMALL_QUEUE + 2 + replay::RETURNS }>(
         jobs,
         policy,
         nodes,
         failures,
+        returns,
         naming,
         |_| {},
     )
     .or_else(|e| {
         if e.chain().any(|c| c.is::<replay::QueueFull>()) {
-            replay::replay(jobs, policy, nodes, failures, naming, |_| {})
+            replay::replay_in::<{ replay::QUEUE }, { replay::BREAKPOINTS }>(
+                jobs,
+                policy,
+                nodes,
+                failures,
+                returns,
+                naming,
+                |_| {},
+            )
         } else {
             Err(e)
         }
