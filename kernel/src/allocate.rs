@@ -525,6 +525,56 @@ pub fn pap<const N: usize>(
     external_rate: f64,
     epsilon: f64,
 ) -> Result<Allocation<N>, PapError> {
+    pap_with_stats(clusters, external_rate, epsilon).0
+}
+
+/// The work one [`pap`] call did, in evaluations (see the module docs for the bounds). An
+/// evaluation of `L_k(psi_k + t)` computes one rate per active cluster (a square root and three
+/// divisions each); a prefix evaluation computes `L_k(psi_k)` for a prefix of at most `N`
+/// clusters.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PapStats {
+    /// Prefix evaluations of the binary search for the active set (at most `ceil(log2 N)`).
+    pub prefix_evaluations: u32,
+    /// Evaluations of `L_k(psi_k + t)`, all phases: the one at `t = 0`, those of
+    /// `bound_evaluations`, the one at the bracket's lower end (if it is not `0`) and those of
+    /// `iterations`.
+    pub evaluations: u32,
+    /// Of `evaluations`: those spent finding the upper bound when every cluster is active.
+    pub bound_evaluations: u32,
+    /// Of `evaluations`: the steps of the root search in the bracket.
+    pub iterations: u32,
+}
+
+/// [`pap`], and the work it did, counted whether it succeeded or not.
+pub fn pap_with_stats<const N: usize>(
+    clusters: &[Cluster],
+    external_rate: f64,
+    epsilon: f64,
+) -> (Result<Allocation<N>, PapError>, PapStats) {
+    let mut stats = PapStats::default();
+    let result = pap_counted(clusters, external_rate, epsilon, &mut stats);
+    (result, stats)
+}
+
+/// What an evaluation of `L_k(psi_k + t)` is for, as [`PapStats`] counts it.
+#[derive(Clone, Copy)]
+enum Phase {
+    /// At `t = 0` or at the bracket's lower end.
+    Ends,
+    /// Finding the upper bound when every cluster is active.
+    Bound,
+    /// A step of the root search.
+    Iteration,
+}
+
+/// [`pap`], counting its evaluations into `stats`.
+fn pap_counted<const N: usize>(
+    clusters: &[Cluster],
+    external_rate: f64,
+    epsilon: f64,
+    stats: &mut PapStats,
+) -> Result<Allocation<N>, PapError> {
     let n = clusters.len();
     check::entries(n, N, Input::Clusters)?;
     let big_lambda = check::non_negative(external_rate, Input::ExternalRate)?;
@@ -569,6 +619,7 @@ pub fn pap<const N: usize>(
     let (mut lo, mut hi) = (0usize, n);
     while hi - lo > 1 {
         let mid = lo + (hi - lo) / 2;
+        stats.prefix_evaluations += 1;
         if by_psi
             .get(..=mid)
             .is_some_and(|prefix| own_load(prefix) <= big_lambda)
@@ -594,7 +645,14 @@ pub fn pap<const N: usize>(
     }
     let active = out.active;
     // L_k(psi_k + t) - Lambda and its derivative, writing the rates; summed in index order.
-    let eval = |t: f64, rates: &mut [f64; N]| -> (f64, f64) {
+    // Counted in `stats`, under `phase`.
+    let mut eval = |t: f64, rates: &mut [f64; N], phase: Phase| -> (f64, f64) {
+        stats.evaluations += 1;
+        match phase {
+            Phase::Ends => {}
+            Phase::Bound => stats.bound_evaluations += 1,
+            Phase::Iteration => stats.iterations += 1,
+        }
         let (mut sum, mut slope) = (0.0, 0.0);
         let clusters = der.iter().zip(&active).zip(&off).zip(rates.iter_mut());
         for (((d, &on), &o), rate) in clusters {
@@ -612,7 +670,7 @@ pub fn pap<const N: usize>(
 
     let mut rates = [0.0f64; N];
     let (mut t_lo, mut t_hi) = (0.0f64, 0.0f64);
-    let (f_lo, fp_lo) = eval(0.0, &mut rates);
+    let (f_lo, fp_lo) = eval(0.0, &mut rates, Phase::Ends);
     if close(f_lo) {
         out.lambda_hat = rates;
         out.z = Some(base);
@@ -629,7 +687,7 @@ pub fn pap<const N: usize>(
             if !step.is_finite() {
                 break;
             }
-            let (f, _) = eval(step, &mut scratch);
+            let (f, _) = eval(step, &mut scratch, Phase::Bound);
             if f >= 0.0 {
                 t_hi = step;
                 found = true;
@@ -650,7 +708,7 @@ pub fn pap<const N: usize>(
     let (mut t, mut f, mut fp) = if t_lo == 0.0 {
         (0.0, f_lo, fp_lo)
     } else {
-        let (f, fp) = eval(t_lo, &mut rates);
+        let (f, fp) = eval(t_lo, &mut rates, Phase::Ends);
         (t_lo, f, fp)
     };
     for _ in 0..MAX_ITERATIONS {
@@ -682,7 +740,7 @@ pub fn pap<const N: usize>(
             return Err(PapError::NoConvergence);
         }
         t = next;
-        (f, fp) = eval(t, &mut rates);
+        (f, fp) = eval(t, &mut rates, Phase::Iteration);
     }
     Err(PapError::NoConvergence)
 }
