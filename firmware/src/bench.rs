@@ -85,6 +85,9 @@ pub struct Costs {
     pub pap3: Cost,
     /// `qg_pap_solve`, 8 clusters.
     pub pap8: Cost,
+    /// `qg_pap_solve` on the costliest 8-cluster input found (`kernel/tests/pap_work.rs`):
+    /// every cluster active, the external rate one ulp under capacity.
+    pub pap8_worst: Cost,
     /// `qg_backfill_submit` under conservative backfilling right after a completion, 62 jobs
     /// reserved (the case that ran the whole re-placement pass in the submit).
     pub backfill_submit: Cost,
@@ -99,7 +102,7 @@ pub fn run(storage: &mut Storage, counter: &mut Counter) -> Result<Costs, Broken
     let (submit_gs, next, complete) = scheduler(&mut storage.scheduler, counter)?;
     let (billiard, rtdp) = dispatch(&mut storage.billiard, &mut storage.rtdp, counter)?;
     let (earliest_fit, reserve, release) = slots(&mut storage.slots, counter)?;
-    let (pap3, pap8) = pap(counter)?;
+    let (pap3, pap8, pap8_worst) = pap(counter)?;
     let (backfill_submit, backfill_schedule) = backfill(&mut storage.backfill, counter)?;
     Ok(Costs {
         submit_gs,
@@ -112,6 +115,7 @@ pub fn run(storage: &mut Storage, counter: &mut Counter) -> Result<Costs, Broken
         release,
         pap3,
         pap8,
+        pap8_worst,
         backfill_submit,
         backfill_schedule,
     })
@@ -296,14 +300,35 @@ fn slots(t: &mut qg_slot_table, counter: &mut Counter) -> Result<(Cost, Cost, Co
     ))
 }
 
-fn pap(counter: &mut Counter) -> Result<(Cost, Cost), Broken> {
+/// Eight equal clusters of `theta = 5e-308` (capacity `1 / theta` each), `omega = 0.539`, no
+/// local load, at one ulp under their total capacity: when every cluster is active the upper
+/// bound of the root lies some 2,045 doublings above `psi`, where `f64` overflows. The costliest
+/// 8-cluster input `kernel/tests/pap_work.rs` found; PAP may refuse it (`NO_CONVERGENCE`).
+fn pap_worst() -> ([qg_cluster; 8], f64) {
+    let c = qg_cluster {
+        theta: 5e-308,
+        omega: 0.539,
+        local_rate: 0.0,
+        tau: 0.0,
+        mu: 0.0,
+    };
+    // Summed as PAP sums the capacities.
+    let mut capacity = 0.0;
+    for _ in 0..8 {
+        capacity += 1.0 / c.theta;
+    }
+    ([c; 8], f64::from_bits(f64::to_bits(capacity) - 1))
+}
+
+fn pap(counter: &mut Counter) -> Result<(Cost, Cost, Cost), Broken> {
     let mut eight = [PAP_CLUSTERS[0]; 8];
     for (j, c) in eight.iter_mut().enumerate() {
         *c = PAP_CLUSTERS[j % 3];
         c.theta *= 1.0 + j as f64 / 8.0;
         c.omega *= (1.0 + j as f64 / 8.0) * (1.0 + j as f64 / 8.0);
     }
-    let (mut three, mut all) = (Tally::default(), Tally::default());
+    let (worst, worst_rate) = pap_worst();
+    let (mut three, mut all, mut hard) = (Tally::default(), Tally::default(), Tally::default());
     let mut a = qg_allocation {
         z: 0.0,
         lambda_hat: [0.0; 8],
@@ -321,9 +346,15 @@ fn pap(counter: &mut Counter) -> Result<(Cost, Cost), Broken> {
                 qg_pap_solve(eight.as_ptr(), 8, 2.0, 1e-9, &mut a)
             });
             ok("pap 8", st)?;
+            let st = hard.call(counter, || {
+                qg_pap_solve(worst.as_ptr(), 8, worst_rate, 1e-9, &mut a)
+            });
+            if st != QG_ERR_PAP_NO_CONVERGENCE {
+                ok("pap 8 worst", st)?;
+            }
         }
     }
-    Ok((three.cost(counter), all.cost(counter)))
+    Ok((three.cost(counter), all.cost(counter), hard.cost(counter)))
 }
 
 /// A `qg_on_start` that ignores the started job.
