@@ -47,9 +47,11 @@
 //! E2's water-filling: sort by `psi_j` ascending (ties to the lower index); with
 //! `L_k(z) = sum_{j <= k} lambda_hat_j(z)`, the active set is `1..k` for the largest `k` with
 //! `L_k(psi_k) <= Lambda` (found by binary search: `L_k(psi_k)` does not decrease with `k`); then
-//! `z` solves `L_k(z) = Lambda` on `[psi_k, psi_{k+1})`, or on `[psi_N, ub)` with `ub - psi_N`
-//! found by doubling from `psi_N` (Algorithm 1's `ub = 2 lb`). The solve works on the offset
-//! `t = z - psi_k`, so tiny loads are resolved as finely as large ones.
+//! `z` solves `L_k(z) = Lambda` on `[psi_k, psi_{k+1})`, or on `[psi_N, ub)` with
+//! `ub - psi_N = psi_N 2^k` for the smallest `k` that brackets the root: what doubling from
+//! `psi_N` finds (Algorithm 1's `ub = 2 lb`), found by a binary search over the exponent `k`.
+//! The solve works on the offset `t = z - psi_k`, so tiny loads are resolved as finely as large
+//! ones.
 //!
 //! # Precision, iteration caps and complexity
 //! `epsilon` is **relative**: [`pap`] stops when `|sum_j lambda_hat_j - Lambda| <= epsilon Lambda`,
@@ -57,7 +59,7 @@
 //! `epsilon` must lie in [`MIN_EPSILON`]`..=`[`MAX_EPSILON`]. The root is found by a safeguarded
 //! Newton iteration inside the bisection bracket of E2 (a Newton step that would leave the bracket
 //! becomes a bisection step; `L_k` is concave in `z`, so Newton from the left never overshoots).
-//! Caps: at most [`MAX_DOUBLINGS`] doublings of `ub` and [`MAX_ITERATIONS`] bracket steps; hitting
+//! Caps: at most [`MAX_BOUND_EVALUATIONS`] evaluations to find `ub` and [`MAX_ITERATIONS`] bracket steps; hitting
 //! either, or a bracket that can no longer shrink in `f64`, is [`PapError::NoConvergence`].
 //! Cost: `O(N^2)` comparisons to sort (insertion sort, `N` is small), `O(N log N)` rate
 //! evaluations to find `k`, `O(N)` per iteration; typically 4-8 iterations at `epsilon = 1e-9`.
@@ -84,9 +86,13 @@ use crate::error::{Invalid, wraps_invalid};
 pub const MIN_EPSILON: f64 = 1e-12;
 /// The largest relative precision [`pap`] accepts.
 pub const MAX_EPSILON: f64 = 0.5;
-/// Cap on the doublings of the upper bound `ub` when every cluster is active (enough to go from
-/// the smallest subnormal to the largest finite `f64`).
+/// The exponents searched for the upper bound `ub` when every cluster is active: `ub - psi_N`
+/// is `psi_N 2^k` for some `k < MAX_DOUBLINGS` (enough to go from the smallest subnormal to the
+/// largest finite `f64`). A binary search over `k` finds it in [`MAX_BOUND_EVALUATIONS`].
 pub const MAX_DOUBLINGS: u32 = 2100;
+/// The most evaluations of `L_k` the search for the upper bound makes (a binary search over the
+/// exponent `k` in `0..MAX_DOUBLINGS`): `ceil(log2(MAX_DOUBLINGS + 1))`.
+pub const MAX_BOUND_EVALUATIONS: u32 = 12;
 /// Cap on the Newton/bisection steps of the root search.
 pub const MAX_ITERATIONS: u32 = 400;
 
@@ -669,37 +675,21 @@ fn pap_counted<const N: usize>(
     let close = |f: f64| f.abs() <= epsilon * big_lambda || f.abs() / big_lambda <= epsilon;
 
     let mut rates = [0.0f64; N];
-    let (mut t_lo, mut t_hi) = (0.0f64, 0.0f64);
     let (f_lo, fp_lo) = eval(0.0, &mut rates, Phase::Ends);
     if close(f_lo) {
         out.lambda_hat = rates;
         out.z = Some(base);
         return Ok(out);
     }
-    if let Some(&(next, _)) = rest.first() {
-        t_hi = next - base;
+    let (mut t_lo, mut t_hi) = if let Some(&(next, _)) = rest.first() {
+        (0.0, next - base)
     } else {
-        // Every cluster active: ub by doubling from 2 psi_N (offset psi_N).
+        // Every cluster active: ub = psi_N + psi_N 2^k for the smallest k found by a search
+        // over the exponent.
         let mut scratch = [0.0f64; N];
-        let mut step = base;
-        let mut found = false;
-        for _ in 0..MAX_DOUBLINGS {
-            if !step.is_finite() {
-                break;
-            }
-            let (f, _) = eval(step, &mut scratch, Phase::Bound);
-            if f >= 0.0 {
-                t_hi = step;
-                found = true;
-                break;
-            }
-            t_lo = step;
-            step *= 2.0;
-        }
-        if !found {
-            return Err(PapError::NoConvergence);
-        }
-    }
+        upper_bound(base, |t| eval(t, &mut scratch, Phase::Bound).0)
+            .ok_or(PapError::NoConvergence)?
+    };
     if !(t_hi.is_finite() && t_hi > t_lo) {
         return Err(PapError::NoConvergence);
     }
@@ -743,6 +733,38 @@ fn pap_counted<const N: usize>(
         (f, fp) = eval(t, &mut rates, Phase::Iteration);
     }
     Err(PapError::NoConvergence)
+}
+
+/// The bracket `(t_lo, t_hi)` of the root when every cluster is active: `t_hi = base 2^k` for
+/// the smallest `k` in `0..MAX_DOUBLINGS` with `f(base 2^k) >= 0`, `t_lo = base 2^(k-1)` (`0`
+/// for `k = 0`); `None` if there is no such `k` before `base 2^k` overflows.
+///
+/// `base > 0` is finite (`psi_N`), `f(0) < 0`, and `f` does not decrease: then the predicate
+/// "`base 2^k` is not finite or `f(base 2^k) >= 0`" does not decrease in `k` either, and a binary
+/// search over `k` finds the `k` that doubling `base` one step at a time finds (`base 2^k` is
+/// exact: `scalbn` rounds only when the result overflows). It calls `f` at most
+/// [`MAX_BOUND_EVALUATIONS`] times (`ceil(log2(MAX_DOUBLINGS + 1))`), fewer where a probe
+/// overflows, instead of up to `MAX_DOUBLINGS`.
+fn upper_bound(base: f64, mut f: impl FnMut(f64) -> f64) -> Option<(f64, f64)> {
+    // (lo, hi): the predicate is false at lo (-1 stands for t = 0, where f < 0) and true at hi
+    // (MAX_DOUBLINGS stands for "no k below the cap").
+    let cap = i32::try_from(MAX_DOUBLINGS).unwrap_or(i32::MAX);
+    let (mut lo, mut hi) = (-1i32, cap);
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        let t = libm::scalbn(base, mid);
+        if !t.is_finite() || f(t) >= 0.0 {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    let t_hi = libm::scalbn(base, hi);
+    if hi >= cap || !t_hi.is_finite() {
+        return None;
+    }
+    let t_lo = if lo < 0 { 0.0 } else { libm::scalbn(base, lo) };
+    Some((t_lo, t_hi))
 }
 
 /// The checks every baseline starts with: `n` clusters (`1 ..= N`) and the external rate,
@@ -907,6 +929,118 @@ mod tests {
             assert!((m - z).abs() <= 1e-9 * z, "{m} vs {z}");
         }
         assert_eq!(cl.lambda_hat_at(cl.psi()), 0.0);
+    }
+
+    /// The doubling loop that `upper_bound` replaced, as it was: `base` doubled one step at a
+    /// time until `f >= 0`, at most `MAX_DOUBLINGS` times, giving up at overflow.
+    fn doubling(base: f64, mut f: impl FnMut(f64) -> f64) -> Option<(f64, f64)> {
+        let (mut t_lo, mut step) = (0.0, base);
+        for _ in 0..MAX_DOUBLINGS {
+            if !step.is_finite() {
+                break;
+            }
+            if f(step) >= 0.0 {
+                return Some((t_lo, step));
+            }
+            t_lo = step;
+            step *= 2.0;
+        }
+        None
+    }
+
+    /// `upper_bound(base, f)`, checked against the doubling loop (the same bracket, to the bit)
+    /// and against its bound on the calls of `f`.
+    fn same_bracket_as_doubling(base: f64, f: impl Fn(f64) -> f64) {
+        let mut calls = 0;
+        let got = upper_bound(base, |t| {
+            calls += 1;
+            f(t)
+        });
+        let want = doubling(base, &f);
+        let bits = |b: Option<(f64, f64)>| b.map(|(lo, hi)| (lo.to_bits(), hi.to_bits()));
+        assert_eq!(bits(got), bits(want), "base {base:e}");
+        assert!(
+            calls <= MAX_BOUND_EVALUATIONS,
+            "{calls} calls, base {base:e}"
+        );
+    }
+
+    #[test]
+    fn exponent_search_finds_the_doubling_loops_bracket_for_every_k() {
+        let bases = [
+            f64::from_bits(1),
+            f64::from_bits(3),
+            f64::MIN_POSITIVE / 3.0,
+            f64::MIN_POSITIVE,
+            1e-300,
+            0.37,
+            1.0,
+            3.0,
+            1e300,
+            f64::MAX,
+        ];
+        assert_eq!(
+            MAX_BOUND_EVALUATIONS,
+            (MAX_DOUBLINGS + 1).next_power_of_two().ilog2()
+        );
+        for base in bases {
+            // A step function of t whose first non-negative value is at each doubling, one ulp
+            // below it and one ulp above it: every k the loop can return, and None.
+            let mut step = base;
+            let mut k = 0;
+            while step.is_finite() {
+                let below = f64::from_bits(step.to_bits() - 1);
+                let above = f64::from_bits(step.to_bits() + 1);
+                for threshold in [step, below, above] {
+                    same_bracket_as_doubling(base, |t| if t >= threshold { 0.0 } else { -1.0 });
+                }
+                step *= 2.0;
+                k += 1;
+            }
+            assert!(k <= 2098, "{k} doublings of {base:e} are finite");
+            same_bracket_as_doubling(base, |_| -1.0);
+            same_bracket_as_doubling(base, |t| if t >= f64::MAX { 0.0 } else { -1.0 });
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config::with_cases(512))]
+
+        /// The same bracket on PAP's own `f`: `L(psi_N + t) - Lambda` of clusters that are all
+        /// active, with `Lambda` anywhere up to one ulp under capacity.
+        #[test]
+        fn exponent_search_finds_the_doubling_loops_bracket_on_pap_instances(
+            params in proptest::collection::vec(
+                (-30.0..30.0f64, 0.0..60.0f64, -30.0..30.0f64, 0.0..0.999f64, 0.0..60.0f64),
+                1..=8,
+            ),
+            load in 0.0..1.0f64,
+            ulps in 1u64..1 << 40,
+        ) {
+            let mut der = [Derived::default(); 8];
+            for (d, &(lt, lcv, ltau, rho, lcl)) in der.iter_mut().zip(&params) {
+                let (theta, tau) = (libm::exp2(lt), libm::exp2(ltau));
+                let c = Cluster {
+                    theta,
+                    omega: theta * theta * libm::exp2(lcv),
+                    local_rate: rho / tau,
+                    tau,
+                    mu: tau * tau * libm::exp2(lcl),
+                };
+                let derived = c.derive(0);
+                proptest::prop_assume!(derived.is_ok());
+                *d = derived.unwrap_or_default();
+            }
+            let der = &der[..params.len()];
+            let base = der.iter().map(|d| d.psi).fold(0.0, f64::max);
+            let capacity: f64 = der.iter().map(|d| d.cap).sum();
+            let own: f64 = der.iter().map(|d| d.rate(base - d.psi).0).sum();
+            let under = f64::from_bits(capacity.to_bits().saturating_sub(ulps));
+            let big_lambda = (own + load * (capacity - own)).min(under);
+            proptest::prop_assume!(big_lambda > own);
+            let f = |t: f64| der.iter().map(|d| d.rate(t + (base - d.psi)).0).sum::<f64>() - big_lambda;
+            same_bracket_as_doubling(base, f);
+        }
     }
 
     #[test]
