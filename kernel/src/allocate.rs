@@ -53,16 +53,46 @@
 //! The solve works on the offset `t = z - psi_k`, so tiny loads are resolved as finely as large
 //! ones.
 //!
-//! # Precision, iteration caps and complexity
+//! # Precision, work per call and complexity
 //! `epsilon` is **relative**: [`pap`] stops when `|sum_j lambda_hat_j - Lambda| <= epsilon Lambda`,
 //! the sum taken in index order over the returned rates (exactly what a caller recomputes).
 //! `epsilon` must lie in [`MIN_EPSILON`]`..=`[`MAX_EPSILON`]. The root is found by a safeguarded
 //! Newton iteration inside the bisection bracket of E2 (a Newton step that would leave the bracket
-//! becomes a bisection step; `L_k` is concave in `z`, so Newton from the left never overshoots).
-//! Caps: at most [`MAX_BOUND_EVALUATIONS`] evaluations to find `ub` and [`MAX_ITERATIONS`] bracket steps; hitting
-//! either, or a bracket that can no longer shrink in `f64`, is [`PapError::NoConvergence`].
-//! Cost: `O(N^2)` comparisons to sort (insertion sort, `N` is small), `O(N log N)` rate
-//! evaluations to find `k`, `O(N)` per iteration; typically 4-8 iterations at `epsilon = 1e-9`.
+//! becomes a bisection step; `L_k` is concave in `z`, so Newton from the left never overshoots,
+//! but it may creep: on a rate that saturates as `1 - (1 + g t)^(-1/2)`, Newton from far below
+//! the root only triples `t` a step). [`PapError::NoConvergence`] if `ub` overflows, or if no
+//! `f64` is left strictly inside the bracket before `|f| <= epsilon Lambda`.
+//!
+//! **Work per call**, in evaluations of `f(t) = L_k(psi_k + t) - Lambda`, each one rate per
+//! active cluster (a square root and three divisions), at most [`MAX_EVALUATIONS`] = 154 for
+//! any `N` and any input ([`pap_with_stats`] counts them):
+//!
+//! 1. the active set: `ceil(log2 N)` prefix evaluations of `L_k(psi_k)` (at most `N` rates each),
+//!    counted apart;
+//! 2. `f(0)`: 1;
+//! 3. the upper bound, when every cluster is active: at most [`MAX_BOUND_EVALUATIONS`] = 12.
+//!    Every operation of a rate rounds monotonically, so the computed `f` does not decrease in
+//!    `t`, "`psi_N 2^k` overflows or `f(psi_N 2^k) >= 0`" does not decrease in `k`, and a binary
+//!    search over `k < MAX_DOUBLINGS` finds the `k` of the doubling loop it replaced, to the
+//!    bit, in `ceil(log2(MAX_DOUBLINGS + 1))` probes; then `f` at the bracket's lower end if it
+//!    is not `0`: 1;
+//! 4. the bracket steps: at most [`MAX_ITERATIONS`] = [`FREE_ITERATIONS`] + 2 x 62 = 140. Count
+//!    the bracket's width in `f64` values, `w = bits(t_hi) - bits(t_lo)` (`0 <= t_lo < t_hi`
+//!    finite, so `w < 2^63`). Every step evaluates a point strictly inside and narrows the
+//!    bracket. The first [`FREE_ITERATIONS`] steps are the safeguarded Newton's; from then on
+//!    the steps go in rounds: a round that starts at width `W` takes the step Newton chooses; if
+//!    that leaves `w` with `2 w > W`, a bisection of the width follows (to the `f64`
+//!    `bits(t_lo) + floor(w / 2)`), leaving at most `ceil(w / 2) <= floor(W / 2)` as
+//!    `w <= W - 1`. A round is at most two steps and halves the width, so after 62 rounds the
+//!    width is at most 1, no `f64` lies strictly inside, and the search ends. The cap is never
+//!    what stops it.
+//!
+//! So `1 + 12 + 1 + 140 = 154` evaluations, `154 N + N ceil(log2 N)` rate evaluations (1,256
+//! for `N = 8`). The adversarial search of `kernel/tests/pap_work.rs` finds inputs that take
+//! 145. An input that converges within `FREE_ITERATIONS + 1` steps never meets the safeguard:
+//! typical inputs take 4-8 steps at `epsilon = 1e-9` (at most 13 in 200,000 draws of the
+//! property tests' instances).
+//! Cost besides: `O(N^2)` comparisons to sort (insertion sort, `N` is small).
 //! Memory: the stack holds a few `[f64; N]`; nothing allocates.
 //!
 //! # Workload helpers
@@ -93,8 +123,19 @@ pub const MAX_DOUBLINGS: u32 = 2100;
 /// The most evaluations of `L_k` the search for the upper bound makes (a binary search over the
 /// exponent `k` in `0..MAX_DOUBLINGS`): `ceil(log2(MAX_DOUBLINGS + 1))`.
 pub const MAX_BOUND_EVALUATIONS: u32 = 12;
-/// Cap on the Newton/bisection steps of the root search.
-pub const MAX_ITERATIONS: u32 = 400;
+/// The steps of the root search taken as the safeguarded Newton iteration chooses them; after
+/// them, every round of at most two steps halves the bracket (module docs). Inputs that converge
+/// within `FREE_ITERATIONS + 1` steps never see the safeguard.
+pub const FREE_ITERATIONS: u32 = 16;
+/// The most steps of the root search: [`FREE_ITERATIONS`], then at most 62 rounds of two steps
+/// (a bracket is at most `2^63 - 1` `f64` values wide, and each round halves it until no value
+/// lies strictly inside). A cap that the proof says is never what stops a search.
+pub const MAX_ITERATIONS: u32 = FREE_ITERATIONS + 2 * 62;
+/// The most evaluations of `L_k(psi_k + t)` one [`pap`] call makes, each one rate per active
+/// cluster: one at `t = 0`, [`MAX_BOUND_EVALUATIONS`] for the upper bound, one at the bracket's
+/// lower end and [`MAX_ITERATIONS`] steps. Add `ceil(log2 N)` prefix evaluations for the active
+/// set. [`pap_with_stats`] counts them.
+pub const MAX_EVALUATIONS: u32 = 2 + MAX_BOUND_EVALUATIONS + MAX_ITERATIONS;
 
 /// One cluster as PAP sees it (salehi2012 Table 1; units in the module docs).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -694,14 +735,22 @@ fn pap_counted<const N: usize>(
         return Err(PapError::NoConvergence);
     }
 
-    // Safeguarded Newton on [t_lo, t_hi]; f(t_lo) < 0 <= f(t_hi) up to rounding.
+    // Safeguarded Newton on [t_lo, t_hi]; f(t_lo) < 0 <= f(t_hi) up to rounding. The width of
+    // the bracket is counted in f64 values, bits(t_hi) - bits(t_lo) (0 <= t_lo < t_hi, finite:
+    // the bit patterns order as the values do, and the width is below 2^63). After
+    // FREE_ITERATIONS steps, a step that did not halve the width it started from is followed by
+    // a bisection of the width; the module docs derive the cap from it.
     let (mut t, mut f, mut fp) = if t_lo == 0.0 {
         (0.0, f_lo, fp_lo)
     } else {
         let (f, fp) = eval(t_lo, &mut rates, Phase::Ends);
         (t_lo, f, fp)
     };
-    for _ in 0..MAX_ITERATIONS {
+    let mut steps = 0u32;
+    // The width when the current round of (at most two) steps began; whether the last step was
+    // a forced bisection.
+    let (mut round_width, mut forced) = (u64::MAX, false);
+    loop {
         if close(f) {
             let z = base + t;
             if !z.is_finite() {
@@ -716,23 +765,42 @@ fn pap_counted<const N: usize>(
         } else {
             t_hi = t;
         }
-        let newton = t - f / fp;
-        let next = if fp > 0.0 && newton > t_lo && newton < t_hi {
-            newton
-        } else if t_lo > 0.0 && t_hi > 4.0 * t_lo {
-            // Geometric midpoint: a bracket spanning many binades shrinks in O(log) steps.
-            libm::sqrt(t_lo) * libm::sqrt(t_hi)
-        } else {
-            t_lo + (t_hi - t_lo) / 2.0
-        };
-        if !(next > t_lo && next < t_hi) {
-            // The bracket cannot shrink further in f64.
+        let width = t_hi.to_bits().saturating_sub(t_lo.to_bits());
+        if width < 2 || steps >= MAX_ITERATIONS {
+            // No f64 lies strictly inside: the bracket cannot shrink further. (The cap is never
+            // what stops the search: the width reaches 1 first.)
             return Err(PapError::NoConvergence);
         }
+        let force = steps > FREE_ITERATIONS && !forced && width.saturating_mul(2) > round_width;
+        if !force {
+            round_width = width;
+        }
+        // The f64 halfway between t_lo and t_hi in the count of f64 values: geometric across
+        // binades, arithmetic within one; strictly inside as the width is at least 2.
+        let bisection = f64::from_bits(t_lo.to_bits() + width / 2);
+        let next = if force {
+            bisection
+        } else {
+            let newton = t - f / fp;
+            let next = if fp > 0.0 && newton > t_lo && newton < t_hi {
+                newton
+            } else if t_lo > 0.0 && t_hi > 4.0 * t_lo {
+                // Geometric midpoint: a bracket spanning many binades shrinks in O(log) steps.
+                libm::sqrt(t_lo) * libm::sqrt(t_hi)
+            } else {
+                t_lo + (t_hi - t_lo) / 2.0
+            };
+            if next > t_lo && next < t_hi {
+                next
+            } else {
+                bisection
+            }
+        };
+        forced = force;
         t = next;
+        steps += 1;
         (f, fp) = eval(t, &mut rates, Phase::Iteration);
     }
-    Err(PapError::NoConvergence)
 }
 
 /// The bracket `(t_lo, t_hi)` of the root when every cluster is active: `t_hi = base 2^k` for

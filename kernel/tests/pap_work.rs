@@ -10,7 +10,10 @@
 //! found as a Rust literal. `PAP_SEARCH_STARTS` sets the number of restarts (default 400) and
 //! `PAP_SEARCH_SEED` the generator's seed (default 1); `PAP_SEARCH_CLUSTERS` fixes `N`.
 
-use qosgate_kernel::allocate::{Cluster, MIN_EPSILON, PapStats, pap_with_stats};
+use qosgate_kernel::allocate::{
+    Cluster, MAX_BOUND_EVALUATIONS, MAX_EVALUATIONS, MAX_ITERATIONS, MIN_EPSILON, PapStats,
+    pap_with_stats,
+};
 
 /// The largest `N` searched.
 const N: usize = 8;
@@ -231,8 +234,25 @@ fn search(seed: u64, starts: u32, steps: u32, n: Option<usize>) -> (Worst, [u32;
     (best.expect("the search ran some valid input"), most)
 }
 
+/// The largest counts of a search, each against its proven bound.
+fn assert_within_bounds(most: [u32; 4]) {
+    assert!(most[0] <= MAX_EVALUATIONS, "{most:?}");
+    assert!(most[1] <= MAX_BOUND_EVALUATIONS, "{most:?}");
+    assert!(most[2] <= MAX_ITERATIONS, "{most:?}");
+    assert!(most[3] <= 3, "{most:?}");
+}
+
+/// A short search, run with the other tests.
 #[test]
-#[ignore = "a search of minutes: run it with --release --ignored --nocapture"]
+fn a_short_search_stays_within_the_bound() {
+    let (_, most) = search(2, 40, 100, None);
+    assert_within_bounds(most);
+    let (_, most) = search(3, 20, 100, Some(N));
+    assert_within_bounds(most);
+}
+
+#[test]
+#[ignore = "a search of seconds to minutes: run it with --release --ignored --nocapture"]
 fn search_for_the_costliest_input() {
     let starts = std::env::var("PAP_SEARCH_STARTS")
         .ok()
@@ -259,6 +279,10 @@ fn search_for_the_costliest_input() {
         "largest seen on any input: evaluations {}, bound search {}, iterations {}, prefix {}",
         most[0], most[1], most[2], most[3]
     );
+    println!(
+        "bounds: evaluations {MAX_EVALUATIONS}, bound search {MAX_BOUND_EVALUATIONS}, \
+         iterations {MAX_ITERATIONS}, prefix 3"
+    );
     println!("external rate {:e}, epsilon {:e}", worst.lambda, worst.eps);
     for c in &worst.cs {
         println!(
@@ -266,4 +290,5 @@ fn search_for_the_costliest_input() {
             c.theta, c.omega, c.local_rate, c.tau, c.mu
         );
     }
+    assert_within_bounds(most);
 }
