@@ -84,8 +84,8 @@
 //!    that leaves `w` with `2 w > W`, a bisection of the width follows (to the `f64`
 //!    `bits(t_lo) + floor(w / 2)`), leaving at most `ceil(w / 2) <= floor(W / 2)` as
 //!    `w <= W - 1`. A round is at most two steps and halves the width, so after 62 rounds the
-//!    width is at most 1, no `f64` lies strictly inside, and the search ends. The cap is never
-//!    what stops it.
+//!    width is at most 1, no `f64` lies strictly inside, and the search ends. The loop's cap,
+//!    one step past this bound, is never what stops it.
 //!
 //! So `1 + 12 + 1 + 140 = 154` evaluations, `154 N + N ceil(log2 N)` rate evaluations (1,256
 //! for `N = 8`). The adversarial search of `kernel/tests/pap_work.rs` finds inputs that take
@@ -129,7 +129,8 @@ pub const MAX_BOUND_EVALUATIONS: u32 = 12;
 pub const FREE_ITERATIONS: u32 = 16;
 /// The most steps of the root search: [`FREE_ITERATIONS`], then at most 62 rounds of two steps
 /// (a bracket is at most `2^63 - 1` `f64` values wide, and each round halves it until no value
-/// lies strictly inside). A cap that the proof says is never what stops a search.
+/// lies strictly inside). The loop's own cap is one step past it, never reached by the proof,
+/// so that a test counting the steps would see the proof fail.
 pub const MAX_ITERATIONS: u32 = FREE_ITERATIONS + 2 * 62;
 /// The most evaluations of `L_k(psi_k + t)` one [`pap`] call makes, each one rate per active
 /// cluster: one at `t = 0`, [`MAX_BOUND_EVALUATIONS`] for the upper bound, one at the bracket's
@@ -766,9 +767,11 @@ fn pap_counted<const N: usize>(
             t_hi = t;
         }
         let width = t_hi.to_bits().saturating_sub(t_lo.to_bits());
-        if width < 2 || steps >= MAX_ITERATIONS {
-            // No f64 lies strictly inside: the bracket cannot shrink further. (The cap is never
-            // what stops the search: the width reaches 1 first.)
+        // No f64 lies strictly inside: the bracket cannot shrink further. By the module docs'
+        // proof this ends the search within MAX_ITERATIONS steps; the cap, one step past it, is
+        // never reached, and a test that counts the steps would see a broken proof rather than
+        // have the cap hide it.
+        if width < 2 || steps > MAX_ITERATIONS {
             return Err(PapError::NoConvergence);
         }
         let force = steps > FREE_ITERATIONS && !forced && width.saturating_mul(2) > round_width;
