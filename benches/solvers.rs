@@ -4,7 +4,7 @@
 //!   3, 8 and 64 heterogeneous clusters at 60 % of their total external capacity, epsilon 1e-9
 //!   relative (the target: under 5 µs for 8 clusters). Clusters are spread so that some
 //!   stay out of the active set.
-//! - `pap_near_capacity/8`: the same 8 clusters at 99.9 % of capacity (many doublings of `ub`).
+//! - `pap_near_capacity/8`: the same 8 clusters at 99.9 % of capacity (the upper bound `ub` far above `psi_N`, found by a search over its exponent).
 //! - `broker/{2,16}`: one `broker::route` for 2 and 16 providers at 70 % of `sum mu`, with
 //!   bursty arrivals (`lambda^2 sigma_I^2 = 4`); the 2-provider case is javadi2012's cluster +
 //!   cloud built from the service models of Eq. 8-13.

@@ -85,6 +85,13 @@ pub struct Costs {
     pub pap3: Cost,
     /// `qg_pap_solve`, 8 clusters.
     pub pap8: Cost,
+    /// `qg_pap_solve` on the costliest 8-cluster input the search of `kernel/tests/pap_work.rs`
+    /// found against the doubling search of the upper bound: every cluster active, the external
+    /// rate one ulp under capacity.
+    pub pap8_worst: Cost,
+    /// `qg_pap_solve` on the costliest 8-cluster input that search found against the exponent
+    /// search and the safeguarded bracket (145 evaluations; the bound is 154).
+    pub pap8_searched: Cost,
     /// `qg_backfill_submit` under conservative backfilling right after a completion, 62 jobs
     /// reserved (the case that ran the whole re-placement pass in the submit).
     pub backfill_submit: Cost,
@@ -99,7 +106,7 @@ pub fn run(storage: &mut Storage, counter: &mut Counter) -> Result<Costs, Broken
     let (submit_gs, next, complete) = scheduler(&mut storage.scheduler, counter)?;
     let (billiard, rtdp) = dispatch(&mut storage.billiard, &mut storage.rtdp, counter)?;
     let (earliest_fit, reserve, release) = slots(&mut storage.slots, counter)?;
-    let (pap3, pap8) = pap(counter)?;
+    let (pap3, pap8, pap8_worst, pap8_searched) = pap(counter)?;
     let (backfill_submit, backfill_schedule) = backfill(&mut storage.backfill, counter)?;
     Ok(Costs {
         submit_gs,
@@ -112,6 +119,8 @@ pub fn run(storage: &mut Storage, counter: &mut Counter) -> Result<Costs, Broken
         release,
         pap3,
         pap8,
+        pap8_worst,
+        pap8_searched,
         backfill_submit,
         backfill_schedule,
     })
@@ -296,14 +305,63 @@ fn slots(t: &mut qg_slot_table, counter: &mut Counter) -> Result<(Cost, Cost, Co
     ))
 }
 
-fn pap(counter: &mut Counter) -> Result<(Cost, Cost), Broken> {
+/// Eight equal clusters of `theta = 5e-308` (capacity `1 / theta` each), `omega = 0.539`, no
+/// local load, at one ulp under their total capacity: when every cluster is active the upper
+/// bound of the root lies some 2,045 doublings above `psi`, where `f64` overflows. The costliest
+/// 8-cluster input `kernel/tests/pap_work.rs` found; PAP may refuse it (`NO_CONVERGENCE`).
+fn pap_worst() -> ([qg_cluster; 8], f64) {
+    let c = qg_cluster {
+        theta: 5e-308,
+        omega: 0.539,
+        local_rate: 0.0,
+        tau: 0.0,
+        mu: 0.0,
+    };
+    // Summed as PAP sums the capacities.
+    let mut capacity = 0.0;
+    for _ in 0..8 {
+        capacity += 1.0 / c.theta;
+    }
+    ([c; 8], f64::from_bits(f64::to_bits(capacity) - 1))
+}
+
+/// The costliest 8-cluster input `kernel/tests/pap_work.rs` found against the bounded solver
+/// (`PAP_SEARCH_CLUSTERS=8 PAP_SEARCH_SEED=2 PAP_SEARCH_STARTS=3000`): 11 evaluations for the
+/// upper bound and 133 bracket steps, at a subnormal external rate; epsilon 1e-9.
+fn pap_searched() -> ([qg_cluster; 8], f64) {
+    let c = |theta, omega| qg_cluster {
+        theta,
+        omega,
+        local_rate: 3.393019537607919e271,
+        tau: 2.739761854660875e-273,
+        mu: 4.3743244592893235e-293,
+    };
+    let mut cs = [
+        c(4.3546655598324486e-79, 2.258452156342857e231),
+        c(5.3611328012161205e-292, 1.2580960551353259e-260),
+        c(1.646840572173887e-282, 9.983136682347142e-255),
+        c(1.6468620124195551e-282, 1.872786366924383e-260),
+        c(6.114380526329683e-245, 4.581241818142666e-260),
+        c(9.069979336061251e-275, 7.368618763853461e-263),
+        c(1.646840572173887e-282, 9.983136682347142e-255),
+        c(6.114380526329683e-245, 4.581241818142666e-260),
+    ];
+    cs[0].local_rate = 3.0080543621675172e271;
+    cs[0].tau = 3.0905920573672956e-273;
+    (cs, 3.07484831636695e-310)
+}
+
+fn pap(counter: &mut Counter) -> Result<(Cost, Cost, Cost, Cost), Broken> {
     let mut eight = [PAP_CLUSTERS[0]; 8];
     for (j, c) in eight.iter_mut().enumerate() {
         *c = PAP_CLUSTERS[j % 3];
         c.theta *= 1.0 + j as f64 / 8.0;
         c.omega *= (1.0 + j as f64 / 8.0) * (1.0 + j as f64 / 8.0);
     }
+    let (worst, worst_rate) = pap_worst();
+    let (searched, searched_rate) = pap_searched();
     let (mut three, mut all) = (Tally::default(), Tally::default());
+    let (mut hard, mut found) = (Tally::default(), Tally::default());
     let mut a = qg_allocation {
         z: 0.0,
         lambda_hat: [0.0; 8],
@@ -321,9 +379,26 @@ fn pap(counter: &mut Counter) -> Result<(Cost, Cost), Broken> {
                 qg_pap_solve(eight.as_ptr(), 8, 2.0, 1e-9, &mut a)
             });
             ok("pap 8", st)?;
+            let st = hard.call(counter, || {
+                qg_pap_solve(worst.as_ptr(), 8, worst_rate, 1e-9, &mut a)
+            });
+            if st != QG_ERR_PAP_NO_CONVERGENCE {
+                ok("pap 8 worst", st)?;
+            }
+            let st = found.call(counter, || {
+                qg_pap_solve(searched.as_ptr(), 8, searched_rate, 1e-9, &mut a)
+            });
+            if st != QG_ERR_PAP_NO_CONVERGENCE {
+                ok("pap 8 searched", st)?;
+            }
         }
     }
-    Ok((three.cost(counter), all.cost(counter)))
+    Ok((
+        three.cost(counter),
+        all.cost(counter),
+        hard.cost(counter),
+        found.cost(counter),
+    ))
 }
 
 /// A `qg_on_start` that ignores the started job.

@@ -57,8 +57,8 @@
 //!   the rule of the last item.
 //! - *non-blocking*: it never waits: no lock, no spin, no sleep, no allocation, no I/O.
 //! - *bounded time*: its work has a stated bound (docs/firmware.md, "Work per call"); the
-//!   longest is `qg_pap_solve` (at most 400 iterations; in practice about 70,000 instructions
-//!   for 8 clusters on a Cortex-M3), and `qg_backfill_schedule`'s time adds its callback's, which runs in the
+//!   longest is `qg_pap_solve` (at most 154 evaluations of its rates; in practice about 70,000
+//!   instructions for 8 clusters on a Cortex-M3, 1.95 M on the costliest input found), and `qg_backfill_schedule`'s time adds its callback's, which runs in the
 //!   caller's context.
 //! - *no global state*: the library has no global or static mutable data; all state is in the
 //!   objects and arguments the caller passes.

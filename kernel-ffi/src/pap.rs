@@ -3,8 +3,9 @@
 //!
 //! Set-up-time work in `double` (soft float on a Cortex-M3): an insertion sort of the clusters
 //! (at most 28 comparisons for 8), a binary search for the active set (at most 3 prefix sums of
-//! rates), then at most 400 Newton or bisection steps of one rate per active cluster each (4-8
-//! at epsilon 1e-9 in practice). Stack: a few `double[8]`.
+//! rates), then at most 154 evaluations of one rate per active cluster each (`MAX_EVALUATIONS`:
+//! at most 12 to find the upper bound, at most 140 Newton or bisection steps; 4-8 steps at
+//! epsilon 1e-9 in practice). Stack: a few `double[8]`.
 
 use qosgate_kernel::allocate::{Cluster, pap};
 

@@ -47,20 +47,52 @@
 //! E2's water-filling: sort by `psi_j` ascending (ties to the lower index); with
 //! `L_k(z) = sum_{j <= k} lambda_hat_j(z)`, the active set is `1..k` for the largest `k` with
 //! `L_k(psi_k) <= Lambda` (found by binary search: `L_k(psi_k)` does not decrease with `k`); then
-//! `z` solves `L_k(z) = Lambda` on `[psi_k, psi_{k+1})`, or on `[psi_N, ub)` with `ub - psi_N`
-//! found by doubling from `psi_N` (Algorithm 1's `ub = 2 lb`). The solve works on the offset
-//! `t = z - psi_k`, so tiny loads are resolved as finely as large ones.
+//! `z` solves `L_k(z) = Lambda` on `[psi_k, psi_{k+1})`, or on `[psi_N, ub)` with
+//! `ub - psi_N = psi_N 2^k` for the smallest `k` that brackets the root: what doubling from
+//! `psi_N` finds (Algorithm 1's `ub = 2 lb`), found by a binary search over the exponent `k`.
+//! The solve works on the offset `t = z - psi_k`, so tiny loads are resolved as finely as large
+//! ones.
 //!
-//! # Precision, iteration caps and complexity
+//! # Precision, work per call and complexity
 //! `epsilon` is **relative**: [`pap`] stops when `|sum_j lambda_hat_j - Lambda| <= epsilon Lambda`,
 //! the sum taken in index order over the returned rates (exactly what a caller recomputes).
 //! `epsilon` must lie in [`MIN_EPSILON`]`..=`[`MAX_EPSILON`]. The root is found by a safeguarded
 //! Newton iteration inside the bisection bracket of E2 (a Newton step that would leave the bracket
-//! becomes a bisection step; `L_k` is concave in `z`, so Newton from the left never overshoots).
-//! Caps: at most [`MAX_DOUBLINGS`] doublings of `ub` and [`MAX_ITERATIONS`] bracket steps; hitting
-//! either, or a bracket that can no longer shrink in `f64`, is [`PapError::NoConvergence`].
-//! Cost: `O(N^2)` comparisons to sort (insertion sort, `N` is small), `O(N log N)` rate
-//! evaluations to find `k`, `O(N)` per iteration; typically 4-8 iterations at `epsilon = 1e-9`.
+//! becomes a bisection step; `L_k` is concave in `z`, so Newton from the left never overshoots,
+//! but it may creep: on a rate that saturates as `1 - (1 + g t)^(-1/2)`, Newton from far below
+//! the root only triples `t` a step). [`PapError::NoConvergence`] if `ub` overflows, or if no
+//! `f64` is left strictly inside the bracket before `|f| <= epsilon Lambda`.
+//!
+//! **Work per call**, in evaluations of `f(t) = L_k(psi_k + t) - Lambda`, each one rate per
+//! active cluster (a square root and three divisions), at most [`MAX_EVALUATIONS`] = 154 for
+//! any `N` and any input ([`pap_with_stats`] counts them):
+//!
+//! 1. the active set: `ceil(log2 N)` prefix evaluations of `L_k(psi_k)` (at most `N` rates each),
+//!    counted apart;
+//! 2. `f(0)`: 1;
+//! 3. the upper bound, when every cluster is active: at most [`MAX_BOUND_EVALUATIONS`] = 12.
+//!    Every operation of a rate rounds monotonically, so the computed `f` does not decrease in
+//!    `t`, "`psi_N 2^k` overflows or `f(psi_N 2^k) >= 0`" does not decrease in `k`, and a binary
+//!    search over `k < MAX_DOUBLINGS` finds the `k` of the doubling loop it replaced, to the
+//!    bit, in `ceil(log2(MAX_DOUBLINGS + 1))` probes; then `f` at the bracket's lower end if it
+//!    is not `0`: 1;
+//! 4. the bracket steps: at most [`MAX_ITERATIONS`] = [`FREE_ITERATIONS`] + 2 x 62 = 140. Count
+//!    the bracket's width in `f64` values, `w = bits(t_hi) - bits(t_lo)` (`0 <= t_lo < t_hi`
+//!    finite, so `w < 2^63`). Every step evaluates a point strictly inside and narrows the
+//!    bracket. The first [`FREE_ITERATIONS`] steps are the safeguarded Newton's; from then on
+//!    the steps go in rounds: a round that starts at width `W` takes the step Newton chooses; if
+//!    that leaves `w` with `2 w > W`, a bisection of the width follows (to the `f64`
+//!    `bits(t_lo) + floor(w / 2)`), leaving at most `ceil(w / 2) <= floor(W / 2)` as
+//!    `w <= W - 1`. A round is at most two steps and halves the width, so after 62 rounds the
+//!    width is at most 1, no `f64` lies strictly inside, and the search ends. The loop's cap,
+//!    one step past this bound, is never what stops it.
+//!
+//! So `1 + 12 + 1 + 140 = 154` evaluations, `154 N + N ceil(log2 N)` rate evaluations (1,256
+//! for `N = 8`). The adversarial search of `kernel/tests/pap_work.rs` finds inputs that take
+//! 145. An input that converges within `FREE_ITERATIONS + 1` steps never meets the safeguard:
+//! typical inputs take 4-8 steps at `epsilon = 1e-9` (at most 13 in 200,000 draws of the
+//! property tests' instances).
+//! Cost besides: `O(N^2)` comparisons to sort (insertion sort, `N` is small).
 //! Memory: the stack holds a few `[f64; N]`; nothing allocates.
 //!
 //! # Workload helpers
@@ -84,11 +116,27 @@ use crate::error::{Invalid, wraps_invalid};
 pub const MIN_EPSILON: f64 = 1e-12;
 /// The largest relative precision [`pap`] accepts.
 pub const MAX_EPSILON: f64 = 0.5;
-/// Cap on the doublings of the upper bound `ub` when every cluster is active (enough to go from
-/// the smallest subnormal to the largest finite `f64`).
+/// The exponents searched for the upper bound `ub` when every cluster is active: `ub - psi_N`
+/// is `psi_N 2^k` for some `k < MAX_DOUBLINGS` (enough to go from the smallest subnormal to the
+/// largest finite `f64`). A binary search over `k` finds it in [`MAX_BOUND_EVALUATIONS`].
 pub const MAX_DOUBLINGS: u32 = 2100;
-/// Cap on the Newton/bisection steps of the root search.
-pub const MAX_ITERATIONS: u32 = 400;
+/// The most evaluations of `L_k` the search for the upper bound makes (a binary search over the
+/// exponent `k` in `0..MAX_DOUBLINGS`): `ceil(log2(MAX_DOUBLINGS + 1))`.
+pub const MAX_BOUND_EVALUATIONS: u32 = 12;
+/// The steps of the root search taken as the safeguarded Newton iteration chooses them; after
+/// them, every round of at most two steps halves the bracket (module docs). Inputs that converge
+/// within `FREE_ITERATIONS + 1` steps never see the safeguard.
+pub const FREE_ITERATIONS: u32 = 16;
+/// The most steps of the root search: [`FREE_ITERATIONS`], then at most 62 rounds of two steps
+/// (a bracket is at most `2^63 - 1` `f64` values wide, and each round halves it until no value
+/// lies strictly inside). The loop's own cap is one step past it, never reached by the proof,
+/// so that a test counting the steps would see the proof fail.
+pub const MAX_ITERATIONS: u32 = FREE_ITERATIONS + 2 * 62;
+/// The most evaluations of `L_k(psi_k + t)` one [`pap`] call makes, each one rate per active
+/// cluster: one at `t = 0`, [`MAX_BOUND_EVALUATIONS`] for the upper bound, one at the bracket's
+/// lower end and [`MAX_ITERATIONS`] steps. Add `ceil(log2 N)` prefix evaluations for the active
+/// set. [`pap_with_stats`] counts them.
+pub const MAX_EVALUATIONS: u32 = 2 + MAX_BOUND_EVALUATIONS + MAX_ITERATIONS;
 
 /// One cluster as PAP sees it (salehi2012 Table 1; units in the module docs).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -525,6 +573,56 @@ pub fn pap<const N: usize>(
     external_rate: f64,
     epsilon: f64,
 ) -> Result<Allocation<N>, PapError> {
+    pap_with_stats(clusters, external_rate, epsilon).0
+}
+
+/// The work one [`pap`] call did, in evaluations (see the module docs for the bounds). An
+/// evaluation of `L_k(psi_k + t)` computes one rate per active cluster (a square root and three
+/// divisions each); a prefix evaluation computes `L_k(psi_k)` for a prefix of at most `N`
+/// clusters.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PapStats {
+    /// Prefix evaluations of the binary search for the active set (at most `ceil(log2 N)`).
+    pub prefix_evaluations: u32,
+    /// Evaluations of `L_k(psi_k + t)`, all phases: the one at `t = 0`, those of
+    /// `bound_evaluations`, the one at the bracket's lower end (if it is not `0`) and those of
+    /// `iterations`.
+    pub evaluations: u32,
+    /// Of `evaluations`: those spent finding the upper bound when every cluster is active.
+    pub bound_evaluations: u32,
+    /// Of `evaluations`: the steps of the root search in the bracket.
+    pub iterations: u32,
+}
+
+/// [`pap`], and the work it did, counted whether it succeeded or not.
+pub fn pap_with_stats<const N: usize>(
+    clusters: &[Cluster],
+    external_rate: f64,
+    epsilon: f64,
+) -> (Result<Allocation<N>, PapError>, PapStats) {
+    let mut stats = PapStats::default();
+    let result = pap_counted(clusters, external_rate, epsilon, &mut stats);
+    (result, stats)
+}
+
+/// What an evaluation of `L_k(psi_k + t)` is for, as [`PapStats`] counts it.
+#[derive(Clone, Copy)]
+enum Phase {
+    /// At `t = 0` or at the bracket's lower end.
+    Ends,
+    /// Finding the upper bound when every cluster is active.
+    Bound,
+    /// A step of the root search.
+    Iteration,
+}
+
+/// [`pap`], counting its evaluations into `stats`.
+fn pap_counted<const N: usize>(
+    clusters: &[Cluster],
+    external_rate: f64,
+    epsilon: f64,
+    stats: &mut PapStats,
+) -> Result<Allocation<N>, PapError> {
     let n = clusters.len();
     check::entries(n, N, Input::Clusters)?;
     let big_lambda = check::non_negative(external_rate, Input::ExternalRate)?;
@@ -569,6 +667,7 @@ pub fn pap<const N: usize>(
     let (mut lo, mut hi) = (0usize, n);
     while hi - lo > 1 {
         let mid = lo + (hi - lo) / 2;
+        stats.prefix_evaluations += 1;
         if by_psi
             .get(..=mid)
             .is_some_and(|prefix| own_load(prefix) <= big_lambda)
@@ -594,7 +693,14 @@ pub fn pap<const N: usize>(
     }
     let active = out.active;
     // L_k(psi_k + t) - Lambda and its derivative, writing the rates; summed in index order.
-    let eval = |t: f64, rates: &mut [f64; N]| -> (f64, f64) {
+    // Counted in `stats`, under `phase`.
+    let mut eval = |t: f64, rates: &mut [f64; N], phase: Phase| -> (f64, f64) {
+        stats.evaluations += 1;
+        match phase {
+            Phase::Ends => {}
+            Phase::Bound => stats.bound_evaluations += 1,
+            Phase::Iteration => stats.iterations += 1,
+        }
         let (mut sum, mut slope) = (0.0, 0.0);
         let clusters = der.iter().zip(&active).zip(&off).zip(rates.iter_mut());
         for (((d, &on), &o), rate) in clusters {
@@ -611,49 +717,41 @@ pub fn pap<const N: usize>(
     let close = |f: f64| f.abs() <= epsilon * big_lambda || f.abs() / big_lambda <= epsilon;
 
     let mut rates = [0.0f64; N];
-    let (mut t_lo, mut t_hi) = (0.0f64, 0.0f64);
-    let (f_lo, fp_lo) = eval(0.0, &mut rates);
+    let (f_lo, fp_lo) = eval(0.0, &mut rates, Phase::Ends);
     if close(f_lo) {
         out.lambda_hat = rates;
         out.z = Some(base);
         return Ok(out);
     }
-    if let Some(&(next, _)) = rest.first() {
-        t_hi = next - base;
+    let (mut t_lo, mut t_hi) = if let Some(&(next, _)) = rest.first() {
+        (0.0, next - base)
     } else {
-        // Every cluster active: ub by doubling from 2 psi_N (offset psi_N).
+        // Every cluster active: ub = psi_N + psi_N 2^k for the smallest k found by a search
+        // over the exponent.
         let mut scratch = [0.0f64; N];
-        let mut step = base;
-        let mut found = false;
-        for _ in 0..MAX_DOUBLINGS {
-            if !step.is_finite() {
-                break;
-            }
-            let (f, _) = eval(step, &mut scratch);
-            if f >= 0.0 {
-                t_hi = step;
-                found = true;
-                break;
-            }
-            t_lo = step;
-            step *= 2.0;
-        }
-        if !found {
-            return Err(PapError::NoConvergence);
-        }
-    }
+        upper_bound(base, |t| eval(t, &mut scratch, Phase::Bound).0)
+            .ok_or(PapError::NoConvergence)?
+    };
     if !(t_hi.is_finite() && t_hi > t_lo) {
         return Err(PapError::NoConvergence);
     }
 
-    // Safeguarded Newton on [t_lo, t_hi]; f(t_lo) < 0 <= f(t_hi) up to rounding.
+    // Safeguarded Newton on [t_lo, t_hi]; f(t_lo) < 0 <= f(t_hi) up to rounding. The width of
+    // the bracket is counted in f64 values, bits(t_hi) - bits(t_lo) (0 <= t_lo < t_hi, finite:
+    // the bit patterns order as the values do, and the width is below 2^63). After
+    // FREE_ITERATIONS steps, a step that did not halve the width it started from is followed by
+    // a bisection of the width; the module docs derive the cap from it.
     let (mut t, mut f, mut fp) = if t_lo == 0.0 {
         (0.0, f_lo, fp_lo)
     } else {
-        let (f, fp) = eval(t_lo, &mut rates);
+        let (f, fp) = eval(t_lo, &mut rates, Phase::Ends);
         (t_lo, f, fp)
     };
-    for _ in 0..MAX_ITERATIONS {
+    let mut steps = 0u32;
+    // The width when the current round of (at most two) steps began; whether the last step was
+    // a forced bisection.
+    let (mut round_width, mut forced) = (u64::MAX, false);
+    loop {
         if close(f) {
             let z = base + t;
             if !z.is_finite() {
@@ -668,23 +766,76 @@ pub fn pap<const N: usize>(
         } else {
             t_hi = t;
         }
-        let newton = t - f / fp;
-        let next = if fp > 0.0 && newton > t_lo && newton < t_hi {
-            newton
-        } else if t_lo > 0.0 && t_hi > 4.0 * t_lo {
-            // Geometric midpoint: a bracket spanning many binades shrinks in O(log) steps.
-            libm::sqrt(t_lo) * libm::sqrt(t_hi)
-        } else {
-            t_lo + (t_hi - t_lo) / 2.0
-        };
-        if !(next > t_lo && next < t_hi) {
-            // The bracket cannot shrink further in f64.
+        let width = t_hi.to_bits().saturating_sub(t_lo.to_bits());
+        // No f64 lies strictly inside: the bracket cannot shrink further. By the module docs'
+        // proof this ends the search within MAX_ITERATIONS steps; the cap, one step past it, is
+        // never reached, and a test that counts the steps would see a broken proof rather than
+        // have the cap hide it.
+        if width < 2 || steps > MAX_ITERATIONS {
             return Err(PapError::NoConvergence);
         }
+        let force = steps > FREE_ITERATIONS && !forced && width.saturating_mul(2) > round_width;
+        if !force {
+            round_width = width;
+        }
+        // The f64 halfway between t_lo and t_hi in the count of f64 values: geometric across
+        // binades, arithmetic within one; strictly inside as the width is at least 2.
+        let bisection = f64::from_bits(t_lo.to_bits() + width / 2);
+        let next = if force {
+            bisection
+        } else {
+            let newton = t - f / fp;
+            let next = if fp > 0.0 && newton > t_lo && newton < t_hi {
+                newton
+            } else if t_lo > 0.0 && t_hi > 4.0 * t_lo {
+                // Geometric midpoint: a bracket spanning many binades shrinks in O(log) steps.
+                libm::sqrt(t_lo) * libm::sqrt(t_hi)
+            } else {
+                t_lo + (t_hi - t_lo) / 2.0
+            };
+            if next > t_lo && next < t_hi {
+                next
+            } else {
+                bisection
+            }
+        };
+        forced = force;
         t = next;
-        (f, fp) = eval(t, &mut rates);
+        steps += 1;
+        (f, fp) = eval(t, &mut rates, Phase::Iteration);
     }
-    Err(PapError::NoConvergence)
+}
+
+/// The bracket `(t_lo, t_hi)` of the root when every cluster is active: `t_hi = base 2^k` for
+/// the smallest `k` in `0..MAX_DOUBLINGS` with `f(base 2^k) >= 0`, `t_lo = base 2^(k-1)` (`0`
+/// for `k = 0`); `None` if there is no such `k` before `base 2^k` overflows.
+///
+/// `base > 0` is finite (`psi_N`), `f(0) < 0`, and `f` does not decrease: then the predicate
+/// "`base 2^k` is not finite or `f(base 2^k) >= 0`" does not decrease in `k` either, and a binary
+/// search over `k` finds the `k` that doubling `base` one step at a time finds (`base 2^k` is
+/// exact: `scalbn` rounds only when the result overflows). It calls `f` at most
+/// [`MAX_BOUND_EVALUATIONS`] times (`ceil(log2(MAX_DOUBLINGS + 1))`), fewer where a probe
+/// overflows, instead of up to `MAX_DOUBLINGS`.
+fn upper_bound(base: f64, mut f: impl FnMut(f64) -> f64) -> Option<(f64, f64)> {
+    // (lo, hi): the predicate is false at lo (-1 stands for t = 0, where f < 0) and true at hi
+    // (MAX_DOUBLINGS stands for "no k below the cap").
+    let cap = i32::try_from(MAX_DOUBLINGS).unwrap_or(i32::MAX);
+    let (mut lo, mut hi) = (-1i32, cap);
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        let t = libm::scalbn(base, mid);
+        if !t.is_finite() || f(t) >= 0.0 {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    let t_hi = libm::scalbn(base, hi);
+    if hi >= cap || !t_hi.is_finite() {
+        return None;
+    }
+    let t_lo = if lo < 0 { 0.0 } else { libm::scalbn(base, lo) };
+    Some((t_lo, t_hi))
 }
 
 /// The checks every baseline starts with: `n` clusters (`1 ..= N`) and the external rate,
@@ -849,6 +1000,118 @@ mod tests {
             assert!((m - z).abs() <= 1e-9 * z, "{m} vs {z}");
         }
         assert_eq!(cl.lambda_hat_at(cl.psi()), 0.0);
+    }
+
+    /// The doubling loop that `upper_bound` replaced, as it was: `base` doubled one step at a
+    /// time until `f >= 0`, at most `MAX_DOUBLINGS` times, giving up at overflow.
+    fn doubling(base: f64, mut f: impl FnMut(f64) -> f64) -> Option<(f64, f64)> {
+        let (mut t_lo, mut step) = (0.0, base);
+        for _ in 0..MAX_DOUBLINGS {
+            if !step.is_finite() {
+                break;
+            }
+            if f(step) >= 0.0 {
+                return Some((t_lo, step));
+            }
+            t_lo = step;
+            step *= 2.0;
+        }
+        None
+    }
+
+    /// `upper_bound(base, f)`, checked against the doubling loop (the same bracket, to the bit)
+    /// and against its bound on the calls of `f`.
+    fn same_bracket_as_doubling(base: f64, f: impl Fn(f64) -> f64) {
+        let mut calls = 0;
+        let got = upper_bound(base, |t| {
+            calls += 1;
+            f(t)
+        });
+        let want = doubling(base, &f);
+        let bits = |b: Option<(f64, f64)>| b.map(|(lo, hi)| (lo.to_bits(), hi.to_bits()));
+        assert_eq!(bits(got), bits(want), "base {base:e}");
+        assert!(
+            calls <= MAX_BOUND_EVALUATIONS,
+            "{calls} calls, base {base:e}"
+        );
+    }
+
+    #[test]
+    fn exponent_search_finds_the_doubling_loops_bracket_for_every_k() {
+        let bases = [
+            f64::from_bits(1),
+            f64::from_bits(3),
+            f64::MIN_POSITIVE / 3.0,
+            f64::MIN_POSITIVE,
+            1e-300,
+            0.37,
+            1.0,
+            3.0,
+            1e300,
+            f64::MAX,
+        ];
+        assert_eq!(
+            MAX_BOUND_EVALUATIONS,
+            (MAX_DOUBLINGS + 1).next_power_of_two().ilog2()
+        );
+        for base in bases {
+            // A step function of t whose first non-negative value is at each doubling, one ulp
+            // below it and one ulp above it: every k the loop can return, and None.
+            let mut step = base;
+            let mut k = 0;
+            while step.is_finite() {
+                let below = f64::from_bits(step.to_bits() - 1);
+                let above = f64::from_bits(step.to_bits() + 1);
+                for threshold in [step, below, above] {
+                    same_bracket_as_doubling(base, |t| if t >= threshold { 0.0 } else { -1.0 });
+                }
+                step *= 2.0;
+                k += 1;
+            }
+            assert!(k <= 2098, "{k} doublings of {base:e} are finite");
+            same_bracket_as_doubling(base, |_| -1.0);
+            same_bracket_as_doubling(base, |t| if t >= f64::MAX { 0.0 } else { -1.0 });
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config::with_cases(512))]
+
+        /// The same bracket on PAP's own `f`: `L(psi_N + t) - Lambda` of clusters that are all
+        /// active, with `Lambda` anywhere up to one ulp under capacity.
+        #[test]
+        fn exponent_search_finds_the_doubling_loops_bracket_on_pap_instances(
+            params in proptest::collection::vec(
+                (-30.0..30.0f64, 0.0..60.0f64, -30.0..30.0f64, 0.0..0.999f64, 0.0..60.0f64),
+                1..=8,
+            ),
+            load in 0.0..1.0f64,
+            ulps in 1u64..1 << 40,
+        ) {
+            let mut der = [Derived::default(); 8];
+            for (d, &(lt, lcv, ltau, rho, lcl)) in der.iter_mut().zip(&params) {
+                let (theta, tau) = (libm::exp2(lt), libm::exp2(ltau));
+                let c = Cluster {
+                    theta,
+                    omega: theta * theta * libm::exp2(lcv),
+                    local_rate: rho / tau,
+                    tau,
+                    mu: tau * tau * libm::exp2(lcl),
+                };
+                let derived = c.derive(0);
+                proptest::prop_assume!(derived.is_ok());
+                *d = derived.unwrap_or_default();
+            }
+            let der = &der[..params.len()];
+            let base = der.iter().map(|d| d.psi).fold(0.0, f64::max);
+            let capacity: f64 = der.iter().map(|d| d.cap).sum();
+            let own: f64 = der.iter().map(|d| d.rate(base - d.psi).0).sum();
+            let under = f64::from_bits(capacity.to_bits().saturating_sub(ulps));
+            let big_lambda = (own + load * (capacity - own)).min(under);
+            proptest::prop_assume!(big_lambda > own);
+            let f = |t: f64| der.iter().map(|d| d.rate(t + (base - d.psi)).0).sum::<f64>() - big_lambda;
+            same_bracket_as_doubling(base, f);
+        }
     }
 
     #[test]

@@ -17,8 +17,9 @@
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use qosgate_kernel::allocate::{
-    self, Allocation, Cluster, Input, MAX_EPSILON, MIN_EPSILON, PapError, biggest_cluster_first,
-    least_rate_first, mean_service_time, pap, round_robin, second_moment,
+    self, Allocation, Cluster, Input, MAX_BOUND_EVALUATIONS, MAX_EPSILON, MAX_EVALUATIONS,
+    MAX_ITERATIONS, MIN_EPSILON, PapError, biggest_cluster_first, least_rate_first,
+    mean_service_time, pap, pap_with_stats, round_robin, second_moment,
 };
 use qosgate_kernel::broker::{
     self, BrokerError, ModelField, Provider, ReliableCloud, TransientCluster, no_redirection, route,
@@ -272,6 +273,23 @@ proptest! {
             _ => { c.local_rate = 2.0 / c.tau; PapError::Saturated { cluster: j } }
         };
         prop_assert_eq!(pap::<N>(&bad, l, eps), Err(want));
+    }
+
+    /// The work of a call stays within the bounds the module docs prove (`kernel/tests/pap_work.rs`
+    /// searches for the costliest input), and counting it changes nothing.
+    #[test]
+    fn pap_work_stays_within_its_stated_bound(
+        (cs, l, eps) in pap_instance(),
+        near in prop_oneof![Just(None), (1u64..1 << 20).prop_map(Some)],
+    ) {
+        // Also at a few ulps under capacity, where the upper bound is far above psi_N.
+        let l = near.map_or(l, |ulps| f64::from_bits(capacity(&cs).to_bits() - ulps));
+        let (got, stats) = pap_with_stats::<N>(&cs, l, eps);
+        prop_assert_eq!(got, pap::<N>(&cs, l, eps));
+        prop_assert!(stats.evaluations <= MAX_EVALUATIONS, "{:?}", stats);
+        prop_assert!(stats.bound_evaluations <= MAX_BOUND_EVALUATIONS, "{:?}", stats);
+        prop_assert!(stats.iterations <= MAX_ITERATIONS, "{:?}", stats);
+        prop_assert!(stats.prefix_evaluations <= cs.len().next_power_of_two().ilog2(), "{:?}", stats);
     }
 
     #[test]
