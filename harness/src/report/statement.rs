@@ -246,7 +246,27 @@ impl Margin {
             Source::Paper(words) => format!("the paper: {words}"),
             Source::Practical(why) => format!("practical: {why}"),
         };
-        format!("{side} {} {} ({source})", self.value, self.unit)
+        format!(
+            "{side} {} {} ({source})",
+            significant(self.value),
+            self.unit
+        )
+    }
+}
+
+/// `x` to four significant digits, without trailing zeros (`37.84`, `0.1`, `60`): a margin
+/// derived from the paper's numbers (`(5.1 / 3.7 - 1) x 100`) prints as its reader needs it.
+fn significant(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() {
+        return x.to_string();
+    }
+    let magnitude = x.abs().log10().floor() as i32;
+    let decimals = usize::try_from(3 - magnitude).unwrap_or(0);
+    let text = format!("{x:.decimals$}");
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_owned()
+    } else {
+        text
     }
 }
 
@@ -632,6 +652,27 @@ pub(crate) mod tests {
             n: 10,
             method: Method::PairedDifference,
         })
+    }
+
+    /// Margins print to four significant digits without trailing zeros; whole numbers and
+    /// small ones as they are.
+    #[test]
+    fn a_margin_prints_to_four_significant_digits() {
+        let cases = [
+            ((5.1f64 / 3.7 - 1.0) * 100.0, "37.84"),
+            (60.0, "60"),
+            (-0.17, "-0.17"),
+            (0.1, "0.1"),
+            (1.1, "1.1"),
+            (1234.6, "1235"),
+            (0.000123456, "0.0001235"),
+            (0.0, "0"),
+        ];
+        for (x, want) in cases {
+            assert_eq!(significant(x), want, "{x}");
+        }
+        let m = practical((5.1f64 / 3.7 - 1.0) * 100.0, Region::AtLeast);
+        assert_eq!(m.criterion(), "at least 37.84 points (practical: a test)");
     }
 
     fn practical(value: f64, region: Region) -> Margin {
