@@ -9,7 +9,7 @@ use qosgate_testkit::traces::fixture;
 use serde_json::Value;
 
 fn qosgate(args: &[&str]) -> Output {
-    run(env!("CARGO_BIN_EXE_qosgate"), args)
+    run(env!("CARGO_BIN_EXE_qosgate-e2e"), args)
 }
 
 fn bounds_json(extra: &[&str]) -> Value {
@@ -543,7 +543,7 @@ fn backfill_writes_the_schedule_for_batsim_swf_readers_and_people() {
         "/dev/stdin",
     ];
     let o = run_with_stdin(
-        env!("CARGO_BIN_EXE_qosgate"),
+        env!("CARGO_BIN_EXE_qosgate-e2e"),
         &[&piped[..], &["--swf-out", &schedule][..]].concat(),
         &trace_text,
     );
@@ -623,7 +623,7 @@ fn a_cluster_scenario_runs_the_replay_backfill_runs() {
 fn a_lease_scenario_runs_the_replay_leases_runs() {
     let dir = std::env::temp_dir().join(format!("qosgate-cli-leases-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let lwf = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/lwf/preemption.lwf");
+    let lwf = concat!(env!("CARGO_MANIFEST_DIR"), "/data/lwf/preemption.lwf");
     let file = dir.join("leases.toml");
     let text = format!(
         "model = \"leases\"\nname = \"pre\"\nseed = 0\nreplications = 1\nworkload = {lwf:?}\n\
@@ -817,7 +817,7 @@ fn a_killed_reproduction_leaves_the_old_folder_or_the_new_one() {
             std::fs::copy(old_dir.join(name), out.join(name)).unwrap();
         }
         let args = reproduce("2", &out);
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_qosgate"))
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_qosgate-e2e"))
             .args(&args)
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())

@@ -1,10 +1,10 @@
 //! The end-to-end tests: the `qosgate` binary and the harness feeding the kernel, across crates.
 //!
-//! One test binary (`cargo test -p qosgate --test e2e`) with a module per subject, so that the
+//! One test binary (`cargo test -p qosgate-tests --test e2e`) with a module per subject, so that the
 //! harness and its dependencies are linked once per profile rather than once per file; a module
-//! runs alone as `cargo test -p qosgate --test e2e cli::` (a test as `... cli::name`). The papers'
+//! runs alone as `cargo test -p qosgate-tests --test e2e cli::` (a test as `... cli::name`). The papers'
 //! pinned outcomes and the full-trace checks are `#[ignore]`d here and run optimised by `.ci/run`
-//! (`cargo test --release -p qosgate --test e2e -- --ignored`; see `outcomes`).
+//! (`cargo test --release -p qosgate-tests --test e2e -- --ignored`; see `outcomes`).
 
 /// Trace replay through the backfilling kernel.
 mod backfill;

@@ -4,7 +4,7 @@
 //! instead. The erratum a test checks is named in its doc comment. Every test takes well under
 //! a second in a debug build.
 //!
-//! Run: `cargo test -p qosgate --test e2e errata::`.
+//! Run: `cargo test -p qosgate-tests --test e2e errata::`.
 
 use qosgate_harness::des::rng::SplitMix;
 use qosgate_harness::experiments::Simulation;

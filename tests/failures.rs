@@ -21,7 +21,7 @@ use qosgate_testkit::traces::fixture;
 use serde_json::Value;
 
 fn qosgate(args: &[&str]) -> Output {
-    run(env!("CARGO_BIN_EXE_qosgate"), args)
+    run(env!("CARGO_BIN_EXE_qosgate-e2e"), args)
 }
 
 /// `qosgate backfill --policy POLICY --json` on the SDSC-SP2 cut-down (284 jobs on 128 nodes)

@@ -10,13 +10,13 @@ use qosgate_testkit::cli::{run, run_with_stdin, scratch, stderr, stdout};
 use serde_json::{Value, json};
 
 fn qosgate(args: &[&str]) -> Output {
-    run(env!("CARGO_BIN_EXE_qosgate"), args)
+    run(env!("CARGO_BIN_EXE_qosgate-e2e"), args)
 }
 
 /// `qosgate dag - --json` on `input`.
 fn dag(input: &Value) -> Result<Value, String> {
     let o = run_with_stdin(
-        env!("CARGO_BIN_EXE_qosgate"),
+        env!("CARGO_BIN_EXE_qosgate-e2e"),
         &["dag", "-", "--json"],
         input.to_string().as_bytes(),
     );
@@ -66,7 +66,10 @@ fn dag_lists_e21s_dag_as_1_3_2_5_4_6_with_cls_22_and_cmms_23() {
     // The example file of the README is the same DAG.
     let text = qosgate(&[
         "dag",
-        concat!(env!("CARGO_MANIFEST_DIR"), "/docs/examples/golden-dag.json"),
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../docs/examples/golden-dag.json"
+        ),
     ]);
     assert!(text.status.success(), "{}", stderr(&text));
     assert!(stdout(&text).contains("CNPT list: 1 3 2 5 4 6"));
@@ -208,7 +211,7 @@ fn dag_charges_a_foreign_cloud_the_datasets_transfer_and_moves_the_task() {
     assert_eq!(out["cnpt"], plain["cnpt"]);
     // The text prints the arrivals and the same decisions.
     let text = run_with_stdin(
-        env!("CARGO_BIN_EXE_qosgate"),
+        env!("CARGO_BIN_EXE_qosgate-e2e"),
         &["dag", "-"],
         input.to_string().as_bytes(),
     );

@@ -391,7 +391,7 @@ fn the_documented_example_runs() {
     let path = dir.join("example.toml");
     std::fs::write(&path, text).unwrap();
     let o = qosgate_testkit::cli::run(
-        env!("CARGO_BIN_EXE_qosgate"),
+        env!("CARGO_BIN_EXE_qosgate-e2e"),
         &[
             "run",
             path.to_str().unwrap(),

@@ -12,7 +12,7 @@ use qosgate_testkit::cli::{run, scratch, stderr, stdout};
 fn reproduce_once() -> (std::path::PathBuf, Value, String) {
     let dir = scratch("javadi-1");
     let o = run(
-        env!("CARGO_BIN_EXE_qosgate"),
+        env!("CARGO_BIN_EXE_qosgate-e2e"),
         &[
             "reproduce",
             "javadi2012",

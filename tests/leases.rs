@@ -23,14 +23,14 @@ use qosgate_testkit::lwf::{Lease, When, to_lwf};
 use serde_json::{Value, json};
 
 fn data(name: &str) -> String {
-    let p: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "data", "lwf", name]
+    let p: PathBuf = [env!("CARGO_MANIFEST_DIR"), "data", "lwf", name]
         .iter()
         .collect();
     p.display().to_string()
 }
 
 fn qosgate(args: &[&str]) -> Output {
-    run(env!("CARGO_BIN_EXE_qosgate"), args)
+    run(env!("CARGO_BIN_EXE_qosgate-e2e"), args)
 }
 
 /// `qosgate leases --lwf tests/data/lwf/FILE --json EXTRA..`, parsed.

@@ -37,14 +37,14 @@ fn cases(dir: &Path) -> Vec<Case> {
 
 #[test]
 fn every_malformed_input_gets_its_exit_code_and_message() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/malformed");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/malformed");
     let cases = cases(&dir);
     assert!(cases.len() >= 40, "the corpus is all there");
     let before = listing(&dir);
     let mut wrong = Vec::new();
     for case in &cases {
         let args: Vec<&str> = case.args.iter().map(String::as_str).collect();
-        let o = run(env!("CARGO_BIN_EXE_qosgate"), &args);
+        let o = run(env!("CARGO_BIN_EXE_qosgate-e2e"), &args);
         let text = format!("{}{}", stdout(&o), stderr(&o));
         let code = o.status.code();
         if code != Some(case.code) || !text.contains(&case.fragment) {

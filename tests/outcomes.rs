@@ -11,7 +11,7 @@
 //!
 //! - In every build: each paper's statement ids are unique, start with the paper's id, and are
 //!   exactly the keys of its data file (judging needs no simulation for that).
-//! - In an optimised build (`cargo test --release -p qosgate --test e2e outcomes:: --
+//! - In an optimised build (`cargo test --release -p qosgate-tests --test e2e outcomes:: --
 //!   --ignored`, as `.ci/run` does): each paper's outcomes at its defaults are the pinned ones,
 //!   and, run again under two other base seeds (`--seed`), no claim flips between reproduced and
 //!   contradicted (it may be inconclusive under one) and every check passes under both.
@@ -23,7 +23,7 @@ use qosgate_harness::report::{Outcome, Report};
 
 /// The pinned outcomes of `paper`, by statement id.
 fn pinned(paper: &str) -> BTreeMap<String, String> {
-    let path = format!("{}/tests/outcomes/{paper}.toml", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/outcomes/{paper}.toml", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     #[derive(serde::Deserialize)]
     #[serde(deny_unknown_fields)]
@@ -219,7 +219,7 @@ paper_tests!(
 /// The parts CI checks of the papers whose whole stability check is too long for it: a test
 /// per paper that runs each part alone (`--only`) at the defaults and under two other seeds.
 /// CI (`.ci/run`) runs these and skips those papers' `stable_whole` tests; the whole check of
-/// every paper is `cargo test --release -p qosgate --test e2e outcomes:: -- --ignored`, or one
+/// every paper is `cargo test --release -p qosgate-tests --test e2e outcomes:: -- --ignored`, or one
 /// job per test on a cluster (docs/cluster.md).
 macro_rules! part_tests {
     ($($paper:ident: [$($part:literal),+ $(,)?]),* $(,)?) => {
@@ -295,7 +295,7 @@ fn counts(paper: &str) -> BTreeMap<String, [usize; 4]> {
 /// inconclusive | checks passed | ...`) says what the pins say, a row per paper and mode.
 #[test]
 fn the_readme_table_agrees_with_the_pins() {
-    let path = format!("{}/README.md", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/../README.md", env!("CARGO_MANIFEST_DIR"));
     let readme = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let mut rows: BTreeMap<(String, String), [usize; 4]> = BTreeMap::new();
     for line in readme.lines() {

@@ -63,7 +63,7 @@ fn check(name: &str, scenario: &[&str]) {
         "--out",
         out.to_str().unwrap(),
     ]);
-    let o = run(env!("CARGO_BIN_EXE_qosgate"), &args);
+    let o = run(env!("CARGO_BIN_EXE_qosgate-e2e"), &args);
     assert!(o.status.success(), "{name}: {}", stderr(&o));
     let summary: Value = serde_json::from_str(&stdout(&o)).unwrap();
     let doc = documented();
@@ -184,7 +184,7 @@ fn check_file(name: &str, toml: &str) {
 fn cluster() {
     let swf = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/data/traces/SDSC-SP2-1998-first300.swf"
+        "/../data/traces/SDSC-SP2-1998-first300.swf"
     );
     check_file(
         "cluster",
@@ -197,7 +197,7 @@ fn cluster() {
 
 #[test]
 fn leases() {
-    let lwf = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/lwf/preemption.lwf");
+    let lwf = concat!(env!("CARGO_MANIFEST_DIR"), "/data/lwf/preemption.lwf");
     check_file(
         "leases",
         &format!(

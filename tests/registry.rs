@@ -6,7 +6,7 @@ use std::process::Output;
 use qosgate_testkit::cli::{run, scratch, stderr, stdout};
 
 fn qosgate(args: &[&str]) -> Output {
-    run(env!("CARGO_BIN_EXE_qosgate"), args)
+    run(env!("CARGO_BIN_EXE_qosgate-e2e"), args)
 }
 
 #[test]

@@ -276,7 +276,7 @@ fn reproduce(replications: u32) -> (std::path::PathBuf, String) {
     let n = replications.to_string();
     let out = dir.to_str().expect("a UTF-8 path");
     let report = run_ok(
-        env!("CARGO_BIN_EXE_qosgate"),
+        env!("CARGO_BIN_EXE_qosgate-e2e"),
         &[
             "reproduce",
             "kokkinos2009",
@@ -419,7 +419,7 @@ fn reproduce_refuses_an_unknown_paper_and_zero_replications() {
             "1 to 10000",
         ),
     ] {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_qosgate"))
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_qosgate-e2e"))
             .args(args)
             .output()
             .unwrap();

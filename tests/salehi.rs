@@ -33,7 +33,7 @@ use qosgate_testkit::cli::{run_ok, scratch};
 
 /// The committed run files.
 fn data() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/salehi")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("data/salehi")
 }
 
 /// `qosgate reproduce <paper> --replications 1 --from <its run file>`: the statements of its
@@ -55,7 +55,7 @@ fn judged(paper: &str) -> Vec<serde_json::Value> {
         "--out",
         out,
     ];
-    run_ok(env!("CARGO_BIN_EXE_qosgate"), &args);
+    run_ok(env!("CARGO_BIN_EXE_qosgate-e2e"), &args);
     let text = std::fs::read_to_string(out_dir.join("summary.json")).unwrap();
     let summary: serde_json::Value = serde_json::from_str(&text).unwrap();
     let _ = std::fs::remove_dir_all(&out_dir);

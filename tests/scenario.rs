@@ -15,7 +15,7 @@ use qosgate_harness::models::grid::scenario::{
 };
 use qosgate_testkit::cli::scratch;
 
-const QOSGATE: &str = env!("CARGO_BIN_EXE_qosgate");
+const QOSGATE: &str = env!("CARGO_BIN_EXE_qosgate-e2e");
 
 /// The GBP preset as TOML: the base every malformed file below is edited from.
 fn base() -> String {
@@ -407,8 +407,8 @@ fn sampling_means_match_the_distributions() {
 
 #[test]
 fn the_documented_example_parses() {
-    let doc =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/scenarios.md")).unwrap();
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/scenarios.md"))
+        .unwrap();
     let start = doc.find("```toml\n").expect("a TOML example") + "```toml\n".len();
     let end = start + doc[start..].find("```").unwrap();
     let s = Scenario::parse(&doc[start..end], "docs/scenarios.md").unwrap();

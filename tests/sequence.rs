@@ -8,7 +8,7 @@ use qosgate_kernel::dispatch::Billiard;
 use qosgate_testkit::cli::{run, stderr, stdout};
 
 fn qosgate(args: &[&str]) -> Output {
-    run(env!("CARGO_BIN_EXE_qosgate"), args)
+    run(env!("CARGO_BIN_EXE_qosgate-e2e"), args)
 }
 
 /// Runs a command that must succeed and print one JSON array of cluster indices.

@@ -435,7 +435,7 @@ proptest! {
 }
 
 fn qosgate(args: &[&str]) -> Output {
-    run(env!("CARGO_BIN_EXE_qosgate"), args)
+    run(env!("CARGO_BIN_EXE_qosgate-e2e"), args)
 }
 
 /// `qosgate reproduce kokkinos2009 --only claim1 --replications 2` and `args`.

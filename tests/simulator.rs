@@ -284,7 +284,7 @@ proptest! {
 /// `qosgate run` with the event log, through the binary.
 fn run_preset(preset: &str, dir: &std::path::Path) -> (serde_json::Value, String) {
     let events = dir.join(format!("{preset}.jsonl"));
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_qosgate"))
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_qosgate-e2e"))
         .args(["run", "--preset", preset, "--json", "--events"])
         .arg(&events)
         .output()
@@ -362,7 +362,7 @@ fn presets_run_end_to_end_with_a_consistent_event_log() {
 /// grid where a GS user's rho exceeds every resource's share (an overloaded registration).
 #[test]
 fn bad_scenarios_are_named_errors() {
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_qosgate"))
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_qosgate-e2e"))
         .args(["run", "--preset", "no-such-preset"])
         .output()
         .unwrap();

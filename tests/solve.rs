@@ -10,7 +10,7 @@ use qosgate_testkit::broker::E17_CLUSTER;
 use qosgate_testkit::cli::{run, run_with_stdin, stderr};
 use serde_json::{Value, json};
 
-const QOSGATE: &str = env!("CARGO_BIN_EXE_qosgate");
+const QOSGATE: &str = env!("CARGO_BIN_EXE_qosgate-e2e");
 
 /// Runs `qosgate solve <what> --input -` with `input` on standard input.
 fn solve_stdin(what: &str, input: &Value) -> Output {

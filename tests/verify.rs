@@ -26,7 +26,7 @@ use qosgate_kernel::units::Ticks;
 use qosgate_testkit::cli::{run, scratch, stderr, stdout};
 
 fn qosgate(args: &[&str]) -> Output {
-    run(env!("CARGO_BIN_EXE_qosgate"), args)
+    run(env!("CARGO_BIN_EXE_qosgate-e2e"), args)
 }
 
 /// One GS user on one CPU of 780,000 MIPS at rho = the capacity: 1,000 MI every ms (more than

@@ -1,6 +1,6 @@
 //! Running a command-line binary in an end-to-end test. The workspace's end-to-end tests
-//! (`tests/`, of the root package, which owns the binary) pass `env!("CARGO_BIN_EXE_qosgate")`,
-//! which cargo sets for them and builds before them.
+//! (`tests/`, the `qosgate-tests` member, which builds the command line from `src/main.rs`) pass
+//! `env!("CARGO_BIN_EXE_qosgate-e2e")`, which cargo sets for them and builds before them.
 
 use std::io::Write;
 use std::path::PathBuf;

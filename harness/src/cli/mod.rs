@@ -22,7 +22,12 @@ use serde::Serialize;
 
 /// QoS-aware grid scheduling: delay bounds, fair queueing and the seed papers' experiments.
 #[derive(Debug, Parser)]
-#[command(name = "qosgate", version, arg_required_else_help = true)]
+#[command(
+    name = "qosgate",
+    bin_name = "qosgate",
+    version,
+    arg_required_else_help = true
+)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
