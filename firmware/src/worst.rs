@@ -1,0 +1,821 @@
+//! Worst cases per C API call (`--features worst`): for every function of `include/qosgate.h`,
+//! inputs that take its loops to the limits the code states (docs/firmware.md, "Work per
+//! call"), built on purpose rather than by typical load, and where the worst is not evident
+//! from the code a small deterministic search over inputs that keeps the costliest call.
+//!
+//! Each case prints one row, `worst|call|case|instructions|stack|bound`: the most instructions
+//! one call took (QEMU `-icount`, to one SysTick tick, about 80 instructions, less the
+//! measurement's own overhead) and the most stack it used below the measuring frame (painted
+//! before each call), in bytes. `firmware/worst.sh` runs the image on both cores, joins the rows
+//! into docs/firmware.md's table and checks them against `firmware/worst-budget.txt`.
+
+use qosgate_ffi::abi::*;
+use qosgate_ffi::backfill::*;
+use qosgate_ffi::bucket::*;
+use qosgate_ffi::dispatch::*;
+use qosgate_ffi::pap::*;
+use qosgate_ffi::qg_status::*;
+use qosgate_ffi::scheduler::*;
+use qosgate_ffi::slots::*;
+use qosgate_ffi::status::qg_status_str;
+use qosgate_ffi_scenario::Storage;
+
+use crate::bench::{
+    Broken, conservative_after_completion, decision, ignore, job, ok, pap_searched, pap_worst,
+};
+use crate::count::Counter;
+use crate::stack;
+
+/// The costliest of a set of calls: SysTick ticks and bytes of stack, each the most any of
+/// them took (not necessarily the same call).
+#[derive(Clone, Copy, Default)]
+struct Peak {
+    ticks: u64,
+    /// Below the measuring frame.
+    stack: usize,
+}
+
+impl Peak {
+    fn max(self, other: Peak) -> Peak {
+        Peak {
+            ticks: self.ticks.max(other.ticks),
+            stack: self.stack.max(other.stack),
+        }
+    }
+}
+
+/// Measures calls and prints rows.
+struct Meter<'a> {
+    counter: &'a mut Counter,
+    /// The calls measured since the last [`Meter::take`] or row.
+    peak: Peak,
+}
+
+impl Meter<'_> {
+    /// Runs one call on a freshly painted stack and adds it to the peak; returns its result.
+    fn call<R>(&mut self, f: impl FnOnce() -> R) -> R {
+        stack::repaint();
+        let frame = stack::top() - cortex_m::register::msp::read() as usize;
+        let (r, ticks) = self.counter.ticks(f);
+        let (used, _) = stack::used();
+        self.peak = self.peak.max(Peak {
+            ticks,
+            stack: used.saturating_sub(frame),
+        });
+        r
+    }
+
+    /// The peak of the calls since the last take or row, and starts anew.
+    fn take(&mut self) -> Peak {
+        core::mem::take(&mut self.peak)
+    }
+
+    /// Prints the row of `call` under `case` (its loops' limits in `bound`) for the calls since
+    /// the last take or row.
+    fn row(&mut self, call: &str, case: &str, bound: &str) {
+        let p = self.take();
+        self.row_of(p, call, case, bound);
+    }
+
+    /// Prints the row of `call` under `case` for `peak`.
+    fn row_of(&self, peak: Peak, call: &str, case: &str, bound: &str) {
+        defmt::println!(
+            "worst|{=str}|{=str}|{=u64}|{=usize}|{=str}",
+            call,
+            case,
+            self.counter.instructions(peak.ticks, 1),
+            peak.stack,
+            bound
+        );
+    }
+}
+
+/// A deterministic generator (xorshift64) for the searches: the same inputs on every run and
+/// core.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// Uniform in `0..n` (`n > 0`), up to a negligible bias.
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// The searches' seed.
+const SEED: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// Runs every case on `storage` (re-initialised here); whether all ran.
+#[inline(never)]
+pub fn run(storage: &mut Storage, counter: &mut Counter) -> bool {
+    let mut m = Meter {
+        counter,
+        peak: Peak::default(),
+    };
+    let result = abi(&mut m)
+        .and_then(|()| scheduler(&mut storage.scheduler, &mut m))
+        .and_then(|()| buckets(&mut storage.bucket, &mut m))
+        .and_then(|()| dispatch(&mut storage.billiard, &mut storage.rtdp, &mut m))
+        .and_then(|()| slots(&mut storage.slots, &mut m))
+        .and_then(|()| backfill(&mut storage.backfill, &mut m))
+        .and_then(|()| pap(&mut m));
+    match result {
+        Ok(()) => true,
+        Err(b) => {
+            defmt::error!("worst case failed: {}", b);
+            false
+        }
+    }
+}
+
+fn abi(m: &mut Meter) -> Result<(), Broken> {
+    m.call(|| qg_abi_version());
+    m.row("qg_abi_version", "any", "constant");
+    for kind in 0..=QG_OBJECT_ENDED + 1 {
+        m.call(|| qg_sizeof(kind));
+    }
+    m.row(
+        "qg_sizeof",
+        "every object code and one past them",
+        "one table look-up",
+    );
+    for code in -80..=2 {
+        m.call(|| qg_status_str(code));
+    }
+    m.row(
+        "qg_status_str",
+        "every code from -80 to 2",
+        "one match over the codes",
+    );
+    Ok(())
+}
+
+/// GS users the scheduler cases register (the reference configuration's flows).
+const USERS: u16 = 64;
+
+/// MIPS of each CPU of the scheduler cases.
+const MIPS: u64 = 6400;
+
+/// A GS user of weight 1 and rate `MIPS / 64`, exact knowledge, tasks up to `imax` MI.
+fn user(imax: u64) -> qg_registration {
+    qg_registration {
+        weight: 1,
+        rho: MIPS / u64::from(USERS),
+        sigma: imax,
+        imax,
+        knowledge: QG_KNOWLEDGE_EXACT,
+        window: 0,
+        entries: 0,
+    }
+}
+
+/// Makes `s` a scheduler of `kind` (WFQ) on `cpus` CPUs of `MIPS` each, tasks up to
+/// `max_task` MI, 64 flows.
+fn init(s: *mut qg_scheduler, kind: u32, cpus: usize, max_task: u64) -> Result<(), Broken> {
+    let mips = [MIPS; 32];
+    let config = qg_scheduler_config {
+        kind,
+        discipline: QG_DISCIPLINE_WFQ,
+        cpu_mips: mips.as_ptr(),
+        cpus,
+        max_task,
+        max_flows: USERS,
+    };
+    // SAFETY: `s` is the firmware's static storage; `config` and `mips` are live locals.
+    ok("init", unsafe {
+        qg_scheduler_init(s, size_of::<qg_scheduler>(), &config)
+    })
+}
+
+/// Which scheduler call the GPS case measures.
+#[derive(Clone, Copy, PartialEq)]
+enum Gps {
+    Next,
+    SubmitGs,
+    SubmitBe,
+}
+
+/// One input of the GPS search.
+#[derive(Clone, Copy)]
+struct GpsCase {
+    /// CPUs; with 32, a preemptive resource whose CPUs all run BE tasks, CPU 30 freed (for
+    /// `next`, the round-robin search for a free CPU then scans 31 CPUs).
+    cpus: usize,
+    /// The last user's task, MI: a small one, or the largest a resource takes.
+    last: u64,
+    /// Seed of the other users' task sizes, or 0 for sizes in flow order (`1000 + u` MI:
+    /// departures in flow order, each removal sifting the heap's last key down all levels).
+    order: u64,
+    /// When the measured call comes.
+    at: At,
+}
+
+/// When a GPS case's measured call comes.
+#[derive(Clone, Copy)]
+enum At {
+    /// At this tick.
+    Tick(u64),
+    /// `2^k` ticks before GPS would finish all the work queued (the last departure), so that the
+    /// clock's final division has a quotient of nearly the last task's whole span.
+    BeforeLast(u32),
+}
+
+/// The fluid clock's worst: GS users of weight 1 each queue one task at 0 and the measured
+/// call comes at `now`, when GPS has finished all of them, or all but the last with a budget
+/// left above 2^64 (the 128-bit division). `next` and `submit_gs` at a GS resource (one CPU) or
+/// a preemptive one (32); `submit_be` at GS_BE_EQUAL with 63 users (its task takes the 64th
+/// flow).
+fn gps(s: *mut qg_scheduler, m: &mut Meter, call: Gps, c: GpsCase) -> Result<(), Broken> {
+    let (kind, users) = match (call, c.cpus) {
+        (Gps::SubmitBe, _) => (QG_KIND_GS_BE_EQUAL, USERS - 1),
+        (_, 1) => (QG_KIND_GS, USERS),
+        _ => (QG_KIND_GS_BE_PRIORITY_PREEMPTIVE, USERS),
+    };
+    init(s, kind, c.cpus, c.last)?;
+    let (mut flow, mut d) = (0u16, decision());
+    let mut rng = Rng(c.order);
+    // SAFETY: `s` is the firmware's static storage; every other pointer is a live local.
+    unsafe {
+        if kind == QG_KIND_GS_BE_PRIORITY_PREEMPTIVE {
+            for id in 0..c.cpus as u32 {
+                ok("be", qg_scheduler_submit_be(s, 0, id, 1000))?;
+                ok("start be", qg_scheduler_next(s, 0, &mut d))?;
+            }
+            ok(
+                "free",
+                qg_scheduler_complete(s, 0, c.cpus as u16 - 2, core::ptr::null_mut()),
+            )?;
+        }
+        let mut queued = 0u64;
+        for u in 0..users {
+            ok(
+                "register",
+                qg_scheduler_register(s, &user(c.last), &mut flow),
+            )?;
+            let work = match (u + 1 == users, c.order) {
+                (true, _) => c.last,
+                (false, 0) => 1000 + u64::from(u),
+                (false, _) => 1000 + rng.below(64),
+            };
+            ok("queue", qg_scheduler_submit_gs(s, 0, u, u32::from(u), work))?;
+            queued += work;
+        }
+        let now = match c.at {
+            At::Tick(t) => t,
+            // GPS serves the total capacity while anything is backlogged: all is done at
+            // `queued / C` seconds.
+            At::BeforeLast(k) => {
+                (queued * 1_000_000 / (MIPS * c.cpus as u64)).saturating_sub(1 << k)
+            }
+        };
+        let st = match call {
+            Gps::Next => m.call(|| qg_scheduler_next(s, now, &mut d)),
+            Gps::SubmitGs => m.call(|| qg_scheduler_submit_gs(s, now, 0, 999, 1000)),
+            Gps::SubmitBe => m.call(|| qg_scheduler_submit_be(s, now, 999, 1000)),
+        };
+        ok("measured", st)
+    }
+}
+
+/// The GPS search's inputs for `call`: 1 or 32 CPUs (1 for `submit_be`), a small or the
+/// largest last task, sizes in flow order or from 2 seeds, at 2^20 to 2^60 ticks in steps of
+/// 2^8 (all departures done from about 2^23 on; with the largest last task, from about 2^36 to
+/// 2^46 the last one is left with a budget above 2^64) and at 2^0 to 2^40 ticks in steps of 2^4
+/// before the last departure.
+fn gps_cases(call: Gps) -> impl Iterator<Item = GpsCase> {
+    let cpus: &[usize] = if call == Gps::SubmitBe {
+        &[1]
+    } else {
+        &[1, 32]
+    };
+    let ticks = (20..=60).step_by(8).map(|k| At::Tick(1 << k));
+    let before = (0..=40).step_by(4).map(At::BeforeLast);
+    let instants = ticks.chain(before);
+    cpus.iter().flat_map(move |&cpus| {
+        let instants = instants.clone();
+        [1000 + u64::from(USERS), MAX_TASK]
+            .into_iter()
+            .flat_map(move |last| {
+                let instants = instants.clone();
+                [0, SEED, SEED + 1].into_iter().flat_map(move |order| {
+                    instants.clone().map(move |at| GpsCase {
+                        cpus,
+                        last,
+                        order,
+                        at,
+                    })
+                })
+            })
+    })
+}
+
+/// Tasks of the largest size a resource takes (`MAX_TASK_WORK`), MI.
+const MAX_TASK: u64 = 1 << 39;
+
+fn scheduler(s: &mut qg_scheduler, m: &mut Meter) -> Result<(), Broken> {
+    let s: *mut qg_scheduler = s;
+    let mips = [MIPS; 32];
+    let config = qg_scheduler_config {
+        kind: QG_KIND_GS_BE_PRIORITY_PREEMPTIVE,
+        discipline: QG_DISCIPLINE_WFQ,
+        cpu_mips: mips.as_ptr(),
+        cpus: 32,
+        max_task: MAX_TASK,
+        max_flows: USERS,
+    };
+    // SAFETY: `s` is the firmware's static storage; `config` and `mips` are live locals.
+    let st = m.call(|| unsafe { qg_scheduler_init(s, size_of::<qg_scheduler>(), &config) });
+    ok("init", st)?;
+    m.row(
+        "qg_scheduler_init",
+        "GS_BE_PRIORITY_PREEMPTIVE, 32 CPUs",
+        "32 CPU capacities checked and written; empty containers as lengths",
+    );
+
+    // Registration: Eq. 1 for every user so far (128-bit products), up to 64.
+    init(s, QG_KIND_GS, 1, 1000)?;
+    let mut flow = 0u16;
+    for _ in 0..USERS {
+        // SAFETY: as above; `flow` is a live local.
+        let st = m.call(|| unsafe { qg_scheduler_register(s, &user(1000), &mut flow) });
+        ok("register", st)?;
+    }
+    m.row(
+        "qg_scheduler_register",
+        "64 users, each call measured",
+        "Eq. 1 re-checked for up to 63 users: 64 128-bit products each side",
+    );
+    for f in 0..USERS {
+        // SAFETY: as above.
+        let st = m.call(|| unsafe { qg_scheduler_deregister(s, f) });
+        ok("deregister", st)?;
+    }
+    m.row(
+        "qg_scheduler_deregister",
+        "64 idle users, each call measured",
+        "constant (a flow slot freed)",
+    );
+
+    for (call, name, bound) in [
+        (
+            Gps::Next,
+            "qg_scheduler_next",
+            "64 GPS departures x a heap sift of 6 levels, a 128-bit division, a scan of 32 CPUs, a dequeue",
+        ),
+        (
+            Gps::SubmitGs,
+            "qg_scheduler_submit_gs",
+            "64 GPS departures x a heap sift of 6 levels, a 128-bit division, a count of 32 CPUs, a tag",
+        ),
+        (
+            Gps::SubmitBe,
+            "qg_scheduler_submit_be",
+            "Eq. 1 for 63 users, 63 GPS departures x a heap sift, a 128-bit division",
+        ),
+    ] {
+        for c in gps_cases(call) {
+            gps(s, m, call, c)?;
+        }
+        let case = if call == Gps::SubmitBe {
+            "GS_BE_EQUAL, 63 backlogged GS flows; searched: 2 last tasks x 3 orders x 17 instants"
+        } else {
+            "64 backlogged flows; searched: 1 or 32 CPUs x 2 last tasks x 3 orders x 17 instants"
+        };
+        m.row(name, case, bound);
+    }
+
+    preemptive(s, m)
+}
+
+/// A preemptive resource of 32 CPUs, each running a BE task, 64 GS users: a GS arrival (the
+/// count of running BE tasks), the decision that pauses a BE task for it (a scan of 32 CPUs),
+/// the completions and `next_finish` over 32 busy CPUs.
+fn preemptive(s: *mut qg_scheduler, m: &mut Meter) -> Result<(), Broken> {
+    init(s, QG_KIND_GS_BE_PRIORITY_PREEMPTIVE, 32, 2000)?;
+    let (mut flow, mut d) = (0u16, decision());
+    let (mut cpu, mut at) = (0u16, 0u64);
+    // SAFETY: `s` is the firmware's static storage; every other pointer is a live local.
+    unsafe {
+        for _ in 0..USERS {
+            ok("register", qg_scheduler_register(s, &user(1000), &mut flow))?;
+        }
+        for id in 0..32u32 {
+            ok("be", qg_scheduler_submit_be(s, 0, id, 1000 + u64::from(id)))?;
+            ok("start be", qg_scheduler_next(s, 0, &mut d))?;
+        }
+        let st = m.call(|| qg_scheduler_next_finish(s, &mut cpu, &mut at));
+        ok("next_finish", st)?;
+        m.row(
+            "qg_scheduler_next_finish",
+            "32 CPUs busy",
+            "a scan of 32 CPUs",
+        );
+        let (mut submit, mut preempt) = (Peak::default(), Peak::default());
+        for u in 0..USERS {
+            let id = 100 + u32::from(u);
+            let st = m.call(|| qg_scheduler_submit_gs(s, 1, u, id, 1000));
+            ok("gs", st)?;
+            submit = submit.max(m.take());
+            if u < 32 {
+                let st = m.call(|| qg_scheduler_next(s, 1, &mut d));
+                ok("preempt", st)?;
+                preempt = preempt.max(m.take());
+            }
+        }
+        m.row_of(
+            submit,
+            "qg_scheduler_submit_gs",
+            "preemptive, 32 CPUs running BE tasks, 64 GS arrivals",
+            "a count of BE tasks on 32 CPUs, a tree of 64 flows",
+        );
+        m.row_of(
+            preempt,
+            "qg_scheduler_next",
+            "preemptive, 32 CPUs running BE tasks, each paused for a GS task",
+            "a scan of 32 CPUs, a pause into the queue, a dequeue",
+        );
+        // Every CPU runs a GS task now; complete each at its end, starting the next.
+        let mut ended = 0;
+        while ended < 96 {
+            if qg_scheduler_next_finish(s, &mut cpu, &mut at) != QG_OK {
+                break;
+            }
+            let st = m.call(|| qg_scheduler_complete(s, at, cpu, core::ptr::null_mut()));
+            ok("complete", st)?;
+            while qg_scheduler_next(s, at, &mut d) == QG_OK {}
+            ended += 1;
+        }
+    }
+    m.row(
+        "qg_scheduler_complete",
+        "preemptive, 32 CPUs, 96 completions",
+        "constant (a temporary flow closed at GS_BE_EQUAL: a flow slot freed)",
+    );
+    Ok(())
+}
+
+fn buckets(b: &mut qg_bucket, m: &mut Meter) -> Result<(), Broken> {
+    let b: *mut qg_bucket = b;
+    let mut rng = Rng(SEED);
+    let mut receipts = [qg_charge {
+        charged: 0,
+        mark: 0,
+    }; 8];
+    let mut c = qg_conformance { kind: 0, wait: 0 };
+    let (mut level, mut submitted, mut outstanding) = (0i64, 0u64, 0u16);
+    let mut now = 0u64;
+    // Per call, in the order of `ROWS`.
+    let mut peaks = [Peak::default(); 8];
+    for round in 0..40u32 {
+        let imax = 1 + rng.below(1 << 30);
+        let config = qg_bucket_config {
+            rho: 1 + rng.below(1 << 20),
+            sigma: imax + rng.below(1 << 30),
+            imax,
+            knowledge: round % 5,
+            window: 1 + rng.below(8) as u16,
+        };
+        // SAFETY: `b` is the firmware's static storage; every other pointer is a live local.
+        unsafe {
+            let st = m.call(|| qg_bucket_init(b, size_of::<qg_bucket>(), now, &config));
+            ok("bucket init", st)?;
+            peaks[0] = peaks[0].max(m.take());
+            let mut held = 0usize;
+            for _ in 0..50 {
+                let scale = rng.below(40);
+                now += rng.below(1u64 << scale);
+                let work = 1 + rng.below(imax);
+                // Refusals (a task too large, one that must wait) are cases too.
+                m.call(|| qg_bucket_check(b, now, work, &mut c));
+                peaks[1] = peaks[1].max(m.take());
+                if let Some(r) = receipts.get_mut(held) {
+                    if m.call(|| qg_bucket_charge(b, now, work, r)) == QG_OK {
+                        held += 1;
+                    }
+                    peaks[2] = peaks[2].max(m.take());
+                }
+                if held > 0 && rng.below(2) == 0 {
+                    held -= 1;
+                    let r = receipts[held];
+                    if rng.below(4) == 0 {
+                        m.call(|| qg_bucket_withdraw(b, now, &r));
+                        peaks[4] = peaks[4].max(m.take());
+                    } else {
+                        let actual = rng.below(2 * r.charged + 2);
+                        m.call(|| qg_bucket_feedback(b, now, &r, actual));
+                        peaks[3] = peaks[3].max(m.take());
+                    }
+                }
+                ok("level", m.call(|| qg_bucket_level(b, now, &mut level)))?;
+                peaks[5] = peaks[5].max(m.take());
+                ok(
+                    "submitted",
+                    m.call(|| qg_bucket_submitted(b, &mut submitted)),
+                )?;
+                peaks[6] = peaks[6].max(m.take());
+                let st = m.call(|| qg_bucket_outstanding(b, &mut outstanding));
+                ok("outstanding", st)?;
+                peaks[7] = peaks[7].max(m.take());
+            }
+        }
+    }
+    const ROWS: [(&str, &str); 8] = [
+        ("qg_bucket_init", "constant"),
+        (
+            "qg_bucket_check",
+            "constant; one 64-bit division when the task must wait",
+        ),
+        ("qg_bucket_charge", "constant; the check's division"),
+        (
+            "qg_bucket_feedback",
+            "constant (the refund rule: a few comparisons)",
+        ),
+        ("qg_bucket_withdraw", "constant (feedback of zero work)"),
+        ("qg_bucket_level", "constant (a refill to now)"),
+        ("qg_bucket_submitted", "constant (a read)"),
+        ("qg_bucket_outstanding", "constant (a read)"),
+    ];
+    for ((call, bound), peak) in ROWS.into_iter().zip(peaks) {
+        m.row_of(
+            peak,
+            call,
+            "randomized: 40 buckets over the 5 modes, 50 steps each",
+            bound,
+        );
+    }
+    Ok(())
+}
+
+/// The first Fibonacci numbers (`FIB[k] = F(k)`), for rates whose continued fractions are long.
+fn fibonacci(k: u64) -> u64 {
+    let (mut a, mut b) = (0u64, 1u64);
+    for _ in 0..k {
+        (a, b) = (b, a + b);
+    }
+    a
+}
+
+fn dispatch(b: &mut qg_billiard, r: &mut qg_rtdp, m: &mut Meter) -> Result<(), Broken> {
+    let mut rng = Rng(SEED);
+    let mut c = 0u32;
+    let shares = [0.4, 0.3, 0.2, 0.1];
+    let mut p = [0.0; 8];
+    // billiard init, RTDP init, billiard next, RTDP next.
+    let mut peaks = [Peak::default(); 4];
+    for vector in 0..16 {
+        // Integer weights (every rate snaps to a fraction: the exact form) or Fibonacci numbers
+        // (long continued fractions, up to denominators past 2^16: the fixed-point fallback).
+        for pj in p.iter_mut() {
+            *pj = if vector % 2 == 0 {
+                (1 + rng.below(1000)) as f64
+            } else {
+                fibonacci(12 + rng.below(14)) as f64
+            };
+        }
+        // SAFETY: the dispatchers are the firmware's static storage; every other pointer is a
+        // live local.
+        unsafe {
+            let st = m.call(|| qg_billiard_init(b, size_of::<qg_billiard>(), p.as_ptr(), 8, 0));
+            ok("billiard init", st)?;
+            peaks[0] = peaks[0].max(m.take());
+            let st = m.call(|| {
+                qg_rtdp_init(
+                    r,
+                    size_of::<qg_rtdp>(),
+                    p.as_ptr(),
+                    8,
+                    shares.as_ptr(),
+                    4,
+                    0,
+                )
+            });
+            ok("rtdp init", st)?;
+            peaks[1] = peaks[1].max(m.take());
+            for i in 0..100u32 {
+                ok("billiard", m.call(|| qg_billiard_next(b, &mut c)))?;
+                peaks[2] = peaks[2].max(m.take());
+                ok("rtdp", m.call(|| qg_rtdp_next(r, i % 4, &mut c)))?;
+                peaks[3] = peaks[3].max(m.take());
+            }
+        }
+    }
+    let init = "randomized: 16 rate vectors over 8 clusters (integer and Fibonacci rates)";
+    let snaps = "8 rates: 2 x 8 continued fractions of at most 48 steps, lcms; or 8 divisions";
+    let next = "randomized: 16 rate vectors, 100 calls each";
+    const PICK: &str = "7 comparisons, one addition";
+    for ((call, case, bound), peak) in [
+        ("qg_billiard_init", init, snaps),
+        ("qg_rtdp_init", init, snaps),
+        ("qg_billiard_next", next, PICK),
+        ("qg_rtdp_next", next, PICK),
+    ]
+    .into_iter()
+    .zip(peaks)
+    {
+        m.row_of(peak, call, case, bound);
+    }
+    Ok(())
+}
+
+/// Breakpoints of the slot table (the reference configuration's `QG_SLOT_BREAKPOINTS`).
+const BREAKPOINTS: u64 = 256;
+
+fn slots(t: &mut qg_slot_table, m: &mut Meter) -> Result<(), Broken> {
+    let t: *mut qg_slot_table = t;
+    let mut start = 0u64;
+    let mut free = 0i64;
+    // SAFETY: the table is the firmware's static storage; every other pointer is a live local.
+    unsafe {
+        ok(
+            "slots init",
+            m.call(|| qg_slots_init(t, size_of::<qg_slot_table>(), 1024)),
+        )?;
+        m.row(
+            "qg_slots_init",
+            "any",
+            "constant (an empty table as its length)",
+        );
+        // One node over [2k + 3, 2k + 4) for k < 126: 253 breakpoints (0, 3, 4, ..., 254), and
+        // no four free ticks in a row before the last.
+        for k in 0..(BREAKPOINTS - 4) / 2 {
+            ok("fill", qg_slots_reserve(t, 2 * k + 3, 2 * k + 4, 1))?;
+        }
+        let st = m.call(|| qg_slots_earliest_fit(t, 0, 1024, 4, &mut start));
+        ok("fit", st)?;
+        m.row(
+            "qg_slots_earliest_fit",
+            "253 breakpoints, the fit after the last",
+            "a binary search of 8 steps, a scan of 256 breakpoints",
+        );
+        for at in [0, 1, END - 1, END, u64::MAX] {
+            ok("free_at", m.call(|| qg_slots_free_at(t, at, &mut free)))?;
+        }
+        m.row(
+            "qg_slots_free_at",
+            "253 breakpoints, first, last and past the end",
+            "a binary search of 8 steps",
+        );
+    }
+    slot_updates(t, m)
+}
+
+/// The end of the last reservation `slots` makes, ticks.
+const END: u64 = BREAKPOINTS - 2;
+
+/// `qg_slots_reserve` and `qg_slots_release` on the full table, measured apart: at the front
+/// (two breakpoints inserted or removed before 253: a shift of the whole slot array) and across
+/// the table (every breakpoint updated).
+fn slot_updates(t: *mut qg_slot_table, m: &mut Meter) -> Result<(), Broken> {
+    for (call, update) in [("qg_slots_reserve", true), ("qg_slots_release", false)] {
+        for (s0, e0) in [(1, 2), (0, END + 1)] {
+            // SAFETY: as in `slots`.
+            unsafe {
+                if update {
+                    ok("reserve", m.call(|| qg_slots_reserve(t, s0, e0, 1)))?;
+                    ok("undo", qg_slots_release(t, s0, e0, 1))?;
+                } else {
+                    ok("redo", qg_slots_reserve(t, s0, e0, 1))?;
+                    ok("release", m.call(|| qg_slots_release(t, s0, e0, 1)))?;
+                }
+            }
+        }
+        m.row(
+            call,
+            "253 breakpoints: 2 inserted or removed at the front; 253 updated",
+            "a binary search, a check of 256 breakpoints, a shift of 256 x 16 B",
+        );
+    }
+    Ok(())
+}
+
+fn backfill(b: &mut qg_backfill, m: &mut Meter) -> Result<(), Broken> {
+    let mut ended = qg_ended {
+        id: 0,
+        start: 0,
+        end: 0,
+        overran: false,
+    };
+    let bp: *mut qg_backfill = b;
+    // SAFETY: the scheduler is the firmware's static storage; every other pointer is a live
+    // local; the callback reads nothing.
+    unsafe {
+        let schedule = move |now| {
+            let mut started = 0usize;
+            qg_backfill_schedule(bp, now, Some(ignore), core::ptr::null_mut(), &mut started)
+        };
+        let st =
+            m.call(|| qg_backfill_init(bp, size_of::<qg_backfill>(), QG_POLICY_SELECTIVE, 2, 64));
+        ok("init", st)?;
+        m.row(
+            "qg_backfill_init",
+            "any policy",
+            "constant (empty tables as lengths)",
+        );
+
+        // Conservative: the submit after a completion and the pass that re-places 62 jobs.
+        let (mut submit, mut pass) = (Peak::default(), Peak::default());
+        for round in 0..4u64 {
+            conservative_after_completion(&mut *bp, round)?;
+            let st = m.call(|| qg_backfill_submit(bp, 10, &job(63, 10, 8, 100)));
+            ok("submit", st)?;
+            submit = submit.max(m.take());
+            ok("schedule", m.call(|| schedule(10)))?;
+            pass = pass.max(m.take());
+        }
+        m.row_of(
+            submit,
+            "qg_backfill_submit",
+            "conservative, right after a completion, 62 jobs reserved (4 mixes)",
+            "an append, a climb of 6 levels x 8 points, a shift of 64 slots",
+        );
+        m.row_of(
+            pass,
+            "qg_backfill_schedule",
+            "conservative, the pass after it: 62 jobs re-placed (4 mixes)",
+            "64 searches x 130 breakpoints, the placements left by submits",
+        );
+
+        // EASY: a 2-node job runs until 1,000; a whole-cluster head waits for it; 62 one-node
+        // jobs that end before it backfill, each a search of the index and a table update. Their
+        // estimates rise, fall (each end breakpoint inserted before the others) or are drawn.
+        let mut rng = Rng(SEED);
+        for order in 0..4u64 {
+            let init = qg_backfill_init(bp, size_of::<qg_backfill>(), QG_POLICY_EASY, 0, 64);
+            ok("init", init)?;
+            ok("first", qg_backfill_submit(bp, 0, &job(0, 0, 2, 1000)))?;
+            ok("start", schedule(0))?;
+            ok("head", qg_backfill_submit(bp, 1, &job(1, 1, 64, 1000)))?;
+            for k in 2..64u64 {
+                let estimate = match order {
+                    0 => 100 + k,
+                    1 => 900 - k,
+                    _ => 2 + rng.below(997),
+                };
+                ok("queue", qg_backfill_submit(bp, 1, &job(k, 1, 1, estimate)))?;
+            }
+            ok("easy", m.call(|| schedule(1)))?;
+        }
+        m.row(
+            "qg_backfill_schedule",
+            "EASY, 62 jobs backfilled behind a whole-cluster head (rising, falling, 2 drawn estimates)",
+            "a fit of 130 breakpoints, 62 x (an index climb and descent of 6 levels, an update)",
+        );
+
+        // 64 one-node jobs of distinct estimates running: each completion searches the running
+        // slots and releases its interval across the table's breakpoints.
+        ok(
+            "init",
+            qg_backfill_init(bp, size_of::<qg_backfill>(), QG_POLICY_CONSERVATIVE, 0, 64),
+        )?;
+        for k in 0..64u64 {
+            ok("queue", qg_backfill_submit(bp, 0, &job(k, 0, 1, 1000 + k)))?;
+        }
+        ok("start", schedule(0))?;
+        for k in (0..64u64).rev() {
+            ok(
+                "complete",
+                m.call(|| qg_backfill_complete(bp, 1, k, &mut ended)),
+            )?;
+        }
+        m.row(
+            "qg_backfill_complete",
+            "conservative, 64 one-node jobs running, each completed early",
+            "a search of 64 running slots, a release across 130 breakpoints",
+        );
+    }
+    Ok(())
+}
+
+fn pap(m: &mut Meter) -> Result<(), Broken> {
+    let mut a = qg_allocation {
+        z: 0.0,
+        lambda_hat: [0.0; 8],
+        active: [false; 8],
+        clusters: 0,
+    };
+    for (case, (clusters, rate)) in [
+        (
+            "pap8_worst: 8 clusters, one ulp under capacity",
+            pap_worst(),
+        ),
+        ("pap8_searched: 8 clusters, 145 evaluations", pap_searched()),
+    ] {
+        // SAFETY: every pointer is a live local.
+        let st = m.call(|| unsafe { qg_pap_solve(clusters.as_ptr(), 8, rate, 1e-9, &mut a) });
+        if st != QG_ERR_PAP_NO_CONVERGENCE {
+            ok("pap", st)?;
+        }
+        m.row(
+            "qg_pap_solve",
+            case,
+            "28 comparisons, then at most 154 evaluations of 8 rates",
+        );
+    }
+    Ok(())
+}
