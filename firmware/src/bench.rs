@@ -419,23 +419,30 @@ pub fn job(id: u64, now: u64, nodes: u32, estimate: u64) -> qg_job {
     }
 }
 
-/// Makes `b` conservative backfilling on 64 nodes where a whole-cluster job started at 0, 62
-/// jobs of 1-64 nodes (varied by `round`) queued behind it at 1, each reserved, and the running
-/// job completed early, at 10: the next submit at 10 leaves the re-placement of all 62 to the
-/// next pass.
-pub fn conservative_after_completion(b: &mut qg_backfill, round: u64) -> Result<(), Broken> {
+/// Makes `b` conservative backfilling on 64 nodes where `running` jobs (ids from 0) of
+/// `64 / running` nodes each started at 0, jobs `running..=62` of 1-64 nodes (varied by `round`)
+/// queued behind them at 1, each reserved, and job 0 completed early, at 10: the next submit at
+/// 10 leaves the re-placement of all the waiting jobs to the next call.
+pub fn conservative_after_completion(
+    b: &mut qg_backfill,
+    round: u64,
+    running: u64,
+) -> Result<(), Broken> {
     // SAFETY: `b` is the caller's storage; every other pointer is a live local; the callback
     // reads nothing.
     unsafe {
         let init = qg_backfill_init(b, size_of::<qg_backfill>(), QG_POLICY_CONSERVATIVE, 0, 64);
         ok("backfill init", init)?;
         let mut started = 0usize;
-        ok("first", qg_backfill_submit(b, 0, &job(0, 0, 64, 1_000)))?;
+        for id in 0..running {
+            let nodes = (64 / running) as u32;
+            ok("first", qg_backfill_submit(b, 0, &job(id, 0, nodes, 1_000)))?;
+        }
         ok(
             "start",
             qg_backfill_schedule(b, 0, Some(ignore), core::ptr::null_mut(), &mut started),
         )?;
-        for k in 1..=62u64 {
+        for k in running..=62u64 {
             let nodes = 1 + ((k * 37 + round * 11) % 64) as u32;
             ok(
                 "queue",
@@ -456,7 +463,7 @@ fn backfill(b: &mut qg_backfill, counter: &mut Counter) -> Result<(Cost, Cost), 
     // local; the callback reads nothing.
     unsafe {
         for round in 0..4u64 {
-            conservative_after_completion(b, round)?;
+            conservative_after_completion(b, round, 1)?;
             let mut started = 0usize;
             let st = submit.call(counter, || qg_backfill_submit(b, 10, &job(63, 10, 8, 100)));
             ok("submit", st)?;

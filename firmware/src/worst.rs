@@ -65,6 +65,14 @@ impl Meter<'_> {
         r
     }
 
+    /// [`Meter::call`], with the call's cost added to `peak` instead (for calls measured in
+    /// turns, each with a row of its own).
+    fn call_into<R>(&mut self, peak: &mut Peak, f: impl FnOnce() -> R) -> R {
+        let r = self.call(f);
+        *peak = peak.max(self.take());
+        r
+    }
+
     /// The peak of the calls since the last take or row, and starts anew.
     fn take(&mut self) -> Peak {
         core::mem::take(&mut self.peak)
@@ -419,13 +427,11 @@ fn preemptive(s: *mut qg_scheduler, m: &mut Meter) -> Result<(), Broken> {
         let (mut submit, mut preempt) = (Peak::default(), Peak::default());
         for u in 0..USERS {
             let id = 100 + u32::from(u);
-            let st = m.call(|| qg_scheduler_submit_gs(s, 1, u, id, 1000));
+            let st = m.call_into(&mut submit, || qg_scheduler_submit_gs(s, 1, u, id, 1000));
             ok("gs", st)?;
-            submit = submit.max(m.take());
             if u < 32 {
-                let st = m.call(|| qg_scheduler_next(s, 1, &mut d));
+                let st = m.call_into(&mut preempt, || qg_scheduler_next(s, 1, &mut d));
                 ok("preempt", st)?;
-                preempt = preempt.max(m.take());
             }
         }
         m.row_of(
@@ -483,45 +489,42 @@ fn buckets(b: &mut qg_bucket, m: &mut Meter) -> Result<(), Broken> {
         };
         // SAFETY: `b` is the firmware's static storage; every other pointer is a live local.
         unsafe {
-            let st = m.call(|| qg_bucket_init(b, size_of::<qg_bucket>(), now, &config));
+            let st = m.call_into(&mut peaks[0], || {
+                qg_bucket_init(b, size_of::<qg_bucket>(), now, &config)
+            });
             ok("bucket init", st)?;
-            peaks[0] = peaks[0].max(m.take());
             let mut held = 0usize;
             for _ in 0..50 {
                 let scale = rng.below(40);
                 now += rng.below(1u64 << scale);
                 let work = 1 + rng.below(imax);
                 // Refusals (a task too large, one that must wait) are cases too.
-                m.call(|| qg_bucket_check(b, now, work, &mut c));
-                peaks[1] = peaks[1].max(m.take());
-                if let Some(r) = receipts.get_mut(held) {
-                    if m.call(|| qg_bucket_charge(b, now, work, r)) == QG_OK {
-                        held += 1;
-                    }
-                    peaks[2] = peaks[2].max(m.take());
+                m.call_into(&mut peaks[1], || qg_bucket_check(b, now, work, &mut c));
+                if let Some(r) = receipts.get_mut(held)
+                    && m.call_into(&mut peaks[2], || qg_bucket_charge(b, now, work, r)) == QG_OK
+                {
+                    held += 1;
                 }
                 if held > 0 && rng.below(2) == 0 {
                     held -= 1;
                     let r = receipts[held];
                     if rng.below(4) == 0 {
-                        m.call(|| qg_bucket_withdraw(b, now, &r));
-                        peaks[4] = peaks[4].max(m.take());
+                        m.call_into(&mut peaks[4], || qg_bucket_withdraw(b, now, &r));
                     } else {
                         let actual = rng.below(2 * r.charged + 2);
-                        m.call(|| qg_bucket_feedback(b, now, &r, actual));
-                        peaks[3] = peaks[3].max(m.take());
+                        m.call_into(&mut peaks[3], || qg_bucket_feedback(b, now, &r, actual));
                     }
                 }
-                ok("level", m.call(|| qg_bucket_level(b, now, &mut level)))?;
-                peaks[5] = peaks[5].max(m.take());
+                ok(
+                    "level",
+                    m.call_into(&mut peaks[5], || qg_bucket_level(b, now, &mut level)),
+                )?;
                 ok(
                     "submitted",
-                    m.call(|| qg_bucket_submitted(b, &mut submitted)),
+                    m.call_into(&mut peaks[6], || qg_bucket_submitted(b, &mut submitted)),
                 )?;
-                peaks[6] = peaks[6].max(m.take());
-                let st = m.call(|| qg_bucket_outstanding(b, &mut outstanding));
+                let st = m.call_into(&mut peaks[7], || qg_bucket_outstanding(b, &mut outstanding));
                 ok("outstanding", st)?;
-                peaks[7] = peaks[7].max(m.take());
             }
         }
     }
@@ -581,10 +584,11 @@ fn dispatch(b: &mut qg_billiard, r: &mut qg_rtdp, m: &mut Meter) -> Result<(), B
         // SAFETY: the dispatchers are the firmware's static storage; every other pointer is a
         // live local.
         unsafe {
-            let st = m.call(|| qg_billiard_init(b, size_of::<qg_billiard>(), p.as_ptr(), 8, 0));
+            let st = m.call_into(&mut peaks[0], || {
+                qg_billiard_init(b, size_of::<qg_billiard>(), p.as_ptr(), 8, 0)
+            });
             ok("billiard init", st)?;
-            peaks[0] = peaks[0].max(m.take());
-            let st = m.call(|| {
+            let st = m.call_into(&mut peaks[1], || {
                 qg_rtdp_init(
                     r,
                     size_of::<qg_rtdp>(),
@@ -596,12 +600,15 @@ fn dispatch(b: &mut qg_billiard, r: &mut qg_rtdp, m: &mut Meter) -> Result<(), B
                 )
             });
             ok("rtdp init", st)?;
-            peaks[1] = peaks[1].max(m.take());
             for i in 0..100u32 {
-                ok("billiard", m.call(|| qg_billiard_next(b, &mut c)))?;
-                peaks[2] = peaks[2].max(m.take());
-                ok("rtdp", m.call(|| qg_rtdp_next(r, i % 4, &mut c)))?;
-                peaks[3] = peaks[3].max(m.take());
+                ok(
+                    "billiard",
+                    m.call_into(&mut peaks[2], || qg_billiard_next(b, &mut c)),
+                )?;
+                ok(
+                    "rtdp",
+                    m.call_into(&mut peaks[3], || qg_rtdp_next(r, i % 4, &mut c)),
+                )?;
             }
         }
     }
@@ -669,11 +676,11 @@ fn slots(t: &mut qg_slot_table, m: &mut Meter) -> Result<(), Broken> {
 const END: u64 = BREAKPOINTS - 2;
 
 /// `qg_slots_reserve` and `qg_slots_release` on the full table, measured apart: at the front
-/// (two breakpoints inserted or removed before 253: a shift of the whole slot array) and across
-/// the table (every breakpoint updated).
+/// (two breakpoints inserted or removed before 253: a shift of the whole slot array), across
+/// the table (every breakpoint updated) and both (one shift and every breakpoint).
 fn slot_updates(t: *mut qg_slot_table, m: &mut Meter) -> Result<(), Broken> {
     for (call, update) in [("qg_slots_reserve", true), ("qg_slots_release", false)] {
-        for (s0, e0) in [(1, 2), (0, END + 1)] {
+        for (s0, e0) in [(1, 2), (0, END + 1), (1, END + 1)] {
             // SAFETY: as in `slots`.
             unsafe {
                 if update {
@@ -687,7 +694,7 @@ fn slot_updates(t: *mut qg_slot_table, m: &mut Meter) -> Result<(), Broken> {
         }
         m.row(
             call,
-            "253 breakpoints: 2 inserted or removed at the front; 253 updated",
+            "253 breakpoints: 2 at the front, all 253, or both (one inserted or removed at the front)",
             "a binary search, a check of 256 breakpoints, a shift of 256 x 16 B",
         );
     }
@@ -721,12 +728,12 @@ fn backfill(b: &mut qg_backfill, m: &mut Meter) -> Result<(), Broken> {
         // Conservative: the submit after a completion and the pass that re-places 62 jobs.
         let (mut submit, mut pass) = (Peak::default(), Peak::default());
         for round in 0..4u64 {
-            conservative_after_completion(&mut *bp, round)?;
-            let st = m.call(|| qg_backfill_submit(bp, 10, &job(63, 10, 8, 100)));
+            conservative_after_completion(&mut *bp, round, 1)?;
+            let st = m.call_into(&mut submit, || {
+                qg_backfill_submit(bp, 10, &job(63, 10, 8, 100))
+            });
             ok("submit", st)?;
-            submit = submit.max(m.take());
-            ok("schedule", m.call(|| schedule(10)))?;
-            pass = pass.max(m.take());
+            ok("schedule", m.call_into(&mut pass, || schedule(10)))?;
         }
         m.row_of(
             submit,
@@ -788,8 +795,49 @@ fn backfill(b: &mut qg_backfill, m: &mut Meter) -> Result<(), Broken> {
             "conservative, 64 one-node jobs running, each completed early",
             "a search of 64 running slots, a release across 130 breakpoints",
         );
+
+        // The re-placement pass a submit left, done by the next call at its instant or later
+        // instead of by a pass.
+        let (mut complete, mut submit) = (Peak::default(), Peak::default());
+        for round in 0..4u64 {
+            left_work(bp, round)?;
+            let st = m.call_into(&mut complete, || {
+                qg_backfill_complete(bp, 10, 1, &mut ended)
+            });
+            ok("complete", st)?;
+            left_work(bp, round)?;
+            let st = m.call_into(&mut submit, || {
+                qg_backfill_submit(bp, 11, &job(99, 11, 8, 100))
+            });
+            ok("submit", st)?;
+        }
+        m.row_of(
+            complete,
+            "qg_backfill_complete",
+            "conservative, at the instant of a submit that left the re-placement of 61 jobs (4 mixes)",
+            "a search of 64 running slots, a release; the left work: 64 searches x 130 breakpoints",
+        );
+        m.row_of(
+            submit,
+            "qg_backfill_submit",
+            "conservative, after a submit that left the re-placement of 61 jobs (4 mixes)",
+            "an append and a placement; the left work: 64 searches x 130 breakpoints",
+        );
     }
     Ok(())
+}
+
+/// Makes `b` conservative backfilling on 64 nodes with work left by a submit: two jobs of 32
+/// nodes running, 61 jobs waiting, one of the two completed at 10
+/// ([`conservative_after_completion`]), and a job arriving at 10 with no pass after it: the
+/// re-placement of the 61 is left to the next call, at 10 or later.
+fn left_work(b: *mut qg_backfill, round: u64) -> Result<(), Broken> {
+    // SAFETY: `b` is the firmware's static storage, not otherwise borrowed here; `job` is a
+    // live local.
+    unsafe {
+        conservative_after_completion(&mut *b, round, 2)?;
+        ok("leave", qg_backfill_submit(b, 10, &job(63, 10, 8, 100)))
+    }
 }
 
 fn pap(m: &mut Meter) -> Result<(), Broken> {
