@@ -217,11 +217,24 @@ struct GpsCase {
     cpus: usize,
     /// The last user's task, MI: a small one, or the largest a resource takes.
     last: u64,
-    /// Seed of the other users' task sizes, or 0 for sizes in flow order (`1000 + u` MI:
-    /// departures in flow order, each removal sifting the heap's last key down all levels).
-    order: u64,
+    /// The other users' tasks.
+    sizes: Sizes,
     /// When the measured call comes.
     at: At,
+}
+
+/// The tasks of a GPS case's users but the last.
+#[derive(Clone, Copy)]
+enum Sizes {
+    /// `1000 + u` MI for user `u`: departures in flow order, each removal sifting the heap's
+    /// last key down all levels.
+    FlowOrder,
+    /// `1000` to `1063` MI, drawn from this seed.
+    Drawn(u64),
+    /// `1000` MI each, served (one CPU serves them all before GPS finishes any, as they share
+    /// it equally) and their users deregistered: their flows close when GPS finishes them, each
+    /// departure then also freeing a flow slot.
+    Closing,
 }
 
 /// When a GPS case's measured call comes.
@@ -247,7 +260,10 @@ fn gps(s: *mut qg_scheduler, m: &mut Meter, call: Gps, c: GpsCase) -> Result<(),
     };
     init(s, kind, c.cpus, c.last)?;
     let (mut flow, mut d) = (0u16, decision());
-    let mut rng = Rng(c.order);
+    let mut rng = Rng(match c.sizes {
+        Sizes::Drawn(seed) => seed,
+        _ => SEED,
+    });
     // SAFETY: `s` is the firmware's static storage; every other pointer is a live local.
     unsafe {
         if kind == QG_KIND_GS_BE_PRIORITY_PREEMPTIVE {
@@ -266,13 +282,26 @@ fn gps(s: *mut qg_scheduler, m: &mut Meter, call: Gps, c: GpsCase) -> Result<(),
                 "register",
                 qg_scheduler_register(s, &user(c.last), &mut flow),
             )?;
-            let work = match (u + 1 == users, c.order) {
+            let work = match (u + 1 == users, c.sizes) {
                 (true, _) => c.last,
-                (false, 0) => 1000 + u64::from(u),
-                (false, _) => 1000 + rng.below(64),
+                (false, Sizes::FlowOrder) => 1000 + u64::from(u),
+                (false, Sizes::Drawn(_)) => 1000 + rng.below(64),
+                (false, Sizes::Closing) => 1000,
             };
             ok("queue", qg_scheduler_submit_gs(s, 0, u, u32::from(u), work))?;
             queued += work;
+        }
+        // The instant of the last completion (`Closing`), ticks.
+        let mut served = 0;
+        if let Sizes::Closing = c.sizes {
+            // The equal tags come first, in flow order: each starts at the previous end.
+            for u in 0..users - 1 {
+                ok("start", qg_scheduler_next(s, served, &mut d))?;
+                served = d.finish;
+                let st = qg_scheduler_complete(s, served, 0, core::ptr::null_mut());
+                ok("served", st)?;
+                ok("leave", qg_scheduler_deregister(s, u))?;
+            }
         }
         let now = match c.at {
             At::Tick(t) => t,
@@ -281,10 +310,12 @@ fn gps(s: *mut qg_scheduler, m: &mut Meter, call: Gps, c: GpsCase) -> Result<(),
             At::BeforeLast(k) => {
                 (queued * 1_000_000 / (MIPS * c.cpus as u64)).saturating_sub(1 << k)
             }
-        };
+        }
+        .max(served);
+        let last = users - 1;
         let st = match call {
             Gps::Next => m.call(|| qg_scheduler_next(s, now, &mut d)),
-            Gps::SubmitGs => m.call(|| qg_scheduler_submit_gs(s, now, 0, 999, 1000)),
+            Gps::SubmitGs => m.call(|| qg_scheduler_submit_gs(s, now, last, 999, 1000)),
             Gps::SubmitBe => m.call(|| qg_scheduler_submit_be(s, now, 999, 1000)),
         };
         ok("measured", st)
@@ -292,7 +323,7 @@ fn gps(s: *mut qg_scheduler, m: &mut Meter, call: Gps, c: GpsCase) -> Result<(),
 }
 
 /// The GPS search's inputs for `call`: 1 or 32 CPUs (1 for `submit_be`), a small or the
-/// largest last task, sizes in flow order or from 2 seeds, at 2^20 to 2^60 ticks in steps of
+/// largest last task, sizes in flow order, from 2 seeds or closing (one CPU), at 2^20 to 2^60 ticks in steps of
 /// 2^8 (all departures done from about 2^23 on; with the largest last task, from about 2^36 to
 /// 2^46 the last one is left with a budget above 2^64) and at 2^0 to 2^40 ticks in steps of 2^4
 /// before the last departure.
@@ -311,11 +342,19 @@ fn gps_cases(call: Gps) -> impl Iterator<Item = GpsCase> {
             .into_iter()
             .flat_map(move |last| {
                 let instants = instants.clone();
-                [0, SEED, SEED + 1].into_iter().flat_map(move |order| {
+                let sizes = [
+                    Sizes::FlowOrder,
+                    Sizes::Drawn(SEED),
+                    Sizes::Drawn(SEED + 1),
+                    Sizes::Closing,
+                ];
+                // Closing flows on one CPU only (the 32 CPUs run BE tasks).
+                let kinds = if cpus == 1 { 4 } else { 3 };
+                sizes.into_iter().take(kinds).flat_map(move |sizes| {
                     instants.clone().map(move |at| GpsCase {
                         cpus,
                         last,
-                        order,
+                        sizes,
                         at,
                     })
                 })
@@ -374,26 +413,26 @@ fn scheduler(s: &mut qg_scheduler, m: &mut Meter) -> Result<(), Broken> {
         (
             Gps::Next,
             "qg_scheduler_next",
-            "64 GPS departures x a heap sift of 6 levels, a 128-bit division, a scan of 32 CPUs, a dequeue",
+            "64 GPS departures x (a heap sift of 6 levels, a flow freed), a 128-bit division, a scan of 32 CPUs, a dequeue",
         ),
         (
             Gps::SubmitGs,
             "qg_scheduler_submit_gs",
-            "64 GPS departures x a heap sift of 6 levels, a 128-bit division, a count of 32 CPUs, a tag",
+            "64 GPS departures x (a heap sift of 6 levels, a flow freed), a 128-bit division, a count of 32 CPUs, a tag",
         ),
         (
             Gps::SubmitBe,
             "qg_scheduler_submit_be",
-            "Eq. 1 for 63 users, 63 GPS departures x a heap sift, a 128-bit division",
+            "Eq. 1 for 63 users, 63 GPS departures x (a heap sift, a flow freed), a 128-bit division",
         ),
     ] {
         for c in gps_cases(call) {
             gps(s, m, call, c)?;
         }
         let case = if call == Gps::SubmitBe {
-            "GS_BE_EQUAL, 63 backlogged GS flows; searched: 2 last tasks x 3 orders x 17 instants"
+            "GS_BE_EQUAL, 63 backlogged GS flows; searched: 2 last tasks x 4 task sets x 17 instants"
         } else {
-            "64 backlogged flows; searched: 1 or 32 CPUs x 2 last tasks x 3 orders x 17 instants"
+            "64 backlogged flows; searched: 1 CPU (4 task sets) or 32 (3) x 2 last tasks x 17 instants"
         };
         m.row(name, case, bound);
     }
