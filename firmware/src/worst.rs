@@ -323,10 +323,10 @@ fn gps(s: *mut qg_scheduler, m: &mut Meter, call: Gps, c: GpsCase) -> Result<(),
 }
 
 /// The GPS search's inputs for `call`: 1 or 32 CPUs (1 for `submit_be`), a small or the
-/// largest last task, sizes in flow order, from 2 seeds or closing (one CPU), at 2^20 to 2^60 ticks in steps of
-/// 2^8 (all departures done from about 2^23 on; with the largest last task, from about 2^36 to
-/// 2^46 the last one is left with a budget above 2^64) and at 2^0 to 2^40 ticks in steps of 2^4
-/// before the last departure.
+/// largest last task, the [`Sizes`] (closing flows on one CPU only), at 2^20 to 2^60 ticks in
+/// steps of 2^8 (all departures done from about 2^23 on; with the largest last task, from about
+/// 2^36 to 2^46 the last one is left with a budget above 2^64) and at 2^0 to 2^40 ticks in steps
+/// of 2^4 before the last departure.
 fn gps_cases(call: Gps) -> impl Iterator<Item = GpsCase> {
     let cpus: &[usize] = if call == Gps::SubmitBe {
         &[1]
@@ -367,47 +367,7 @@ const MAX_TASK: u64 = 1 << 39;
 
 fn scheduler(s: &mut qg_scheduler, m: &mut Meter) -> Result<(), Broken> {
     let s: *mut qg_scheduler = s;
-    let mips = [MIPS; 32];
-    let config = qg_scheduler_config {
-        kind: QG_KIND_GS_BE_PRIORITY_PREEMPTIVE,
-        discipline: QG_DISCIPLINE_WFQ,
-        cpu_mips: mips.as_ptr(),
-        cpus: 32,
-        max_task: MAX_TASK,
-        max_flows: USERS,
-    };
-    // SAFETY: `s` is the firmware's static storage; `config` and `mips` are live locals.
-    let st = m.call(|| unsafe { qg_scheduler_init(s, size_of::<qg_scheduler>(), &config) });
-    ok("init", st)?;
-    m.row(
-        "qg_scheduler_init",
-        "GS_BE_PRIORITY_PREEMPTIVE, 32 CPUs",
-        "32 CPU capacities checked and written; empty containers as lengths",
-    );
-
-    // Registration: Eq. 1 for every user so far (128-bit products), up to 64.
-    init(s, QG_KIND_GS, 1, 1000)?;
-    let mut flow = 0u16;
-    for _ in 0..USERS {
-        // SAFETY: as above; `flow` is a live local.
-        let st = m.call(|| unsafe { qg_scheduler_register(s, &user(1000), &mut flow) });
-        ok("register", st)?;
-    }
-    m.row(
-        "qg_scheduler_register",
-        "64 users, each call measured",
-        "Eq. 1 re-checked for up to 63 users: 64 128-bit products each side",
-    );
-    for f in 0..USERS {
-        // SAFETY: as above.
-        let st = m.call(|| unsafe { qg_scheduler_deregister(s, f) });
-        ok("deregister", st)?;
-    }
-    m.row(
-        "qg_scheduler_deregister",
-        "64 idle users, each call measured",
-        "constant (a flow slot freed)",
-    );
+    registrations(s, m)?;
 
     for (call, name, bound) in [
         (
@@ -437,13 +397,136 @@ fn scheduler(s: &mut qg_scheduler, m: &mut Meter) -> Result<(), Broken> {
         m.row(name, case, bound);
     }
 
-    preemptive(s, m)
+    let mut complete = Peak::default();
+    preemptive(s, m, &mut complete)?;
+    equal_completions(s, m, &mut complete)?;
+    m.row_of(
+        complete,
+        "qg_scheduler_complete",
+        "preemptive, 32 CPUs, 96 completions; GS_BE_EQUAL, 32 BE tasks on temporary flows",
+        "constant (a temporary flow closed at GS_BE_EQUAL: a flow slot freed)",
+    );
+    Ok(())
+}
+
+/// Set-ups, registrations and deregistrations at a preemptive resource of the largest capacity
+/// (32 CPUs of 2^35 MIPS: `MAX_CAPACITY`), every CPU running a BE task (each registration counts
+/// them, a deregistration scans them): 64 users registered, each re-checking Eq. 1 for all
+/// before it (128-bit products), then the last slot freed and taken again (the search for a free
+/// slot passes 63), then all deregistered, in 4 rounds: weights 1 (the largest reciprocal
+/// weight, a 48-bit quotient) or drawn up to 2^16 - 1, rates drawn up to what Eq. 1 allows 64
+/// users.
+fn registrations(s: *mut qg_scheduler, m: &mut Meter) -> Result<(), Broken> {
+    const CPU: u64 = 1 << 35;
+    let mips = [CPU; 32];
+    let config = qg_scheduler_config {
+        kind: QG_KIND_GS_BE_PRIORITY_PREEMPTIVE,
+        discipline: QG_DISCIPLINE_WFQ,
+        cpu_mips: mips.as_ptr(),
+        cpus: 32,
+        max_task: MAX_TASK,
+        max_flows: USERS,
+    };
+    let (mut set_up, mut register, mut deregister) = Default::default();
+    let mut rng = Rng(SEED);
+    let (mut flow, mut d) = (0u16, decision());
+    for round in 0..4 {
+        // SAFETY: `s` is the firmware's static storage; every other pointer is a live local.
+        unsafe {
+            let st = m.call_into(&mut set_up, || {
+                qg_scheduler_init(s, size_of::<qg_scheduler>(), &config)
+            });
+            ok("init", st)?;
+            for id in 0..32 {
+                ok("be", qg_scheduler_submit_be(s, 0, id, MAX_TASK))?;
+                ok("start be", qg_scheduler_next(s, 0, &mut d))?;
+            }
+            let users: [qg_registration; USERS as usize] = core::array::from_fn(|_| {
+                let weight = if round % 2 == 0 {
+                    1
+                } else {
+                    1 + rng.below(u64::from(u16::MAX)) as u16
+                };
+                // Eq. 1 for 64 users of weight up to 2^16 - 1 each: rho <= C w / (64 (2^16 - 1)).
+                let share = 32 * CPU * u64::from(weight) / (u64::from(USERS) * u64::from(u16::MAX));
+                let imax = 1 + rng.below(MAX_TASK);
+                qg_registration {
+                    weight,
+                    rho: 1 + rng.below(share),
+                    sigma: imax,
+                    imax,
+                    knowledge: round % 5,
+                    window: 1,
+                    entries: 0,
+                }
+            });
+            for u in &users {
+                let st = m.call_into(&mut register, || qg_scheduler_register(s, u, &mut flow));
+                ok("register", st)?;
+            }
+            ok("free last", qg_scheduler_deregister(s, USERS - 1))?;
+            let last = &users[usize::from(USERS - 1)];
+            let st = m.call_into(&mut register, || qg_scheduler_register(s, last, &mut flow));
+            ok("register again", st)?;
+            for f in 0..USERS {
+                let st = m.call_into(&mut deregister, || qg_scheduler_deregister(s, f));
+                ok("deregister", st)?;
+            }
+        }
+    }
+    m.row_of(
+        set_up,
+        "qg_scheduler_init",
+        "GS_BE_PRIORITY_PREEMPTIVE, 32 CPUs (4 rounds)",
+        "32 CPU capacities checked and written; empty containers as lengths",
+    );
+    m.row_of(
+        register,
+        "qg_scheduler_register",
+        "preemptive, 32 busy CPUs, 64 users, weights 1 or drawn, rates drawn (4 rounds)",
+        "a count of 32 CPUs, Eq. 1 for up to 64 users (128-bit products), a scan of 64 flow slots",
+    );
+    m.row_of(
+        deregister,
+        "qg_scheduler_deregister",
+        "preemptive, 32 busy CPUs, 64 idle users (4 rounds)",
+        "a scan of 32 CPUs, a flow slot freed",
+    );
+    Ok(())
+}
+
+/// GS_BE_EQUAL on 32 CPUs, 32 GS users and 32 BE tasks, each a temporary user, running: each
+/// completion closes its task's flow (its costs added to `complete`).
+fn equal_completions(
+    s: *mut qg_scheduler,
+    m: &mut Meter,
+    complete: &mut Peak,
+) -> Result<(), Broken> {
+    init(s, QG_KIND_GS_BE_EQUAL, 32, 2000)?;
+    let (mut flow, mut d) = (0u16, decision());
+    // SAFETY: `s` is the firmware's static storage; every other pointer is a live local.
+    unsafe {
+        for _ in 0..USERS / 2 {
+            ok("register", qg_scheduler_register(s, &user(1000), &mut flow))?;
+        }
+        for id in 0..32u32 {
+            ok("be", qg_scheduler_submit_be(s, 0, id, 1000 + u64::from(id)))?;
+            ok("start be", qg_scheduler_next(s, 0, &mut d))?;
+        }
+        for cpu in 0..32u16 {
+            let st = m.call_into(complete, || {
+                qg_scheduler_complete(s, 1, cpu, core::ptr::null_mut())
+            });
+            ok("complete", st)?;
+        }
+    }
+    Ok(())
 }
 
 /// A preemptive resource of 32 CPUs, each running a BE task, 64 GS users: a GS arrival (the
 /// count of running BE tasks), the decision that pauses a BE task for it (a scan of 32 CPUs),
 /// the completions and `next_finish` over 32 busy CPUs.
-fn preemptive(s: *mut qg_scheduler, m: &mut Meter) -> Result<(), Broken> {
+fn preemptive(s: *mut qg_scheduler, m: &mut Meter, complete: &mut Peak) -> Result<(), Broken> {
     init(s, QG_KIND_GS_BE_PRIORITY_PREEMPTIVE, 32, 2000)?;
     let (mut flow, mut d) = (0u16, decision());
     let (mut cpu, mut at) = (0u16, 0u64);
@@ -491,17 +574,14 @@ fn preemptive(s: *mut qg_scheduler, m: &mut Meter) -> Result<(), Broken> {
             if qg_scheduler_next_finish(s, &mut cpu, &mut at) != QG_OK {
                 break;
             }
-            let st = m.call(|| qg_scheduler_complete(s, at, cpu, core::ptr::null_mut()));
+            let st = m.call_into(complete, || {
+                qg_scheduler_complete(s, at, cpu, core::ptr::null_mut())
+            });
             ok("complete", st)?;
             while qg_scheduler_next(s, at, &mut d) == QG_OK {}
             ended += 1;
         }
     }
-    m.row(
-        "qg_scheduler_complete",
-        "preemptive, 32 CPUs, 96 completions",
-        "constant (a temporary flow closed at GS_BE_EQUAL: a flow slot freed)",
-    );
     Ok(())
 }
 
