@@ -12,16 +12,19 @@
 # resolution of one measurement), rounded up to a multiple of 10.
 #
 # Leaves the worst-case images in target/<triple>/release/qosgate-firmware (the next
-# `cargo run --release` rebuilds the scenario's) and the logs in target/worst-<triple>.log.
+# `cargo run --release` rebuilds the scenario's) and the logs in target/worst-<triple>.log
+# (under $CARGO_TARGET_DIR if set).
 set -euo pipefail
 cd "$(dirname "$0")"
 mode=check
 if [[ ${1:-} == --budget ]]; then mode=budget; fi
 
+target_dir="${CARGO_TARGET_DIR:-target}"
+mkdir -p "$target_dir"
 for triple in thumbv7m-none-eabi thumbv6m-none-eabi; do
     cargo build --release --features worst --target "$triple" >&2
-    log="target/worst-$triple.log"
-    ./run.sh "target/$triple/release/qosgate-firmware" >"$log" 2>&1 || {
+    log="$target_dir/worst-$triple.log"
+    ./run.sh "$target_dir/$triple/release/qosgate-firmware" >"$log" 2>&1 || {
         cat "$log" >&2
         echo "worst.sh: the $triple image failed" >&2
         exit 1
@@ -30,7 +33,8 @@ for triple in thumbv7m-none-eabi thumbv6m-none-eabi; do
 done
 
 # One line per row: call|case|m3|m0|stack|bound (the two images print the same rows in order).
-rows=$(paste -d '|' target/worst-thumbv7m-none-eabi.log.rows target/worst-thumbv6m-none-eabi.log.rows |
+rows=$(paste -d '|' "$target_dir/worst-thumbv7m-none-eabi.log.rows" \
+    "$target_dir/worst-thumbv6m-none-eabi.log.rows" |
     awk -F '|' '{
         if ($2 != $8 || $3 != $9) { print "rows differ: " $2 " / " $8 > "/dev/stderr"; exit 1 }
         stack = ($5 > $11) ? $5 : $11
