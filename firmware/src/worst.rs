@@ -186,7 +186,18 @@ fn user(imax: u64) -> qg_registration {
 /// Makes `s` a scheduler of `kind` (WFQ) on `cpus` CPUs of `MIPS` each, tasks up to
 /// `max_task` MI, 64 flows.
 fn init(s: *mut qg_scheduler, kind: u32, cpus: usize, max_task: u64) -> Result<(), Broken> {
-    let mips = [MIPS; 32];
+    init_at(s, kind, cpus, MIPS, max_task)
+}
+
+/// [`init`] with CPUs of `mips` MIPS each.
+fn init_at(
+    s: *mut qg_scheduler,
+    kind: u32,
+    cpus: usize,
+    mips: u64,
+    max_task: u64,
+) -> Result<(), Broken> {
+    let mips = [mips; 32];
     let config = qg_scheduler_config {
         kind,
         discipline: QG_DISCIPLINE_WFQ,
@@ -245,6 +256,9 @@ enum At {
     /// `2^k` ticks before GPS would finish all the work queued (the last departure), so that the
     /// clock's final division has a quotient of nearly the last task's whole span.
     BeforeLast(u32),
+    /// The last tick whose elapsed time's budget (`elapsed C 2^16`) fits 64 bits: the clock's
+    /// final division is the 64-bit one with the largest quotient (a library loop on the M0).
+    FullWord,
 }
 
 /// The fluid clock's worst: GS users of weight 1 each queue one task at 0 and the measured
@@ -310,6 +324,7 @@ fn gps(s: *mut qg_scheduler, m: &mut Meter, call: Gps, c: GpsCase) -> Result<(),
             At::BeforeLast(k) => {
                 (queued * 1_000_000 / (MIPS * c.cpus as u64)).saturating_sub(1 << k)
             }
+            At::FullWord => u64::MAX / ((MIPS * c.cpus as u64) << 16),
         }
         .max(served);
         let last = users - 1;
@@ -326,7 +341,7 @@ fn gps(s: *mut qg_scheduler, m: &mut Meter, call: Gps, c: GpsCase) -> Result<(),
 /// largest last task, the [`Sizes`] (closing flows on one CPU only), at 2^20 to 2^60 ticks in
 /// steps of 2^8 (all departures done from about 2^23 on; with the largest last task, from about
 /// 2^36 to 2^46 the last one is left with a budget above 2^64) and at 2^0 to 2^40 ticks in steps
-/// of 2^4 before the last departure.
+/// of 2^4 before the last departure, and at [`At::FullWord`].
 fn gps_cases(call: Gps) -> impl Iterator<Item = GpsCase> {
     let cpus: &[usize] = if call == Gps::SubmitBe {
         &[1]
@@ -335,7 +350,7 @@ fn gps_cases(call: Gps) -> impl Iterator<Item = GpsCase> {
     };
     let ticks = (20..=60).step_by(8).map(|k| At::Tick(1 << k));
     let before = (0..=40).step_by(4).map(At::BeforeLast);
-    let instants = ticks.chain(before);
+    let instants = ticks.chain(before).chain([At::FullWord]);
     cpus.iter().flat_map(move |&cpus| {
         let instants = instants.clone();
         [1000 + u64::from(USERS), MAX_TASK]
@@ -390,15 +405,40 @@ fn scheduler(s: &mut qg_scheduler, m: &mut Meter) -> Result<(), Broken> {
             gps(s, m, call, c)?;
         }
         let case = if call == Gps::SubmitBe {
-            "GS_BE_EQUAL, 63 backlogged GS flows; searched: 2 last tasks x 4 task sets x 17 instants"
+            "GS_BE_EQUAL, 63 backlogged GS flows; searched: 2 last tasks x 4 task sets x 18 instants"
         } else {
-            "64 backlogged flows; searched: 1 CPU (4 task sets) or 32 (3) x 2 last tasks x 17 instants"
+            "64 backlogged flows; searched: 1 CPU (4 task sets) or 32 (3) x 2 last tasks x 18 instants"
         };
         m.row(name, case, bound);
     }
 
-    let mut complete = Peak::default();
-    preemptive(s, m, &mut complete)?;
+    let mut p = Preemptive::default();
+    for mips in [MIPS, 1 << 35] {
+        for arrival in [1, 1 << 10, 1 << 17] {
+            preemptive(s, m, &mut p, mips, arrival)?;
+        }
+    }
+    let case =
+        "preemptive, 32 CPUs of 6,400 or 2^35 MIPS running BE tasks, GS arrivals at 3 instants";
+    m.row_of(
+        p.finish,
+        "qg_scheduler_next_finish",
+        case,
+        "a scan of 32 CPUs",
+    );
+    m.row_of(
+        p.submit,
+        "qg_scheduler_submit_gs",
+        case,
+        "a count of BE tasks on 32 CPUs, a tree of 64 flows",
+    );
+    m.row_of(
+        p.pause,
+        "qg_scheduler_next",
+        case,
+        "a scan of 32 CPUs, the work done (64-bit), a pause into the queue, a dequeue",
+    );
+    let mut complete = p.complete;
     equal_completions(s, m, &mut complete)?;
     m.row_of(
         complete,
@@ -523,11 +563,27 @@ fn equal_completions(
     Ok(())
 }
 
-/// A preemptive resource of 32 CPUs, each running a BE task, 64 GS users: a GS arrival (the
-/// count of running BE tasks), the decision that pauses a BE task for it (a scan of 32 CPUs),
-/// the completions and `next_finish` over 32 busy CPUs.
-fn preemptive(s: *mut qg_scheduler, m: &mut Meter, complete: &mut Peak) -> Result<(), Broken> {
-    init(s, QG_KIND_GS_BE_PRIORITY_PREEMPTIVE, 32, 2000)?;
+/// The peaks of [`preemptive`]'s calls.
+#[derive(Default)]
+struct Preemptive {
+    finish: Peak,
+    submit: Peak,
+    pause: Peak,
+    complete: Peak,
+}
+
+/// A preemptive resource of 32 CPUs of `mips` MIPS, each running a BE task of 2,000 MI, and 64
+/// GS users, each sending a task at `arrival` (ticks): `next_finish` over 32 busy CPUs, the GS
+/// arrivals (each counts the running BE tasks), the decisions that pause a BE task for each (a
+/// scan of 32 CPUs and the work it has done), then 96 completions.
+fn preemptive(
+    s: *mut qg_scheduler,
+    m: &mut Meter,
+    p: &mut Preemptive,
+    mips: u64,
+    arrival: u64,
+) -> Result<(), Broken> {
+    init_at(s, QG_KIND_GS_BE_PRIORITY_PREEMPTIVE, 32, mips, 2000)?;
     let (mut flow, mut d) = (0u16, decision());
     let (mut cpu, mut at) = (0u16, 0u64);
     // SAFETY: `s` is the firmware's static storage; every other pointer is a live local.
@@ -536,50 +592,37 @@ fn preemptive(s: *mut qg_scheduler, m: &mut Meter, complete: &mut Peak) -> Resul
             ok("register", qg_scheduler_register(s, &user(1000), &mut flow))?;
         }
         for id in 0..32u32 {
-            ok("be", qg_scheduler_submit_be(s, 0, id, 1000 + u64::from(id)))?;
+            ok("be", qg_scheduler_submit_be(s, 0, id, 2000))?;
             ok("start be", qg_scheduler_next(s, 0, &mut d))?;
         }
-        let st = m.call(|| qg_scheduler_next_finish(s, &mut cpu, &mut at));
+        let st = m.call_into(&mut p.finish, || {
+            qg_scheduler_next_finish(s, &mut cpu, &mut at)
+        });
         ok("next_finish", st)?;
-        m.row(
-            "qg_scheduler_next_finish",
-            "32 CPUs busy",
-            "a scan of 32 CPUs",
-        );
-        let (mut submit, mut preempt) = (Peak::default(), Peak::default());
         for u in 0..USERS {
             let id = 100 + u32::from(u);
-            let st = m.call_into(&mut submit, || qg_scheduler_submit_gs(s, 1, u, id, 1000));
+            let st = m.call_into(&mut p.submit, || {
+                qg_scheduler_submit_gs(s, arrival, u, id, 1000)
+            });
             ok("gs", st)?;
             if u < 32 {
-                let st = m.call_into(&mut preempt, || qg_scheduler_next(s, 1, &mut d));
+                let st = m.call_into(&mut p.pause, || qg_scheduler_next(s, arrival, &mut d));
                 ok("preempt", st)?;
             }
         }
-        m.row_of(
-            submit,
-            "qg_scheduler_submit_gs",
-            "preemptive, 32 CPUs running BE tasks, 64 GS arrivals",
-            "a count of BE tasks on 32 CPUs, a tree of 64 flows",
-        );
-        m.row_of(
-            preempt,
-            "qg_scheduler_next",
-            "preemptive, 32 CPUs running BE tasks, each paused for a GS task",
-            "a scan of 32 CPUs, a pause into the queue, a dequeue",
-        );
-        // Every CPU runs a GS task now; complete each at its end, starting the next.
-        let mut ended = 0;
-        while ended < 96 {
+        // Every CPU runs a GS task now; complete each at its end (or now, for a task that ended
+        // before the arrivals were handled), starting the next.
+        let mut now = arrival;
+        for _ in 0..96 {
             if qg_scheduler_next_finish(s, &mut cpu, &mut at) != QG_OK {
                 break;
             }
-            let st = m.call_into(complete, || {
-                qg_scheduler_complete(s, at, cpu, core::ptr::null_mut())
+            now = now.max(at);
+            let st = m.call_into(&mut p.complete, || {
+                qg_scheduler_complete(s, now, cpu, core::ptr::null_mut())
             });
             ok("complete", st)?;
-            while qg_scheduler_next(s, at, &mut d) == QG_OK {}
-            ended += 1;
+            while qg_scheduler_next(s, now, &mut d) == QG_OK {}
         }
     }
     Ok(())
