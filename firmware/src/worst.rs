@@ -795,8 +795,18 @@ fn dispatch(b: &mut qg_billiard, r: &mut qg_rtdp, m: &mut Meter) -> Result<(), B
 /// Breakpoints of the slot table (the reference configuration's `QG_SLOT_BREAKPOINTS`).
 const BREAKPOINTS: u64 = 256;
 
+/// The peaks of the slot table's calls.
+#[derive(Default)]
+struct SlotPeaks {
+    fit: Peak,
+    free_at: Peak,
+    reserve: Peak,
+    release: Peak,
+}
+
 fn slots(t: &mut qg_slot_table, m: &mut Meter) -> Result<(), Broken> {
     let t: *mut qg_slot_table = t;
+    let mut p = SlotPeaks::default();
     let mut start = 0u64;
     let mut free = 0i64;
     // SAFETY: the table is the firmware's static storage; every other pointer is a live local.
@@ -815,50 +825,94 @@ fn slots(t: &mut qg_slot_table, m: &mut Meter) -> Result<(), Broken> {
         for k in 0..(BREAKPOINTS - 4) / 2 {
             ok("fill", qg_slots_reserve(t, 2 * k + 3, 2 * k + 4, 1))?;
         }
-        let st = m.call(|| qg_slots_earliest_fit(t, 0, 1024, 4, &mut start));
+        let st = m.call_into(&mut p.fit, || {
+            qg_slots_earliest_fit(t, 0, 1024, 4, &mut start)
+        });
         ok("fit", st)?;
-        m.row(
-            "qg_slots_earliest_fit",
-            "253 breakpoints, the fit after the last",
-            "a binary search of 8 steps, a scan of 256 breakpoints",
-        );
         for at in [0, 1, END - 1, END, u64::MAX] {
-            ok("free_at", m.call(|| qg_slots_free_at(t, at, &mut free)))?;
+            let st = m.call_into(&mut p.free_at, || qg_slots_free_at(t, at, &mut free));
+            ok("free_at", st)?;
         }
-        m.row(
-            "qg_slots_free_at",
-            "253 breakpoints, first, last and past the end",
-            "a binary search of 8 steps",
-        );
+        // At the front (two breakpoints inserted or removed before 253: a shift of the whole
+        // slot array), across the table (every breakpoint updated) and both.
+        for (s0, e0) in [(1, 2), (0, END + 1), (1, END + 1)] {
+            let st = m.call_into(&mut p.reserve, || qg_slots_reserve(t, s0, e0, 1));
+            ok("reserve", st)?;
+            let st = m.call_into(&mut p.release, || qg_slots_release(t, s0, e0, 1));
+            ok("release", st)?;
+        }
     }
-    slot_updates(t, m)
+    slot_search(t, m, &mut p)?;
+    let case = "253 breakpoints (constructed), and 8 drawn tables";
+    m.row_of(
+        p.fit,
+        "qg_slots_earliest_fit",
+        case,
+        "a binary search of 8 steps, a scan of 256 breakpoints",
+    );
+    m.row_of(
+        p.free_at,
+        "qg_slots_free_at",
+        case,
+        "a binary search of 8 steps",
+    );
+    let updates = "253 breakpoints: 2 at the front, all 253, or both (constructed); 8 drawn tables";
+    let shift = "a binary search, a check of 256 breakpoints, a shift of 256 x 16 B";
+    m.row_of(p.reserve, "qg_slots_reserve", updates, shift);
+    m.row_of(p.release, "qg_slots_release", updates, shift);
+    Ok(())
 }
 
 /// The end of the last reservation `slots` makes, ticks.
 const END: u64 = BREAKPOINTS - 2;
 
-/// `qg_slots_reserve` and `qg_slots_release` on the full table, measured apart: at the front
-/// (two breakpoints inserted or removed before 253: a shift of the whole slot array), across
-/// the table (every breakpoint updated) and both (one shift and every breakpoint).
-fn slot_updates(t: *mut qg_slot_table, m: &mut Meter) -> Result<(), Broken> {
-    for (call, update) in [("qg_slots_reserve", true), ("qg_slots_release", false)] {
-        for (s0, e0) in [(1, 2), (0, END + 1), (1, END + 1)] {
-            // SAFETY: as in `slots`.
-            unsafe {
-                if update {
-                    ok("reserve", m.call(|| qg_slots_reserve(t, s0, e0, 1)))?;
-                    ok("undo", qg_slots_release(t, s0, e0, 1))?;
-                } else {
-                    ok("redo", qg_slots_reserve(t, s0, e0, 1))?;
-                    ok("release", m.call(|| qg_slots_release(t, s0, e0, 1)))?;
+/// Tables drawn from the seed: reservations of 1-1,024 nodes over 1-64 ticks in the first 512
+/// until the table refuses one for want of breakpoints (or 400 tries), each measured; then 64
+/// fits (any start, nodes, duration) and free-node reads; then every reservation released, in
+/// drawn order.
+fn slot_search(t: *mut qg_slot_table, m: &mut Meter, p: &mut SlotPeaks) -> Result<(), Broken> {
+    let mut rng = Rng(SEED);
+    let (mut start, mut free) = (0u64, 0i64);
+    for _ in 0..8 {
+        let mut held = [(0u64, 0u64, 0u32); 128];
+        let mut n = 0;
+        // SAFETY: the table is the firmware's static storage; every other pointer is a live
+        // local.
+        unsafe {
+            ok(
+                "slots init",
+                qg_slots_init(t, size_of::<qg_slot_table>(), 1024),
+            )?;
+            for _ in 0..400 {
+                let s0 = rng.below(512);
+                let (e0, nodes) = (s0 + 1 + rng.below(64), 1 + rng.below(1024) as u32);
+                let st = m.call_into(&mut p.reserve, || qg_slots_reserve(t, s0, e0, nodes));
+                if st == QG_ERR_FULL || n == held.len() {
+                    break;
+                }
+                if st == QG_OK {
+                    held[n] = (s0, e0, nodes);
+                    n += 1;
                 }
             }
+            for _ in 0..64 {
+                let (from, nodes) = (rng.below(600), 1 + rng.below(1024) as u32);
+                let duration = 1 + rng.below(128);
+                m.call_into(&mut p.fit, || {
+                    qg_slots_earliest_fit(t, from, nodes, duration, &mut start)
+                });
+                let at = rng.below(600);
+                m.call_into(&mut p.free_at, || qg_slots_free_at(t, at, &mut free));
+            }
+            while n > 0 {
+                let k = rng.below(n as u64) as usize;
+                let (s0, e0, nodes) = held[k];
+                let st = m.call_into(&mut p.release, || qg_slots_release(t, s0, e0, nodes));
+                ok("release", st)?;
+                held[k] = held[n - 1];
+                n -= 1;
+            }
         }
-        m.row(
-            call,
-            "253 breakpoints: 2 at the front, all 253, or both (one inserted or removed at the front)",
-            "a binary search, a check of 256 breakpoints, a shift of 256 x 16 B",
-        );
     }
     Ok(())
 }
