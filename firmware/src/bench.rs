@@ -54,7 +54,7 @@ impl Tally {
 #[derive(Clone, Copy, defmt::Format)]
 pub struct Broken(pub &'static str, pub qg_status);
 
-fn ok(what: &'static str, st: qg_status) -> Result<(), Broken> {
+pub fn ok(what: &'static str, st: qg_status) -> Result<(), Broken> {
     if st == QG_OK {
         Ok(())
     } else {
@@ -128,6 +128,19 @@ pub fn run(storage: &mut Storage, counter: &mut Counter) -> Result<Costs, Broken
 
 const USERS: u16 = 64;
 
+/// A decision to be written by `qg_scheduler_next`.
+pub fn decision() -> qg_decision {
+    qg_decision {
+        kind: 0,
+        cpu: 0,
+        task_id: 0,
+        work: 0,
+        task_class: 0,
+        flow: 0,
+        finish: 0,
+    }
+}
+
 fn scheduler(s: &mut qg_scheduler, counter: &mut Counter) -> Result<(Cost, Cost, Cost), Broken> {
     let mips = [6400u64];
     let config = qg_scheduler_config {
@@ -150,15 +163,7 @@ fn scheduler(s: &mut qg_scheduler, counter: &mut Counter) -> Result<(Cost, Cost,
     let (mut submit, mut next, mut complete) =
         (Tally::default(), Tally::default(), Tally::default());
     let mut flow = 0u16;
-    let mut d = qg_decision {
-        kind: 0,
-        cpu: 0,
-        task_id: 0,
-        work: 0,
-        task_class: 0,
-        flow: 0,
-        finish: 0,
-    };
+    let mut d = decision();
     let s: *mut qg_scheduler = s;
     // SAFETY: `s` is the firmware's static storage; every other pointer is a live local.
     unsafe {
@@ -309,7 +314,7 @@ fn slots(t: &mut qg_slot_table, counter: &mut Counter) -> Result<(Cost, Cost, Co
 /// local load, at one ulp under their total capacity: when every cluster is active the upper
 /// bound of the root lies some 2,045 doublings above `psi`, where `f64` overflows. The costliest
 /// 8-cluster input `kernel/tests/pap_work.rs` found; PAP may refuse it (`NO_CONVERGENCE`).
-fn pap_worst() -> ([qg_cluster; 8], f64) {
+pub fn pap_worst() -> ([qg_cluster; 8], f64) {
     let c = qg_cluster {
         theta: 5e-308,
         omega: 0.539,
@@ -328,7 +333,7 @@ fn pap_worst() -> ([qg_cluster; 8], f64) {
 /// The costliest 8-cluster input `kernel/tests/pap_work.rs` found against the bounded solver
 /// (`PAP_SEARCH_CLUSTERS=8 PAP_SEARCH_SEED=2 PAP_SEARCH_STARTS=3000`): 11 evaluations for the
 /// upper bound and 133 bracket steps, at a subnormal external rate; epsilon 1e-9.
-fn pap_searched() -> ([qg_cluster; 8], f64) {
+pub fn pap_searched() -> ([qg_cluster; 8], f64) {
     let c = |theta, omega| qg_cluster {
         theta,
         omega,
@@ -402,40 +407,64 @@ fn pap(counter: &mut Counter) -> Result<(Cost, Cost, Cost, Cost), Broken> {
 }
 
 /// A `qg_on_start` that ignores the started job.
-unsafe extern "C" fn ignore(_: *mut core::ffi::c_void, _: *const qg_started) {}
+pub unsafe extern "C" fn ignore(_: *mut core::ffi::c_void, _: *const qg_started) {}
+
+/// A job of `nodes` nodes and an estimate of `estimate` ticks, submitted at `now`.
+pub fn job(id: u64, now: u64, nodes: u32, estimate: u64) -> qg_job {
+    qg_job {
+        id,
+        submit: now,
+        nodes,
+        estimate,
+    }
+}
+
+/// Makes `b` conservative backfilling on 64 nodes where `running` jobs (ids from 0) of
+/// `64 / running` nodes each started at 0, jobs `running..=62` of 1-64 nodes (varied by `round`)
+/// queued behind them at 1, each reserved, and job 0 completed early, at 10: the next submit at
+/// 10 leaves the re-placement of all the waiting jobs to the next call.
+pub fn conservative_after_completion(
+    b: &mut qg_backfill,
+    round: u64,
+    running: u64,
+) -> Result<(), Broken> {
+    // SAFETY: `b` is the caller's storage; every other pointer is a live local; the callback
+    // reads nothing.
+    unsafe {
+        let init = qg_backfill_init(b, size_of::<qg_backfill>(), QG_POLICY_CONSERVATIVE, 0, 64);
+        ok("backfill init", init)?;
+        let mut started = 0usize;
+        for id in 0..running {
+            let nodes = (64 / running) as u32;
+            ok("first", qg_backfill_submit(b, 0, &job(id, 0, nodes, 1_000)))?;
+        }
+        ok(
+            "start",
+            qg_backfill_schedule(b, 0, Some(ignore), core::ptr::null_mut(), &mut started),
+        )?;
+        for k in running..=62u64 {
+            let nodes = 1 + ((k * 37 + round * 11) % 64) as u32;
+            ok(
+                "queue",
+                qg_backfill_submit(b, 1, &job(k, 1, nodes, 50 + k * 13)),
+            )?;
+        }
+        let mut ended = core::mem::zeroed();
+        ok("complete", qg_backfill_complete(b, 10, 0, &mut ended))
+    }
+}
 
 /// Conservative backfilling on 64 nodes, in rounds: a whole-cluster job starts, 62 jobs of 1-64
 /// nodes queue behind it (each reserved), the running job completes early, one more job arrives
 /// (measured) and a pass follows (measured).
 fn backfill(b: &mut qg_backfill, counter: &mut Counter) -> Result<(Cost, Cost), Broken> {
     let (mut submit, mut schedule) = (Tally::default(), Tally::default());
-    let job = |id: u64, now: u64, nodes: u32, estimate: u64| qg_job {
-        id,
-        submit: now,
-        nodes,
-        estimate,
-    };
     // SAFETY: the scheduler is the firmware's static storage; every other pointer is a live
     // local; the callback reads nothing.
     unsafe {
         for round in 0..4u64 {
-            let init = qg_backfill_init(b, size_of::<qg_backfill>(), QG_POLICY_CONSERVATIVE, 0, 64);
-            ok("backfill init", init)?;
+            conservative_after_completion(b, round, 1)?;
             let mut started = 0usize;
-            ok("first", qg_backfill_submit(b, 0, &job(0, 0, 64, 1_000)))?;
-            ok(
-                "start",
-                qg_backfill_schedule(b, 0, Some(ignore), core::ptr::null_mut(), &mut started),
-            )?;
-            for k in 1..=62u64 {
-                let nodes = 1 + ((k * 37 + round * 11) % 64) as u32;
-                ok(
-                    "queue",
-                    qg_backfill_submit(b, 1, &job(k, 1, nodes, 50 + k * 13)),
-                )?;
-            }
-            let mut ended = core::mem::zeroed();
-            ok("complete", qg_backfill_complete(b, 10, 0, &mut ended))?;
             let st = submit.call(counter, || qg_backfill_submit(b, 10, &job(63, 10, 8, 100)));
             ok("submit", st)?;
             let st = schedule.call(counter, || {

@@ -4,7 +4,9 @@
 //! decision, at debug level), measures instructions per call and the stack, and exits through
 //! semihosting with success only if every check passed and the stack did not overflow.
 //!
-//! `--features baseline` builds the same image without any kernel call: the footprint baseline.
+//! `--features baseline` builds the same image without any kernel call: the footprint baseline;
+//! `--features worst` one that runs the worst case of every C API call instead of the scenario
+//! (see [`worst`]).
 #![no_std]
 #![no_main]
 
@@ -14,6 +16,8 @@ mod bench;
 mod count;
 #[cfg(not(feature = "baseline"))]
 mod stack;
+#[cfg(not(feature = "baseline"))]
+mod worst;
 
 use cortex_m_rt::entry;
 use cortex_m_semihosting::debug::{self, EXIT_FAILURE, EXIT_SUCCESS};
@@ -50,6 +54,7 @@ fn main() -> ! {
 fn main() -> ! {
     static mut STORAGE: qosgate_ffi_scenario::Storage = qosgate_ffi_scenario::Storage::zeroed();
     let passed = match cortex_m::Peripherals::take() {
+        Some(p) if cfg!(feature = "worst") => worst::run(STORAGE, &mut count::Counter::new(p.SYST)),
         Some(p) => run(STORAGE, p.SYST),
         None => false,
     };

@@ -11,8 +11,10 @@ unsafe extern "C" {
     static _stack_end: u32;
 }
 
-/// Bytes kept unpainted below the current stack pointer (the caller's own frame).
-const MARGIN: usize = 256;
+/// Bytes kept unpainted below the current stack pointer. Nothing lives below it ([`repaint`] is
+/// inlined, so the pointer read is its caller's, and no interrupt is enabled), so none are
+/// needed; a word of slack keeps the painting loop clear of the pointer itself.
+const MARGIN: usize = 4;
 
 fn bounds() -> (*mut u32, *mut u32) {
     // Only the addresses of the linker's symbols are taken, never their values.
@@ -23,6 +25,7 @@ fn bounds() -> (*mut u32, *mut u32) {
 }
 
 /// Paints the stack from `_stack_end` to `MARGIN` bytes below the current stack pointer.
+#[inline(always)]
 pub fn repaint() {
     let (end, _) = bounds();
     let sp = cortex_m::register::msp::read() as usize - MARGIN;
@@ -33,6 +36,11 @@ pub fn repaint() {
         unsafe { p.write_volatile(STACK_PAINT_VALUE) };
         p = p.wrapping_add(1);
     }
+}
+
+/// The top of the stack (`_stack_start`, where it starts, empty), as an address.
+pub fn top() -> usize {
+    bounds().1 as usize
 }
 
 /// Bytes of stack used since the last paint (at reset or by [`repaint`]), and whether the
