@@ -59,6 +59,7 @@ use crate::storage::pool::{Fifo, Pool};
 use crate::storage::tree::FlowTree;
 use crate::units::{MAX_CAPACITY, Mips, TICKS_PER_SECOND, Ticks, Weight, Work};
 use crate::vtime::{FRAC_BITS, InvWeight, MAX_SPAN, VirtualTime};
+use crate::wide;
 
 crate::handle::handle! {
     /// A flow of a [`FairQueue`] (a user of a resource, a registered flow of a
@@ -593,7 +594,7 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
             if cost > budget {
                 // The departure lies beyond the budget, so `budget / scale < ahead`: `v` stays
                 // below the key, as the GPS invariant asks.
-                self.v = self.v.wrapping_add(div_below(budget, scale));
+                self.v = self.v.wrapping_add(wide::div_saturating(budget, scale));
                 return Ok(());
             }
             budget -= cost;
@@ -632,22 +633,6 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize> FairQueue<T, FLOWS, QUEUE>
             *f = FREE_FLOW;
         }
     }
-}
-
-/// `n / d` for a quotient known to fit in 64 bits: one 64-bit division when `n` does too (the
-/// common case), else the 128-bit one, kept out of line (it is about 1.5 KiB of Thumb code).
-#[inline]
-fn div_below(n: u128, d: NonZeroU64) -> u64 {
-    match u64::try_from(n) {
-        Ok(n) => n / d,
-        Err(_) => div_wide(n, d),
-    }
-}
-
-#[cold]
-#[inline(never)]
-fn div_wide(n: u128, d: NonZeroU64) -> u64 {
-    u64::try_from(n / core::num::NonZeroU128::from(d)).unwrap_or(u64::MAX)
 }
 
 #[cfg(test)]

@@ -83,5 +83,6 @@ pub mod slots;
 mod storage;
 pub mod units;
 pub mod vtime;
+mod wide;
 
 pub use error::{Error, Invalid, Param, Problem, Refused};

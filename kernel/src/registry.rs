@@ -23,12 +23,15 @@
 //!
 //! Memory: `FLOWS` slots of [`Registration`] (40 bytes each), indexed by the fair queue's flow id.
 
+use core::num::NonZeroU64;
+
 use heapless::Vec;
 
 use crate::bucket::{Knowledge, Oversize};
 use crate::error::{Error, Param};
 use crate::fairq::FlowId;
 use crate::units::{MAX_TASK_WORK, Mips, Weight, Work};
+use crate::wide;
 
 /// What a user agrees with a resource at registration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -220,9 +223,9 @@ impl<const FLOWS: usize> Registry<FLOWS> {
         self.iter()
             .filter_map(|(_, r)| {
                 // Temporary users (rho = 0) are not held to Eq. 1.
-                let w = (u128::from(capacity.get()) * u128::from(r.weight))
-                    .checked_div(u128::from(r.rho.get()))?;
-                Some(u64::try_from(w).unwrap_or(u64::MAX))
+                let rho = NonZeroU64::new(r.rho.get())?;
+                let cw = u128::from(capacity.get()) * u128::from(r.weight);
+                Some(wide::div_saturating(cw, rho))
             })
             .min()
             .unwrap_or(u64::MAX)

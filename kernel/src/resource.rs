@@ -65,6 +65,7 @@
 //! costs a counter and `O(1)` per call.
 
 use core::mem::MaybeUninit;
+use core::num::NonZeroU64;
 
 use heapless::Vec;
 
@@ -75,6 +76,7 @@ use crate::fairq::{Discipline, FairQueue, FlowId};
 use crate::registry::{RateBasis, Registration, Registry};
 use crate::storage::inplace;
 use crate::units::{MAX_TASK_WORK, Mips, Ticks, Work, exec_ticks_after, work_in};
+use crate::wide;
 
 /// The resource types of Sec. 3.4.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -622,9 +624,11 @@ impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, 
                 } else {
                     total
                 };
-                let g =
-                    u128::from(self.capacity.get()) * u128::from(reg.weight) / u128::from(w.max(1));
-                Mips::new(u64::try_from(g).unwrap_or(u64::MAX))
+                let cw = u128::from(self.capacity.get()) * u128::from(reg.weight);
+                Mips::new(wide::div_saturating(
+                    cw,
+                    NonZeroU64::new(w).unwrap_or(NonZeroU64::MIN),
+                ))
             }
         })
     }

@@ -42,9 +42,10 @@
 //! once, at set-up, checking that it is finite and in range. Nothing on a per-task path uses floats.
 
 use core::fmt;
-use core::num::{NonZeroU64, NonZeroU128};
+use core::num::NonZeroU64;
 
 use crate::error::{Error, Param};
+use crate::wide;
 
 /// Defines a unit: a `#[repr(transparent)]` newtype over `u64` with `ZERO`, `MAX`, `new`, `get`,
 /// `Display` with its unit's symbol, and the listed overflow-explicit operations.
@@ -158,6 +159,9 @@ pub type Nodes = u32;
 /// Ticks in one second.
 pub const TICKS_PER_SECOND: u64 = 1_000_000;
 
+/// [`TICKS_PER_SECOND`] as a divisor.
+const PER_SECOND: NonZeroU64 = NonZeroU64::new(TICKS_PER_SECOND).unwrap();
+
 /// The largest task a resource may declare as its maximum (2^39 MI, about 5.5e11 MI: 244 days of
 /// work on one 26,000 MIPS CPU). The limit keeps every finish tag of a queue of `2^8` maximal tasks
 /// inside the half-range of the wrap-around virtual clock (see [`crate::vtime`]).
@@ -215,12 +219,13 @@ fn exec_ticks_after_wide(work: Work, rate: NonZeroU64, lead: u64) -> Result<(Tic
     let Some(need) = need.checked_sub(u128::from(lead)) else {
         return Ok((Ticks::ZERO, (u128::from(lead) - need) as u64));
     };
-    let ticks = need.div_ceil(u128::from(rate.get()));
-    // `ticks * rate - need < rate`, so the overshoot fits in u64.
-    let over = (ticks * u128::from(rate.get()) - need) as u64;
-    u64::try_from(ticks)
-        .map(|t| (Ticks(t), over))
-        .map_err(|_| Error::Overflow)
+    let (whole, part) = wide::div_rem(need, rate).ok_or(Error::Overflow)?;
+    if part == 0 {
+        return Ok((Ticks(whole), 0));
+    }
+    // The last tick is part-used: `rate - part` of it is left over.
+    let ticks = whole.checked_add(1).ok_or(Error::Overflow)?;
+    Ok((Ticks(ticks), rate.get() - part))
 }
 
 /// Work done in `ticks` at `rate` by a CPU that was `lead` instructions into the task already
@@ -228,7 +233,7 @@ fn exec_ticks_after_wide(work: Work, rate: NonZeroU64, lead: u64) -> Result<(Tic
 #[inline]
 pub fn work_in(rate: Mips, ticks: Ticks, lead: u64) -> Work {
     let instr = u128::from(rate.0) * u128::from(ticks.0) + u128::from(lead);
-    Work(u64::try_from(instr / u128::from(TICKS_PER_SECOND)).unwrap_or(u64::MAX))
+    Work(wide::div_saturating(instr, PER_SECOND))
 }
 
 /// `work` expressed in instructions. Errors: [`Error::Overflow`] above about 9.2e12 MI.
@@ -256,12 +261,12 @@ pub(crate) fn mul_div(a: u64, b: u64, d: u64, up: bool) -> Option<u64> {
 #[cold]
 #[inline(never)]
 fn mul_div_wide(a: u64, b: u64, d: NonZeroU64, up: bool) -> Option<u64> {
-    let p = u128::from(a) * u128::from(b);
-    let d = NonZeroU128::from(d);
-    let q = p / d;
-    // `q <= p < 2^128 - 1`, so `q + 1` does not overflow.
-    let q = if up && q * d.get() != p { q + 1 } else { q };
-    u64::try_from(q).ok()
+    let (q, r) = wide::div_rem(u128::from(a) * u128::from(b), d)?;
+    if up && r != 0 {
+        q.checked_add(1)
+    } else {
+        Some(q)
+    }
 }
 
 /// Seconds (floating point, from configuration) to ticks, rounded up.
@@ -346,6 +351,43 @@ mod tests {
         assert_eq!(mul_div(u64::MAX, 4, 8, false), Some(u64::MAX / 2));
         assert_eq!(mul_div(u64::MAX, 4, 2, false), None);
         assert_eq!(mul_div(1, 1, 0, false), None);
+    }
+
+    proptest::proptest! {
+        /// Both paths, 64-bit and wide (work above about 1.8e13 MI), end a task where its
+        /// instructions end, rounded up to a tick: `ticks rate - over = work 10^6 - lead`,
+        /// `over < rate` (or the lead covers it, or the ticks overflow).
+        #[test]
+        fn a_task_ends_in_the_tick_its_instructions_end(
+            work: u64, rate in 1u64..=MAX_CAPACITY.get(), lead_part: u64, shift in 0u32..64
+        ) {
+            let work = work >> shift;
+            let lead = lead_part % rate;
+            let need = u128::from(work) * u128::from(TICKS_PER_SECOND);
+            match exec_ticks_after(Work::new(work), Mips::new(rate), lead) {
+                Ok((ticks, over)) if need <= u128::from(lead) => {
+                    proptest::prop_assert_eq!((ticks, u128::from(over)), (Ticks::ZERO, u128::from(lead) - need));
+                }
+                Ok((ticks, over)) => {
+                    proptest::prop_assert!(over < rate);
+                    proptest::prop_assert_eq!(
+                        u128::from(ticks.get()) * u128::from(rate) - u128::from(over),
+                        need - u128::from(lead)
+                    );
+                }
+                Err(e) => {
+                    proptest::prop_assert_eq!(e, Error::Overflow);
+                    proptest::prop_assert!((need - u128::from(lead)).div_ceil(u128::from(rate)) > u128::from(u64::MAX));
+                }
+            }
+        }
+
+        #[test]
+        fn mul_div_agrees_with_the_128_bit_division(a: u64, b: u64, d in 1u64.., up: bool) {
+            let p = u128::from(a) * u128::from(b);
+            let q = if up { p.div_ceil(u128::from(d)) } else { p / u128::from(d) };
+            proptest::prop_assert_eq!(mul_div(a, b, d, up), u64::try_from(q).ok());
+        }
     }
 
     #[test]
