@@ -68,12 +68,7 @@ fn scenario(
     clusters: Vec<ClusterConfig>,
 ) -> Scenario {
     Scenario {
-        header: Header {
-            name: "hand-worked".into(),
-            description: String::new(),
-            seed: 1,
-            replications: 1,
-        },
+        header: Header::single("hand-worked", 1),
         horizon_s: 1500.0,
         gateway: Gateway {
             policy,

@@ -36,12 +36,7 @@ fn price() -> Price {
 /// with P = (0.5, 0.5) under EASY.
 fn golden(drain_s: u64) -> Scenario {
     Scenario {
-        header: Header {
-            name: "golden".into(),
-            description: String::new(),
-            seed: 1,
-            replications: 1,
-        },
+        header: Header::single("golden", 1),
         horizon_s: 450,
         warmup_s: 0,
         drain_s,
@@ -187,12 +182,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 let (days, warmup, drain, transfer, seed) = t;
                 let p = Process::table2(Fit::ALL[fit], groups.min(local)).unwrap();
                 Scenario {
-                    header: Header {
-                        name: "random".into(),
-                        description: String::new(),
-                        seed,
-                        replications: 1,
-                    },
+                    header: Header::single("random", seed),
                     horizon_s: days * 86_400,
                     warmup_s: warmup * 86_400 / 2,
                     drain_s: drain * 86_400,

@@ -110,12 +110,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 widths,
             )| {
                 Scenario {
-                    header: Header {
-                        name: "random".into(),
-                        description: String::new(),
-                        seed,
-                        replications: 1,
-                    },
+                    header: Header::single("random", seed),
                     scheduler,
                     fcfs,
                     queue,

@@ -27,12 +27,7 @@ fn scenario() -> Scenario {
         ..UserConfig::best_effort(name, 1, Dist::Fixed(1000.0), Dist::Fixed(10.0), 20.0)
     };
     Scenario {
-        header: Header {
-            name: "hand-made".into(),
-            description: String::new(),
-            seed: 1,
-            replications: 1,
-        },
+        header: Header::single("hand-made", 1),
         horizon_s: 10.0,
         warmup_s: 1.0,
         meta: Meta {

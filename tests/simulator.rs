@@ -137,12 +137,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 resources.last_mut().unwrap().kind = ResourceKind::Be;
             }
             Scenario {
-                header: Header {
-                    name: "random".into(),
-                    description: String::new(),
-                    seed,
-                    replications: 1,
-                },
+                header: Header::single("random", seed),
                 horizon_s: 3_000.0,
                 warmup_s: 0.0,
                 meta: Meta {

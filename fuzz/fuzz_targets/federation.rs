@@ -86,12 +86,7 @@ fn scenario(input: &Input) -> Option<Scenario> {
     let [c, s, m, n] = input.shares.map(f64::from);
     let [sus, res, mig] = input.overheads.map(f64::from);
     Some(Scenario {
-        header: Header {
-            name: "fuzz".into(),
-            description: String::new(),
-            seed: u64::from(input.seed),
-            replications: 1,
-        },
+        header: Header::single("fuzz", u64::from(input.seed)),
         horizon_s: f64::from(input.horizon) * 4.0 + 1.0,
         gateway: Gateway {
             policy: GatewayPolicy::ALL[usize::from(input.policy % 5)],

@@ -34,6 +34,17 @@ pub trait Headed {
 }
 
 impl Header {
+    /// A header of one replication from `seed`, without a description: a scenario built in code
+    /// (a test's, a generated one).
+    pub fn single(name: &str, seed: u64) -> Self {
+        Self {
+            name: name.to_owned(),
+            description: String::new(),
+            seed,
+            replications: 1,
+        }
+    }
+
     /// The keys of a header in a TOML document.
     pub const KEYS: [&'static str; 4] = ["name", "description", "seed", "replications"];
 

@@ -58,6 +58,7 @@ pub fn write(outcome: &Outcome, workload: &str, out: impl Write) -> Result<()> {
 mod tests {
     use super::*;
     use crate::models::cluster::replay::{self, Naming, Returns};
+    use crate::workload::failures::NodeEvent;
     use crate::workload::swf::Job;
     use qosgate_kernel::backfill::Policy;
 
@@ -71,14 +72,13 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_row_per_job_with_batsim_columns() {
-        let jobs = [job(7, 0, 10, 2), job(8, 5, 4, 3)];
+    /// The Batsim `jobs.csv` of `jobs` replayed under EASY on 4 nodes with `failures`.
+    fn jobs_csv(jobs: &[Job], failures: &[NodeEvent]) -> String {
         let out = replay::replay_in::<8, 18>(
-            &jobs,
+            jobs,
             Policy::Easy,
             4,
-            &[],
+            failures,
             Returns::Unknown,
             Naming::Named,
             |_| {},
@@ -86,10 +86,14 @@ mod tests {
         .unwrap();
         let mut csv = Vec::new();
         write(&out, "w0", &mut csv).unwrap();
-        let csv = String::from_utf8(csv).unwrap();
-        let lines: Vec<&str> = csv.lines().collect();
+        String::from_utf8(csv).unwrap()
+    }
+
+    #[test]
+    fn a_row_per_job_with_batsim_columns() {
+        let csv = jobs_csv(&[job(7, 0, 10, 2), job(8, 5, 4, 3)], &[]);
         assert_eq!(
-            lines,
+            csv.lines().collect::<Vec<_>>(),
             [
                 "job_id,workload_name,profile,submission_time,requested_number_of_resources,\
                  requested_time,success,final_state,starting_time,execution_time,finish_time,\
@@ -103,7 +107,6 @@ mod tests {
 
     #[test]
     fn a_restart_after_a_failure_is_a_resubmitted_job() {
-        use crate::workload::failures::NodeEvent;
         let jobs = [job(7, 0, 10, 2)];
         let failures = [
             NodeEvent {
@@ -117,22 +120,9 @@ mod tests {
                 up: true,
             },
         ];
-        let out = replay::replay_in::<8, 18>(
-            &jobs,
-            Policy::Easy,
-            4,
-            &failures,
-            Returns::Unknown,
-            Naming::Named,
-            |_| {},
-        )
-        .unwrap();
-        let mut csv = Vec::new();
-        write(&out, "w0", &mut csv).unwrap();
-        let csv = String::from_utf8(csv).unwrap();
-        let rows: Vec<&str> = csv.lines().skip(1).collect();
+        let csv = jobs_csv(&jobs, &failures);
         assert_eq!(
-            rows,
+            csv.lines().skip(1).collect::<Vec<_>>(),
             [
                 "7,w0,delay,0,2,10,0,COMPLETED_KILLED,0,3,3,0,3,1,0-1,-1,",
                 // Restarted at once on the lowest idle up nodes, for the 7 s left.

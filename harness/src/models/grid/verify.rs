@@ -836,12 +836,7 @@ mod tests {
 
     fn scenario(res: ResourceConfig, users: Vec<UserConfig>) -> Scenario {
         Scenario {
-            header: Header {
-                name: "t".into(),
-                description: String::new(),
-                seed: 1,
-                replications: 1,
-            },
+            header: Header::single("t", 1),
             horizon_s: 1.0,
             warmup_s: 0.0,
             meta: Meta {

@@ -111,12 +111,7 @@ mod tests {
 
     fn example() -> Scenario {
         Scenario {
-            header: Header {
-                name: "preemption".into(),
-                description: String::new(),
-                seed: 0,
-                replications: 1,
-            },
+            header: Header::single("preemption", 0),
             workload: "tests/data/lwf/preemption.lwf".into(),
             nodes: Some(4),
             policy: PreemptionPolicy::Mlip,
