@@ -256,8 +256,8 @@ pub(crate) fn mul_div(a: u64, b: u64, d: u64, up: bool) -> Option<u64> {
     }
 }
 
-/// [`mul_div`]'s 128-bit path. Kept out of line: the 128-bit division is about 1.5 KiB of Thumb
-/// code wherever it is inlined, and this path is rare.
+/// [`mul_div`]'s 128-bit path, through the kernel's one long division ([`wide`]); kept out of
+/// line, as this path is rare.
 #[cold]
 #[inline(never)]
 fn mul_div_wide(a: u64, b: u64, d: NonZeroU64, up: bool) -> Option<u64> {
