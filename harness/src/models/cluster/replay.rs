@@ -369,7 +369,7 @@ pub fn replay(
 /// trace that never has more than a few hundred jobs in the system replays on a scheduler of
 /// about 100 KiB, whatever `queue` allows. The replay is deterministic, so a restart changes
 /// nothing but the time it takes. A long trace starts on a tier that holds at least one job in
-/// 10,000 of its own, since a restart late in it would repeat most of it.
+/// 100 of its own, since a restart late in it would repeat most of it.
 ///
 /// Errors: `queue` out of range, and those of [`replay`].
 pub fn replay_limited(
@@ -426,7 +426,7 @@ pub fn replay_limited(
 }
 
 /// [`replay_limited`] starts on a tier that holds at least one job in this many of the trace's.
-const JOBS_PER_HELD: usize = 10_000;
+const JOBS_PER_HELD: usize = 100;
 
 const TIER_0: usize = 1 << 9;
 const TIER_1: usize = 1 << 11;
