@@ -4,7 +4,9 @@
 # depend on them: this script runs whichever it finds and skips the others.
 #
 # usage: benches/peers.sh [TRACE.swf ...]
-#   (default: SDSC-SP2-1998-first5000 and HPC2N-2002-subset3171 from $TRACES)
+#   (default: SDSC-SP2-1998-first5000, HPC2N-2002-subset3171, LLNL-Thunder-2007-1.1-cln and
+#   LLNL-Atlas-2006-2.1-cln from $TRACES; pyss takes about 35 s on Thunder under EASY, so the
+#   default list runs for about half an hour: name the small traces to be quick)
 # environment:
 #   PEERS     the folder with pyss/, pyss_driver.py, accasim_driver.py, clean.awk and the AccaSim
 #             wheel (default ../shared/peers, where this project's machines keep them)
@@ -20,7 +22,9 @@
 #
 # Each trace is cleaned once with PEERS/clean.awk for its header's MaxProcs, so that every tool
 # reads the same jobs. Times are whole processes (start-up, parsing, the replay, the schedule
-# written as CSV), in seconds; the ratio is the peer's median over qosgate's.
+# written as CSV), in seconds; the ratio is the peer's median over qosgate's. The column `read_s`
+# is qosgate reading the trace and writing the same CSV without scheduling (`backfill
+# --parse-only`: every job starts at its arrival), the floor under any policy's replay.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PEERS=${PEERS:-../shared/peers}
@@ -33,11 +37,12 @@ WORK=target/peers
 mkdir -p "$WORK"
 [ -d "$PEERS" ] || { echo "no peers folder $PEERS (set PEERS)" >&2; exit 1; }
 if [ $# -eq 0 ]; then
-  set -- "$TRACES/SDSC-SP2-1998-first5000.swf" "$TRACES/HPC2N-2002-subset3171.swf"
+  set -- "$TRACES/SDSC-SP2-1998-first5000.swf" "$TRACES/HPC2N-2002-subset3171.swf" \
+    "$TRACES/LLNL-Thunder-2007-1.1-cln.swf" "$TRACES/LLNL-Atlas-2006-2.1-cln.swf"
 fi
 
 cargo build --release -q -p qosgate --bin qosgate
-QOSGATE=target/release/qosgate
+QOSGATE=${CARGO_TARGET_DIR:-target}/release/qosgate
 
 have_pyss=0
 if "$PYTHON2" -c pass 2> /dev/null && [ -f "$PEERS/pyss_driver.py" ]; then have_pyss=1; fi
@@ -66,13 +71,19 @@ seconds() {
 # The median of the microsecond counts on standard input.
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-printf '%-28s %-13s %12s %12s %8s %12s %8s\n' trace policy qosgate_s pyss_s ratio accasim_s ratio
+printf '%-28s %-13s %10s %12s %12s %8s %12s %8s\n' \
+  trace policy read_s qosgate_s pyss_s ratio accasim_s ratio
 for trace in "$@"; do
   name=$(basename "$trace" .swf)
   procs=$(awk '/MaxProcs:/ { print $NF; exit }' "$trace")
   [ -n "$procs" ] || { echo "$trace: no MaxProcs in the header" >&2; exit 1; }
   clean=$WORK/$name-clean.swf
   awk -v N="$procs" -f "$PEERS/clean.awk" "$trace" > "$clean" 2> /dev/null
+  r=()
+  for _ in $(seq "$RUNS"); do
+    r+=("$(seconds "$QOSGATE" backfill --parse-only --swf "$clean" --out "$WORK/r.csv")")
+  done
+  rm=$(printf '%s\n' "${r[@]}" | median)
   for policy in $POLICIES; do
     q=() p=() a=()
     for _ in $(seq "$RUNS"); do
@@ -91,7 +102,8 @@ for trace in "$@"; do
       m=$(printf '%s\n' "$@" | median)
       printf ' %12.3f %7.0fx' "$(echo "$m / 1000000" | bc -l)" "$(echo "$m / $qm" | bc -l)"
     }
-    printf '%-28s %-13s %12.4f' "$name" "$policy" "$(echo "$qm / 1000000" | bc -l)"
+    printf '%-28s %-13s %10.4f %12.4f' "$name" "$policy" "$(echo "$rm / 1000000" | bc -l)" \
+      "$(echo "$qm / 1000000" | bc -l)"
     row ${p[@]+"${p[@]}"}
     row ${a[@]+"${a[@]}"}
     printf '\n'

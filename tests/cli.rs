@@ -666,26 +666,68 @@ fn a_lease_scenario_runs_the_replay_leases_runs() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `backfill --parse-only --out`: the CSV has the replay's header and a row per job the replay
+/// takes, in the same order, each started at its arrival and ended after its run (the EASY
+/// replay's rows give the run: `end - start`), and the summary counts the trace's lines and jobs.
+/// (`--parse-only` with a policy is refused: below.)
+#[test]
+fn backfill_parse_only_writes_every_job_at_its_arrival() {
+    let dir = scratch("cli-parse-only");
+    let (read, easy) = (dir.join("read.csv"), dir.join("easy.csv"));
+    let swf = trace("SDSC-SP2-1998-first300.swf");
+    for (mode, csv) in [
+        (&["--parse-only"][..], &read),
+        (&["--policy", "easy"][..], &easy),
+    ] {
+        let mut args = vec!["backfill", "--swf", &swf, "--out", csv.to_str().unwrap()];
+        args.extend_from_slice(mode);
+        let o = qosgate(&args);
+        assert!(o.status.success(), "exit {:?}: {}", o.status, stderr(&o));
+        assert!(
+            stdout(&o).contains("300 data lines, 284 jobs"),
+            "{}",
+            stdout(&o)
+        );
+    }
+    let rows = |path: &std::path::Path| -> Vec<Vec<u64>> {
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut lines = text.lines();
+        assert_eq!(lines.next(), Some("job,arrival,start,end,procs"));
+        lines
+            .map(|l| l.split(',').map(|x| x.parse().unwrap()).collect())
+            .collect()
+    };
+    let (read, easy) = (rows(&read), rows(&easy));
+    assert_eq!(read.len(), 284);
+    assert_eq!(read.len(), easy.len());
+    for (r, e) in read.iter().zip(&easy) {
+        assert_eq!((r[0], r[1], r[4]), (e[0], e[1], e[4]));
+        assert_eq!(r[2], r[1]);
+        assert_eq!(r[3] - r[2], e[3] - e[2]);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn backfill_rejects_bad_options_with_a_message_naming_them() {
     let swf = trace("SDSC-SP2-1998-first300.swf");
-    let o = qosgate(&["backfill", "--policy", "lifo", "--swf", &swf]);
-    assert!(!o.status.success());
-    assert!(stderr(&o).contains("lifo"), "{}", stderr(&o));
-    let o = qosgate(&["backfill", "--policy", "easy", "--swf", "no/such.swf"]);
-    assert!(!o.status.success());
-    assert!(stderr(&o).contains("no/such.swf"), "{}", stderr(&o));
-    let o = qosgate(&[
-        "backfill",
-        "--policy",
-        "selective",
-        "--threshold",
-        "-1",
-        "--swf",
-        &swf,
-    ]);
-    assert!(!o.status.success());
-    assert!(stderr(&o).contains("--threshold"), "{}", stderr(&o));
+    let cases: [(&[&str], &str); 4] = [
+        (&["--policy", "lifo", "--swf", &swf], "lifo"),
+        (&["--policy", "easy", "--swf", "no/such.swf"], "no/such.swf"),
+        (
+            &["--parse-only", "--policy", "easy", "--swf", &swf],
+            "--policy",
+        ),
+        (
+            &["--policy", "selective", "--threshold", "-1", "--swf", &swf],
+            "--threshold",
+        ),
+    ];
+    for (args, named) in cases {
+        let o = qosgate(&[&["backfill"][..], args].concat());
+        assert!(!o.status.success(), "{args:?}");
+        assert!(stderr(&o).contains(named), "{args:?}: {}", stderr(&o));
+    }
 }
 
 /// `--out DIR` over the folder of an earlier run writes it anew: a stale file of the earlier run

@@ -15,8 +15,8 @@ use crate::models::cluster::summary::{self, Files, Request};
 #[derive(Debug, Clone, Args)]
 pub struct BackfillArgs {
     /// The scheduling policy.
-    #[arg(long, value_enum)]
-    pub policy: PolicyName,
+    #[arg(long, value_enum, required_unless_present = "parse_only")]
+    pub policy: Option<PolicyName>,
     /// The trace, in the Standard Workload Format.
     #[arg(long, value_name = "FILE")]
     pub swf: std::path::PathBuf,
@@ -52,6 +52,15 @@ pub struct BackfillArgs {
     /// with an error naming the job.
     #[arg(long, value_name = "N", default_value_t = replay::QUEUE, allow_negative_numbers = true)]
     pub queue: usize,
+    /// Read the trace and write `--out` without scheduling: every job starts at its arrival, as
+    /// on a machine of unbounded size (the parsing and writing floor of a replay, for
+    /// benchmarks).
+    #[arg(
+        long,
+        hide = true,
+        conflicts_with_all = ["policy", "jobs_csv", "swf_out", "gantt", "threshold", "json", "failures"]
+    )]
+    pub parse_only: bool,
     /// Replay under node failures: a Failure Trace Archive trace (tabular event format), or a
     /// synthetic process fitted to javadi2012's Table II: weibull, lognormal or hyperexponential.
     #[arg(long, value_name = "FILE|MODEL")]
@@ -72,9 +81,19 @@ const DEFAULT_THRESHOLD: f64 = 2.0;
 ///
 /// Errors: a bad option, an unreadable or bad trace, a replay error (named), a failed write.
 pub fn exec(args: &BackfillArgs, out: &mut dyn Write) -> Result<()> {
+    let Some(policy_name) = args.policy else {
+        // clap asks for `--policy` unless `--parse-only` is given, which conflicts with it.
+        return summary::parse_only(
+            &args.swf,
+            args.nodes,
+            args.skip_invalid,
+            args.out.as_deref(),
+            out,
+        );
+    };
     let threshold = args.threshold.unwrap_or(DEFAULT_THRESHOLD);
     let scheduler = Scheduler {
-        policy: args.policy,
+        policy: policy_name,
         selective_threshold: threshold,
     };
     let policy = scheduler.kernel().with_context(|| {
@@ -83,7 +102,7 @@ pub fn exec(args: &BackfillArgs, out: &mut dyn Write) -> Result<()> {
     anyhow::ensure!(
         args.threshold.is_none() || matches!(policy, Policy::Selective(_)),
         "--threshold is selective backfilling's: it has no effect with --policy {}",
-        args.policy.name()
+        policy_name.name()
     );
     anyhow::ensure!(
         (1..=replay::MAX_QUEUE).contains(&args.queue),
@@ -94,7 +113,7 @@ pub fn exec(args: &BackfillArgs, out: &mut dyn Write) -> Result<()> {
     let req = Request {
         swf: args.swf.clone(),
         policy,
-        policy_name: args.policy.name(),
+        policy_name: policy_name.name(),
         selective_threshold: matches!(policy, Policy::Selective(_)).then_some(threshold),
         nodes: args.nodes,
         skip_invalid: args.skip_invalid,

@@ -565,7 +565,16 @@ pub fn read<R: Read>(reader: R, options: &Options) -> Result<Trace, SwfError> {
             .iter()
             .position(|b| !b.is_ascii_whitespace())
             .unwrap_or(line.len());
-        let outcome = if line.get(start) == Some(&b';') {
+        let outcome = if let Some(r) = plain_data_line(line) {
+            data_lines += 1;
+            match ids.insert(r.id, line_no) {
+                Err(first) => Err(ErrorKind::Duplicate { id: r.id, first }),
+                Ok(()) => {
+                    records.push(r);
+                    Ok(())
+                }
+            }
+        } else if line.get(start) == Some(&b';') {
             let text = String::from_utf8_lossy(&line[start + 1..]);
             header_line(&text, &mut header)
         } else {
@@ -805,6 +814,68 @@ fn plain_integer(text: &str) -> Option<i64> {
         v = v * 10 + i64::from(d);
     }
     Some(if negative { -v } else { v })
+}
+
+/// The record of a data line written as every archive trace writes it, in one pass over its
+/// bytes: ASCII, exactly [`FIELDS`] fields, each a plain integer ([`plain_integer`]'s form),
+/// the job number at least 0, and every value [`data_line`] checks within its range. `None` for
+/// any other line, which [`data_line`] then reads (and names what is wrong, if anything): on
+/// every line this takes, both give the same record.
+fn plain_data_line(line: &[u8]) -> Option<Record> {
+    let mut values = [0i64; FIELDS];
+    let mut found = 0;
+    let mut at = 0;
+    while at < line.len() {
+        let b = line[at];
+        if matches!(b, b' ' | b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r') {
+            at += 1;
+            continue;
+        }
+        let slot = values.get_mut(found)?;
+        let negative = b == b'-';
+        if negative || b == b'+' {
+            at += 1;
+        }
+        let digits = at;
+        let mut v = 0i64;
+        while let Some(d) = line
+            .get(at)
+            .map(|b| b.wrapping_sub(b'0'))
+            .filter(|&d| d <= 9)
+        {
+            // More than 18 digits: the general reader's (18 cannot overflow).
+            if at - digits == 18 {
+                return None;
+            }
+            v = v * 10 + i64::from(d);
+            at += 1;
+        }
+        // No digit, or a field that goes on with something else than a digit.
+        if at == digits
+            || line
+                .get(at)
+                .is_some_and(|b| !b.is_ascii_whitespace() && *b != b'\x0b')
+        {
+            return None;
+        }
+        *slot = if negative { -v } else { v };
+        found += 1;
+    }
+    if found != FIELDS {
+        return None;
+    }
+    let integer = |v: i64| (v.unsigned_abs() <= MAX_INTEGER).then_some(v);
+    let time = |v: i64| (v.unsigned_abs() <= MAX_TIME).then_some(v);
+    let id = integer(values[0]).filter(|&id| id >= 0)?;
+    let allocated = integer(values[4])?;
+    let requested = integer(values[7])?;
+    Some(Record {
+        id: id as u64,
+        submit: time(values[1])?,
+        run: time(values[3])?,
+        requested_time: time(values[8])?,
+        procs: if allocated > 0 { allocated } else { requested },
+    })
 }
 
 fn data_line(text: &str) -> Result<Record, ErrorKind> {
@@ -1279,7 +1350,36 @@ mod tests {
             proptest::prop_assert_eq!(&fields[..kept], &expected[..kept]);
         }
 
-        /// A plainly written integer reads as the standard parser reads it, and anything the
+        /// The one-pass reader of plainly written lines gives [`data_line`]'s record whenever
+        /// it takes a line, and takes every line of plain integers within their ranges. The
+        /// fields mix signs, lengths up to 20 digits (past the plain form and the ranges),
+        /// decimals and every ASCII whitespace.
+        #[test]
+        fn plain_lines_read_as_data_line_reads_them(
+            fields in proptest::collection::vec(
+                "[+-]?[0-9]{1,20}|[+-]?[0-9]{1,3}|-1|[0-9]{1,2}[.][0-9]|x",
+                15..21,
+            ),
+            space in "[ \t\x0b\x0c\r]{1,3}",
+        ) {
+            let text = fields.join(&space);
+            let fast = plain_data_line(text.as_bytes());
+            let general = data_line(&text);
+            if let Some(r) = &fast {
+                let g = general.as_ref().expect("a line the one-pass reader takes is valid");
+                proptest::prop_assert_eq!(
+                    (r.id, r.submit, r.run, r.requested_time, r.procs),
+                    (g.id, g.submit, g.run, g.requested_time, g.procs)
+                );
+            }
+            let plain = fields.len() == FIELDS
+                && fields.iter().all(|f| plain_integer(f).is_some());
+            if plain && general.is_ok() {
+                proptest::prop_assert!(fast.is_some(), "{:?} not taken", text);
+            }
+        }
+
+        /// A plainly written integer reads as the standard parser reads it, and anything the        /// A plainly written integer reads as the standard parser reads it, and anything the
         /// plain reader takes is one the standard parser takes alike.
         #[test]
         fn plain_integers_read_as_the_standard_parser_reads_them(

@@ -369,7 +369,7 @@ pub fn replay(
 /// trace that never has more than a few hundred jobs in the system replays on a scheduler of
 /// about 100 KiB, whatever `queue` allows. The replay is deterministic, so a restart changes
 /// nothing but the time it takes. A long trace starts on a tier that holds at least one job in
-/// 10,000 of its own, since a restart late in it would repeat most of it.
+/// 100 of its own, up to 4,096 jobs, since a restart late in it would repeat most of it.
 ///
 /// Errors: `queue` out of range, and those of [`replay`].
 pub fn replay_limited(
@@ -399,7 +399,7 @@ pub fn replay_limited(
     }
     // A restart late in a long trace repeats most of it: long traces start on a tier that
     // holds one job in JOBS_PER_HELD of theirs.
-    let mut needed = (jobs.len() / JOBS_PER_HELD).min(queue);
+    let mut needed = (jobs.len() / JOBS_PER_HELD).min(FIRST_ROOM).min(queue);
     for tier in TIERS {
         if tier / 2 < needed && tier != TIER_6 {
             continue;
@@ -426,7 +426,10 @@ pub fn replay_limited(
 }
 
 /// [`replay_limited`] starts on a tier that holds at least one job in this many of the trace's.
-const JOBS_PER_HELD: usize = 10_000;
+const JOBS_PER_HELD: usize = 100;
+/// ... up to this many held jobs: a trace that holds more finds out, and starts again on the
+/// tier it needs, early enough, while a long trace that holds few stays on a small tier.
+const FIRST_ROOM: usize = TIER_2 / 2;
 
 const TIER_0: usize = 1 << 9;
 const TIER_1: usize = 1 << 11;
@@ -488,7 +491,7 @@ pub fn replay_in<const Q: usize, const B: usize>(
     )
 }
 
-/// A job's state in the driver (its first start is in its [`Record`]).
+/// A job's state in the driver under failures (its first start is in its [`Record`]).
 #[derive(Clone, Copy)]
 struct Progress {
     /// Seconds of its run still to go.
@@ -498,6 +501,47 @@ struct Progress {
     /// Starts so far: a completion event carries the count it was scheduled under.
     starts: u32,
     handle: Option<Handle>,
+}
+
+/// A run's planned completion in the driver: ordered by `(end, job, starts)`, which no two
+/// runs share.
+#[derive(Clone, Copy)]
+struct Ending {
+    /// The instant the run ends, seconds.
+    end: u64,
+    /// The job, by index.
+    job: usize,
+    /// The job's starts when this run began: under failures, a completion whose count is not
+    /// the job's is stale.
+    starts: u32,
+    /// To complete it.
+    handle: Handle,
+}
+
+impl Ending {
+    fn key(&self) -> (u64, usize, u32) {
+        (self.end, self.job, self.starts)
+    }
+}
+
+impl PartialEq for Ending {
+    fn eq(&self, other: &Self) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for Ending {}
+
+impl PartialOrd for Ending {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Ending {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.key().cmp(&other.key())
+    }
 }
 
 /// How many jobs a replay holds (waiting or running) at most.
@@ -516,14 +560,17 @@ struct Driver<'a, const Q: usize, const B: usize> {
     jobs: &'a [swf::Job],
     /// Held jobs (waiting or running) at which the replay gives up with [`Outgrown`].
     room: Option<usize>,
-    progress: Vec<Progress>,
+    /// One per job, by index, under failures only: without them a job runs once, for its whole
+    /// run from its first start, and no completion is stale, so the records say it all (and a
+    /// long trace saves the memory).
+    progress: Option<Vec<Progress>>,
     /// Which job holds which node: `None` when nodes are only counted (no failures, and
     /// [`Naming::Counted`]).
     nodes: Option<NodeMap>,
     /// The runs ended so far ([`Naming::Named`] only).
     placements: Option<Vec<Placement>>,
-    /// Completions: (end, job index, starts).
-    ends: BinaryHeap<Reverse<(u64, usize, u32)>>,
+    /// Completions, the earliest first.
+    ends: BinaryHeap<Reverse<Ending>>,
     /// One per job, by index; `start` is the first start once the job has started.
     records: Vec<Record>,
     sums: Sums,
@@ -561,15 +608,17 @@ impl<const Q: usize, const B: usize> Driver<'_, Q, B> {
             sched,
             jobs: sorted,
             room: limits.room,
-            progress: sorted
-                .iter()
-                .map(|j| Progress {
-                    left: j.run,
-                    since: 0,
-                    starts: 0,
-                    handle: None,
-                })
-                .collect(),
+            progress: (!failures.is_empty()).then(|| {
+                sorted
+                    .iter()
+                    .map(|j| Progress {
+                        left: j.run,
+                        since: 0,
+                        starts: 0,
+                        handle: None,
+                    })
+                    .collect()
+            }),
             nodes: (naming == Naming::Named || !failures.is_empty()).then(|| NodeMap::new(nodes)),
             placements: (naming == Naming::Named).then(|| Vec::with_capacity(sorted.len())),
             ends: BinaryHeap::new(),
@@ -595,7 +644,7 @@ impl<const Q: usize, const B: usize> Driver<'_, Q, B> {
         loop {
             let candidates = [
                 sorted.get(next_job).map(|j| j.submit),
-                d.ends.peek().map(|Reverse(e)| e.0),
+                d.ends.peek().map(|Reverse(e)| e.end),
                 changes.get(next_change).map(|c| c.at),
             ];
             let Some(now) = candidates.into_iter().flatten().min() else {
@@ -634,25 +683,30 @@ impl<const Q: usize, const B: usize> Driver<'_, Q, B> {
     }
 
     fn complete(&mut self, now: u64, t: Ticks) -> Result<()> {
-        while let Some(&Reverse((end, i, starts))) = self.ends.peek() {
-            if end != now {
+        while let Some(&Reverse(e)) = self.ends.peek() {
+            if e.end != now {
                 break;
             }
             self.ends.pop();
-            let p = self.progress[i];
-            let job = self.jobs[i];
-            // An interrupted run's completion is stale.
-            let Some(handle) = p.handle.filter(|_| p.starts == starts) else {
-                continue;
+            let starts = match &mut self.progress {
+                Some(progress) => {
+                    let p = &mut progress[e.job];
+                    // An interrupted run's completion is stale.
+                    if p.starts != e.starts || p.handle.is_none() {
+                        continue;
+                    }
+                    p.handle = None;
+                    p.starts
+                }
+                None => e.starts,
             };
-            self.sched
-                .complete(t, handle)
-                .map_err(|e| anyhow::anyhow!("completing job {} at {now} s: {e}", job.id))?;
-            self.end_run(i, now, false);
-            self.progress[i].handle = None;
-            let r = &mut self.records[i];
+            self.sched.complete(t, e.handle).map_err(|err| {
+                anyhow::anyhow!("completing job {} at {now} s: {err}", self.jobs[e.job].id)
+            })?;
+            self.end_run(e.job, now, false);
+            let r = &mut self.records[e.job];
             r.end = now;
-            r.interruptions = p.starts.saturating_sub(1);
+            r.interruptions = starts.saturating_sub(1);
             self.sums.add(r);
         }
         Ok(())
@@ -670,7 +724,11 @@ impl<const Q: usize, const B: usize> Driver<'_, Q, B> {
         // Failures always name nodes (`Driver::run`).
         let owner = self.nodes.as_ref().and_then(|m| m.owner(c.node));
         if let (ChangeKind::Fail { .. }, Some(i)) = (c.kind, owner) {
-            let p = &mut self.progress[i];
+            let progress = self
+                .progress
+                .as_mut()
+                .context("failures without progress")?;
+            let p = &mut progress[i];
             let handle = p.handle.take().context("a node's job is not running")?;
             self.sched.interrupt(t, handle).map_err(|e| {
                 anyhow::anyhow!("interrupting job {} at {} s: {e}", self.jobs[i].id, c.at)
@@ -716,10 +774,11 @@ impl<const Q: usize, const B: usize> Driver<'_, Q, B> {
             return;
         };
         let nodes = map.give_back(i);
+        let start = self.since(i);
         if let Some(placements) = &mut self.placements {
             placements.push(Placement {
                 job: i,
-                start: self.progress[i].since,
+                start,
                 end: now,
                 nodes,
                 interrupted,
@@ -772,20 +831,39 @@ impl<const Q: usize, const B: usize> Driver<'_, Q, B> {
         })
     }
 
+    /// Start of job `i`'s current run, seconds.
+    fn since(&self, i: usize) -> u64 {
+        match &self.progress {
+            Some(progress) => progress[i].since,
+            None => self.records[i].start,
+        }
+    }
+
     fn started(&mut self, now: u64, handle: Handle) -> Result<()> {
         let i = usize::try_from(handle.id().get())
             .ok()
             .filter(|&i| i < self.jobs.len())
             .context("the scheduler started an unknown job")?;
         let j = self.jobs[i];
-        let p = &mut self.progress[i];
-        if p.starts == 0 {
+        let (starts, left) = match &mut self.progress {
+            Some(progress) => {
+                let p = &mut progress[i];
+                p.starts += 1;
+                p.since = now;
+                p.handle = Some(handle);
+                (p.starts, p.left)
+            }
+            None => (1, j.run),
+        };
+        if starts == 1 {
             self.records[i].start = now;
         }
-        p.starts += 1;
-        p.since = now;
-        p.handle = Some(handle);
-        self.ends.push(Reverse((now + p.left, i, p.starts)));
+        self.ends.push(Reverse(Ending {
+            end: now + left,
+            job: i,
+            starts,
+            handle,
+        }));
         if let Some(map) = &mut self.nodes {
             let idle = map.idle();
             ensure!(
