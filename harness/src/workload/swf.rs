@@ -1379,7 +1379,7 @@ mod tests {
             }
         }
 
-        /// A plainly written integer reads as the standard parser reads it, and anything the        /// A plainly written integer reads as the standard parser reads it, and anything the
+        /// A plainly written integer reads as the standard parser reads it, and anything the
         /// plain reader takes is one the standard parser takes alike.
         #[test]
         fn plain_integers_read_as_the_standard_parser_reads_them(

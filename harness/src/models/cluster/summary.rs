@@ -34,6 +34,7 @@ use super::replay::{self, Naming, NodeEvent, Outcome, Record, Summary};
 use super::scenario::{Failures, Scenario};
 use crate::models::{self, Estimated, Head, Measured, Metric, RunOptions};
 use crate::output;
+use crate::report::columns::{self, Column};
 use crate::report::gantt;
 use crate::report::table::{Align, grouped, table};
 use crate::workload::failures::{Fit, Process, Tally};
@@ -128,7 +129,9 @@ impl Files {
     /// Errors: a failed write or read of the trace again (named).
     fn write(&self, req: &Request, prepared: &Prepared, outcome: &Outcome) -> Result<()> {
         if let Some(path) = &self.csv {
-            output::write_file(path, |w| write_rows(outcome.records.iter().map(row), w))?;
+            output::write_file(path, |w| {
+                columns::write_csv(RECORD_COLUMNS, &outcome.records, w)
+            })?;
         }
         let name = workload_name(&req.swf);
         if let Some(path) = &self.jobs_csv {
@@ -381,16 +384,21 @@ pub fn parse_only(
     };
     let trace = swf::read_path(swf, &options)?;
     if let Some(path) = csv {
-        let rows = trace.jobs.iter().map(|j| {
-            [
-                j.id,
-                j.submit,
-                j.submit,
-                j.submit + j.run,
-                u64::from(j.procs),
-            ]
-        });
-        output::write_file(path, |w| write_rows(rows, w))?;
+        let records: Vec<Record> = trace
+            .jobs
+            .iter()
+            .map(|j| Record {
+                id: j.id,
+                submit: j.submit,
+                start: j.submit,
+                end: j.submit + j.run,
+                procs: j.procs,
+                run: j.run,
+                estimate: j.estimate,
+                interruptions: 0,
+            })
+            .collect();
+        output::write_file(path, |w| columns::write_csv(RECORD_COLUMNS, &records, w))?;
     }
     let text = format!(
         "{}: read without scheduling\n{}",
@@ -402,43 +410,14 @@ pub fn parse_only(
     out.flush().context("writing output")
 }
 
-/// The `--out` file's first line: its columns.
-const RECORD_HEADER: &[u8] = b"job,arrival,start,end,procs\n";
-
-/// Writes the `--out` file: [`RECORD_HEADER`], then one line per row, `job,arrival,start,end,
-/// procs` in decimal (seconds; the text `csv` would write for these numbers, without its quoting
-/// checks: a number needs none).
-///
-/// Errors: a failed write.
-fn write_rows(rows: impl Iterator<Item = [u64; 5]>, w: &mut impl Write) -> Result<()> {
-    /// Bytes formatted before each write: a row is at most 5 numbers of 20 digits and 5 bytes
-    /// of separators.
-    const BATCH: usize = 1 << 16;
-    const ROW: usize = 5 * 21;
-    let mut text = Vec::with_capacity(BATCH + ROW);
-    text.extend_from_slice(RECORD_HEADER);
-    let mut digits = itoa::Buffer::new();
-    for row in rows {
-        for (i, v) in row.into_iter().enumerate() {
-            if i > 0 {
-                text.push(b',');
-            }
-            text.extend_from_slice(digits.format(v).as_bytes());
-        }
-        text.push(b'\n');
-        if text.len() >= BATCH {
-            w.write_all(&text).context("writing CSV")?;
-            text.clear();
-        }
-    }
-    w.write_all(&text).context("writing CSV")?;
-    w.flush().context("writing CSV")
-}
-
-/// A schedule row of the `--out` file ([`write_rows`]).
-fn row(r: &Record) -> [u64; 5] {
-    [r.id, r.submit, r.start, r.end, u64::from(r.procs)]
-}
+/// The schedule file: one line per job.
+const RECORD_COLUMNS: &[Column<Record>] = &[
+    Column::count("job", "job", |r| r.id),
+    Column::count("arrival s", "arrival", |r| r.submit),
+    Column::count("start s", "start", |r| r.start),
+    Column::count("end s", "end", |r| r.end),
+    Column::count("procs", "procs", |r| u64::from(r.procs)),
+];
 
 /// What `qosgate run --json` prints for a cluster scenario and `summary.json` holds.
 #[derive(Debug, Serialize)]
