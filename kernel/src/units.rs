@@ -159,8 +159,8 @@ pub type Nodes = u32;
 /// Ticks in one second.
 pub const TICKS_PER_SECOND: u64 = 1_000_000;
 
-/// [`TICKS_PER_SECOND`] as a divisor.
-const PER_SECOND: NonZeroU64 = NonZeroU64::new(TICKS_PER_SECOND).unwrap();
+/// [`TICKS_PER_SECOND`] as a divisor (`1 + (TICKS_PER_SECOND - 1)`: no check that could fail).
+const PER_SECOND: NonZeroU64 = NonZeroU64::MIN.saturating_add(TICKS_PER_SECOND - 1);
 
 /// The largest task a resource may declare as its maximum (2^39 MI, about 5.5e11 MI: 244 days of
 /// work on one 26,000 MIPS CPU). The limit keeps every finish tag of a queue of `2^8` maximal tasks
@@ -388,6 +388,11 @@ mod tests {
             let q = if up { p.div_ceil(u128::from(d)) } else { p / u128::from(d) };
             proptest::prop_assert_eq!(mul_div(a, b, d, up), u64::try_from(q).ok());
         }
+    }
+
+    #[test]
+    fn per_second_is_the_ticks_of_a_second() {
+        assert_eq!(PER_SECOND.get(), TICKS_PER_SECOND);
     }
 
     #[test]
