@@ -4,7 +4,9 @@
 //!   `Exact` bucket that keeps conforming, with a fake clock advancing 4 ticks per iteration.
 //! - `fairq/{wfq,scfq}/pair/{8,64,1024}`: one `dequeue` + one `enqueue` on a fair queue kept in
 //!   steady state (every flow backlogged with 2 tasks), the fake clock advancing by the execution
-//!   time of each task at the queue's capacity, so the WFQ fluid clock keeps pace with service.
+//!   time of each task at the queue's capacity, so the WFQ fluid clock keeps pace with service;
+//!   `fairq/wfq-sorted/pair/{8,64,1024}` the same with WFQ's GPS flows in `GpsSorted` (the C
+//!   library's) instead of the default heap.
 //! - `registry/admissible/{8,64}`: the Eq. 1/2 admission test of a newcomer against `N - 1`
 //!   users registered through `Resource::register`.
 //!
@@ -19,7 +21,7 @@ use std::time::Duration;
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, criterion_group, criterion_main};
 use qosgate_kernel::bucket::{Bucket, Conformance, Knowledge, Oversize};
-use qosgate_kernel::fairq::{Discipline, FairQueue, FlowId};
+use qosgate_kernel::fairq::{Discipline, FairQueue, FlowId, GpsHeap, GpsSet, GpsSorted};
 use qosgate_kernel::registry::Registration;
 use qosgate_kernel::resource::{Kind, Resource};
 use qosgate_kernel::units::{Mips, Ticks, Work, exec_ticks};
@@ -111,11 +113,11 @@ fn task(i: usize) -> (Work, u64) {
 }
 
 /// A queue of `F` flows of weights `1 + i % 7`, each holding `PER_FLOW` tasks, at time `now`.
-fn steady_queue<const F: usize, const Q: usize>(
+fn steady_queue<const F: usize, const Q: usize, G: GpsSet<F>>(
     discipline: Discipline,
     tasks: &[(Work, u64)],
     now: Ticks,
-) -> FairQueue<u32, F, Q> {
+) -> FairQueue<u32, F, Q, G> {
     assert!(
         F * PER_FLOW <= Q,
         "queue too small for {PER_FLOW} tasks per flow"
@@ -137,8 +139,8 @@ fn steady_queue<const F: usize, const Q: usize>(
 
 /// One dequeue at `now` (ticks), then an enqueue of task `k` on the flow just served. Returns
 /// the clock after the new task's execution time.
-fn pair<const F: usize, const Q: usize>(
-    q: &mut FairQueue<u32, F, Q>,
+fn pair<const F: usize, const Q: usize, G: GpsSet<F>>(
+    q: &mut FairQueue<u32, F, Q, G>,
     now: u64,
     (work, ticks): (Work, u64),
     k: u32,
@@ -153,7 +155,7 @@ fn pair<const F: usize, const Q: usize>(
     now + ticks
 }
 
-fn fairq_pair<const F: usize, const Q: usize>(
+fn fairq_pair<const F: usize, const Q: usize, G: GpsSet<F>>(
     group: &mut BenchmarkGroup<'_, WallTime>,
     discipline: Discipline,
     name: &str,
@@ -163,7 +165,7 @@ fn fairq_pair<const F: usize, const Q: usize>(
     // Steady-state check: after every pair, every flow holds PER_FLOW tasks again, and a long run
     // stays clear of errors (a refused task or a time error would panic in `pair`). The benchmark
     // then continues on the same queue and clock.
-    let mut q = Box::new(steady_queue::<F, Q>(discipline, &tasks, Ticks::ZERO));
+    let mut q = Box::new(steady_queue::<F, Q, G>(discipline, &tasks, Ticks::ZERO));
     let mut now = 0;
     let mut k = 0usize;
     for _ in 0..200_000 {
@@ -185,10 +187,13 @@ fn fairq(c: &mut Criterion) {
     let mut group = c.benchmark_group("fairq");
     configure(&mut group);
     for (discipline, name) in [(Discipline::Wfq, "wfq"), (Discipline::Scfq, "scfq")] {
-        fairq_pair::<8, 256>(&mut group, discipline, name);
-        fairq_pair::<64, 256>(&mut group, discipline, name);
-        fairq_pair::<1024, 4096>(&mut group, discipline, name);
+        fairq_pair::<8, 256, GpsHeap<8>>(&mut group, discipline, name);
+        fairq_pair::<64, 256, GpsHeap<64>>(&mut group, discipline, name);
+        fairq_pair::<1024, 4096, GpsHeap<1024>>(&mut group, discipline, name);
     }
+    fairq_pair::<8, 256, GpsSorted<8>>(&mut group, Discipline::Wfq, "wfq-sorted");
+    fairq_pair::<64, 256, GpsSorted<64>>(&mut group, Discipline::Wfq, "wfq-sorted");
+    fairq_pair::<1024, 4096, GpsSorted<1024>>(&mut group, Discipline::Wfq, "wfq-sorted");
     group.finish();
 }
 

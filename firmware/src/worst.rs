@@ -237,11 +237,14 @@ struct GpsCase {
 /// The tasks of a GPS case's users but the last.
 #[derive(Clone, Copy)]
 enum Sizes {
-    /// `1000 + u` MI for user `u`: departures in flow order, each removal sifting the heap's
-    /// last key down all levels.
+    /// `1000 + u` MI for user `u`: GPS keys, and departures, in flow order.
     FlowOrder,
     /// `1000` to `1063` MI, drawn from this seed.
     Drawn(u64),
+    /// The largest task the resource takes each, and 1 MI for the last user: its keys stay the
+    /// smallest, so the task `submit_gs` queues for it before GPS has finished anything walks
+    /// the GPS list from its end past every other flow.
+    Largest,
     /// `1000` MI each, served (one CPU serves them all before GPS finishes any, as they share
     /// it equally) and their users deregistered: their flows close when GPS finishes them, each
     /// departure then also freeing a flow slot.
@@ -256,14 +259,14 @@ enum At {
     /// `2^k` ticks before GPS would finish all the work queued (the last departure), so that the
     /// clock's final division has a quotient of nearly the last task's whole span.
     BeforeLast(u32),
-    /// The last tick whose elapsed time's budget (`elapsed C 2^16`) fits 64 bits: the clock's
-    /// final division is the 64-bit one with the largest quotient (a library loop on the M0).
+    /// The last tick whose elapsed service (`elapsed C 2^16`) fits 64 bits: large operands in
+    /// the clock's divisions (a library loop per step on the M0, whose cost varies with them).
     FullWord,
 }
 
 /// The fluid clock's worst: GS users of weight 1 each queue one task at 0 and the measured
-/// call comes at `now`, when GPS has finished all of them, or all but the last with a budget
-/// left above 2^64 (the 128-bit division). `next` and `submit_gs` at a GS resource (one CPU) or
+/// call comes at `now`, when GPS has finished all of them, or all but the last with a large
+/// quotient left for the clock's final division, or none ([`Sizes::Largest`]). `next` and `submit_gs` at a GS resource (one CPU) or
 /// a preemptive one (32); `submit_be` at GS_BE_EQUAL with 63 users (its task takes the 64th
 /// flow).
 fn gps(s: *mut qg_scheduler, m: &mut Meter, call: Gps, c: GpsCase) -> Result<(), Broken> {
@@ -297,9 +300,11 @@ fn gps(s: *mut qg_scheduler, m: &mut Meter, call: Gps, c: GpsCase) -> Result<(),
                 qg_scheduler_register(s, &user(c.last), &mut flow),
             )?;
             let work = match (u + 1 == users, c.sizes) {
+                (true, Sizes::Largest) => 1,
                 (true, _) => c.last,
                 (false, Sizes::FlowOrder) => 1000 + u64::from(u),
                 (false, Sizes::Drawn(_)) => 1000 + rng.below(64),
+                (false, Sizes::Largest) => c.last,
                 (false, Sizes::Closing) => 1000,
             };
             ok("queue", qg_scheduler_submit_gs(s, 0, u, u32::from(u), work))?;
@@ -339,9 +344,9 @@ fn gps(s: *mut qg_scheduler, m: &mut Meter, call: Gps, c: GpsCase) -> Result<(),
 
 /// The GPS search's inputs for `call`: 1 or 32 CPUs (1 for `submit_be`), a small or the
 /// largest last task, the [`Sizes`] (closing flows on one CPU only), at 2^20 to 2^60 ticks in
-/// steps of 2^8 (all departures done from about 2^23 on; with the largest last task, from about
-/// 2^36 to 2^46 the last one is left with a budget above 2^64) and at 2^0 to 2^40 ticks in steps
-/// of 2^4 before the last departure, and at [`At::FullWord`].
+/// steps of 2^8 (all departures done from about 2^23 on, but the last one's with the largest
+/// last task up to about 2^46, and [`Sizes::Largest`]'s up to about 2^52) and at 2^0 to 2^40
+/// ticks in steps of 2^4 before the last departure, and at [`At::FullWord`].
 fn gps_cases(call: Gps) -> impl Iterator<Item = GpsCase> {
     let cpus: &[usize] = if call == Gps::SubmitBe {
         &[1]
@@ -361,10 +366,11 @@ fn gps_cases(call: Gps) -> impl Iterator<Item = GpsCase> {
                     Sizes::FlowOrder,
                     Sizes::Drawn(SEED),
                     Sizes::Drawn(SEED + 1),
+                    Sizes::Largest,
                     Sizes::Closing,
                 ];
                 // Closing flows on one CPU only (the 32 CPUs run BE tasks).
-                let kinds = if cpus == 1 { 4 } else { 3 };
+                let kinds = if cpus == 1 { 5 } else { 4 };
                 sizes.into_iter().take(kinds).flat_map(move |sizes| {
                     instants.clone().map(move |at| GpsCase {
                         cpus,
@@ -388,26 +394,26 @@ fn scheduler(s: &mut qg_scheduler, m: &mut Meter) -> Result<(), Broken> {
         (
             Gps::Next,
             "qg_scheduler_next",
-            "64 GPS departures x (a heap sift of 6 levels, a flow freed), a 128-bit division, a scan of 32 CPUs, a dequeue",
+            "64 GPS departures x (a 64 x 32-bit product, an unlink from the GPS list, a flow freed), 2 divisions, a scan of 32 CPUs, a dequeue",
         ),
         (
             Gps::SubmitGs,
             "qg_scheduler_submit_gs",
-            "64 GPS departures x (a heap sift of 6 levels, a flow freed), a 128-bit division, a count of 32 CPUs, a tag",
+            "64 GPS departures x (a 64 x 32-bit product, an unlink from the GPS list, a flow freed), 2 divisions, a count of 32 CPUs, a tag, a walk of up to 63 GPS keys",
         ),
         (
             Gps::SubmitBe,
             "qg_scheduler_submit_be",
-            "Eq. 1 for 63 users, 63 GPS departures x (a heap sift, a flow freed), a 128-bit division",
+            "Eq. 1 for the tightest user, a scan of 64 flow slots, 63 GPS departures x (a 64 x 32-bit product, an unlink, a flow freed), 2 divisions, a walk of up to 63 GPS keys",
         ),
     ] {
         for c in gps_cases(call) {
             gps(s, m, call, c)?;
         }
         let case = if call == Gps::SubmitBe {
-            "GS_BE_EQUAL, 63 backlogged GS flows; searched: 2 last tasks x 4 task sets x 18 instants"
+            "GS_BE_EQUAL, 63 backlogged GS flows; searched: 2 last tasks x 5 task sets x 18 instants"
         } else {
-            "64 backlogged flows; searched: 1 CPU (4 task sets) or 32 (3) x 2 last tasks x 18 instants"
+            "64 backlogged flows; searched: 1 CPU (5 task sets) or 32 (4) x 2 last tasks x 18 instants"
         };
         m.row(name, case, bound);
     }
@@ -524,13 +530,13 @@ fn registrations(s: *mut qg_scheduler, m: &mut Meter) -> Result<(), Broken> {
         register,
         "qg_scheduler_register",
         "preemptive, 32 busy CPUs, 64 users, weights 1 or drawn, rates drawn (4 rounds)",
-        "a count of 32 CPUs, Eq. 1 for up to 64 users (128-bit products), a scan of 64 flow slots",
+        "a count of 32 CPUs, Eq. 1 for the newcomer and the tightest user (128-bit products), a scan of 64 flow slots",
     );
     m.row_of(
         deregister,
         "qg_scheduler_deregister",
         "preemptive, 32 busy CPUs, 64 idle users (4 rounds)",
-        "a scan of 32 CPUs, a flow slot freed",
+        "a scan of 32 CPUs, a flow slot freed, the GS users summed up again (63 registrations, two 64 x 16-bit products each)",
     );
     Ok(())
 }

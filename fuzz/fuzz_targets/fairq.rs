@@ -1,6 +1,6 @@
-//! Fair queue: a `FairQueue<u32, 8, 32>` (WFQ or SCFQ) driven by a sequence of opens, closes,
-//! enqueues and dequeues, and pushes and pops of the side FIFO, against a model of the tasks
-//! queued on each flow and in the side FIFO (which share the 32 entries).
+//! Fair queue: a `FairQueue<u32, 8, 32>` (WFQ with either GPS set, or SCFQ) driven by a sequence
+//! of opens, closes, enqueues and dequeues, and pushes and pops of the side FIFO, against a model
+//! of the tasks queued on each flow and in the side FIFO (which share the 32 entries).
 //! See `fuzz/README.md` for the list of invariants.
 #![no_main]
 
@@ -11,18 +11,22 @@ use std::collections::{HashMap, VecDeque};
 use arbitrary::Arbitrary;
 use common::{D, Num, Num16};
 use libfuzzer_sys::fuzz_target;
-use qosgate_kernel::fairq::{Discipline, FairQueue, FlowId};
+use qosgate_kernel::fairq::{Discipline, FairQueue, FlowId, GpsHeap, GpsSet, GpsSorted};
 use qosgate_kernel::units::{MAX_CAPACITY, Mips, Ticks, Work};
 use qosgate_kernel::vtime::{InvWeight, MAX_SPAN, VirtualTime};
 use qosgate_kernel::{Error, Param, Refused};
 
 const FLOWS: usize = 8;
 const QUEUE: usize = 32;
-type Q = FairQueue<u32, FLOWS, QUEUE>;
+/// The queue, WFQ's GPS flows in a `G`: both sets, the default heap and the sorted list, meet
+/// the same model.
+type Q<G> = FairQueue<u32, FLOWS, QUEUE, G>;
 
 #[derive(Arbitrary, Debug)]
 struct Input {
     discipline: D,
+    /// WFQ's GPS flows in a [`GpsSorted`] rather than the default [`GpsHeap`].
+    sorted: bool,
     capacity: Num,
     ops: Vec<Op>,
 }
@@ -119,7 +123,7 @@ impl Model {
         self.len() + self.side.len()
     }
 
-    fn invariants(&mut self, q: &Q) {
+    fn invariants<G: GpsSet<FLOWS>>(&mut self, q: &Q<G>) {
         let len = self.len();
         assert_eq!(q.len(), len, "len differs from the model");
         assert_eq!(q.is_empty(), len == 0);
@@ -207,7 +211,7 @@ impl Model {
         }
     }
 
-    fn open(&mut self, q: &mut Q, w: u16) {
+    fn open<G: GpsSet<FLOWS>>(&mut self, q: &mut Q<G>, w: u16) {
         let got = q.open(w);
         if w == 0 {
             assert_eq!(got, Err(Error::InvalidParameter(Param::Weight)));
@@ -242,7 +246,7 @@ impl Model {
         }
     }
 
-    fn close(&mut self, q: &mut Q, id: FlowId) {
+    fn close<G: GpsSet<FLOWS>>(&mut self, q: &mut Q<G>, id: FlowId) {
         let got = q.close(id);
         let f = usize::from(id);
         match self.slots.get(f) {
@@ -261,7 +265,7 @@ impl Model {
         }
     }
 
-    fn enqueue(&mut self, q: &mut Q, now: u64, id: FlowId, work: u64) {
+    fn enqueue<G: GpsSet<FLOWS>>(&mut self, q: &mut Q<G>, now: u64, id: FlowId, work: u64) {
         let item = self.next_item;
         self.next_item += 1;
         let len = q.len();
@@ -353,7 +357,7 @@ impl Model {
         }
     }
 
-    fn dequeue(&mut self, q: &mut Q, now: u64) -> bool {
+    fn dequeue<G: GpsSet<FLOWS>>(&mut self, q: &mut Q<G>, now: u64) -> bool {
         let got = q
             .dequeue(Ticks::new(now))
             .expect("dequeue at a monotone clock");
@@ -389,11 +393,19 @@ impl Model {
 }
 
 fn run(input: Input) {
+    if input.sorted {
+        run_with::<GpsSorted<FLOWS>>(input);
+    } else {
+        run_with::<GpsHeap<FLOWS>>(input);
+    }
+}
+
+fn run_with<G: GpsSet<FLOWS>>(input: Input) {
     let discipline = input.discipline.get();
     let capacity = input.capacity.get();
     let max = MAX_CAPACITY.get();
     let valid = (1..=max).contains(&capacity);
-    let mut q = match Q::new(discipline, Mips::new(capacity)) {
+    let mut q = match Q::<G>::new(discipline, Mips::new(capacity)) {
         Ok(q) => {
             assert!(valid, "capacity {capacity} accepted");
             q
@@ -401,7 +413,7 @@ fn run(input: Input) {
         Err(e) => {
             assert!(!valid, "capacity {capacity} refused");
             assert_eq!(e, Error::InvalidParameter(Param::Capacity));
-            Q::new(discipline, Mips::new(capacity.clamp(1, max))).unwrap()
+            Q::<G>::new(discipline, Mips::new(capacity.clamp(1, max))).unwrap()
         }
     };
     let mut m = Model {
@@ -459,7 +471,7 @@ fn run(input: Input) {
 }
 
 impl Model {
-    fn push_side(&mut self, q: &mut Q, work: u64, front: bool) {
+    fn push_side<G: GpsSet<FLOWS>>(&mut self, q: &mut Q<G>, work: u64, front: bool) {
         let item = self.next_item;
         self.next_item += 1;
         let got = if front {
@@ -488,7 +500,7 @@ impl Model {
         self.fate.insert(item, Fate::Queued);
     }
 
-    fn pop_side(&mut self, q: &mut Q) -> bool {
+    fn pop_side<G: GpsSet<FLOWS>>(&mut self, q: &mut Q<G>) -> bool {
         let got = q.pop_side().map(|(item, work)| (item, work.get()));
         assert_eq!(got, self.side.pop_front(), "pop_side");
         if let Some((item, _)) = got {

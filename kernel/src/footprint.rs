@@ -15,7 +15,7 @@ use crate::broker::Routing;
 use crate::bucket::Bucket;
 use crate::dag::{Dag, Listing};
 use crate::dispatch::{Bernoulli, Billiard, RoundRobin, Rtdp};
-use crate::fairq::FairQueue;
+use crate::fairq::{FairQueue, GpsSorted};
 use crate::lease::Manager;
 use crate::listsched::{Etm, Feedback, Scheduler};
 use crate::mapping::Servers;
@@ -35,10 +35,12 @@ pub const QUEUE: usize = 256;
 /// CPUs per resource in the reference configuration.
 pub const CPUS: usize = 32;
 
-/// A resource's local scheduler in the reference configuration.
-pub type ReferenceResource = Resource<USERS, QUEUE, CPUS>;
+/// A resource's local scheduler in the reference configuration, as a gateway holds it: WFQ's
+/// GPS flows in a [`GpsSorted`] (bounded work per call; see [`crate::fairq::GpsSet`]).
+pub type ReferenceResource = Resource<USERS, QUEUE, CPUS, GpsSorted<USERS>>;
 /// The fair queue inside it (items are task ids and classes).
-pub type ReferenceFairQueue = FairQueue<(u32, crate::resource::Class), USERS, QUEUE>;
+pub type ReferenceFairQueue =
+    FairQueue<(u32, crate::resource::Class), USERS, QUEUE, GpsSorted<USERS>>;
 /// The registry inside it.
 pub type ReferenceRegistry = Registry<USERS>;
 /// Jobs a cluster's backfilling scheduler holds (waiting or running), and leases its lease
@@ -57,6 +59,7 @@ pub type ReferenceMeta = MetaScheduler<USERS, QUEUE, RESOURCES>;
 /// as a queue has tasks, and a backfilling table is the smallest its jobs allow.
 pub mod small {
     use crate::backfill::Backfill;
+    use crate::fairq::GpsSorted;
     use crate::resource::Resource;
 
     /// Users (flows) per resource.
@@ -72,8 +75,9 @@ pub mod small {
     /// Jobs a cluster's backfilling scheduler holds (waiting or running).
     pub const CLUSTER_JOBS: usize = 16;
 
-    /// A resource's local scheduler in the small configuration.
-    pub type SmallResource = Resource<USERS, QUEUE, CPUS>;
+    /// A resource's local scheduler in the small configuration (GPS flows as in the
+    /// reference's).
+    pub type SmallResource = Resource<USERS, QUEUE, CPUS, GpsSorted<USERS>>;
     /// A cluster's backfilling scheduler in the small configuration (the smallest table
     /// allowed).
     pub type SmallBackfill = Backfill<CLUSTER_JOBS, { 2 * CLUSTER_JOBS + 2 }>;

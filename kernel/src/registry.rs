@@ -21,7 +21,17 @@
 //! GS_BE_EQUAL resource, best-effort tasks come and go as temporary users; the resource counts
 //! every free flow slot as one, see [`crate::resource::Resource::rate`].)
 //!
-//! Memory: `FLOWS` slots of [`Registration`] (40 bytes each), indexed by the fair queue's flow id.
+//! # Cost
+//! Eq. 1 binds first for the user with the smallest `w_k / rho_k`: `rho_k W <= C' w_k` for every
+//! `k` iff it holds for that one. The registry keeps that user's weight and rate, and the
+//! smallest GS weight (a best-effort task's weight at GS_BE_EQUAL), as GS users come and go, so
+//! that checking Eq. 1 ([`Registry::admissible`]), [`Registry::max_total_weight`] and
+//! [`Registry::smallest_gs_weight`] are `O(1)`, as a temporary best-effort user's admission with
+//! every task needs: a GS registration compares with them, a GS user's leaving scans the
+//! registrations once (`O(FLOWS)`).
+//!
+//! Memory: `FLOWS` slots of [`Registration`] (40 bytes each), indexed by the fair queue's flow id,
+//! and the summary (32 bytes).
 
 use core::num::NonZeroU64;
 
@@ -130,11 +140,47 @@ impl core::fmt::Display for RateBasis {
 pub struct Registry<const FLOWS: usize> {
     /// Up to the highest flow id registered so far; `None` for a free id.
     slots: Vec<Option<Registration>, FLOWS>,
+    /// What Eq. 1 and a best-effort task need of the GS users, kept as they come and go.
+    gs: GsSummary,
 }
 
 impl<const FLOWS: usize> Default for Registry<FLOWS> {
     fn default() -> Self {
-        Self { slots: Vec::new() }
+        Self {
+            slots: Vec::new(),
+            gs: GsSummary::NONE,
+        }
+    }
+}
+
+/// The guaranteed-service users as Eq. 1 and a best-effort task see them.
+#[derive(Clone, Copy, Debug)]
+struct GsSummary {
+    /// `(w, rho)` of a user with the smallest `w / rho`, for whom Eq. 1 binds first.
+    tightest: Option<(Weight, Mips)>,
+    /// The smallest GS weight.
+    smallest_weight: Option<Weight>,
+}
+
+impl GsSummary {
+    const NONE: Self = Self {
+        tightest: None,
+        smallest_weight: None,
+    };
+
+    /// The summary with the GS user `r` added.
+    fn with(self, r: &Registration) -> Self {
+        // `w_r / rho_r < w_t / rho_t`, exactly.
+        let tighter = |(w, rho): (Weight, Mips)| {
+            u128::from(r.weight) * u128::from(rho.get()) < u128::from(w) * u128::from(r.rho.get())
+        };
+        Self {
+            tightest: match self.tightest {
+                Some(t) if !tighter(t) => Some(t),
+                _ => Some((r.weight, r.rho)),
+            },
+            smallest_weight: Some(self.smallest_weight.map_or(r.weight, |w| w.min(r.weight))),
+        }
     }
 }
 
@@ -163,18 +209,14 @@ impl<const FLOWS: usize> Registry<FLOWS> {
     }
 
     /// The smallest weight of a guaranteed-service user (1 if there is none): the weight a
-    /// best-effort task gets at a GS_BE_EQUAL resource (Sec. 3.4).
+    /// best-effort task gets at a GS_BE_EQUAL resource (Sec. 3.4). `O(1)`.
     pub fn smallest_gs_weight(&self) -> Weight {
-        self.iter()
-            .filter(|(_, r)| !r.is_temporary())
-            .map(|(_, r)| r.weight)
-            .min()
-            .unwrap_or(1)
+        self.gs.smallest_weight.unwrap_or(1)
     }
 
     /// Whether `new` may join users whose weights (including any closing flows) total
     /// `total_weight`, at a resource of total capacity `capacity` and maximum task `max_task`.
-    /// `O(FLOWS)`.
+    /// `O(1)`: Eq. 1 for the registered users is Eq. 1 for the tightest of them.
     ///
     /// Errors: those of [`Registration::validate`]; [`Error::TaskTooLarge`] (Eq. 2);
     /// [`Error::RateExceedsShare`] (Eq. 1 fails for the newcomer or any registered user).
@@ -190,10 +232,11 @@ impl<const FLOWS: usize> Registry<FLOWS> {
             return Err(Error::TaskTooLarge);
         }
         let w_after = u128::from(total_weight) + u128::from(new.weight);
-        let fits = |r: &Registration| {
-            u128::from(r.rho.get()) * w_after <= u128::from(capacity.get()) * u128::from(r.weight)
+        let fits = |(weight, rho): (Weight, Mips)| {
+            u128::from(rho.get()) * w_after <= u128::from(capacity.get()) * u128::from(weight)
         };
-        if fits(new) && self.iter().all(|(_, r)| fits(r)) {
+        let tightest_fits = self.gs.tightest.is_none_or(fits);
+        if fits((new.weight, new.rho)) && tightest_fits {
             Ok(())
         } else {
             Err(Error::RateExceedsShare)
@@ -207,28 +250,41 @@ impl<const FLOWS: usize> Registry<FLOWS> {
             return;
         }
         if let Some(slot) = self.slots.get_mut(f) {
-            *slot = Some(reg);
+            let old = slot.replace(reg);
+            if old.is_some_and(|r| !r.is_temporary()) {
+                self.summarize();
+            } else if !reg.is_temporary() {
+                self.gs = self.gs.with(&reg);
+            }
         }
     }
 
     /// Forgets `flow`'s registration and returns it.
     pub(crate) fn remove(&mut self, flow: FlowId) -> Option<Registration> {
-        self.slots.get_mut(usize::from(flow)).and_then(Option::take)
+        let old = self.slots.get_mut(usize::from(flow)).and_then(Option::take);
+        if old.is_some_and(|r| !r.is_temporary()) {
+            self.summarize();
+        }
+        old
+    }
+
+    /// Rebuilds the GS summary from the registrations: `O(FLOWS)`.
+    fn summarize(&mut self) {
+        self.gs = self
+            .iter()
+            .filter(|(_, r)| !r.is_temporary())
+            .fold(GsSummary::NONE, |s, (_, r)| s.with(r));
     }
 
     /// The largest total weight Eq. 1 lets the resource reach: `min_k floor(C' w_k / rho_k)` over
-    /// the guaranteed-service users (`u64::MAX` if there are none). No registration, temporary
-    /// ones included, can take the total weight above it.
+    /// the guaranteed-service users (`u64::MAX` if there are none), that of the tightest user.
+    /// No registration, temporary ones included, can take the total weight above it. `O(1)`.
     pub fn max_total_weight(&self, capacity: Mips) -> u64 {
-        self.iter()
-            .filter_map(|(_, r)| {
-                // Temporary users (rho = 0) are not held to Eq. 1.
-                let rho = NonZeroU64::new(r.rho.get())?;
-                let cw = u128::from(capacity.get()) * u128::from(r.weight);
-                Some(wide::div_saturating(cw, rho))
-            })
-            .min()
-            .unwrap_or(u64::MAX)
+        self.gs.tightest.map_or(u64::MAX, |(weight, rho)| {
+            let cw = u128::from(capacity.get()) * u128::from(weight);
+            // A GS user's rate is at least 1.
+            wide::div_saturating(cw, NonZeroU64::new(rho.get()).unwrap_or(NonZeroU64::MIN))
+        })
     }
 
     /// Guaranteed-service users (temporary ones excluded).
@@ -326,5 +382,49 @@ mod tests {
             reg.admissible(c, 0, max, &r),
             Err(Error::InvalidParameter(Param::MaxWork))
         );
+    }
+
+    proptest::proptest! {
+        /// After any registrations and departures (GS users and temporary ones, re-registered
+        /// slots included), Eq. 1 through the kept summary decides as checking every user
+        /// does, and the largest total weight and the smallest GS weight are the scans' values.
+        #[test]
+        fn the_summary_decides_as_every_user_would(
+            ops in proptest::collection::vec((0u16..6, 0u16..4, 0u64..50, proptest::bool::ANY), 0..60),
+            capacity in 1u64..400,
+            total in 0u32..40,
+            newcomer in (1u16..4, 0u64..50),
+        ) {
+            let mut reg = Registry::<6>::default();
+            for (flow, w, rho, remove) in ops {
+                let flow = FlowId::new(flow);
+                if remove {
+                    reg.remove(flow);
+                } else if w > 0 {
+                    let r = if rho == 0 { Registration::temporary(w, Work::new(10)) } else { gs(w, rho) };
+                    reg.insert(flow, r);
+                }
+                let c = Mips::new(capacity);
+                let new = match newcomer.1 {
+                    0 => Registration::temporary(newcomer.0, Work::new(10)),
+                    rho => gs(newcomer.0, rho),
+                };
+                let w_after = u128::from(total) + u128::from(new.weight);
+                let fits = |r: &Registration| {
+                    u128::from(r.rho.get()) * w_after <= u128::from(capacity) * u128::from(r.weight)
+                };
+                let every = fits(&new) && reg.iter().all(|(_, r)| fits(r));
+                let expect = if every { Ok(()) } else { Err(Error::RateExceedsShare) };
+                proptest::prop_assert_eq!(reg.admissible(c, total, Work::new(10), &new), expect);
+                let gs_users = || reg.iter().filter(|(_, r)| !r.is_temporary());
+                let max = gs_users()
+                    .map(|(_, r)| capacity * u64::from(r.weight) / r.rho.get())
+                    .min()
+                    .unwrap_or(u64::MAX);
+                proptest::prop_assert_eq!(reg.max_total_weight(c), max);
+                let smallest = gs_users().map(|(_, r)| r.weight).min().unwrap_or(1);
+                proptest::prop_assert_eq!(reg.smallest_gs_weight(), smallest);
+            }
+        }
     }
 }

@@ -72,7 +72,7 @@ use heapless::Vec;
 use crate::bound::BoundSpec;
 use crate::bucket::{Knowledge, Oversize};
 use crate::error::{Error, Param, Refused};
-use crate::fairq::{Discipline, FairQueue, FlowId};
+use crate::fairq::{Discipline, FairQueue, FlowId, GpsHeap, GpsSet};
 use crate::registry::{RateBasis, Registration, Registry};
 use crate::storage::inplace;
 use crate::units::{MAX_TASK_WORK, Mips, Ticks, Work, exec_ticks_after, work_in};
@@ -233,9 +233,13 @@ fn fill_cpus<const CPUS: usize>(list: &mut Vec<Cpu, CPUS>, cpus: &[Mips]) {
 /// Item of the fair queue: the task id and its class (BE at GS_BE_EQUAL and in the side FIFO).
 type Queued = (u32, Class);
 
-/// One resource with up to `FLOWS` users, `QUEUE` waiting tasks and `CPUS` CPUs.
+/// One resource with up to `FLOWS` users, `QUEUE` waiting tasks and `CPUS` CPUs; its fair
+/// queue keeps WFQ's GPS flows in a `G` ([`GpsSet`]: the default for throughput, [`GpsSorted`]
+/// for bounded work per call).
+///
+/// [`GpsSorted`]: crate::fairq::GpsSorted
 #[derive(Clone, Debug)]
-pub struct Resource<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> {
+pub struct Resource<const FLOWS: usize, const QUEUE: usize, const CPUS: usize, G = GpsHeap<FLOWS>> {
     kind: Kind,
     max_task: Work,
     max_flows: u16,
@@ -245,14 +249,16 @@ pub struct Resource<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> {
     /// Where the round-robin search for a CPU starts; `cpus.len()` means CPU 0.
     next_cpu: usize,
     /// The GS tasks' fair queue; its side FIFO is the BE FIFO.
-    fair: FairQueue<Queued, FLOWS, QUEUE>,
+    fair: FairQueue<Queued, FLOWS, QUEUE, G>,
     registry: Registry<FLOWS>,
     /// Entries set aside for GS users and not in use (see "Reserved entries").
     reserve_left: u16,
     now: Ticks,
 }
 
-impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize> Resource<FLOWS, QUEUE, CPUS> {
+impl<const FLOWS: usize, const QUEUE: usize, const CPUS: usize, G: GpsSet<FLOWS>>
+    Resource<FLOWS, QUEUE, CPUS, G>
+{
     /// A resource of type `kind` running `discipline`, with CPUs of the given capacities (MIPS),
     /// a maximum task `max_task` (MI, `I_r^max`) and at most `max_flows` users at once.
     ///

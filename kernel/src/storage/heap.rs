@@ -27,7 +27,7 @@ pub(crate) const NONE: u16 = u16::MAX;
 /// A min-heap over flow indices `0..N` (`N < 65,535`), keys stored inline with their flow so a
 /// comparison reads one contiguous entry.
 #[derive(Clone, Debug)]
-pub(crate) struct FlowHeap<const N: usize> {
+pub struct FlowHeap<const N: usize> {
     heap: Vec<(VirtualTime, u16), N>,
     /// Each flow's index in `heap`, or `NONE`; flows at or above `pos.len()` were never in it.
     pos: Vec<u16, N>,

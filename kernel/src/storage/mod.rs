@@ -1,5 +1,5 @@
-//! The kernel's own fixed-capacity containers, crate-private: the fair queue's GPS set
-//! ([`heap`]) and ready set ([`tree`]) of flows keyed by virtual time, the pool its flows' FIFOs
+//! The kernel's own fixed-capacity containers, crate-private: the fair queue's GPS sets
+//! ([`heap`], [`sorted`]) and ready set ([`tree`]) of flows keyed by virtual time, the pool its flows' FIFOs
 //! share ([`pool`]), and the `heapless::Vec` operations that cannot panic ([`vecops`]) that the
 //! slot table, the backfilling queue and the lease table keep their order with; and the
 //! in-place construction of the large structures ([`inplace`]), the kernel's only `unsafe` code.
@@ -8,5 +8,6 @@ pub(crate) mod heap;
 #[allow(unsafe_code)]
 pub(crate) mod inplace;
 pub(crate) mod pool;
+pub(crate) mod sorted;
 pub(crate) mod tree;
 pub(crate) mod vecops;
