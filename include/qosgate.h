@@ -45,7 +45,7 @@
 // The header's ABI version: `qg_abi_version()` returns the library's. It goes up whenever a
 // struct, a constant or enumeration value, or a function's signature or contract of the header
 // changes incompatibly (additions leave it).
-#define QG_ABI_VERSION 2
+#define QG_ABI_VERSION 3
 
 #if (defined(QG_TARGET_64BIT) && !defined(QG_CAPACITY_SMALL))
 // Bytes of a `qg_backfill` (64-bit targets, reference capacities).
@@ -176,22 +176,22 @@
 
 #if (defined(QG_TARGET_64BIT) && !defined(QG_CAPACITY_SMALL))
 // Bytes of a `qg_scheduler` (64-bit targets, reference capacities).
-#define QG_SCHEDULER_SIZE 15776
+#define QG_SCHEDULER_SIZE 15792
 #endif
 
 #if (defined(QG_TARGET_32BIT) && !defined(QG_CAPACITY_SMALL))
 // Bytes of a `qg_scheduler` (32-bit targets, reference capacities).
-#define QG_SCHEDULER_SIZE 15760
+#define QG_SCHEDULER_SIZE 15776
 #endif
 
 #if (defined(QG_TARGET_64BIT) && defined(QG_CAPACITY_SMALL))
 // Bytes of a `qg_scheduler` (64-bit targets, small capacities).
-#define QG_SCHEDULER_SIZE 1928
+#define QG_SCHEDULER_SIZE 1944
 #endif
 
 #if (defined(QG_TARGET_32BIT) && defined(QG_CAPACITY_SMALL))
 // Bytes of a `qg_scheduler` (32-bit targets, small capacities).
-#define QG_SCHEDULER_SIZE 1912
+#define QG_SCHEDULER_SIZE 1928
 #endif
 
 // Resource type `GS`: guaranteed service only.

@@ -386,6 +386,60 @@ fn gps_cases(call: Gps) -> impl Iterator<Item = GpsCase> {
 /// Tasks of the largest size a resource takes (`MAX_TASK_WORK`), MI.
 const MAX_TASK: u64 = 1 << 39;
 
+/// The fluid clock's wide departures: every GPS departure of the measured call costs 2^64 units
+/// of service (virtual time x weight) or more, so the clock's count of the service left takes
+/// its 128-bit path each time rather than its 64-bit one. Users of weight 2^16 - 1 at a
+/// one-CPU resource (`submit_be`: GS_BE_EQUAL, 63 users) each queue, at time 0, tasks of at most
+/// `MAX_TASK` MI that start and complete at once (a completion reported early leaves GPS its
+/// work), until user `u`'s GPS work has grown by `9 * 2^45 / (users - u)` MI over user
+/// `u - 1`'s: with `users - u` flows left, its departure then costs about `9 * 2^61` units
+/// (2^54 MI in all, about 37,000 tasks; `next` then has one more to start). The measured call
+/// comes when GPS has finished them all, or `2^k` ticks before (the last departure's quotient
+/// left for the clock's division).
+fn wide(s: *mut qg_scheduler, m: &mut Meter, call: Gps, before: Option<u32>) -> Result<(), Broken> {
+    let (kind, users) = match call {
+        Gps::SubmitBe => (QG_KIND_GS_BE_EQUAL, USERS - 1),
+        _ => (QG_KIND_GS, USERS),
+    };
+    init(s, kind, 1, MAX_TASK)?;
+    let heavy = qg_registration {
+        weight: u16::MAX,
+        ..user(MAX_TASK)
+    };
+    let (mut flow, mut d, mut id) = (0u16, decision(), 0u32);
+    let mut total = 0u64;
+    let mut work = 0u64;
+    // SAFETY: `s` is the firmware's static storage; every other pointer is a live local.
+    unsafe {
+        for u in 0..users {
+            ok("register", qg_scheduler_register(s, &heavy, &mut flow))?;
+            work += (9 << 45) / u64::from(users - u);
+            let mut left = work;
+            while left > 0 {
+                let task = left.min(MAX_TASK);
+                ok("queue", qg_scheduler_submit_gs(s, 0, u, id, task))?;
+                ok("start", qg_scheduler_next(s, 0, &mut d))?;
+                ok("done", qg_scheduler_complete(s, 0, d.cpu, core::ptr::null_mut()))?;
+                (left, id, total) = (left - task, id + 1, total + task);
+            }
+        }
+        if call == Gps::Next {
+            // A task for `next` to start.
+            ok("queue", qg_scheduler_submit_gs(s, 0, 0, id, 1000))?;
+            (id, total) = (id + 1, total + 1000);
+        }
+        // GPS serves the CPU's MIPS while anything is backlogged.
+        let drained = total / MIPS * 1_000_000 + 1_000_000;
+        let now = before.map_or(drained, |k| drained - (1 << k));
+        let st = match call {
+            Gps::Next => m.call(|| qg_scheduler_next(s, now, &mut d)),
+            Gps::SubmitGs => m.call(|| qg_scheduler_submit_gs(s, now, users - 1, id, 1000)),
+            Gps::SubmitBe => m.call(|| qg_scheduler_submit_be(s, now, id, 1000)),
+        };
+        ok("measured", st)
+    }
+}
+
 fn scheduler(s: &mut qg_scheduler, m: &mut Meter) -> Result<(), Broken> {
     let s: *mut qg_scheduler = s;
     registrations(s, m)?;
@@ -416,6 +470,19 @@ fn scheduler(s: &mut qg_scheduler, m: &mut Meter) -> Result<(), Broken> {
             "64 backlogged flows; searched: 1 CPU (5 task sets) or 32 (4) x 2 last tasks x 18 instants"
         };
         m.row(name, case, bound);
+        for before in [None, Some(40), Some(50), Some(54), Some(55)] {
+            wide(s, m, call, before)?;
+        }
+        let case = if call == Gps::SubmitBe {
+            "GS_BE_EQUAL, 63 GPS flows whose departures cost 2^64 units or more each, at 5 instants"
+        } else {
+            "64 GPS flows whose departures cost 2^64 units or more each, at 5 instants"
+        };
+        m.row(
+            name,
+            case,
+            "as above, each departure's cost taken from the service in 128 bits",
+        );
     }
 
     let mut p = Preemptive::default();

@@ -99,6 +99,8 @@ enum Fate {
 
 struct Model {
     discipline: Discipline,
+    /// GPS's rate, MIPS.
+    capacity: u64,
     now: u64,
     /// The queue's own clock: the latest instant it has been advanced to.
     clock: u64,
@@ -111,6 +113,8 @@ struct Model {
     fate: HashMap<u32, Fate>,
     next_item: u32,
     v: VirtualTime,
+    /// The largest tag given so far (0 before the first).
+    latest: VirtualTime,
 }
 
 impl Model {
@@ -312,49 +316,63 @@ impl Model {
             (Discipline::Wfq, Some(last)) => &[last.max(v), v],
         };
         // The kernel keeps every live time within MAX_SPAN after the oldest one, min(v, the
-        // smallest queued tag).
+        // smallest queued tag): before the clock moves, it refuses a task whose tag could end
+        // more than MAX_SPAN after the oldest, its start taken with v as far as GPS's service by
+        // now can move it (a raw unit per unit of service, not past the largest tag given).
         let oldest = self
             .queues
             .iter()
             .filter_map(|q| q.front())
             .map(|e| e.tag)
-            .fold(v, Ord::min);
-        let fits = |start: &VirtualTime| {
-            let finish = start.wrapping_add(span);
-            span <= MAX_SPAN && finish.since(oldest) as u64 <= MAX_SPAN
+            .fold(self.v, Ord::min);
+        let service = match self.discipline {
+            Discipline::Wfq => {
+                u128::from(now - self.clock) * u128::from(self.capacity << 16) / 1_000_000
+            }
+            Discipline::Scfq => 0,
         };
-        match got {
-            Ok(tag) => {
-                let ok = starts
-                    .iter()
-                    .any(|s| fits(s) && s.wrapping_add(span) == tag);
-                assert!(
-                    ok,
-                    "tag {tag:?}: not start + L/w (v {v:?}, span {span}, starts {starts:?})"
-                );
-                if let Some(prev) = self.queues[f].back() {
-                    assert!(tag > prev.tag, "tags of one flow must increase");
-                }
-                self.queues[f].push_back(Queued { item, work, tag });
-                self.last[f] = Some(tag);
-                self.fate.insert(item, Fate::Queued);
-                assert_eq!(q.virtual_time(), v, "the clock is at now");
-                (self.clock, self.v) = (now, v);
-            }
-            Err(r) => {
-                assert!(
-                    starts.iter().any(|s| !fits(s)),
-                    "refused {r:?} though the tag fits (v {v:?}, span {span})"
-                );
-                refused(Err(r), Error::Overflow);
-                // A refused task leaves the clock where it was (the model's too).
-                assert_eq!(
-                    q.virtual_time(),
-                    before,
-                    "a refused enqueue moved the clock"
-                );
-            }
+        let room = self.latest.since(self.v).max(0) as u64;
+        let reach = self
+            .v
+            .wrapping_add(u64::try_from(service).unwrap_or(u64::MAX).min(room));
+        let too_far = |start: VirtualTime| {
+            span > MAX_SPAN || start.wrapping_add(span).since(oldest) as u64 > MAX_SPAN
+        };
+        // Whether the flow is backlogged before the clock moves is not observable under WFQ:
+        // the decision is known when both readings agree.
+        let bounds: &[VirtualTime] = match (self.discipline, self.last[f]) {
+            (_, None) => &[reach],
+            (Discipline::Scfq, Some(last)) if !self.queues[f].is_empty() => &[last.max(reach)],
+            (Discipline::Scfq, Some(_)) => &[reach],
+            (Discipline::Wfq, Some(last)) => &[last.max(reach), reach],
+        };
+        let refusals = bounds.iter().filter(|b| too_far(**b)).count();
+        if refusals == bounds.len() || (got.is_err() && refusals > 0) {
+            refused(got, Error::Overflow);
+            // A refused task leaves the clock where it was.
+            assert_eq!(
+                q.virtual_time(),
+                before,
+                "a refused enqueue moved the clock"
+            );
+            return;
         }
+        let tag = got.unwrap_or_else(|r| {
+            panic!("refused {r:?} though its tag fits (v {v:?}, span {span})")
+        });
+        assert!(
+            starts.iter().any(|s| s.wrapping_add(span) == tag),
+            "tag {tag:?}: not start + L/w (v {v:?}, span {span}, starts {starts:?})"
+        );
+        if let Some(prev) = self.queues[f].back() {
+            assert!(tag > prev.tag, "tags of one flow must increase");
+        }
+        self.queues[f].push_back(Queued { item, work, tag });
+        self.last[f] = Some(tag);
+        self.latest = self.latest.max(tag);
+        self.fate.insert(item, Fate::Queued);
+        assert_eq!(q.virtual_time(), v, "the clock is at now");
+        (self.clock, self.v) = (now, v);
     }
 
     fn dequeue<G: GpsSet<FLOWS>>(&mut self, q: &mut Q<G>, now: u64) -> bool {
@@ -418,6 +436,7 @@ fn run_with<G: GpsSet<FLOWS>>(input: Input) {
     };
     let mut m = Model {
         discipline,
+        capacity: capacity.clamp(1, max),
         now: 0,
         clock: 0,
         slots: [Slot::Free; FLOWS],
@@ -427,6 +446,7 @@ fn run_with<G: GpsSet<FLOWS>>(input: Input) {
         fate: HashMap::new(),
         next_item: 0,
         v: q.virtual_time(),
+        latest: VirtualTime::ZERO,
     };
     m.invariants(&q);
     for op in input.ops {

@@ -32,16 +32,16 @@ pub struct qg_scheduler {
 
 /// Bytes of a `qg_scheduler` (64-bit targets, reference capacities).
 #[cfg(all(target_pointer_width = "64", not(feature = "small")))]
-pub const QG_SCHEDULER_SIZE: usize = 15776;
+pub const QG_SCHEDULER_SIZE: usize = 15792;
 /// Bytes of a `qg_scheduler` (32-bit targets, reference capacities).
 #[cfg(all(target_pointer_width = "32", not(feature = "small")))]
-pub const QG_SCHEDULER_SIZE: usize = 15760;
+pub const QG_SCHEDULER_SIZE: usize = 15776;
 /// Bytes of a `qg_scheduler` (64-bit targets, small capacities).
 #[cfg(all(target_pointer_width = "64", feature = "small"))]
-pub const QG_SCHEDULER_SIZE: usize = 1928;
+pub const QG_SCHEDULER_SIZE: usize = 1944;
 /// Bytes of a `qg_scheduler` (32-bit targets, small capacities).
 #[cfg(all(target_pointer_width = "32", feature = "small"))]
-pub const QG_SCHEDULER_SIZE: usize = 1912;
+pub const QG_SCHEDULER_SIZE: usize = 1928;
 
 storage!(qg_scheduler[QG_SCHEDULER_SIZE] holds Scheduler, tag b"qgsched1");
 

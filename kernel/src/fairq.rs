@@ -26,11 +26,17 @@
 //! - WFQ: a flow is in the `gps` set iff it is backlogged in GPS, keyed by its last finish tag;
 //!   `gps_weight` is the sum of those flows' weights; `v` never passes a key in `gps`.
 //! - SCFQ: `v` is at most every queued tag, so tags of started tasks never decrease.
-//! - Every live time (`v`, queued tags, GPS keys) lies within [`MAX_SPAN`] after the oldest of
-//!   them, `min(v, smallest queued tag)` (checked at enqueue), so wrap-around comparisons are
-//!   exact. A task that would break this is refused with [`Error::Overflow`]; with tasks up to
-//!   [`crate::units::MAX_TASK_WORK`] that takes about 2^23 / w maximal tasks queued at once.
-//! - `total_weight` is the sum of weights of open and closing flows. A closed flow that is still
+//! - No live time (`v`, queued tags, GPS keys) passes `latest`, the largest finish tag given so
+//!   far (each queued tag and GPS key is one; WFQ's `v` never passes a GPS key, SCFQ's is a
+//!   dequeued tag), and `latest` lies within [`MAX_SPAN`] after the oldest live time,
+//!   `min(v, smallest queued tag)`, which never moves back, so wrap-around comparisons are
+//!   exact. Enqueue checks it before anything moves: a task is refused with
+//!   [`Error::Overflow`] if its tag could end more than `MAX_SPAN` after the oldest live time,
+//!   its start taken with `v` as far as the fluid clock can move it by `now` (a raw unit per
+//!   unit of service at most, and not past `latest`; exact under SCFQ and when no time passed).
+//!   With tasks up to [`crate::units::MAX_TASK_WORK`] that takes about 2^23 / w maximal tasks
+//!   queued at once.
+//! - `occupancy.total_weight` is the sum of weights of open and closing flows. A closed flow that is still
 //!   backlogged in GPS stays *closing* (its weight still counts) until GPS finishes its work.
 //!
 //! # Cost and memory
@@ -41,7 +47,8 @@
 //! `FLOWS` per call, amortised one per task), a removal from the GPS set ([`GpsSet`]:
 //! `O(log FLOWS)` in the heap, `O(1)` in the list), a 64 x 32-bit product and a comparison, and
 //! two divisions per call, 64-bit or short ones (16 steps of a 32-bit division).
-//! Opening a flow scans for a free slot: `O(FLOWS)`; the side FIFO's operations are `O(1)`.
+//! Opening a flow takes the lowest free slot from a 64-bit map of chunks of `ceil(FLOWS / 64)`
+//! slots (`O(FLOWS / 64)`, one slot a chunk up to 64 flows); the side FIFO's operations are `O(1)`.
 //! Memory: see [`core::mem::size_of`] in the README.
 //!
 //! # The side FIFO
@@ -118,6 +125,103 @@ struct Flow {
     fifo: Fifo,
 }
 
+/// The service left to a call of the fluid clock, `hi 2^64 + lo` raw units times weight, kept
+/// in halves so that a departure that costs less than 2^64 (all of them unless GPS keys spread
+/// over `2^64 / W_B` units) works on `lo` alone: a Cortex-M3 keeps two words in registers where
+/// it spilled four.
+#[derive(Clone, Copy)]
+struct Service {
+    hi: u64,
+    lo: u64,
+}
+
+impl Service {
+    fn new(units: u128) -> Self {
+        Self {
+            hi: (units >> 64) as u64,
+            lo: units as u64,
+        }
+    }
+
+    fn get(self) -> u128 {
+        (u128::from(self.hi) << 64) | u128::from(self.lo)
+    }
+
+    /// Takes `cost` if that much is left.
+    #[inline(always)]
+    fn take(&mut self, cost: u128) -> bool {
+        let Ok(cost) = u64::try_from(cost) else {
+            return match self.get().checked_sub(cost) {
+                Some(left) => {
+                    *self = Self::new(left);
+                    true
+                }
+                None => false,
+            };
+        };
+        let (lo, borrow) = self.lo.overflowing_sub(cost);
+        if borrow {
+            if self.hi == 0 {
+                return false;
+            }
+            self.hi -= 1;
+        }
+        self.lo = lo;
+        true
+    }
+}
+
+/// The flow slots taken: the open and closing flows' weights and count, and where the free
+/// slots are, so that [`FairQueue::open`] finds the lowest in `O(FLOWS / 64)` steps.
+#[derive(Clone, Copy, Debug)]
+struct Occupancy {
+    /// The sum of the open and closing flows' weights.
+    total_weight: u32,
+    /// Open and closing flows.
+    in_use: u16,
+    /// Bit `c % 32` of word `c / 32` is set iff chunk `c` of the slots used so far holds a free
+    /// one: slots `c K .. c K + K` with `K = ceil(FLOWS / 64)`, one slot a chunk up to 64 flows.
+    /// (Two words: a 64-bit shift by a variable amount is ten Cortex-M3 instructions.)
+    free: [u32; 2],
+}
+
+impl Occupancy {
+    const EMPTY: Self = Self {
+        total_weight: 0,
+        in_use: 0,
+        free: [0; 2],
+    };
+
+    /// Frees slot `at`, holding `flow` ([`FairQueue::release`]); `chunk` is `K`.
+    fn free(&mut self, flow: &mut Flow, at: usize, chunk: usize) {
+        self.total_weight -= u32::from(flow.weight);
+        self.in_use -= 1;
+        self.mark(at / chunk, true);
+        flow.state = FlowState::Free;
+    }
+
+    /// Sets or clears chunk `c`'s bit (`c < 64`).
+    fn mark(&mut self, c: usize, free: bool) {
+        if let Some(word) = self.free.get_mut(c / 32) {
+            let bit = 1 << (c % 32);
+            if free {
+                *word |= bit;
+            } else {
+                *word &= !bit;
+            }
+        }
+    }
+
+    /// The lowest chunk with a free slot, if any.
+    fn lowest(&self) -> Option<usize> {
+        match self.free {
+            [0, 0] => None,
+            [0, high] => Some(32 + high.trailing_zeros() as usize),
+            [low, _] => Some(low.trailing_zeros() as usize),
+        }
+    }
+}
+
 const FREE_FLOW: Flow = Flow {
     state: FlowState::Free,
     weight: 0,
@@ -153,10 +257,13 @@ pub use crate::storage::sorted::SortedFlows as GpsSorted;
 /// - [`GpsHeap`] (the default): a binary heap. A task that joins a flow moves its key in
 ///   `O(log FLOWS)`; a GPS departure is a heap removal, `O(log FLOWS)`, so a call that comes
 ///   after GPS has finished many flows pays one per flow (about 400 instructions each on a
-///   Cortex-M3 at 64 flows: `qg_scheduler_next` after 64 departures took 26,078 with it).
-/// - [`GpsSorted`]: a list sorted by key. A departure is an unlink, `O(1)` (about 75
-///   instructions with the clock's work around it: 5,705 for the same call), and a key that
-///   moves walks the list from its nearer end, `O(FLOWS)`: a new key lands half-way on average,
+///   Cortex-M3 at 64 flows: `qg_scheduler_next` after 64 departures took 26,078 with it, in
+///   the clock before its departures were taken in one pass).
+/// - [`GpsSorted`]: a list sorted by key. The departures are the first flows, taken out in
+///   one pass and cut from the list once (about 45 instructions a departure with the clock's
+///   work around it, 60 when it also frees a closing flow's slot: 4,912 for the same call),
+///   and a key that moves walks the list from its nearer end, `O(FLOWS)`: a new key lands
+///   half-way on average,
 ///   so a WFQ enqueue + dequeue pair costs 1.5 times the heap's instructions at 64 flows on
 ///   x86_64 and 8.4 times at 1,024, and the firmware's steady-state `qg_scheduler_submit_gs`
 ///   856 instructions on average against 704.
@@ -178,14 +285,11 @@ mod gps_set {
         /// The empty set (only its lengths written).
         fn empty() -> Self;
         fn contains(&self, flow: u16) -> bool;
-        /// The flow with the smallest key (ties to the lower flow), and that key.
-        fn peek(&self) -> Option<(u16, VirtualTime)>;
-        /// Removes the flow `peek` returns.
-        fn pop(&mut self);
+        /// Takes the flows out in key order (ties to the lower flow) while `depart(flow, key)`
+        /// says so: it sees each flow before the flow leaves, and no flow after it said no.
+        fn pop_while(&mut self, depart: impl FnMut(u16, VirtualTime) -> bool);
         /// Inserts `flow` with `key`, or moves it there.
         fn set(&mut self, flow: u16, key: VirtualTime);
-        /// Puts back a flow the last pops removed, with its key, in the reverse order.
-        fn rejoin(&mut self, flow: u16, key: VirtualTime);
     }
 
     impl<const N: usize> Ops<N> for FlowHeap<N> {
@@ -196,18 +300,15 @@ mod gps_set {
         fn contains(&self, flow: u16) -> bool {
             FlowHeap::contains(self, flow)
         }
-        fn peek(&self) -> Option<(u16, VirtualTime)> {
-            FlowHeap::peek(self)
-        }
-        fn pop(&mut self) {
-            if let Some((flow, _)) = FlowHeap::peek(self) {
+        fn pop_while(&mut self, mut depart: impl FnMut(u16, VirtualTime) -> bool) {
+            while let Some((flow, key)) = self.peek() {
+                if !depart(flow, key) {
+                    break;
+                }
                 self.remove(flow);
             }
         }
         fn set(&mut self, flow: u16, key: VirtualTime) {
-            FlowHeap::set(self, flow, key);
-        }
-        fn rejoin(&mut self, flow: u16, key: VirtualTime) {
             FlowHeap::set(self, flow, key);
         }
     }
@@ -220,17 +321,11 @@ mod gps_set {
         fn contains(&self, flow: u16) -> bool {
             SortedFlows::contains(self, flow)
         }
-        fn peek(&self) -> Option<(u16, VirtualTime)> {
-            SortedFlows::peek(self)
-        }
-        fn pop(&mut self) {
-            SortedFlows::pop(self);
+        fn pop_while(&mut self, depart: impl FnMut(u16, VirtualTime) -> bool) {
+            SortedFlows::pop_while(self, depart);
         }
         fn set(&mut self, flow: u16, key: VirtualTime) {
             SortedFlows::set(self, flow, key);
-        }
-        fn rejoin(&mut self, flow: u16, key: VirtualTime) {
-            self.push_smallest(flow, key);
         }
     }
 }
@@ -249,10 +344,11 @@ pub struct FairQueue<T, const FLOWS: usize, const QUEUE: usize, G = GpsHeap<FLOW
     len: u16,
     ready: FlowTree<FLOWS>,
     v: VirtualTime,
+    /// The largest finish tag given so far (0 before the first): see the invariants.
+    latest: VirtualTime,
     gps: G,
     gps_weight: u32,
-    total_weight: u32,
-    in_use: u16,
+    occupancy: Occupancy,
     at: Ticks,
 }
 
@@ -310,10 +406,10 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize, G: GpsSet<FLOWS>>
             (&raw mut (*p).len).write(0);
             (&raw mut (*p).ready).write(FlowTree::new());
             (&raw mut (*p).v).write(VirtualTime::ZERO);
+            (&raw mut (*p).latest).write(VirtualTime::ZERO);
             (&raw mut (*p).gps).write(G::empty());
             (&raw mut (*p).gps_weight).write(0);
-            (&raw mut (*p).total_weight).write(0);
-            (&raw mut (*p).in_use).write(0);
+            (&raw mut (*p).occupancy).write(Occupancy::EMPTY);
             (&raw mut (*p).at).write(Ticks::ZERO);
             slot.assume_init_mut()
         };
@@ -326,10 +422,10 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize, G: GpsSet<FLOWS>>
             len: _,
             ready: _,
             v: _,
+            latest: _,
             gps: _,
             gps_weight: _,
-            total_weight: _,
-            in_use: _,
+            occupancy: _,
             at: _,
         } = queue;
         Ok(queue)
@@ -350,10 +446,10 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize, G: GpsSet<FLOWS>>
         self.len = 0;
         self.ready = FlowTree::new();
         self.v = VirtualTime::ZERO;
+        self.latest = VirtualTime::ZERO;
         self.gps = G::empty();
         self.gps_weight = 0;
-        self.total_weight = 0;
-        self.in_use = 0;
+        self.occupancy = Occupancy::EMPTY;
         self.at = Ticks::ZERO;
         Ok(())
     }
@@ -422,12 +518,12 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize, G: GpsSet<FLOWS>>
 
     /// Sum of the weights of open and closing flows.
     pub fn total_weight(&self) -> u32 {
-        self.total_weight
+        self.occupancy.total_weight
     }
 
     /// Flow slots taken: open flows plus closing ones.
     pub fn in_use(&self) -> usize {
-        usize::from(self.in_use)
+        usize::from(self.occupancy.in_use)
     }
 
     /// Whether `flow` is open.
@@ -452,12 +548,7 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize, G: GpsSet<FLOWS>>
             inv,
             ..FREE_FLOW
         };
-        let slot = match self
-            .flows
-            .iter_mut()
-            .enumerate()
-            .find(|(_, f)| f.state == FlowState::Free)
-        {
+        let slot = match self.take_lowest_free() {
             Some((slot, free)) => {
                 *free = flow;
                 slot
@@ -467,9 +558,27 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize, G: GpsSet<FLOWS>>
                 self.flows.len() - 1
             }
         };
-        self.total_weight += u32::from(w);
-        self.in_use += 1;
+        self.occupancy.total_weight += u32::from(w);
+        self.occupancy.in_use += 1;
         Ok(FlowId::new(slot as u16))
+    }
+
+    /// Slots per chunk of [`Occupancy::free`]: `ceil(FLOWS / 64)`, at least 1.
+    const CHUNK: usize = if FLOWS > 64 { FLOWS.div_ceil(64) } else { 1 };
+
+    /// The lowest free slot, if any, now counted as taken in [`Occupancy::free`] (the caller
+    /// writes a flow into it): a search of one chunk and a check of the rest of it.
+    fn take_lowest_free(&mut self) -> Option<(usize, &mut Flow)> {
+        let chunk = self.occupancy.lowest()?;
+        let start = chunk * Self::CHUNK;
+        let end = (start + Self::CHUNK).min(self.flows.len());
+        let slots = self.flows.get_mut(start..end)?;
+        let at = slots.iter().position(|f| f.state == FlowState::Free)?;
+        let (taken, rest) = slots.split_at_mut(at + 1);
+        if !rest.iter().any(|f| f.state == FlowState::Free) {
+            self.occupancy.mark(chunk, false);
+        }
+        Some((start + at, taken.last_mut()?))
     }
 
     /// Closes an open flow that has no queued task. Its slot and weight are released at once, or,
@@ -494,10 +603,9 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize, G: GpsSet<FLOWS>>
     /// Errors, with the item handed back: [`Error::Unknown`] (flow not open),
     /// `InvalidParameter(Work)` (zero work), [`Error::Full`] (`QUEUE` tasks waiting, side FIFO
     /// included),
-    /// [`Error::TimeWentBackwards`], [`Error::Overflow`] (the tag would be more than [`MAX_SPAN`]
-    /// after the oldest live time). Nothing changes on error, the clock included: the fluid
-    /// clock is brought to `now` first (the tag depends on it), and put back if the task is
-    /// refused (at most `FLOWS` GPS departures to undo; a `2 FLOWS`-byte list on the stack).
+    /// [`Error::TimeWentBackwards`], [`Error::Overflow`] (the tag could end more than
+    /// [`MAX_SPAN`] after the oldest live time: see the invariants). Every check comes before
+    /// anything changes, so a refused task leaves the queue as it was, its fluid clock included.
     pub fn enqueue(
         &mut self,
         now: Ticks,
@@ -506,7 +614,7 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize, G: GpsSet<FLOWS>>
         item: T,
     ) -> Result<VirtualTime, Refused<T>> {
         let refuse = |reason| Err(Refused::new(reason, item));
-        let Some(f) = self.open_flow(flow).copied() else {
+        let Some(&f) = self.open_flow(flow) else {
             return refuse(Error::Unknown);
         };
         if work == Work::ZERO {
@@ -515,63 +623,43 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize, G: GpsSet<FLOWS>>
         if self.pool.available() == 0 {
             return refuse(Error::Full);
         }
-        let clock = (self.at, self.v, self.gps_weight);
-        let mut departed = Vec::<u16, FLOWS>::new();
-        if let Err(e) = self.fluid(now, Some(&mut departed)) {
-            return refuse(e);
+        if now < self.at {
+            return refuse(Error::TimeWentBackwards);
         }
-        let r = self.tag_and_queue(flow, f, work, item);
-        if r.is_ok() {
-            departed
-                .iter()
-                .for_each(|&d| self.release_if_closing(FlowId::new(d)));
-        } else {
-            (self.at, self.v, self.gps_weight) = clock;
-            self.rejoin_gps(&departed);
-        }
-        r
-    }
-
-    /// [`Self::enqueue`] once the clock is at `now`: tags the task of open flow `flow` (its state
-    /// `f`) and queues it. Changes nothing on error.
-    fn tag_and_queue(
-        &mut self,
-        flow: FlowId,
-        f: Flow,
-        work: Work,
-        item: T,
-    ) -> Result<VirtualTime, Refused<T>> {
-        let refuse = |reason| Err(Refused::new(reason, item));
-        let backlogged = match self.discipline {
-            Discipline::Wfq => self.gps.contains(flow.get()),
+        // The tag starts at `max(F_last, v)` for a backlogged flow and at `v` otherwise, with
+        // `v` at `now`, at most `reach`: the check bounds it with `reach` before the clock moves.
+        let service = self.service(now);
+        let backlogged = |q: &Self| match q.discipline {
+            Discipline::Wfq => q.gps.contains(flow.get()),
             Discipline::Scfq => !f.fifo.is_empty(),
         };
-        let start = if backlogged {
-            f.last_finish.max(self.v)
-        } else {
-            self.v
+        let start = |backlogged: bool, v: VirtualTime| {
+            if backlogged { f.last_finish.max(v) } else { v }
         };
         let span = f.inv.span(work);
-        let finish = start.wrapping_add(span);
-        // Every live time (v, queued tags, GPS keys) lies in [oldest, oldest + MAX_SPAN]: `oldest`
-        // never decreases and v never passes a GPS key, so checking the new tag keeps the window.
+        let latest_start = start(backlogged(self), self.reach(service));
         let oldest = self.ready.peek().map_or(self.v, |(_, k)| k.min(self.v));
-        if span > MAX_SPAN || finish.since(oldest) as u64 > MAX_SPAN {
+        if span > MAX_SPAN || latest_start.wrapping_add(span).since(oldest) as u64 > MAX_SPAN {
             return refuse(Error::Overflow);
         }
-        // Commit.
-        let Some(fl) = self.flows.get_mut(usize::from(flow)) else {
-            return refuse(Error::Unknown);
-        };
-        if self
-            .pool
-            .push_back(&mut fl.fifo, Entry { item, work, finish })
-            .is_err()
-        {
+        self.at = now;
+        if let Some(service) = service {
+            self.fluid(service);
+        }
+        let backlogged = backlogged(self);
+        let start = start(backlogged, self.v);
+        let finish = start.wrapping_add(span);
+        let pushed = self.flows.get_mut(usize::from(flow)).map(|fl| {
+            self.pool
+                .push_back(&mut fl.fifo, Entry { item, work, finish })
+                .map(|()| fl.last_finish = finish)
+        });
+        if !matches!(pushed, Some(Ok(()))) {
+            // Unreachable: the flow is open and an entry is free.
             return refuse(Error::Full);
         }
-        fl.last_finish = finish;
         self.len += 1;
+        self.latest = self.latest.max(finish);
         if f.fifo.is_empty() {
             self.ready.set(flow.get(), finish);
         }
@@ -582,17 +670,6 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize, G: GpsSet<FLOWS>>
             self.gps.set(flow.get(), finish);
         }
         Ok(finish)
-    }
-
-    /// Puts back in the GPS set the flows a refused enqueue's clock moved out of it (the last
-    /// first), each keyed by its last finish tag (the key it had: see the invariants); the
-    /// caller restores `gps_weight`.
-    fn rejoin_gps(&mut self, departed: &[u16]) {
-        for &d in departed.iter().rev() {
-            if let Some(fl) = self.flows.get(usize::from(d)) {
-                self.gps.rejoin(d, fl.last_finish);
-            }
-        }
     }
 
     /// The queued task [`Self::dequeue`] would take at `now`, left in place: `(item, work)`. Brings
@@ -646,88 +723,93 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize, G: GpsSet<FLOWS>>
         }))
     }
 
-    /// Brings the WFQ fluid clock to `now`: at most one GPS departure per flow backlogged in
-    /// GPS, each a removal from the GPS set, a 64 x 32-bit product and a comparison, then one
-    /// division. SCFQ only checks time.
+    /// Brings the fluid clock to `now`. Errors: [`Error::TimeWentBackwards`].
+    fn advance(&mut self, now: Ticks) -> Result<(), Error> {
+        if now < self.at {
+            return Err(Error::TimeWentBackwards);
+        }
+        if let Some(service) = self.service(now) {
+            self.fluid(service);
+        }
+        self.at = now;
+        Ok(())
+    }
+
+    /// The service GPS gives from `at` to `now` (not before `at`), in raw units of virtual time
+    /// times weight, for [`Self::fluid`]; `None` under SCFQ, which has no fluid clock, and when
+    /// no time passed (then WFQ has nothing to do either: a flow whose GPS departure falls
+    /// exactly now starts its next task at `v` either way, `max(F_last, v) = v`).
     ///
     /// GPS serves `C` MI/s shared by the backlogged flows in proportion to their weights, so `v`
     /// grows by `C / W_B` per second. The clock counts the service of the elapsed time exactly,
     /// in raw units of virtual time (2^-16 MI per unit weight) times weight, which need no
     /// division per departure: `floor(elapsed C 2^16 / 10^6)`, one short division by 15,625
-    /// (`10^6 = 2^6 15,625`, so `elapsed C 2^10 / 15,625`; [`wide::div_small`]). Bringing `v` to
-    /// the next departure takes `(key - v) W_B` of it, and what is left when no departure is
-    /// reached moves `v` by `service / W_B`, rounded down (GPS never runs ahead of the fluid
-    /// system), another short division. Flooring the service first loses nothing: every
-    /// departure's share is a whole number of units, and `floor(floor(x / 10^6) / W) =
-    /// floor(x / (10^6 W))`; the clock counted `elapsed C 2^16` before, and divided what was left
-    /// by `10^6 W_B`, a 128-bit long division when the interval was long (about 1,500
-    /// instructions on a Cortex-M3, against 16 steps of a 32-bit division). The clock used to
-    /// convert each departure into ticks, a division per departure; in a backlogged queue a call
-    /// passes a departure almost every time, and those divisions were most of a WFQ enqueue +
-    /// dequeue pair.
-    fn advance(&mut self, now: Ticks) -> Result<(), Error> {
-        self.fluid(now, None)
-    }
-
-    /// [`Self::advance`]'s fluid clock. A closing flow that leaves GPS is freed at once, unless
-    /// `departed` is given: then every flow that leaves GPS is listed there instead (each leaves
-    /// at most once a call, so the list has room), for the caller to free or put back. Changes
-    /// nothing on error.
-    fn fluid(
-        &mut self,
-        now: Ticks,
-        mut departed: Option<&mut Vec<u16, FLOWS>>,
-    ) -> Result<(), Error> {
-        if now < self.at {
-            return Err(Error::TimeWentBackwards);
-        }
-        let elapsed = now.get() - self.at.get();
-        self.at = now;
-        // SCFQ has no fluid clock. WFQ with no time passed has nothing to do: a flow whose GPS
-        // departure falls exactly now starts the next task at v either way (max(F_last, v) = v).
+    /// (`10^6 = 2^6 15,625`, so `elapsed C 2^10 / 15,625`; [`wide::div_small`]). Flooring the
+    /// service first loses nothing: every departure's share is a whole number of units, and
+    /// `floor(floor(x / 10^6) / W) = floor(x / (10^6 W))`; the clock counted `elapsed C 2^16`
+    /// before, and divided what was left by `10^6 W_B`, a 128-bit long division when the
+    /// interval was long (about 1,500 instructions on a Cortex-M3, against 16 steps of a 32-bit
+    /// division).
+    fn service(&self, now: Ticks) -> Option<u128> {
+        let elapsed = now.get().saturating_sub(self.at.get());
         if self.discipline == Discipline::Scfq || elapsed == 0 {
-            return Ok(());
+            return None;
         }
         // Below 2^64 * 2^50 (C <= MAX_CAPACITY = 2^40): no overflow.
         let scaled = u128::from(elapsed) * u128::from(self.capacity.get() << SERVICE_SHIFT);
-        let mut service = wide::div_small(scaled, SERVICE_DIVISOR).map_or(0, |(q, _)| q);
-        while let Some((flow, key)) = self.gps.peek() {
-            let flow = FlowId::new(flow);
-            // A non-empty GPS set has a positive weight; recover rather than divide by zero.
-            let Some(weight) = NonZeroU32::new(self.gps_weight) else {
-                break;
-            };
-            let ahead = key.since(self.v).max(0) as u64;
-            // Below 2^62 * 2^32: no overflow.
-            let cost = u128::from(ahead) * u128::from(weight.get());
-            if cost > service {
-                // The departure lies beyond the service, so `service / W_B < ahead`: `v` stays
-                // below the key, as the GPS invariant asks.
-                let advance = wide::div_saturating_by_u32(service, weight);
-                self.v = self.v.wrapping_add(advance);
-                return Ok(());
-            }
-            service -= cost;
-            self.v = key;
-            self.gps.pop();
-            if let Some(&fl) = self.flows.get(usize::from(flow)) {
-                self.gps_weight -= u32::from(fl.weight);
-                match departed.as_deref_mut() {
-                    Some(list) => {
-                        let _ = list.push(flow.get());
-                    }
-                    None => self.release_if_closing(flow),
-                }
-            }
-        }
-        Ok(())
+        Some(wide::div_small(scaled, SERVICE_DIVISOR).map_or(0, |(q, _)| q))
     }
 
-    /// Frees `flow`'s slot if it is closing (GPS has just finished its work).
-    fn release_if_closing(&mut self, flow: FlowId) {
-        if self.flows.get(usize::from(flow)).map(|f| f.state) == Some(FlowState::Closing) {
-            self.release(flow);
-        }
+    /// The furthest `v` can be after [`Self::fluid`] gives `service`: each unit of service moves
+    /// `v` by at most one raw unit (every weight is at least 1), and `v` never passes `latest`.
+    fn reach(&self, service: Option<u128>) -> VirtualTime {
+        let room = self.latest.since(self.v).max(0) as u64;
+        let moved = service.map_or(0, |s| u64::try_from(s).unwrap_or(u64::MAX).min(room));
+        self.v.wrapping_add(moved)
+    }
+
+    /// WFQ's fluid clock: gives GPS `service` ([`Self::service`]): at most one GPS departure per
+    /// flow backlogged in GPS, each a removal from the GPS set, a 64 x 32-bit product and a
+    /// comparison, then one division; a closing flow that leaves GPS is freed. Bringing `v` to
+    /// the next departure takes `(key - v) W_B` of the service, and what is left when no
+    /// departure is reached moves `v` by `service / W_B`, rounded down (GPS never runs ahead of
+    /// the fluid system), a short division. The clock used to convert each departure into
+    /// ticks, a division per departure; in a backlogged queue a call passes a departure almost
+    /// every time, and those divisions were most of a WFQ enqueue + dequeue pair.
+    fn fluid(&mut self, service: u128) {
+        let mut service = Service::new(service);
+        let (mut v, mut gps_weight) = (self.v, self.gps_weight);
+        let Self {
+            gps,
+            flows,
+            occupancy,
+            ..
+        } = self;
+        gps.pop_while(|flow, key| {
+            // A non-empty GPS set has a positive weight; stop rather than divide by zero.
+            let Some(weight) = NonZeroU32::new(gps_weight) else {
+                return false;
+            };
+            let ahead = key.since(v).max(0) as u64;
+            // Below 2^62 * 2^32: no overflow.
+            let cost = u128::from(ahead) * u128::from(weight.get());
+            if !service.take(cost) {
+                // The departure lies beyond the service, so `service / W_B < ahead`: `v` stays
+                // below the key, as the GPS invariant asks.
+                v = v.wrapping_add(wide::div_saturating_by_u32(service.get(), weight));
+                return false;
+            }
+            v = key;
+            if let Some(fl) = flows.get_mut(usize::from(flow)) {
+                gps_weight -= u32::from(fl.weight);
+                if fl.state == FlowState::Closing {
+                    // GPS has finished a closed flow's work: its slot is free.
+                    occupancy.free(fl, usize::from(flow), Self::CHUNK);
+                }
+            }
+            true
+        });
+        (self.v, self.gps_weight) = (v, gps_weight);
     }
 
     fn open_flow(&self, flow: FlowId) -> Option<&Flow> {
@@ -741,9 +823,7 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize, G: GpsSet<FLOWS>>
     /// [`Self::close`] requires).
     fn release(&mut self, flow: FlowId) {
         if let Some(f) = self.flows.get_mut(usize::from(flow)) {
-            self.total_weight -= u32::from(f.weight);
-            self.in_use -= 1;
-            f.state = FlowState::Free;
+            self.occupancy.free(f, usize::from(flow), Self::CHUNK);
         }
     }
 }
@@ -880,8 +960,9 @@ mod tests {
         assert_eq!(drain(&mut q, secs(100)), [0, 1]);
     }
 
-    /// A task refused after the fluid clock moved to its `now` leaves the clock as it was: an
-    /// earlier `now` is still accepted, with the tag it would have had, and GPS departs the same.
+    /// A task refused for its tag, at a `now` by which GPS would have moved, leaves the clock as
+    /// it was (the check comes before the clock moves): an earlier `now` is still accepted,
+    /// with the tag it would have had, and GPS departs the same.
     #[test]
     fn a_refused_task_leaves_the_clock_where_it_was() {
         let mut q = FairQueue::<u32, 4, 256>::new(Discipline::Wfq, Mips::new(1)).unwrap();
@@ -890,7 +971,7 @@ mod tests {
         for item in 1..=128 {
             q.enqueue(T0, b, w(1 << 39), item).unwrap();
         }
-        // At 2 s GPS has served flow a's 1 MI (it departs) and moved v: the refusal undoes both.
+        // By 2 s GPS would have served flow a's 1 MI (it departs) and moved v: neither happens.
         let refused = q.enqueue(secs(2), b, w(1 << 39), 129);
         assert_eq!(refused.map_err(|r| r.reason), Err(Error::Overflow));
         assert_eq!((q.virtual_time(), q.gps_weight), (VirtualTime::ZERO, 2));
