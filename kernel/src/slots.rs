@@ -307,32 +307,54 @@ impl<const BREAKPOINTS: usize> SlotTable<BREAKPOINTS> {
         duration: Ticks,
         held: Ticks,
     ) -> Option<Ticks> {
-        let profile = self.profile();
-        if from >= held || nodes > profile.nodes {
+        self.earlier_start_before(from, nodes, duration, held, held)
+    }
+
+    /// [`earlier_start`](Self::earlier_start) among the starts before `before` only: its
+    /// answer if that is before `before`, else `None`. A caller that knows no start from
+    /// `before` on can fit (e.g. no node was freed there since the job was placed at its
+    /// earliest start) reads only the breakpoints up to the end of the run of free steps in
+    /// progress at `before`: `O(log B + k)`, `k` the breakpoints in `[from, before)` and that
+    /// run's.
+    pub fn earlier_start_before(
+        &self,
+        from: Ticks,
+        nodes: Nodes,
+        duration: Ticks,
+        held: Ticks,
+        before: Ticks,
+    ) -> Option<Ticks> {
+        if from >= held || from >= before || nodes > self.nodes {
             return None;
         }
-        let limit = u64::from(profile.nodes - nodes);
-        let fits = |s: &Step| used(s.down, s.reserved) <= limit;
-        let ((d0, r0), later) = profile.split(from);
-        // The breakpoints in (from, held): two tight scans over them, each step read once.
-        let mut rest = later.get(..later.partition_point(|s| s.at < held))?;
-        let mut candidate = from;
-        if used(d0, r0) > limit {
-            (candidate, rest) = next_run(rest, fits)?;
-        }
-        // Each round consumes at least one breakpoint of `rest`: at most `B` rounds.
-        loop {
-            // The run of fitting steps from the candidate ends at the first one that does not
-            // fit; none before `held`: the run reaches it.
-            let Some(stop) = rest.iter().position(|s| !fits(s)) else {
-                return Some(candidate);
-            };
-            let (blocked, after) = rest.split_at_checked(stop)?.1.split_first()?;
-            if blocked.at.get().saturating_sub(candidate.get()) >= duration.get() {
-                return Some(candidate);
+        let limit = u64::from(self.nodes - nodes);
+        let steps: &[Step] = &self.steps;
+        // The breakpoints after `from`: found from the front, where a scheduler's `from` (its
+        // present, the past forgotten) is.
+        let i = first_after(steps, from);
+        let (d0, r0) = counts(i.checked_sub(1).and_then(|j| steps.get(j)));
+        // One scan of the breakpoints in `(from, held)`, each read once: the candidate is the
+        // start of the run of fitting steps in progress, if any; a run that reaches a step
+        // that does not fit, or `held`, ends there. No run starts from `before` on.
+        let mut candidate = (used(d0, r0) <= limit).then_some(from);
+        for s in steps.get(i..)? {
+            if s.at >= held {
+                break;
             }
-            (candidate, rest) = next_run(after, fits)?;
+            let fits = used(s.down, s.reserved) <= limit;
+            match candidate {
+                Some(c) if !fits => {
+                    if s.at.get().saturating_sub(c.get()) >= duration.get() {
+                        return Some(c);
+                    }
+                    candidate = None;
+                }
+                None if s.at >= before => return None,
+                None if fits => candidate = Some(s.at),
+                _ => {}
+            }
         }
+        candidate
     }
 
     /// Reserves `nodes` nodes over `[start, end)`.
@@ -410,7 +432,8 @@ impl<const BREAKPOINTS: usize> SlotTable<BREAKPOINTS> {
         forget_before(self.steps.as_mut_view(), t);
     }
 
-    /// Check, then commit, one mutation. Returns the overcommitted span inside the request.
+    /// Check, then commit, one mutation. Returns the overcommitted span inside the request (of
+    /// a failure: a reserve or release reports none, its callers discard it).
     fn apply(&mut self, kind: Kind, req: Request) -> Result<Option<Span>, Refused<Request>> {
         apply(self.nodes, self.steps.as_mut_view(), kind, req)
     }
@@ -516,12 +539,20 @@ impl<A: Iterator<Item = (Ticks, u64)>, B: Iterator<Item = (Ticks, u64)>> Iterato
     }
 }
 
-/// The start of the first step of `steps` that `fits`, and the steps after it (`None` if none
-/// fits).
-fn next_run(steps: &[Step], fits: impl Fn(&Step) -> bool) -> Option<(Ticks, &[Step])> {
-    let first = steps.iter().position(fits)?;
-    let (step, after) = steps.split_at_checked(first)?.1.split_first()?;
-    Some((step.at, after))
+/// The index of the first step after `t` (`at > t`), searched from the front: `O(log i)`, `i`
+/// the index found (the steps are in increasing time).
+fn first_after(steps: &[Step], t: Ticks) -> usize {
+    // Every step before `lo` is at or before `t`; the one at `probe`, if any, is after it.
+    let mut lo = 0;
+    let mut probe = 0;
+    while steps.get(probe).is_some_and(|s| s.at <= t) {
+        lo = probe.saturating_add(1);
+        probe = probe.saturating_mul(2).saturating_add(1);
+    }
+    let hi = probe.min(steps.len());
+    lo + steps
+        .get(lo..hi)
+        .map_or(0, |window| window.partition_point(|s| s.at <= t))
 }
 
 /// Nodes used (down or reserved) by these counts.
@@ -603,18 +634,6 @@ fn counts(step: Option<&Step>) -> (Nodes, Nodes) {
     step.map_or((0, 0), |s| (s.down, s.reserved))
 }
 
-/// The table around an instant `t` ([`Profile::around`]).
-struct Around {
-    /// Index of the first breakpoint at or after `t`.
-    index: usize,
-    /// The counts in force just before `t` (zeros at `t = 0`).
-    before: (Nodes, Nodes),
-    /// The counts in force at `t`.
-    at: (Nodes, Nodes),
-    /// Whether a breakpoint is at `t`.
-    has: bool,
-}
-
 /// The breakpoints of a table of any capacity and its cluster's size: the reads, and the checks
 /// of a mutation, are written once over this view.
 #[derive(Clone, Copy)]
@@ -634,26 +653,6 @@ impl<'a> Profile<'a> {
 
     fn counts_at(&self, t: Ticks) -> (Nodes, Nodes) {
         self.split(t).0
-    }
-
-    /// The table around instant `t`, with one search. `O(log B)`.
-    fn around(&self, t: Ticks) -> Around {
-        let index = self.steps.partition_point(|s| s.at < t);
-        let before = counts(index.checked_sub(1).and_then(|i| self.steps.get(i)));
-        match self.steps.get(index) {
-            Some(s) if s.at == t => Around {
-                index,
-                before,
-                at: counts(Some(s)),
-                has: true,
-            },
-            _ => Around {
-                index,
-                before,
-                at: before,
-                has: false,
-            },
-        }
     }
 
     fn free_of(&self, down: Nodes, reserved: Nodes) -> i64 {
@@ -760,34 +759,78 @@ fn apply(
         return Err(refuse(Error::TaskTooLarge));
     }
     let change = |(d, r): (Nodes, Nodes)| changed(cluster, kind, nodes, d, r);
-    let table = Profile {
-        nodes: cluster,
-        steps,
+    // The breakpoints from `start` on: those in `[start, end)` are the first `inside` of them.
+    let first = steps.partition_point(|s| s.at < start);
+    let before = counts(first.checked_sub(1).and_then(|i| steps.get(i)));
+    let from_start: &[Step] = steps.get(first..).unwrap_or(&[]);
+    // `Ticks::MAX` holds no breakpoint: every one from `start` on is inside then.
+    let inside = from_start.partition_point(|s| s.at < end);
+    let has_start = from_start.first().is_some_and(|s| s.at == start);
+    let at_start = if has_start {
+        counts(from_start.first())
+    } else {
+        before
     };
-    // Check every step of the interval, and find where free goes negative.
-    let mut negative: Option<Span> = None;
-    for (from, to, d, r) in table.covering(start, end) {
-        let (d2, r2) = change((d, r)).map_err(refuse)?;
-        if table.free_of(d2, r2) < 0 {
-            let s = negative.get_or_insert(Span {
-                start: from,
-                end: to,
-            });
-            s.end = to;
+    // The breakpoints strictly inside `(start, end)`, each the start of a step of the interval.
+    let within = from_start
+        .get(usize::from(has_start)..inside)
+        .unwrap_or(&[]);
+    // Check every step of the interval, and (a failure) find where free goes negative.
+    let negative = match kind {
+        // Only a failure reports a span: the other mutations check with one fold.
+        Kind::Reserve => {
+            let most = within
+                .iter()
+                .map(|s| used(s.down, s.reserved))
+                .fold(used(at_start.0, at_start.1), u64::max);
+            if free_with(cluster, most) < i64::from(nodes) {
+                return Err(refuse(Error::NotFree));
+            }
+            None
         }
-    }
+        Kind::Release => {
+            let least = within
+                .iter()
+                .map(|s| s.reserved)
+                .fold(at_start.1, Nodes::min);
+            if least < nodes {
+                return Err(refuse(Error::NotReserved));
+            }
+            None
+        }
+        Kind::Down | Kind::Up => {
+            let mut negative: Option<Span> = None;
+            let mut from = start;
+            let ends = within.iter().map(|s| s.at).chain(core::iter::once(end));
+            let counts_of =
+                core::iter::once(at_start).chain(within.iter().map(|s| (s.down, s.reserved)));
+            for (to, c) in ends.zip(counts_of) {
+                let (d2, r2) = change(c).map_err(refuse)?;
+                if free_of(cluster, d2, r2) < 0 {
+                    let s = negative.get_or_insert(Span {
+                        start: from,
+                        end: to,
+                    });
+                    s.end = to;
+                }
+                from = to;
+            }
+            negative
+        }
+    };
     // Breakpoints needed at start and end afterwards, and the resulting length.
-    let at_start = table.around(start);
-    let new_at_start = change(at_start.at).map_err(refuse)?;
-    let need_start = new_at_start != at_start.before;
+    let new_at_start = change(at_start).map_err(refuse)?;
+    let need_start = new_at_start != before;
+    let last = first + inside;
     let (need_end, has_end, old_at_end) = if end == Ticks::MAX {
         (false, false, (0, 0))
     } else {
-        let at_end = table.around(end);
-        let new_before_end = change(at_end.before).map_err(refuse)?;
-        (at_end.at != new_before_end, at_end.has, at_end.at)
+        let before_end = counts(last.checked_sub(1).and_then(|i| steps.get(i)));
+        let at_end = steps.get(last).filter(|s| s.at == end);
+        let old_at_end = at_end.map_or(before_end, |s| (s.down, s.reserved));
+        let new_before_end = change(before_end).map_err(refuse)?;
+        (old_at_end != new_before_end, at_end.is_some(), old_at_end)
     };
-    let has_start = at_start.has;
     let len = steps.len() + usize::from(need_start) + usize::from(need_end)
         - usize::from(has_start)
         - usize::from(has_end);
@@ -796,30 +839,60 @@ fn apply(
     }
     // Commit: shift the counts inside [start, end), then removals, then insertions (so the
     // array never holds more than max(old, new) breakpoints).
-    if let Some(from_start) = steps.get_mut(at_start.index..) {
-        for s in from_start.iter_mut().take_while(|s| s.at < end) {
-            // Cannot fail: checked above for every step of the interval.
-            if let Ok((d, r)) = change((s.down, s.reserved)) {
-                s.down = d;
-                s.reserved = r;
+    if let Some(inner) = steps.get_mut(first..last) {
+        match kind {
+            // Cannot underflow or exceed the cluster: checked above for every step.
+            Kind::Reserve => inner
+                .iter_mut()
+                .for_each(|s| s.reserved = s.reserved.saturating_add(nodes)),
+            Kind::Release => inner
+                .iter_mut()
+                .for_each(|s| s.reserved = s.reserved.saturating_sub(nodes)),
+            Kind::Down | Kind::Up => {
+                for s in inner {
+                    // Cannot fail: checked above for every step of the interval.
+                    if let Ok((d, r)) = change((s.down, s.reserved)) {
+                        s.down = d;
+                        s.reserved = r;
+                    }
+                }
             }
         }
     }
-    // Each removes or inserts only where the breakpoint is (or is not) already there; the
+    // Each removes or inserts only where the breakpoint is (or is not) already there, at the
+    // index found above (a removal at the start moves the end's one place down); the
     // insertions cannot fail: the length was checked.
-    if !need_end {
-        remove_breakpoint(steps, end);
+    if has_end && !need_end {
+        vecops::remove(steps, last);
     }
-    if !need_start {
-        remove_breakpoint(steps, start);
+    let removed_start = has_start && !need_start;
+    if removed_start {
+        vecops::remove(steps, first);
     }
-    for (needed, at, (down, reserved)) in [
-        (need_end, end, old_at_end),
-        (need_start, start, new_at_start),
-    ] {
-        if needed {
-            let _ = insert_breakpoint(steps, Step { at, down, reserved });
-        }
+    if need_end && !has_end {
+        let at = last - usize::from(removed_start);
+        let (down, reserved) = old_at_end;
+        let _ = vecops::insert(
+            steps,
+            at,
+            Step {
+                at: end,
+                down,
+                reserved,
+            },
+        );
+    }
+    if need_start && !has_start {
+        let (down, reserved) = new_at_start;
+        let _ = vecops::insert(
+            steps,
+            first,
+            Step {
+                at: start,
+                down,
+                reserved,
+            },
+        );
     }
     Ok(negative)
 }
@@ -847,22 +920,6 @@ fn changed(
             _ => Err(Error::InvalidParameter(Param::Capacity)),
         },
         Kind::Up => d.checked_sub(n).map(|d| (d, r)).ok_or(Error::NotReserved),
-    }
-}
-
-/// Removes the breakpoint at `t`, if there is one.
-fn remove_breakpoint(steps: &mut VecView<Step>, t: Ticks) {
-    if let Ok(i) = steps.binary_search_by(|s| s.at.cmp(&t)) {
-        vecops::remove(steps, i);
-    }
-}
-
-/// Inserts `step` at its place in time; hands it back if a breakpoint is already there or the
-/// table is full.
-fn insert_breakpoint(steps: &mut VecView<Step>, step: Step) -> Result<(), Step> {
-    match steps.binary_search_by(|s| s.at.cmp(&step.at)) {
-        Ok(_) => Err(step),
-        Err(i) => vecops::insert(steps, i, step),
     }
 }
 

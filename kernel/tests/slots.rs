@@ -350,7 +350,8 @@ proptest! {
     /// table of jobs each placed at its earliest fit (around failures, with some released
     /// early), for every job it gives exactly what taking the job out and placing it again at
     /// its earliest fit from `from` gives, when that is before its reservation (`None` when
-    /// it is not: the job keeps its place).
+    /// it is not: the job keeps its place); `earlier_start_before` gives it when it is before
+    /// its bound.
     #[test]
     fn earlier_start_is_the_earliest_fit_of_the_job_taken_out(
         nodes in 1..=8u32,
@@ -387,6 +388,11 @@ proptest! {
             let again = out.earliest_fit(t(from), n, dur).unwrap();
             let want = again.filter(|&a| a < s);
             prop_assert_eq!(got, want, "job of {} nodes for {} at {} from {}", n, dur, s, from);
+            // Among the starts before `before` only: the same answer if it is before it.
+            for before in [0, from, from + 1, s.get().saturating_sub(1), s.get(), s.get() + 3] {
+                let bounded = table.earlier_start_before(t(from), n, dur, s, t(before));
+                prop_assert_eq!(bounded, want.filter(|&a| a < t(before)), "before {}", before);
+            }
         }
     }
 }
