@@ -100,8 +100,11 @@
 //! nodes once (`O(B)`), then decides each job in `O(1)` from them and asks the index for the
 //! next job that may fit (`O(log Q)` when its fronts are exact), so a pass that starts `s` jobs
 //! costs `O(B + (s + 1) log Q)`, however long the queue. Conservative and selective passes
-//! after a freeing look for an earlier start of each reserved job only up to its reservation
-//! (`O(log B + k)`, `k` the breakpoints before it), `O(Q · B)` at worst. Under overload this
+//! after a freeing look for an earlier start of each reserved job only up to its reservation,
+//! and only among the starts before the latest end of an interval freed since the last pass
+//! began (a job could not start earlier then, and a window where no node was freed since
+//! still does not fit): `O(log B + k)`, `k` the breakpoints before the smaller of the two
+//! (and the run of free steps in progress there), `O(Q · B)` at worst. Under overload this
 //! is not mostly wasted: a freeing lets much of the queue slide earlier (on a synthetic trace
 //! at load 1.5, 37 % of the reserved jobs a pass checks move), so the moves alone grow with
 //! the queue. `node_down` re-places
@@ -237,7 +240,22 @@ pub struct Backfill<const QUEUE: usize, const BREAKPOINTS: usize> {
     /// Conservative, while `settling`: the last `deferred` waiting jobs in queue order were
     /// submitted since, in that order, and wait unplaced for the pass to end.
     deferred: u32,
-    accounts: Accounts,
+    /// The latest end of an interval where the table's free count rose (a release or a repair)
+    /// since the last re-placement pass began (since `new` before the first): bounds the starts
+    /// that pass and the next must look at (see `replace_first`).
+    freed_until: Ticks,
+    counts: Counts,
+}
+
+/// The counts of [`Accounts`] the scheduler keeps. Starts are not kept: each made a job
+/// running, and a running job stops only by a completion or an interruption, so
+/// `starts == completed + interrupted + running` ([`Backfill::accounts`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Counts {
+    submitted: u64,
+    completed: u64,
+    cancelled: u64,
+    interrupted: u64,
 }
 
 impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> {
@@ -290,7 +308,8 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
             (&raw mut (*p).freed).write(false);
             (&raw mut (*p).settling).write(false);
             (&raw mut (*p).deferred).write(0);
-            (&raw mut (*p).accounts).write(Accounts::default());
+            (&raw mut (*p).freed_until).write(Ticks::ZERO);
+            (&raw mut (*p).counts).write(Counts::default());
             slot.assume_init_mut()
         };
         let Self {
@@ -303,7 +322,8 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
             freed: _,
             settling: _,
             deferred: _,
-            accounts: _,
+            freed_until: _,
+            counts: _,
         } = backfill;
         Ok(backfill)
     }
@@ -323,7 +343,8 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
         self.freed = false;
         self.settling = false;
         self.deferred = 0;
-        self.accounts = Accounts::default();
+        self.freed_until = Ticks::ZERO;
+        self.counts = Counts::default();
         Ok(())
     }
 
@@ -369,7 +390,22 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
 
     /// Job counts by state.
     pub fn accounts(&self) -> Accounts {
-        self.accounts
+        let Counts {
+            submitted,
+            completed,
+            cancelled,
+            interrupted,
+        } = self.counts;
+        let running = u64::try_from(self.running_len()).unwrap_or(u64::MAX);
+        Accounts {
+            submitted,
+            completed,
+            cancelled,
+            starts: completed
+                .saturating_add(interrupted)
+                .saturating_add(running),
+            interrupted,
+        }
     }
 
     /// The position after `p` of the next waiting job, from `p` itself (`None` past the last).
@@ -396,7 +432,7 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
             let mut p = self.queue.head();
             while let Some(at) = p.and_then(|p| self.live_from(p)) {
                 if let Some(&w) = self.queue.get(at).filter(|w| missed(w)) {
-                    unreserve(&mut self.table, &w);
+                    self.unreserve(&w);
                     if let Some(r) = self.queue.reservation_mut(at) {
                         *r = None;
                     }
@@ -478,7 +514,7 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
             };
             self.enqueue(Waiting { job, reservation });
         }
-        self.accounts.submitted += 1;
+        self.counts.submitted += 1;
         Ok(())
     }
 
@@ -525,8 +561,9 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
     /// conservative, every unplaced one) is taken out and put back at its earliest start. A job
     /// never moves later: its old place is free when it is taken out, since every job before it
     /// was placed with it in the table and nothing is overcommitted. So only an earlier start is
-    /// looked for, and only up to its reservation ([`SlotTable::earlier_start`]); a job that
-    /// finds none keeps its place without being taken out.
+    /// looked for, and only up to its reservation, among the starts before the latest end of
+    /// an interval freed since the last pass began ([`SlotTable::earlier_start_before`]); a
+    /// job that finds none keeps its place without being taken out.
     fn replace_if_freed(&mut self) {
         self.replace_first(usize::MAX);
     }
@@ -537,6 +574,14 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
             return;
         }
         self.freed = false;
+        // Every job this pass checks was placed at its earliest start, or checked by the last
+        // pass, since that pass began: so where it could not start then, it still cannot
+        // unless the free count rose there since (a job that does not fit over a window
+        // before does not fit over it as long as no node there was freed). A window that now
+        // fits therefore meets an interval freed since the last pass began, and starts before
+        // its end: the latest such end, of the intervals freed before this pass and of those
+        // its moves free, bounds the starts to look at.
+        let carried = core::mem::replace(&mut self.freed_until, Ticks::ZERO);
         let conservative = self.policy == Policy::Conservative;
         let now = self.now;
         let mut p = self.queue.head();
@@ -553,11 +598,20 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
             let job = w.job;
             let moved = match w.reservation {
                 Some(held) => {
-                    let Some(start) = self.table.earlier_start(now, job.nodes, job.estimate, held)
-                    else {
+                    let before = carried.max(self.freed_until);
+                    let found =
+                        self.table
+                            .earlier_start_before(now, job.nodes, job.estimate, held, before);
+                    #[cfg(test)]
+                    assert_eq!(
+                        found,
+                        self.table.earlier_start(now, job.nodes, job.estimate, held),
+                        "a start the bound {before:?} ruled out"
+                    );
+                    let Some(start) = found else {
                         continue;
                     };
-                    unreserve(&mut self.table, &w);
+                    self.unreserve(&w);
                     // Cannot fail: the interval is free (its part from `held` on was the job's),
                     // and the table has room (as in `place`).
                     self.table
@@ -572,6 +626,19 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
                 *r = moved;
             }
         }
+    }
+
+    /// Takes the reservation of a waiting job back from the table, if it holds one, and notes
+    /// the nodes it frees.
+    fn unreserve(&mut self, w: &Waiting) {
+        if let Some(end) = unreserve(&mut self.table, w) {
+            self.note_freed(end);
+        }
+    }
+
+    /// The table's free count rose over an interval that ends at `end`.
+    fn note_freed(&mut self, end: Ticks) {
+        self.freed_until = self.freed_until.max(end);
     }
 
     /// Whether `job` can start at `now` in the current profile, given the free nodes now.
@@ -611,7 +678,6 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
         };
         // Cannot fail: `p` was read above.
         self.queue.remove(p)?;
-        self.accounts.starts += 1;
         Some(Started {
             handle: Handle { slot, id: job.id },
             run,
@@ -774,6 +840,7 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
         if self.now < run.planned_end {
             // Cannot fail: reserved until its planned end (and room, as in `place`).
             let _ = self.table.release(self.now, run.planned_end, run.job.nodes);
+            self.note_freed(run.planned_end);
         }
         self.freed = true;
         Ok(run)
@@ -791,7 +858,7 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
         self.advance(now)?;
         self.settle();
         let run = self.take_running(handle)?;
-        self.accounts.completed += 1;
+        self.counts.completed += 1;
         Ok(Ended {
             run,
             end: now,
@@ -826,7 +893,7 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
             _ => None,
         };
         self.enqueue(Waiting { job, reservation });
-        self.accounts.interrupted += 1;
+        self.counts.interrupted += 1;
         Ok(job)
     }
 
@@ -846,9 +913,9 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
         // Found again after `advance`, which may have changed reservations but not the queue.
         let p = self.queue.find(id).ok_or(Error::Unknown)?;
         let w = self.queue.remove(p).ok_or(Error::Unknown)?;
-        unreserve(&mut self.table, &w);
+        self.unreserve(&w);
         self.freed = true;
-        self.accounts.cancelled += 1;
+        self.counts.cancelled += 1;
         Ok(w.job)
     }
 
@@ -894,8 +961,12 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
         }
         self.advance(now)?;
         self.settle();
-        for w in self.queue.view() {
-            unreserve(&mut self.table, w);
+        let mut p = self.queue.head();
+        while let Some(at) = p.and_then(|p| self.live_from(p)) {
+            if let Some(&w) = self.queue.get(at) {
+                self.unreserve(&w);
+            }
+            p = Some(at + 1);
         }
         // Cannot fail: the nodes are idle from now on (running jobs only end, and every down
         // interval began by now, so the down count never rises after it): no more than the
@@ -939,6 +1010,7 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
             // `[now, back)`, where the down count never rises; bringing them up keeps it from
             // rising and needs no room beyond the present's breakpoint.
             let _ = self.table.node_up(now, back, count);
+            self.note_freed(back);
         }
         self.freed = true;
         Ok(())
@@ -966,12 +1038,14 @@ fn place<const B: usize>(table: &mut SlotTable<B>, now: Ticks, job: Job) -> Opti
         .map(|()| start)
 }
 
-/// Takes the reservation of a waiting job back from `table`, if it holds one.
-fn unreserve<const B: usize>(table: &mut SlotTable<B>, w: &Waiting) {
-    if let Some(start) = w.reservation {
-        // Cannot fail: the reservation is in the table (and has room, as in `place`).
-        let _ = table.release(start, start.saturating_add(w.job.estimate), w.job.nodes);
-    }
+/// Takes the reservation of a waiting job back from `table`, if it holds one, and returns its
+/// end.
+fn unreserve<const B: usize>(table: &mut SlotTable<B>, w: &Waiting) -> Option<Ticks> {
+    let start = w.reservation?;
+    let end = start.saturating_add(w.job.estimate);
+    // Cannot fail: the reservation is in the table (and has room, as in `place`).
+    let _ = table.release(start, end, w.job.nodes);
+    Some(end)
 }
 
 /// Selective: whether a waiting job's expected slowdown at `now` has reached the threshold.
