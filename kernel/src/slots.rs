@@ -313,9 +313,9 @@ impl<const BREAKPOINTS: usize> SlotTable<BREAKPOINTS> {
     /// [`earlier_start`](Self::earlier_start) among the starts before `before` only: its
     /// answer if that is before `before`, else `None`. A caller that knows no start from
     /// `before` on can fit (e.g. no node was freed there since the job was placed at its
-    /// earliest start) reads only the breakpoints up to the end of the run of free steps in
-    /// progress at `before`: `O(log B + k)`, `k` the breakpoints in `[from, before)` and that
-    /// run's.
+    /// earliest start) reads the breakpoints only up to `before` and on to the end of the run of
+    /// free steps in progress there, or to the first free step after it: `O(log B + k)`, `k`
+    /// the breakpoints read.
     pub fn earlier_start_before(
         &self,
         from: Ticks,
@@ -328,33 +328,44 @@ impl<const BREAKPOINTS: usize> SlotTable<BREAKPOINTS> {
             return None;
         }
         let limit = u64::from(self.nodes - nodes);
-        let steps: &[Step] = &self.steps;
+        let fits = |s: &Step| used(s.down, s.reserved) <= limit;
+        let all: &[Step] = &self.steps;
         // The breakpoints after `from`: found from the front, where a scheduler's `from` (its
         // present, the past forgotten) is.
-        let i = first_after(steps, from);
-        let (d0, r0) = counts(i.checked_sub(1).and_then(|j| steps.get(j)));
-        // One scan of the breakpoints in `(from, held)`, each read once: the candidate is the
-        // start of the run of fitting steps in progress, if any; a run that reaches a step
-        // that does not fit, or `held`, ends there. No run starts from `before` on.
-        let mut candidate = (used(d0, r0) <= limit).then_some(from);
-        for s in steps.get(i..)? {
-            if s.at >= held {
-                break;
+        let i = first_after(all, from);
+        let (d0, r0) = counts(i.checked_sub(1).and_then(|j| all.get(j)));
+        // The breakpoints in (from, held).
+        let later = all.get(i..)?;
+        let steps = later.get(..later.partition_point(|s| s.at < held))?;
+        // The start of the first run from index `k` on, if it is before `before`, and the
+        // index after it.
+        let run_from = |k: usize| -> Option<(Ticks, usize)> {
+            let tail = steps.get(k..)?;
+            let j = tail.iter().position(fits)?;
+            let start = tail.get(j)?.at;
+            (start < before).then_some((start, k + j + 1))
+        };
+        // Two tight scans per run, each step read once: where the run from the candidate
+        // ends, and where the next one starts. `at` is the index after the candidate's step.
+        let (mut candidate, mut at) = if used(d0, r0) <= limit {
+            (from, 0)
+        } else {
+            run_from(0)?
+        };
+        // Each round consumes at least one breakpoint: at most `B` rounds.
+        loop {
+            let tail = steps.get(at..)?;
+            // The run ends at the first step that does not fit; none before `held`: the run
+            // reaches it.
+            let Some(stop) = tail.iter().position(|s| !fits(s)) else {
+                return Some(candidate);
+            };
+            let blocked = tail.get(stop)?;
+            if blocked.at.get().saturating_sub(candidate.get()) >= duration.get() {
+                return Some(candidate);
             }
-            let fits = used(s.down, s.reserved) <= limit;
-            match candidate {
-                Some(c) if !fits => {
-                    if s.at.get().saturating_sub(c.get()) >= duration.get() {
-                        return Some(c);
-                    }
-                    candidate = None;
-                }
-                None if s.at >= before => return None,
-                None if fits => candidate = Some(s.at),
-                _ => {}
-            }
+            (candidate, at) = run_from(at + stop + 1)?;
         }
-        candidate
     }
 
     /// Reserves `nodes` nodes over `[start, end)`.
