@@ -448,17 +448,17 @@ fn scheduler(s: &mut qg_scheduler, m: &mut Meter) -> Result<(), Broken> {
         (
             Gps::Next,
             "qg_scheduler_next",
-            "64 GPS departures x (a 64 x 32-bit product, an unlink from the GPS list, a flow freed), 2 divisions, a scan of 32 CPUs, a dequeue",
+            "64 GPS departures x (a 64 x 32-bit product, a step along the GPS list, a flow slot freed), 2 divisions, a scan of 32 CPUs, a dequeue",
         ),
         (
             Gps::SubmitGs,
             "qg_scheduler_submit_gs",
-            "64 GPS departures x (a 64 x 32-bit product, an unlink from the GPS list, a flow freed), 2 divisions, a count of 32 CPUs, a tag, a walk of up to 63 GPS keys",
+            "64 GPS departures x (a 64 x 32-bit product, a step along the GPS list, a flow slot freed), 2 divisions, a count of 32 CPUs, a tag, a walk of up to 63 GPS keys",
         ),
         (
             Gps::SubmitBe,
             "qg_scheduler_submit_be",
-            "Eq. 1 for the tightest user, a scan of 64 flow slots, 63 GPS departures x (a 64 x 32-bit product, an unlink, a flow freed), 2 divisions, a walk of up to 63 GPS keys",
+            "Eq. 1 for the tightest user, the lowest free flow slot from a map, 63 GPS departures x (a 64 x 32-bit product, a step along the GPS list, a flow slot freed), 2 divisions, a walk of up to 63 GPS keys",
         ),
     ] {
         for c in gps_cases(call) {
@@ -597,7 +597,7 @@ fn registrations(s: *mut qg_scheduler, m: &mut Meter) -> Result<(), Broken> {
         register,
         "qg_scheduler_register",
         "preemptive, 32 busy CPUs, 64 users, weights 1 or drawn, rates drawn (4 rounds)",
-        "a count of 32 CPUs, Eq. 1 for the newcomer and the tightest user (128-bit products), a scan of 64 flow slots",
+        "a count of 32 CPUs, Eq. 1 for the newcomer and the tightest user (128-bit products), the lowest free flow slot from a map",
     );
     m.row_of(
         deregister,

@@ -192,11 +192,11 @@ impl Occupancy {
         free: [0; 2],
     };
 
-    /// Frees slot `at`, holding `flow` ([`FairQueue::release`]); `chunk` is `K`.
-    fn free(&mut self, flow: &mut Flow, at: usize, chunk: usize) {
+    /// Frees `flow`'s slot, in chunk `c` ([`FairQueue::release`]).
+    fn free(&mut self, flow: &mut Flow, c: usize) {
         self.total_weight -= u32::from(flow.weight);
         self.in_use -= 1;
-        self.mark(at / chunk, true);
+        self.mark(c, true);
         flow.state = FlowState::Free;
     }
 
@@ -573,12 +573,15 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize, G: GpsSet<FLOWS>>
         let start = chunk * Self::CHUNK;
         let end = (start + Self::CHUNK).min(self.flows.len());
         let slots = self.flows.get_mut(start..end)?;
-        let at = slots.iter().position(|f| f.state == FlowState::Free)?;
-        let (taken, rest) = slots.split_at_mut(at + 1);
-        if !rest.iter().any(|f| f.state == FlowState::Free) {
+        let free = |f: &Flow| f.state == FlowState::Free;
+        let at = slots.iter().position(free)?;
+        if !slots
+            .get(at + 1..)
+            .is_some_and(|rest| rest.iter().any(free))
+        {
             self.occupancy.mark(chunk, false);
         }
-        Some((start + at, taken.last_mut()?))
+        Some((start + at, slots.get_mut(at)?))
     }
 
     /// Closes an open flow that has no queued task. Its slot and weight are released at once, or,
@@ -804,7 +807,7 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize, G: GpsSet<FLOWS>>
                 gps_weight -= u32::from(fl.weight);
                 if fl.state == FlowState::Closing {
                     // GPS has finished a closed flow's work: its slot is free.
-                    occupancy.free(fl, usize::from(flow), Self::CHUNK);
+                    occupancy.free(fl, usize::from(flow) / Self::CHUNK);
                 }
             }
             true
@@ -823,7 +826,7 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize, G: GpsSet<FLOWS>>
     /// [`Self::close`] requires).
     fn release(&mut self, flow: FlowId) {
         if let Some(f) = self.flows.get_mut(usize::from(flow)) {
-            self.occupancy.free(f, usize::from(flow), Self::CHUNK);
+            self.occupancy.free(f, usize::from(flow) / Self::CHUNK);
         }
     }
 }
