@@ -419,7 +419,10 @@ fn wide(s: *mut qg_scheduler, m: &mut Meter, call: Gps, before: Option<u32>) -> 
                 let task = left.min(MAX_TASK);
                 ok("queue", qg_scheduler_submit_gs(s, 0, u, id, task))?;
                 ok("start", qg_scheduler_next(s, 0, &mut d))?;
-                ok("done", qg_scheduler_complete(s, 0, d.cpu, core::ptr::null_mut()))?;
+                ok(
+                    "done",
+                    qg_scheduler_complete(s, 0, d.cpu, core::ptr::null_mut()),
+                )?;
                 (left, id, total) = (left - task, id + 1, total + task);
             }
         }

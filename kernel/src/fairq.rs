@@ -263,10 +263,10 @@ pub use crate::storage::sorted::SortedFlows as GpsSorted;
 ///   one pass and cut from the list once (about 45 instructions a departure with the clock's
 ///   work around it, 60 when it also frees a closing flow's slot: 4,912 for the same call),
 ///   and a key that moves walks the list from its nearer end, `O(FLOWS)`: a new key lands
-///   half-way on average,
-///   so a WFQ enqueue + dequeue pair costs 1.5 times the heap's instructions at 64 flows on
-///   x86_64 and 8.4 times at 1,024, and the firmware's steady-state `qg_scheduler_submit_gs`
-///   856 instructions on average against 704.
+///   half-way on average, so a WFQ enqueue + dequeue pair costs 1.5 times the heap's
+///   instructions at 64 flows on x86_64 and 8.4 times at 1,024, and the firmware's
+///   steady-state `qg_scheduler_submit_gs` 838 instructions on average (704 with the heap,
+///   measured before the one-pass departures).
 ///
 /// The C library's scheduler uses [`GpsSorted`] (bounded work per call); the harness, the
 /// default. Sealed: the two are the kernel's.
