@@ -1122,5 +1122,40 @@ mod tests {
             follow_the_textbook::<GpsHeap<6>>(capacity, &ops)?;
             follow_the_textbook::<GpsSorted<6>>(capacity, &ops)?;
         }
+
+        /// `open` takes the lowest free slot, or the next new one, whatever the slots freed
+        /// before, with 200 flows (four slots a chunk of the free-slot map, the last chunk
+        /// short); the count and total weight follow. `ops`: an open of that weight, or a close
+        /// of that slot (an idle flow: its slot is free at once).
+        #[test]
+        fn open_takes_the_lowest_free_slot(
+            ops in proptest::collection::vec((proptest::bool::ANY, 0u16..200, 1u16..9), 1..600),
+        ) {
+            let mut q = FairQueue::<u32, 200, 4>::new(Discipline::Wfq, Mips::new(1)).unwrap();
+            let mut model: std::vec::Vec<Option<u16>> = std::vec::Vec::new();
+            for (open, slot, weight) in ops {
+                if open {
+                    let lowest = model.iter().position(Option::is_none).unwrap_or(model.len());
+                    let got = q.open(weight).map(usize::from);
+                    if lowest == 200 {
+                        proptest::prop_assert_eq!(got, Err(Error::Full));
+                        continue;
+                    }
+                    proptest::prop_assert_eq!(got, Ok(lowest));
+                    match model.get_mut(lowest) {
+                        Some(s) => *s = Some(weight),
+                        None => model.push(Some(weight)),
+                    }
+                } else if let Some(s) = model.get_mut(usize::from(slot)).filter(|s| s.is_some()) {
+                    proptest::prop_assert_eq!(q.close(FlowId::new(slot)), Ok(()));
+                    *s = None;
+                } else {
+                    proptest::prop_assert_eq!(q.close(FlowId::new(slot)), Err(Error::Unknown));
+                }
+                proptest::prop_assert_eq!(q.in_use(), model.iter().flatten().count());
+                let total: u32 = model.iter().flatten().map(|&w| u32::from(w)).sum();
+                proptest::prop_assert_eq!(q.total_weight(), total);
+            }
+        }
     }
 }
