@@ -880,30 +880,13 @@ fn apply(
     if removed_start {
         vecops::remove(steps, first);
     }
+    let step = |at, (down, reserved)| Step { at, down, reserved };
     if need_end && !has_end {
         let at = last - usize::from(removed_start);
-        let (down, reserved) = old_at_end;
-        let _ = vecops::insert(
-            steps,
-            at,
-            Step {
-                at: end,
-                down,
-                reserved,
-            },
-        );
+        let _ = vecops::insert(steps, at, step(end, old_at_end));
     }
     if need_start && !has_start {
-        let (down, reserved) = new_at_start;
-        let _ = vecops::insert(
-            steps,
-            first,
-            Step {
-                at: start,
-                down,
-                reserved,
-            },
-        );
+        let _ = vecops::insert(steps, first, step(start, new_at_start));
     }
     Ok(negative)
 }
