@@ -37,7 +37,11 @@
 //!   With tasks up to [`crate::units::MAX_TASK_WORK`] that takes about 2^23 / w maximal tasks
 //!   queued at once.
 //! - `occupancy.total_weight` is the sum of weights of open and closing flows. A closed flow that is still
-//!   backlogged in GPS stays *closing* (its weight still counts) until GPS finishes its work.
+//!   backlogged in GPS stays *closing* (its weight still counts, and its GPS entry is marked
+//!   closing) until GPS finishes its work; then its slot is free, though its state still reads
+//!   `Closing` (a slot is free iff its state is `Free`, or `Closing` and the flow is not in GPS).
+//! - Each GPS entry holds its flow's weight ([`GpsSet`]): the fluid clock's departures read the
+//!   set only.
 //!
 //! # Cost and memory
 //! Enqueue and dequeue are `O(log FLOWS)` in the ready set, a tournament tree (`tree.rs`, a
@@ -127,8 +131,8 @@ struct Flow {
 
 /// The service left to a call of the fluid clock, `hi 2^64 + lo` raw units times weight, kept
 /// in halves so that a departure that costs less than 2^64 (all of them unless GPS keys spread
-/// over `2^64 / W_B` units) works on `lo` alone: a Cortex-M3 keeps two words in registers where
-/// it spilled four.
+/// over `2^64 / W_B` units) and leaves `lo` enough works on `lo` alone: a Cortex-M3 keeps two
+/// words in registers where it spilled four.
 #[derive(Clone, Copy)]
 struct Service {
     hi: u64,
@@ -147,27 +151,33 @@ impl Service {
         (u128::from(self.hi) << 64) | u128::from(self.lo)
     }
 
-    /// Takes `cost` if that much is left.
+    /// Takes `ahead w` if that much is left (`ahead < 2^64`, `w < 2^32`: the product is below
+    /// 2^96). The product is formed from two 32 x 32-bit ones in 64-bit arithmetic, `ahead w =
+    /// (hi w + (lo w >> 32)) 2^32 + (lo w mod 2^32)` with `ahead = hi 2^32 + lo`: a `u128`
+    /// product was a library call on a Cortex-M0 (`qg_scheduler_next`'s worst case went from
+    /// about 20,000 to 14,000 instructions there) and kept four words live on a Cortex-M3.
     #[inline(always)]
-    fn take(&mut self, cost: u128) -> bool {
-        let Ok(cost) = u64::try_from(cost) else {
-            return match self.get().checked_sub(cost) {
-                Some(left) => {
-                    *self = Self::new(left);
-                    true
-                }
-                None => false,
-            };
-        };
-        let (lo, borrow) = self.lo.overflowing_sub(cost);
-        if borrow {
-            if self.hi == 0 {
-                return false;
-            }
-            self.hi -= 1;
+    fn take(&mut self, ahead: u64, w: u32) -> bool {
+        let w = u64::from(w);
+        let low = (ahead & 0xffff_ffff) * w;
+        // Below (2^32 - 1)^2 + 2^32: no overflow.
+        let high = (ahead >> 32) * w + (low >> 32);
+        let cost = (high << 32) | (low & 0xffff_ffff);
+        let cost_hi = high >> 32;
+        if cost_hi == 0 && cost <= self.lo {
+            self.lo -= cost;
+            return true;
         }
-        self.lo = lo;
-        true
+        match self
+            .get()
+            .checked_sub((u128::from(cost_hi) << 64) | u128::from(cost))
+        {
+            Some(left) => {
+                *self = Self::new(left);
+                true
+            }
+            None => false,
+        }
     }
 }
 
@@ -192,12 +202,18 @@ impl Occupancy {
         free: [0; 2],
     };
 
-    /// Frees `flow`'s slot, in chunk `c` ([`FairQueue::release`]).
+    /// Frees `flow`'s slot, in chunk `c` ([`FairQueue::release`]), and marks it `Free`.
     fn free(&mut self, flow: &mut Flow, c: usize) {
-        self.total_weight -= u32::from(flow.weight);
+        self.vacate(flow.weight, c);
+        flow.state = FlowState::Free;
+    }
+
+    /// Counts the slot of a flow of weight `weight`, in chunk `c`, free (its state not written:
+    /// a closing flow GPS has finished, see the invariants).
+    fn vacate(&mut self, weight: Weight, c: usize) {
+        self.total_weight -= u32::from(weight);
         self.in_use -= 1;
         self.mark(c, true);
-        flow.state = FlowState::Free;
     }
 
     /// Sets or clears chunk `c`'s bit (`c < 64`).
@@ -260,12 +276,12 @@ pub use crate::storage::sorted::SortedFlows as GpsSorted;
 ///   Cortex-M3 at 64 flows: `qg_scheduler_next` after 64 departures took 26,078 with it, in
 ///   the clock before its departures were taken in one pass).
 /// - [`GpsSorted`]: a list sorted by key. The departures are the first flows, taken out in
-///   one pass and cut from the list once (about 45 instructions a departure with the clock's
-///   work around it, 60 when it also frees a closing flow's slot: 4,912 for the same call),
+///   one pass and cut from the list once (about 50 instructions a departure with the clock's
+///   work around it, a closing flow's slot freed included: 4,357 for the same call),
 ///   and a key that moves walks the list from its nearer end, `O(FLOWS)`: a new key lands
 ///   half-way on average, so a WFQ enqueue + dequeue pair costs 1.5 times the heap's
-///   instructions at 64 flows on x86_64 and 8.4 times at 1,024, and the firmware's
-///   steady-state `qg_scheduler_submit_gs` 838 instructions on average (704 with the heap,
+///   instructions at 64 flows on x86_64 and 8.1 times at 1,024, and the firmware's
+///   steady-state `qg_scheduler_submit_gs` 848 instructions on average (704 with the heap,
 ///   measured before the one-pass departures).
 ///
 /// The C library's scheduler uses [`GpsSorted`] (bounded work per call); the harness, the
@@ -277,19 +293,24 @@ impl<const N: usize> GpsSet<N> for GpsSorted<N> {}
 
 /// The operations the fluid clock needs of a [`GpsSet`], out of reach outside the kernel.
 mod gps_set {
+    use crate::storage::Member;
     use crate::storage::heap::FlowHeap;
     use crate::storage::sorted::SortedFlows;
+    use crate::units::Weight;
     use crate::vtime::VirtualTime;
 
     pub trait Ops<const N: usize>: Clone + core::fmt::Debug {
         /// The empty set (only its lengths written).
         fn empty() -> Self;
         fn contains(&self, flow: u16) -> bool;
-        /// Takes the flows out in key order (ties to the lower flow) while `depart(flow, key)`
-        /// says so: it sees each flow before the flow leaves, and no flow after it said no.
-        fn pop_while(&mut self, depart: impl FnMut(u16, VirtualTime) -> bool);
-        /// Inserts `flow` with `key`, or moves it there.
-        fn set(&mut self, flow: u16, key: VirtualTime);
+        /// Takes the flows out in key order (ties to the lower flow) while `depart(flow, key,
+        /// member)` says so: it sees each flow before the flow leaves, and no flow after it
+        /// said no.
+        fn pop_while(&mut self, depart: impl FnMut(u16, VirtualTime, Member) -> bool);
+        /// Inserts `flow` with `key` and weight `weight` (not closing), or moves it there.
+        fn set(&mut self, flow: u16, key: VirtualTime, weight: Weight);
+        /// Marks `flow`, if in the set, closing.
+        fn mark_closing(&mut self, flow: u16);
     }
 
     impl<const N: usize> Ops<N> for FlowHeap<N> {
@@ -300,16 +321,14 @@ mod gps_set {
         fn contains(&self, flow: u16) -> bool {
             FlowHeap::contains(self, flow)
         }
-        fn pop_while(&mut self, mut depart: impl FnMut(u16, VirtualTime) -> bool) {
-            while let Some((flow, key)) = self.peek() {
-                if !depart(flow, key) {
-                    break;
-                }
-                self.remove(flow);
-            }
+        fn pop_while(&mut self, depart: impl FnMut(u16, VirtualTime, Member) -> bool) {
+            FlowHeap::pop_while(self, depart);
         }
-        fn set(&mut self, flow: u16, key: VirtualTime) {
-            FlowHeap::set(self, flow, key);
+        fn set(&mut self, flow: u16, key: VirtualTime, weight: Weight) {
+            FlowHeap::set(self, flow, key, weight);
+        }
+        fn mark_closing(&mut self, flow: u16) {
+            FlowHeap::mark_closing(self, flow);
         }
     }
 
@@ -321,11 +340,14 @@ mod gps_set {
         fn contains(&self, flow: u16) -> bool {
             SortedFlows::contains(self, flow)
         }
-        fn pop_while(&mut self, depart: impl FnMut(u16, VirtualTime) -> bool) {
+        fn pop_while(&mut self, depart: impl FnMut(u16, VirtualTime, Member) -> bool) {
             SortedFlows::pop_while(self, depart);
         }
-        fn set(&mut self, flow: u16, key: VirtualTime) {
-            SortedFlows::set(self, flow, key);
+        fn set(&mut self, flow: u16, key: VirtualTime, weight: Weight) {
+            SortedFlows::set(self, flow, key, weight);
+        }
+        fn mark_closing(&mut self, flow: u16) {
+            SortedFlows::mark_closing(self, flow);
         }
     }
 }
@@ -573,12 +595,14 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize, G: GpsSet<FLOWS>>
         let start = chunk * Self::CHUNK;
         let end = (start + Self::CHUNK).min(self.flows.len());
         let slots = self.flows.get_mut(start..end)?;
-        let free = |f: &Flow| f.state == FlowState::Free;
-        let at = slots.iter().position(free)?;
-        if !slots
-            .get(at + 1..)
-            .is_some_and(|rest| rest.iter().any(free))
-        {
+        let gps = &self.gps;
+        let free = |(i, f): (usize, &Flow)| match f.state {
+            FlowState::Free => true,
+            FlowState::Closing => !gps.contains((start + i) as u16),
+            FlowState::Open => false,
+        };
+        let at = slots.iter().enumerate().position(free)?;
+        if !slots.iter().enumerate().skip(at + 1).any(free) {
             self.occupancy.mark(chunk, false);
         }
         Some((start + at, slots.get_mut(at)?))
@@ -597,6 +621,7 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize, G: GpsSet<FLOWS>>
             self.release(flow);
         } else if let Some(f) = self.flows.get_mut(usize::from(flow)) {
             f.state = FlowState::Closing;
+            self.gps.mark_closing(flow.get());
         }
         Ok(())
     }
@@ -670,7 +695,7 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize, G: GpsSet<FLOWS>>
             if !backlogged {
                 self.gps_weight += u32::from(f.weight);
             }
-            self.gps.set(flow.get(), finish);
+            self.gps.set(flow.get(), finish, f.weight);
         }
         Ok(finish)
     }
@@ -782,37 +807,31 @@ impl<T: Copy, const FLOWS: usize, const QUEUE: usize, G: GpsSet<FLOWS>>
     fn fluid(&mut self, service: u128) {
         let mut service = Service::new(service);
         let (mut v, mut gps_weight) = (self.v, self.gps_weight);
-        let Self {
-            gps,
-            flows,
-            occupancy,
-            ..
-        } = self;
-        gps.pop_while(|flow, key| {
-            // A non-empty GPS set has a positive weight; stop rather than divide by zero.
-            let Some(weight) = NonZeroU32::new(gps_weight) else {
-                return false;
-            };
-            let ahead = key.since(v).max(0) as u64;
-            // Below 2^62 * 2^32: no overflow.
-            let cost = u128::from(ahead) * u128::from(weight.get());
-            if !service.take(cost) {
+        // A copy on the stack: its fields are reached from the stack pointer, not a register.
+        let mut occupancy = self.occupancy;
+        self.gps.pop_while(|flow, key, member| {
+            // GPS never runs ahead of its keys (`v <= key`, see the invariants), so this is the
+            // distance, below 2^62; were it not, the product (below 2^96) still fits.
+            let ahead = key.since(v) as u64;
+            if !service.take(ahead, gps_weight) {
                 // The departure lies beyond the service, so `service / W_B < ahead`: `v` stays
-                // below the key, as the GPS invariant asks.
-                v = v.wrapping_add(wide::div_saturating_by_u32(service.get(), weight));
+                // below the key, as the GPS invariant asks. (A cost above the service is not
+                // zero: `W_B > 0`.)
+                if let Some(weight) = NonZeroU32::new(gps_weight) {
+                    v = v.wrapping_add(wide::div_saturating_by_u32(service.get(), weight));
+                }
                 return false;
             }
             v = key;
-            if let Some(fl) = flows.get_mut(usize::from(flow)) {
-                gps_weight -= u32::from(fl.weight);
-                if fl.state == FlowState::Closing {
-                    // GPS has finished a closed flow's work: its slot is free.
-                    occupancy.free(fl, usize::from(flow) / Self::CHUNK);
-                }
+            gps_weight -= u32::from(member.weight);
+            if member.closing {
+                // GPS has finished a closed flow's work: its slot is free (its state stays
+                // `Closing`, which out of GPS reads as free).
+                occupancy.vacate(member.weight, usize::from(flow) / Self::CHUNK);
             }
             true
         });
-        (self.v, self.gps_weight) = (v, gps_weight);
+        (self.v, self.gps_weight, self.occupancy) = (v, gps_weight, occupancy);
     }
 
     fn open_flow(&self, flow: FlowId) -> Option<&Flow> {
@@ -1106,6 +1125,22 @@ mod tests {
             proptest::prop_assert_eq!(q.total_weight(), open);
         }
         Ok(())
+    }
+
+    proptest::proptest! {
+        /// The service's take, its product formed in 64-bit pieces and its fast path on the low
+        /// half, agrees with 128-bit arithmetic for services, distances and weights of every
+        /// size (shifted so that both halves and both paths are reached).
+        #[test]
+        fn service_takes_what_128_bits_take(
+            left: u128, a: u64, w: u32, ls in 0u32..128, as_ in 0u32..64, ws in 0u32..32
+        ) {
+            let (left, ahead, w) = (left >> ls, a >> as_, w >> ws);
+            let mut service = Service::new(left);
+            let expect = left.checked_sub(u128::from(ahead) * u128::from(w));
+            proptest::prop_assert_eq!(service.take(ahead, w), expect.is_some());
+            proptest::prop_assert_eq!(service.get(), expect.unwrap_or(left));
+        }
     }
 
     proptest::proptest! {

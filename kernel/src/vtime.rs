@@ -90,13 +90,25 @@ impl InvWeight {
     /// The reciprocal of weight 1.
     pub const ONE: Self = Self(1 << 48);
 
-    /// The reciprocal of `w`; `None` for a zero weight.
+    /// The reciprocal of `w`; `None` for a zero weight. By short division of `2^48` in base
+    /// `2^16`: each step divides a remainder below `w` with the next digit appended, which fits
+    /// 32 bits (`w < 2^16`), so a core with a 32-bit divider needs no 64-bit division routine.
     pub const fn new(w: Weight) -> Option<Self> {
         if w == 0 {
-            None
-        } else {
-            Some(Self((1u64 << 48).div_ceil(w as u64)))
+            return None;
         }
+        let w = w as u32;
+        // The digits of 2^48 in base 2^16, most significant first: 1, 0, 0, 0.
+        let (mut q, mut r, mut digit) = (0u64, 0u32, 1u32);
+        let mut i = 0;
+        while i < 4 {
+            let x = (r << 16) | digit;
+            q = (q << 16) | (x / w) as u64;
+            r = x % w;
+            digit = 0;
+            i += 1;
+        }
+        Some(Self(if r == 0 { q } else { q + 1 }))
     }
 
     /// `work / w` in raw virtual-time units (2^-16 MI), rounded up; at most `2^55` for any work up

@@ -5,8 +5,9 @@
 //! the lower flow index, so equal tags are served deterministically. Every operation is
 //! `O(log N)`: at most 2 key comparisons per level going down, 1 going up (the first insertion
 //! of a flow above all earlier ones also records `NONE` for the flows between: `O(N)` once);
-//! memory is `18 N` bytes (16 per inline `(key, flow)` entry, 2 per position) and two lengths.
-//! A new heap writes only the lengths.
+//! memory is `22 N` bytes (16 per inline `(key, flow)` entry, 2 per position, 4 per flow's
+//! [`Member`]: its weight and closing mark) and three lengths. A new heap writes only the
+//! lengths.
 //!
 //! The fair queue keeps WFQ's GPS set in one (see [`tree`](super::tree) for why not its ready set):
 //! a GPS departure removes the root, so most of the work is sifting down, where which child is
@@ -19,6 +20,8 @@
 
 use heapless::Vec;
 
+use super::Member;
+use crate::units::Weight;
 use crate::vtime::VirtualTime;
 
 /// No flow, or no position.
@@ -31,6 +34,8 @@ pub struct FlowHeap<const N: usize> {
     heap: Vec<(VirtualTime, u16), N>,
     /// Each flow's index in `heap`, or `NONE`; flows at or above `pos.len()` were never in it.
     pos: Vec<u16, N>,
+    /// Each flow's [`Member`] (meaningful while it is in the heap), as long as `pos`.
+    members: Vec<Member, N>,
 }
 
 impl<const N: usize> FlowHeap<N> {
@@ -41,6 +46,7 @@ impl<const N: usize> FlowHeap<N> {
         Self {
             heap: Vec::new(),
             pos: Vec::new(),
+            members: Vec::new(),
         }
     }
 
@@ -54,11 +60,42 @@ impl<const N: usize> FlowHeap<N> {
         Some((flow, key))
     }
 
-    /// Inserts `flow` with `key`, or moves it to `key` if present. Ignores `flow >= N`.
-    pub(crate) fn set(&mut self, flow: u16, key: VirtualTime) {
+    /// Takes the flows out in key order (ties to the lower flow) while `depart(flow, key,
+    /// member)` says so: it sees each flow before the flow leaves, and no flow after it said no.
+    pub(crate) fn pop_while(&mut self, mut depart: impl FnMut(u16, VirtualTime, Member) -> bool) {
+        while let Some((flow, key)) = self.peek() {
+            let member = self.members.get(usize::from(flow)).copied();
+            if !depart(flow, key, member.unwrap_or_default()) {
+                break;
+            }
+            self.remove(flow);
+        }
+    }
+
+    /// Marks `flow`, if in the heap, closing (its [`Member::closing`]).
+    pub(crate) fn mark_closing(&mut self, flow: u16) {
+        if self.contains(flow)
+            && let Some(m) = self.members.get_mut(usize::from(flow))
+        {
+            m.closing = true;
+        }
+    }
+
+    /// Inserts `flow` with `key` and weight `weight` (not closing), or moves it to `key` if
+    /// present. Ignores `flow >= N`.
+    pub(crate) fn set(&mut self, flow: u16, key: VirtualTime, weight: Weight) {
         let f = usize::from(flow);
-        if f >= self.pos.len() && self.pos.resize(f + 1, NONE).is_err() {
+        if f >= self.pos.len()
+            && (self.pos.resize(f + 1, NONE).is_err()
+                || self.members.resize(f + 1, Member::default()).is_err())
+        {
             return;
+        }
+        if let Some(m) = self.members.get_mut(f) {
+            *m = Member {
+                weight,
+                closing: false,
+            };
         }
         let Some(&at) = self.pos.get(f) else {
             return;
@@ -179,10 +216,10 @@ mod tests {
     fn pops_in_key_order_with_ties_to_the_lower_flow() {
         let mut h = FlowHeap::<8>::new();
         for (f, k) in [(3, 5), (1, 5), (0, 9), (7, 1), (2, 3)] {
-            h.set(f, VirtualTime::from_bits(k));
+            h.set(f, VirtualTime::from_bits(k), 1);
         }
-        h.set(0, VirtualTime::from_bits(2)); // decrease
-        h.set(7, VirtualTime::from_bits(6)); // increase
+        h.set(0, VirtualTime::from_bits(2), 1); // decrease
+        h.set(7, VirtualTime::from_bits(6), 1); // increase
         h.remove(2);
         assert_eq!(drain(&mut h), [0, 1, 3, 7]);
         assert_eq!(h.peek(), None);
@@ -196,7 +233,7 @@ mod tests {
             let mut model: [Option<u64>; 64] = [None; 64];
             for (f, k, del) in ops {
                 if del { h.remove(f); model[usize::from(f)] = None; }
-                else { h.set(f, VirtualTime::from_bits(k)); model[usize::from(f)] = Some(k); }
+                else { h.set(f, VirtualTime::from_bits(k), 1); model[usize::from(f)] = Some(k); }
             }
             let mut expect: Vec<(u64, u16)> = model.iter().enumerate()
                 .filter_map(|(f, k)| k.map(|k| (k, f as u16))).collect();

@@ -11,3 +11,14 @@ pub(crate) mod pool;
 pub(crate) mod sorted;
 pub(crate) mod tree;
 pub(crate) mod vecops;
+
+use crate::units::Weight;
+
+/// What a GPS set ([`heap`], [`sorted`]) keeps for each flow besides its key: the flow's weight
+/// and whether it is closing, so that the fluid clock's departures read nothing else.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Member {
+    pub(crate) weight: Weight,
+    /// The flow was closed while in the set: its slot is free when it leaves.
+    pub(crate) closing: bool,
+}

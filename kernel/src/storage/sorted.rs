@@ -3,14 +3,16 @@
 //!
 //! The smallest keys are the first flows, so a fluid clock that passes `d` GPS departures in one
 //! call takes them in one pass of `d` steps and cuts the list once ([`SortedFlows::pop_while`]),
-//! where a heap sifts each departure down `log2 N` levels (on a Cortex-M3 at 64 flows, about 45
-//! instructions a departure with the clock's work around it, against about 400). A key that
+//! where a heap sifts each departure down `log2 N` levels (on a Cortex-M3 at 64 flows, about 50
+//! instructions a departure with the clock's work around it, a closing flow's slot freed
+//! included, against about 400). Each node holds its flow's [`Member`] (weight and closing
+//! mark), so a departure reads the node it steps over and nothing else. A key that
 //! changes is unlinked and walked to its new place from the end of the list
 //! nearer it in virtual time, a load and a comparison a step: in a backlogged queue a new finish
 //! tag lands half-way on average (measured: 30 of 63 flows, 502 of 1,021), so this is `O(N)`
 //! steps per change, cheap for tens of flows and dear for thousands, where
 //! [`FlowHeap`](super::heap::FlowHeap) is `O(log N)` (on x86_64, callgrind, a WFQ enqueue +
-//! dequeue pair at 64 / 1,024 flows cost 1.5 / 8.4 times the heap's instructions).
+//! dequeue pair at 64 / 1,024 flows cost 1.5 / 8.1 times the heap's instructions).
 //!
 //! # Invariants
 //! - A flow is in the set iff its node's `prev` is not [`OUT`]; following `next` from `first`
@@ -18,12 +20,14 @@
 //!   at `last`.
 //!
 //! # Memory
-//! `16 N` bytes (a key and two links per flow, with alignment) and two indices; a new set writes
+//! `16 N` bytes (a key, two links and a [`Member`] per flow) and two indices; a new set writes
 //! only its length: a node is written when its flow first joins.
 
 use heapless::Vec;
 
+use super::Member;
 use super::heap::{NONE, less};
+use crate::units::Weight;
 use crate::vtime::VirtualTime;
 
 /// A `prev` link that marks a flow not in the set.
@@ -36,12 +40,18 @@ struct Node {
     prev: u16,
     /// The flow after this one, or `NONE` for the last.
     next: u16,
+    /// In the padding after the links.
+    member: Member,
 }
 
 const OUT_NODE: Node = Node {
     key: VirtualTime::ZERO,
     prev: OUT,
     next: NONE,
+    member: Member {
+        weight: 0,
+        closing: false,
+    },
 };
 
 /// A set of flows `0..N` (`N < 65,534`) sorted by key, the smallest first.
@@ -82,10 +92,10 @@ impl<const N: usize> SortedFlows<N> {
     /// Takes the flows out from the first while `depart(flow, key)` says so: it sees each flow
     /// before the flow leaves, and no flow after it said no. A step is a load of the node and a
     /// store of its mark; the list is cut once, after the last flow that leaves.
-    pub(crate) fn pop_while(&mut self, mut depart: impl FnMut(u16, VirtualTime) -> bool) {
+    pub(crate) fn pop_while(&mut self, mut depart: impl FnMut(u16, VirtualTime, Member) -> bool) {
         let mut first = self.first;
         while let Some(n) = self.nodes.get_mut(usize::from(first)) {
-            if !depart(first, n.key) {
+            if !depart(first, n.key, n.member) {
                 break;
             }
             n.prev = OUT;
@@ -98,8 +108,20 @@ impl<const N: usize> SortedFlows<N> {
         }
     }
 
-    /// Inserts `flow` with `key`, or moves it there if present. Ignores `flow >= N`.
-    pub(crate) fn set(&mut self, flow: u16, key: VirtualTime) {
+    /// Marks `flow`, if in the set, closing (its [`Member::closing`]).
+    pub(crate) fn mark_closing(&mut self, flow: u16) {
+        if let Some(n) = self
+            .nodes
+            .get_mut(usize::from(flow))
+            .filter(|n| n.prev != OUT)
+        {
+            n.member.closing = true;
+        }
+    }
+
+    /// Inserts `flow` with `key` and weight `weight` (not closing), or moves it there if
+    /// present. Ignores `flow >= N`.
+    pub(crate) fn set(&mut self, flow: u16, key: VirtualTime, weight: Weight) {
         if !self.reserve(flow) {
             return;
         }
@@ -140,7 +162,11 @@ impl<const N: usize> SortedFlows<N> {
                 .map_or(self.last, |n| n.prev);
             (before, after)
         };
-        self.link(flow, before, after, key);
+        let member = Member {
+            weight,
+            closing: false,
+        };
+        self.link(flow, before, after, key, member);
     }
 
     /// Whether `flow` can have a node (below `N`), writing the nodes up to it on first use.
@@ -154,12 +180,13 @@ impl<const N: usize> SortedFlows<N> {
     }
 
     /// Links `flow` with `key` between `before` and `after` (`NONE` for the ends).
-    fn link(&mut self, flow: u16, before: u16, after: u16, key: VirtualTime) {
+    fn link(&mut self, flow: u16, before: u16, after: u16, key: VirtualTime, member: Member) {
         if let Some(n) = self.nodes.get_mut(usize::from(flow)) {
             *n = Node {
                 key,
                 prev: before,
                 next: after,
+                member,
             };
         }
         match self.nodes.get_mut(usize::from(before)) {
@@ -216,7 +243,7 @@ mod tests {
     /// Takes out the first `n` flows (all of them for `usize::MAX`), as `(key, flow)`.
     fn take(s: &mut SortedFlows<13>, n: usize) -> Vec<(u64, u16)> {
         let mut taken = Vec::new();
-        s.pop_while(|g, key| {
+        s.pop_while(|g, key, _| {
             let more = taken.len() < n;
             if more {
                 taken.push((key.to_bits(), g));
@@ -248,7 +275,7 @@ mod tests {
                         }
                     }
                     _ => {
-                        s.set(f, t(k));
+                        s.set(f, t(k), 1);
                         model[usize::from(f)] = Some(k);
                     }
                 }
