@@ -3,9 +3,9 @@
 //!
 //! The smallest keys are the first flows, so a fluid clock that passes `d` GPS departures in one
 //! call takes them in one pass of `d` steps and cuts the list once ([`SortedFlows::pop_while`]),
-//! where a heap sifts each departure down `log2 N` levels (on a Cortex-M3 at 64 flows, about 50
-//! instructions a departure with the clock's work around it, a closing flow's slot freed
-//! included, against about 400). Each node holds its flow's [`Member`] (weight and closing
+//! where a heap sifts each departure down `log2 N` levels (on a Cortex-M3 at 64 flows, 64
+//! departures with the clock's work around them and the call's own in 3,565 instructions,
+//! against about 400 a departure with the heap). Each node holds its flow's [`Member`] (weight and closing
 //! mark), so a departure reads the node it steps over and nothing else. A key that
 //! changes is unlinked and walked to its new place from the end of the list
 //! nearer it in virtual time, a load and a comparison a step: in a backlogged queue a new finish
