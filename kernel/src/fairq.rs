@@ -179,9 +179,10 @@ impl Wide {
 
 impl Budget for Wide {
     /// The product formed from two 32 x 32-bit ones in 64-bit arithmetic, `ahead w = (hi w +
-    /// (lo w >> 32)) 2^32 + (lo w mod 2^32)` with `ahead = hi 2^32 + lo`, and subtracted in a
-    /// 64-bit and a 32-bit half: a `u128` product is a library call on a Cortex-M0 and keeps
-    /// four words live on a Cortex-M3.
+    /// (lo w >> 32)) 2^32 + (lo w mod 2^32)` with `ahead = hi 2^32 + lo` (a `u128` product is a
+    /// library call on a Cortex-M0), then subtracted as a `u128` whose top word is zero (a
+    /// 96-bit subtraction; in two explicit halves it measured 6,260 instructions for
+    /// `submit_be`'s worst case on the M3 against 4,754).
     #[inline(always)]
     fn take(&mut self, ahead: u64, w: u32) -> bool {
         let w = u64::from(w);

@@ -228,18 +228,32 @@ mod tests {
 
     proptest::proptest! {
         #[test]
-        fn agrees_with_sorting(ops in proptest::collection::vec((0u16..64, 0u64..50, proptest::bool::ANY), 0..256)) {
+        /// After any insertions, key changes, removals and closing marks, taking the flows out
+        /// gives them in key order, each with its weight and mark.
+        #[test]
+        fn agrees_with_sorting(ops in proptest::collection::vec((0u16..64, 0u64..50, 0u8..4), 0..256)) {
             let mut h = FlowHeap::<64>::new();
             let mut model: [Option<u64>; 64] = [None; 64];
-            for (f, k, del) in ops {
-                if del { h.remove(f); model[usize::from(f)] = None; }
-                else { h.set(f, VirtualTime::from_bits(k), 1); model[usize::from(f)] = Some(k); }
+            let mut closing = [false; 64];
+            let weight = |f: u16| 5 * f + 1;
+            for (f, k, op) in ops {
+                let g = usize::from(f);
+                match op {
+                    0 => { h.remove(f); model[g] = None; }
+                    1 => { h.mark_closing(f); closing[g] = model[g].is_some(); }
+                    _ => { h.set(f, VirtualTime::from_bits(k), weight(f)); model[g] = Some(k); closing[g] = false; }
+                }
             }
             let mut expect: Vec<(u64, u16)> = model.iter().enumerate()
                 .filter_map(|(f, k)| k.map(|k| (k, f as u16))).collect();
             expect.sort();
-            let got = drain(&mut h);
-            proptest::prop_assert_eq!(got, expect.into_iter().map(|(_, f)| f).collect::<Vec<_>>());
+            let mut got = Vec::new();
+            h.pop_while(|f, _, m| { got.push((f, m)); true });
+            let want: Vec<(u16, Member)> = expect.into_iter()
+                .map(|(_, f)| (f, Member { weight: weight(f), closing: closing[usize::from(f)] }))
+                .collect();
+            proptest::prop_assert_eq!(got, want);
+            proptest::prop_assert_eq!(h.peek(), None);
         }
     }
 }

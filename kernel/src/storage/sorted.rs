@@ -240,43 +240,69 @@ mod tests {
         all
     }
 
-    /// Takes out the first `n` flows (all of them for `usize::MAX`), as `(key, flow)`.
-    fn take(s: &mut SortedFlows<13>, n: usize) -> Vec<(u64, u16)> {
-        let mut taken = Vec::new();
-        s.pop_while(|g, key, _| {
+    /// The weight the tests give flow `g`.
+    fn weight(g: u16) -> Weight {
+        7 * g + 3
+    }
+
+    /// Takes out the first `n` flows (all of them for `usize::MAX`), as `(key, flow)`, and the
+    /// member each was handed over with.
+    fn take(s: &mut SortedFlows<13>, n: usize) -> (Vec<(u64, u16)>, Vec<Member>) {
+        let (mut taken, mut members) = (Vec::new(), Vec::new());
+        s.pop_while(|g, key, member| {
             let more = taken.len() < n;
             if more {
                 taken.push((key.to_bits(), g));
+                members.push(member);
             }
             more
         });
+        (taken, members)
+    }
+
+    /// The members the model expects for `taken`.
+    fn members(taken: &[(u64, u16)], closing: &[bool; 13]) -> Vec<Member> {
         taken
+            .iter()
+            .map(|&(_, g)| Member {
+                weight: weight(g),
+                closing: closing[usize::from(g)],
+            })
+            .collect()
     }
 
     proptest::proptest! {
-        /// After any insertions, key changes (up or down) and takings of the first flows, the
-        /// set holds the model's flows, `peek` is the smallest `(key, flow)`, and taking them
-        /// out gives them in sorted order; 13 flows.
+        /// After any insertions, key changes (up or down), closing marks and takings of the
+        /// first flows, the set holds the model's flows, `peek` is the smallest `(key, flow)`,
+        /// and taking them out gives them in sorted order, each with its weight and mark; 13
+        /// flows.
         #[test]
         fn agrees_with_sorting(
             ops in proptest::collection::vec((0u16..13, 0u64..40, 0u8..5), 0..200)
         ) {
             let mut s = SortedFlows::<13>::new();
             let mut model: [Option<u64>; 13] = [None; 13];
+            let mut closing = [false; 13];
             for (f, k, op) in ops {
                 match op {
                     0 => {
                         let mut expect = sorted(&model);
                         expect.truncate((k % 4) as usize);
-                        let taken = take(&mut s, (k % 4) as usize);
+                        let (taken, got) = take(&mut s, (k % 4) as usize);
                         proptest::prop_assert_eq!(&taken, &expect);
+                        proptest::prop_assert_eq!(got, members(&taken, &closing));
                         for (_, g) in taken {
                             model[usize::from(g)] = None;
                         }
                     }
+                    1 => {
+                        s.mark_closing(f);
+                        closing[usize::from(f)] = model[usize::from(f)].is_some();
+                    }
                     _ => {
-                        s.set(f, t(k), 1);
+                        s.set(f, t(k), weight(f));
                         model[usize::from(f)] = Some(k);
+                        closing[usize::from(f)] = false;
                     }
                 }
                 let min = sorted(&model).first().map(|&(k, g)| (g, t(k)));
@@ -285,7 +311,9 @@ mod tests {
                     proptest::prop_assert_eq!(s.contains(g), model[usize::from(g)].is_some());
                 }
             }
-            proptest::prop_assert_eq!(take(&mut s, usize::MAX), sorted(&model));
+            let (taken, got) = take(&mut s, usize::MAX);
+            proptest::prop_assert_eq!(&taken, &sorted(&model));
+            proptest::prop_assert_eq!(got, members(&taken, &closing));
             proptest::prop_assert_eq!(s.peek(), None);
         }
     }
