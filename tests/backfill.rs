@@ -445,6 +445,11 @@ proptest! {
             if in_use + down > nodes {
                 broken.push(format!("{in_use} in use and {down} down at {}", at.at));
             }
+            // The counts up to now are those at now: no breakpoint in (0, now].
+            let now = Ticks::from_secs(at.at);
+            if s.table().steps().iter().any(|st| st.at != Ticks::ZERO && st.at <= now) {
+                broken.push(format!("breakpoints {:?} at {now}", s.table().steps()));
+            }
             let a = s.accounts();
             let held = (s.waiting().len() + s.running_len()) as u64;
             if a.submitted != held + a.completed + a.cancelled {

@@ -945,16 +945,16 @@ fn slots(t: &mut qg_slot_table, m: &mut Meter) -> Result<(), Broken> {
         p.fit,
         "qg_slots_earliest_fit",
         case,
-        "a binary search of 8 steps, a scan of 256 breakpoints",
+        "a search from the front (8 doublings, 7 halvings), a scan of 256 breakpoints",
     );
     m.row_of(
         p.free_at,
         "qg_slots_free_at",
         case,
-        "a binary search of 8 steps",
+        "a search from the front (8 doublings, 7 halvings)",
     );
     let updates = "253 breakpoints: 2 at the front, all 253, or both (constructed); 8 drawn tables";
-    let shift = "a binary search, a check of 256 breakpoints, a shift of 256 x 16 B";
+    let shift = "a search from the front, a check of 256 breakpoints, a shift of 256 x 16 B";
     m.row_of(p.reserve, "qg_slots_reserve", updates, shift);
     m.row_of(p.release, "qg_slots_release", updates, shift);
     Ok(())

@@ -122,6 +122,11 @@ fn check(s: &Sched, c: &Counts, placed: bool) {
         assert_eq!(u64::from(down), c.down_at(t), "down at {t}");
         assert!(table.free_at(t) >= 0, "overcommitted at {t}");
     }
+    assert!(
+        table.steps().iter().all(|st| st.at == Ticks::ZERO || st.at > now),
+        "a breakpoint in (0, now]: {:?}",
+        table.steps()
+    );
     let far = Ticks::new(1 << 50);
     let near_the_end = now >= far
         || s.waiting().iter().any(|w| w.job.estimate >= far)

@@ -553,17 +553,24 @@ impl<A: Iterator<Item = (Ticks, u64)>, B: Iterator<Item = (Ticks, u64)>> Iterato
 /// The index of the first step after `t` (`at > t`), searched from the front: `O(log i)`, `i`
 /// the index found (the steps are in increasing time).
 fn first_after(steps: &[Step], t: Ticks) -> usize {
-    // Every step before `lo` is at or before `t`; the one at `probe`, if any, is after it.
+    partition_from_front(steps, |s| s.at <= t)
+}
+
+/// [`slice::partition_point`] searched from the front, for a scheduler's breakpoints, where the
+/// present (its past forgotten) is the front: `O(log i)`, `i` the index found. `before` holds
+/// for a prefix of `steps` and for no step after it.
+fn partition_from_front(steps: &[Step], before: impl Fn(&Step) -> bool) -> usize {
+    // Every step before `lo` is in the prefix; the one at `probe`, if any, is not.
     let mut lo = 0;
     let mut probe = 0;
-    while steps.get(probe).is_some_and(|s| s.at <= t) {
+    while steps.get(probe).is_some_and(&before) {
         lo = probe.saturating_add(1);
         probe = probe.saturating_mul(2).saturating_add(1);
     }
     let hi = probe.min(steps.len());
     lo + steps
         .get(lo..hi)
-        .map_or(0, |window| window.partition_point(|s| s.at <= t))
+        .map_or(0, |window| window.partition_point(before))
 }
 
 /// Nodes used (down or reserved) by these counts.
@@ -654,9 +661,10 @@ struct Profile<'a> {
 }
 
 impl<'a> Profile<'a> {
-    /// The counts in force at `t` and the breakpoints after it (`at > t`). `O(log B)`.
+    /// The counts in force at `t` and the breakpoints after it (`at > t`). `O(log B)`, searched
+    /// from the front (`O(log i)`, `i` the breakpoints up to `t`).
     fn split(&self, t: Ticks) -> ((Nodes, Nodes), &'a [Step]) {
-        let i = self.steps.partition_point(|s| s.at <= t);
+        let i = first_after(self.steps, t);
         // `partition_point` never exceeds the length: the fallback is never taken.
         let (past, later) = self.steps.split_at_checked(i).unwrap_or((self.steps, &[]));
         (counts(past.last()), later)
@@ -733,7 +741,7 @@ impl<'a> Profile<'a> {
 
 /// [`SlotTable::forget_before`] on the breakpoints of a table of any capacity.
 fn forget_before(steps: &mut VecView<Step>, t: Ticks) {
-    let past = steps.partition_point(|s| s.at <= t);
+    let past = partition_from_front(steps, |s| s.at <= t);
     // The step in force at `t`; none: nothing before `t` to forget.
     let Some(&current) = past.checked_sub(1).and_then(|i| steps.get(i)) else {
         return;
@@ -771,7 +779,7 @@ fn apply(
     }
     let change = |(d, r): (Nodes, Nodes)| changed(cluster, kind, nodes, d, r);
     // The breakpoints from `start` on: those in `[start, end)` are the first `inside` of them.
-    let first = steps.partition_point(|s| s.at < start);
+    let first = partition_from_front(steps, |s| s.at < start);
     let before = counts(first.checked_sub(1).and_then(|i| steps.get(i)));
     let from_start: &[Step] = steps.get(first..).unwrap_or(&[]);
     // `Ticks::MAX` holds no breakpoint: every one from `start` on is inside then.

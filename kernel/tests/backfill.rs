@@ -164,6 +164,13 @@ impl Run {
         };
         let mut started = Vec::new();
         self.b.schedule(now, |s| started.push(s)).unwrap();
+        // The counts up to `now` are those at `now`: no breakpoint in (0, now].
+        let steps = self.b.table().steps();
+        prop_assert!(
+            steps.iter().all(|s| s.at == t(0) || s.at > now),
+            "{:?}",
+            steps
+        );
         for ((job, held), want) in waiting.iter().zip(want) {
             let left = self.b.waiting().iter().find(|w| w.job.id == job.id);
             let got = match (left, started.iter().find(|s| s.handle.id() == job.id)) {

@@ -62,6 +62,10 @@
 //! - The table's reserved count at every instant from `now` on is the sum of the nodes of the
 //!   running jobs (until their planned ends) and of the reserved waiting jobs (over their
 //!   reservations); without failures it never exceeds the cluster.
+//! - The table holds no breakpoint in `(0, now]`: its counts up to `now` are those at `now`.
+//!   Advancing the clock forgets the past ([`SlotTable::forget_before`]), and every change that
+//!   begins at or before `now` is written from time 0 (`held_from`): the same change at every
+//!   instant from `now` on, without a breakpoint at `now` that the next advance would shift out.
 //! - Conservative: every waiting job holds a reservation, unless placing it failed (the table was
 //!   full, or not enough nodes are up until further notice); such a job is placed by the next pass.
 //!   Without failures no reservation ever moves later.
@@ -614,8 +618,9 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
                     self.unreserve(&w);
                     // Cannot fail: the interval is free (its part from `held` on was the job's),
                     // and the table has room (as in `place`).
+                    let (from, end) = (held_from(now, start), start.saturating_add(job.estimate));
                     self.table
-                        .reserve(start, start.saturating_add(job.estimate), job.nodes)
+                        .reserve(from, end, job.nodes)
                         .ok()
                         .map(|()| start)
                 }
@@ -631,7 +636,7 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
     /// Takes the reservation of a waiting job back from the table, if it holds one, and notes
     /// the nodes it frees.
     fn unreserve(&mut self, w: &Waiting) {
-        if let Some(end) = unreserve(&mut self.table, w) {
+        if let Some(end) = unreserve(&mut self.table, self.now, w) {
             self.note_freed(end);
         }
     }
@@ -658,7 +663,8 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
         let planned_end = self.now.saturating_add(job.estimate);
         if w.reservation.is_none() {
             // Cannot fail: the job fits now, and the table has room (as in `place`).
-            self.table.reserve(self.now, planned_end, job.nodes).ok()?;
+            let from = held_from(self.now, self.now);
+            self.table.reserve(from, planned_end, job.nodes).ok()?;
         }
         let run = Running {
             job,
@@ -839,7 +845,8 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
         let _ = self.vacant.push(handle.slot);
         if self.now < run.planned_end {
             // Cannot fail: reserved until its planned end (and room, as in `place`).
-            let _ = self.table.release(self.now, run.planned_end, run.job.nodes);
+            let from = held_from(self.now, self.now);
+            let _ = self.table.release(from, run.planned_end, run.job.nodes);
             self.note_freed(run.planned_end);
         }
         self.freed = true;
@@ -972,7 +979,7 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
         // interval began by now, so the down count never rises after it): no more than the
         // cluster is down and nothing is overcommitted; the table has room for the present and
         // the return (2 J + 2 breakpoints for the running jobs, at most RETURNS returns).
-        let _ = self.table.node_down(now, back, count);
+        let _ = self.table.node_down(held_from(now, now), back, count);
         let conservative = self.policy == Policy::Conservative;
         self.place_all(|w| w.reservation.is_some() || conservative);
         // EASY: a head that can no longer start (too few nodes up) protects nothing.
@@ -1009,7 +1016,7 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
             // and settling change reservations, not downs), so as many are down over
             // `[now, back)`, where the down count never rises; bringing them up keeps it from
             // rising and needs no room beyond the present's breakpoint.
-            let _ = self.table.node_up(now, back, count);
+            let _ = self.table.node_up(held_from(now, now), back, count);
             self.note_freed(back);
         }
         self.freed = true;
@@ -1032,20 +1039,31 @@ fn place<const B: usize>(table: &mut SlotTable<B>, now: Ticks, job: Job) -> Opti
     let start = place_at(table, now, job)?;
     // Cannot fail: the interval is free (earliest fit), inside time (checked by earliest_fit),
     // and the table has room for every job (BREAKPOINTS >= 2 QUEUE + 2).
+    let end = start.saturating_add(job.estimate);
     table
-        .reserve(start, start.saturating_add(job.estimate), job.nodes)
+        .reserve(held_from(now, start), end, job.nodes)
         .ok()
         .map(|()| start)
 }
 
-/// Takes the reservation of a waiting job back from `table`, if it holds one, and returns its
-/// end.
-fn unreserve<const B: usize>(table: &mut SlotTable<B>, w: &Waiting) -> Option<Ticks> {
+/// Takes the reservation of a waiting job back from `table` at `now`, if it holds one, and
+/// returns its end.
+fn unreserve<const B: usize>(table: &mut SlotTable<B>, now: Ticks, w: &Waiting) -> Option<Ticks> {
     let start = w.reservation?;
     let end = start.saturating_add(w.job.estimate);
     // Cannot fail: the reservation is in the table (and has room, as in `place`).
-    let _ = table.release(start, end, w.job.nodes);
+    let _ = table.release(held_from(now, start), end, w.job.nodes);
     Some(end)
+}
+
+/// Where a change of the table that begins at `start` is written when the clock reads `now`:
+/// from time 0 if `start` is not after `now`, else from `start`. The table's counts up to `now`
+/// are those at `now` (see the module's invariants), so both give the same counts at every
+/// instant from `now` on and pass or fail the same checks; from 0, the change leaves no
+/// breakpoint at `now` (one insertion at the front of the profile, and one removal when the
+/// clock moves, saved on each start and completion).
+fn held_from(now: Ticks, start: Ticks) -> Ticks {
+    if start <= now { Ticks::ZERO } else { start }
 }
 
 /// Selective: whether a waiting job's expected slowdown at `now` has reached the threshold.

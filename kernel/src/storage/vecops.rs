@@ -9,7 +9,7 @@
 //!
 //! # Cost and memory
 //! `n` is the vector's length. [`insert`] and [`remove`] move the elements after the index once,
-//! `O(n)`; [`drain_front`] is two reversals, `O(n)`. No allocation, no recursion, no stack
+//! `O(n)`; [`drain_front`] is one forward copy, `O(n)`. No allocation, no recursion, no stack
 //! beyond a few words; elements are `Copy` for the shifts (no drop can run mid-shift).
 //!
 //! The slot table ([`crate::slots`]) keeps its breakpoints sorted with these, and the
@@ -49,16 +49,17 @@ pub(crate) fn remove<T: Copy>(v: &mut VecView<T>, i: usize) -> Option<T> {
 }
 
 /// Removes the first `k` elements of `v` (every element if `k >= v.len()`), keeping the order of
-/// the rest. Two reversals, `[dropped, kept]` to `[kept, dropped reversed]`: `O(len)` moves and
-/// no index.
-pub(crate) fn drain_front<T>(v: &mut VecView<T>, k: usize) {
-    let Some((_, kept)) = v.split_at_mut_checked(k) else {
-        v.clear();
-        return;
-    };
-    kept.reverse();
-    let kept = kept.len();
-    v.reverse();
+/// the rest. One forward copy of the kept elements over the dropped ones, `O(len)` moves and no
+/// index to check.
+pub(crate) fn drain_front<T: Copy>(v: &mut VecView<T>, k: usize) {
+    let kept = v.len().saturating_sub(k);
+    if k > 0 {
+        let cells = Cell::from_mut(v.as_mut_slice()).as_slice_of_cells();
+        // `cells[j] = cells[j + k]`, from the start: each source is read before it is written.
+        for (to, from) in cells.iter().zip(cells.get(k..).unwrap_or(&[])) {
+            to.set(from.get());
+        }
+    }
     v.truncate(kept);
 }
 
