@@ -45,26 +45,26 @@
 // The header's ABI version: `qg_abi_version()` returns the library's. It goes up whenever a
 // struct, a constant or enumeration value, or a function's signature or contract of the header
 // changes incompatibly (additions leave it).
-#define QG_ABI_VERSION 3
+#define QG_ABI_VERSION 4
 
 #if (defined(QG_TARGET_64BIT) && !defined(QG_CAPACITY_SMALL))
 // Bytes of a `qg_backfill` (64-bit targets, reference capacities).
-#define QG_BACKFILL_SIZE 11696
+#define QG_BACKFILL_SIZE 11704
 #endif
 
 #if (defined(QG_TARGET_32BIT) && !defined(QG_CAPACITY_SMALL))
 // Bytes of a `qg_backfill` (32-bit targets, reference capacities).
-#define QG_BACKFILL_SIZE 11680
+#define QG_BACKFILL_SIZE 11688
 #endif
 
 #if (defined(QG_TARGET_64BIT) && defined(QG_CAPACITY_SMALL))
 // Bytes of a `qg_backfill` (64-bit targets, small capacities).
-#define QG_BACKFILL_SIZE 3056
+#define QG_BACKFILL_SIZE 3064
 #endif
 
 #if (defined(QG_TARGET_32BIT) && defined(QG_CAPACITY_SMALL))
 // Bytes of a `qg_backfill` (32-bit targets, small capacities).
-#define QG_BACKFILL_SIZE 3040
+#define QG_BACKFILL_SIZE 3048
 #endif
 
 // First come, first served.

@@ -29,16 +29,16 @@ pub struct qg_backfill {
 
 /// Bytes of a `qg_backfill` (64-bit targets, reference capacities).
 #[cfg(all(target_pointer_width = "64", not(feature = "small")))]
-pub const QG_BACKFILL_SIZE: usize = 11696;
+pub const QG_BACKFILL_SIZE: usize = 11704;
 /// Bytes of a `qg_backfill` (32-bit targets, reference capacities).
 #[cfg(all(target_pointer_width = "32", not(feature = "small")))]
-pub const QG_BACKFILL_SIZE: usize = 11680;
+pub const QG_BACKFILL_SIZE: usize = 11688;
 /// Bytes of a `qg_backfill` (64-bit targets, small capacities).
 #[cfg(all(target_pointer_width = "64", feature = "small"))]
-pub const QG_BACKFILL_SIZE: usize = 3056;
+pub const QG_BACKFILL_SIZE: usize = 3064;
 /// Bytes of a `qg_backfill` (32-bit targets, small capacities).
 #[cfg(all(target_pointer_width = "32", feature = "small"))]
-pub const QG_BACKFILL_SIZE: usize = 3040;
+pub const QG_BACKFILL_SIZE: usize = 3048;
 
 storage!(qg_backfill[QG_BACKFILL_SIZE] holds Backfill, tag b"qgbfill1");
 

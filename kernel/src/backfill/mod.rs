@@ -114,11 +114,15 @@
 //! the queue. `node_down` re-places
 //! every reservation, `O(Q · B)`; `cancel` is `O(Q + B)`. Any call that moves the clock also
 //! forgets the past (`O(B)`) and, under conservative and selective, checks every reservation for
-//! a missed start (`O(Q)`).
+//! a missed start (`O(Q)`) if one may start before the new instant: the scheduler keeps a bound
+//! below every reservation's start, lowered as each is made and made exact by each such scan,
+//! so a replay that calls at every reservation's start never scans for a missed one. A
+//! conservative pass scans the queue for the jobs that start now only when that bound is
+//! `now`.
 //! Memory: `size_of::<Backfill<Q, B>>()` is `88 Q` (waiting jobs: 56 B a slot and 32 B of
-//! index) `+ 56 Q` (running slots) `+ 4 Q` (vacant slots) `+ 16 B` (the table) plus about 130
-//! bytes on a 64-bit target, so `180 Q + 168` bytes with the smallest table, `B = 2 Q + 2`:
-//! 11,688 bytes for `Q = 64` (11,672 on 32-bit Arm, where the flag and count of the
+//! index) `+ 56 Q` (running slots) `+ 4 Q` (vacant slots) `+ 16 B` (the table) plus about 138
+//! bytes on a 64-bit target, so `180 Q + 176` bytes with the smallest table, `B = 2 Q + 2`:
+//! 11,696 bytes for `Q = 64` (11,680 on 32-bit Arm, where the flag and count of the
 //! re-placement a submit leaves to the next call take 8 bytes more)
 //! ([`footprint`](crate::footprint) lists it).
 
@@ -248,6 +252,11 @@ pub struct Backfill<const QUEUE: usize, const BREAKPOINTS: usize> {
     /// since the last re-placement pass began (since `new` before the first): bounds the starts
     /// that pass and the next must look at (see `replace_first`).
     freed_until: Ticks,
+    /// No waiting job's reservation starts before this instant (`Ticks::MAX` when none can):
+    /// lowered by every reservation made (`set_reservation`, `enqueue`), made exact by each
+    /// scan of the queue for one (`advance`, the conservative pass). A call whose `now` is not
+    /// past it skips that scan: no reservation was missed, none starts now.
+    earliest: Ticks,
     counts: Counts,
 }
 
@@ -313,6 +322,7 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
             (&raw mut (*p).settling).write(false);
             (&raw mut (*p).deferred).write(0);
             (&raw mut (*p).freed_until).write(Ticks::ZERO);
+            (&raw mut (*p).earliest).write(Ticks::MAX);
             (&raw mut (*p).counts).write(Counts::default());
             slot.assume_init_mut()
         };
@@ -327,6 +337,7 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
             settling: _,
             deferred: _,
             freed_until: _,
+            earliest: _,
             counts: _,
         } = backfill;
         Ok(backfill)
@@ -348,6 +359,7 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
         self.settling = false;
         self.deferred = 0;
         self.freed_until = Ticks::ZERO;
+        self.earliest = Ticks::MAX;
         self.counts = Counts::default();
         Ok(())
     }
@@ -430,16 +442,18 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
         }
         // What a submit left to this instant is done at it, before the clock moves.
         self.settle();
+        if self.earliest < now {
+            // A reservation may start before `now`: the queue says which is the first.
+            self.earliest = self.first_reservation();
+        }
         let missed = |w: &Waiting| w.reservation.is_some_and(|s| s < now);
-        let any_missed = self.reserves() && self.queue.view().iter().any(missed);
+        let any_missed = self.earliest < now;
         if any_missed {
             let mut p = self.queue.head();
             while let Some(at) = p.and_then(|p| self.live_from(p)) {
                 if let Some(&w) = self.queue.get(at).filter(|w| missed(w)) {
                     self.unreserve(&w);
-                    if let Some(r) = self.queue.reservation_mut(at) {
-                        *r = None;
-                    }
+                    self.set_reservation(at, None);
                 }
                 p = Some(at + 1);
             }
@@ -464,9 +478,7 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
         while let Some(at) = p.and_then(|p| self.live_from(p)) {
             if let Some(&w) = self.queue.get(at).filter(|w| which(w)) {
                 let placed = place(&mut self.table, self.now, w.job);
-                if let Some(r) = self.queue.reservation_mut(at) {
-                    *r = placed;
-                }
+                self.set_reservation(at, placed);
             }
             p = Some(at + 1);
         }
@@ -546,19 +558,41 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
         for at in first..self.queue.end() {
             if let Some(&w) = self.queue.get(at) {
                 let placed = place(&mut self.table, self.now, w.job);
-                if let Some(r) = self.queue.reservation_mut(at) {
-                    *r = placed;
-                }
+                self.set_reservation(at, placed);
             }
         }
     }
 
     /// Inserts a waiting job at its place in `(submit, id)` order (after equal keys).
     fn enqueue(&mut self, waiting: Waiting) {
+        self.lower_earliest(waiting.reservation);
         // Cannot fail: QUEUE bounds waiting + running, and every caller checked or kept that.
         if let Ok(at) = self.queue.insert(waiting) {
             self.queue.set_checked(self.queue.checked().min(at));
         }
+    }
+
+    /// Gives the waiting job at position `at` the reservation `r` (`None`: none), keeping
+    /// `earliest` below every reservation.
+    fn set_reservation(&mut self, at: usize, r: Option<Ticks>) {
+        self.lower_earliest(r);
+        if let Some(held) = self.queue.reservation_mut(at) {
+            *held = r;
+        }
+    }
+
+    /// Lowers `earliest` to `r`'s start if it is earlier.
+    fn lower_earliest(&mut self, r: Option<Ticks>) {
+        if let Some(start) = r {
+            self.earliest = self.earliest.min(start);
+        }
+    }
+
+    /// The first start of a waiting job's reservation (`Ticks::MAX` if none holds one): a
+    /// scan of the queue, `O(Q)`.
+    fn first_reservation(&self) -> Ticks {
+        let starts = self.queue.view().iter().filter_map(|w| w.reservation);
+        starts.min().unwrap_or(Ticks::MAX)
     }
 
     /// Step 2: if nodes were freed since the last pass, every reserved waiting job (and, under
@@ -627,9 +661,7 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
                 None if conservative => place(&mut self.table, now, job),
                 None => continue,
             };
-            if let Some(r) = self.queue.reservation_mut(at) {
-                *r = moved;
-            }
+            self.set_reservation(at, moved);
         }
     }
 
@@ -741,19 +773,23 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
                 }
                 self.queue.set_checked(self.queue.end());
             }
-            Policy::Conservative => {
+            // No reservation starts before `earliest`, nor before `now` (`advance` took the
+            // missed ones back): none starts now if `earliest` is later.
+            Policy::Conservative if self.earliest <= now => {
+                // The first reservation of the jobs left waiting, found on the way.
+                let mut earliest = Ticks::MAX;
                 let mut p = self.queue.head();
                 while let Some(at) = p.and_then(|p| self.live_from(p)) {
-                    if self
-                        .queue
-                        .get(at)
-                        .is_some_and(|w| w.reservation == Some(now))
-                    {
-                        go(self.start(at), &mut pass);
+                    match self.queue.get(at).and_then(|w| w.reservation) {
+                        Some(start) if start == now => go(self.start(at), &mut pass),
+                        Some(start) => earliest = earliest.min(start),
+                        None => {}
                     }
                     p = Some(at + 1);
                 }
+                self.earliest = earliest;
             }
+            Policy::Conservative => {}
             Policy::Selective(threshold) => {
                 self.place_all(|w| w.reservation.is_none() && starving(&w.job, now, threshold));
                 let mut p = self.queue.head();
@@ -1529,6 +1565,11 @@ mod tests {
                 let id = i as u64;
                 let (a, b) = (apply(&mut lazy, now, op, id), apply(&mut eager, now, op, id));
                 proptest::prop_assert_eq!(a, b, "{:?} at {}", op, now);
+                // No reservation starts before the bound the scans trust.
+                for c in [&lazy, &eager] {
+                    let first = c.waiting().iter().filter_map(|w| w.reservation).min();
+                    proptest::prop_assert!(first.is_none_or(|f| f >= c.earliest), "{:?}", op);
+                }
                 eager.settle();
                 let mut settled = lazy.clone();
                 settled.settle();
