@@ -665,7 +665,7 @@ impl<'a> Profile<'a> {
     /// from the front (`O(log i)`, `i` the breakpoints up to `t`).
     fn split(&self, t: Ticks) -> ((Nodes, Nodes), &'a [Step]) {
         let i = first_after(self.steps, t);
-        // `partition_point` never exceeds the length: the fallback is never taken.
+        // `first_after` never exceeds the length: the fallback is never taken.
         let (past, later) = self.steps.split_at_checked(i).unwrap_or((self.steps, &[]));
         (counts(past.last()), later)
     }

@@ -117,8 +117,8 @@
 //! a missed start (`O(Q)`) if one may start before the new instant: the scheduler keeps a bound
 //! below every reservation's start, lowered as each is made and made exact by each such scan,
 //! so a replay that calls at every reservation's start never scans for a missed one. A
-//! conservative pass scans the queue for the jobs that start now only when that bound is
-//! `now`.
+//! conservative pass scans the queue for the jobs that start now only when that bound is at
+//! most `now`.
 //! Memory: `size_of::<Backfill<Q, B>>()` is `88 Q` (waiting jobs: 56 B a slot and 32 B of
 //! index) `+ 56 Q` (running slots) `+ 4 Q` (vacant slots) `+ 16 B` (the table) plus about 138
 //! bytes on a 64-bit target, so `180 Q + 176` bytes with the smallest table, `B = 2 Q + 2`:
