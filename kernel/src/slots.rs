@@ -337,35 +337,28 @@ impl<const BREAKPOINTS: usize> SlotTable<BREAKPOINTS> {
         // The breakpoints in (from, held).
         let later = all.get(i..)?;
         let steps = later.get(..later.partition_point(|s| s.at < held))?;
-        // The start of the first run from index `k` on, if it is before `before`, and the
-        // index after it.
-        let run_from = |k: usize| -> Option<(Ticks, usize)> {
-            let tail = steps.get(k..)?;
-            let j = tail.iter().position(fits)?;
-            let start = tail.get(j)?.at;
-            (start < before).then_some((start, k + j + 1))
-        };
-        // Two tight scans per run, each step read once: where the run from the candidate
-        // ends, and where the next one starts. `at` is the index after the candidate's step.
-        let (mut candidate, mut at) = if used(d0, r0) <= limit {
-            (from, 0)
-        } else {
-            run_from(0)?
-        };
-        // Each round consumes at least one breakpoint: at most `B` rounds.
-        loop {
-            let tail = steps.get(at..)?;
-            // The run ends at the first step that does not fit; none before `held`: the run
-            // reaches it.
-            let Some(stop) = tail.iter().position(|s| !fits(s)) else {
-                return Some(candidate);
-            };
-            let blocked = tail.get(stop)?;
-            if blocked.at.get().saturating_sub(candidate.get()) >= duration.get() {
-                return Some(candidate);
+        // One pass over them, each step read once: the start of the run of free steps in
+        // progress (if any), ended by the first step that does not fit; a run that reaches
+        // `held` fits (from there on the job's own nodes are free).
+        let mut candidate = (used(d0, r0) <= limit).then_some(from);
+        for s in steps {
+            match candidate {
+                None if fits(s) => {
+                    if s.at >= before {
+                        return None;
+                    }
+                    candidate = Some(s.at);
+                }
+                Some(start) if !fits(s) => {
+                    if s.at.get().saturating_sub(start.get()) >= duration.get() {
+                        return candidate;
+                    }
+                    candidate = None;
+                }
+                _ => {}
             }
-            (candidate, at) = run_from(at + stop + 1)?;
         }
+        candidate
     }
 
     /// Reserves `nodes` nodes over `[start, end)`.
