@@ -93,9 +93,10 @@
 //!
 //! # Cost and memory
 //! `Q` waiting jobs, `B` breakpoints. The waiting jobs are a job queue (module `queue`): at
-//! stable positions, with a search index for EASY. `submit` appends in `O(log Q)` (plus an
-//! `O(Q)` compaction at most once per `QUEUE - Q` appends; a job that sorts between waiting jobs
-//! costs `O(Q)`) and conservative places it, `O(B)`, or leaves it to the next call after nodes
+//! stable positions, with a search index for EASY. `submit` appends in `O(log Q)` (plus a
+//! compaction of the queue's array, linear in its length, when it is full, at most once per
+//! `QUEUE - Q` appends, or holds `Q + 64` vacant slots, at most once per `Q + 64` insertions
+//! and removals; a job that sorts between waiting jobs costs `O(Q)`) and conservative places it, `O(B)`, or leaves it to the next call after nodes
 //! were freed; `complete`, `interrupt` and `node_up` are `O(B)` plus, if submits left work
 //! (the caller did not call `schedule` after them), that work: the re-placement pass. FCFS and EASY passes are incremental: until a node is freed (a completion,
 //! interruption, cancellation, failure or repair), a job that could not start still cannot,

@@ -6,10 +6,11 @@
 //! it leaves: leaving marks its slot vacant instead of shifting the jobs behind it, so that
 //! removing a job from anywhere is `O(log Q)` and the index stays valid. The live slots are in
 //! `(submit, id)` order, ties in insertion order. A job that sorts after every waiting job (the
-//! usual arrival) is appended; when the array is full, the live slots are first moved to the
-//! front (a compaction, `O(Q)`, at most once per `QUEUE - live` appends). A job that sorts
-//! between waiting jobs (an interrupted job going back to its place) compacts and shifts, `O(Q)`.
-//! Trailing vacant slots are dropped at once, so the last slot is always live.
+//! usual arrival) is appended; when the array is full, or when at least [`SPARSE`] more of
+//! its slots are vacant than live, the live slots are first moved to the front (a compaction,
+//! `O(len)`). A job that sorts between waiting jobs (an interrupted job going back to its
+//! place) compacts and shifts, `O(Q)`. Trailing vacant slots are dropped at once, so the last
+//! slot is always live.
 //!
 //! # Index
 //! An implicit binary tree in *in-order* layout over the positions: leaf `p` is the slot `p`;
@@ -45,7 +46,11 @@
 //!
 //! # Cost and memory
 //! `Q` slots in use. Appending or removing a job rebuilds the fronts on its path to the root,
-//! stopping where one does not change: `O(log Q)` joins of `O(STAIRS^2)` at worst. A search is
+//! stopping where one does not change: `O(log Q)` joins of `O(STAIRS^2)` at worst. The
+//! compaction of a sparse array keeps `Q` below `2 live + SPARSE`, so the tree's height
+//! follows the jobs waiting, not the jobs that passed through; it costs a join and a move per
+//! slot, and comes at most once per `live + SPARSE` insertions and removals (each makes at
+//! most one vacant slot), at most two of each per call, amortised. A search is
 //! `O(log Q)` front tests when the fronts are exact; near the end of the array a node whose
 //! right child does not exist yet reads down that child's left spine (`O(log² Q)` at worst).
 //! `size_of::<JobQueue<Q>>()` is `(56 + 32) Q` bytes (a slot is a [`Waiting`] and a flag, a node
@@ -63,6 +68,11 @@ use crate::units::Ticks;
 
 /// Points a node's front keeps at most.
 pub(crate) const STAIRS: usize = 8;
+
+/// The vacant slots beyond the live ones at which an insertion first compacts the array: the
+/// array stays under `2 live + SPARSE` slots. A queue of at most `SPARSE` slots (the C API's
+/// 64) never compacts for it: the last slot is live, so `live` is at least 1 there.
+const SPARSE: usize = 64;
 
 /// One position of the queue: a waiting job, or the stale data of one that left.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -426,7 +436,8 @@ impl<const QUEUE: usize> JobQueue<QUEUE> {
             waiting,
             live: true,
         };
-        if self.slots.len() == QUEUE {
+        let vacant = self.slots.len().saturating_sub(self.live);
+        if self.slots.len() == QUEUE || vacant >= self.live + SPARSE {
             self.compact();
         }
         if appends {
@@ -980,6 +991,65 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A queue that holds few jobs while many pass through compacts its array: it stays under
+    /// `2 live + SPARSE` slots after every insertion (so the tree's height follows the jobs
+    /// waiting), keeps its jobs in order and the jobs before `checked` the same, and its
+    /// searches find what a scan finds.
+    #[test]
+    fn a_sparse_array_compacts_and_keeps_its_jobs() {
+        let mut slot = MaybeUninit::uninit();
+        let q = JobQueue::<512>::init(&mut slot);
+        let mut model: std::vec::Vec<Waiting> = std::vec::Vec::new();
+        let mut compactions = 0;
+        for id in 0..3_000u64 {
+            let before: std::vec::Vec<JobId> = q
+                .positions()
+                .filter(|&(p, _)| p < q.checked())
+                .map(|(_, w)| w.job.id)
+                .collect();
+            let w = waiting(id, id, (id % 13 + 1) as Nodes, id % 17 + 1);
+            let end = q.end();
+            q.insert(w).unwrap();
+            model.push(w);
+            compactions += usize::from(q.end() <= end);
+            assert!(
+                q.end() < 2 * q.len() + SPARSE,
+                "{} slots for {}",
+                q.end(),
+                q.len()
+            );
+            let after: std::vec::Vec<JobId> = q
+                .positions()
+                .filter(|&(p, _)| p < q.checked())
+                .map(|(_, w)| w.job.id)
+                .collect();
+            assert_eq!(before, after, "job {id}");
+            // Between 2 and 9 jobs wait: the oldest or one in the middle leaves.
+            while model.len() > 2 + (id % 8) as usize {
+                let k = if id % 3 == 0 { 0 } else { model.len() / 2 };
+                let p = q.positions().nth(k).unwrap().0;
+                assert_eq!(q.remove(p), Some(model.remove(k)));
+            }
+            if id % 5 == 0 {
+                let p = q.positions().nth(model.len() / 2).unwrap().0;
+                q.set_checked(p);
+            }
+            let held: std::vec::Vec<Waiting> = q.view().iter().copied().collect();
+            assert_eq!(held, model);
+            let positions: std::vec::Vec<(usize, Waiting)> =
+                q.positions().map(|(p, w)| (p, *w)).collect();
+            for from in 0..=q.end() {
+                let fit = Fit::new(7, 2, Ticks::new(9));
+                let want = positions
+                    .iter()
+                    .find(|(p, w)| *p >= from && fit.admits(&w.job))
+                    .map(|(p, _)| *p);
+                assert_eq!(q.next_fit(from, &fit), want, "job {id} from {from}");
+            }
+        }
+        assert!(compactions > 30, "{compactions} compactions");
     }
 
     /// The code never decreases as a duration grows, and is exact below `2^10`.
