@@ -104,7 +104,8 @@
 //! jobs that arrived since the last one. An EASY pass computes the head's shadow time and extra
 //! nodes once (`O(B)`), then decides each job in `O(1)` from them and asks the index for the
 //! next job that may fit (`O(log Q)` when its fronts are exact), so a pass that starts `s` jobs
-//! costs `O(B + (s + 1) log Q)`, however long the queue. Conservative and selective passes
+//! costs `O(B + (s + 1) log Q)`, however long the queue; a queue of at most 128 slots keeps no
+//! index, and the pass scans it once, `O(B + Q)`. Conservative and selective passes
 //! after a freeing look for an earlier start of each reserved job only up to its reservation,
 //! and only among the starts before the latest end of an interval freed since the last pass
 //! began (a job could not start earlier then, and a window where no node was freed since

@@ -13,6 +13,13 @@
 //! slot is always live.
 //!
 //! # Index
+//! An array of at most `LINEAR` slots (a const parameter, [`SHORT`] = 128 by default) keeps
+//! none: a search scans the slots, and an insertion or removal writes no node, which is
+//! cheaper while the queue stays that short (as it does at moderate load, and always for the
+//! C API's 64 jobs, whose build carries no index code). The array builds its index whole as it
+//! grows past `LINEAR` and keeps it up to date from there; below, the nodes are left as they
+//! are and not read.
+//!
 //! An implicit binary tree in *in-order* layout over the positions: leaf `p` is the slot `p`;
 //! the node stored at `index[j]` has level `h = tz(j + 1)` (the trailing ones of `j`) and covers
 //! the positions `[j + 1 - 2^h, j + 1 + 2^h)`; its children are the nodes `j ∓ 2^(h-1)` (the
@@ -38,8 +45,9 @@
 //! left after its descent, and the search goes on behind it.
 //!
 //! # Invariants
-//! - `index.len() == slots.len()`; every existing node up to the root's level holds the
-//!   stairs (as [`Stairs::join`] builds them) of the live slots in its range;
+//! - `index.len() == slots.len()`; if the array has more than `LINEAR` slots, every existing
+//!   node up to the root's level holds the stairs (as [`Stairs::join`] builds them) of the
+//!   live slots in its range;
 //! - `live` is the number of live slots, none before `front`, and the last slot is live (or
 //!   there is none);
 //! - the live slots are in `(submit, id)` order.
@@ -68,6 +76,11 @@ use crate::units::Ticks;
 
 /// Points a node's front keeps at most.
 pub(crate) const STAIRS: usize = 8;
+
+/// The longest array that keeps no index (the default of `JobQueue`'s `LINEAR`): a search
+/// scans it, at most this many slot tests, which is cheaper than the joins an index pays on
+/// every insertion and removal while a queue stays this short (as it does at moderate load).
+pub(crate) const SHORT: usize = 128;
 
 /// The vacant slots beyond the live ones at which an insertion first compacts the array: the
 /// array stays under `2 live + SPARSE` slots. A queue of at most `SPARSE` slots (the C API's
@@ -312,7 +325,7 @@ fn pow2(h: u32) -> usize {
 /// Waiting jobs in `(submit, id)` order at stable positions, with the search index; see the
 /// module docs.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct JobQueue<const QUEUE: usize> {
+pub(crate) struct JobQueue<const QUEUE: usize, const LINEAR: usize = SHORT> {
     slots: Vec<Slot, QUEUE>,
     index: Vec<Stairs, QUEUE>,
     /// Live slots.
@@ -324,7 +337,7 @@ pub(crate) struct JobQueue<const QUEUE: usize> {
     checked: usize,
 }
 
-impl<const QUEUE: usize> JobQueue<QUEUE> {
+impl<const QUEUE: usize, const LINEAR: usize> JobQueue<QUEUE, LINEAR> {
     /// Writes an empty queue into `slot`, in place (only its lengths).
     #[allow(unsafe_code)]
     pub(crate) fn init(slot: &mut MaybeUninit<Self>) -> &mut Self {
@@ -449,7 +462,12 @@ impl<const QUEUE: usize> JobQueue<QUEUE> {
                 self.front = p;
             }
             self.live += 1;
-            self.update(p, Some(p));
+            if self.slots.len() == LINEAR + 1 {
+                // Just past `LINEAR`: the index is built whole (its nodes were not kept).
+                self.rebuild();
+            } else {
+                self.update(p, Some(p));
+            }
             return Ok(p);
         }
         // Between waiting jobs: close the gaps, then shift the jobs behind it by one.
@@ -509,6 +527,11 @@ impl<const QUEUE: usize> JobQueue<QUEUE> {
         node: impl Fn(&Stairs) -> bool,
         job: impl Fn(&Waiting) -> bool,
     ) -> Option<usize> {
+        if !self.indexed() {
+            let ahead = self.slots.get(from..)?;
+            let k = ahead.iter().position(|s| s.live && job(&s.waiting))?;
+            return Some(from + k);
+        }
         // The root's front rules the whole queue out in one test: under overload most of EASY's
         // searches find nothing, and would otherwise test a node on every level.
         let top = self.root_level();
@@ -597,6 +620,13 @@ impl<const QUEUE: usize> JobQueue<QUEUE> {
         }
     }
 
+    /// Whether the array is longer than `LINEAR`, so that its index is kept (else no node is
+    /// read or written, and a search scans the slots). Never for a queue of at most `LINEAR`
+    /// slots, which the compiler sees: such a build (the C API's) carries no index code.
+    fn indexed(&self) -> bool {
+        QUEUE > LINEAR && self.slots.len() > LINEAR
+    }
+
     /// The level of the root: the smallest `h` whose node at `2^h - 1` covers every slot.
     fn root_level(&self) -> u32 {
         let len = self.slots.len();
@@ -651,6 +681,9 @@ impl<const QUEUE: usize> JobQueue<QUEUE> {
     /// not change (nothing above it changes either), but not before the node `fresh` (just
     /// created, not yet computed).
     fn update(&mut self, p: usize, fresh: Option<usize>) {
+        if !self.indexed() {
+            return;
+        }
         let top = self.root_level();
         let len = self.slots.len();
         let mut fresh = fresh;
@@ -676,8 +709,11 @@ impl<const QUEUE: usize> JobQueue<QUEUE> {
         }
     }
 
-    /// Recomputes every node, level by level (`O(len)` joins).
+    /// Recomputes every node, level by level (`O(len)` joins), if the array keeps an index.
     fn rebuild(&mut self) {
+        if !self.indexed() {
+            return;
+        }
         let len = self.slots.len();
         for h in 0..=self.root_level() {
             let mut j = pow2(h).saturating_sub(1);
@@ -846,14 +882,14 @@ mod tests {
     }
 
     /// The first live position from `from` on that `fit` admits, by brute force.
-    fn brute_fit(q: &JobQueue<32>, from: usize, fit: &Fit) -> Option<usize> {
+    fn brute_fit<const L: usize>(q: &JobQueue<32, L>, from: usize, fit: &Fit) -> Option<usize> {
         q.positions()
             .find(|&(p, w)| p >= from && fit.admits(&w.job))
             .map(|(p, _)| p)
     }
 
     /// The front of the live slots in `[lo, hi)`, joined one leaf at a time.
-    fn brute_front(q: &JobQueue<32>, lo: usize, hi: usize) -> Stairs {
+    fn brute_front<const L: usize>(q: &JobQueue<32, L>, lo: usize, hi: usize) -> Stairs {
         (lo..hi).fold(Stairs::EMPTY, |a, p| a.join(&q.leaf(p)))
     }
 
@@ -876,14 +912,19 @@ mod tests {
                 .wrapping_add(1442695040888963407);
             (((seed >> 33) % 29 + 1) as Nodes, (seed >> 13) % 23 + 1)
         };
-        check_searches(&mut |k| anti(k));
-        check_searches(&mut random);
+        // Always indexed, and indexed only past 8 slots (the index built and dropped as the
+        // array crosses 8), and never (every search a scan).
+        check_searches::<0>(&mut |k| anti(k));
+        check_searches::<0>(&mut random);
+        check_searches::<8>(&mut |k| anti(k));
+        check_searches::<8>(&mut random);
+        check_searches::<SHORT>(&mut random);
     }
 
     /// The run of [`the_index_finds_what_a_scan_finds`] with the jobs `job(k)` gives.
-    fn check_searches(job: &mut dyn FnMut(u64) -> (Nodes, u64)) {
+    fn check_searches<const L: usize>(job: &mut dyn FnMut(u64) -> (Nodes, u64)) {
         let mut slot = MaybeUninit::uninit();
-        let q = JobQueue::<32>::init(&mut slot);
+        let q = JobQueue::<32, L>::init(&mut slot);
         let mut next = 0u64;
         for round in 0..160u64 {
             if (round % 3 != 2 && q.len() < 28) || q.len() == 0 {
@@ -905,7 +946,8 @@ mod tests {
                 let live = q.positions().map(|(p, _)| p).find(|&p| p >= from);
                 assert_eq!(q.next_live(from), live);
             }
-            for j in (0..q.end()).filter(|j| (j + 1).trailing_zeros() <= q.root_level()) {
+            let nodes = (0..q.end()).filter(|j| (j + 1).trailing_zeros() <= q.root_level());
+            for j in nodes.filter(|_| q.indexed()) {
                 let h = (j + 1).trailing_zeros();
                 let (lo, hi) = (j + 1 - (1 << h), (j + 1 + (1 << h)).min(q.end()));
                 let front = q.index[j];
@@ -944,53 +986,65 @@ mod tests {
         /// order, so that some go between waiting jobs and compact the array) and removals from
         /// anywhere, the queue holds the model's jobs in `(submit, id)` order, a full queue hands
         /// the job back, and every EASY search from every position finds the model's first
-        /// admitted job.
+        /// admitted job: with the index always kept, kept past 6 slots, and never.
         #[test]
         fn the_queue_agrees_with_a_sorted_list(
             ops in proptest::collection::vec(op(), 1..120),
             fits in proptest::collection::vec((0i64..18, 0i64..18, 0u64..45), 1..6),
         ) {
-            let mut slot = MaybeUninit::uninit();
-        let q = JobQueue::<24>::init(&mut slot);
-            let mut model: std::vec::Vec<Waiting> = std::vec::Vec::new();
-            for (id, op) in ops.into_iter().enumerate() {
-                match op {
-                    Op::Add(submit, nodes, estimate) => {
-                        let w = waiting(id as u64, submit, nodes, estimate);
-                        let got = q.insert(w);
-                        if model.len() == 24 {
-                            proptest::prop_assert_eq!(got, Err(w));
-                        } else {
-                            proptest::prop_assert!(got.is_ok());
-                            let at = model.partition_point(|m| {
-                                (m.job.submit, m.job.id) <= (Ticks::new(submit), JobId::new(id as u64))
-                            });
-                            model.insert(at, w);
-                        }
+            agrees_with_a_sorted_list::<0>(&ops, &fits)?;
+            agrees_with_a_sorted_list::<6>(&ops, &fits)?;
+            agrees_with_a_sorted_list::<SHORT>(&ops, &fits)?;
+        }
+    }
+
+    /// The run of [`the_queue_agrees_with_a_sorted_list`] on a queue of 24 slots whose index is
+    /// kept past `L`.
+    fn agrees_with_a_sorted_list<const L: usize>(
+        ops: &[Op],
+        fits: &[(i64, i64, u64)],
+    ) -> Result<(), proptest::test_runner::TestCaseError> {
+        let mut slot = MaybeUninit::uninit();
+        let q = JobQueue::<24, L>::init(&mut slot);
+        let mut model: std::vec::Vec<Waiting> = std::vec::Vec::new();
+        for (id, op) in ops.iter().cloned().enumerate() {
+            match op {
+                Op::Add(submit, nodes, estimate) => {
+                    let w = waiting(id as u64, submit, nodes, estimate);
+                    let got = q.insert(w);
+                    if model.len() == 24 {
+                        proptest::prop_assert_eq!(got, Err(w));
+                    } else {
+                        proptest::prop_assert!(got.is_ok());
+                        let at = model.partition_point(|m| {
+                            (m.job.submit, m.job.id) <= (Ticks::new(submit), JobId::new(id as u64))
+                        });
+                        model.insert(at, w);
                     }
-                    Op::Remove(k) if !model.is_empty() => {
-                        let k = k % model.len();
-                        let p = q.positions().nth(k).map(|(p, _)| p).unwrap();
-                        proptest::prop_assert_eq!(q.remove(p), Some(model.remove(k)));
-                    }
-                    Op::Remove(_) => {}
                 }
-                let held: std::vec::Vec<Waiting> = q.view().iter().copied().collect();
-                proptest::prop_assert_eq!(&held, &model);
-                let positions: std::vec::Vec<(usize, Waiting)> =
-                    q.positions().map(|(p, w)| (p, *w)).collect();
-                for from in 0..=q.end() {
-                    for &(free, within, window) in &fits {
-                        let fit = Fit::new(free, within, Ticks::new(window));
-                        let want = positions
-                            .iter()
-                            .find(|(p, w)| *p >= from && fit.admits(&w.job))
-                            .map(|(p, _)| *p);
-                        proptest::prop_assert_eq!(q.next_fit(from, &fit), want, "from {}", from);
-                    }
+                Op::Remove(k) if !model.is_empty() => {
+                    let k = k % model.len();
+                    let p = q.positions().nth(k).map(|(p, _)| p).unwrap();
+                    proptest::prop_assert_eq!(q.remove(p), Some(model.remove(k)));
+                }
+                Op::Remove(_) => {}
+            }
+            let held: std::vec::Vec<Waiting> = q.view().iter().copied().collect();
+            proptest::prop_assert_eq!(&held, &model);
+            let positions: std::vec::Vec<(usize, Waiting)> =
+                q.positions().map(|(p, w)| (p, *w)).collect();
+            for from in 0..=q.end() {
+                for &(free, within, window) in fits {
+                    let fit = Fit::new(free, within, Ticks::new(window));
+                    let want = positions
+                        .iter()
+                        .find(|(p, w)| *p >= from && fit.admits(&w.job))
+                        .map(|(p, _)| *p);
+                    proptest::prop_assert_eq!(q.next_fit(from, &fit), want, "from {}", from);
                 }
             }
         }
+        Ok(())
     }
 
     /// A queue that holds few jobs while many pass through compacts its array: it stays under
@@ -999,8 +1053,14 @@ mod tests {
     /// searches find what a scan finds.
     #[test]
     fn a_sparse_array_compacts_and_keeps_its_jobs() {
+        sparse_array_run::<0>();
+        sparse_array_run::<SHORT>();
+    }
+
+    /// The run of [`a_sparse_array_compacts_and_keeps_its_jobs`] with the index kept past `L`.
+    fn sparse_array_run<const L: usize>() {
         let mut slot = MaybeUninit::uninit();
-        let q = JobQueue::<512>::init(&mut slot);
+        let q = JobQueue::<512, L>::init(&mut slot);
         let mut model: std::vec::Vec<Waiting> = std::vec::Vec::new();
         let mut compactions = 0;
         for id in 0..3_000u64 {
