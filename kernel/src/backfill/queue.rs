@@ -80,7 +80,9 @@ pub(crate) const STAIRS: usize = 8;
 /// The longest array that keeps no index (the default of `JobQueue`'s `LINEAR`): a search
 /// scans it, at most this many slot tests, which is cheaper than the joins an index pays on
 /// every insertion and removal while a queue stays this short (as it does at moderate load).
-pub(crate) const SHORT: usize = 128;
+/// Under `cargo fuzz` (`cfg(fuzzing)`) it is 2, so that the fuzz targets' small queues build,
+/// keep and drop the index as longer ones do.
+pub(crate) const SHORT: usize = if cfg!(fuzzing) { 2 } else { 128 };
 
 /// The vacant slots beyond the live ones at which an insertion first compacts the array: the
 /// array stays under `2 live + SPARSE` slots. A queue of at most `SPARSE` slots (the C API's
