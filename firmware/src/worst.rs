@@ -1052,7 +1052,7 @@ fn backfill(b: &mut qg_backfill, m: &mut Meter) -> Result<(), Broken> {
             submit,
             "qg_backfill_submit",
             "conservative, right after a completion, 62 jobs reserved (4 mixes)",
-            "an append (64 slots moved when the array is full); no index under 129 slots",
+            "an append (64 slots moved when the array is full); no index at 128 slots or fewer",
         );
         m.row_of(
             pass,

@@ -92,37 +92,35 @@
 //! expected return as a freeing: the plan gives the nodes back then, without a call.
 //!
 //! # Cost and memory
-//! `Q` waiting jobs, `B` breakpoints. The waiting jobs are a job queue (module `queue`): at
-//! stable positions, with a search index for EASY. `submit` appends in `O(log Q)` (plus a
-//! compaction of the queue's array, linear in its length, when it is full, at most once per
-//! `QUEUE - Q` appends, or holds `Q + 64` vacant slots, at most once per `Q + 64` insertions
-//! and removals; a job that sorts between waiting jobs costs `O(Q)`) and conservative places it, `O(B)`, or leaves it to the next call after nodes
-//! were freed; `complete`, `interrupt` and `node_up` are `O(B)` plus, if submits left work
-//! (the caller did not call `schedule` after them), that work: the re-placement pass. FCFS and EASY passes are incremental: until a node is freed (a completion,
-//! interruption, cancellation, failure or repair), a job that could not start still cannot,
-//! since the profile from `now` on only fills up as time passes; such a pass checks only the
-//! jobs that arrived since the last one. An EASY pass computes the head's shadow time and extra
-//! nodes once (`O(B)`), then decides each job in `O(1)` from them and asks the index for the
-//! next job that may fit (`O(log Q)` when its fronts are exact), so a pass that starts `s` jobs
-//! costs `O(B + (s + 1) log Q)`, however long the queue; a queue of at most 128 slots keeps no
-//! index, and the pass scans it once, `O(B + Q)`. Conservative and selective passes
-//! after a freeing look for an earlier start of each reserved job only up to its reservation,
-//! and only among the starts before the latest end of an interval freed since the last pass
-//! began (a job could not start earlier then, and a window where no node was freed since
-//! still does not fit): `O(log B + k)`, `k` the breakpoints before the smaller of the two
-//! (and the run of free steps in progress there), `O(Q · B)` at worst; a pass when nothing
-//! was freed from `now` on (a job that ended at its planned end frees nothing the plan did not
-//! already count free) is skipped, `O(1)`. Under overload this
-//! is not mostly wasted: a freeing lets much of the queue slide earlier (on a synthetic trace
-//! at load 1.5, 37 % of the reserved jobs a pass checks move), so the moves alone grow with
-//! the queue. `node_down` re-places
+//! `Q` waiting jobs, `B` breakpoints. The waiting jobs are a job queue (module `queue`): at stable
+//! positions, with a search index for EASY. `submit` appends in `O(log Q)` (plus a compaction of
+//! the queue's array, linear in its length, when it is full, at most once per `QUEUE - Q` appends,
+//! or holds `Q + 64` vacant slots, at most once per `Q + 64` insertions and removals; a job that
+//! sorts between waiting jobs costs `O(Q)`) and conservative places it, `O(B)`, or leaves it to the
+//! next call after nodes were freed; `complete`, `interrupt` and `node_up` are `O(B)` plus, if
+//! submits left work (the caller did not call `schedule` after them), that work: the re-placement
+//! pass. FCFS and EASY passes are incremental: until a node is freed (a completion, interruption,
+//! cancellation, failure or repair), a job that could not start still cannot, since the profile
+//! from `now` on only fills up as time passes; such a pass checks only the jobs that arrived since
+//! the last one. An EASY pass computes the head's shadow time and extra nodes once (`O(B)`), then
+//! decides each job in `O(1)` from them and asks the index for the next job that may fit (`O(log
+//! Q)` when its fronts are exact), so a pass that starts `s` jobs costs `O(B + (s + 1) log Q)`,
+//! however long the queue; a queue of at most 128 slots keeps no index, and the pass scans it once,
+//! `O(B + Q)`. Conservative and selective passes after a freeing look for an earlier start of each
+//! reserved job only up to its reservation, and only among the starts before the latest end of an
+//! interval freed since the last pass began (a job could not start earlier then, and a window where
+//! no node was freed since still does not fit): `O(log B + k)`, `k` the breakpoints before the
+//! smaller of the two (and the run of free steps in progress there), `O(Q · B)` at worst; a pass
+//! when nothing was freed from `now` on (a job that ended at its planned end frees nothing the plan
+//! did not already count free) is skipped, `O(1)`. Under overload this is not mostly wasted: a
+//! freeing lets much of the queue slide earlier (on a synthetic trace at load 1.5, 37 % of the
+//! reserved jobs a pass checks move), so the moves alone grow with the queue. `node_down` re-places
 //! every reservation, `O(Q · B)`; `cancel` is `O(Q + B)`. Any call that moves the clock also
-//! forgets the past (`O(B)`) and, under conservative and selective, checks every reservation for
-//! a missed start (`O(Q)`) if one may start before the new instant: the scheduler keeps a bound
-//! below every reservation's start, lowered as each is made and made exact by each such scan,
-//! so a replay that calls at every reservation's start never scans for a missed one. A
-//! conservative pass scans the queue for the jobs that start now only when that bound is at
-//! most `now`.
+//! forgets the past (`O(B)`) and, under conservative and selective, checks every reservation for a
+//! missed start (`O(Q)`) if one may start before the new instant: the scheduler keeps a bound below
+//! every reservation's start, lowered as each is made and made exact by each such scan, so a replay
+//! that calls at every reservation's start never scans for a missed one. A conservative pass scans
+//! the queue for the jobs that start now only when that bound is at most `now`.
 //! Memory: `size_of::<Backfill<Q, B>>()` is `88 Q` (waiting jobs: 56 B a slot and 32 B of
 //! index) `+ 56 Q` (running slots) `+ 4 Q` (vacant slots) `+ 16 B` (the table) plus about 138
 //! bytes on a 64-bit target, so `180 Q + 176` bytes with the smallest table, `B = 2 Q + 2`:
