@@ -45,26 +45,26 @@
 // The header's ABI version: `qg_abi_version()` returns the library's. It goes up whenever a
 // struct, a constant or enumeration value, or a function's signature or contract of the header
 // changes incompatibly (additions leave it).
-#define QG_ABI_VERSION 4
+#define QG_ABI_VERSION 5
 
 #if (defined(QG_TARGET_64BIT) && !defined(QG_CAPACITY_SMALL))
 // Bytes of a `qg_backfill` (64-bit targets, reference capacities).
-#define QG_BACKFILL_SIZE 11704
+#define QG_BACKFILL_SIZE 9664
 #endif
 
 #if (defined(QG_TARGET_32BIT) && !defined(QG_CAPACITY_SMALL))
 // Bytes of a `qg_backfill` (32-bit targets, reference capacities).
-#define QG_BACKFILL_SIZE 11688
+#define QG_BACKFILL_SIZE 9648
 #endif
 
 #if (defined(QG_TARGET_64BIT) && defined(QG_CAPACITY_SMALL))
 // Bytes of a `qg_backfill` (64-bit targets, small capacities).
-#define QG_BACKFILL_SIZE 3064
+#define QG_BACKFILL_SIZE 2560
 #endif
 
 #if (defined(QG_TARGET_32BIT) && defined(QG_CAPACITY_SMALL))
 // Bytes of a `qg_backfill` (32-bit targets, small capacities).
-#define QG_BACKFILL_SIZE 3048
+#define QG_BACKFILL_SIZE 2544
 #endif
 
 // First come, first served.

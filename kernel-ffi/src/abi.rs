@@ -43,7 +43,7 @@ use crate::slots::qg_slot_table;
 /// The header's ABI version: `qg_abi_version()` returns the library's. It goes up whenever a
 /// struct, a constant or enumeration value, or a function's signature or contract of the header
 /// changes incompatibly (additions leave it).
-pub const QG_ABI_VERSION: u32 = 4;
+pub const QG_ABI_VERSION: u32 = 5;
 
 /// A struct of the header, for `qg_sizeof`: a `QG_OBJECT_*` code (a plain `uint32_t`, as every
 /// code the API takes: answered, not trusted, 0 for a code that names no struct).

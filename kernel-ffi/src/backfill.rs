@@ -29,16 +29,16 @@ pub struct qg_backfill {
 
 /// Bytes of a `qg_backfill` (64-bit targets, reference capacities).
 #[cfg(all(target_pointer_width = "64", not(feature = "small")))]
-pub const QG_BACKFILL_SIZE: usize = 11704;
+pub const QG_BACKFILL_SIZE: usize = 9664;
 /// Bytes of a `qg_backfill` (32-bit targets, reference capacities).
 #[cfg(all(target_pointer_width = "32", not(feature = "small")))]
-pub const QG_BACKFILL_SIZE: usize = 11688;
+pub const QG_BACKFILL_SIZE: usize = 9648;
 /// Bytes of a `qg_backfill` (64-bit targets, small capacities).
 #[cfg(all(target_pointer_width = "64", feature = "small"))]
-pub const QG_BACKFILL_SIZE: usize = 3064;
+pub const QG_BACKFILL_SIZE: usize = 2560;
 /// Bytes of a `qg_backfill` (32-bit targets, small capacities).
 #[cfg(all(target_pointer_width = "32", feature = "small"))]
-pub const QG_BACKFILL_SIZE: usize = 3048;
+pub const QG_BACKFILL_SIZE: usize = 2544;
 
 storage!(qg_backfill[QG_BACKFILL_SIZE] holds Backfill, tag b"qgbfill1");
 

@@ -1019,7 +1019,7 @@ fn the_abi_version_and_every_size_are_the_librarys() {
     use qosgate_ffi::pap::*;
 
     assert_eq!(qg_abi_version(), QG_ABI_VERSION);
-    assert_eq!(QG_ABI_VERSION, 4);
+    assert_eq!(QG_ABI_VERSION, 5);
     let sizes = [
         (QG_OBJECT_SCHEDULER, size_of::<qg_scheduler>()),
         (QG_OBJECT_BUCKET, size_of::<qg_bucket>()),

@@ -46,8 +46,9 @@ pub type ReferenceRegistry = Registry<USERS>;
 /// Jobs a cluster's backfilling scheduler holds (waiting or running), and leases its lease
 /// manager holds, in the reference configuration.
 pub const CLUSTER_JOBS: usize = 64;
-/// A cluster's backfilling scheduler in the reference configuration (the smallest table allowed).
-pub type ReferenceBackfill = Backfill<CLUSTER_JOBS, { 2 * CLUSTER_JOBS + 2 }>;
+/// A cluster's backfilling scheduler in the reference configuration (the smallest table allowed;
+/// no room for a search index, which a queue of at most 128 jobs never builds).
+pub type ReferenceBackfill = Backfill<CLUSTER_JOBS, { 2 * CLUSTER_JOBS + 2 }, 0>;
 /// A cluster's lease manager in the reference configuration (the smallest table allowed).
 pub type ReferenceLeases = Manager<CLUSTER_JOBS, { 2 * CLUSTER_JOBS }>;
 /// A best-effort meta-scheduler over the reference grid.
@@ -79,8 +80,8 @@ pub mod small {
     /// reference's).
     pub type SmallResource = Resource<USERS, QUEUE, CPUS, GpsSorted<USERS>>;
     /// A cluster's backfilling scheduler in the small configuration (the smallest table
-    /// allowed).
-    pub type SmallBackfill = Backfill<CLUSTER_JOBS, { 2 * CLUSTER_JOBS + 2 }>;
+    /// allowed, no room for a search index).
+    pub type SmallBackfill = Backfill<CLUSTER_JOBS, { 2 * CLUSTER_JOBS + 2 }, 0>;
 }
 
 /// Clouds of a federation in the reference configuration (gandhimathi2013 has three).
@@ -121,7 +122,7 @@ pub const SIZES: [(&str, usize); 20] = [
     ),
     ("SlotTable<256 breakpoints>", size_of::<SlotTable<QUEUE>>()),
     (
-        "Backfill<64 jobs, 130 breakpoints> (one cluster)",
+        "Backfill<64 jobs, 130 breakpoints, 0> (one cluster)",
         size_of::<ReferenceBackfill>(),
     ),
     (
@@ -166,7 +167,7 @@ mod tests {
         );
         std::println!(
             "{:<48} {backfill:>7} B",
-            "Backfill<16 jobs, 34 breakpoints> (small)"
+            "Backfill<16 jobs, 34 breakpoints, 0> (small)"
         );
         assert!(resource <= 2 * 1024 && backfill <= 4 * 1024);
     }

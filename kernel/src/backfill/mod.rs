@@ -105,8 +105,9 @@
 //! the last one. An EASY pass computes the head's shadow time and extra nodes once (`O(B)`), then
 //! decides each job in `O(1)` from them and asks the index for the next job that may fit (`O(log
 //! Q)` when its fronts are exact), so a pass that starts `s` jobs costs `O(B + (s + 1) log Q)`,
-//! however long the queue; a queue of at most 128 slots keeps no index, and the pass scans it once,
-//! `O(B + Q)`. Conservative and selective passes after a freeing look for an earlier start of each
+//! however long the queue; a queue of at most 128 slots keeps no index (nor does one with no room
+//! for it), and the pass scans it once, `O(B + Q)`. Only EASY keeps the index: the other policies'
+//! passes walk the queue in order, and their insertions and removals write no node. Conservative and selective passes after a freeing look for an earlier start of each
 //! reserved job only up to its reservation, and only among the starts before the latest end of an
 //! interval freed since the last pass began (a job could not start earlier then, and a window where
 //! no node was freed since still does not fit): `O(log B + k)`, `k` the breakpoints before the
@@ -121,11 +122,11 @@
 //! every reservation's start, lowered as each is made and made exact by each such scan, so a replay
 //! that calls at every reservation's start never scans for a missed one. A conservative pass scans
 //! the queue for the jobs that start now only when that bound is at most `now`.
-//! Memory: `size_of::<Backfill<Q, B>>()` is `88 Q` (waiting jobs: 56 B a slot and 32 B of
-//! index) `+ 56 Q` (running slots) `+ 4 Q` (vacant slots) `+ 16 B` (the table) plus about 138
-//! bytes on a 64-bit target, so `180 Q + 176` bytes with the smallest table, `B = 2 Q + 2`:
-//! 11,696 bytes for `Q = 64` (11,680 on 32-bit Arm, where the flag and count of the
-//! re-placement a submit leaves to the next call take 8 bytes more)
+//! Memory: `size_of::<Backfill<Q, B, I>>()` is `56 Q + 32 I` (waiting jobs: 56 B a slot, 32 B
+//! an index node) `+ 56 Q` (running slots) `+ 4 Q` (vacant slots) `+ 16 B` (the table) plus 152
+//! bytes on a 64-bit target (136 on 32-bit Arm). With the smallest table, `B = 2 Q + 2`, and no
+//! room for an index (`I = 0`, as the C API builds it) that is `148 Q + 184` bytes: 9,656 for
+//! `Q = 64` (9,640 on 32-bit Arm); room for an index (`I = Q`, the default) adds `32 Q`
 //! ([`footprint`](crate::footprint) lists it).
 
 use core::mem::MaybeUninit;
@@ -228,15 +229,19 @@ pub struct Accounts {
 }
 
 /// Backfilling scheduler of one cluster: at most `QUEUE` admitted and unfinished jobs (waiting
-/// or running), a profile of `BREAKPOINTS >= 2 QUEUE + 2` breakpoints (checked at compile time).
+/// or running), a profile of `BREAKPOINTS >= 2 QUEUE + 2` breakpoints (checked at compile time),
+/// and room for a search index over the waiting jobs: `INDEX` is `QUEUE` (the default) or 0
+/// (checked at compile time). EASY's pass keeps the index once more than 128 jobs wait; with
+/// `INDEX = 0` it scans the queue instead, the same schedule. A scheduler that never holds more
+/// than 128 jobs, or never runs EASY, has no use for the room: give it 0 and save 32 bytes a job.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Backfill<const QUEUE: usize, const BREAKPOINTS: usize> {
+pub struct Backfill<const QUEUE: usize, const BREAKPOINTS: usize, const INDEX: usize = QUEUE> {
     policy: Policy,
     now: Ticks,
     table: SlotTable<BREAKPOINTS>,
     /// Waiting jobs in `(submit, id)` order, at stable positions; its checked position is the
     /// first one not checked by the last FCFS or EASY pass (see `schedule`).
-    queue: JobQueue<QUEUE>,
+    queue: JobQueue<QUEUE, INDEX>,
     /// Running jobs by slot; `None` marks a vacant slot, listed in `vacant`.
     running: Vec<Option<Running>, QUEUE>,
     vacant: Vec<u32, QUEUE>,
@@ -273,7 +278,15 @@ struct Counts {
     interrupted: u64,
 }
 
-impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> {
+/// Whether `policy`'s passes search the queue for fits (EASY's backfilling), which its index
+/// speeds up; the others walk it in order.
+fn searched(policy: Policy) -> bool {
+    policy == Policy::Easy
+}
+
+impl<const QUEUE: usize, const BREAKPOINTS: usize, const INDEX: usize>
+    Backfill<QUEUE, BREAKPOINTS, INDEX>
+{
     const SIZES: () = {
         assert!(QUEUE <= u32::MAX as usize, "slot numbers are u32");
         assert!(
@@ -315,7 +328,7 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
         // pattern names them all).
         let backfill = unsafe {
             SlotTable::init(inplace::field(&raw mut (*p).table), nodes)?;
-            JobQueue::init(inplace::field(&raw mut (*p).queue));
+            JobQueue::init(inplace::field(&raw mut (*p).queue), searched(policy));
             (&raw mut (*p).policy).write(policy);
             (&raw mut (*p).now).write(Ticks::ZERO);
             (&raw mut (*p).running).write(Vec::new());
@@ -352,7 +365,7 @@ impl<const QUEUE: usize, const BREAKPOINTS: usize> Backfill<QUEUE, BREAKPOINTS> 
     /// Errors: those of [`Backfill::new`].
     pub fn reset(&mut self, policy: Policy, nodes: Nodes) -> Result<(), Error> {
         self.table.reset(nodes)?;
-        self.queue.clear();
+        self.queue.clear(searched(policy));
         self.policy = policy;
         self.now = Ticks::ZERO;
         self.running.clear();
@@ -1607,6 +1620,30 @@ mod tests {
                 settled.settle();
                 proptest::prop_assert!(settled == eager, "after {:?} at {}", op, now);
             }
+        }
+    }
+
+    /// Only EASY keeps the queue's search index (only its pass searches for fits), and a reset
+    /// to another policy drops it: under FCFS, conservative and selective a queue of 150
+    /// waiting jobs, past the 128 slots at which EASY's builds one, writes no node.
+    #[test]
+    fn only_easy_keeps_the_queue_index() {
+        let mut b = Backfill::<160, 322>::new(Policy::Easy, 2).unwrap();
+        let selective = Policy::Selective(U16F16::from_num(2));
+        for policy in [
+            Policy::Easy,
+            Policy::Fcfs,
+            Policy::Easy,
+            Policy::Conservative,
+            selective,
+        ] {
+            b.reset(policy, 2).unwrap();
+            for n in 0..150 {
+                b.submit(t(0), job(n, 0, 2, 10)).unwrap();
+            }
+            b.schedule(t(0), |_| {}).unwrap();
+            assert_eq!(b.waiting().len(), 149, "{policy:?}");
+            assert_eq!(b.queue.indexed(), policy == Policy::Easy, "{policy:?}");
         }
     }
 }

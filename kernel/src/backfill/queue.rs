@@ -13,12 +13,15 @@
 //! slot is always live.
 //!
 //! # Index
-//! An array of at most `LINEAR` slots (a const parameter, [`SHORT`] = 128 by default) keeps
-//! none: a search scans the slots, and an insertion or removal writes no node, which is
-//! cheaper while the queue stays that short (as it does at moderate load, and always for the
-//! C API's 64 jobs, whose build carries no index code). The array builds its index whole as it
-//! grows past `LINEAR` and keeps it up to date from there; below, the nodes are left as they
-//! are and not read.
+//! Only EASY's pass searches the queue for fits; FCFS, conservative and selective walk it in
+//! order. A queue keeps an index only if it has room for one (`INDEX`, a const parameter:
+//! `QUEUE` or 0), its owner searches it (a flag set at [`JobQueue::init`]), and its array has
+//! more than `LINEAR` slots (a const parameter, [`SHORT`] = 128 by default): otherwise a search
+//! scans the slots, and an insertion or removal writes no node, which is cheaper while the
+//! queue stays that short (as it does at moderate load). A queue of at most `LINEAR` slots or
+//! with no room (the C API's 64 jobs) carries no index code. The array builds its index whole
+//! as it grows past `LINEAR`, keeps it up to date from there, and drops it when it is back to
+//! `LINEAR` slots.
 //!
 //! An implicit binary tree in *in-order* layout over the positions: leaf `p` is the slot `p`;
 //! the node stored at `index[j]` has level `h = tz(j + 1)` (the trailing ones of `j`) and covers
@@ -45,9 +48,9 @@
 //! left after its descent, and the search goes on behind it.
 //!
 //! # Invariants
-//! - `index.len() == slots.len()`; if the array has more than `LINEAR` slots, every existing
-//!   node up to the root's level holds the stairs (as [`Stairs::join`] builds them) of the
-//!   live slots in its range;
+//! - while the index is kept, `index.len() == slots.len()` and every existing node up to the
+//!   root's level holds the stairs (as [`Stairs::join`] builds them) of the live slots in its
+//!   range; otherwise the index is empty;
 //! - `live` is the number of live slots, none before `front`, and the last slot is live (or
 //!   there is none);
 //! - the live slots are in `(submit, id)` order.
@@ -61,9 +64,9 @@
 //! most one vacant slot), at most two of each per call, amortised. A search is
 //! `O(log Q)` front tests when the fronts are exact; near the end of the array a node whose
 //! right child does not exist yet reads down that child's left spine (`O(log² Q)` at worst).
-//! `size_of::<JobQueue<Q>>()` is `(56 + 32) Q` bytes (a slot is a [`Waiting`] and a flag, a node
-//! [`STAIRS`] points of two `u16`) plus five words (the two lengths, `live`, `front` and
-//! `checked`).
+//! `size_of::<JobQueue<Q, I>>()` is `56 Q + 32 I` bytes (a slot is a [`Waiting`] and a flag, a
+//! node [`STAIRS`] points of two `u16`) plus five words (the two lengths, `live`, `front` and
+//! `checked`) and the `searched` flag.
 
 use core::iter::FusedIterator;
 
@@ -327,9 +330,14 @@ fn pow2(h: u32) -> usize {
 /// Waiting jobs in `(submit, id)` order at stable positions, with the search index; see the
 /// module docs.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct JobQueue<const QUEUE: usize, const LINEAR: usize = SHORT> {
+pub(crate) struct JobQueue<
+    const QUEUE: usize,
+    const INDEX: usize = QUEUE,
+    const LINEAR: usize = SHORT,
+> {
     slots: Vec<Slot, QUEUE>,
-    index: Vec<Stairs, QUEUE>,
+    /// The index's nodes: as many as the slots while [`indexed`](Self::indexed), else none.
+    index: Vec<Stairs, INDEX>,
     /// Live slots.
     live: usize,
     /// No live slot before this position.
@@ -337,12 +345,22 @@ pub(crate) struct JobQueue<const QUEUE: usize, const LINEAR: usize = SHORT> {
     /// A position the owner keeps (FCFS and EASY: the jobs before it were checked by the last
     /// pass); compaction and insertion move it with the jobs.
     checked: usize,
+    /// The owner searches the queue for fits (EASY): the index is kept past `LINEAR` slots.
+    searched: bool,
 }
 
-impl<const QUEUE: usize, const LINEAR: usize> JobQueue<QUEUE, LINEAR> {
-    /// Writes an empty queue into `slot`, in place (only its lengths).
+impl<const QUEUE: usize, const INDEX: usize, const LINEAR: usize> JobQueue<QUEUE, INDEX, LINEAR> {
+    const SIZES: () = assert!(
+        INDEX == 0 || INDEX == QUEUE,
+        "an index has a node per slot, or none"
+    );
+
+    /// Writes an empty queue into `slot`, in place (only its lengths); `searched` says whether
+    /// its owner will search it for fits ([`next_fit`](Self::next_fit)), which only an index
+    /// speeds up.
     #[allow(unsafe_code)]
-    pub(crate) fn init(slot: &mut MaybeUninit<Self>) -> &mut Self {
+    pub(crate) fn init(slot: &mut MaybeUninit<Self>, searched: bool) -> &mut Self {
+        let () = Self::SIZES;
         let p = slot.as_mut_ptr();
         // SAFETY: `p` is `slot`'s, valid and aligned for writes of `Self`; each field is reached
         // as a raw place, and after the writes every field is initialised (the pattern names
@@ -353,6 +371,7 @@ impl<const QUEUE: usize, const LINEAR: usize> JobQueue<QUEUE, LINEAR> {
             (&raw mut (*p).live).write(0);
             (&raw mut (*p).front).write(0);
             (&raw mut (*p).checked).write(0);
+            (&raw mut (*p).searched).write(searched);
             slot.assume_init_mut()
         };
         let Self {
@@ -361,17 +380,20 @@ impl<const QUEUE: usize, const LINEAR: usize> JobQueue<QUEUE, LINEAR> {
             live: _,
             front: _,
             checked: _,
+            searched: _,
         } = queue;
         queue
     }
 
-    /// Empties the queue in place (only its lengths are written).
-    pub(crate) fn clear(&mut self) {
+    /// Empties the queue in place (only its lengths are written); `searched` as in
+    /// [`init`](Self::init).
+    pub(crate) fn clear(&mut self, searched: bool) {
         self.slots.clear();
         self.index.clear();
         self.live = 0;
         self.front = 0;
         self.checked = 0;
+        self.searched = searched;
     }
 
     /// Waiting jobs.
@@ -458,17 +480,16 @@ impl<const QUEUE: usize, const LINEAR: usize> JobQueue<QUEUE, LINEAR> {
         if appends {
             let p = self.slots.len();
             self.slots.push(slot).map_err(|s| s.waiting)?;
-            // Cannot fail: the index has as many entries as the slots, and the same capacity.
-            let _ = self.index.push(Stairs::EMPTY);
             if self.live == 0 {
                 self.front = p;
             }
             self.live += 1;
-            if self.slots.len() == LINEAR + 1 {
-                // Just past `LINEAR`: the index is built whole (its nodes were not kept).
-                self.rebuild();
-            } else {
+            if !self.indexed() {
+            } else if self.index.len() == p && self.index.push(Stairs::EMPTY).is_ok() {
                 self.update(p, Some(p));
+            } else {
+                // Just past `LINEAR`: the index is built whole.
+                self.rebuild();
             }
             return Ok(p);
         }
@@ -478,7 +499,6 @@ impl<const QUEUE: usize, const LINEAR: usize> JobQueue<QUEUE, LINEAR> {
             .slots
             .partition_point(|s| key(&s.waiting) <= key(&waiting));
         crate::storage::vecops::insert(&mut self.slots, at, slot).map_err(|s| s.waiting)?;
-        let _ = self.index.push(Stairs::EMPTY);
         if self.checked > at {
             self.checked += 1;
         }
@@ -495,12 +515,13 @@ impl<const QUEUE: usize, const LINEAR: usize> JobQueue<QUEUE, LINEAR> {
         let waiting = slot.waiting;
         self.live -= 1;
         self.update(p, None);
-        // Trailing vacant slots go (their fronts are empty: no node changes).
+        // Trailing vacant slots go (their fronts are empty: no node changes), and with them the
+        // index if the array is back to `LINEAR` slots.
         while self.slots.last().is_some_and(|s| !s.live) {
             self.slots.pop();
-            self.index.pop();
         }
         let end = self.slots.len();
+        self.index.truncate(if self.indexed() { end } else { 0 });
         while self.front < end && self.slots.get(self.front).is_some_and(|s| !s.live) {
             self.front += 1;
         }
@@ -622,11 +643,12 @@ impl<const QUEUE: usize, const LINEAR: usize> JobQueue<QUEUE, LINEAR> {
         }
     }
 
-    /// Whether the array is longer than `LINEAR`, so that its index is kept (else no node is
-    /// read or written, and a search scans the slots). Never for a queue of at most `LINEAR`
-    /// slots, which the compiler sees: such a build (the C API's) carries no index code.
-    fn indexed(&self) -> bool {
-        QUEUE > LINEAR && self.slots.len() > LINEAR
+    /// Whether the queue keeps its index: it has room for one (`INDEX`), its owner searches it,
+    /// and the array is longer than `LINEAR` (else no node is read or written, and a search
+    /// scans the slots). Never for a queue of at most `LINEAR` slots or with no room, which the
+    /// compiler sees: such a build (the C API's) carries no index code.
+    pub(super) fn indexed(&self) -> bool {
+        INDEX >= QUEUE && QUEUE > LINEAR && self.searched && self.slots.len() > LINEAR
     }
 
     /// The level of the root: the smallest `h` whose node at `2^h - 1` covers every slot.
@@ -711,12 +733,17 @@ impl<const QUEUE: usize, const LINEAR: usize> JobQueue<QUEUE, LINEAR> {
         }
     }
 
-    /// Recomputes every node, level by level (`O(len)` joins), if the array keeps an index.
+    /// Builds the index whole, level by level (`O(len)` joins), if the queue keeps one; else
+    /// drops it.
     fn rebuild(&mut self) {
+        self.index.clear();
         if !self.indexed() {
             return;
         }
         let len = self.slots.len();
+        if self.index.resize(len, Stairs::EMPTY).is_err() {
+            return;
+        }
         for h in 0..=self.root_level() {
             let mut j = pow2(h).saturating_sub(1);
             while j < len {
@@ -751,7 +778,6 @@ impl<const QUEUE: usize, const LINEAR: usize> JobQueue<QUEUE, LINEAR> {
             checked = kept;
         }
         self.slots.truncate(kept);
-        self.index.truncate(kept);
         self.checked = checked;
         self.front = 0;
         self.rebuild();
@@ -884,14 +910,14 @@ mod tests {
     }
 
     /// The first live position from `from` on that `fit` admits, by brute force.
-    fn brute_fit<const L: usize>(q: &JobQueue<32, L>, from: usize, fit: &Fit) -> Option<usize> {
+    fn brute_fit<const L: usize>(q: &JobQueue<32, 32, L>, from: usize, fit: &Fit) -> Option<usize> {
         q.positions()
             .find(|&(p, w)| p >= from && fit.admits(&w.job))
             .map(|(p, _)| p)
     }
 
     /// The front of the live slots in `[lo, hi)`, joined one leaf at a time.
-    fn brute_front<const L: usize>(q: &JobQueue<32, L>, lo: usize, hi: usize) -> Stairs {
+    fn brute_front<const L: usize>(q: &JobQueue<32, 32, L>, lo: usize, hi: usize) -> Stairs {
         (lo..hi).fold(Stairs::EMPTY, |a, p| a.join(&q.leaf(p)))
     }
 
@@ -926,7 +952,7 @@ mod tests {
     /// The run of [`the_index_finds_what_a_scan_finds`] with the jobs `job(k)` gives.
     fn check_searches<const L: usize>(job: &mut dyn FnMut(u64) -> (Nodes, u64)) {
         let mut slot = MaybeUninit::uninit();
-        let q = JobQueue::<32, L>::init(&mut slot);
+        let q = JobQueue::<32, 32, L>::init(&mut slot, true);
         let mut next = 0u64;
         for round in 0..160u64 {
             if (round % 3 != 2 && q.len() < 28) || q.len() == 0 {
@@ -988,26 +1014,31 @@ mod tests {
         /// order, so that some go between waiting jobs and compact the array) and removals from
         /// anywhere, the queue holds the model's jobs in `(submit, id)` order, a full queue hands
         /// the job back, and every EASY search from every position finds the model's first
-        /// admitted job: with the index always kept, kept past 6 slots, and never.
+        /// admitted job: with the index always kept, kept past 6 slots, never (past 128 slots),
+        /// never for an owner that does not search, and never with no room for one.
         #[test]
         fn the_queue_agrees_with_a_sorted_list(
             ops in proptest::collection::vec(op(), 1..120),
             fits in proptest::collection::vec((0i64..18, 0i64..18, 0u64..45), 1..6),
         ) {
-            agrees_with_a_sorted_list::<0>(&ops, &fits)?;
-            agrees_with_a_sorted_list::<6>(&ops, &fits)?;
-            agrees_with_a_sorted_list::<SHORT>(&ops, &fits)?;
+            agrees_with_a_sorted_list::<24, 0>(&ops, &fits, true)?;
+            agrees_with_a_sorted_list::<24, 6>(&ops, &fits, true)?;
+            agrees_with_a_sorted_list::<24, SHORT>(&ops, &fits, true)?;
+            agrees_with_a_sorted_list::<24, 0>(&ops, &fits, false)?;
+            agrees_with_a_sorted_list::<0, 0>(&ops, &fits, true)?;
         }
     }
 
-    /// The run of [`the_queue_agrees_with_a_sorted_list`] on a queue of 24 slots whose index is
-    /// kept past `L`.
-    fn agrees_with_a_sorted_list<const L: usize>(
+    /// The run of [`the_queue_agrees_with_a_sorted_list`] on a queue of 24 slots with room for
+    /// an index of `I` nodes, kept past `L` slots if `searched`.
+    fn agrees_with_a_sorted_list<const I: usize, const L: usize>(
         ops: &[Op],
         fits: &[(i64, i64, u64)],
+        searched: bool,
     ) -> Result<(), proptest::test_runner::TestCaseError> {
         let mut slot = MaybeUninit::uninit();
-        let q = JobQueue::<24, L>::init(&mut slot);
+        let q = JobQueue::<24, I, L>::init(&mut slot, searched);
+        let keeps = I == 24 && searched && L < 24;
         let mut model: std::vec::Vec<Waiting> = std::vec::Vec::new();
         for (id, op) in ops.iter().cloned().enumerate() {
             match op {
@@ -1033,6 +1064,9 @@ mod tests {
             }
             let held: std::vec::Vec<Waiting> = q.view().iter().copied().collect();
             proptest::prop_assert_eq!(&held, &model);
+            let kept = keeps && q.end() > L;
+            proptest::prop_assert_eq!(q.indexed(), kept);
+            proptest::prop_assert_eq!(q.index.len(), if kept { q.end() } else { 0 });
             let positions: std::vec::Vec<(usize, Waiting)> =
                 q.positions().map(|(p, w)| (p, *w)).collect();
             for from in 0..=q.end() {
@@ -1062,7 +1096,7 @@ mod tests {
     /// The run of [`a_sparse_array_compacts_and_keeps_its_jobs`] with the index kept past `L`.
     fn sparse_array_run<const L: usize>() {
         let mut slot = MaybeUninit::uninit();
-        let q = JobQueue::<512, L>::init(&mut slot);
+        let q = JobQueue::<512, 512, L>::init(&mut slot, true);
         let mut model: std::vec::Vec<Waiting> = std::vec::Vec::new();
         let mut compactions = 0;
         for id in 0..3_000u64 {
@@ -1136,7 +1170,7 @@ mod tests {
     #[test]
     fn insertion_keeps_submit_order() {
         let mut slot = MaybeUninit::uninit();
-        let q = JobQueue::<4>::init(&mut slot);
+        let q = JobQueue::<4>::init(&mut slot, true);
         q.insert(waiting(1, 0, 1, 5)).unwrap();
         q.insert(waiting(3, 10, 1, 5)).unwrap();
         q.remove(0).unwrap();
