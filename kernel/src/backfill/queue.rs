@@ -648,7 +648,7 @@ impl<const QUEUE: usize, const INDEX: usize, const LINEAR: usize> JobQueue<QUEUE
     /// scans the slots). Never for a queue of at most `LINEAR` slots or with no room, which the
     /// compiler sees: such a build (the C API's) carries no index code.
     pub(super) fn indexed(&self) -> bool {
-        INDEX >= QUEUE && QUEUE > LINEAR && self.searched && self.slots.len() > LINEAR
+        INDEX >= QUEUE && QUEUE > LINEAR && self.slots.len() > LINEAR && self.searched
     }
 
     /// The level of the root: the smallest `h` whose node at `2^h - 1` covers every slot.
