@@ -484,12 +484,13 @@ impl<const QUEUE: usize, const INDEX: usize, const LINEAR: usize> JobQueue<QUEUE
                 self.front = p;
             }
             self.live += 1;
-            if !self.indexed() {
-            } else if self.index.len() == p && self.index.push(Stairs::EMPTY).is_ok() {
-                self.update(p, Some(p));
-            } else {
-                // Just past `LINEAR`: the index is built whole.
-                self.rebuild();
+            if self.indexed() {
+                if self.index.len() == p && self.index.push(Stairs::EMPTY).is_ok() {
+                    self.update(p, Some(p));
+                } else {
+                    // Just past `LINEAR`: the index is built whole.
+                    self.rebuild();
+                }
             }
             return Ok(p);
         }
