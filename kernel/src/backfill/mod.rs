@@ -231,9 +231,10 @@ pub struct Accounts {
 /// Backfilling scheduler of one cluster: at most `QUEUE` admitted and unfinished jobs (waiting
 /// or running), a profile of `BREAKPOINTS >= 2 QUEUE + 2` breakpoints (checked at compile time),
 /// and room for a search index over the waiting jobs: `INDEX` is `QUEUE` (the default) or 0
-/// (checked at compile time). EASY's pass keeps the index once more than 128 jobs wait; with
-/// `INDEX = 0` it scans the queue instead, the same schedule. A scheduler that never holds more
-/// than 128 jobs, or never runs EASY, has no use for the room: give it 0 and save 32 bytes a job.
+/// (checked at compile time). Under EASY the queue keeps the index while its array spans more
+/// than 128 slots (waiting jobs and the vacant slots between them); with `INDEX = 0` it scans
+/// the queue instead, the same schedule. A scheduler that never holds more than 128 jobs, or
+/// never runs EASY, has no use for the room: give it 0 and save 32 bytes a job.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Backfill<const QUEUE: usize, const BREAKPOINTS: usize, const INDEX: usize = QUEUE> {
     policy: Policy,
