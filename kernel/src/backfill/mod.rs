@@ -107,21 +107,22 @@
 //! Q)` when its fronts are exact), so a pass that starts `s` jobs costs `O(B + (s + 1) log Q)`,
 //! however long the queue; a queue of at most 128 slots keeps no index (nor does one with no room
 //! for it), and the pass scans it once, `O(B + Q)`. Only EASY keeps the index: the other policies'
-//! passes walk the queue in order, and their insertions and removals write no node. Conservative and selective passes after a freeing look for an earlier start of each
-//! reserved job only up to its reservation, and only among the starts before the latest end of an
-//! interval freed since the last pass began (a job could not start earlier then, and a window where
-//! no node was freed since still does not fit): `O(log B + k)`, `k` the breakpoints before the
-//! smaller of the two (and the run of free steps in progress there), `O(Q · B)` at worst; a pass
-//! when nothing was freed from `now` on (a job that ended at its planned end frees nothing the plan
-//! did not already count free) is skipped, `O(1)`. Under overload this is not mostly wasted: a
-//! freeing lets much of the queue slide earlier (on a synthetic trace at load 1.5, 37 % of the
-//! reserved jobs a pass checks move), so the moves alone grow with the queue. `node_down` re-places
-//! every reservation, `O(Q · B)`; `cancel` is `O(Q + B)`. Any call that moves the clock also
-//! forgets the past (`O(B)`) and, under conservative and selective, checks every reservation for a
-//! missed start (`O(Q)`) if one may start before the new instant: the scheduler keeps a bound below
-//! every reservation's start, lowered as each is made and made exact by each such scan, so a replay
-//! that calls at every reservation's start never scans for a missed one. A conservative pass scans
-//! the queue for the jobs that start now only when that bound is at most `now`.
+//! passes walk the queue in order, and their insertions and removals write no node. Conservative
+//! and selective passes after a freeing look for an earlier start of each reserved job only up to
+//! its reservation, and only among the starts before the latest end of an interval freed since the
+//! last pass began (a job could not start earlier then, and a window where no node was freed since
+//! still does not fit): `O(log B + k)`, `k` the breakpoints before the smaller of the two (and the
+//! run of free steps in progress there), `O(Q · B)` at worst; a pass when nothing was freed from
+//! `now` on (a job that ended at its planned end frees nothing the plan did not already count free)
+//! is skipped, `O(1)`. Under overload this is not mostly wasted: a freeing lets much of the queue
+//! slide earlier (on a synthetic trace at load 1.5, 37 % of the reserved jobs a pass checks move),
+//! so the moves alone grow with the queue. `node_down` re-places every reservation, `O(Q · B)`;
+//! `cancel` is `O(Q + B)`. Any call that moves the clock also forgets the past (`O(B)`) and, under
+//! conservative and selective, checks every reservation for a missed start (`O(Q)`) if one may
+//! start before the new instant: the scheduler keeps a bound below every reservation's start,
+//! lowered as each is made and made exact by each such scan, so a replay that calls at every
+//! reservation's start never scans for a missed one. A conservative pass scans the queue for the
+//! jobs that start now only when that bound is at most `now`.
 //! Memory: `size_of::<Backfill<Q, B, I>>()` is `56 Q + 32 I` (waiting jobs: 56 B a slot, 32 B
 //! an index node) `+ 56 Q` (running slots) `+ 4 Q` (vacant slots) `+ 16 B` (the table) plus 152
 //! bytes on a 64-bit target (136 on 32-bit Arm). With the smallest table, `B = 2 Q + 2`, and no
